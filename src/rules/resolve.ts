@@ -71,8 +71,10 @@ function view(base: PlayerState, m: Mutable): PlayerState {
 function strike(judge: PlayerState, live: Mutable, target: Cell): { result: StrikeOutcome; explosions: Cell[] } {
   if ((judge.shipAt[target] ?? -1) < 0) return { result: 'miss', explosions: [] }
   if (judge.destroyed[target] === 1) return { result: 'duplicate-hit', explosions: [] }
+  // Read everything from `judge` before damaging `live`: in 2.6.1 they share the same arrays.
+  const explodes = isUnfiredMissile(judge, target)
   live.destroyed[target] = 1
-  if (!isUnfiredMissile(judge, target)) return { result: 'hit', explosions: [] }
+  if (!explodes) return { result: 'hit', explosions: [] }
   // C-20: explosions in the target and its undamaged face neighbours of the same ship; no chains.
   const explosions = [target, ...sameShipNeighbours(judge, target).filter((n) => judge.destroyed[n] === 0)]
   for (const c of explosions) live.destroyed[c] = 1

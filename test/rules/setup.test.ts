@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest'
+import {
+  CLASSIC_RULESET,
+  DEFAULT_RULESET,
+  type Ruleset,
+  fleetProblem,
+  legalFleets,
+  parseRuleset,
+  randomSetup,
+  readSetup,
+  seededRandom,
+  validateSetup,
+} from '../../src/rules/index.js'
+import { SETUP_A } from '../helpers.js'
+
+function codes(text: string, ruleset: Ruleset = DEFAULT_RULESET, additional = 0): string[] {
+  const r = readSetup(text, ruleset, additional)
+  return r.ok ? [] : r.error.map((e) => e.code)
+}
+
+function ruleset(text: string): Ruleset {
+  const r = parseRuleset(text)
+  if (!r.ok) throw new Error(text)
+  return r.value
+}
+
+describe('setup legality (2.6.1 §3, §6)', () => {
+  it('§3.6 §3.7: the standard fleet is legal', () => {
+    expect(codes(SETUP_A)).toEqual([])
+  })
+
+  it('§3.4: ships may not intersect', () => {
+    const r = readSetup(SETUP_A.replace('LS Yy3', 'LS Bz3'), DEFAULT_RULESET)
+    expect(r.ok).toBe(false)
+    if (!r.ok) expect(r.error[0]).toMatchObject({ code: 'setup.intersect', rule: '§3.4', subject: 'LS', message: 'cell Bz3 is also in MD' })
+  })
+
+  it('§3.5: each ship must have its type\'s shape and size', () => {
+    expect(codes(SETUP_A.replace('MD Bz1 Bz2 Bz3', 'MD Bz1 Bz2 By3'))).toEqual(['setup.shape'])
+    expect(codes(SETUP_A.replace('MD Bz1 Bz2 Bz3', 'MD Bz1 Bz2'))).toEqual(['setup.size'])
+    expect(codes(SETUP_A.replace('MD Bz1 Bz2 Bz3', 'MD Bz1 Bz1 Bz2'))).toEqual(['setup.duplicate-cell'])
+  })
+
+  it('§3.6 §3.7: exactly the fleet: a missing or extra ship is a fleet violation', () => {
+    expect(codes(SETUP_A.replace('LS Yy3', ''))).toEqual(['setup.fleet'])
+    expect(codes(`${SETUP_A}\nLG Gz5`)).toEqual(['setup.fleet'])
+    const r = readSetup(SETUP_A.replace('LS Yy3', ''), DEFAULT_RULESET)
+    if (!r.ok) expect(r.error[0]?.message).toBe('fleet must be DS, KC, FS or PC, MD, LS or HS; got DS KC FS MD')
+  })
+
+  it('§3.7: the four standard fleets (FS or PC, LS or HS) are each legal', () => {
+    expect(legalFleets(DEFAULT_RULESET, 0)).toHaveLength(4)
+    const pc = SETUP_A.replace('FS Bv1 Bv2 Bw1 Bw2', 'PC Bv1 Bv2 Bv4 Bv5')
+    expect(codes(pc)).toEqual([])
+    expect(codes(SETUP_A.replace('LS Yy3', 'HS Yy3 Yy4'))).toEqual([])
+  })
+
+  it('C-05 §11.6.1: several ships of a type need identities exactly 1..k', () => {
+    const r = ruleset('2.6.1 fleet=cost:24')
+    const base = 'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nMD Bz1 Bz2 Bz3\nMD By1 By2 By3\nLG Yy3\nLG Yy5\nAG Gv5 Gw5'
+    expect(codes(base.replace('MD Bz1', 'MD1 Bz1').replace('MD By1', 'MD2 By1').replace('LG Yy3', 'LG1 Yy3').replace('LG Yy5', 'LG2 Yy5'), r)).toEqual([])
+    expect(codes(base, r)).toContain('setup.identity')
+    expect(codes(base.replace('MD Bz1', 'MD1 Bz1').replace('MD By1', 'MD3 By1').replace('LG Yy3', 'LG1 Yy3').replace('LG Yy5', 'LG2 Yy5'), r)).toEqual(['setup.identity'])
+    expect(codes(SETUP_A.replace('KC ', 'KC2 '))).toEqual(['setup.identity'])
+  })
+
+  it('C-10 §3.7.1: a cost fleet totals exactly C, within the agreed restrictions', () => {
+    const r = ruleset('2.6.1 fleet=cost:24 max=DS:1')
+    const lgs = Array.from({ length: 24 }, (_, i) => `LG${i + 1} ${'ROYGB'[Math.floor(i / 5)]}${'vwxyz'[i % 5]}1`).join('\n')
+    expect(codes(lgs, r)).toEqual([])
+    expect(codes(lgs.split('\n').slice(0, 23).join('\n'), r)).toEqual(['setup.fleet'])
+    expect(fleetProblem({ DS: 3 }, r, 0)).toMatch(/at most 1 DS/)
+    expect(fleetProblem({ DS: 3 }, ruleset('2.6.1 fleet=cost:24'), 0)).toBeUndefined()
+    expect(fleetProblem({ DS: 2, LG: 8 }, ruleset('2.6.1 fleet=cost:24 allow=DS'), 0)).toMatch(/types DS/)
+  })
+
+  it('C-11 §10.3: continued match: additional ships cost exactly the remaining materiel', () => {
+    expect(codes(`${SETUP_A}\nLG Gz5`, DEFAULT_RULESET, 1)).toEqual([])
+    expect(codes(`${SETUP_A}\nLG Gz5`, DEFAULT_RULESET, 2)).toEqual(['setup.fleet'])
+    // Additional ships may repeat base types; identities then cover both (C-11).
+    expect(codes(`${SETUP_A.replace('LS Yy3', 'LS1 Yy3')}\nLS2 Gz5`, DEFAULT_RULESET, 3)).toEqual([])
+    // §10.5: restrictions on additional ships.
+    expect(codes(`${SETUP_A}\nLG Gz5`, ruleset('2.6.1 fleet=standard additional-allow=AG'), 1)).toEqual(['setup.fleet'])
+  })
+
+  it('classic §3.3 §7.2: fleet DS KC FS MD HF; additional ships count cells', () => {
+    const classic = 'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
+    expect(codes(classic, CLASSIC_RULESET)).toEqual([])
+    expect(codes(classic.replace('HF', 'HS'), CLASSIC_RULESET)).toEqual(['setup.type-not-in-variant', 'setup.fleet'])
+    expect(codes(`${classic}\nHF2 Gz4 Gz5`.replace('HF Yy3', 'HF1 Yy3'), CLASSIC_RULESET, 2)).toEqual([])
+    expect(codes(`${classic}\nHF2 Gz4 Gz5`.replace('HF Yy3', 'HF1 Yy3'), CLASSIC_RULESET, 3)).toEqual(['setup.fleet'])
+  })
+
+  it('random setups are always legal, for every fleet rule (the enumerator never lies)', () => {
+    const rng = seededRandom(7)
+    for (const r of [DEFAULT_RULESET, CLASSIC_RULESET, ruleset('2.6.1 fleet=cost:24'), ruleset('2.6.1 fleet=standard strictPatrolCruiser')]) {
+      for (let i = 0; i < 40; i++) {
+        const additional = i % 4 === 0 ? 5 : 0
+        const setup = randomSetup(r, rng, additional)
+        const v = validateSetup(setup.map((s) => ({ ...s, text: s.type })), r, additional)
+        expect(v.ok, JSON.stringify(v)).toBe(true)
+      }
+    }
+  })
+})
