@@ -202,11 +202,6 @@ export const AXIAL_DIRECTIONS: readonly [number, number, number] = [
   DIRECTIONS.findIndex((d) => d[0] === 0 && d[1] === 0 && d[2] === 1),
 ]
 
-export function directionName(d: Direction): string {
-  const part = (v: number, name: string): string => (v === 0 ? '' : `${v > 0 ? '+' : '-'}${name}`)
-  return part(d[0], 'colour') + part(d[1], 'letter') + part(d[2], 'number')
-}
-
 /** Index into DIRECTIONS of the line through a and b (a !== b, loosely adjacent), else -1. */
 export function directionIndexBetween(a: Cell, b: Cell): number {
   if (!looselyAdjacent(a, b)) return -1

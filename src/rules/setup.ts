@@ -140,7 +140,7 @@ export function validateSetup(written: readonly WrittenShip[], ruleset: Ruleset,
       else owner.set(c, name)
     }
     const problem = shapeProblem(w.type, w.cells, ruleset)
-    if (problem !== undefined) errors.push(violation(w.cells.length === SHIP_TYPES[w.type].size ? 'setup.shape' : 'setup.size', '§3.5 §6', name, problem))
+    if (problem !== undefined) errors.push(violation(w.cells.length === SHIP_TYPES[w.type].size ? 'setup.shape' : 'setup.size', `§3.5 ${problem.rule}`, name, problem.message))
     ships.push({ type: w.type, id, cells: sortCells(w.cells) })
   }
   for (const t of ALL_SHIP_TYPES) {

@@ -128,38 +128,47 @@ function onOneAxisLine(cells: readonly Cell[]): boolean {
  * Whether a set of distinct cells has the shape required of a type, and if not, why. Cell count
  * is checked too. Citations are to the paragraph defining the shape.
  */
-export function shapeProblem(type: ShipType, cells: readonly Cell[], options: ShapeOptions): string | undefined {
+export interface ShapeProblem {
+  readonly rule: string
+  readonly message: string
+}
+
+function problem(message: string, rule: string): ShapeProblem {
+  return { message, rule }
+}
+
+export function shapeProblem(type: ShipType, cells: readonly Cell[], options: ShapeOptions): ShapeProblem | undefined {
   const spec = SHIP_TYPES[type]
-  if (cells.length !== spec.size) return `a ${spec.name} has ${spec.size} cells, not ${cells.length}`
+  if (cells.length !== spec.size) return problem(`a ${spec.name} has ${spec.size} cells, not ${cells.length}`, '§6.1.1')
   const set = new Set(cells)
   switch (type) {
     case 'DS':
       if (options.variant === 'classic') {
-        return isBox(cells, [2, 2, 2]) ? undefined : 'a classic death star is a 2x2x2 cube (classic §6.1.1)'
+        return isBox(cells, [2, 2, 2]) ? undefined : problem('a classic death star is a 2x2x2 cube', 'classic §6.1.1')
       }
-      if (!minDegreeAtLeast(cells, 2)) return 'every death star cell must be adjacent to at least two others (§6.2.2, C-08)'
+      if (!minDegreeAtLeast(cells, 2)) return problem('every death star cell must be adjacent to at least two others', '§6.2.2 C-08')
       if (!containsBox(set, CUBE_EXTENT) && !KC_EXTENTS.some((e) => containsBox(set, e))) {
-        return 'a death star must contain a 2x2x2 cube or a 3x2x1 box (§6.2.3, C-08)'
+        return problem('a death star must contain a 2x2x2 cube or a 3x2x1 box', '§6.2.3 C-08')
       }
       return undefined
     case 'KC':
-      return isBox(cells, [1, 2, 3]) ? undefined : 'a kill cruiser is a 3x2x1 box (§6.3.2)'
+      return isBox(cells, [1, 2, 3]) ? undefined : problem('a kill cruiser is a 3x2x1 box', '§6.3.2')
     case 'FS':
-      return isBox(cells, [1, 2, 2]) ? undefined : 'a flying saucer is a 2x2x1 square (§6.4.2)'
+      return isBox(cells, [1, 2, 2]) ? undefined : problem('a flying saucer is a 2x2x1 square', '§6.4.2')
     case 'PC':
       if (!onOneAxisLine(cells) || !isAdjacentSet(cells)) {
-        return 'a patrol cruiser is four adjacent cells on one axis-parallel line (§6.5, C-09)'
+        return problem('a patrol cruiser is four adjacent cells on one axis-parallel line', '§6.5 C-09')
       }
       if (options.strictPatrolCruiser && !isBox(cells, [1, 1, 4])) {
-        return 'option strictPatrolCruiser: a patrol cruiser is a solid bar of four (C-09)'
+        return problem('option strictPatrolCruiser: a patrol cruiser is a solid bar of four', 'C-09')
       }
       return undefined
     case 'MD':
-      return onOneAxisLine(cells) && isAdjacentSet(cells) ? undefined : 'a missile destroyer is three adjacent cells in a straight line (§6.6.1, §6.6.2)'
+      return onOneAxisLine(cells) && isAdjacentSet(cells) ? undefined : problem('a missile destroyer is three adjacent cells in a straight line', '§6.6.1 §6.6.2')
     case 'HS':
     case 'AG':
     case 'HF':
-      return isAdjacentSet(cells) ? undefined : `a ${spec.name} is two adjacent cells (§6.7.1, §6.9, classic §6.5)`
+      return isAdjacentSet(cells) ? undefined : problem(`a ${spec.name} is two adjacent cells`, '§6.7.1 §6.9 classic §6.5')
     case 'LS':
     case 'LG':
       return undefined

@@ -156,9 +156,8 @@ export function entitlements(ruleset: Ruleset, p: PlayerState, turn: number): En
 export function describeDirection(index: number): string {
   const d = DIRECTIONS[index]
   if (d === undefined) return '?'
-  const axes = ['colour', 'letter', 'number'].filter((_, a) => d[a] !== 0)
-  const kind = axes.length === 1 ? 'axial' : axes.length === 2 ? 'face-diagonal' : 'body-diagonal'
-  return `${kind} ${d.map((v) => (v < 0 ? '-' : v > 0 ? '+' : '0')).join('')}`
+  // Signed axes, e.g. `+letter-number` (face diagonal) or `+colour+letter+number` (body diagonal).
+  return ['colour', 'letter', 'number'].map((axis, a) => (d[a] === 0 ? '' : `${(d[a] ?? 0) > 0 ? '+' : '-'}${axis}`)).join('')
 }
 
 /** Face neighbours of `cell` in the same ship (missile explosions, §8.1.4.1). */

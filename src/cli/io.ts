@@ -1,0 +1,24 @@
+/** What a command needs from the outside world, so tests can run the CLI in-process. */
+import { readFile } from 'node:fs/promises'
+
+export interface CliIo {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  readonly readFile: (path: string) => Promise<Uint8Array>
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  readFile: (path) => readFile(path),
+}
+
+/** Exit statuses shared by the commands that judge something. */
+export const EXIT = {
+  ok: 0,
+  /** A rule or protocol was broken. */
+  illegal: 1,
+  /** The input could not be read or understood. */
+  unreadable: 2,
+  usage: 64,
+} as const
