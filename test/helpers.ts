@@ -7,6 +7,7 @@ import {
   formatCell,
   parseCell,
   parseRecord,
+  parseRuleset,
   parseSetup,
   playTurn,
   startGame,
@@ -73,4 +74,10 @@ export function damaged(g: GameState, player: 0 | 1, list: string): GameState {
   const players = [...g.players] as [typeof p, typeof p]
   players[player] = { ...p, destroyed }
   return { ...g, players }
+}
+
+export function ruleset(text: string): Ruleset {
+  const r = parseRuleset(text)
+  if (!r.ok) throw new Error(`bad ruleset in test: ${text}`)
+  return r.value
 }

@@ -5,6 +5,7 @@
 import { ALL_CELLS, BEAM_LINES, type Cell, type Row, coordOf, directionIndexBetween, rowCells } from './coords.js'
 import { type FleetCounts, legalFleets } from './fleet.js'
 import { type CheckedRecord, checkRecord } from './legality.js'
+import { type GameState, type TurnReport, playTurn, startGame } from './game.js'
 import type { Action } from './record.js'
 import { type RandomSource, pick, randomInt, shuffled } from './rng.js'
 import type { Ruleset } from './ruleset.js'
@@ -124,4 +125,31 @@ export function randomRecord(ruleset: Ruleset, p: PlayerState, turn: number, rng
   const checked = checkRecord(ruleset, p, turn, shuffled(rng, actions))
   if (!checked.ok) throw new Error(`randomRecord built an illegal record: ${JSON.stringify(checked.error)}`)
   return checked.value
+}
+
+/** A whole game between two random legal players: both setups, every state and every report. */
+export interface RandomGame {
+  readonly setups: readonly [Setup, Setup]
+  /** states[t] is the state before turn t + 1; the last is the final state. */
+  readonly states: readonly GameState[]
+  readonly reports: readonly TurnReport[]
+}
+
+export function playRandomGame(ruleset: Ruleset, rng: RandomSource, maxTurns = 1000): RandomGame {
+  const setups = [randomSetup(ruleset, rng), randomSetup(ruleset, rng)] as const
+  const started = startGame(ruleset, [setups[0].map((s) => ({ ...s, text: s.type })), setups[1].map((s) => ({ ...s, text: s.type }))])
+  if (!started.ok) throw new Error('randomSetup produced an illegal setup')
+  let game = started.value
+  const states: GameState[] = [game]
+  const reports: TurnReport[] = []
+  while (game.end === undefined && game.turn <= maxTurns) {
+    const a = randomRecord(ruleset, game.players[0], game.turn, rng)
+    const b = randomRecord(ruleset, game.players[1], game.turn, rng)
+    const played = playTurn(game, [a.actions, b.actions])
+    if (!played.ok) throw new Error('randomRecord produced an illegal record')
+    game = played.value.game
+    states.push(game)
+    reports.push(played.value.report)
+  }
+  return { setups, states, reports }
 }

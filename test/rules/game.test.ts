@@ -11,21 +11,12 @@ import {
   matchWinner,
   nextAdditional,
   parseRecord,
-  parseRuleset,
   playTurn,
-  randomRecord,
-  randomSetup,
+  playRandomGame,
   remainingMateriel,
   seededRandom,
-  startGame,
 } from '../../src/rules/index.js'
-import { SETUP_A, SETUP_B, game, turn } from '../helpers.js'
-
-function ruleset(text: string): Ruleset {
-  const r = parseRuleset(text)
-  if (!r.ok) throw new Error(text)
-  return r.value
-}
+import { SETUP_A, SETUP_B, game, ruleset, turn } from '../helpers.js'
 
 describe('termination and scoring (2.6.1 §2.3, C-25..C-27)', () => {
   it('C-25 §2.3.1: the game ends when a fleet is wholly destroyed; that turn still completes', () => {
@@ -110,24 +101,8 @@ function cellIndex(name: string): number {
 }
 
 /** Plays a random legal game from a seed; returns every report. */
-function randomGame(r: Ruleset, seed: number, maxTurns = 400): { reports: TurnReport[]; states: GameState[] } {
-  const rng = seededRandom(seed)
-  const setups = [randomSetup(r, rng), randomSetup(r, rng)] as const
-  const started = startGame(r, [setups[0].map((s) => ({ ...s, text: s.type })), setups[1].map((s) => ({ ...s, text: s.type }))])
-  if (!started.ok) throw new Error('random setup illegal')
-  let g = started.value
-  const reports: TurnReport[] = []
-  const states: GameState[] = [g]
-  while (g.end === undefined && g.turn <= maxTurns) {
-    const a = randomRecord(r, g.players[0], g.turn, rng)
-    const b = randomRecord(r, g.players[1], g.turn, rng)
-    const t = playTurn(g, [a.actions, b.actions])
-    if (!t.ok) throw new Error(`random legal records rejected: ${JSON.stringify(t.error)}`)
-    g = t.value.game
-    reports.push(t.value.report)
-    states.push(g)
-  }
-  return { reports, states }
+function randomGame(r: Ruleset, seed: number, maxTurns = 400): { reports: readonly TurnReport[]; states: readonly GameState[] } {
+  return playRandomGame(r, seededRandom(seed), maxTurns)
 }
 
 describe('properties of random legal games (fast-check)', () => {

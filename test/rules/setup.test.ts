@@ -5,23 +5,16 @@ import {
   type Ruleset,
   fleetProblem,
   legalFleets,
-  parseRuleset,
   randomSetup,
   readSetup,
   seededRandom,
   validateSetup,
 } from '../../src/rules/index.js'
-import { SETUP_A } from '../helpers.js'
+import { SETUP_A, ruleset } from '../helpers.js'
 
 function codes(text: string, ruleset: Ruleset = DEFAULT_RULESET, additional = 0): string[] {
   const r = readSetup(text, ruleset, additional)
   return r.ok ? [] : r.error.map((e) => e.code)
-}
-
-function ruleset(text: string): Ruleset {
-  const r = parseRuleset(text)
-  if (!r.ok) throw new Error(text)
-  return r.value
 }
 
 describe('setup legality (2.6.1 §3, §6)', () => {
