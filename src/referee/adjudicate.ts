@@ -225,7 +225,7 @@ export function adjudicate(file: GameRecordFile): Adjudication {
           game = played.value.game
           continue
         }
-        const o = played.error[0]
+        const o = played.error.reason === 'illegal' ? played.error.offences[0] : undefined
         if (o !== undefined) offence = { game: recorded.index, player: PLAYER_NAMES[o.player], turn: t.turn, kind: 'illegal record', line: t.recordLines[o.player], violations: o.violations }
       }
       if (offence !== undefined) return stop(offence, { game: recorded.index, additional, setups, turns, end: undefined })

@@ -78,8 +78,13 @@ function onlyScans(ruleset: Ruleset, r: CheckedRecord): boolean {
 }
 
 /** Checks both records, then resolves the turn and decides whether the game ends. */
-export function playTurn(game: GameState, records: readonly [ActionRecord, ActionRecord]): Result<{ game: GameState; report: TurnReport }, readonly Offence[]> {
-  if (game.end !== undefined) return fail([])
+/** Why a turn was not played: the game had already ended, or a record broke the rules. */
+export type TurnRejection =
+  | { readonly reason: 'game-over'; readonly end: GameEnd }
+  | { readonly reason: 'illegal'; readonly offences: readonly Offence[] }
+
+export function playTurn(game: GameState, records: readonly [ActionRecord, ActionRecord]): Result<{ game: GameState; report: TurnReport }, TurnRejection> {
+  if (game.end !== undefined) return fail({ reason: 'game-over', end: game.end })
   const offences: Offence[] = []
   const checked: CheckedRecord[] = []
   for (const k of [0, 1] as const) {
@@ -87,7 +92,7 @@ export function playTurn(game: GameState, records: readonly [ActionRecord, Actio
     if (c.ok) checked.push(c.value)
     else offences.push({ player: k, turn: game.turn, violations: c.error })
   }
-  if (offences.length > 0) return fail(offences)
+  if (offences.length > 0) return fail({ reason: 'illegal', offences })
   const pair = checked as [CheckedRecord, CheckedRecord]
   const { states, turns } = resolveTurn(game.ruleset, game.players, pair)
   const destroyedBy = ([0, 1] as const).filter((k) => fleetDestroyed(states[k]))

@@ -4,7 +4,8 @@
  */
 import { AXIAL_DIRECTIONS, type Cell, beamLine, formatCell, formatPartial, matchesPartial, rowCells } from './coords.js'
 import { type Result, type RuleViolation, fail, ok, violation } from './errors.js'
-import { type Action, type ActionRecord, formatAction } from './record.js'
+import { type Action, type ActionRecord, formatAction, formatRecord, parseRecord } from './record.js'
+import type { NotationMode } from './setup.js'
 import type { Ruleset } from './ruleset.js'
 import { type Entitlements, type PlayerState, entitlements } from './state.js'
 
@@ -203,4 +204,21 @@ function kamikazeBlocker(ent: Entitlements, ship: number): string {
   if (s.conventional > 0) return `${s.conventional} conventional strike${s.conventional === 1 ? '' : 's'}`
   if (s.missileCells.length > 0) return 'a missile strike'
   return 'no kamikaze strike (light scouts never kamikaze, §6.8.2)'
+}
+
+/**
+ * Reads a record's text against the player's state at the start of the turn. In strict mode the
+ * text must also be exactly the record's canonical form (protocol/NOTATION.md), which is what the
+ * protocol commits to and signs: one record, one byte string.
+ */
+export function readRecord(ruleset: Ruleset, p: PlayerState, turn: number, text: string, mode: NotationMode): Result<CheckedRecord> {
+  const parsed = parseRecord(text, { variant: ruleset.variant, mode })
+  if (!parsed.ok) return parsed
+  const checked = checkRecord(ruleset, p, turn, parsed.value)
+  if (!checked.ok || mode === 'lenient') return checked
+  const canonical = formatRecord(checked.value.actions)
+  if (canonical !== text) {
+    return fail([violation('record.not-canonical', 'C-06 C-15', text, `not in canonical form; canonical: "${canonical}"`)])
+  }
+  return checked
 }

@@ -13,7 +13,8 @@ function shipEnt(g: ReturnType<typeof game>, player: 0 | 1, name: string) {
 
 function violations(g: ReturnType<typeof game>, a: string, b = ''): string[] {
   const r = turnResult(g, a, b)
-  return r.ok ? [] : r.error.flatMap((o) => o.violations.map((v) => v.code))
+  if (r.ok) return []
+  return r.error.reason === 'illegal' ? r.error.offences.flatMap((o) => o.violations.map((v) => v.code)) : [r.error.reason]
 }
 
 describe('conventional strikes (2.6.1 §4.4.1, §6.2.4, C-12)', () => {

@@ -77,7 +77,9 @@ describe('termination and scoring (2.6.1 §2.3, C-25..C-27)', () => {
   it('§2.2 a finished game accepts no more turns', () => {
     const r = ruleset('2.6.1 fleet=cost:1')
     const t = turn(game('LG Rv1', 'LG Rv1', r), 'mRv1 Rv1', '')
-    expect(playTurn(t.game, [[], []]).ok).toBe(false)
+    const again = playTurn(t.game, [[], []])
+    expect(again.ok).toBe(false)
+    if (!again.ok) expect(again.error).toEqual({ reason: 'game-over', end: t.report.end })
   })
 })
 
@@ -164,7 +166,9 @@ describe('properties of random legal games (fast-check)', () => {
           const again = parseRecord(canonical, { variant: '2.6.1', mode: 'strict' })
           expect(again.ok).toBe(true)
         } else {
-          for (const o of r.error) {
+          expect(r.error.reason).toBe('illegal')
+          if (r.error.reason !== 'illegal') return
+          for (const o of r.error.offences) {
             expect(o.player).toBe(0)
             for (const v of o.violations) expect(v.code).toMatch(/^record\./)
           }

@@ -16,10 +16,11 @@ import {
   parseRuleset,
   parseSetup,
   randomSetup,
+  readRecord,
   readSetup,
   seededRandom,
 } from '../../src/rules/index.js'
-import { cell } from '../helpers.js'
+import { SETUP_A, SETUP_B, cell, game } from '../helpers.js'
 
 const STRICT: RecordSyntax = { variant: '2.6.1', mode: 'strict' }
 const LENIENT: RecordSyntax = { variant: '2.6.1', mode: 'lenient' }
@@ -208,5 +209,26 @@ describe('ruleset text (C-09, C-10, CLARIFICATIONS options)', () => {
     for (const bad of ['2.7', '2.6.1 turbo', 'classic strictPatrolCruiser', 'classic fleet=cost:24', '2.6.1 fleet=standard fleet=standard', '2.6.1 max=DS:1', '2.6.1 fleet=cost:24 allow=HF']) {
       expect(parseRuleset(bad).ok, bad).toBe(false)
     }
+  })
+})
+
+describe('canonical records against a state (C-06, C-07, C-15; what the protocol commits to)', () => {
+  it('strict mode accepts exactly the canonical text; lenient accepts any legal spelling', () => {
+    const g = game(SETUP_A, SETUP_B)
+    const read = (text: string, mode: 'strict' | 'lenient') => readRecord(g.ruleset, g.players[0], 1, text, mode)
+    expect(read('bRv1Yx3 mBz1 Gv1 Rv2', 'strict').ok).toBe(true)
+    // A superfluous tag (one death star) is legal but not canonical.
+    const tagged = read('bRv1Yx3(DS) Rv2', 'strict')
+    expect(tagged.ok).toBe(false)
+    if (!tagged.ok) expect(tagged.error[0]).toMatchObject({ code: 'record.not-canonical', message: 'not in canonical form; canonical: "bRv1Yx3 Rv2"' })
+    expect(read('bRv1Yx3(DS) Rv2', 'lenient').ok).toBe(true)
+    // Partial launch cells are lenient only (C-07); strict rejects them at parse time.
+    expect(read('m1 Gv1', 'lenient').ok).toBe(true)
+    expect(read('mBz1 Gv1', 'strict').ok).toBe(true)
+    expect(read('m1 Gv1', 'strict').ok).toBe(false)
+    // Illegal stays illegal in either mode, with the legality code.
+    const over = read('mBz1 Gv1 mBz2 Gv2', 'strict')
+    expect(over.ok).toBe(false)
+    if (!over.ok) expect(over.error[0]?.code).toBe('record.missile-twice')
   })
 })
