@@ -139,19 +139,36 @@ export function readPartial(text: string): { partial: PartialCell; used: number 
 // ---------------------------------------------------------------------------------------------
 // Adjacency (§1.2.3..§1.2.6, C-02, C-03)
 
-/** Cells sharing a face: |d|1 = 1 (§1.2.3). */
-export function adjacent(a: Cell, b: Cell): boolean {
+function computeAdjacent(a: Cell, b: Cell): boolean {
   const [ac, al, an] = coordOf(a)
   const [bc, bl, bn] = coordOf(b)
   return Math.abs(ac - bc) + Math.abs(al - bl) + Math.abs(an - bn) === 1
 }
 
-/** Distinct cells sharing a face, edge or vertex: every coordinate within 1 (§1.2.4, C-02). */
-export function looselyAdjacent(a: Cell, b: Cell): boolean {
+function computeLooselyAdjacent(a: Cell, b: Cell): boolean {
   if (a === b) return false
   const [ac, al, an] = coordOf(a)
   const [bc, bl, bn] = coordOf(b)
   return Math.abs(ac - bc) <= 1 && Math.abs(al - bl) <= 1 && Math.abs(an - bn) <= 1
+}
+
+/** 125 x 125 lookup tables: the bots and the verifier ask these questions millions of times. */
+function pairTable(pred: (a: Cell, b: Cell) => boolean): Uint8Array {
+  const t = new Uint8Array(CELL_COUNT * CELL_COUNT)
+  for (let a = 0; a < CELL_COUNT; a++) for (let b = 0; b < CELL_COUNT; b++) t[a * CELL_COUNT + b] = pred(a, b) ? 1 : 0
+  return t
+}
+const ADJACENT_TABLE = pairTable(computeAdjacent)
+const LOOSE_TABLE = pairTable(computeLooselyAdjacent)
+
+/** Cells sharing a face: |d|1 = 1 (§1.2.3). */
+export function adjacent(a: Cell, b: Cell): boolean {
+  return ADJACENT_TABLE[a * CELL_COUNT + b] === 1
+}
+
+/** Distinct cells sharing a face, edge or vertex: every coordinate within 1 (§1.2.4, C-02). */
+export function looselyAdjacent(a: Cell, b: Cell): boolean {
+  return LOOSE_TABLE[a * CELL_COUNT + b] === 1
 }
 
 function neighbourTable(pred: (a: Cell, b: Cell) => boolean): readonly (readonly Cell[])[] {
@@ -202,15 +219,25 @@ export const AXIAL_DIRECTIONS: readonly [number, number, number] = [
   DIRECTIONS.findIndex((d) => d[0] === 0 && d[1] === 0 && d[2] === 1),
 ]
 
-/** Index into DIRECTIONS of the line through a and b (a !== b, loosely adjacent), else -1. */
-export function directionIndexBetween(a: Cell, b: Cell): number {
-  if (!looselyAdjacent(a, b)) return -1
+function computeDirectionBetween(a: Cell, b: Cell): number {
+  if (!computeLooselyAdjacent(a, b)) return -1
   const [ac, al, an] = coordOf(a)
   const [bc, bl, bn] = coordOf(b)
   const d = [bc - ac, bl - al, bn - an]
   return DIRECTIONS.findIndex(
     (e) => (e[0] === d[0] && e[1] === d[1] && e[2] === d[2]) || (e[0] === -(d[0] ?? 0) && e[1] === -(d[1] ?? 0) && e[2] === -(d[2] ?? 0)),
   )
+}
+
+const DIRECTION_TABLE = (() => {
+  const t = new Int8Array(CELL_COUNT * CELL_COUNT)
+  for (let a = 0; a < CELL_COUNT; a++) for (let b = 0; b < CELL_COUNT; b++) t[a * CELL_COUNT + b] = computeDirectionBetween(a, b)
+  return t
+})()
+
+/** Index into DIRECTIONS of the line through a and b (a !== b, loosely adjacent), else -1. */
+export function directionIndexBetween(a: Cell, b: Cell): number {
+  return DIRECTION_TABLE[a * CELL_COUNT + b] ?? -1
 }
 
 export function step(cell: Cell, d: Direction, k: number): Cell | undefined {

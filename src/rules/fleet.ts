@@ -38,38 +38,51 @@ export function standardFleets(variant: Variant): FleetCounts[] {
   return out
 }
 
-function isBase(counts: FleetCounts, ruleset: Ruleset): boolean {
+/** Measure of any base fleet: the standard fleet's (all four 2.6.1 choices cost 24) or C. */
+function baseMeasure(ruleset: Ruleset): number {
+  if (ruleset.fleet.kind === 'cost') return ruleset.fleet.total
+  return fleetMeasure(standardFleets(ruleset.variant)[0] ?? {}, ruleset.variant)
+}
+
+function subtract(counts: FleetCounts, base: FleetCounts): FleetCounts | undefined {
+  const out: Partial<Record<ShipType, number>> = {}
+  for (const t of new Set([...Object.keys(counts), ...Object.keys(base)]) as Set<ShipType>) {
+    const n = (counts[t] ?? 0) - (base[t] ?? 0)
+    if (n < 0) return undefined
+    out[t] = n
+  }
+  return out
+}
+
+/**
+ * Whether some split of the fleet into a base fleet and additional ships respects every
+ * restriction, given that the total measure already equals base + additional. Standard fleets
+ * have at most four bases to try; a cost fleet is a knapsack over types: the base measures
+ * reachable when each type puts between 0 and all of its ships in the base, each part within its
+ * restrictions. Polynomial, so no fleet a peer sends can make this slow.
+ */
+function splitExists(counts: FleetCounts, ruleset: Ruleset): boolean {
   const variant = ruleset.variant
   if (ruleset.fleet.kind === 'standard') {
-    return standardFleets(variant).some((f) => sameCounts(f, counts))
+    return standardFleets(variant).some((base) => {
+      const extra = subtract(counts, base)
+      return extra !== undefined && respects(extra, ruleset.additional, variant)
+    })
   }
-  return fleetMeasure(counts, variant) === ruleset.fleet.total && respects(counts, ruleset.fleet.restrictions, variant)
-}
-
-function sameCounts(a: FleetCounts, b: FleetCounts): boolean {
-  const types = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<ShipType>
-  for (const t of types) if ((a[t] ?? 0) !== (b[t] ?? 0)) return false
-  return true
-}
-
-/** Every sub-multiset of `counts` (fleets are small: a few dozen at most). */
-function* subFleets(counts: FleetCounts): Generator<FleetCounts> {
-  const entries = (Object.entries(counts) as [ShipType, number][]).filter(([, n]) => n > 0)
-  const chosen: Partial<Record<ShipType, number>> = {}
-  function* go(i: number): Generator<FleetCounts> {
-    const entry = entries[i]
-    if (entry === undefined) {
-      yield { ...chosen }
-      return
-    }
-    const [t, n] = entry
+  const baseR = ruleset.fleet.restrictions
+  const target = ruleset.fleet.total
+  const within = (r: FleetRestrictions, t: ShipType, n: number): boolean =>
+    n === 0 || ((r.allowed ?? VARIANT_SHIP_TYPES[variant]).includes(t) && n <= (r.max?.[t] ?? Infinity))
+  let reachable = new Set<number>([0])
+  for (const [t, n] of Object.entries(counts) as [ShipType, number][]) {
+    const next = new Set<number>()
     for (let k = 0; k <= n; k++) {
-      chosen[t] = k
-      yield* go(i + 1)
+      if (!within(baseR, t, k) || !within(ruleset.additional, t, n - k)) continue
+      for (const m of reachable) if (m + k * measure(t, variant) <= target) next.add(m + k * measure(t, variant))
     }
-    chosen[t] = 0
+    reachable = next
   }
-  yield* go(0)
+  return reachable.has(target)
 }
 
 /**
@@ -82,12 +95,8 @@ export function fleetProblem(counts: FleetCounts, ruleset: Ruleset, additional: 
   const variant = ruleset.variant
   const unknown = (Object.keys(counts) as ShipType[]).filter((t) => (counts[t] ?? 0) > 0 && !VARIANT_SHIP_TYPES[variant].includes(t))
   if (unknown.length > 0) return `${unknown.join(', ')} not in variant ${variant}`
-  for (const base of subFleets(counts)) {
-    if (!isBase(base, ruleset)) continue
-    const extra: Partial<Record<ShipType, number>> = {}
-    for (const [t, n] of Object.entries(counts) as [ShipType, number][]) extra[t] = n - (base[t] ?? 0)
-    if (fleetMeasure(extra, variant) === additional && respects(extra, ruleset.additional, variant)) return undefined
-  }
+  // Every base fleet has the same measure, so the total is fixed; then look for a legal split.
+  if (fleetMeasure(counts, variant) === baseMeasure(ruleset) + additional && splitExists(counts, ruleset)) return undefined
   const unit = variant === 'classic' ? 'cells' : 'cost'
   const expected =
     ruleset.fleet.kind === 'standard'

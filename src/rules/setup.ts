@@ -2,7 +2,7 @@
  * Setups: the ships a player records in the setup phase (2.6.1 §2.1, §3, §11.3.1). Notation: one
  * line per ship, its type and identity then its cells, e.g. `DS1 Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2`.
  */
-import { type Cell, formatCell, parseCell, sortCells } from './coords.js'
+import { CELL_COUNT, type Cell, formatCell, parseCell, sortCells } from './coords.js'
 import { type Result, type RuleViolation, fail, ok, violation } from './errors.js'
 import { type FleetCounts, fleetProblem } from './fleet.js'
 import type { Ruleset } from './ruleset.js'
@@ -110,6 +110,12 @@ export function fleetOf(ships: readonly { type: ShipType }[]): FleetCounts {
 export function validateSetup(written: readonly WrittenShip[], ruleset: Ruleset, additional = 0): Result<Setup> {
   const errors: RuleViolation[] = []
   const variant = ruleset.variant
+  // Ships may not intersect (§3.4) and have at least one cell, so no legal setup has more ships
+  // than the space has cells; refusing early keeps hostile input linear.
+  if (written.length > CELL_COUNT) {
+    return fail([violation('setup.fleet', '§3.4 §3.6', 'fleet', `${written.length} ships cannot fit in ${CELL_COUNT} cells without intersecting`)])
+  }
+  const counts = fleetOf(written)
   const owner = new Map<Cell, string>()
   const ships: PlacedShip[] = []
   for (const w of written) {
@@ -118,7 +124,7 @@ export function validateSetup(written: readonly WrittenShip[], ruleset: Ruleset,
       errors.push(violation('setup.type-not-in-variant', variant === 'classic' ? 'classic §3.3' : '§6', name, `${SHIP_TYPES[w.type].name} is not a ship of variant ${variant}`))
       continue
     }
-    const k = countOfType(written, w.type)
+    const k = counts[w.type] ?? 0
     let id = w.id
     if (k === 1 && (id === undefined || id === 1)) id = 1
     else if (k === 1) {
@@ -149,7 +155,7 @@ export function validateSetup(written: readonly WrittenShip[], ruleset: Ruleset,
       errors.push(violation('setup.identity', 'C-05 §11.6.1', t, `identities of the ${ids.length} ${t} ships must be exactly 1..${ids.length}; got ${ids.join(', ')}`))
     }
   }
-  const fleet = fleetProblem(fleetOf(written), ruleset, additional)
+  const fleet = fleetProblem(counts, ruleset, additional)
   if (fleet !== undefined) errors.push(violation('setup.fleet', variant === 'classic' ? 'classic §3.3 §7.2' : '§3.6 §3.7 C-10 C-11', 'fleet', fleet))
   return errors.length > 0 ? fail(errors) : ok(canonicalOrder(ships))
 }

@@ -96,3 +96,51 @@ describe('setup legality (2.6.1 §3, §6)', () => {
     }
   })
 })
+
+describe('hostile setups stay cheap (DESIGN.md §6: every resource a peer can make us allocate is bounded)', () => {
+  it('§3.4: more ships than cells is refused at once', () => {
+    const many = Array.from({ length: 5000 }, () => "LG Rv1").join('\n')
+    const t0 = Date.now()
+    expect(codes(many, ruleset('2.6.1 fleet=cost:24'))).toEqual(['setup.fleet'])
+    expect(Date.now() - t0).toBeLessThan(5000) // generous: a regression here is a hang, not a slowdown
+  })
+
+  it('§3.6 C-10: a fleet of many small ships with the wrong total is refused without searching its sub-fleets', () => {
+    const cellsList = Array.from({ length: 120 }, (_, i) => `${'ROYGB'[Math.floor(i / 25)]}${'vwxyz'[Math.floor(i / 5) % 5]}${(i % 5) + 1}`)
+    const types = ['LG', 'LS', 'AG', 'HS']
+    const lines: string[] = []
+    let next = 0
+    for (const t of types) {
+      for (let k = 1; k <= 12; k++) {
+        const size = t === 'AG' || t === 'HS' ? 2 : 1
+        lines.push(`${t}${k} ${cellsList.slice(next, next + size).join(' ')}`)
+        next += size
+      }
+    }
+    const t0 = Date.now()
+    expect(codes(lines.join('\n'), ruleset('2.6.1 fleet=cost:24'))).toContain('setup.fleet')
+    expect(Date.now() - t0).toBeLessThan(5000)
+  })
+})
+
+describe('fleet splits (§10.5 C-10 C-11): base and additional ships each within their restrictions', () => {
+  it('finds the split when one exists and refuses when none does', () => {
+    // Base: cost 6 with at most 2 LG; additional 3.
+    expect(fleetProblem({ LG: 5, AG: 2 }, ruleset('2.6.1 fleet=cost:6 max=LG:2 additional-allow=LG'), 3)).toBeUndefined()
+    // Additional ships may only be AG: the only cost-6 base (2 LG + 2 AG) leaves 3 LG as additional.
+    expect(fleetProblem({ LG: 5, AG: 2 }, ruleset('2.6.1 fleet=cost:6 max=LG:2 additional-allow=AG'), 3)).toMatch(/additional ships of total cost 3 \(types AG\)/)
+    // Standard base plus extras: the extras must respect additional-max.
+    expect(fleetProblem({ DS: 1, KC: 1, FS: 1, MD: 1, LS: 1, LG: 2 }, ruleset('2.6.1 fleet=standard additional-max=LG:1'), 2)).toMatch(/at most 1 LG/)
+    expect(fleetProblem({ DS: 1, KC: 1, FS: 1, MD: 1, LS: 1, LG: 1 }, ruleset('2.6.1 fleet=standard additional-max=LG:1'), 1)).toBeUndefined()
+  })
+
+  it('stays fast for a large continued-match fleet spread over every type', () => {
+    const counts = { DS: 3, KC: 4, FS: 5, PC: 5, MD: 7, HS: 7, LS: 7, AG: 10, LG: 20 }
+    const total = 3 * 8 + 4 * 6 + 10 * 4 + 21 * 3 + 10 * 2 + 20 // 191
+    const t0 = Date.now()
+    expect(fleetProblem(counts, ruleset('2.6.1 fleet=cost:24 max=LG:3 additional-max=DS:2'), total - 24)).toBeUndefined()
+    expect(fleetProblem(counts, ruleset('2.6.1 fleet=cost:24 max=LG:3 additional-max=DS:1'), total - 24)).toBeUndefined() // base may take a DS
+    expect(fleetProblem(counts, ruleset('2.6.1 fleet=cost:24 max=DS:0 additional-max=DS:2'), total - 24)).toMatch(/fleet must be/)
+    expect(Date.now() - t0).toBeLessThan(2000)
+  })
+})
