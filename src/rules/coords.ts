@@ -288,14 +288,6 @@ export function rowCells(row: Row): readonly Cell[] {
   return ALL_CELLS.filter((cell) => matchesPartial(cell, row.fixed))
 }
 
-export function formatRow(row: Row): string {
-  return formatPartial(row.fixed)
-}
-
 export function sortCells(cells: readonly Cell[]): Cell[] {
   return [...cells].sort((a, b) => a - b)
-}
-
-export function formatCells(cells: readonly Cell[]): string {
-  return cells.map(formatCell).join(' ')
 }

@@ -37,9 +37,6 @@ export const DEFAULT_RULESET: Ruleset = {
 
 export const CLASSIC_RULESET: Ruleset = { ...DEFAULT_RULESET, variant: 'classic' }
 
-/** Total cost of the standard fleet (§3.7: 8 + 6 + 4 + 3 + 3), C-10's default C. */
-export const STANDARD_FLEET_COST = 24
-
 function formatRestrictions(prefix: string, r: FleetRestrictions): string[] {
   const words: string[] = []
   if (r.allowed !== undefined) words.push(`${prefix}allow=${r.allowed.join(',')}`)
