@@ -93,6 +93,12 @@ export function matchesPartial(cell: Cell, p: PartialCell): boolean {
   )
 }
 
+/** A cell written in full as a partial cell: the canonical missile launch (C-06). */
+export function partialOf(cell: Cell): PartialCell {
+  const [colour, letter, number] = coordOf(cell)
+  return { colour, letter, number }
+}
+
 export function formatPartial(p: PartialCell): string {
   return (
     (p.colour === undefined ? '' : (COLOURS[p.colour] ?? '')) +

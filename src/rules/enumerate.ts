@@ -2,7 +2,7 @@
  * Enumerators for bots and tests: random legal setups from an injected seeded source (every legal
  * setup reachable), the actions a player may take, and random legal records.
  */
-import { ALL_CELLS, BEAM_LINES, type Cell, type Row, coordOf, directionIndexBetween, rowCells } from './coords.js'
+import { ALL_CELLS, BEAM_LINES, type Cell, type Row, directionIndexBetween, partialOf, rowCells } from './coords.js'
 import { type FleetCounts, legalFleets } from './fleet.js'
 import { type CheckedRecord, checkRecord } from './legality.js'
 import { type GameState, type TurnReport, playTurn, startGame } from './game.js'
@@ -94,11 +94,6 @@ export function actionOptions(ruleset: Ruleset, p: PlayerState, turn: number): A
   }
 }
 
-function fullCell(cell: Cell): { colour: number; letter: number; number: number } {
-  const [colour, letter, number] = coordOf(cell)
-  return { colour, letter, number }
-}
-
 /**
  * A random legal record: each available weapon used with some probability, targets uniform, the
  * tokens in random order (order matters to resolution, C-19). Returned checked and canonical.
@@ -116,7 +111,7 @@ export function randomRecord(ruleset: Ruleset, p: PlayerState, turn: number, rng
       actions.push({ kind: 'beam', ends, tag: ship === undefined ? undefined : { type: ship.type, id: ship.id } })
     }
   for (const r of opts.rows) if (chance(1, 2)) actions.push({ kind: 'row', row: pick(rng, r.rows) })
-  for (const m of opts.missiles) if (chance(1, 2)) actions.push({ kind: 'missile', launch: fullCell(pick(rng, m.cells)), target: target() })
+  for (const m of opts.missiles) if (chance(1, 2)) actions.push({ kind: 'missile', launch: partialOf(pick(rng, m.cells)), target: target() })
   for (const k of opts.kamikazes) if (chance(1, 3)) actions.push({ kind: 'kamikaze', launch: pick(rng, k.cells), target: target() })
   const strikes = randomInt(rng, opts.entitlements.conventionalPool + 1)
   for (let i = 0; i < strikes; i++) actions.push({ kind: 'strike', target: target() })

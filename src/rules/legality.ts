@@ -2,7 +2,7 @@
  * Legality of a player's action record against its entitlements at the start of the turn (C-07,
  * C-12..C-17), and its canonical form. Returns every violation, never throws.
  */
-import { AXIAL_DIRECTIONS, type Cell, beamLine, formatCell, formatPartial, matchesPartial, rowCells } from './coords.js'
+import { AXIAL_DIRECTIONS, type Cell, beamLine, formatCell, formatPartial, matchesPartial, partialOf, rowCells } from './coords.js'
 import { type Result, type RuleViolation, fail, ok, violation } from './errors.js'
 import { type Action, type ActionRecord, formatAction, formatRecord, parseRecord } from './record.js'
 import type { NotationMode } from './setup.js'
@@ -89,7 +89,7 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
         missileShips.add(ship)
         missileLaunches.push(launch)
         strikes.push(action.target)
-        canonical.push({ kind: 'missile', launch: fullPartial(launch), target: action.target })
+        canonical.push({ kind: 'missile', launch: partialOf(launch), target: action.target })
         break
       }
       case 'kamikaze': {
@@ -194,9 +194,6 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
   return ok({ actions, beams, strikes, missileLaunches, kamikazeLaunches, scans, entitlements: ent })
 }
 
-function fullPartial(cell: Cell): { colour: number; letter: number; number: number } {
-  return { colour: Math.floor(cell / 25), letter: Math.floor(cell / 5) % 5, number: cell % 5 }
-}
 
 function kamikazeBlocker(ent: Entitlements, ship: number): string {
   const s = ent.ships[ship]
