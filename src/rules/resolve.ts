@@ -86,29 +86,104 @@ function scan(p: PlayerState, target: Cell): ScanOutcome {
   return p.destroyed[target] === 1 ? 'ship-destroyed' : 'ship'
 }
 
+/**
+ * What the passive player is shown of the active player's record (§5, C-19): beam firings as
+ * their target cells in resolution order, strike targets in record order, scans, kamikaze
+ * launch cells. This is all the passive player needs to resolve its own side of a turn.
+ */
+export interface VisibleAspects {
+  readonly beams: readonly (readonly Cell[])[]
+  readonly strikes: readonly Cell[]
+  readonly scans: readonly Cell[]
+  readonly kamikaze: readonly Cell[]
+}
+
+export function aspectsOf(record: CheckedRecord): VisibleAspects {
+  return { beams: record.beams.map((b) => b.targets), strikes: record.strikes, scans: record.scans, kamikaze: record.kamikazeLaunches }
+}
+
 /** The active player's visible aspects resolved against the passive player (C-19). */
-function resolveAgainst(ruleset: Ruleset, record: CheckedRecord, passiveStart: PlayerState, passive: Mutable): { exchanges: Exchange[]; burnouts: number[] } {
+function resolveAgainst(ruleset: Ruleset, aspects: VisibleAspects, passiveStart: PlayerState, passive: Mutable): Exchange[] {
   const classic = ruleset.variant === 'classic'
   const judge = (): PlayerState => (classic ? passiveStart : view(passiveStart, passive))
   const exchanges: Exchange[] = []
-  const burnouts: number[] = []
-  record.beams.forEach((beam, i) => {
-    const results: StrikeOutcome[] = []
-    for (const target of beam.targets) {
+  aspects.beams.forEach((targets, i) => {
+    for (const target of targets) {
       const r = strike(judge(), passive, target)
-      results.push(r.result)
       exchanges.push({ kind: 'beam-strike', target, beam: i, result: r.result, explosions: r.explosions })
     }
-    // C-21 (§8.2.4): both end cells HIT burns the weapon out, from the next turn on.
-    if (!classic && results[0] === 'hit' && results[results.length - 1] === 'hit') burnouts.push(beam.ship)
   })
-  for (const target of record.strikes) {
+  for (const target of aspects.strikes) {
     const r = strike(judge(), passive, target)
     exchanges.push({ kind: 'strike', target, result: r.result, explosions: r.explosions })
   }
-  for (const target of record.scans) exchanges.push({ kind: 'scan', target, result: scan(judge(), target) })
-  for (const cell of record.kamikazeLaunches) exchanges.push({ kind: 'kamikaze-death', cell })
-  return { exchanges, burnouts }
+  for (const target of aspects.scans) exchanges.push({ kind: 'scan', target, result: scan(judge(), target) })
+  for (const cell of aspects.kamikaze) exchanges.push({ kind: 'kamikaze-death', cell })
+  return exchanges
+}
+
+/**
+ * C-21 (§8.2.4): the active player's beam weapons (ship indices, one per firing in `beamShips`)
+ * that burn out because both end cells of their firing were HIT; none in classic.
+ */
+export function burnoutsOf(ruleset: Ruleset, beamShips: readonly number[], exchanges: readonly Exchange[]): number[] {
+  if (ruleset.variant === 'classic') return []
+  const out: number[] = []
+  beamShips.forEach((ship, i) => {
+    const results = exchanges.flatMap((e) => (e.kind === 'beam-strike' && e.beam === i ? [e.result] : []))
+    if (results[0] === 'hit' && results[results.length - 1] === 'hit') out.push(ship)
+  })
+  return out
+}
+
+/** The passive player's own half of a turn: see `resolveIncoming`. */
+export interface IncomingResolution {
+  /** End-of-turn state, burn-outs of its own beams not yet applied (they depend on the other half). */
+  readonly state: PlayerState
+  /** The active player's visible aspects with this player's results, in C-19 order. */
+  readonly exchanges: readonly Exchange[]
+  /** This player's own ships destroyed this turn (C-23); none in classic. */
+  readonly destructions: readonly DestructionReport[]
+  /** This player's own cells destroyed this turn, any cause (C-16). */
+  readonly cellsLost: number
+}
+
+/**
+ * One player's side of a turn, from what that player knows: its start-of-turn state, its own
+ * record's launches and the opponent's visible aspects. Each player's actions touch only the
+ * other's space, apart from its own launches (C-18), so a turn is exactly two of these halves;
+ * a peer computes its results with this and a verifier replays each side with it.
+ */
+export function resolveIncoming(
+  ruleset: Ruleset,
+  start: PlayerState,
+  own: Pick<CheckedRecord, 'missileLaunches' | 'kamikazeLaunches'>,
+  incoming: VisibleAspects,
+): IncomingResolution {
+  const classic = ruleset.variant === 'classic'
+  const live = clone(start)
+  // C-18 (§8.1.3.2, §4.5.3): launches take effect before visible aspects are revealed. Classic
+  // §4.4.3 destroys the kamikaze launch cell only at the end of the turn.
+  for (const c of own.missileLaunches) live.fired[c] = 1
+  if (!classic) for (const c of own.kamikazeLaunches) live.destroyed[c] = 1
+  // 2.6.1 judges each strike against the live state (C-19, C-20); classic against a frozen copy
+  // of the state as revealed, since all its damage lands at the end of the turn.
+  const judged = classic ? { ...start, destroyed: live.destroyed.slice(), fired: live.fired.slice() } : view(start, live)
+  const exchanges = resolveAgainst(ruleset, incoming, judged, live)
+  if (classic) for (const c of own.kamikazeLaunches) live.destroyed[c] = 1
+  const after = view(start, live)
+  const cellsLost = countLost(start, after)
+  const state = { ...after, lostLastTurn: cellsLost }
+  // Classic has no destruction reports or flashcube data (C-28 classic).
+  return { state, exchanges, destructions: classic ? [] : destructions(start, state), cellsLost }
+}
+
+/** Marks burnt-out beam weapons (C-21): they may not fire from the next turn on. */
+export function withBurnouts(p: PlayerState, ships: readonly number[]): PlayerState {
+  if (ships.length === 0) return p
+  const burntOut = [...p.burntOut]
+  for (const s of ships) burntOut[s] = true
+  return { ...p, burntOut }
 }
 
 function destructions(before: PlayerState, after: PlayerState): DestructionReport[] {
@@ -138,46 +213,33 @@ function countLost(before: PlayerState, after: PlayerState): number {
 }
 
 /**
- * Resolves a turn from both players' checked records. Each player's actions touch only the other
- * player's space, apart from its own launches, which C-18 applies before anything is revealed; so
- * which player resolves first never changes a result (§11.7.2.1).
+ * Resolves a turn from both players' checked records: two independent halves (`resolveIncoming`),
+ * so which player resolves first never changes a result (§11.7.2.1).
  */
 export function resolveTurn(
   ruleset: Ruleset,
   states: readonly [PlayerState, PlayerState],
   records: readonly [CheckedRecord, CheckedRecord],
 ): { states: [PlayerState, PlayerState]; turns: [PlayerTurn, PlayerTurn] } {
-  const classic = ruleset.variant === 'classic'
-  const live = [clone(states[0]), clone(states[1])] as const
-  // C-18 (§8.1.3.2, §4.5.3): launches take effect before visible aspects are revealed. Classic
-  // §4.4.3 destroys the kamikaze launch cell only at the end of the turn.
-  for (const k of [0, 1] as const) {
-    for (const c of records[k].missileLaunches) live[k].fired[c] = 1
+  // halves[k]: player k's side, under the other player's visible aspects.
+  const halves = [
+    resolveIncoming(ruleset, states[0], records[0], aspectsOf(records[1])),
+    resolveIncoming(ruleset, states[1], records[1], aspectsOf(records[0])),
+  ] as const
+  const burnouts = [
+    burnoutsOf(ruleset, records[0].beams.map((b) => b.ship), halves[1].exchanges),
+    burnoutsOf(ruleset, records[1].beams.map((b) => b.ship), halves[0].exchanges),
+  ] as const
+  const next: [PlayerState, PlayerState] = [withBurnouts(halves[0].state, burnouts[0]), withBurnouts(halves[1].state, burnouts[1])]
+  const turn = (k: 0 | 1): PlayerTurn => {
+    const other = halves[k === 0 ? 1 : 0]
+    return {
+      exchanges: other.exchanges,
+      burnouts: burnouts[k],
+      destructions: halves[k].destructions,
+      flashcube: other.destructions.map((r) => r.cells.map((c) => flashcubeEntry(next[k], c))),
+      cellsLost: halves[k].cellsLost,
+    }
   }
-  if (!classic) for (const k of [0, 1] as const) for (const c of records[k].kamikazeLaunches) live[k].destroyed[c] = 1
-  // 2.6.1 judges each strike against the live state (C-19, C-20); classic against a frozen copy
-  // of the state as revealed, since all its damage lands at the end of the turn.
-  const frozen = (k: 0 | 1): PlayerState => ({ ...states[k], destroyed: live[k].destroyed.slice(), fired: live[k].fired.slice() })
-  const judged = classic ? ([frozen(0), frozen(1)] as const) : ([view(states[0], live[0]), view(states[1], live[1])] as const)
-  const a = resolveAgainst(ruleset, records[0], judged[1], live[1])
-  const b = resolveAgainst(ruleset, records[1], judged[0], live[0])
-  if (classic) for (const k of [0, 1] as const) for (const c of records[k].kamikazeLaunches) live[k].destroyed[c] = 1
-  const sides = [a, b] as const
-  for (const k of [0, 1] as const) for (const s of sides[k].burnouts) live[k].burntOut[s] = true
-  const after = [view(states[0], live[0]), view(states[1], live[1])] as const
-  const lost = [countLost(states[0], after[0]), countLost(states[1], after[1])] as const
-  const next: [PlayerState, PlayerState] = [
-    { ...after[0], lostLastTurn: lost[0] },
-    { ...after[1], lostLastTurn: lost[1] },
-  ]
-  // Classic has no destruction reports or flashcube data (C-28 classic).
-  const reports = classic ? [[], []] : [destructions(states[0], next[0]), destructions(states[1], next[1])]
-  const turn = (k: 0 | 1): PlayerTurn => ({
-    exchanges: sides[k].exchanges,
-    burnouts: sides[k].burnouts,
-    destructions: reports[k] ?? [],
-    flashcube: (reports[k === 0 ? 1 : 0] ?? []).map((r) => r.cells.map((c) => flashcubeEntry(next[k], c))),
-    cellsLost: lost[k],
-  })
   return { states: next, turns: [turn(0), turn(1)] }
 }
