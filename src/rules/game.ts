@@ -73,7 +73,7 @@ function winnerOf(scores: readonly [number, number]): PlayerIndex | 'draw' {
 }
 
 /** Whether a checked record holds nothing but scans (C-26; classic §2.3.2: nothing at all). */
-function onlyScans(ruleset: Ruleset, r: CheckedRecord): boolean {
+export function onlyScans(ruleset: Ruleset, r: CheckedRecord): boolean {
   return r.actions.every((a) => a.kind === 'scan' && ruleset.variant !== 'classic')
 }
 

@@ -1,0 +1,25 @@
+/**
+ * Sources of secrets (salt seeds, nonces, keys). Production uses the operating system's CSPRNG;
+ * tests inject a seeded source so every game replays exactly.
+ */
+import { randomBytes } from '@noble/hashes/utils.js'
+import { u32, utf8 } from './bytes.js'
+import { DOMAIN, taggedHash } from './hash.js'
+
+export interface SecretSource {
+  bytes(length: number): Uint8Array
+}
+
+export const systemSecrets: SecretSource = { bytes: (n) => randomBytes(n) }
+
+/** Deterministic secrets for tests and test vectors: SHA-256 in counter mode over a seed. Never for play. */
+export function seededSecrets(seed: string): SecretSource {
+  let counter = 0
+  return {
+    bytes(n) {
+      const out = new Uint8Array(n)
+      for (let at = 0; at < n; at += 32) out.set(taggedHash(DOMAIN.secrets, utf8(seed), u32(counter++)).subarray(0, Math.min(32, n - at)), at)
+      return out
+    },
+  }
+}
