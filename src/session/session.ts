@@ -77,7 +77,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   if (!rulesetParsed.ok) throw new Error(`unusable ruleset: ${rulesetParsed.error.message}`)
   const ruleset: Ruleset = rulesetParsed.value
   const logs: Record<Role, SideLog> = { A: emptySideLog('A'), B: emptySideLog('B') }
-  const chains = new Chains((r) => logs[r].commits.length)
+  const chains = new Chains()
   let seq = 0
   let prev = ''
   let lastReceived = ''
@@ -93,12 +93,16 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const send = async (body: Body): Promise<void> => {
     const honest = sealBody(body)
     const out = o.deviation?.outgoing?.(body, sealBody) ?? [honest]
-    // Own bookkeeping follows the honest envelope; a deviation only changes what the peer sees.
-    chains.verified.add(honest.hash)
-    chains.accept(honest, false)
+    // Own chain: what was actually sent (its first envelope), so `prev` links stay true to it.
+    const own = out[0] ?? honest
+    chains.verified.add(own.hash)
+    if (chains.accept(own, false).kind === 'offence') {
+      chains.verified.add(honest.hash)
+      chains.accept(honest, false)
+    }
     appendBody(logs[me], body, seq)
     seq++
-    prev = honest.hash
+    prev = own.hash
     for (const s of out) persist(s, 'sent')
     for (const s of out) await o.channel.send(encodeLine(s.line))
   }

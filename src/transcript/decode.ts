@@ -40,13 +40,14 @@ export function integer(min: number, max: number, rule = RULE_TYPES): Decoder<nu
 
 export const boolean: Decoder<boolean> = (v, at) => (typeof v === 'boolean' ? v : failAt('field.type', at, RULE_TYPES, 'expected true or false'))
 
-/** Printable ASCII (and newline where `multiline`), at most `max` characters. */
+/** Text without control characters (newlines allowed where `multiline`), at most `max` UTF-16 units. */
 export function text(max: number, rule = RULE_TYPES, multiline = false): Decoder<string> {
-  const allowed = multiline ? /^[\x20-\x7e\n]*$/ : /^[\x20-\x7e]*$/
+  // Lone surrogates are refused too: they have no UTF-8 encoding (SPEC §3.4).
+  const allowed = multiline ? /^[^\x00-\x09\x0b-\x1f\x7f]*$/u : /^[^\x00-\x1f\x7f]*$/u
   return (v, at) => {
     if (typeof v !== 'string') failAt('field.type', at, rule, 'expected a string')
     if (v.length > max) failAt('field.length', at, rule, `at most ${max} characters, got ${v.length}`)
-    if (!allowed.test(v)) failAt('field.format', at, rule, multiline ? 'only printable ASCII and newlines' : 'only printable ASCII')
+    if (!allowed.test(v) || !v.isWellFormed()) failAt('field.format', at, rule, multiline ? 'no control characters but newlines' : 'no control characters')
     return v
   }
 }

@@ -27,10 +27,14 @@ export class Chains {
    *   made) under the same hellos: a session hands them to its final verification so no signature
    *   is checked twice.
    */
-  constructor(
-    private readonly turnOf: (role: Role) => number,
-    readonly verified: Set<string> = new Set(),
-  ) {}
+  constructor(readonly verified: Set<string> = new Set()) {}
+
+  /** SPEC §11.4: an envelope-level offence belongs to the turn its body names, else the sender's latest committed turn. */
+  private turnOf(s: SealedEnvelope): number {
+    const b = s.envelope.body
+    if ('turn' in b) return b.turn
+    return this.envelopes[s.envelope.from].filter((x) => x.envelope.body.t === 'commit').length
+  }
 
   private signedBy(s: SealedEnvelope, key: Uint8Array): boolean {
     if (this.verified.has(s.hash)) return true
@@ -40,7 +44,8 @@ export class Chains {
   }
 
   private offence(role: Role, cls: ProtocolOffence['class'], rule: string, detail: string, seq: number, evidence: SealedEnvelope[]): Acceptance {
-    return { kind: 'offence', offence: { offender: role, class: cls, rule, turn: this.turnOf(role), detail, seq }, evidence }
+    const at = evidence[evidence.length - 1]
+    return { kind: 'offence', offence: { offender: role, class: cls, rule, turn: at === undefined ? 0 : this.turnOf(at), detail, seq }, evidence }
   }
 
   /**
@@ -106,7 +111,7 @@ export class Chains {
     this.acked[role] = -1
     for (const s of this.envelopes[role]) {
       const bad = this.ackProblem(s)
-      if (bad !== undefined) return { offence: { offender: role, class: 'protocol-violation', rule: 'SPEC §5.3', turn: this.turnOf(role), detail: bad, seq: s.envelope.seq }, at: s.envelope.seq }
+      if (bad !== undefined) return { offence: { offender: role, class: 'protocol-violation', rule: 'SPEC §5.3', turn: this.turnOf(s), detail: bad, seq: s.envelope.seq }, at: s.envelope.seq }
     }
     return undefined
   }

@@ -55,7 +55,7 @@ export function appendBody(log: SideLog, body: import('../transcript/messages.js
   const expected = expectedNext(log)
   const n = log.commits.length
   const wrong = `${body.t}${'turn' in body ? ` of turn ${body.turn}` : ''} sent where ${expected} was due`
-  const put = (key: string): undefined => {
+  const put = (key: string): string | undefined => {
     log.seqs.set(key, seq)
     return undefined
   }

@@ -82,7 +82,7 @@ export function verifyEnvelopes(list: readonly SealedEnvelope[], verified?: Read
   const logs: Record<Role, SideLog> = { A: emptySideLog('A'), B: emptySideLog('B') }
   const candidates: Candidate[] = []
   const stopped: Record<Role, boolean> = { A: false, B: false }
-  const chains = new Chains((r) => logs[r].commits.length, new Set(verified))
+  const chains = new Chains(new Set(verified))
   const chainOffence = (o: ProtocolOffence): void => {
     candidates.push({ offence: o, stage: STAGE.chain })
     stopped[o.offender] = true
