@@ -1,16 +1,18 @@
 /** What a command needs from the outside world, so tests can run the CLI in-process. */
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 
 export interface CliIo {
   readonly stdout: (text: string) => void
   readonly stderr: (text: string) => void
   readonly readFile: (path: string) => Promise<Uint8Array>
+  readonly writeFile: (path: string, text: string) => Promise<void>
 }
 
 export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readFile: (path) => readFile(path),
+  writeFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
 }
 
 /** Exit statuses shared by the commands that judge something. */
@@ -20,5 +22,7 @@ export const EXIT = {
   illegal: 1,
   /** The input could not be read or understood. */
   unreadable: 2,
+  /** A transcript of a game that did not finish (abandoned or cut short). */
+  incomplete: 3,
   usage: 64,
 } as const

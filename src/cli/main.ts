@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, Option } from 'commander'
 import { type CliIo, EXIT, processIo } from './io.js'
 import { refereeCommand } from './referee.js'
+import { selfplayCommand, verifyCommand } from './verify.js'
 import { recordRandomCommand, setupCheckCommand, setupRandomCommand } from './setup.js'
 
 export const VERSION = '0.1.0'
@@ -27,6 +28,27 @@ function program(io: CliIo, status: { code: number }): Command {
     .addHelpText('after', '\nExit status: 0 legal (finished or legal so far), 1 illegal, 2 unreadable or self-contradictory record.')
     .action(async (file: string, opts: { json: boolean }) => {
       status.code = await refereeCommand(file, opts, io)
+    })
+
+  root
+    .command('verify')
+    .description('Audit a game transcript with no trust in either player: every signature and chain link, every opening, and a replay of both revealed sides with the rules engine. Prints the verdict: complete and honest with the score; or the first offence with offender, class (C-28), rule, turn and envelope; or incomplete, with who stopped.')
+    .argument('<file>', 'transcript (protocol/SPEC.md §10)')
+    .option('--json', 'print the verdict as JSON', false)
+    .addHelpText('after', '\nExit status: 0 complete and honest, 1 a proven offence, 2 unreadable file, 3 incomplete game.')
+    .action(async (file: string, opts: { json: boolean }) => {
+      status.code = await verifyCommand(file, opts, io)
+    })
+
+  root
+    .command('selfplay')
+    .description('Two random legal bots play a whole game in memory with the full referee-less protocol; writes the transcript and prints its verdict.')
+    .option('--out <file>', 'where to write the transcript', 'selfplay.transcript')
+    .option('--seed <text>', 'derive keys, salts and moves from this seed (reproducible; never for real play)')
+    .option('--ruleset <ruleset>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
+    .option('--json', 'print the verdict as JSON', false)
+    .action(async (opts: { out: string; seed?: string; ruleset: string; json: boolean }) => {
+      status.code = await selfplayCommand(opts, io)
     })
 
   const setup = root.command('setup').description('Make or check a setup in the notation: one line per ship, type and identity then cells.')

@@ -43,6 +43,7 @@ export const boolean: Decoder<boolean> = (v, at) => (typeof v === 'boolean' ? v 
 /** Text without control characters (newlines allowed where `multiline`), at most `max` UTF-16 units. */
 export function text(max: number, rule = RULE_TYPES, multiline = false): Decoder<string> {
   // Lone surrogates are refused too: they have no UTF-8 encoding (SPEC §3.4).
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   const allowed = multiline ? /^[^\x00-\x09\x0b-\x1f\x7f]*$/u : /^[^\x00-\x1f\x7f]*$/u
   return (v, at) => {
     if (typeof v !== 'string') failAt('field.type', at, rule, 'expected a string')

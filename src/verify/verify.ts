@@ -100,10 +100,12 @@ export function verifyEnvelopes(list: readonly SealedEnvelope[], verified?: Read
     const r = chains.accept(s, false)
     if (r.kind === 'offence') chainOffence(r.offence)
   }
+  const brokenInPass1 = { ...stopped }
   for (const role of INDEX_ROLE) {
     const bad = chains.checkAcks(role)
     if (bad !== undefined) {
-      chainOffence(bad.offence)
+      // An ack that names an envelope the other side's broken chain lost is not this side's fault.
+      if (!brokenInPass1[otherRole(role)]) chainOffence(bad.offence)
       chains.envelopes[role].splice(bad.at)
     }
   }

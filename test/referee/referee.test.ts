@@ -1,31 +1,13 @@
 import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { run } from '../../src/cli/main.js'
-import type { CliIo } from '../../src/cli/io.js'
+import { cli } from '../cli.js'
 import { type Adjudication, adjudicate } from '../../src/referee/adjudicate.js'
 import { FILE_ERROR_CODES, parseGameRecord } from '../../src/referee/file.js'
 import { randomGameRecord } from '../../src/referee/simulate.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/index.js'
 
 const EXAMPLES = new URL('../../protocol/examples/', import.meta.url)
-
-/** Runs the CLI in-process, capturing output; files come from the map or from disk. */
-async function cli(args: string[], files: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  let out = ''
-  let err = ''
-  const io: CliIo = {
-    stdout: (t) => (out += t),
-    stderr: (t) => (err += t),
-    readFile: async (path) => {
-      const text = files[path]
-      if (text !== undefined) return new TextEncoder().encode(text)
-      return readFile(path)
-    },
-  }
-  const code = await run(args, io)
-  return { code, out, err }
-}
 
 const example = (name: string): string => new URL(name, EXAMPLES).pathname
 

@@ -1,0 +1,24 @@
+import { readFile } from 'node:fs/promises'
+import type { CliIo } from '../src/cli/io.js'
+import { run } from '../src/cli/main.js'
+
+/** Runs the CLI in-process, capturing output; files come from the map or from disk, and writes land in the map. */
+export async function cli(args: string[], files: Record<string, string> = {}): Promise<{ code: number; out: string; err: string; files: Record<string, string> }> {
+  let out = ''
+  let err = ''
+  const io: CliIo = {
+    stdout: (t) => (out += t),
+    stderr: (t) => (err += t),
+    readFile: async (path) => {
+      const text = files[path]
+      if (text !== undefined) return new TextEncoder().encode(text)
+      return readFile(path)
+    },
+    writeFile: (path, text) => {
+      files[path] = text
+      return Promise.resolve()
+    },
+  }
+  const code = await run(args, io)
+  return { code, out, err, files }
+}
