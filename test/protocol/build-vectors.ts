@@ -7,7 +7,7 @@
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha512 } from '@noble/hashes/sha2.js'
 import {
-  DOMAIN, SEED_BYTES, cellCommitment, commitSetup, concatBytes, deriveSalt, detailValue, keyPairFromSecret, occupancyValue, recordCommitment, recordSalt, seededSecrets, sign, taggedHash, toBase64url, toHex, utf8,
+  DOMAIN, SEED_BYTES, cellCommitment, commitSetup, concatBytes, deriveSalt, detailValue, keyPairFromSecret, occupancyValue, recordCommitment, recordSalt, sign, taggedHash, toBase64url, toHex, utf8,
 } from '../../src/commit/index.js'
 import { seededRandom } from '../../src/rules/rng.js'
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
@@ -142,7 +142,12 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   await game('equivocation', 'B signs two different results at one sequence number.', { outgoing: (body, seal) => (body.t === 'results' && body.turn === 2 ? [seal(body), seal({ ...body, fleetDestroyed: !body.fleetDestroyed })] : [seal(body)]) }, { status: 'offence', offender: 'B', class: 'equivocation', turn: 2 })
   await game('protocol-violation', 'B sends a commitment signed for another game.', { outgoing: (body, seal) => [body.t === 'commit' && body.turn === 2 ? seal(body, toBase64url(new Uint8Array(32).fill(7))) : seal(body)] }, { status: 'offence', offender: 'B', class: 'protocol-violation', turn: 2 })
   let silent = false
-  await game('abandonment', 'B stops answering in turn 3; A reveals and records the abandonment.', { outgoing: (body, seal) => ((silent ||= body.t === 'results' && body.turn === 3) ? [] : [seal(body)]) }, { status: 'incomplete', stoppedBy: 'B', honest: ['A'] }, { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 1000, turnMs: 1000, replyMs: 1000, sanction: 'forfeit' })
+  await game('abandonment', 'B stops answering in turn 3; A reveals and records the abandonment.', {
+    outgoing(body, seal) {
+      silent ||= body.t === 'results' && body.turn === 3
+      return silent ? [] : [seal(body)]
+    },
+  }, { status: 'incomplete', stoppedBy: 'B', honest: ['A'] }, { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 1000, turnMs: 1000, replyMs: 1000, sanction: 'forfeit' })
   // Hand-tampered copies of the honest transcript.
   const line = honest.findIndex((l) => l.includes('"t":"results"') && l.includes('"from":"B"'))
   const bad = [...honest]

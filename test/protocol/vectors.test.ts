@@ -6,7 +6,7 @@ import { verifyTranscript } from '../../src/verify/index.js'
 import { cryptoVectors, transcriptVectors } from './build-vectors.js'
 
 const DIR = new URL('../../protocol/vectors/', import.meta.url)
-const update = process.env.UPDATE_VECTORS === '1'
+const update = process.env['UPDATE_VECTORS'] === '1'
 
 function check(name: string, content: string): void {
   const path = new URL(name, DIR)
