@@ -66,7 +66,6 @@ function lastMessage(log: SideLog): string {
 function owes(own: SideLog, other: SideLog, ended: number | undefined): string | undefined {
   if (own.verdict !== undefined || own.refuse !== undefined || other.refuse !== undefined) return undefined
   if (own.reveal !== undefined) return other.reveal !== undefined ? 'verdict' : undefined
-  if (other.verdict !== undefined && other.reveal !== undefined && ended === undefined) return 'reveal'
   if (own.hello === undefined) return undefined
   if (own.setup === undefined) return other.hello !== undefined ? 'setup' : undefined
   const n = own.commits.length
@@ -74,6 +73,8 @@ function owes(own: SideLog, other: SideLog, ended: number | undefined): string |
   if (own.results.length < n) return other.aspects.length >= n ? `results of turn ${n}` : undefined
   if (own.flashcubes.length < n) return other.results.length >= n ? `flashcube of turn ${n}` : undefined
   if (ended !== undefined && n >= ended) return other.flashcubes.length >= ended ? 'reveal' : undefined
+  // The other side stopped early: what this side owes now is its own reveal.
+  if (other.reveal !== undefined && other.verdict !== undefined) return 'reveal'
   return (n === 0 ? other.setup !== undefined : other.flashcubes.length >= n) ? `commit of turn ${n + 1}` : undefined
 }
 
