@@ -31,3 +31,22 @@ export async function playInMemory(seed: string, options: { terms?: Terms; strat
   const [a, b] = await Promise.all([side('A', ca, 0), side('B', cb, 1)])
   return { a, b }
 }
+
+/**
+ * One batch of the 1,000 honest games (DESIGN.md goal 1 the other way round): random legal players
+ * capped at 40 turns (an agreed `maxTurns`, SPEC §6.4); every game must end complete and identical
+ * on both sides, and every 50th transcript is re-verified by a third party.
+ */
+export async function honestBatch(label: string, games: number, verify: (transcript: readonly string[]) => unknown): Promise<{ complete: number; mismatches: string[] }> {
+  const terms = { ...TERMS, maxTurns: 40 }
+  const mismatches: string[] = []
+  let complete = 0
+  for (let i = 0; i < games; i++) {
+    const g = await playInMemory(`honest/${label}/${i}`, { terms })
+    const same = JSON.stringify(g.a.verdict) === JSON.stringify(g.b.verdict)
+    const audited = i % 50 !== 0 || JSON.stringify(verify(g.b.transcript)) === JSON.stringify(g.a.verdict)
+    if (g.a.verdict.status === 'complete' && same && audited) complete++
+    else mismatches.push(`game ${i}: ${JSON.stringify(g.a.verdict)} / ${JSON.stringify(g.b.verdict)}`)
+  }
+  return { complete, mismatches }
+}
