@@ -2,7 +2,12 @@
  * The abstract message channel a session runs over (DESIGN.md §4): ordered, reliable while it
  * lasts, carrying whole envelopes. In memory for tests; a libp2p stream in production.
  */
-export type Received = Uint8Array | 'timeout' | 'closed'
+/**
+ * What a receive yields: a message; `timeout` after the deadline; `closed` once the other end has
+ * finished; `reconnected` after a new underlying connection (the receiver then retransmits what
+ * the peer has not acknowledged, SPEC §2.2); or `malformed` bytes that are not even a frame.
+ */
+export type Received = Uint8Array | 'timeout' | 'closed' | 'reconnected' | { readonly malformed: string }
 
 export interface Channel {
   send(message: Uint8Array): Promise<void>

@@ -47,6 +47,12 @@ export interface SessionOptions {
   readonly keys: KeyPair
   readonly terms: Terms
   readonly secrets: SecretSource
+  /**
+   * Where envelopes are persisted. If it already holds envelopes of this game (a restarted
+   * process), the session replays them instead of sending and receiving them again: with the same
+   * secrets and the same player inputs (see `journal.ts`) it reaches exactly the state it had, then
+   * continues on the channel (SPEC §2.2).
+   */
   readonly store: TranscriptStore
   readonly channel: Channel
   readonly strategy: PlayerStrategy
@@ -85,6 +91,15 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const seed = o.secrets.bytes(SEED_BYTES)
   let ctx: CommitmentContext | undefined
 
+  // Resumption (SPEC §2.2): what this side already persisted is replayed, not sent or read again.
+  const stored = o.store.lines().map((line, i) => {
+    const d = decodeEnvelope(line)
+    if (!d.ok) throw new Error(`the stored transcript is unreadable at envelope ${i + 1}: ${describeProtocolError(d.error)}`)
+    return d.value
+  })
+  const ownStored = stored.filter((s) => s.envelope.from === me)
+  const theirStored = stored.filter((s) => s.envelope.from === them)
+
   const persist = (s: SealedEnvelope, direction: 'sent' | 'received'): void => {
     o.store.append(s.line)
     o.onEnvelope?.(s, direction)
@@ -92,6 +107,18 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const sealBody = (body: Body, gameOverride?: string): SealedEnvelope => seal(o.keys, { game: gameOverride ?? game, from: me, seq, prev, ack: lastReceived, body })
   const send = async (body: Body): Promise<void> => {
     const honest = sealBody(body)
+    const replayed = ownStored[seq]
+    if (replayed !== undefined) {
+      // Never sign two different envelopes at one position: that would be equivocation (SPEC §5.3).
+      if (replayed.line !== honest.line) throw new Error(`resuming diverged from the stored transcript at own envelope ${seq}: the secrets or the player's inputs differ from the first run`)
+      chains.verified.add(honest.hash)
+      chains.accept(honest, false)
+      appendBody(logs[me], body, seq)
+      seq++
+      prev = honest.hash
+      o.onEnvelope?.(honest, 'sent')
+      return
+    }
     const out = o.deviation?.outgoing?.(body, sealBody) ?? [honest]
     // Own chain: what was actually sent (its first envelope), so `prev` links stay true to it.
     const own = out[0] ?? honest
@@ -106,15 +133,28 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     for (const s of out) persist(s, 'sent')
     for (const s of out) await o.channel.send(encodeLine(s.line))
   }
+  /** After a new connection: everything of mine after the last envelope the peer acknowledged. */
+  const retransmit = async (): Promise<void> => {
+    const lastAck = chains.envelopes[them].at(-1)?.envelope.ack ?? ''
+    const mine = chains.envelopes[me]
+    const from = lastAck === '' ? 0 : mine.findIndex((e) => e.hash === lastAck) + 1
+    for (const s of mine.slice(from)) await o.channel.send(encodeLine(s.line))
+  }
   const offenceOf = (offender: Role, cls: ProtocolOffence['class'], rule: string, turn: number, detail: string): Stop => new Stop({ kind: 'offence', offence: { offender, class: cls, rule, turn, detail } })
 
   /** The opponent's next envelope, checked, persisted and logged; stops on anything wrong. */
   const receive = async (timeoutMs: number, what: string): Promise<Body> => {
     for (;;) {
-      const got = await o.channel.receive(timeoutMs)
+      const replayed = theirStored.shift()
+      const got = replayed?.line ?? (await o.channel.receive(timeoutMs))
       const turn = logs[them].commits.length
       if (got === 'timeout') throw new Stop({ kind: 'abandoned', detail: `no ${what} within ${timeoutMs} ms` })
       if (got === 'closed') throw new Stop({ kind: 'abandoned', detail: `the connection closed while waiting for ${what}` })
+      if (got === 'reconnected') {
+        await retransmit()
+        continue
+      }
+      if (typeof got === 'object' && !(got instanceof Uint8Array)) throw offenceOf(them, 'protocol-violation', 'SPEC §2', turn, got.malformed)
       const d = decodeEnvelope(got)
       if (!d.ok) throw offenceOf(them, 'protocol-violation', `SPEC ${d.error.rule}`, turn, `undecodable message: ${describeProtocolError(d.error)}`)
       const s = d.value
@@ -127,7 +167,8 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
         if (r.offence.class !== 'invalid-signature') for (const e of r.evidence) if (e !== chains.envelopes[them][e.envelope.seq]) persist(e, 'received')
         throw new Stop({ kind: 'offence', offence: r.offence })
       }
-      persist(s, 'received')
+      if (replayed === undefined) persist(s, 'received')
+      else o.onEnvelope?.(s, 'received')
       lastReceived = s.hash
       const problem = appendBody(logs[them], s.envelope.body, s.envelope.seq)
       if (problem !== undefined) throw offenceOf(them, 'protocol-violation', 'SPEC §6.3', turn, problem)

@@ -1,0 +1,212 @@
+/**
+ * One game between two peer nodes (protocol/SPEC.md §2): the host listens and prints an invite;
+ * the joiner dials it and proves it holds the invite; from then on only that peer is admitted.
+ * The session runs unchanged over a `StreamChannel` that survives dropped connections (the joiner
+ * redials, the host accepts the new stream) and restarted processes (the session replays its
+ * stored transcript and journal).
+ */
+import type { Connection, Libp2p, Stream } from '@libp2p/interface'
+import { peerIdFromString } from '@libp2p/peer-id'
+import { lpStream } from '@libp2p/utils'
+import { multiaddr } from '@multiformats/multiaddr'
+import { constantTimeEqual, utf8 } from '../commit/bytes.js'
+import type { SecretSource } from '../commit/secrets.js'
+import { type Journal, journaledSecrets, journaledStrategy } from '../session/journal.js'
+import { type SessionResult, runSession } from '../session/session.js'
+import type { PlayerStrategy } from '../session/strategy.js'
+import type { SealedEnvelope } from '../transcript/envelope.js'
+import type { TranscriptStore } from '../transcript/file.js'
+import { PROTOCOL_ID, type Terms } from '../transcript/messages.js'
+import type { Identity } from './identity.js'
+import { type Invite, relaysOf } from './invite.js'
+import { createPeerNode, dialRelays } from './node.js'
+import { type StreamChannel, streamChannel } from './stream-channel.js'
+
+/** SPEC §2.3: the joiner's first frame on every game stream names the invite it holds. */
+export const JOIN_PREAMBLE = 'spaceships-join '
+/** SPEC §2.3: the host waits this long for the preamble before dropping a new stream. */
+export const PREAMBLE_TIMEOUT_MS = 10_000
+const PREAMBLE_MAX_BYTES = 128
+const REDIAL_MIN_MS = 250
+const REDIAL_MAX_MS = 5_000
+
+export type NetEvent =
+  | { kind: 'listening'; addrs: string[] }
+  | { kind: 'connected'; peer: string; relayed: boolean }
+  | { kind: 'disconnected' }
+  | { kind: 'refused'; peer: string; why: string }
+  | { kind: 'redial-failed'; detail: string }
+
+export interface NetGameCommon {
+  readonly identity: Identity
+  readonly secrets: SecretSource
+  readonly store: TranscriptStore
+  /** Journals secrets and the player's inputs so a restarted process resumes (journal.ts). */
+  readonly journal?: Journal
+  readonly strategy: PlayerStrategy
+  readonly listen: readonly string[]
+  /** Relay multiaddrs (with /p2p/ID) to reserve a slot on, for players behind NAT. */
+  readonly relays?: readonly string[]
+  readonly onEnvelope?: (s: SealedEnvelope, direction: 'sent' | 'received') => void
+  readonly onEvent?: (e: NetEvent) => void
+  /** Called once the node is up and (for a host) the invite's addresses are known. */
+  readonly onReady?: (node: Libp2p) => void | Promise<void>
+  /** Called once the opponent is known (a host learns it from the first valid join). */
+  readonly onOpponent?: (peer: string) => void
+}
+
+export interface HostOptions extends NetGameCommon {
+  readonly inviteId: string
+  readonly terms: Terms
+  /** Known after the first join (or from a stored game when resuming). */
+  readonly opponent?: string
+  /** How long to wait for the joiner to connect the first time. */
+  readonly waitMs: number
+}
+
+export interface JoinOptions extends NetGameCommon {
+  readonly invite: Invite
+}
+
+const preamble = (inviteId: string): Uint8Array => utf8(JOIN_PREAMBLE + inviteId)
+const peerIdsOf = (addrs: readonly string[]): string[] => addrs.flatMap((a) => (a.includes('/p2p/') ? [a.slice(a.lastIndexOf('/p2p/') + 5)] : []))
+
+function keyOf(peer: string): Uint8Array {
+  const key = peerIdFromString(peer).publicKey
+  if (key === undefined) throw new Error(`${peer} carries no public key`)
+  return key.raw
+}
+
+/** The session's options common to both roles, with the journal wrapped around the inputs. */
+function sessionInputs(o: NetGameCommon): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; onEnvelope?: NetGameCommon['onEnvelope'] } {
+  const j = o.journal
+  return {
+    keys: o.identity.keys,
+    secrets: j === undefined ? o.secrets : journaledSecrets(o.secrets, j),
+    strategy: j === undefined ? o.strategy : journaledStrategy(o.strategy, j),
+    store: o.store,
+    ...(o.onEnvelope === undefined ? {} : { onEnvelope: o.onEnvelope }),
+  }
+}
+
+async function finish(node: Libp2p, channel: StreamChannel, result: Promise<SessionResult>): Promise<SessionResult> {
+  try {
+    return await result
+  } finally {
+    channel.close()
+    // Let the last frames (the verdict) flush before the connection goes.
+    await new Promise((r) => setTimeout(r, 200))
+    await node.stop()
+  }
+}
+
+/** Hosts a game: listens, admits the first peer that presents the invite, plays as A. */
+export async function hostGame(o: HostOptions): Promise<SessionResult> {
+  let opponent = o.opponent
+  const relayPeers = peerIdsOf(o.relays ?? [])
+  const node = await createPeerNode({
+    identity: o.identity,
+    listen: o.listen,
+    // Until someone presents the invite anyone may try; afterwards only the opponent and relays.
+    admission: () => (opponent === undefined ? 'anyone' : new Set([opponent, ...relayPeers])),
+    onRefused: (peer) => o.onEvent?.({ kind: 'refused', peer, why: 'not the opponent of this game' }),
+  })
+  const channel = streamChannel()
+  let connected: () => void = () => undefined
+  const firstJoin = new Promise<void>((resolve) => (connected = resolve))
+  await node.handle(
+    PROTOCOL_ID,
+    async (stream: Stream, connection: Connection) => {
+      const peer = connection.remotePeer.toString()
+      const refuse = (why: string): void => {
+        o.onEvent?.({ kind: 'refused', peer, why })
+        stream.abort(new Error(why))
+      }
+      if (opponent !== undefined && peer !== opponent) return refuse('not the opponent of this game')
+      const lp = lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES })
+      let first: Uint8Array
+      try {
+        first = (await lp.read({ signal: AbortSignal.timeout(PREAMBLE_TIMEOUT_MS) })).subarray()
+      } catch {
+        return refuse('no invite presented')
+      }
+      if (!constantTimeEqual(first, preamble(o.inviteId))) return refuse('presented the wrong invite')
+      if (opponent === undefined) {
+        opponent = peer
+        o.onOpponent?.(peer)
+      }
+      o.onEvent?.({ kind: 'connected', peer, relayed: connection.limits !== undefined || connection.remoteAddr.toString().includes('/p2p-circuit') })
+      channel.attach(lp.unwrap(), connection)
+      connected()
+    },
+    { runOnLimitedConnection: true, maxInboundStreams: 4 },
+  )
+  await node.start()
+  await dialRelays(node, o.relays ?? [])
+  o.onEvent?.({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
+  await o.onReady?.(node)
+  if (opponent === undefined) {
+    const waited = await Promise.race([firstJoin.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), o.waitMs).unref())])
+    if (!waited) {
+      await node.stop()
+      throw new Error(`nobody joined within ${Math.round(o.waitMs / 1000)} s`)
+    }
+  }
+  const known = opponent
+  if (known === undefined) throw new Error('unreachable: no opponent after the first join')
+  return finish(node, channel, runSession({ ...sessionInputs(o), role: 'A', terms: o.terms, channel, opponentKey: keyOf(known) }))
+}
+
+/** Joins a game from its invite: dials the host (directly or through its relays), plays as B. */
+export async function joinGame(o: JoinOptions): Promise<SessionResult> {
+  const invite = o.invite
+  const relayPeers = [...relaysOf(invite.addrs), ...peerIdsOf(o.relays ?? [])]
+  const node = await createPeerNode({
+    identity: o.identity,
+    listen: o.listen,
+    admission: () => new Set([invite.peer, ...relayPeers]),
+    onRefused: (peer) => o.onEvent?.({ kind: 'refused', peer, why: 'not the host of this game' }),
+  })
+  o.onOpponent?.(invite.peer)
+  const hostAddrs = invite.addrs.map((a) => multiaddr(a))
+  let dialing = false
+  const channel: StreamChannel = streamChannel({
+    onDetach: () => {
+      o.onEvent?.({ kind: 'disconnected' })
+      void redial()
+    },
+  })
+  const dialOnce = async (): Promise<void> => {
+    const stream = await node.dialProtocol(hostAddrs, PROTOCOL_ID, { runOnLimitedConnection: true, signal: AbortSignal.timeout(15_000) })
+    await lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES }).write(preamble(invite.id))
+    const connection = node.getConnections(peerIdFromString(invite.peer)).find((c) => c.streams.includes(stream))
+    if (connection === undefined) throw new Error('the stream has no connection')
+    o.onEvent?.({ kind: 'connected', peer: invite.peer, relayed: connection.limits !== undefined || connection.remoteAddr.toString().includes('/p2p-circuit') })
+    channel.attach(stream, connection)
+  }
+  /** Redials with backoff until a stream is attached or the game is over (its deadlines rule). */
+  const redial = async (): Promise<void> => {
+    if (dialing) return
+    dialing = true
+    let wait = REDIAL_MIN_MS
+    try {
+      while (!channel.closed && !channel.attached) {
+        try {
+          await dialOnce()
+        } catch (e) {
+          o.onEvent?.({ kind: 'redial-failed', detail: (e as Error).message })
+          await new Promise((r) => setTimeout(r, wait))
+          wait = Math.min(REDIAL_MAX_MS, wait * 2)
+        }
+      }
+    } finally {
+      dialing = false
+    }
+  }
+  await node.start()
+  await dialRelays(node, o.relays ?? [])
+  o.onEvent?.({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
+  await o.onReady?.(node)
+  void redial()
+  return finish(node, channel, runSession({ ...sessionInputs(o), role: 'B', terms: invite.terms, channel, opponentKey: keyOf(invite.peer) }))
+}

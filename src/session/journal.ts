@@ -1,0 +1,106 @@
+/**
+ * The private journal that makes a session resumable after its process dies (SPEC §2.2).
+ *
+ * A session is deterministic given its secrets and its player's inputs, so a restarted process
+ * that draws the same secrets and gets the same setup and records replays its stored transcript
+ * exactly and carries on. The journal records each secret draw and each input before the session
+ * uses it (and so before anything derived from it is signed or sent); on restart the journaled
+ * values are served first and the player is asked only for what it never gave. Without it a
+ * human asked again might answer differently, and a peer that signed two different records for
+ * one turn would be guilty of equivocation.
+ *
+ * The journal holds the salt seed: it is as secret as the identity key (file mode 0600) until the
+ * reveal, and must never be sent.
+ */
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs'
+import { fromBase64url, toBase64url } from '../commit/bytes.js'
+import type { SecretSource } from '../commit/secrets.js'
+import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
+import type { PlayerStrategy } from './strategy.js'
+
+export type JournalEntry = { readonly k: 'secret'; readonly bytes: string } | { readonly k: 'setup'; readonly text: string } | { readonly k: 'record'; readonly turn: number; readonly text: string }
+
+export interface Journal {
+  entries(): readonly JournalEntry[]
+  append(entry: JournalEntry): void
+}
+
+export function memoryJournal(): Journal {
+  const entries: JournalEntry[] = []
+  return { entries: () => entries, append: (e) => void entries.push(e) }
+}
+
+/** A journal on disk, one JSON entry per line, each flushed to stable storage before it is used. */
+export function fileJournal(path: string): Journal {
+  const entries: JournalEntry[] = []
+  let text = ''
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+  }
+  for (const line of text.split('\n')) {
+    if (line === '') continue
+    try {
+      entries.push(JSON.parse(line) as JournalEntry)
+    } catch {
+      // A torn last line (the process died mid-write): that input was never used.
+      break
+    }
+  }
+  return {
+    entries: () => entries,
+    append(entry) {
+      const fd = openSync(path, 'a', 0o600)
+      try {
+        appendFileSync(fd, JSON.stringify(entry) + '\n')
+        fsyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+      entries.push(entry)
+    },
+  }
+}
+
+/** Serves the journaled secret draws in order, then draws (and journals) new ones. */
+export function journaledSecrets(inner: SecretSource, journal: Journal): SecretSource {
+  const replay = journal.entries().flatMap((e) => (e.k === 'secret' ? [e.bytes] : []))
+  return {
+    bytes(length) {
+      const old = replay.shift()
+      if (old !== undefined) {
+        const b = fromBase64url(old)
+        if (b?.length !== length) throw new Error(`the journal's secret draw has ${b?.length ?? 'no'} bytes where ${length} are needed`)
+        return b
+      }
+      const fresh = inner.bytes(length)
+      journal.append({ k: 'secret', bytes: toBase64url(fresh) })
+      return fresh
+    },
+  }
+}
+
+/** Serves the journaled setup and records; asks `inner` only for what it never answered. */
+export function journaledStrategy(inner: PlayerStrategy, journal: Journal): PlayerStrategy {
+  return {
+    async setup(ruleset): Promise<Setup> {
+      const old = journal.entries().find((e) => e.k === 'setup')
+      if (old !== undefined) {
+        const r = readSetup(old.text, ruleset, 0, 'strict')
+        if (!r.ok) throw new Error(`the journaled setup is not legal: ${r.error.map((v) => v.message).join("; ")}`)
+        return r.value
+      }
+      const setup = await inner.setup(ruleset)
+      journal.append({ k: 'setup', text: formatSetup(setup) })
+      return setup
+    },
+    async record(ctx) {
+      const old = journal.entries().find((e) => e.k === 'record' && e.turn === ctx.turn)
+      if (old?.k === 'record') return old.text
+      const text = await inner.record(ctx)
+      journal.append({ k: 'record', turn: ctx.turn, text })
+      return text
+    },
+  }
+}
