@@ -136,7 +136,7 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
         o.onOpponent?.(peer)
       }
       o.onEvent?.({ kind: 'connected', peer, relayed: connection.limits !== undefined || connection.remoteAddr.toString().includes('/p2p-circuit') })
-      channel.attach(lp.unwrap(), connection)
+      channel.attach(lp.unwrap())
       connected()
     },
     { runOnLimitedConnection: true, maxInboundStreams: 4 },
@@ -182,7 +182,7 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
     const connection = node.getConnections(peerIdFromString(invite.peer)).find((c) => c.streams.includes(stream))
     if (connection === undefined) throw new Error('the stream has no connection')
     o.onEvent?.({ kind: 'connected', peer: invite.peer, relayed: connection.limits !== undefined || connection.remoteAddr.toString().includes('/p2p-circuit') })
-    channel.attach(stream, connection)
+    channel.attach(stream)
   }
   /** Redials with backoff until a stream is attached or the game is over (its deadlines rule). */
   const redial = async (): Promise<void> => {

@@ -7,9 +7,9 @@
  * `reconnected`, and the session retransmits what the peer has not acknowledged (SPEC §2.2).
  * Messages sent while no stream is attached are dropped for that reason: they are in the
  * transcript and go out again on the next stream. Only the session's deadlines decide that a peer
- * has gone for good; a stream the peer closes while its connection stays open means it finished.
+ * has gone for good.
  */
-import type { Connection, Stream } from '@libp2p/interface'
+import type { Stream } from '@libp2p/interface'
 import { lpStream } from '@libp2p/utils'
 import type { Channel, Received } from '../session/channel.js'
 import { LIMITS } from '../transcript/messages.js'
@@ -19,7 +19,7 @@ export const MAX_FRAME_BYTES = LIMITS.envelopeBytes
 
 export interface StreamChannel extends Channel {
   /** Uses `stream` from now on (a newer stream replaces an older one). */
-  attach(stream: Stream, connection: Connection): void
+  attach(stream: Stream): void
   readonly attached: boolean
   readonly closed: boolean
 }
@@ -46,7 +46,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
     } else queue.push(r)
   }
 
-  const readLoop = async (stream: Stream, connection: Connection, lp: ReturnType<typeof lpStream<Stream>>): Promise<void> => {
+  const readLoop = async (stream: Stream, lp: ReturnType<typeof lpStream<Stream>>): Promise<void> => {
     for (;;) {
       let frame: Uint8Array
       try {
@@ -58,12 +58,10 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
           deliver({ malformed: `a frame over ${MAX_FRAME_BYTES} bytes or with a bad length prefix (SPEC §2)` })
           return
         }
+        // However the stream ended (a crash, a dropped link, a peer that stopped), only the
+        // session's deadline decides that the peer has gone for good (SPEC §2.2): a peer that
+        // finished properly has sent its verdict, after which nothing more is read.
         current = undefined
-        // The peer closed its end of a stream on a live connection: it has finished (SPEC §2.2).
-        if (connection.status === 'open' && stream.remoteWriteStatus !== 'writable') {
-          deliver('closed')
-          return
-        }
         options.onDetach?.()
         return
       }
@@ -79,7 +77,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
     get closed() {
       return closed
     },
-    attach(stream, connection) {
+    attach(stream) {
       if (closed) {
         stream.abort(new Error('the game is over'))
         return
@@ -93,7 +91,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         reconnectPending = false
         deliver('reconnected')
       }
-      void readLoop(stream, connection, lp)
+      void readLoop(stream, lp)
     },
     async send(message) {
       const c = current

@@ -1,0 +1,139 @@
+import { lpStream } from '@libp2p/utils'
+import { multiaddr } from '@multiformats/multiaddr'
+import { describe, expect, it } from 'vitest'
+import { seededSecrets } from '../../src/commit/secrets.js'
+import { type NetEvent, JOIN_PREAMBLE, hostGame, joinGame } from '../../src/net/game.js'
+import type { Invite } from '../../src/net/invite.js'
+import { createPeerNode, createRelayNode } from '../../src/net/node.js'
+import { memoryJournal } from '../../src/session/journal.js'
+import type { PlayerStrategy } from '../../src/session/strategy.js'
+import { formatTranscript, memoryStore } from '../../src/transcript/file.js'
+import { PROTOCOL_ID } from '../../src/transcript/messages.js'
+import { verifyTranscript } from '../../src/verify/verify.js'
+import { LOOPBACK, NET_TERMS, bot, playOverNet, testIdentity, waitFor } from './helpers.js'
+
+const INVITE_ID = 'fedcba9876543210fedcba9876543210'
+
+/** A host that admits whoever presents INVITE_ID; resolves its invite once listening. */
+async function startHost(seed: string, terms = NET_TERMS, events: NetEvent[] = []) {
+  const identity = await testIdentity(`${seed}/host`)
+  let ready: (i: Invite) => void = () => undefined
+  const invite = new Promise<Invite>((r) => (ready = r))
+  const result = hostGame({
+    identity,
+    secrets: seededSecrets(`${seed}/A`),
+    store: memoryStore(),
+    strategy: bot(`${seed}/A/bot`),
+    listen: LOOPBACK,
+    inviteId: INVITE_ID,
+    terms,
+    waitMs: 20_000,
+    onEvent: (e) => events.push(e),
+    onReady: (node) => ready({ id: INVITE_ID, peer: identity.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms }),
+  })
+  return { identity, invite: await invite, result, events }
+}
+
+describe('a peer node under hostile or failing conditions (issue 4)', () => {
+  it('hostile bytes on the game protocol end that game with a coded protocol violation and do not crash the node (SPEC §2, §3)', async () => {
+    for (const [label, frame] of [
+      ['garbage', new TextEncoder().encode('{"v":1,"this is":"not an envelope"}')],
+      ['oversized', new Uint8Array([0xff, 0xff, 0xff, 0x7f])],
+    ] as const) {
+      // Short deadlines: after the offence the host waits one reply deadline for a verdict.
+      const host = await startHost(`hostile/${label}`, { ...NET_TERMS, replyMs: 1500 })
+      const attacker = await createPeerNode({ identity: await testIdentity(`hostile/${label}/attacker`), listen: [], admission: () => 'anyone' })
+      await attacker.start()
+      const stream = await attacker.dialProtocol(host.invite.addrs.map((a) => multiaddr(a)), PROTOCOL_ID)
+      const lp = lpStream(stream, { maxDataLength: 1 << 20 })
+      await lp.write(new TextEncoder().encode(JOIN_PREAMBLE + INVITE_ID))
+      if (label === 'oversized') await lp.unwrap().send(frame)
+      else await lp.write(frame)
+      const r = await host.result
+      await attacker.stop()
+      expect(r.verdict.status, label).toBe('offence')
+      if (r.verdict.status !== 'offence') continue
+      expect(r.verdict.offence).toMatchObject({ offender: 'B', class: 'protocol-violation' })
+      expect(r.verdict.offence.rule, label).toMatch(label === 'oversized' ? /^SPEC §2$/ : /^SPEC §/)
+      // The host's own hello is persisted and signed: the evidence of what it sent.
+      expect(r.transcript.length).toBeGreaterThanOrEqual(1)
+    }
+  }, 60_000)
+
+  it('a stranger without the invite is refused, and the invited joiner still plays (SPEC §2.3)', async () => {
+    const host = await startHost('stranger')
+    const stranger = await createPeerNode({ identity: await testIdentity('stranger/x'), listen: [], admission: () => 'anyone' })
+    await stranger.start()
+    const s = await stranger.dialProtocol(host.invite.addrs.map((a) => multiaddr(a)), PROTOCOL_ID)
+    await lpStream(s).write(new TextEncoder().encode(JOIN_PREAMBLE + '00000000000000000000000000000000'))
+    await waitFor(() => host.events.some((e) => e.kind === 'refused' && e.why === 'presented the wrong invite'))
+    const joined = await joinGame({ identity: await testIdentity('stranger/join'), secrets: seededSecrets('stranger/B'), store: memoryStore(), strategy: bot('stranger/B/bot'), listen: LOOPBACK, invite: host.invite })
+    const hosted = await host.result
+    expect(hosted.verdict.status).toBe('complete')
+    expect(joined.verdict).toEqual(hosted.verdict)
+    // Once the opponent is known, the gater refuses the stranger's connection outright.
+    await stranger.hangUp(host.identity.peerId).catch(() => undefined)
+    await stranger.stop()
+  }, 60_000)
+
+  it('after the opponent is admitted, a stranger cannot even connect (connection gater)', async () => {
+    const host = await startHost('gater')
+    const joiner = await testIdentity('gater/join')
+    let thinking: () => void = () => undefined
+    const pause = new Promise<void>((r) => (thinking = r))
+    // The joiner is slow on turn 2, so the game is certainly running while the stranger dials.
+    const slow: PlayerStrategy = { setup: (r) => bot('gater/B/bot').setup(r), record: async (ctx) => { if (ctx.turn === 2) await pause; return bot(`gater/B/${ctx.turn}`).record(ctx) } }
+    const joined = joinGame({ identity: joiner, secrets: seededSecrets('gater/B'), store: memoryStore(), strategy: slow, listen: LOOPBACK, invite: host.invite })
+    await waitFor(() => host.events.some((e) => e.kind === 'connected'))
+    const stranger = await createPeerNode({ identity: await testIdentity('gater/x'), listen: [], admission: () => 'anyone' })
+    await stranger.start()
+    await expect(stranger.dialProtocol(host.invite.addrs.map((a) => multiaddr(a)), PROTOCOL_ID)).rejects.toThrow()
+    await stranger.stop()
+    expect(host.events.some((e) => e.kind === 'refused' && e.why === 'not the opponent of this game')).toBe(true)
+    thinking()
+    const [h, j] = await Promise.all([host.result, joined])
+    expect(h.verdict.status).toBe('complete')
+    expect(j.verdict).toEqual(h.verdict)
+  }, 60_000)
+
+  it('a game through a circuit relay on loopback, the host reachable only through the relay (issue 4: NAT)', async () => {
+    const [hostId, joinId, relayId] = await Promise.all([testIdentity('relay/1/host'), testIdentity('relay/1/join'), testIdentity('relay/1/relay')])
+    const relay = await createRelayNode({ identity: relayId, listen: LOOPBACK, admission: () => new Set([hostId.peerId.toString(), joinId.peerId.toString()]) })
+    await relay.start()
+    const relayAddr = relay.getMultiaddrs().map(String).find((a) => a.includes('127.0.0.1'))
+    if (relayAddr === undefined) throw new Error('relay has no address')
+    const g = await playOverNet('relay/1', { hostListen: ['/p2p-circuit'], joinListen: [], relays: [relayAddr] })
+    await relay.stop()
+    expect(g.host.verdict.status).toBe('complete')
+    expect(g.join.verdict).toEqual(g.host.verdict)
+    expect(g.events.host.some((e) => e.kind === 'connected' && e.relayed)).toBe(true)
+    expect(verifyTranscript(formatTranscript(g.join.transcript))).toEqual(g.host.verdict)
+  }, 60_000)
+
+  it('a joiner that dies mid-game and restarts with its transcript and journal finishes the game; nothing is lost or duplicated (SPEC §2.2)', async () => {
+    const host = await startHost('resume')
+    const identity = await testIdentity('resume/join')
+    const store = memoryStore()
+    const journal = memoryJournal()
+    const honest = bot('resume/B/bot')
+    const crashing: PlayerStrategy = {
+      setup: (r) => honest.setup(r),
+      record: (ctx) => {
+        if (ctx.turn === 6) throw new Error('simulated crash')
+        return honest.record(ctx)
+      },
+    }
+    const options = { identity, secrets: seededSecrets('resume/B'), store, journal, listen: LOOPBACK, invite: host.invite }
+    await expect(joinGame({ ...options, strategy: crashing })).rejects.toThrow('simulated crash')
+    const before = store.lines().length
+    // The restart draws different secrets: the journal must win, or it would equivocate.
+    const second = await joinGame({ ...options, secrets: seededSecrets('resume/B/other'), strategy: honest })
+    const hosted = await host.result
+    expect(before).toBeGreaterThan(10)
+    expect(hosted.verdict.status).toBe('complete')
+    expect(second.verdict).toEqual(hosted.verdict)
+    expect(new Set(second.transcript).size).toBe(second.transcript.length)
+    expect(verifyTranscript(formatTranscript(hosted.transcript))).toEqual(hosted.verdict)
+    expect(verifyTranscript(formatTranscript(second.transcript))).toEqual(hosted.verdict)
+  }, 60_000)
+})
