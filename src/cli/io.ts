@@ -1,11 +1,18 @@
 /** What a command needs from the outside world, so tests can run the CLI in-process. */
 import { readFile, writeFile } from 'node:fs/promises'
+import { type Prompter, inquirerPrompter } from '../ui/terminal.js'
 
 export interface CliIo {
   readonly stdout: (text: string) => void
   readonly stderr: (text: string) => void
   readonly readFile: (path: string) => Promise<Uint8Array>
   readonly writeFile: (path: string, text: string) => Promise<void>
+  /** Environment (XDG directories, NO_COLOR); default the process's. */
+  readonly env?: NodeJS.ProcessEnv
+  /** Whether stdout is a terminal (colours, interactive prompts). */
+  readonly isTty?: boolean
+  /** The prompts of the interactive commands; default inquirer on the terminal. */
+  readonly prompter?: () => Prompter
 }
 
 export const processIo: CliIo = {
@@ -13,6 +20,9 @@ export const processIo: CliIo = {
   stderr: (text) => process.stderr.write(text),
   readFile: (path) => readFile(path),
   writeFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
+  env: process.env,
+  isTty: process.stdout.isTTY,
+  prompter: () => inquirerPrompter(),
 }
 
 /** Exit statuses shared by the commands that judge something. */

@@ -5,7 +5,9 @@ import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, Option } from 'commander'
 import { type CliIo, EXIT, processIo } from './io.js'
+import { type GameFlags, type TermsFlags, hostCommand, idCommand, joinCommand, playCommand, relayCommand, resumeCommand } from './net.js'
 import { refereeCommand } from './referee.js'
+import { showCommand } from './show.js'
 import { selfplayCommand, verifyCommand } from './verify.js'
 import { recordRandomCommand, setupCheckCommand, setupRandomCommand } from './setup.js'
 
@@ -82,6 +84,81 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--seed <seed>', 'seed for a reproducible game (default: random)')
     .action((opts: { ruleset: string; seed?: string }) => {
       status.code = recordRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
+    })
+  const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
+  const gameOptions = (c: Command): Command =>
+    c
+      .option('--setup <file>', 'your setup from a file in the notation (default: choose interactively)')
+      .option('--random', 'a random legal setup')
+      .option('--autoplay', 'a bot plays your side too (a non-interactive demo)')
+      .option('--bot <name>', 'the bot that plays (random)', 'random')
+      .option('--seed <text>', "seed for the bots' choices (reproducible moves; salts stay secret)")
+      .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
+      .option('--out <file>', 'also write the transcript here when the game ends')
+      .option('--json', 'print the result as JSON', false)
+  const termsOptions = (c: Command): Command =>
+    c
+      .option('--ruleset <text>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
+      .option('--max-turns <n>', 'agreed turn limit (SPEC §6.4)', '1000')
+      .option('--turn-seconds <n>', 'deadline for each setup and move', '600')
+      .option('--reply-seconds <n>', 'deadline for each automatic reply', '60')
+  const netOptions = (c: Command): Command => c.option('--listen <multiaddr>', 'listen address (repeatable)', collect).option('--relay <multiaddr>', 'relay to reserve a slot on, for players behind NAT (repeatable)', collect)
+
+  termsOptions(
+    gameOptions(
+      root
+        .command('play')
+        .description('Play the built-in bot on this machine, over a real libp2p connection on loopback with the full protocol; the transcript is written and verified at the end.'),
+    ),
+  )
+    .addHelpText('after', '\nExit status: 0 a complete honest game, 1 an offence, 3 incomplete.')
+    .action(async (opts: GameFlags & TermsFlags) => {
+      status.code = await playCommand(io, opts)
+    })
+  netOptions(termsOptions(gameOptions(root.command('host').description('Host a game: print an invite and wait for the opponent to join.'))))
+    .option('--wait <seconds>', 'how long to wait for the opponent to join', '3600')
+    .option('--invite-file <file>', 'also write the invite to this file')
+    .action(async (opts: GameFlags & TermsFlags & { wait: string; inviteFile?: string }) => {
+      status.code = await hostCommand(io, opts)
+    })
+  netOptions(gameOptions(root.command('join').description("Join a game from the host's invite (or @FILE holding it); a game already begun here resumes.")))
+    .argument('<invite>', 'the invite the host printed, or @file')
+    .option('--yes', 'accept the terms without asking')
+    .action(async (invite: string, opts: GameFlags) => {
+      status.code = await joinCommand(io, invite, opts)
+    })
+  gameOptions(root.command('resume').description('Resume an unfinished game after a crash or restart (no id: list them).'))
+    .argument('[id]', 'the game id')
+    .action(async (id: string | undefined, opts: GameFlags) => {
+      status.code = await resumeCommand(io, id, opts)
+    })
+  root
+    .command('relay')
+    .description('Run a circuit-relay-v2 server so players behind NAT can reach each other (no limits for allowed players).')
+    .option('--listen <multiaddr>', 'listen address (repeatable; default tcp 4001 and ws 4002)', collect)
+    .option('--allow <peerid>', 'a player allowed to use the relay (repeatable; default anyone)', collect)
+    .option('--identity <file>', "the relay's key file (default: $XDG_CONFIG_HOME/spaceships/relay-identity)")
+    .option('--for <seconds>', 'stop after this long (default: until interrupted)')
+    .option('--json', 'print the addresses as JSON', false)
+    .action(async (opts: { listen?: string[]; allow?: string[]; identity?: string; for?: string; json: boolean }) => {
+      status.code = await relayCommand(io, opts)
+    })
+  root
+    .command('show')
+    .description('Replay a finished game turn by turn, drawn as in the live game, from one side.')
+    .argument('<file>', 'transcript')
+    .option('--as <role>', 'whose side to show, A (host) or B (joiner)', 'A')
+    .option('--turn <n>', 'show only this turn')
+    .action(async (file: string, opts: { as: string; turn?: string }) => {
+      status.code = await showCommand(io, file, opts)
+    })
+  root
+    .command('id')
+    .description('Show your identity (PeerId), creating it on first use.')
+    .option('--identity <file>', 'identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
+    .option('--json', 'print as JSON', false)
+    .action(async (opts: { identity?: string; json: boolean }) => {
+      status.code = await idCommand(io, opts)
     })
   return root
 }

@@ -122,15 +122,15 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
         o.onEvent?.({ kind: 'refused', peer, why })
         stream.abort(new Error(why))
       }
-      if (opponent !== undefined && peer !== opponent) return refuse('not the opponent of this game')
+      if (opponent !== undefined && peer !== opponent) { refuse('not the opponent of this game'); return; }
       const lp = lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES })
       let first: Uint8Array
       try {
         first = (await lp.read({ signal: AbortSignal.timeout(PREAMBLE_TIMEOUT_MS) })).subarray()
       } catch {
-        return refuse('no invite presented')
+        refuse('no invite presented'); return;
       }
-      if (!constantTimeEqual(first, preamble(o.inviteId))) return refuse('presented the wrong invite')
+      if (!constantTimeEqual(first, preamble(o.inviteId))) { refuse('presented the wrong invite'); return; }
       if (opponent === undefined) {
         opponent = peer
         o.onOpponent?.(peer)
@@ -146,7 +146,7 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
   o.onEvent?.({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
   await o.onReady?.(node)
   if (opponent === undefined) {
-    const waited = await Promise.race([firstJoin.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), o.waitMs).unref())])
+    const waited = await Promise.race([firstJoin.then(() => true), new Promise<false>((r) => setTimeout(() => { r(false); }, o.waitMs).unref())])
     if (!waited) {
       await node.stop()
       throw new Error(`nobody joined within ${Math.round(o.waitMs / 1000)} s`)

@@ -58,7 +58,7 @@ export function parseInvite(text: string): InviteResult {
   }
   const addrs = o['addrs']
   if (!Array.isArray(addrs) || addrs.length > MAX_INVITE_ADDRS || !addrs.every((a) => typeof a === 'string')) return fail('addrs', `must be a list of at most ${MAX_INVITE_ADDRS} multiaddrs`)
-  for (const [i, a] of (addrs as string[]).entries()) {
+  for (const [i, a] of (addrs).entries()) {
     try {
       multiaddr(a)
     } catch {
@@ -67,7 +67,7 @@ export function parseInvite(text: string): InviteResult {
   }
   const terms = decodeWith(termsDecoder, o['terms'], 'terms')
   if (!terms.ok) return fail(terms.error.field, terms.error.message)
-  return { ok: true, value: { id: o['id'], peer: o['peer'], addrs: addrs as string[], terms: terms.value } }
+  return { ok: true, value: { id: o['id'], peer: o['peer'], addrs: addrs, terms: terms.value } }
 }
 
 /** The relays an invite's circuit addresses go through (the joiner must admit them). */

@@ -126,7 +126,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
       closed = true
       const c = current
       current = undefined
-      if (c !== undefined) void c.stream.close().catch(() => c.stream.abort(new Error('closing')))
+      if (c !== undefined) void c.stream.close().catch(() => { c.stream.abort(new Error('closing')); })
       const w = waiter
       waiter = undefined
       w?.('closed')

@@ -11,6 +11,7 @@ import {
   type FlashcubeEntry,
   type GameEnd,
   type GameState,
+  type PlayerState,
   type MatchKind,
   PLAYER_NAMES,
   type RuleViolation,
@@ -117,8 +118,8 @@ export interface Adjudication {
   readonly malformed: string | undefined
 }
 
-function entView(ruleset: Ruleset, game: GameState, k: 0 | 1, e: Entitlements): EntitlementView {
-  const p = game.players[k]
+/** What a player may do this turn, with ship names and cells in notation (also the live game's). */
+export function entitlementView(ruleset: Ruleset, p: PlayerState, e: Entitlements): EntitlementView {
   const nameOf = (i: number): string => p.ships[i]?.name ?? '?'
   return {
     conventional: e.conventionalPool,
@@ -153,7 +154,7 @@ export function turnView(before: GameState, report: TurnReport): TurnView {
     const p = report.players[k]
     const checked = report.records[k]
     return {
-      entitlements: entView(before.ruleset, before, k, checked.entitlements),
+      entitlements: entitlementView(before.ruleset, before.players[k], checked.entitlements),
       record: formatRecord(checked.actions),
       exchanges: p.exchanges.map(exchangeView),
       burnouts: p.burnouts.map((s) => before.players[k].ships[s]?.name ?? '?'),

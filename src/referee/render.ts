@@ -4,7 +4,7 @@ import type { Adjudication, EntitlementView, ExchangeView, FlashcubeView, GameVi
 
 const OTHER: Record<PlayerName, PlayerName> = { A: 'B', B: 'A' }
 
-function entitlementLine(e: EntitlementView): string {
+export function entitlementLine(e: EntitlementView): string {
   const parts = [`${e.conventional} conventional strike${e.conventional === 1 ? '' : 's'}`]
   for (const m of e.missiles) parts.push(`missile from ${m.ship} (${m.cells.join(' ')})`)
   for (const b of e.beams) parts.push(`beam from ${b.ship} (${b.directions.length === 13 ? 'any direction' : b.directions.join(', ')})`)

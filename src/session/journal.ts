@@ -102,5 +102,6 @@ export function journaledStrategy(inner: PlayerStrategy, journal: Journal): Play
       journal.append({ k: 'record', turn: ctx.turn, text })
       return text
     },
+    finished: (ctx) => inner.finished?.(ctx),
   }
 }

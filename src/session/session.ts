@@ -284,6 +284,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       if (badFlash !== undefined) throw new Stop({ kind: 'offence', offence: badFlash })
       history.push({ turn, myAspects, theirResults, theirAspects, myReports: myResults.destroyed, theirFlashcube: theirFlash })
       ended = myAspects.idle || theirAspects.idle || myResults.fleetDestroyed || theirResults.fleetDestroyed || turn >= o.terms.maxTurns
+      if (ended) await o.strategy.finished?.({ role: me, ruleset, turn, state, history })
     }
   }
 

@@ -35,6 +35,8 @@ export interface PlayerStrategy {
   setup(ruleset: Ruleset): Setup | Promise<Setup>
   /** This turn's action record in the conventional notation (lenient is fine; it is canonicalised). */
   record(ctx: TurnContext): string | Promise<string>
+  /** The game is over: the state after the last turn and everything learnt (for UIs). */
+  finished?(ctx: TurnContext): void | Promise<void>
 }
 
 /** A random legal player (issue 5's baseline): uniform legal setups, random legal records. */
