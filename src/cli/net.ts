@@ -14,7 +14,7 @@ import { createRelayNode } from '../net/node.js'
 import { seededRandom } from '../rules/rng.js'
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import type { SessionResult } from '../session/session.js'
-import { type PlayerStrategy, type TurnSummary, randomStrategy } from '../session/strategy.js'
+import { type PlayerStrategy, type TurnContext, type TurnSummary, randomStrategy } from '../session/strategy.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { LIMITS, type Terms } from '../transcript/messages.js'
 import { verifyTranscript } from '../verify/verify.js'
@@ -26,11 +26,12 @@ import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 export const BOTS = ['random'] as const
 export type BotName = (typeof BOTS)[number]
 
+const BOT_FACTORIES: Record<BotName, (seed: string) => PlayerStrategy> = {
+  random: (seed) => randomStrategy(seededRandom(seed)),
+}
+
 export function botStrategy(name: BotName, seed: string): PlayerStrategy {
-  switch (name) {
-    case 'random':
-      return randomStrategy(seededRandom(seed))
-  }
+  return BOT_FACTORIES[name](seed)
 }
 
 export interface GameFlags {
@@ -138,7 +139,7 @@ function eventPrinter(io: CliIo, json: boolean): (e: NetEvent) => void {
 }
 
 /** The end of a game on this side: the final boards, the score, and the verifier's verdict. */
-async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transcriptPath: string, lastView: { history: readonly TurnSummary[] } | undefined): Promise<number> {
+async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transcriptPath: string, lastView: TurnContext | undefined): Promise<number> {
   const text = formatTranscript(result.transcript)
   if (f.out !== undefined) await io.writeFile(f.out, text)
   const audited = verifyTranscript(text)
@@ -146,7 +147,10 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
     io.stdout(`${JSON.stringify({ transcript: f.out ?? transcriptPath, verdict: result.verdict, verifier: audited }, null, 2)}\n`)
     return exitFor(audited)
   }
-  lastView
+  if (lastView !== undefined) {
+    const screen = screenFor(io)
+    screen.print(renderBoards(lastView, screen.paint))
+  }
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
   io.stdout(`Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`)
   io.stdout(`Check it yourself: spaceships verify ${f.out ?? transcriptPath}\n`)
@@ -327,7 +331,6 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     writeMeta(meta, env(io))
     const files = openGameFiles(id, env(io))
     const out = f.out ?? 'game.transcript'
-    const screen = screenFor(io)
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let sendInvite: (text: string) => void = () => undefined
     const invited = new Promise<string>((r) => (sendInvite = r))
@@ -350,7 +353,6 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(botName(f.bot), `${seed}/bot`), listen: [], invite: invite.value })
     const [result] = await Promise.all([hosted, joined])
     writeMeta({ ...meta, finished: result.verdict.status }, env(io))
-    if (seen.ctx !== undefined && f.json !== true) screen.print(renderBoards(seen.ctx, screen.paint))
     return finishGame(io, { ...f, out }, result, out, seen.ctx)
   })
 }

@@ -96,15 +96,14 @@ export interface HumanOptions {
 /** A human at the terminal, as a session strategy. */
 export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const { prompter, screen } = o
-  const showSetup = (ruleset: Ruleset, setup: Setup): void => {
-    ruleset
+  const showSetup = (setup: Setup): void => {
     screen.print(renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint).join('\n'))
     screen.print(formatSetup(setup))
   }
   const askSetup = async (ruleset: Ruleset): Promise<Setup> => {
     for (;;) {
       const candidate = randomSetup(ruleset, o.rng)
-      showSetup(ruleset, candidate)
+      showSetup(candidate)
       const how = await prompter.select({
         message: 'Your setup',
         choices: [
@@ -122,7 +121,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           : await typeSetup(ruleset)
       const r = readSetup(text, ruleset, 0, 'lenient')
       if (r.ok) {
-        showSetup(ruleset, r.value)
+        showSetup(r.value)
         if (await prompter.confirm({ message: 'Play this setup?' })) return r.value
       } else screen.print(r.error.map((v) => `  ${describeViolation(v)}`).join('\n'))
     }
