@@ -3,11 +3,14 @@ import type { CliIo } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'
 
 /** Runs the CLI in-process, capturing output; files come from the map or from disk, and writes land in the map. */
-export async function cli(args: string[], files: Record<string, string> = {}): Promise<{ code: number; out: string; err: string; files: Record<string, string> }> {
+export async function cli(args: string[], files: Record<string, string> = {}, extra: Partial<Pick<CliIo, 'env' | 'isTty' | 'prompter'>> & { tap?: (text: string) => void } = {}): Promise<{ code: number; out: string; err: string; files: Record<string, string> }> {
   let out = ''
   let err = ''
   const io: CliIo = {
-    stdout: (t) => (out += t),
+    stdout: (t) => {
+      out += t
+      extra.tap?.(t)
+    },
     stderr: (t) => (err += t),
     readFile: async (path) => {
       const text = files[path]
@@ -18,6 +21,9 @@ export async function cli(args: string[], files: Record<string, string> = {}): P
       files[path] = text
       return Promise.resolve()
     },
+    ...(extra.env === undefined ? {} : { env: extra.env }),
+    ...(extra.isTty === undefined ? {} : { isTty: extra.isTty }),
+    ...(extra.prompter === undefined ? {} : { prompter: extra.prompter }),
   }
   const code = await run(args, io)
   return { code, out, err, files }

@@ -93,6 +93,7 @@ function program(io: CliIo, status: { code: number }): Command {
       .option('--autoplay', 'a bot plays your side too (a non-interactive demo)')
       .option('--bot <name>', 'the bot that plays (random)', 'random')
       .option('--seed <text>', "seed for the bots' choices (reproducible moves; salts stay secret)")
+      .option('--pace <ms>', 'with --autoplay: wait this long before each of your bot\'s moves')
       .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
       .option('--out <file>', 'also write the transcript here when the game ends')
       .option('--json', 'print the result as JSON', false)

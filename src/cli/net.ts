@@ -46,6 +46,7 @@ export interface GameFlags {
   readonly out?: string
   readonly json?: boolean
   readonly yes?: boolean
+  readonly pace?: string
 }
 
 export interface TermsFlags {
@@ -115,11 +116,17 @@ function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
   }
 }
 
+/** A bot that waits `ms` before each move, so a watched game can be followed. */
+function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
+  if (!(ms > 0)) return inner
+  return { setup: (r) => inner.setup(r), record: async (ctx) => (await new Promise((r) => setTimeout(r, ms)), inner.record(ctx)) }
+}
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
 function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player']): PlayerStrategy {
   const screen = screenFor(io)
-  if (meta.kind === 'bot') return narrated(botStrategy(botName(meta.bot), meta.seed), screen)
+  if (meta.kind === 'bot') return narrated(paced(botStrategy(botName(meta.bot), meta.seed), Number(f.pace ?? '0')), screen)
   const prompter = io.prompter?.()
   if (prompter === undefined) throw new UsageError('no terminal to play on: use --autoplay')
   return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()) })
@@ -334,7 +341,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let sendInvite: (text: string) => void = () => undefined
     const invited = new Promise<string>((r) => (sendInvite = r))
-    if (f.json !== true) io.stdout(`You (${you.peerId.toString()}) against the ${botName(f.bot)} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
+    if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${botName(f.bot)} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
     const hosted = hostGame({
       identity: you,
       secrets: systemSecrets,

@@ -8,6 +8,7 @@
 import { confirm, input, select } from '@inquirer/prompts'
 import pc from 'picocolors'
 import { readFileSync } from 'node:fs'
+import { Writable } from 'node:stream'
 import { entitlementView } from '../referee/adjudicate.js'
 import { entitlementLine } from '../referee/render.js'
 import { randomSetup } from '../rules/enumerate.js'
@@ -34,11 +35,14 @@ export interface PromptStreams {
 
 /** Inquirer prompts on the given streams (default: the process's terminal). */
 export function inquirerPrompter(streams?: PromptStreams): Prompter {
-  const context = streams === undefined ? undefined : { input: streams.input, output: streams.output, clearPromptOnDone: false }
+  // Inquirer ends the output stream it is given when a prompt is done; a stream that outlives one
+  // prompt (a test's screen, a pipe) gets a fresh forwarding stream per prompt.
+  const forward = (out: NodeJS.WritableStream): Writable => new Writable({ write: (chunk: Buffer, _enc, done) => void out.write(chunk, () => done()) })
+  const ctx = (): { input: NodeJS.ReadableStream; output: Writable; clearPromptOnDone: boolean } | undefined => (streams === undefined ? undefined : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false })
   return {
-    input: (o) => input({ message: o.message, ...(o.default === undefined ? {} : { default: o.default }), ...(o.validate === undefined ? {} : { validate: o.validate }), ...(o.transformer === undefined ? {} : { transformer: (v: string, { isFinal }: { isFinal: boolean }) => (isFinal ? v : (o.transformer?.(v) ?? v)) }) }, context),
-    select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) => select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, context),
-    confirm: (o) => confirm({ message: o.message, default: o.default ?? true }, context),
+    input: (o) => input({ message: o.message, ...(o.default === undefined ? {} : { default: o.default }), ...(o.validate === undefined ? {} : { validate: o.validate }), ...(o.transformer === undefined ? {} : { transformer: (v: string, { isFinal }: { isFinal: boolean }) => (isFinal ? v : (o.transformer?.(v) ?? v)) }) }, ctx()),
+    select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) => select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx()),
+    confirm: (o) => confirm({ message: o.message, default: o.default ?? true }, ctx()),
   }
 }
 

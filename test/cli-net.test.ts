@@ -1,0 +1,110 @@
+import { mkdtempSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { parseTranscript } from '../src/transcript/file.js'
+import { inquirerPrompter } from '../src/ui/terminal.js'
+import { verifyTranscript } from '../src/verify/verify.js'
+import { cli } from './cli.js'
+
+function home(): NodeJS.ProcessEnv {
+  const d = mkdtempSync(join(tmpdir(), 'spaceships-'))
+  return { XDG_CONFIG_HOME: join(d, 'config'), XDG_STATE_HOME: join(d, 'state'), NO_COLOR: '1' }
+}
+
+/** A terminal a test types into: waits for a prompt, then sends keys. */
+function terminal() {
+  const input = new PassThrough()
+  const output = new PassThrough()
+  let screen = ''
+  output.on('data', (d: Buffer) => (screen += d.toString()))
+  const seen = async (text: string, from: number): Promise<number> => {
+    for (let i = 0; i < 400; i++) {
+      const at = screen.indexOf(text, from)
+      if (at >= 0) return at + text.length
+      await new Promise((r) => setTimeout(r, 25))
+    }
+    throw new Error(`never prompted "${text}"; screen ends: ${screen.slice(-300)}`)
+  }
+  // The game's own output and the prompts share one screen, as on a real terminal.
+  return { prompter: () => inquirerPrompter({ input, output }), tap: (t: string) => (screen += t), type: async (keys: string) => {
+      // Give the prompt time to attach to the input, as a person would.
+      await new Promise((r) => setTimeout(r, 150))
+      input.write(keys)
+    },
+    seen, screen: () => screen }
+}
+
+describe('spaceships play, show and id (issue 4)', () => {
+  it('play --autoplay: a whole game against the bot over libp2p on loopback; the transcript verifies', async () => {
+    const env = home()
+    const r = await cli(['play', '--autoplay', '--seed', 'cli-play', '--out', 'g.transcript'], {}, { env })
+    expect(r.code, r.err).toBe(0)
+    expect(r.out).toContain('over libp2p on loopback')
+    expect(r.out).toMatch(/The verifier, reading it with no trust in either player:\ncomplete and honest/)
+    const transcript = r.files['g.transcript'] ?? ''
+    expect(verifyTranscript(transcript).status).toBe('complete')
+    // Your space and what you learnt, drawn at the end (five grids, at most 100 columns).
+    expect(r.out).toContain("Opponent's space (what you know)")
+    for (const line of r.out.split('\n')) expect([...line].length).toBeLessThanOrEqual(100)
+    // The identity was created on first use, private to its owner.
+    expect(statSync(join(env['XDG_CONFIG_HOME'] ?? '', 'spaceships', 'identity')).mode & 0o777).toBe(0o600)
+
+    const shown = await cli(['show', 'g.transcript', '--as', 'B', '--turn', '3'], { 'g.transcript': transcript }, { env })
+    expect(shown.code).toBe(0)
+    expect(shown.out).toContain('Game seen by B (the joiner)')
+    expect(shown.out).toContain('Turn 3, yours:')
+    expect(shown.out).not.toContain('Turn 4, yours:')
+    expect(shown.out).toContain('complete and honest')
+  }, 60_000)
+
+  it('id creates the identity once and then shows the same PeerId', async () => {
+    const env = home()
+    const first = await cli(['id', '--json'], {}, { env })
+    const second = await cli(['id', '--json'], {}, { env })
+    const a = JSON.parse(first.out) as { peerId: string; created: boolean }
+    const b = JSON.parse(second.out) as { peerId: string; created: boolean }
+    expect(a.created).toBe(true)
+    expect(b.created).toBe(false)
+    expect(b.peerId).toBe(a.peerId)
+    expect(a.peerId).toMatch(/^12D3KooW/)
+  })
+
+  it('join refuses an unusable invite with the field and the reason (SPEC §2.3)', async () => {
+    const env = home()
+    const r = await cli(['join', 'spaceships1.bm90IGpzb24', '--yes'], {}, { env })
+    expect(r.code).toBe(64)
+    expect(r.err).toContain('that invite is not usable: invite: not JSON inside')
+    const wrong = await cli(['join', 'hello', '--yes'], {}, { env })
+    expect(wrong.err).toContain('an invite starts with "spaceships1."')
+  })
+
+  it('the terminal game, driven by typed input: setup chosen, an illegal record refused with its rule, legal records played', async () => {
+    const env = home()
+    const term = terminal()
+    const game = cli(['play', '--max-turns', '3', '--seed', 'typed', '--out', 'typed.transcript'], {}, { env, prompter: term.prompter, tap: term.tap })
+    game.catch((e: unknown) => console.error('game failed', e))
+    let at = await term.seen('Your setup', 0)
+    await term.type('\r')
+    at = await term.seen('Turn 1. You may:', at)
+    await term.type('Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1\r')
+    at = await term.seen('but the pool holds', at)
+    // The rule broken is named, and the fix is plain: fewer strikes.
+    expect(term.screen().slice(at - 200, at + 40)).toMatch(/16 strikes: 16 conventional strikes but the pool holds \d+ \(C-12 C-17 §4\.4\.1\)/)
+    await term.type('\u0015'.repeat(1) + '\u007f'.repeat(80) + 'Rv1\r')
+    at = await term.seen('Turn 2. You may:', at)
+    await term.type('Ow2 Bz5\r')
+    at = await term.seen('Turn 3. You may:', at)
+    await term.type('\r')
+    const r = await game
+    expect(r.code, r.err + r.out.slice(-500)).toBe(0)
+    const parsed = parseTranscript(r.files['typed.transcript'] ?? '')
+    if (!parsed.ok) throw new Error('unreadable')
+    const reveal = parsed.value.find((s) => s.envelope.from === 'A' && s.envelope.body.t === 'reveal')?.envelope.body
+    expect(reveal?.t === 'reveal' ? reveal.records : []).toEqual(['Rv1', 'Ow2 Bz5', ''])
+    expect(r.out).toContain('Turn 1. You may:')
+    expect(r.out).toContain('Turn 1, yours: Rv1 ')
+    expect(verifyTranscript(r.files['typed.transcript'] ?? '').status).toBe('complete')
+  }, 60_000)
+})
