@@ -47,7 +47,7 @@ describe('spaceships play, show and id (issue 4)', () => {
     expect(verifyTranscript(transcript).status).toBe('complete')
     // Your space and what you learnt, drawn at the end (five grids, at most 100 columns).
     expect(r.out).toContain("Opponent's space (what you know)")
-    for (const line of r.out.split('\n')) expect([...line].length).toBeLessThanOrEqual(100)
+    for (const line of r.out.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(100)
     // The identity was created on first use, private to its owner.
     expect(statSync(join(env['XDG_CONFIG_HOME'] ?? '', 'spaceships', 'identity')).mode & 0o777).toBe(0o600)
 
@@ -84,18 +84,18 @@ describe('spaceships play, show and id (issue 4)', () => {
     const env = home()
     const term = terminal()
     const game = cli(['play', '--max-turns', '3', '--seed', 'typed', '--out', 'typed.transcript'], {}, { env, prompter: term.prompter, tap: term.tap })
-    game.catch((e: unknown) => console.error('game failed', e))
+    game.catch((e: unknown) => { console.error('game failed', e); })
     let at = await term.seen('Your setup', 0)
     await term.type('\r')
     at = await term.seen('Turn 1. You may:', at)
     await term.type('Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1 Rv1\r')
     at = await term.seen('but the pool holds', at)
     // The rule broken is named, and the fix is plain: fewer strikes.
-    expect(term.screen().slice(at - 200, at + 40)).toMatch(/16 strikes: 16 conventional strikes but the pool holds \d+ \(C-12 C-17 §4\.4\.1\)/)
+    expect(term.screen()).toMatch(/16 strikes: 16 conventional strikes but the pool holds \d+ \(C-12 C-17 §4\.4\.1\)/)
     await term.type('\u0015'.repeat(1) + '\u007f'.repeat(80) + 'Rv1\r')
     at = await term.seen('Turn 2. You may:', at)
     await term.type('Ow2 Bz5\r')
-    at = await term.seen('Turn 3. You may:', at)
+    await term.seen('Turn 3. You may:', at)
     await term.type('\r')
     const r = await game
     expect(r.code, r.err + r.out.slice(-500)).toBe(0)

@@ -37,7 +37,7 @@ export interface PromptStreams {
 export function inquirerPrompter(streams?: PromptStreams): Prompter {
   // Inquirer ends the output stream it is given when a prompt is done; a stream that outlives one
   // prompt (a test's screen, a pipe) gets a fresh forwarding stream per prompt.
-  const forward = (out: NodeJS.WritableStream): Writable => new Writable({ write: (chunk: Buffer, _enc, done) => void out.write(chunk, () => done()) })
+  const forward = (out: NodeJS.WritableStream): Writable => new Writable({ write: (chunk: Buffer, _enc, done) => void out.write(chunk, () => { done(); }) })
   const ctx = (): { input: NodeJS.ReadableStream; output: Writable; clearPromptOnDone: boolean } | undefined => (streams === undefined ? undefined : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false })
   return {
     input: (o) => input({ message: o.message, ...(o.default === undefined ? {} : { default: o.default }), ...(o.validate === undefined ? {} : { validate: o.validate }), ...(o.transformer === undefined ? {} : { transformer: (v: string, { isFinal }: { isFinal: boolean }) => (isFinal ? v : (o.transformer?.(v) ?? v)) }) }, ctx()),

@@ -29,7 +29,7 @@ async function startHost(seed: string, terms = NET_TERMS, events: NetEvent[] = [
     terms,
     waitMs: 20_000,
     onEvent: (e) => events.push(e),
-    onReady: (node) => ready({ id: INVITE_ID, peer: identity.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms }),
+    onReady: (node) => { ready({ id: INVITE_ID, peer: identity.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms }); },
   })
   return { identity, invite: await invite, result, events }
 }
@@ -47,7 +47,7 @@ describe('a peer node under hostile or failing conditions (issue 4)', () => {
       const stream = await attacker.dialProtocol(host.invite.addrs.map((a) => multiaddr(a)), PROTOCOL_ID)
       const lp = lpStream(stream, { maxDataLength: 1 << 20 })
       await lp.write(new TextEncoder().encode(JOIN_PREAMBLE + INVITE_ID))
-      if (label === 'oversized') await lp.unwrap().send(frame)
+      if (label === 'oversized') lp.unwrap().send(frame)
       else await lp.write(frame)
       const r = await host.result
       await attacker.stop()
