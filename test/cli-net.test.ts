@@ -71,6 +71,15 @@ describe('spaceships play, show and id (issue 4)', () => {
     expect(a.peerId).toMatch(/^12D3KooW/)
   })
 
+  it('relay starts a circuit-relay-v2 server with an allow-list and reports its addresses', async () => {
+    const env = home()
+    const r = await cli(['relay', '--listen', '/ip4/127.0.0.1/tcp/0', '--allow', '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD', '--for', '1', '--json'], {}, { env })
+    expect(r.code).toBe(0)
+    const info = JSON.parse(r.out) as { peerId: string; addrs: string[]; allow: string[] }
+    expect(info.addrs.some((a) => a.startsWith('/ip4/127.0.0.1/tcp/') && a.endsWith(`/p2p/${info.peerId}`))).toBe(true)
+    expect(info.allow).toEqual(['12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'])
+  })
+
   it('join refuses an unusable invite with the field and the reason (SPEC §2.3)', async () => {
     const env = home()
     const r = await cli(['join', 'spaceships1.bm90IGpzb24', '--yes'], {}, { env })

@@ -1,5 +1,5 @@
 /**
- * A session channel over libp2p streams (protocol/SPEC.md §2): each message is one envelope line
+ * A session channel over libp2p streams (protocol/SPEC.md §2.1, §2.2): each message is one envelope line
  * in an unsigned-varint length-prefixed frame of at most `LIMITS.envelopeBytes` bytes.
  *
  * The channel outlives any one stream. When a connection drops, the channel waits for the next
@@ -14,8 +14,10 @@ import { lpStream } from '@libp2p/utils'
 import type { Channel, Received } from '../session/channel.js'
 import { LIMITS } from '../transcript/messages.js'
 
-/** SPEC §2: the largest frame a peer accepts (the largest envelope line). */
+/** SPEC §2.1: the largest frame a peer accepts (the largest envelope line). */
 export const MAX_FRAME_BYTES = LIMITS.envelopeBytes
+/** SPEC §2.1: a longer varint length prefix is refused unread. */
+export const MAX_LENGTH_PREFIX_BYTES = 4
 
 export interface StreamChannel extends Channel {
   /** Uses `stream` from now on (a newer stream replaces an older one). */
@@ -55,7 +57,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         if (current?.stream !== stream || closed) return
         const name = (e as Error).name
         if (name === 'InvalidDataLengthError' || name === 'InvalidDataLengthLengthError' || name === 'InvalidMessageLengthError') {
-          deliver({ malformed: `a frame over ${MAX_FRAME_BYTES} bytes or with a bad length prefix (SPEC §2)` })
+          deliver({ malformed: `a frame over ${MAX_FRAME_BYTES} bytes or with a bad length prefix (SPEC §2.1)` })
           return
         }
         // However the stream ended (a crash, a dropped link, a peer that stopped), only the
@@ -83,7 +85,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         return
       }
       const previous = current
-      const lp = lpStream(stream, { maxDataLength: MAX_FRAME_BYTES })
+      const lp = lpStream(stream, { maxDataLength: MAX_FRAME_BYTES, maxLengthLength: MAX_LENGTH_PREFIX_BYTES })
       current = { stream, lp }
       if (previous !== undefined) previous.stream.abort(new Error('replaced by a newer stream'))
       reconnectPending = true

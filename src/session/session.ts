@@ -154,7 +154,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
         await retransmit()
         continue
       }
-      if (typeof got === 'object' && !(got instanceof Uint8Array)) throw offenceOf(them, 'protocol-violation', 'SPEC §2', turn, got.malformed)
+      if (typeof got === 'object' && !(got instanceof Uint8Array)) throw offenceOf(them, 'protocol-violation', 'SPEC §2.1', turn, got.malformed)
       const d = decodeEnvelope(got)
       if (!d.ok) throw offenceOf(them, 'protocol-violation', `SPEC ${d.error.rule}`, turn, `undecodable message: ${describeProtocolError(d.error)}`)
       const s = d.value

@@ -54,7 +54,7 @@ describe('a peer node under hostile or failing conditions (issue 4)', () => {
       expect(r.verdict.status, label).toBe('offence')
       if (r.verdict.status !== 'offence') continue
       expect(r.verdict.offence).toMatchObject({ offender: 'B', class: 'protocol-violation' })
-      expect(r.verdict.offence.rule, label).toMatch(label === 'oversized' ? /^SPEC §2$/ : /^SPEC §/)
+      expect(r.verdict.offence.rule, label).toMatch(label === 'oversized' ? /^SPEC §2\.1$/ : /^SPEC §/)
       // The host's own hello is persisted and signed: the evidence of what it sent.
       expect(r.transcript.length).toBeGreaterThanOrEqual(1)
     }
@@ -108,6 +108,30 @@ describe('a peer node under hostile or failing conditions (issue 4)', () => {
     expect(g.join.verdict).toEqual(g.host.verdict)
     expect(g.events.host.some((e) => e.kind === 'connected' && e.relayed)).toBe(true)
     expect(verifyTranscript(formatTranscript(g.join.transcript))).toEqual(g.host.verdict)
+  }, 60_000)
+
+  it('a joiner that dies and stays away past the reply deadline: the host signs an abandonment verdict naming B (SPEC §2.2, §7.6)', async () => {
+    const host = await startHost('abandon', { ...NET_TERMS, turnMs: 1500, replyMs: 1500 })
+    const honest = bot('abandon/B/bot')
+    const dying: PlayerStrategy = {
+      setup: (r) => honest.setup(r),
+      record: (ctx) => {
+        if (ctx.turn === 4) throw new Error('gone for good')
+        return honest.record(ctx)
+      },
+    }
+    await expect(joinGame({ identity: await testIdentity('abandon/join'), secrets: seededSecrets('abandon/B'), store: memoryStore(), strategy: dying, listen: LOOPBACK, invite: host.invite })).rejects.toThrow('gone for good')
+    const r = await host.result
+    expect(r.verdict.status).toBe('incomplete')
+    if (r.verdict.status !== 'incomplete') return
+    expect(r.verdict.stoppedBy).toBe('B')
+    expect(r.verdict.detail).toMatch(/^B abandoned the game: no commit of turn 4 within 1500 ms/)
+    // The evidence is signed: the host's own verdict envelope closes its transcript, and a third
+    // party reading it reaches the same finding.
+    const last = r.transcript.at(-1) ?? ''
+    expect(last).toContain('"outcome":"abandoned"')
+    const audited = verifyTranscript(formatTranscript(r.transcript))
+    expect(audited.status).toBe('incomplete')
   }, 60_000)
 
   it('a joiner that dies mid-game and restarts with its transcript and journal finishes the game; nothing is lost or duplicated (SPEC §2.2)', async () => {
