@@ -7,9 +7,7 @@
  */
 import { COLOURS, LETTERS, NUMBERS, cellOf } from '../rules/coords.js'
 import type { PlayerState } from '../rules/state.js'
-import type { ShipType } from '../rules/ships.js'
-import type { TurnSummary } from '../session/strategy.js'
-import { type CellName, cellIndex } from '../transcript/messages.js'
+import type { Knowledge } from '../session/knowledge.js'
 
 export type Style = 'plain' | 'dim' | 'ship' | 'damage' | 'hit' | 'miss' | 'scan' | 'known'
 export interface Mark {
@@ -35,48 +33,6 @@ export function ownMarks(state: PlayerState): Mark[] {
   })
 }
 
-/** What this player knows of each cell of the opponent's space, strongest knowledge first. */
-export type Knowledge =
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'empty'; readonly how: 'miss' | 'scan' | 'flashcube' }
-  | { readonly kind: 'ship'; readonly how: 'scan' | 'duplicate-hit' }
-  | { readonly kind: 'hit' }
-  | { readonly kind: 'explosion' }
-  | { readonly kind: 'identified'; readonly type: ShipType; readonly destroyed: boolean }
-
-const RANK: Record<Knowledge['kind'], number> = { unknown: 0, empty: 1, ship: 2, hit: 3, explosion: 4, identified: 5 }
-
-export function opponentKnowledge(history: readonly TurnSummary[]): Knowledge[] {
-  const k: Knowledge[] = Array.from({ length: 125 }, () => ({ kind: 'unknown' }))
-  const learn = (name: CellName, what: Knowledge): void => {
-    const c = cellIndex(name)
-    const was = k[c]
-    if (was === undefined) return
-    // Identification of a destroyed ship beats an earlier flashcube sighting of it undestroyed.
-    if (RANK[what.kind] > RANK[was.kind] || (what.kind === 'identified' && was.kind === 'identified' && what.destroyed)) k[c] = what
-  }
-  for (const t of history) {
-    const strike = (target: CellName, a: { result: string; explosions: readonly CellName[] } | undefined): void => {
-      if (a === undefined) return
-      if (a.result === 'miss') learn(target, { kind: 'empty', how: 'miss' })
-      else if (a.result === 'hit') learn(target, { kind: 'hit' })
-      else learn(target, { kind: 'ship', how: 'duplicate-hit' })
-      for (const e of a.explosions.slice(1)) learn(e, { kind: 'explosion' })
-    }
-    t.myAspects.strikes.forEach((target, i) => { strike(target, t.theirResults.strikes[i]); })
-    t.myAspects.beams.forEach((beam, b) => { beam.forEach((target, i) => { strike(target, t.theirResults.beams[b]?.[i]); }); })
-    t.myAspects.scans.forEach((target, i) => {
-      const r = t.theirResults.scans[i]?.result
-      if (r === 'empty') learn(target, { kind: 'empty', how: 'scan' })
-      else if (r !== undefined) learn(target, { kind: 'ship', how: 'scan' })
-    })
-    for (const d of t.theirResults.destroyed) for (const c of d.cells) learn(c.cell, { kind: 'identified', type: d.type, destroyed: true })
-    for (const report of t.theirFlashcube.reports)
-      for (const a of report) learn(a.cell, a.kind === 'empty' ? { kind: 'empty', how: 'flashcube' } : { kind: 'identified', type: a.type, destroyed: a.destroyed })
-  }
-  return k
-}
-
 export function knowledgeMark(k: Knowledge): Mark {
   switch (k.kind) {
     case 'unknown':
@@ -89,13 +45,15 @@ export function knowledgeMark(k: Knowledge): Mark {
       return { text: ' X', style: 'hit' }
     case 'explosion':
       return { text: ' *', style: 'hit' }
+    case 'destroyed':
+      return { text: ' x', style: 'hit' }
     case 'identified':
       return { text: k.destroyed ? k.type.toLowerCase() : k.type, style: k.destroyed ? 'damage' : 'known' }
   }
 }
 
 export const OWN_LEGEND = 'DS..LG ship   ds destroyed   M^ fired missile   · empty'
-export const OPPONENT_LEGEND = 'o miss   - empty (scan, flashcube)   s ship (scan)   X hit   * missile explosion\n  ds destroyed (report)   DS ship (flashcube)   · unknown'
+export const OPPONENT_LEGEND = 'o miss   - empty (scan, flashcube)   s ship (scan)   X hit   * missile explosion   x destroyed\n  ds destroyed (report)   DS ship (flashcube)   · unknown'
 
 /** Five grids side by side (90 columns): a title, the colour headings, then rows v..z. */
 export function renderSpace(title: string, marks: readonly Mark[], paint: Paint = NO_PAINT): string[] {

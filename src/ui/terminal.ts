@@ -19,7 +19,8 @@ import type { Ruleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
 import { entitlements, initialPlayerState } from '../rules/state.js'
 import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
-import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, opponentKnowledge, ownMarks, renderSpace } from './board.js'
+import { opponentKnowledge } from '../session/knowledge.js'
+import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
 export interface Prompter {

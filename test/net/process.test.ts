@@ -16,9 +16,11 @@ interface Proc {
 function start(args: string[], home: string): Proc {
   const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr?.on('data', () => undefined)
-  return { child, out: () => out, exit: new Promise((r) => child.on('exit', (code) => r(code))) }
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString()
+  })
+  child.stderr.on('data', () => undefined)
+  return { child, out: () => out, exit: new Promise((r) => child.on('exit', (code) => { r(code); })) }
 }
 
 async function until<T>(f: () => T | undefined, ms = 20_000): Promise<T> {
