@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, Option } from 'commander'
 import { type CliIo, EXIT, processIo } from './io.js'
 import { type GameFlags, type TermsFlags, hostCommand, idCommand, joinCommand, playCommand, relayCommand, resumeCommand } from './net.js'
+import { type ArenaFlags, arenaCommand } from './arena.js'
 import { refereeCommand } from './referee.js'
 import { showCommand } from './show.js'
 import { selfplayCommand, verifyCommand } from './verify.js'
@@ -91,7 +92,7 @@ function program(io: CliIo, status: { code: number }): Command {
       .option('--setup <file>', 'your setup from a file in the notation (default: choose interactively)')
       .option('--random', 'a random legal setup')
       .option('--autoplay', 'a bot plays your side too (a non-interactive demo)')
-      .option('--bot <name>', 'the bot that plays (random)', 'random')
+      .option('--bot <name>', 'the built-in bot: strong or random', 'strong')
       .option('--seed <text>', "seed for the bots' choices (reproducible moves; salts stay secret)")
       .option('--pace <ms>', 'with --autoplay: wait this long before each of your bot\'s moves')
       .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
@@ -143,6 +144,22 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--json', 'print the addresses as JSON', false)
     .action(async (opts: { listen?: string[]; allow?: string[]; identity?: string; for?: string; json: boolean }) => {
       status.code = await relayCommand(io, opts)
+    })
+  root
+    .command('arena')
+    .description('Play many games between two bots and report wins, draws, score margin, game length and think time.')
+    .option('--a <bot>', 'first bot (strong, random)', 'strong')
+    .option('--b <bot>', 'second bot (strong, random)', 'random')
+    .option('--games <n>', 'number of games (the bots alternate sides)', '100')
+    .option('--seed <text>', 'seed: the same seed plays the same games', 'arena')
+    .option('--ruleset <text>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
+    .option('--max-turns <n>', 'turn limit per game', '1000')
+    .option('--budget-ms <ms>', "the strong bot's thinking budget per decision")
+    .option('--fast', 'the rules engine alone, without the protocol (same games, faster)')
+    .option('--json', 'print the report as JSON', false)
+    .addHelpText('after', '\nExit status: 0 all games played, 1 a game failed (an illegal move or a protocol failure).')
+    .action(async (opts: ArenaFlags) => {
+      status.code = await arenaCommand(io, opts)
     })
   root
     .command('show')

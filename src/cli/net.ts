@@ -14,7 +14,8 @@ import { createRelayNode } from '../net/node.js'
 import { seededRandom } from '../rules/rng.js'
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import type { SessionResult } from '../session/session.js'
-import { type PlayerStrategy, type TurnContext, type TurnSummary, randomStrategy } from '../session/strategy.js'
+import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
+import { BOT_NAMES, type BotName, isBotName, makeBot } from '../bot/arena.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { LIMITS, type Terms } from '../transcript/messages.js'
 import { verifyTranscript } from '../verify/verify.js'
@@ -23,15 +24,8 @@ import { type GameMeta, openGameFiles, readMeta, unfinishedGames, writeMeta } fr
 import { type CliIo, EXIT } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
-export const BOTS = ['random'] as const
-export type BotName = (typeof BOTS)[number]
-
-const BOT_FACTORIES: Record<BotName, (seed: string) => PlayerStrategy> = {
-  random: (seed) => randomStrategy(seededRandom(seed)),
-}
-
 export function botStrategy(name: BotName, seed: string): PlayerStrategy {
-  return BOT_FACTORIES[name](seed)
+  return makeBot(name, seed)
 }
 
 export interface GameFlags {
@@ -77,8 +71,8 @@ function termsFrom(f: TermsFlags): Terms {
 }
 
 function botName(name: string): BotName {
-  if (!(BOTS as readonly string[]).includes(name)) throw new UsageError(`--bot: one of ${BOTS.join(', ')}`)
-  return name as BotName
+  if (!isBotName(name)) throw new UsageError(`--bot: one of ${BOT_NAMES.join(', ')}`)
+  return name
 }
 
 function setupChoice(f: GameFlags): SetupChoice {

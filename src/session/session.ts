@@ -19,7 +19,8 @@ import { type PlayerState, fleetDestroyed, initialPlayerState } from '../rules/s
 import { type SealedEnvelope, decodeEnvelope, encodeLine, gameIdOf, seal } from '../transcript/envelope.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import type { TranscriptStore } from '../transcript/file.js'
-import { type Aspects, type Body, type Destruction, type Flashcube, type FlashcubeAnswer, PROTOCOL_ID, type Results, type Role, type Terms, cellIndex } from '../transcript/messages.js'
+import { decodeWith } from '../transcript/decode.js'
+import { type Aspects, type Body, type Destruction, type Flashcube, type FlashcubeAnswer, PROTOCOL_ID, type Results, type Role, type Terms, cellIndex, termsDecoder } from '../transcript/messages.js'
 import { Chains } from '../verify/chain.js'
 import { type Exposure, checkAnswers, checkFlashcube, newExposure } from '../verify/exposure.js'
 import { type SideLog, appendBody, emptySideLog } from '../verify/log.js'
@@ -79,7 +80,11 @@ class Stop extends Error {
 export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const me = o.role
   const them = otherRole(me)
-  const rulesetParsed = parseRuleset(o.terms.ruleset)
+  // Terms in canonical form (SPEC §3.4): the hellos compare them byte for byte.
+  const termsChecked = decodeWith(termsDecoder, o.terms, 'terms')
+  if (!termsChecked.ok) throw new Error(`unusable terms: ${describeProtocolError(termsChecked.error)}`)
+  const terms: Terms = termsChecked.value
+  const rulesetParsed = parseRuleset(terms.ruleset)
   if (!rulesetParsed.ok) throw new Error(`unusable ruleset: ${rulesetParsed.error.message}`)
   const ruleset: Ruleset = rulesetParsed.value
   const logs: Record<Role, SideLog> = { A: emptySideLog('A'), B: emptySideLog('B') }
@@ -195,14 +200,14 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const play = async (): Promise<void> => {
     // Hello (SPEC §6.1).
     const nonce = toBase64url(o.secrets.bytes(32))
-    await send({ t: 'hello', protocol: PROTOCOL_ID, role: me, key: toBase64url(o.keys.publicKey), nonce, terms: o.terms })
-    const hello = await expect('hello', o.terms.replyMs)
+    await send({ t: 'hello', protocol: PROTOCOL_ID, role: me, key: toBase64url(o.keys.publicKey), nonce, terms })
+    const hello = await expect('hello', terms.replyMs)
     const refuse = async (reason: 'terms' | 'roles' | 'key', detail: string): Promise<never> => {
       await send({ t: 'refuse', reason, detail })
       throw new Stop({ kind: 'refused', detail: `${reason}: ${detail}` })
     }
     if (hello.role !== them) await refuse('roles', `both sides claim role ${me}`)
-    if (JSON.stringify(hello.terms) !== JSON.stringify(o.terms)) await refuse('terms', `terms differ: mine ${JSON.stringify(o.terms)}`)
+    if (JSON.stringify(hello.terms) !== JSON.stringify(terms)) await refuse('terms', `terms differ: mine ${JSON.stringify(terms)}`)
     if (o.opponentKey !== undefined && hello.key !== toBase64url(o.opponentKey)) await refuse('key', 'not the expected opponent')
     const helloOf = (r: Role): SealedEnvelope => chains.envelopes[r][0] as SealedEnvelope
     game = gameIdOf(helloOf('A'), helloOf('B'))
@@ -218,7 +223,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     played = chosen.played
     state = initialPlayerState(played)
     await send({ t: 'setup', cells: toBase64url(commitSetup(ctx, cellValues(chosen.committed), seed)) })
-    const theirSetup = await expect('setup', o.terms.setupMs)
+    const theirSetup = await expect('setup', terms.setupMs)
     const exposure: Exposure = newExposure(them, ruleset, theirCtx, fromBase64url(theirSetup.cells) ?? new Uint8Array())
     const mine = ctx
 
@@ -233,7 +238,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       const record = chosenRecord.record
       records.push(chosenRecord.text)
       await send({ t: 'commit', turn, record: toBase64url(recordCommitment(mine, turn, chosenRecord.text, recordSalt(seed, mine, turn))) })
-      await expect('commit', o.terms.turnMs, turn)
+      await expect('commit', terms.turnMs, turn)
       const shown = aspectsOf(record)
       const myAspects: Aspects = {
         t: 'aspects',
@@ -245,7 +250,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
         idle: record.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, record),
       }
       await send(myAspects)
-      const theirAspects = await expect('aspects', o.terms.replyMs, turn)
+      const theirAspects = await expect('aspects', terms.replyMs, turn)
       // My side of the turn (resolveIncoming), answered with openings (SPEC §7.3).
       const half = resolveIncoming(ruleset, start, record, visibleAspectsOf(theirAspects))
       const occupancySalt = (c: number): string => toBase64url(deriveSalt(seed, mine, 'occupancy', c))
@@ -261,7 +266,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
         fleetDestroyed: fleetDestroyed(half.state),
       }
       await send(myResults)
-      const theirResults = await expect('results', o.terms.replyMs, turn)
+      const theirResults = await expect('results', terms.replyMs, turn)
       const bad = checkAnswers(exposure, turn, theirAspects, myAspects, theirResults)
       if (bad !== undefined) throw new Stop({ kind: 'offence', offence: bad })
       state = withBurnouts(half.state, burnoutsOf(ruleset, record.beams.map((b) => b.ship), beamExchanges(theirResults, myAspects)))
@@ -279,11 +284,11 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
         ),
       }
       await send(myFlash)
-      const theirFlash = await expect('flashcube', o.terms.replyMs, turn)
+      const theirFlash = await expect('flashcube', terms.replyMs, turn)
       const badFlash = checkFlashcube(exposure, turn, myResults.destroyed, theirFlash)
       if (badFlash !== undefined) throw new Stop({ kind: 'offence', offence: badFlash })
       history.push({ turn, myAspects, theirResults, theirAspects, myReports: myResults.destroyed, theirFlashcube: theirFlash })
-      ended = myAspects.idle || theirAspects.idle || myResults.fleetDestroyed || theirResults.fleetDestroyed || turn >= o.terms.maxTurns
+      ended = myAspects.idle || theirAspects.idle || myResults.fleetDestroyed || theirResults.fleetDestroyed || turn >= terms.maxTurns
       if (ended) await o.strategy.finished?.({ role: me, ruleset, turn, state, history })
     }
   }
@@ -297,7 +302,7 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const drain = async (until: (log: SideLog) => boolean): Promise<void> => {
     while (!until(logs[them])) {
       try {
-        await receive(o.terms.replyMs, 'the end of the game')
+        await receive(terms.replyMs, 'the end of the game')
       } catch (e) {
         if (!(e instanceof Stop) || e.reason.kind === 'abandoned' || e.reason.kind === 'offence') return
       }

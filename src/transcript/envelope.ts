@@ -63,7 +63,10 @@ function canonicalLine(e: Envelope): string {
 }
 
 export function seal(keys: KeyPair, unsigned: Omit<Unsigned, 'v'>): SealedEnvelope {
-  const full: Unsigned = { v: PROTOCOL_VERSION, ...unsigned }
+  // The body is rebuilt in schema order (SPEC §3.4), so a caller's key order can never make a
+  // non-canonical envelope. A body outside the schema is sealed as given (tests of violations).
+  const canonical = decodeWith(bodyDecoder, unsigned.body, 'body')
+  const full: Unsigned = { v: PROTOCOL_VERSION, ...unsigned, body: canonical.ok ? canonical.value : unsigned.body }
   const sig = toBase64url(sign(keys, signingInput(full)))
   const envelope: Envelope = { ...full, sig }
   const line = canonicalLine(envelope)
