@@ -1,6 +1,6 @@
 /** What a command needs from the outside world, so tests can run the CLI in-process. */
 import { readFile, writeFile } from 'node:fs/promises'
-import { type Prompter, inquirerPrompter } from '../ui/terminal.js'
+import type { Prompter } from '../ui/terminal.js'
 
 export interface CliIo {
   readonly stdout: (text: string) => void
@@ -22,7 +22,7 @@ export const processIo: CliIo = {
   writeFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
   env: process.env,
   isTty: process.stdout.isTTY,
-  prompter: () => inquirerPrompter(),
+  prompter: () => lazyPrompter(),
 }
 
 /** Exit statuses shared by the commands that judge something. */
@@ -36,3 +36,14 @@ export const EXIT = {
   incomplete: 3,
   usage: 64,
 } as const
+
+/** Inquirer on the terminal, loaded on the first prompt (commands without prompts never load it). */
+function lazyPrompter(): Prompter {
+  let loaded: Promise<Prompter> | undefined
+  const get = (): Promise<Prompter> => (loaded ??= import('../ui/terminal.js').then((m) => m.inquirerPrompter()))
+  return {
+    input: async (o) => (await get()).input(o),
+    select: async (o) => (await get()).select(o),
+    confirm: async (o) => (await get()).confirm(o),
+  }
+}

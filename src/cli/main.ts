@@ -5,10 +5,11 @@ import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, Option } from 'commander'
 import { type CliIo, EXIT, processIo } from './io.js'
-import { type GameFlags, type TermsFlags, hostCommand, idCommand, joinCommand, playCommand, relayCommand, resumeCommand } from './net.js'
-import { type ArenaFlags, arenaCommand } from './arena.js'
+// The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
+// imported when used, so `spaceships verify` starts fast (issue 6: cold start).
+import type { GameFlags, TermsFlags } from './net.js'
+import type { ArenaFlags } from './arena.js'
 import { refereeCommand } from './referee.js'
-import { showCommand } from './show.js'
 import { selfplayCommand, verifyCommand } from './verify.js'
 import { recordRandomCommand, setupCheckCommand, setupRandomCommand } from './setup.js'
 
@@ -115,24 +116,24 @@ function program(io: CliIo, status: { code: number }): Command {
   )
     .addHelpText('after', '\nExit status: 0 a complete honest game, 1 an offence, 3 incomplete.')
     .action(async (opts: GameFlags & TermsFlags) => {
-      status.code = await playCommand(io, opts)
+      status.code = await (await import('./net.js')).playCommand(io, opts)
     })
   netOptions(termsOptions(gameOptions(root.command('host').description('Host a game: print an invite and wait for the opponent to join.'))))
     .option('--wait <seconds>', 'how long to wait for the opponent to join', '3600')
     .option('--invite-file <file>', 'also write the invite to this file')
     .action(async (opts: GameFlags & TermsFlags & { wait: string; inviteFile?: string }) => {
-      status.code = await hostCommand(io, opts)
+      status.code = await (await import('./net.js')).hostCommand(io, opts)
     })
   netOptions(gameOptions(root.command('join').description("Join a game from the host's invite (or @FILE holding it); a game already begun here resumes.")))
     .argument('<invite>', 'the invite the host printed, or @file')
     .option('--yes', 'accept the terms without asking')
     .action(async (invite: string, opts: GameFlags) => {
-      status.code = await joinCommand(io, invite, opts)
+      status.code = await (await import('./net.js')).joinCommand(io, invite, opts)
     })
   gameOptions(root.command('resume').description('Resume an unfinished game after a crash or restart (no id: list them).'))
     .argument('[id]', 'the game id')
     .action(async (id: string | undefined, opts: GameFlags) => {
-      status.code = await resumeCommand(io, id, opts)
+      status.code = await (await import('./net.js')).resumeCommand(io, id, opts)
     })
   root
     .command('relay')
@@ -143,7 +144,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--for <seconds>', 'stop after this long (default: until interrupted)')
     .option('--json', 'print the addresses as JSON', false)
     .action(async (opts: { listen?: string[]; allow?: string[]; identity?: string; for?: string; json: boolean }) => {
-      status.code = await relayCommand(io, opts)
+      status.code = await (await import('./net.js')).relayCommand(io, opts)
     })
   root
     .command('arena')
@@ -159,7 +160,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--json', 'print the report as JSON', false)
     .addHelpText('after', '\nExit status: 0 all games played, 1 a game failed (an illegal move or a protocol failure).')
     .action(async (opts: ArenaFlags) => {
-      status.code = await arenaCommand(io, opts)
+      status.code = await (await import('./arena.js')).arenaCommand(io, opts)
     })
   root
     .command('show')
@@ -168,7 +169,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--as <role>', 'whose side to show, A (host) or B (joiner)', 'A')
     .option('--turn <n>', 'show only this turn')
     .action(async (file: string, opts: { as: string; turn?: string }) => {
-      status.code = await showCommand(io, file, opts)
+      status.code = await (await import('./show.js')).showCommand(io, file, opts)
     })
   root
     .command('id')
@@ -176,7 +177,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--identity <file>', 'identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
     .option('--json', 'print as JSON', false)
     .action(async (opts: { identity?: string; json: boolean }) => {
-      status.code = await idCommand(io, opts)
+      status.code = await (await import('./net.js')).idCommand(io, opts)
     })
   return root
 }

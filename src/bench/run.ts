@@ -1,0 +1,318 @@
+/**
+ * `npm run bench` (issue 6): the cost of playing without a referee, measured side by side with a
+ * trusting baseline, on one machine, in one run, with warm-up and repetitions; medians with
+ * min/max. Writes `bench/results.json` so later changes can be compared.
+ */
+import { spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpus, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
+import type { Libp2p } from '@libp2p/interface'
+import { multiaddr } from '@multiformats/multiaddr'
+import { makeBot } from '../bot/arena.js'
+import { generateKeyPair, seededSecrets } from '../commit/index.js'
+import { hostGame, joinGame } from '../net/game.js'
+import { identityFromSecret } from '../net/identity.js'
+import { createPeerNode } from '../net/node.js'
+import { type StreamChannel, streamChannel } from '../net/stream-channel.js'
+import { playTurn, startGame } from '../rules/game.js'
+import { playRandomGame } from '../rules/enumerate.js'
+import type { ActionRecord } from '../rules/record.js'
+import { seededRandom } from '../rules/rng.js'
+import { DEFAULT_RULESET, formatRuleset } from '../rules/ruleset.js'
+import type { WrittenShip } from '../rules/setup.js'
+import type { Channel } from '../session/channel.js'
+import { runSession } from '../session/session.js'
+import { formatTranscript, memoryStore } from '../transcript/file.js'
+import { PROTOCOL_ID, type Terms } from '../transcript/messages.js'
+import { verifyTranscript } from '../verify/verify.js'
+import { runTrusting } from './trusting.js'
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
+const CLI = join(ROOT, 'dist', 'cli', 'main.js')
+const RULESET = DEFAULT_RULESET
+/** Per-turn figures use random bots: their games are long (about 147 turns), so turns dominate. */
+const PER_TURN_MAX_TURNS = 100
+const REPS = 5
+
+interface Stat {
+  readonly median: number
+  readonly min: number
+  readonly max: number
+  readonly n: number
+}
+
+function stat(xs: readonly number[]): Stat {
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = s.length >> 1
+  const median = s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2
+  return { median, min: s[0] ?? 0, max: s[s.length - 1] ?? 0, n: s.length }
+}
+
+const terms = (maxTurns: number): Terms => ({ ruleset: formatRuleset(RULESET), maxTurns, setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit' })
+
+/** A libp2p TCP link on loopback (Noise, yamux) carrying one channel each way. */
+async function link(seed: string): Promise<{ a: StreamChannel; b: StreamChannel; stop: () => Promise<void> }> {
+  const [ia, ib] = await Promise.all([identityFromSecret(seededSecrets(`${seed}/a`).bytes(32)), identityFromSecret(seededSecrets(`${seed}/b`).bytes(32))])
+  const na = await createPeerNode({ identity: ia, listen: ['/ip4/127.0.0.1/tcp/0'], admission: () => 'anyone' })
+  const nb = await createPeerNode({ identity: ib, listen: [], admission: () => 'anyone' })
+  const a = streamChannel()
+  const b = streamChannel()
+  let attached: () => void = () => undefined
+  const ready = new Promise<void>((r) => (attached = r))
+  await na.handle(PROTOCOL_ID, (stream) => {
+    a.attach(stream)
+    attached()
+  })
+  await na.start()
+  await nb.start()
+  b.attach(await nb.dialProtocol(na.getMultiaddrs().map((m) => multiaddr(m.toString())), PROTOCOL_ID))
+  await ready
+  // Both channels report one `reconnected` for their first stream; the sessions handle it.
+  return {
+    a,
+    b,
+    stop: async () => {
+      a.close()
+      b.close()
+      await Promise.all([na.stop(), nb.stop()] as Promise<void>[])
+    },
+  }
+}
+
+/** Counts the bytes a channel sends (frames, without the length prefix). */
+function counting(c: Channel, total: { bytes: number }): Channel {
+  return {
+    send: (m) => {
+      total.bytes += m.length
+      return c.send(m)
+    },
+    receive: (t) => c.receive(t),
+    close: () => { c.close(); },
+  }
+}
+
+interface TurnRun {
+  readonly wallMsPerTurn: number
+  readonly cpuMsPerTurnPerPlayer: number
+  readonly bytesPerTurnPerPlayer: number
+  readonly turns: number
+}
+
+async function perTurn(mode: 'full' | 'trusting', seed: string): Promise<TurnRun> {
+  const l = await link(seed)
+  const bytes = { bytes: 0 }
+  const ca = counting(l.a, bytes)
+  const cb = counting(l.b, bytes)
+  const t = terms(PER_TURN_MAX_TURNS)
+  const cpu0 = process.cpuUsage()
+  const t0 = performance.now()
+  let turns: number
+  if (mode === 'full') {
+    const side = (role: 'A' | 'B', channel: Channel) => {
+      const secrets = seededSecrets(`${seed}/${role}`)
+      return runSession({ role, keys: generateKeyPair(secrets), terms: t, secrets, store: memoryStore(), channel, strategy: makeBot('random', `${seed}/${role}/bot`) })
+    }
+    const [ra] = await Promise.all([side('A', ca), side('B', cb)])
+    turns = ra.verdict.status === 'complete' ? ra.verdict.turn : 0
+  } else {
+    const [ra] = await Promise.all([runTrusting('A', RULESET, ca, makeBot('random', `${seed}/A/bot`), PER_TURN_MAX_TURNS), runTrusting('B', RULESET, cb, makeBot('random', `${seed}/B/bot`), PER_TURN_MAX_TURNS)])
+    turns = ra.turns
+  }
+  const wall = performance.now() - t0
+  const cpu = process.cpuUsage(cpu0)
+  await l.stop()
+  if (turns === 0) throw new Error(`${mode} game ${seed} did not complete`)
+  return { wallMsPerTurn: wall / turns, cpuMsPerTurnPerPlayer: (cpu.user + cpu.system) / 1000 / turns / 2, bytesPerTurnPerPlayer: bytes.bytes / turns / 2, turns }
+}
+
+/** A whole game over libp2p: nodes, connection, invite preamble, hello, play, reveal, both verifications. */
+async function wholeGame(bot: 'strong' | 'random', seed: string): Promise<{ ms: number; turns: number }> {
+  const t0 = performance.now()
+  const [ia, ib] = await Promise.all([identityFromSecret(seededSecrets(`${seed}/ia`).bytes(32)), identityFromSecret(seededSecrets(`${seed}/ib`).bytes(32))])
+  const id = '0123456789abcdef0123456789abcdef'
+  let invited: (addrs: string[]) => void = () => undefined
+  const addrs = new Promise<string[]>((r) => (invited = r))
+  const t = terms(1000)
+  const host = hostGame({ identity: ia, secrets: seededSecrets(`${seed}/A`), store: memoryStore(), strategy: makeBot(bot, `${seed}/A`), listen: ['/ip4/127.0.0.1/tcp/0'], inviteId: id, terms: t, waitMs: 10_000, onReady: (n: Libp2p) => { invited(n.getMultiaddrs().map(String)); } })
+  const join = joinGame({ identity: ib, secrets: seededSecrets(`${seed}/B`), store: memoryStore(), strategy: makeBot(bot, `${seed}/B`), listen: [], invite: { id, peer: ia.peerId.toString(), addrs: await addrs, terms: t } })
+  const [h] = await Promise.all([host, join])
+  const ms = performance.now() - t0
+  if (h.verdict.status !== 'complete') throw new Error(`whole game ${seed}: ${h.verdict.status}`)
+  return { ms, turns: h.verdict.turn }
+}
+
+async function transcripts(bot: 'strong' | 'random', count: number, maxTurns: number): Promise<string[]> {
+  const out: string[] = []
+  const { memoryChannelPair } = await import('../session/channel.js')
+  for (let i = 0; i < count; i++) {
+    const [ca, cb] = memoryChannelPair()
+    const side = (role: 'A' | 'B', channel: Channel) => {
+      const secrets = seededSecrets(`verify/${bot}/${i}/${role}`)
+      return runSession({ role, keys: generateKeyPair(secrets), terms: terms(maxTurns), secrets, store: memoryStore(), channel, strategy: makeBot(bot, `verify/${bot}/${i}/${role}/bot`) })
+    }
+    const [ra] = await Promise.all([side('A', ca), side('B', cb)])
+    out.push(formatTranscript(ra.transcript))
+  }
+  return out
+}
+
+function verifierRate(files: readonly string[]): { gamesPerSecond: Stat; envelopesPerGame: number } {
+  const rates: number[] = []
+  for (let rep = 0; rep <= REPS; rep++) {
+    const t0 = performance.now()
+    for (const f of files) if (verifyTranscript(f).status !== 'complete') throw new Error('a bench transcript does not verify')
+    const s = (performance.now() - t0) / 1000
+    if (rep > 0) rates.push(files.length / s)
+  }
+  const envelopes = files.reduce((n, f) => n + f.split('\n').length - 2, 0) / files.length
+  return { gamesPerSecond: stat(rates), envelopesPerGame: envelopes }
+}
+
+function engineRate(): { turnsPerSecond: Stat; gamesPerSecond: Stat; meanTurns: number } {
+  // Records are generated first, so only resolution (the reducer) is timed, not the random bot.
+  const games = Array.from({ length: 40 }, (_, i) => playRandomGame(RULESET, seededRandom(`engine/${i}`)))
+  const setups = games.map((g) => g.states[0]?.players.map((p) => p.ships.map((s): WrittenShip => ({ type: s.type, id: s.id, cells: s.cells, text: s.type }))) as [WrittenShip[], WrittenShip[]])
+  const records = games.map((g) => g.reports.map((r) => [r.records[0].actions, r.records[1].actions] as [ActionRecord, ActionRecord]))
+  const turns = records.reduce((n, r) => n + r.length, 0)
+  const tps: number[] = []
+  const gps: number[] = []
+  for (let rep = 0; rep <= REPS; rep++) {
+    const t0 = performance.now()
+    games.forEach((_, i) => {
+      const started = startGame(RULESET, setups[i] ?? [[], []])
+      if (!started.ok) throw new Error('bench setup illegal')
+      let game = started.value
+      for (const r of records[i] ?? []) {
+        const next = playTurn(game, r)
+        if (!next.ok) throw new Error('bench record illegal')
+        game = next.value.game
+      }
+    })
+    const s = (performance.now() - t0) / 1000
+    if (rep > 0) {
+      tps.push(turns / s)
+      gps.push(games.length / s)
+    }
+  }
+  return { turnsPerSecond: stat(tps), gamesPerSecond: stat(gps), meanTurns: turns / games.length }
+}
+
+/** Runs a command, returning its wall time and its peak RSS (VmHWM, polled from /proc). */
+function timedProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; peakRssMiB: number; code: number | null }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now()
+    const child = spawn(process.execPath, [...args], { env, stdio: 'ignore' })
+    let peak = 0
+    const poll = setInterval(() => {
+      try {
+        const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid ?? 0}/status`, 'utf8'))
+        if (m?.[1] !== undefined) peak = Math.max(peak, Number(m[1]) / 1024)
+      } catch {
+        // The process has exited.
+      }
+    }, 20)
+    child.on('exit', (code) => {
+      clearInterval(poll)
+      resolve({ ms: performance.now() - t0, peakRssMiB: peak, code })
+    })
+  })
+}
+
+const fmt = (s: Stat, digits = 2): string => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}..${s.max.toFixed(digits)})`
+
+async function main(): Promise<void> {
+  const started = performance.now()
+  const log = (m: string): void => void process.stderr.write(m + '\n')
+  const machine = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`
+  log(`bench on ${machine}`)
+
+  log('1. per turn over libp2p (TCP + Noise + yamux on loopback), random bots, full protocol vs trusting baseline')
+  await perTurn('full', 'warm/full')
+  await perTurn('trusting', 'warm/trusting')
+  const full: TurnRun[] = []
+  const trusting: TurnRun[] = []
+  for (let i = 0; i < REPS; i++) {
+    full.push(await perTurn('full', `turn/${i}`))
+    trusting.push(await perTurn('trusting', `turn/${i}`))
+  }
+  const fullWall = stat(full.map((r) => r.wallMsPerTurn))
+  const trustWall = stat(trusting.map((r) => r.wallMsPerTurn))
+  const fullCpu = stat(full.map((r) => r.cpuMsPerTurnPerPlayer))
+  const trustCpu = stat(trusting.map((r) => r.cpuMsPerTurnPerPlayer))
+  const fullBytes = stat(full.map((r) => r.bytesPerTurnPerPlayer))
+  const trustBytes = stat(trusting.map((r) => r.bytesPerTurnPerPlayer))
+
+  log('2. whole games over libp2p (connection, handshake, play, reveal, both verifications)')
+  await wholeGame('strong', 'warm/whole')
+  const wholeStrong: { ms: number; turns: number }[] = []
+  const wholeRandom: { ms: number; turns: number }[] = []
+  for (let i = 0; i < REPS; i++) wholeStrong.push(await wholeGame('strong', `whole/strong/${i}`))
+  for (let i = 0; i < 3; i++) wholeRandom.push(await wholeGame('random', `whole/random/${i}`))
+
+  log('3. the verifier, one core')
+  const strongFiles = await transcripts('strong', 20, 1000)
+  const randomFiles = await transcripts('random', 10, 1000)
+  const verifyStrong = verifierRate(strongFiles)
+  const verifyRandom = verifierRate(randomFiles)
+
+  log('4. the rules engine alone')
+  const engine = engineRate()
+
+  log('5, 6. a peer node process (peak RSS) and verify cold start')
+  const home = mkdtempSync(join(tmpdir(), 'spaceships-bench-'))
+  const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), NO_COLOR: '1' }
+  const transcriptFile = join(home, 'game.transcript')
+  writeFileSync(transcriptFile, strongFiles[0] ?? '')
+  const node = await timedProcess([CLI, 'play', '--autoplay', '--bot', 'random', '--max-turns', '100', '--json', '--out', join(home, 'play.transcript')], env)
+  if (node.code !== 0) throw new Error('the play process failed')
+  const cold: number[] = []
+  for (let i = 0; i <= REPS + 2; i++) {
+    const r = await timedProcess([CLI, 'verify', transcriptFile], env)
+    if (r.code !== 0) throw new Error('verify failed')
+    if (i > 0) cold.push(r.ms)
+  }
+  const coldStat = stat(cold)
+
+  const results = {
+    machine,
+    date: new Date().toISOString(),
+    command: 'npm run bench',
+    perTurn: {
+      games: REPS,
+      maxTurns: PER_TURN_MAX_TURNS,
+      wallMs: { full: fullWall, trusting: trustWall, ratio: fullWall.median / trustWall.median },
+      cpuMsPerPlayer: { full: fullCpu, trusting: trustCpu, ratio: fullCpu.median / trustCpu.median },
+      bytesPerPlayer: { full: fullBytes, trusting: trustBytes },
+    },
+    wholeGame: { strong: { ms: stat(wholeStrong.map((g) => g.ms)), turns: stat(wholeStrong.map((g) => g.turns)) }, random: { ms: stat(wholeRandom.map((g) => g.ms)), turns: stat(wholeRandom.map((g) => g.turns)) } },
+    verifier: { strongGames: verifyStrong, randomGames: verifyRandom },
+    engine,
+    peerNode: { peakRssMiB: node.peakRssMiB, note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process' },
+    verifyColdStartMs: coldStat,
+    seconds: (performance.now() - started) / 1000,
+  }
+  mkdirSync(join(ROOT, 'bench'), { recursive: true })
+  writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n')
+
+  const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
+  const rows: [string, string, string, string][] = [
+    ['wall time per turn, ms', fmt(fullWall), fmt(trustWall), `ratio ${(fullWall.median / trustWall.median).toFixed(2)} <= 1.5: ${goal(fullWall.median / trustWall.median <= 1.5)}`],
+    ['CPU per turn per player, ms', fmt(fullCpu), fmt(trustCpu), `< 1 ms: ${goal(fullCpu.median < 1)}`],
+    ['bytes on the wire per turn per player', fmt(fullBytes, 0), fmt(trustBytes, 0), `<= 1024: ${goal(fullBytes.median <= 1024)}`],
+    [`whole game, strong bots (median ${results.wholeGame.strong.turns.median} turns), ms`, fmt(results.wholeGame.strong.ms, 0), '', `< 250 ms: ${goal(results.wholeGame.strong.ms.median < 250)}`],
+    [`whole game, random bots (median ${results.wholeGame.random.turns.median} turns), ms`, fmt(results.wholeGame.random.ms, 0), '', ''],
+    [`verifier, strong games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyStrong.gamesPerSecond, 0), '', `>= 1000: ${goal(verifyStrong.gamesPerSecond.median >= 1000)}`],
+    [`verifier, random games (${verifyRandom.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyRandom.gamesPerSecond, 1), '', ''],
+    ['rules engine, turns/s', fmt(engine.turnsPerSecond, 0), '', ''],
+    [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],
+    ['peak RSS of a play process (two nodes), MiB', node.peakRssMiB.toFixed(0), '', ''],
+    ['spaceships verify cold start, ms', fmt(coldStat, 0), '', `< 200 ms: ${goal(coldStat.median < 200)}`],
+  ]
+  const out = [`${machine}; medians (min..max) over ${REPS} runs after warm-up`, '', '| figure | referee-less | trusting baseline | goal |', '| --- | --- | --- | --- |', ...rows.map((r) => `| ${r.join(' | ')} |`), '', `bench/results.json written; ${results.seconds.toFixed(0)} s`]
+  process.stdout.write(out.join('\n') + '\n')
+}
+
+await main()
