@@ -19,6 +19,8 @@ export class Chains {
   readonly envelopes: Record<Role, SealedEnvelope[]> = { A: [], B: [] }
   readonly keys: Partial<Record<Role, Uint8Array>> = {}
   gameId: string | undefined
+  /** Position of each accepted envelope in its sender's chain, by hash (acks resolve in O(1)). */
+  private readonly position = new Map<string, number>()
   /** Index in the other chain of the latest `ack` seen from each sender. */
   private readonly acked: Record<Role, number> = { A: -1, B: -1 }
 
@@ -75,6 +77,7 @@ export class Chains {
       if (e.game !== '' || e.prev !== '' || e.ack !== '') return this.offence(role, 'protocol-violation', 'SPEC §6.1', 'a hello has empty game, prev and ack', 0, [s])
       this.keys[role] = key
       chain.push(s)
+      this.position.set(s.hash, 0)
       return { kind: 'new' }
     }
     const key = this.keys[role]
@@ -86,6 +89,7 @@ export class Chains {
       if (bad !== undefined) return this.offence(role, 'protocol-violation', 'SPEC §5.3', bad, e.seq, [s])
     }
     chain.push(s)
+    this.position.set(s.hash, chain.length - 1)
     return { kind: 'new' }
   }
 
@@ -93,7 +97,8 @@ export class Chains {
   ackIndex(s: SealedEnvelope): number | string {
     const other = this.envelopes[s.envelope.from === 'A' ? 'B' : 'A']
     if (s.envelope.ack === '') return -1
-    const i = other.findIndex((x) => x.hash === s.envelope.ack)
+    const at = this.position.get(s.envelope.ack)
+    const i = at !== undefined && other[at]?.hash === s.envelope.ack ? at : -1
     return i < 0 ? `envelope ${s.envelope.seq}: ack names no envelope of the other side` : i
   }
 
