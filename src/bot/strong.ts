@@ -37,7 +37,7 @@ import type { PlayerStrategy, TurnContext } from '../session/strategy.js'
 
 /** How much more likely a placement is per known ship cell it explains. */
 const EXPLAIN_WEIGHT = 40
-const SETUP_CANDIDATES = 48
+const SETUP_CANDIDATES = 16
 
 export interface StrongOptions {
   /** Milliseconds the bot may think per decision; the setup search stops early past it. */

@@ -94,8 +94,9 @@ async function finish(node: Libp2p, channel: StreamChannel, result: Promise<Sess
     return await result
   } finally {
     channel.close()
-    // Let the last frames (the verdict) flush before the connection goes.
-    await new Promise((r) => setTimeout(r, 200))
+    // The last frames (the verdict) are flushed before the connection goes; a peer that stopped
+    // reading cannot hold the node up for more than a moment.
+    await Promise.race([channel.flushed(), new Promise((r) => setTimeout(r, 2000).unref())])
     await node.stop()
   }
 }

@@ -24,6 +24,8 @@ export interface StreamChannel extends Channel {
   attach(stream: Stream): void
   readonly attached: boolean
   readonly closed: boolean
+  /** After `close`: resolves once the last frames are flushed and the stream's write side closed. */
+  flushed(): Promise<void>
 }
 
 export interface StreamChannelOptions {
@@ -39,6 +41,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
   let current: { stream: Stream; lp: ReturnType<typeof lpStream<Stream>> } | undefined
   let closed = false
   let reconnectPending = false
+  let closing: Promise<void> = Promise.resolve()
 
   const deliver = (r: Received): void => {
     const w = waiter
@@ -123,12 +126,16 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         }
       })
     },
+    flushed: () => closing,
     close() {
       if (closed) return
       closed = true
       const c = current
       current = undefined
-      if (c !== undefined) void c.stream.close().catch(() => { c.stream.abort(new Error('closing')); })
+      if (c !== undefined)
+        closing = c.stream.close().catch(() => {
+          c.stream.abort(new Error('closing'))
+        })
       const w = waiter
       waiter = undefined
       w?.('closed')
