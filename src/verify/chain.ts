@@ -121,3 +121,39 @@ export class Chains {
     return undefined
   }
 }
+
+/**
+ * SPEC §11.1: an envelope is authenticated by its own valid signature or by a later envelope of
+ * its sender's linked chain whose signature is valid, since that signature covers `prev`, which
+ * binds every earlier envelope by hash. So a verifier reading a whole file checks one signature
+ * per chain (the last envelope linked to the hello), walking back only while signatures fail.
+ * Returns the hashes so authenticated; anything else (forks, duplicates, envelopes after a bad
+ * signature) is checked one by one as before.
+ */
+export function chainCover(list: readonly SealedEnvelope[]): Set<string> {
+  const covered = new Set<string>()
+  for (const role of ['A', 'B'] as const) {
+    // The envelope Chains will hold at each seq: the first in file order.
+    const atSeq = new Map<number, SealedEnvelope>()
+    for (const s of list) if (s.envelope.from === role && !atSeq.has(s.envelope.seq)) atSeq.set(s.envelope.seq, s)
+    const hello = atSeq.get(0)
+    if (hello?.envelope.body.t !== 'hello') continue
+    const key = fromBase64url(hello.envelope.body.key, PUBLIC_KEY_BYTES)
+    if (key === undefined || publicKeyProblem(key) !== undefined) continue
+    const linked: SealedEnvelope[] = [hello]
+    for (let q = 1; ; q++) {
+      const s = atSeq.get(q)
+      if (s === undefined || s.envelope.prev !== linked[q - 1]?.hash) break
+      linked.push(s)
+    }
+    for (let head = linked.length - 1; head >= 0; head--) {
+      const h = linked[head]
+      if (h !== undefined && signatureValid(h.envelope, key)) {
+        for (let i = 0; i <= head; i++) covered.add(linked[i]?.hash ?? '')
+        break
+      }
+    }
+  }
+  return covered
+}
+

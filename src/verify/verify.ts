@@ -8,7 +8,7 @@ import { parseRuleset, type Ruleset } from '../rules/ruleset.js'
 import { type SealedEnvelope, gameIdOf } from '../transcript/envelope.js'
 import { type TranscriptFileError, parseTranscript } from '../transcript/file.js'
 import type { EndReason, Role, Terms } from '../transcript/messages.js'
-import { Chains } from './chain.js'
+import { Chains, chainCover } from './chain.js'
 import { type Exposure, checkAnswers, checkFlashcube, newExposure } from './exposure.js'
 import { type SideLog, appendBody, emptySideLog, endTurn } from './log.js'
 import { INDEX_ROLE, type ProtocolOffence, ROLE_INDEX, otherRole } from './offence.js'
@@ -83,7 +83,8 @@ export function verifyEnvelopes(list: readonly SealedEnvelope[], verified?: Read
   const logs: Record<Role, SideLog> = { A: emptySideLog('A'), B: emptySideLog('B') }
   const candidates: Candidate[] = []
   const stopped: Record<Role, boolean> = { A: false, B: false }
-  const chains = new Chains(new Set(verified))
+  // A session hands over what it verified live; a file is authenticated chain by chain (SPEC §11.1).
+  const chains = new Chains(verified === undefined ? chainCover(list) : new Set(verified))
   const chainOffence = (o: ProtocolOffence): void => {
     candidates.push({ offence: o, stage: STAGE.chain })
     stopped[o.offender] = true
