@@ -5,16 +5,14 @@
  * openings (salts), no signatures or chains, no reveal and no verification. Each side simply
  * believes the other's answers. Never for play: it exists to price the protocol.
  */
-import { formatCell } from '../rules/coords.js'
-import { onlyScans } from '../rules/game.js'
 import { readRecord } from '../rules/legality.js'
-import { aspectsOf, burnoutsOf, flashcubeEntry, resolveIncoming, withBurnouts } from '../rules/resolve.js'
+import { burnoutsOf, resolveIncoming, withBurnouts } from '../rules/resolve.js'
 import type { Ruleset } from '../rules/ruleset.js'
-import { type PlayerState, fleetDestroyed, initialPlayerState } from '../rules/state.js'
+import { type PlayerState, initialPlayerState } from '../rules/state.js'
 import type { Channel } from '../session/channel.js'
 import type { PlayerStrategy, TurnSummary } from '../session/strategy.js'
-import type { Aspects, Flashcube, FlashcubeAnswer, Results, Role } from '../transcript/messages.js'
-import { cellIndex } from '../transcript/messages.js'
+import { NO_SALTS, aspectsMessage, flashcubeMessage, resultsMessage } from '../session/wire.js'
+import type { Aspects, Flashcube, Results, Role } from '../transcript/messages.js'
 import { beamExchanges, visibleAspectsOf } from '../verify/replay.js'
 
 const encoder = new TextEncoder()
@@ -48,35 +46,15 @@ export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel
     const r = readRecord(ruleset, start, turn, await strategy.record({ role, ruleset, turn, state: start, history }), 'lenient')
     if (!r.ok) throw new Error('trusting baseline: an illegal record')
     const record = r.value
-    const shown = aspectsOf(record)
-    const myAspects: Aspects = { t: 'aspects', turn, beams: shown.beams.map((b) => b.map(formatCell)), strikes: shown.strikes.map(formatCell), scans: shown.scans.map(formatCell), kamikaze: shown.kamikaze.map(formatCell), idle: record.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, record) }
+    const myAspects = aspectsMessage(ruleset, turn, record)
     await send(myAspects)
     const theirAspects = await receive<Aspects>()
     const half = resolveIncoming(ruleset, start, record, visibleAspectsOf(theirAspects))
-    const answer = (e: { result: Results['strikes'][number]['result']; explosions: readonly number[] }) => ({ result: e.result, salt: '', explosions: e.explosions.map(formatCell) })
-    const myResults: Results = {
-      t: 'results',
-      turn,
-      beams: theirAspects.beams.map((_, i) => half.exchanges.flatMap((e) => (e.kind === 'beam-strike' && e.beam === i ? [answer(e)] : []))),
-      strikes: half.exchanges.flatMap((e) => (e.kind === 'strike' ? [answer(e)] : [])),
-      scans: half.exchanges.flatMap((e) => (e.kind === 'scan' ? [{ result: e.result, salt: '' }] : [])),
-      destroyed: half.destructions.map((d) => ({ type: d.type, id: half.state.ships[d.ship]?.id ?? 1, cells: d.cells.map((c) => ({ cell: formatCell(c), salt: '' })) })),
-      fleetDestroyed: fleetDestroyed(half.state),
-    }
+    const myResults = resultsMessage(turn, theirAspects, half, NO_SALTS)
     await send(myResults)
     const theirResults = await receive<Results>()
     state = withBurnouts(half.state, burnoutsOf(ruleset, record.beams.map((b) => b.ship), beamExchanges(theirResults, myAspects)))
-    const after = state
-    const myFlash: Flashcube = {
-      t: 'flashcube',
-      turn,
-      reports: theirResults.destroyed.map((d) =>
-        d.cells.map((c): FlashcubeAnswer => {
-          const entry = flashcubeEntry(after, cellIndex(c.cell))
-          return entry.kind === 'empty' ? { cell: c.cell, kind: 'empty', salt: '' } : { cell: c.cell, kind: 'ship', type: entry.type, id: after.ships[after.shipAt[cellIndex(c.cell)] ?? -1]?.id ?? 1, destroyed: entry.destroyed, salt: '' }
-        }),
-      ),
-    }
+    const myFlash = flashcubeMessage(turn, state, theirResults.destroyed, NO_SALTS)
     await send(myFlash)
     const theirFlash = await receive<Flashcube>()
     history.push({ turn, myAspects, theirAspects, theirResults, myReports: myResults.destroyed, theirFlashcube: theirFlash })

@@ -8,4 +8,7 @@ import module from 'node:module'
 
 module.enableCompileCache()
 const { run } = await import('./main.js')
-process.exitCode = await run(process.argv.slice(2))
+const code = await run(process.argv.slice(2))
+process.exitCode = code
+// A finished command exits even if a library left a handle open (a socket mid-close).
+setTimeout(() => process.exit(code), 1000).unref()

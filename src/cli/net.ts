@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../commit/secrets.js'
-import { type NetEvent, hostGame, joinGame } from '../net/game.js'
+import { type NetEvent, type NetGameCommon, hostGame, joinGame } from '../net/game.js'
 import { type Identity, configDir, defaultIdentityPath, ephemeralIdentity, loadOrCreateIdentity } from '../net/identity.js'
 import { formatInvite, parseInvite } from '../net/invite.js'
 import { createRelayNode } from '../net/node.js'
@@ -20,7 +20,7 @@ import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { LIMITS, type Terms } from '../transcript/messages.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameMeta, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
+import { type GameFiles, type GameMeta, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
 import { type CliIo, EXIT } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
@@ -190,12 +190,9 @@ function boundListen(node: Libp2p, requested: readonly string[]): string[] {
   })
 }
 
-async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, waitMs: number, inviteFile?: string): Promise<number> {
-  const identity = await identityFor(f, io)
-  const files = openGameFiles(meta.id, env(io))
-  const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-  let current = meta
-  const result = await hostGame({
+/** What a host and a joiner of a stored game set up alike: keys, files, player, addresses, events. */
+function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }): NetGameCommon {
+  return {
     identity,
     secrets: systemSecrets,
     store: files.store,
@@ -203,11 +200,21 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
     strategy: watched(playerFor(f, io, meta.player), seen),
     listen: meta.listen,
     relays: meta.relays,
+    onEvent: eventPrinter(io, f.json === true),
+  }
+}
+
+async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, waitMs: number, inviteFile?: string): Promise<number> {
+  const identity = await identityFor(f, io)
+  const files = openGameFiles(meta.id, env(io))
+  const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+  let current = meta
+  const result = await hostGame({
+    ...sideOptions(io, f, meta, identity, files, seen),
     inviteId: meta.id,
     terms,
     waitMs,
     ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
-    onEvent: eventPrinter(io, f.json === true),
     onOpponent: (peer) => { writeMeta((current = { ...current, opponent: peer }), env(io)); },
     onReady: async (node) => {
       if (meta.relays.length > 0) await waitUntil(() => node.getMultiaddrs().some((a) => a.toString().includes('/p2p-circuit')), 10_000)
@@ -231,15 +238,8 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
   const files = openGameFiles(meta.id, env(io))
   const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
   const result = await joinGame({
-    identity,
-    secrets: systemSecrets,
-    store: files.store,
-    journal: files.journal,
-    strategy: watched(playerFor(f, io, meta.player), seen),
-    listen: meta.listen,
-    relays: meta.relays,
+    ...sideOptions(io, f, meta, identity, files, seen),
     invite: parsed.value,
-    onEvent: eventPrinter(io, f.json === true),
   })
   writeMeta({ ...meta, finished: result.verdict.status }, env(io))
   return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx)

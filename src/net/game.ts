@@ -89,6 +89,13 @@ function sessionInputs(o: NetGameCommon): { keys: Identity['keys']; secrets: Sec
   }
 }
 
+/** Waits for `p`, or at most `ms` (with a ref'd timer, so the process never idles out meanwhile). */
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([p.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))])
+  clearTimeout(timer)
+}
+
 async function finish(node: Libp2p, channel: StreamChannel, result: Promise<SessionResult>): Promise<SessionResult> {
   try {
     return await result
@@ -96,8 +103,11 @@ async function finish(node: Libp2p, channel: StreamChannel, result: Promise<Sess
     channel.close()
     // The last frames (the verdict) are flushed before the connection goes; a peer that stopped
     // reading cannot hold the node up for more than a moment.
-    await Promise.race([channel.flushed(), new Promise((r) => setTimeout(r, 2000).unref())])
-    await node.stop()
+    // (The timer is not unref'd: a stream whose close never settles must not leave the process
+    // with nothing to wait on and the game's promise pending.)
+    await settledWithin(channel.flushed(), 2000)
+    // Stopping a node can wait on sockets whose peer already went; the game's result is known.
+    await settledWithin(Promise.resolve(node.stop()), 3000)
   }
 }
 

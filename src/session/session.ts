@@ -8,19 +8,17 @@ import { type CommitmentContext, SEED_BYTES, commitSetup, deriveSalt, recordComm
 import { fromBase64url, toBase64url } from '../commit/bytes.js'
 import type { KeyPair } from '../commit/keys.js'
 import type { SecretSource } from '../commit/secrets.js'
-import { formatCell } from '../rules/coords.js'
-import { onlyScans } from '../rules/game.js'
 import { type CheckedRecord, readRecord } from '../rules/legality.js'
-import { aspectsOf, burnoutsOf, flashcubeEntry, resolveIncoming, withBurnouts } from '../rules/resolve.js'
+import { burnoutsOf, resolveIncoming, withBurnouts } from '../rules/resolve.js'
 import { formatRecord } from '../rules/record.js'
 import { type Ruleset, parseRuleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
-import { type PlayerState, fleetDestroyed, initialPlayerState } from '../rules/state.js'
+import { type PlayerState, initialPlayerState } from '../rules/state.js'
 import { type SealedEnvelope, decodeEnvelope, encodeLine, gameIdOf, seal } from '../transcript/envelope.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import type { TranscriptStore } from '../transcript/file.js'
 import { decodeWith } from '../transcript/decode.js'
-import { type Aspects, type Body, type Destruction, type Flashcube, type FlashcubeAnswer, PROTOCOL_ID, type Results, type Role, type Terms, cellIndex, termsDecoder } from '../transcript/messages.js'
+import { type Body, PROTOCOL_ID, type Role, type Terms, termsDecoder } from '../transcript/messages.js'
 import { Chains } from '../verify/chain.js'
 import { type Exposure, checkAnswers, checkFlashcube, newExposure } from '../verify/exposure.js'
 import { type SideLog, appendBody, emptySideLog } from '../verify/log.js'
@@ -29,6 +27,7 @@ import { beamExchanges, cellValues, visibleAspectsOf } from '../verify/replay.js
 import { type TranscriptVerdict, verifyEnvelopes } from '../verify/verify.js'
 import type { Channel } from './channel.js'
 import type { PlayerStrategy, TurnContext, TurnSummary } from './strategy.js'
+import { type Salts, aspectsMessage, flashcubeMessage, resultsMessage } from './wire.js'
 
 /**
  * Ways to break the protocol on purpose, so tests can show every cheat is caught. An honest node
@@ -239,50 +238,19 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
       records.push(chosenRecord.text)
       await send({ t: 'commit', turn, record: toBase64url(recordCommitment(mine, turn, chosenRecord.text, recordSalt(seed, mine, turn))) })
       await expect('commit', terms.turnMs, turn)
-      const shown = aspectsOf(record)
-      const myAspects: Aspects = {
-        t: 'aspects',
-        turn,
-        beams: shown.beams.map((b) => b.map(formatCell)),
-        strikes: shown.strikes.map(formatCell),
-        scans: shown.scans.map(formatCell),
-        kamikaze: shown.kamikaze.map(formatCell),
-        idle: record.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, record),
-      }
+      const myAspects = aspectsMessage(ruleset, turn, record)
       await send(myAspects)
       const theirAspects = await expect('aspects', terms.replyMs, turn)
       // My side of the turn (resolveIncoming), answered with openings (SPEC §7.3).
       const half = resolveIncoming(ruleset, start, record, visibleAspectsOf(theirAspects))
-      const occupancySalt = (c: number): string => toBase64url(deriveSalt(seed, mine, 'occupancy', c))
-      const detailSalt = (c: number): string => toBase64url(deriveSalt(seed, mine, 'detail', c))
-      const answers = half.exchanges.flatMap((e) => (e.kind === 'beam-strike' || e.kind === 'strike' ? [{ e, a: { result: e.result, salt: occupancySalt(e.target), explosions: e.explosions.map(formatCell) } }] : []))
-      const myResults: Results = {
-        t: 'results',
-        turn,
-        beams: theirAspects.beams.map((_, i) => answers.filter((x) => x.e.kind === 'beam-strike' && x.e.beam === i).map((x) => x.a)),
-        strikes: answers.filter((x) => x.e.kind === 'strike').map((x) => x.a),
-        scans: half.exchanges.flatMap((e) => (e.kind === 'scan' ? [{ result: e.result, salt: occupancySalt(e.target) }] : [])),
-        destroyed: half.destructions.map((r): Destruction => ({ type: r.type, id: half.state.ships[r.ship]?.id ?? 1, cells: r.cells.map((c) => ({ cell: formatCell(c), salt: detailSalt(c) })) })),
-        fleetDestroyed: fleetDestroyed(half.state),
-      }
+      const salts: Salts = { occupancy: (c) => toBase64url(deriveSalt(seed, mine, 'occupancy', c)), detail: (c) => toBase64url(deriveSalt(seed, mine, 'detail', c)) }
+      const myResults = resultsMessage(turn, theirAspects, half, salts)
       await send(myResults)
       const theirResults = await expect('results', terms.replyMs, turn)
       const bad = checkAnswers(exposure, turn, theirAspects, myAspects, theirResults)
       if (bad !== undefined) throw new Stop({ kind: 'offence', offence: bad })
       state = withBurnouts(half.state, burnoutsOf(ruleset, record.beams.map((b) => b.ship), beamExchanges(theirResults, myAspects)))
-      const after = state
-      const myFlash: Flashcube = {
-        t: 'flashcube',
-        turn,
-        reports: theirResults.destroyed.map((r) =>
-          r.cells.map((c): FlashcubeAnswer => {
-            const cell = cellIndex(c.cell)
-            const entry = flashcubeEntry(after, cell)
-            const salt = detailSalt(cell)
-            return entry.kind === 'empty' ? { cell: c.cell, kind: 'empty', salt } : { cell: c.cell, kind: 'ship', type: entry.type, id: after.ships[after.shipAt[cell] ?? -1]?.id ?? 1, destroyed: entry.destroyed, salt }
-          }),
-        ),
-      }
+      const myFlash = flashcubeMessage(turn, state, theirResults.destroyed, salts)
       await send(myFlash)
       const theirFlash = await expect('flashcube', terms.replyMs, turn)
       const badFlash = checkFlashcube(exposure, turn, myResults.destroyed, theirFlash)

@@ -10,6 +10,7 @@ const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')
 interface Proc {
   readonly child: ChildProcess
   readonly out: () => string
+  readonly err: () => string
   readonly exit: Promise<number | null>
 }
 
@@ -19,8 +20,11 @@ function start(args: string[], home: string): Proc {
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString()
   })
-  child.stderr.on('data', () => undefined)
-  return { child, out: () => out, exit: new Promise((r) => child.on('exit', (code) => { r(code); })) }
+  let err = ''
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString()
+  })
+  return { child, out: () => out, err: () => err, exit: new Promise((r) => child.on('exit', (code) => { r(code); })) }
 }
 
 async function until<T>(f: () => T | undefined, ms = 20_000): Promise<T> {
@@ -46,10 +50,10 @@ describe('two processes over TCP: one is killed mid-game and restarted (issue 4,
     const hostHome = mkdtempSync(join(tmpdir(), 'spaceships-host-'))
     const joinHome = mkdtempSync(join(tmpdir(), 'spaceships-join-'))
     const deadlines = ['--turn-seconds', '30', '--reply-seconds', '30']
-    const host = start(['host', '--autoplay', '--seed', 'proc/A', '--pace', '10', '--listen', '/ip4/127.0.0.1/tcp/0', ...deadlines, '--json'], hostHome)
+    const host = start(['host', '--autoplay', '--bot', 'random', '--seed', 'proc/A', '--pace', '10', '--listen', '/ip4/127.0.0.1/tcp/0', ...deadlines, '--json'], hostHome)
     const first = await until(() => host.out().split('\n').find((l) => l.startsWith('{"invite"')))
     const { invite, game } = JSON.parse(first) as { invite: string; game: string }
-    const joiner = start(['join', invite, '--autoplay', '--yes', '--seed', 'proc/B', '--json'], joinHome)
+    const joiner = start(['join', invite, '--autoplay', '--bot', 'random', '--yes', '--seed', 'proc/B', '--json'], joinHome)
     const transcript = join(hostHome, 'state', 'spaceships', 'games', game, 'transcript')
     // Mid-game: after some turns, at whatever point the host happens to be.
     await until(() => (lines(transcript) > 80 ? true : undefined))
@@ -58,8 +62,8 @@ describe('two processes over TCP: one is killed mid-game and restarted (issue 4,
     const killedAt = lines(transcript)
     const resumed = start(['resume', game, '--pace', '10', '--json'], hostHome)
     const [hostCode, joinCode] = await Promise.all([resumed.exit, joiner.exit])
-    expect(hostCode, resumed.out()).toBe(0)
-    expect(joinCode, joiner.out()).toBe(0)
+    expect(hostCode, resumed.err() + resumed.out().slice(-300)).toBe(0)
+    expect(joinCode, joiner.err() + joiner.out().slice(-300)).toBe(0)
     const hostResult = JSON.parse(resumed.out().slice(resumed.out().indexOf('{\n'))) as { verdict: { status: string } }
     const joinResult = JSON.parse(joiner.out().slice(joiner.out().indexOf('{\n'))) as { verdict: unknown; transcript: string }
     expect(hostResult.verdict.status).toBe('complete')
