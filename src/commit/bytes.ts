@@ -43,18 +43,36 @@ export function toBase64url(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url')
 }
 
-const BASE64URL = /^[A-Za-z0-9_-]*$/
+/** The value of each base64url character (RFC 4648 §5), -1 for any other code unit. */
+const BASE64URL_VALUE = new Int8Array(128).fill(-1)
+const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+for (let i = 0; i < 64; i++) BASE64URL_VALUE[BASE64URL_ALPHABET.charCodeAt(i)] = i
 
 /**
- * Strict base64url (SPEC §3.2): only the 64 URL-safe characters, no padding, and the one
- * encoding that re-encodes to itself (unused trailing bits zero). Undefined otherwise.
+ * Whether `text` is the one strict base64url encoding (SPEC §3.2) of some bytes (of `length`
+ * bytes, if given): only the 64 URL-safe characters, no padding, a possible length, and the unused
+ * trailing bits zero. Checked on the characters alone, without decoding (issue 6: the verifier
+ * checks thousands of these per game).
  */
+export function isBase64url(text: string, length?: number): boolean {
+  const n = text.length
+  if (n % 4 === 1) return false
+  if (length !== undefined && n !== Math.ceil((length * 4) / 3)) return false
+  let last = 0
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i)
+    last = c < 128 ? (BASE64URL_VALUE[c] ?? -1) : -1
+    if (last < 0) return false
+  }
+  // A final group of 2 characters holds 1 byte (4 unused bits), of 3 characters 2 bytes (2 unused).
+  const unusedMask = n % 4 === 2 ? 0x0f : n % 4 === 3 ? 0x03 : 0
+  return (last & unusedMask) === 0
+}
+
+/** Strict base64url (SPEC §3.2, `isBase64url`) decoded; undefined if not. */
 export function fromBase64url(text: string, length?: number): Uint8Array | undefined {
-  if (!BASE64URL.test(text) || text.length % 4 === 1) return undefined
-  const bytes = new Uint8Array(Buffer.from(text, 'base64url'))
-  if (toBase64url(bytes) !== text) return undefined
-  if (length !== undefined && bytes.length !== length) return undefined
-  return bytes
+  if (!isBase64url(text, length)) return undefined
+  return new Uint8Array(Buffer.from(text, 'base64url'))
 }
 
 export function toHex(bytes: Uint8Array): string {

@@ -8,7 +8,7 @@
  * the reveal to 32 bytes plus the setup and records.
  */
 import { constantTimeEqual, u16, u8, utf8 } from './bytes.js'
-import { DOMAIN, HASH_BYTES, taggedHash, taggedMac } from './hash.js'
+import { DOMAIN, HASH_BYTES, TaggedPrefix, taggedHash } from './hash.js'
 
 export const SEED_BYTES = 32
 export const SALT_BYTES = 32
@@ -36,8 +36,38 @@ export interface CommitmentContext {
   readonly player: 0 | 1
 }
 
+/*
+ * Every salt and cell commitment of one side of one game shares its leading fields (tag, game
+ * id, player), so those are absorbed once per (seed, game, player) and per (kind, game, player)
+ * and only the rest is hashed per cell (issue 6: a setup commitment is 500 of each per game).
+ * The values are exactly those of the definitions in SPEC §4.1 and §4.2.
+ */
+const PREFIX_CACHE = 16
+const saltPrefixes = new WeakMap<Uint8Array, Map<string, TaggedPrefix>>()
+const cellPrefixes = new Map<string, TaggedPrefix>()
+
+function contextKey(ctx: CommitmentContext): string {
+  return `${ctx.player}:${Buffer.from(ctx.gameId.buffer, ctx.gameId.byteOffset, ctx.gameId.byteLength).toString('hex')}`
+}
+
+function bounded<V>(map: Map<string, V>, key: string, make: () => V): V {
+  let v = map.get(key)
+  if (v === undefined) {
+    if (map.size >= PREFIX_CACHE) map.clear()
+    map.set(key, (v = make()))
+  }
+  return v
+}
+
+function saltPrefix(seed: Uint8Array, ctx: CommitmentContext): TaggedPrefix {
+  let perSeed = saltPrefixes.get(seed)
+  if (perSeed === undefined) saltPrefixes.set(seed, (perSeed = new Map<string, TaggedPrefix>()))
+  return bounded(perSeed, contextKey(ctx), () => TaggedPrefix.mac(seed, DOMAIN.salt, ctx.gameId, u8(ctx.player)))
+}
+
+/** SPEC §4.1: HMAC-SHA256(seed, lp(tag) ‖ lp(game id) ‖ lp(player) ‖ lp(kind) ‖ lp(u16 index)). */
 export function deriveSalt(seed: Uint8Array, ctx: CommitmentContext, kind: SaltKind, index: number): Uint8Array {
-  return taggedMac(seed, DOMAIN.salt, ctx.gameId, u8(ctx.player), u8(SALT_KIND_BYTE[kind]), u16(index))
+  return saltPrefix(seed, ctx).of(u8(SALT_KIND_BYTE[kind]), u16(index))
 }
 
 export function occupancyValue(occupied: boolean): Uint8Array {
@@ -48,16 +78,35 @@ export function detailValue(detail: string): Uint8Array {
   return utf8(detail)
 }
 
+const contextPrefixes = new WeakMap<CommitmentContext, Record<CellCommitmentKind, TaggedPrefix>>()
+
+function cellPrefix(kind: CellCommitmentKind, ctx: CommitmentContext): TaggedPrefix {
+  let p = contextPrefixes.get(ctx)
+  if (p === undefined) {
+    const make = (k: CellCommitmentKind): TaggedPrefix => bounded(cellPrefixes, `${k}:${contextKey(ctx)}`, () => TaggedPrefix.hash(DOMAIN[k], ctx.gameId, u8(ctx.player)))
+    contextPrefixes.set(ctx, (p = { occupancy: make('occupancy'), detail: make('detail') }))
+  }
+  return p[kind]
+}
+
+/** SPEC §4.2: SHA-256(lp(tag) ‖ lp(game id) ‖ lp(player) ‖ lp(u8 cell) ‖ lp(value) ‖ lp(salt)). */
 export function cellCommitment(kind: CellCommitmentKind, ctx: CommitmentContext, cell: number, value: Uint8Array, salt: Uint8Array): Uint8Array {
-  return taggedHash(DOMAIN[kind], ctx.gameId, u8(ctx.player), u8(cell), value, salt)
+  return cellPrefix(kind, ctx).of(u8(cell), value, salt)
 }
 
 /** SPEC §4.2: for cells 0..124 in index order, the occupancy commitment then the detail commitment. */
 export function commitSetup(ctx: CommitmentContext, cells: readonly CellValue[], seed: Uint8Array): Uint8Array {
   const out = new Uint8Array(SETUP_COMMITMENT_BYTES)
+  const salt = saltPrefix(seed, ctx)
+  const occupancy = cellPrefix('occupancy', ctx)
+  const detail = cellPrefix('detail', ctx)
+  const occupancyKind = u8(SALT_KIND_BYTE.occupancy)
+  const detailKind = u8(SALT_KIND_BYTE.detail)
   cells.forEach((v, cell) => {
-    out.set(cellCommitment('occupancy', ctx, cell, occupancyValue(v.occupied), deriveSalt(seed, ctx, 'occupancy', cell)), (2 * cell) * HASH_BYTES)
-    out.set(cellCommitment('detail', ctx, cell, detailValue(v.detail), deriveSalt(seed, ctx, 'detail', cell)), (2 * cell + 1) * HASH_BYTES)
+    const index = u16(cell)
+    const at = u8(cell)
+    out.set(occupancy.of(at, occupancyValue(v.occupied), salt.of(occupancyKind, index)), 2 * cell * HASH_BYTES)
+    out.set(detail.of(at, detailValue(v.detail), salt.of(detailKind, index)), (2 * cell + 1) * HASH_BYTES)
   })
   return out
 }

@@ -5,8 +5,9 @@
  */
 import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
-import { type KeyObject, createHash, createHmac, createSecretKey } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { concatBytes, lengthPrefixed, u32, utf8 } from './bytes.js'
+import { HmacSha256, Sha256 } from './sha256.js'
 
 /** SPEC §3.3: the domain-separation tags. */
 export const DOMAIN = {
@@ -23,36 +24,81 @@ export type DomainTag = (typeof DOMAIN)[keyof typeof DOMAIN]
 
 export const HASH_BYTES = 32
 
-/** Feeds lp(tag) ‖ lp(field1) ‖ ... without building the concatenation (SPEC §3.1). */
-function feed(h: ReturnType<typeof createHash> | ReturnType<typeof createHmac>, tag: DomainTag, fields: readonly Uint8Array[]): Uint8Array {
+const TAG_BYTES = Object.fromEntries(Object.values(DOMAIN).map((t) => [t, utf8(t)])) as Record<DomainTag, Uint8Array>
+
+/**
+ * Inputs up to this size are hashed in JS (`sha256.ts`): below it a native call's fixed overhead
+ * costs more than the compressions; above it native SHA-256 is faster (issue 6, measured).
+ */
+const NATIVE_FROM_BYTES = 512
+
+function feed(h: Sha256, fields: readonly Uint8Array[]): Sha256 {
+  for (const f of fields) h.updateU32(f.length).update(f)
+  return h
+}
+
+function inputLength(tag: Uint8Array, fields: readonly Uint8Array[]): number {
+  let n = 4 + tag.length
+  for (const f of fields) n += 4 + f.length
+  return n
+}
+
+/** SHA-256(lp(tag) ‖ lp(field1) ‖ lp(field2) ‖ ...), SPEC §3.1. `taggedHashReference` is the same function over @noble/hashes; a test holds them equal. */
+export function taggedHash(tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
   const t = TAG_BYTES[tag]
-  h.update(u32(t.length)).update(t)
+  if (inputLength(t, fields) < NATIVE_FROM_BYTES) return feed(new Sha256().updateU32(t.length).update(t), fields).digest()
+  const h = createHash('sha256').update(u32(t.length)).update(t)
   for (const f of fields) h.update(u32(f.length)).update(f)
   const d = h.digest()
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
 }
 
-const TAG_BYTES = Object.fromEntries(Object.values(DOMAIN).map((t) => [t, utf8(t)])) as Record<DomainTag, Uint8Array>
+/** HMAC-SHA256(key, lp(tag) ‖ lp(field1) ‖ ...). Keys are short-lived seeds, each used for hundreds of salts, so the keyed pads are kept while the key lives. */
+export function taggedMac(key: Uint8Array, tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
+  const mac = hmacFor(key)
+  const t = TAG_BYTES[tag]
+  return mac.finish(feed(mac.start().updateU32(t.length).update(t), fields))
+}
+
+/** `TaggedPrefix.of` runs synchronously to completion, so one scratch state serves every call. */
+const scratch = new Sha256()
+
+const macs = new WeakMap<Uint8Array, HmacSha256>()
+
+function hmacFor(key: Uint8Array): HmacSha256 {
+  let m = macs.get(key)
+  if (m === undefined) macs.set(key, (m = new HmacSha256(key)))
+  return m
+}
 
 /**
- * SHA-256(lp(tag) ‖ lp(field1) ‖ lp(field2) ‖ ...). Node's native SHA-256 (issue 6: the pure-JS
- * one was a tenth of a peer's CPU per turn); `taggedHashReference` is the same function in
- * @noble/hashes, and a test holds them equal.
+ * A tagged hash or MAC whose tag and leading fields are fixed: they are absorbed once, and each
+ * `of(...rest)` costs only the compressions of the rest. `of(...rest)` equals
+ * `taggedHash(tag, ...fixed, ...rest)` (or `taggedMac(key, ...)`).
  */
-export function taggedHash(tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
-  return feed(createHash('sha256'), tag, fields)
-}
+export class TaggedPrefix {
+  private constructor(
+    private readonly state: Sha256,
+    private readonly mac: HmacSha256 | undefined,
+  ) {}
 
-/** HMAC-SHA256(key, lp(tag) ‖ lp(field1) ‖ ...), natively (see `taggedHash`). */
-export function taggedMac(key: Uint8Array, tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
-  // Importing a raw key costs more than the MAC itself; a game derives hundreds of salts from one
-  // seed, so its KeyObject is kept while the seed lives.
-  let k = macKeys.get(key)
-  if (k === undefined) macKeys.set(key, (k = createSecretKey(key)))
-  return feed(createHmac('sha256', k), tag, fields)
-}
+  static hash(tag: DomainTag, ...fixed: readonly Uint8Array[]): TaggedPrefix {
+    const t = TAG_BYTES[tag]
+    return new TaggedPrefix(feed(new Sha256().updateU32(t.length).update(t), fixed), undefined)
+  }
 
-const macKeys = new WeakMap<Uint8Array, KeyObject>()
+  static mac(key: Uint8Array, tag: DomainTag, ...fixed: readonly Uint8Array[]): TaggedPrefix {
+    const mac = hmacFor(key)
+    const t = TAG_BYTES[tag]
+    return new TaggedPrefix(feed(mac.start().updateU32(t.length).update(t), fixed), mac)
+  }
+
+  of(...rest: readonly Uint8Array[]): Uint8Array {
+    // One scratch state, copied from the prefix: no allocation but the result (issue 6).
+    const h = feed(scratch.copyFrom(this.state), rest)
+    return this.mac === undefined ? h.digest() : this.mac.finish(h)
+  }
+}
 
 /** The reference definitions over @noble/hashes (for tests and other implementations). */
 export function taggedHashReference(tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {

@@ -3,7 +3,7 @@
  * format, objects must have exactly the schema's keys, and the decoded value is rebuilt in schema
  * order so that re-encoding it gives the canonical bytes (SPEC §3.4).
  */
-import { fromBase64url } from '../commit/bytes.js'
+import { isBase64url } from '../commit/bytes.js'
 import { type ProtocolError, type ProtocolErrorCode, protocolError } from './errors.js'
 
 /** Internal: carries a coded error up through nested decoders; never escapes `decodeWith`. */
@@ -66,7 +66,7 @@ export function base64url(bytes: number, rule = '§3.2', allowEmpty = false): De
   return (v, at) => {
     if (typeof v !== 'string') failAt('field.type', at, rule, 'expected a base64url string')
     if (allowEmpty && v === '') return v
-    if (v.length !== Math.ceil((bytes * 4) / 3) || fromBase64url(v, bytes) === undefined) {
+    if (!isBase64url(v, bytes)) {
       failAt('field.format', at, rule, `expected ${bytes} bytes in unpadded canonical base64url`)
     }
     return v
