@@ -14,7 +14,8 @@ import { formatRecord } from '../rules/record.js'
 import { type Ruleset, parseRuleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
 import { type PlayerState, initialPlayerState } from '../rules/state.js'
-import { type SealedEnvelope, decodeEnvelope, encodeLine, gameIdOf, seal } from '../transcript/envelope.js'
+import { type SealedEnvelope, decodeEnvelope, gameIdOf, seal } from '../transcript/envelope.js'
+import { type FrameContext, decodeFrame, encodeFrame } from '../transcript/frame.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import type { TranscriptStore } from '../transcript/file.js'
 import { decodeWith } from '../transcript/decode.js'
@@ -104,6 +105,14 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
   const ownStored = stored.filter((s) => s.envelope.from === me)
   const theirStored = stored.filter((s) => s.envelope.from === them)
 
+  // Compact frames (SPEC §2.1) leave out what the other side already holds of both chains.
+  const frames: FrameContext = {
+    get game() {
+      return game
+    },
+    hashAt: (role, at) => chains.envelopes[role][at]?.hash,
+    positionOf: (hash) => chains.positionOf(hash),
+  }
   const persist = (s: SealedEnvelope, direction: 'sent' | 'received'): void => {
     o.store.append(s.line)
     o.onEnvelope?.(s, direction)
@@ -135,14 +144,14 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
     seq++
     prev = own.hash
     for (const s of out) persist(s, 'sent')
-    for (const s of out) await o.channel.send(encodeLine(s.line))
+    for (const s of out) await o.channel.send(encodeFrame(s, frames))
   }
   /** After a new connection: everything of mine after the last envelope the peer acknowledged. */
   const retransmit = async (): Promise<void> => {
     const lastAck = chains.envelopes[them].at(-1)?.envelope.ack ?? ''
     const mine = chains.envelopes[me]
     const from = lastAck === '' ? 0 : mine.findIndex((e) => e.hash === lastAck) + 1
-    for (const s of mine.slice(from)) await o.channel.send(encodeLine(s.line))
+    for (const s of mine.slice(from)) await o.channel.send(encodeFrame(s, frames))
   }
   const offenceOf = (offender: Role, cls: ProtocolOffence['class'], rule: string, turn: number, detail: string): Stop => new Stop({ kind: 'offence', offence: { offender, class: cls, rule, turn, detail } })
 
@@ -159,7 +168,9 @@ export async function runSession(o: SessionOptions): Promise<SessionResult> {
         continue
       }
       if (typeof got === 'object' && !(got instanceof Uint8Array)) throw offenceOf(them, 'protocol-violation', 'SPEC §2.1', turn, got.malformed)
-      const d = decodeEnvelope(got)
+      const framed = typeof got === 'string' ? { ok: true as const, line: got } : decodeFrame(got, them, frames)
+      if (!framed.ok) throw offenceOf(them, 'protocol-violation', `SPEC ${framed.error.rule}`, turn, `unreadable frame: ${describeProtocolError(framed.error)}`)
+      const d = decodeEnvelope(framed.line)
       if (!d.ok) throw offenceOf(them, 'protocol-violation', `SPEC ${d.error.rule}`, turn, `undecodable message: ${describeProtocolError(d.error)}`)
       const s = d.value
       if (s.envelope.from !== them) throw offenceOf(them, 'protocol-violation', 'SPEC §5', turn, `an envelope claiming to be from ${s.envelope.from}`)

@@ -7,6 +7,7 @@ export const PROTOCOL_ERROR_CODES = [
   'wire.utf8',
   'wire.json',
   'wire.not-canonical',
+  'wire.frame',
   'field.missing',
   'field.unknown',
   'field.type',

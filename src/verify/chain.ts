@@ -31,6 +31,11 @@ export class Chains {
    */
   constructor(readonly verified: Set<string> = new Set()) {}
 
+  /** Where an accepted envelope sits in its sender's chain (for compact frames, SPEC §2.1). */
+  positionOf(hash: string): number | undefined {
+    return this.position.get(hash)
+  }
+
   /** SPEC §11.4: an envelope-level offence belongs to the turn its body names, else the sender's latest committed turn. */
   private turnOf(s: SealedEnvelope): number {
     const b = s.envelope.body

@@ -16,7 +16,8 @@ import { formatRecord } from '../../src/rules/record.js'
 import { randomRecord } from '../../src/rules/enumerate.js'
 import type { Action } from '../../src/rules/record.js'
 import type { Deviation, PlayerStrategy } from '../../src/session/index.js'
-import { formatTranscript } from '../../src/transcript/file.js'
+import { formatTranscript, parseTranscript } from '../../src/transcript/file.js'
+import { encodeFrame } from '../../src/transcript/frame.js'
 import { cellValues } from '../../src/verify/replay.js'
 import { SETUP_A, SETUP_B } from '../helpers.js'
 import { playInMemory } from '../session/helpers.js'
@@ -159,4 +160,33 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   files['garbage.transcript'] = formatTranscript([...honest.slice(0, 5), '{"v":1,"game":"not base64!"}'])
   manifest.push({ file: 'garbage.transcript', description: 'A line that is not an envelope.', expect: { status: 'unreadable' } })
   return { files, manifest }
+}
+
+/**
+ * frames.json (SPEC §2.1): envelopes of the honest transcript as compact frames, with what the
+ * receiver must hold to rebuild them (the game id, the sender's previous envelope hash, the hash
+ * `ack` names) and the exact line they rebuild to.
+ */
+export function frameVectors(honestTranscript: string): unknown {
+  const sealed = parseTranscript(honestTranscript)
+  if (!sealed.ok) throw new Error('honest transcript unreadable')
+  const envelopes = sealed.value
+  // The setups travel deflated (form 0x02); the rest compact (0x01).
+  const wanted = new Set(['setup', 'commit', 'aspects', 'results', 'flashcube', 'verdict'])
+  const seen = new Set<string>()
+  const out: unknown[] = []
+  envelopes.forEach((s, i) => {
+    const key = `${s.envelope.from}/${s.envelope.body.t}`
+    if (!wanted.has(s.envelope.body.t) || seen.has(key)) return
+    seen.add(key)
+    const held = envelopes.slice(0, i)
+    const ctx = {
+      game: s.envelope.game,
+      hashAt: (r: 'A' | 'B', at: number) => held.filter((x) => x.envelope.from === r)[at]?.hash,
+      positionOf: (hash: string) => held.find((x) => x.hash === hash)?.envelope.seq,
+    }
+    const frame = encodeFrame(s, ctx)
+    out.push({ from: s.envelope.from, body: s.envelope.body.t, game: s.envelope.game, prev: s.envelope.prev, ack: s.envelope.ack, ackSeq: s.envelope.ack === '' ? null : ctx.positionOf(s.envelope.ack), frame: toHex(frame), line: s.line })
+  })
+  return out
 }
