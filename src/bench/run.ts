@@ -31,7 +31,8 @@ import { verifyTranscript } from '../verify/verify.js'
 import { runTrusting } from './trusting.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
-const CLI = join(ROOT, 'dist', 'cli', 'main.js')
+/** The `spaceships` executable as npm installs it (bin.js turns on Node's compile cache). */
+const CLI = join(ROOT, 'dist', 'cli', 'bin.js')
 const RULESET = DEFAULT_RULESET
 /** Per-turn figures use random bots: their games are long (about 147 turns), so turns dominate. */
 const PER_TURN_MAX_TURNS = 100

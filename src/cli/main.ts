@@ -9,9 +9,6 @@ import { type CliIo, EXIT, processIo } from './io.js'
 // imported when used, so `spaceships verify` starts fast (issue 6: cold start).
 import type { GameFlags, TermsFlags } from './net.js'
 import type { ArenaFlags } from './arena.js'
-import { refereeCommand } from './referee.js'
-import { selfplayCommand, verifyCommand } from './verify.js'
-import { recordRandomCommand, setupCheckCommand, setupRandomCommand } from './setup.js'
 
 export const VERSION = '0.1.0'
 
@@ -31,7 +28,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--json', 'print the adjudication as JSON', false)
     .addHelpText('after', '\nExit status: 0 legal (finished or legal so far), 1 illegal, 2 unreadable or self-contradictory record.')
     .action(async (file: string, opts: { json: boolean }) => {
-      status.code = await refereeCommand(file, opts, io)
+      status.code = await (await import('./referee.js')).refereeCommand(file, opts, io)
     })
 
   root
@@ -41,7 +38,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--json', 'print the verdict as JSON', false)
     .addHelpText('after', '\nExit status: 0 complete and honest, 1 a proven offence, 2 unreadable file, 3 incomplete game.')
     .action(async (file: string, opts: { json: boolean }) => {
-      status.code = await verifyCommand(file, opts, io)
+      status.code = await (await import('./verify.js')).verifyCommand(file, opts, io)
     })
 
   root
@@ -52,7 +49,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--ruleset <ruleset>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
     .option('--json', 'print the verdict as JSON', false)
     .action(async (opts: { out: string; seed?: string; ruleset: string; json: boolean }) => {
-      status.code = await selfplayCommand(opts, io)
+      status.code = await (await import('./verify.js')).selfplayCommand(opts, io)
     })
 
   const setup = root.command('setup').description('Make or check a setup in the notation: one line per ship, type and identity then cells.')
@@ -64,8 +61,8 @@ function program(io: CliIo, status: { code: number }): Command {
     .addOption(rulesetOption())
     .addOption(additionalOption())
     .option('--seed <seed>', 'seed for a reproducible setup (default: random)')
-    .action((opts: { ruleset: string; additional: string; seed?: string }) => {
-      status.code = setupRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
+    .action(async (opts: { ruleset: string; additional: string; seed?: string }) => {
+      status.code = (await import('./setup.js')).setupRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
     })
   setup
     .command('check')
@@ -75,7 +72,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .addOption(additionalOption())
     .addHelpText('after', '\nExit status: 0 legal, 1 illegal, 2 unreadable.')
     .action(async (file: string, opts: { ruleset: string; additional: string }) => {
-      status.code = await setupCheckCommand(file, opts, io)
+      status.code = await (await import('./setup.js')).setupCheckCommand(file, opts, io)
     })
   root
     .command('record')
@@ -84,8 +81,8 @@ function program(io: CliIo, status: { code: number }): Command {
     .description('Play two random legal players against each other and print the whole game as a record.')
     .addOption(rulesetOption())
     .option('--seed <seed>', 'seed for a reproducible game (default: random)')
-    .action((opts: { ruleset: string; seed?: string }) => {
-      status.code = recordRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
+    .action(async (opts: { ruleset: string; seed?: string }) => {
+      status.code = (await import('./setup.js')).recordRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
     })
   const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
   const gameOptions = (c: Command): Command =>

@@ -1,9 +1,5 @@
 /** `spaceships verify FILE` and `spaceships selfplay`: audit a transcript; make one from a bot game. */
-import { generateKeyPair, seededSecrets, systemSecrets } from '../commit/index.js'
-import { seededRandom } from '../rules/rng.js'
 import { type Ruleset, formatRuleset, parseRuleset } from '../rules/ruleset.js'
-import { memoryChannelPair, randomStrategy, runSession } from '../session/index.js'
-import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import type { Terms } from '../transcript/messages.js'
 import { type TranscriptVerdict, verifyTranscript } from '../verify/index.js'
@@ -69,6 +65,13 @@ export async function selfplayCommand(options: { seed?: string; out: string; rul
   }
   const ruleset: Ruleset = parsed.value
   const terms: Terms = { ...DEFAULT_TERMS, ruleset: formatRuleset(ruleset) }
+  // The session and the bots load here, not with `verify` (issue 6: the verifier's cold start).
+  const [{ generateKeyPair, seededSecrets, systemSecrets }, { seededRandom }, { memoryChannelPair, randomStrategy, runSession }, { formatTranscript, memoryStore }] = await Promise.all([
+    import('../commit/index.js'),
+    import('../rules/rng.js'),
+    import('../session/index.js'),
+    import('../transcript/file.js'),
+  ])
   const [ca, cb] = memoryChannelPair()
   const side = (role: 'A' | 'B', channel: typeof ca) => {
     const secrets = options.seed === undefined ? systemSecrets : seededSecrets(`${options.seed}/${role}`)

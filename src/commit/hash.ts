@@ -3,10 +3,8 @@
  * naming the protocol version and the purpose, and every field is length-prefixed, so no input
  * of one kind can be read as another.
  */
-import { hmac } from '@noble/hashes/hmac.js'
-import { sha256 } from '@noble/hashes/sha2.js'
 import { createHash } from 'node:crypto'
-import { concatBytes, lengthPrefixed, u32, utf8 } from './bytes.js'
+import { u32, utf8 } from './bytes.js'
 import { HmacSha256, Sha256 } from './sha256.js'
 
 /** SPEC §3.3: the domain-separation tags. */
@@ -43,7 +41,7 @@ function inputLength(tag: Uint8Array, fields: readonly Uint8Array[]): number {
   return n
 }
 
-/** SHA-256(lp(tag) ‖ lp(field1) ‖ lp(field2) ‖ ...), SPEC §3.1. `taggedHashReference` is the same function over @noble/hashes; a test holds them equal. */
+/** SHA-256(lp(tag) ‖ lp(field1) ‖ lp(field2) ‖ ...), SPEC §3.1. `taggedHashReference` (`reference.ts`) is the same function over @noble/hashes; a test holds them equal. */
 export function taggedHash(tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
   const t = TAG_BYTES[tag]
   if (inputLength(t, fields) < NATIVE_FROM_BYTES) return feed(new Sha256().updateU32(t.length).update(t), fields).digest()
@@ -98,13 +96,4 @@ export class TaggedPrefix {
     const h = feed(scratch.copyFrom(this.state), rest)
     return this.mac === undefined ? h.digest() : this.mac.finish(h)
   }
-}
-
-/** The reference definitions over @noble/hashes (for tests and other implementations). */
-export function taggedHashReference(tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
-  return sha256(concatBytes(lengthPrefixed(utf8(tag)), ...fields.map(lengthPrefixed)))
-}
-
-export function taggedMacReference(key: Uint8Array, tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
-  return hmac(sha256, key, concatBytes(lengthPrefixed(utf8(tag)), ...fields.map(lengthPrefixed)))
 }

@@ -2,7 +2,7 @@
  * Sources of secrets (salt seeds, nonces, keys). Production uses the operating system's CSPRNG;
  * tests inject a seeded source so every game replays exactly.
  */
-import { randomBytes } from '@noble/hashes/utils.js'
+import { randomBytes } from 'node:crypto'
 import { u32, utf8 } from './bytes.js'
 import { DOMAIN, taggedHash } from './hash.js'
 
@@ -10,7 +10,7 @@ export interface SecretSource {
   bytes(length: number): Uint8Array
 }
 
-export const systemSecrets: SecretSource = { bytes: (n) => randomBytes(n) }
+export const systemSecrets: SecretSource = { bytes: (n) => new Uint8Array(randomBytes(n)) }
 
 /** Deterministic secrets for tests and test vectors: SHA-256 in counter mode over a seed. Never for play. */
 export function seededSecrets(seed: string): SecretSource {

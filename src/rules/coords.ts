@@ -159,14 +159,38 @@ function computeLooselyAdjacent(a: Cell, b: Cell): boolean {
   return a !== b && dc(a, b) <= 1 && dl(a, b) <= 1 && dn(a, b) <= 1
 }
 
-/** 125 x 125 lookup tables: the bots and the verifier ask these questions millions of times. */
-function pairTable(pred: (a: Cell, b: Cell) => boolean): Uint8Array {
-  const t = new Uint8Array(CELL_COUNT * CELL_COUNT)
-  for (let a = 0; a < CELL_COUNT; a++) for (let b = 0; b < CELL_COUNT; b++) t[a * CELL_COUNT + b] = pred(a, b) ? 1 : 0
-  return t
+/**
+ * 125 x 125 lookup tables and neighbour lists, filled from each cell's 26 neighbour offsets
+ * rather than by testing all 15,625 pairs: they are built at start-up, which is on the path of
+ * every command's cold start (issue 6). `test/rules/coords.test.ts` holds them equal to the
+ * definitions above, pair by pair.
+ */
+const ADJACENT_TABLE = new Uint8Array(CELL_COUNT * CELL_COUNT)
+const LOOSE_TABLE = new Uint8Array(CELL_COUNT * CELL_COUNT)
+/** Index into DIRECTIONS of the line through two loosely adjacent cells, else -1 (filled below, once DIRECTIONS exists). */
+const DIRECTION_TABLE = new Int8Array(CELL_COUNT * CELL_COUNT).fill(-1)
+const faceNeighbours: Cell[][] = []
+const looseNeighbours: Cell[][] = []
+for (let a = 0; a < CELL_COUNT; a++) {
+  const [c, l, n] = coordOf(a)
+  const face: Cell[] = []
+  const loose: Cell[] = []
+  // (dc, dl, dn) in lexicographic order visits the neighbours in ascending cell index.
+  for (let dc = -1; dc <= 1; dc++)
+    for (let dl = -1; dl <= 1; dl++)
+      for (let dn = -1; dn <= 1; dn++) {
+        if ((dc === 0 && dl === 0 && dn === 0) || !inSpace(c + dc, l + dl, n + dn)) continue
+        const b = cellOf(c + dc, l + dl, n + dn)
+        LOOSE_TABLE[a * CELL_COUNT + b] = 1
+        loose.push(b)
+        if (Math.abs(dc) + Math.abs(dl) + Math.abs(dn) === 1) {
+          ADJACENT_TABLE[a * CELL_COUNT + b] = 1
+          face.push(b)
+        }
+      }
+  faceNeighbours.push(face)
+  looseNeighbours.push(loose)
 }
-const ADJACENT_TABLE = pairTable(computeAdjacent)
-const LOOSE_TABLE = pairTable(computeLooselyAdjacent)
 
 /** Cells sharing a face: |d|1 = 1 (§1.2.3). */
 export function adjacent(a: Cell, b: Cell): boolean {
@@ -178,14 +202,13 @@ export function looselyAdjacent(a: Cell, b: Cell): boolean {
   return LOOSE_TABLE[a * CELL_COUNT + b] === 1
 }
 
-function neighbourTable(pred: (a: Cell, b: Cell) => boolean): readonly (readonly Cell[])[] {
-  return ALL_CELLS.map((a) => ALL_CELLS.filter((b) => pred(a, b)))
-}
+/** Face neighbours of each cell (no wrap, §1.2.6), in index order. */
+export const FACE_NEIGHBOURS: readonly (readonly Cell[])[] = faceNeighbours
+/** Loose neighbours of each cell, in index order. */
+export const LOOSE_NEIGHBOURS: readonly (readonly Cell[])[] = looseNeighbours
 
-/** Face neighbours of each cell (no wrap, §1.2.6). */
-export const FACE_NEIGHBOURS = neighbourTable(adjacent)
-/** Loose neighbours of each cell. */
-export const LOOSE_NEIGHBOURS = neighbourTable(looselyAdjacent)
+/** The definitions the tables are built to match (for tests). */
+export const ADJACENCY_DEFINITIONS = { adjacent: computeAdjacent, looselyAdjacent: computeLooselyAdjacent } as const
 
 /**
  * A set of at least two cells is adjacent when every cell is adjacent to at least one other cell
@@ -219,6 +242,12 @@ export const DIRECTIONS: readonly Direction[] = (() => {
   return dirs.sort((a, b) => weight(a) - weight(b))
 })()
 
+/** DIRECTIONS index of each offset (dc, dl, dn) in {-1, 0, 1}^3, at (dc+1)*9 + (dl+1)*3 + (dn+1). */
+const OFFSET_DIRECTION: readonly number[] = Array.from({ length: 27 }, (_, i) => {
+  const d = [Math.floor(i / 9) - 1, (Math.floor(i / 3) % 3) - 1, (i % 3) - 1]
+  return DIRECTIONS.findIndex((e) => (e[0] === d[0] && e[1] === d[1] && e[2] === d[2]) || (e[0] === -(d[0] ?? 0) && e[1] === -(d[1] ?? 0) && e[2] === -(d[2] ?? 0)))
+})
+
 /** Indices into DIRECTIONS of the axial directions, by axis: [colour, letter, number]. */
 export const AXIAL_DIRECTIONS: readonly [number, number, number] = [
   DIRECTIONS.findIndex((d) => d[0] === 1 && d[1] === 0 && d[2] === 0),
@@ -226,7 +255,8 @@ export const AXIAL_DIRECTIONS: readonly [number, number, number] = [
   DIRECTIONS.findIndex((d) => d[0] === 0 && d[1] === 0 && d[2] === 1),
 ]
 
-function computeDirectionBetween(a: Cell, b: Cell): number {
+/** The definition: the index of ±(b - a) in DIRECTIONS for loosely adjacent cells, else -1. */
+export function computeDirectionBetween(a: Cell, b: Cell): number {
   if (!computeLooselyAdjacent(a, b)) return -1
   const [ac, al, an] = coordOf(a)
   const [bc, bl, bn] = coordOf(b)
@@ -236,11 +266,14 @@ function computeDirectionBetween(a: Cell, b: Cell): number {
   )
 }
 
-const DIRECTION_TABLE = (() => {
-  const t = new Int8Array(CELL_COUNT * CELL_COUNT)
-  for (let a = 0; a < CELL_COUNT; a++) for (let b = 0; b < CELL_COUNT; b++) t[a * CELL_COUNT + b] = computeDirectionBetween(a, b)
-  return t
-})()
+// Each neighbour offset's direction, looked up once, then written for every neighbour pair.
+for (let a = 0; a < CELL_COUNT; a++) {
+  for (const b of LOOSE_NEIGHBOURS[a] ?? []) {
+    const [ac, al, an] = coordOf(a)
+    const [bc, bl, bn] = coordOf(b)
+    DIRECTION_TABLE[a * CELL_COUNT + b] = OFFSET_DIRECTION[(bc - ac + 1) * 9 + (bl - al + 1) * 3 + (bn - an + 1)] ?? -1
+  }
+}
 
 /** Index into DIRECTIONS of the line through a and b (a !== b, loosely adjacent), else -1. */
 export function directionIndexBetween(a: Cell, b: Cell): number {

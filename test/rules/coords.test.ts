@@ -14,6 +14,7 @@ import {
   looselyAdjacent,
   parseCell,
 } from '../../src/rules/index.js'
+import { ADJACENCY_DEFINITIONS, computeDirectionBetween, directionIndexBetween } from '../../src/rules/coords.js'
 import { cell, cells } from '../helpers.js'
 
 describe('cells and notation (2.6.1 §11.4, C-01)', () => {
@@ -75,6 +76,18 @@ describe('adjacency (2.6.1 §1.2.3..§1.2.6, C-02, C-03)', () => {
     expect(adjacent(cell('Rv1'), cell('Rv5'))).toBe(false)
     expect(adjacent(cell('Rv1'), cell('Bv1'))).toBe(false)
     expect(looselyAdjacent(cell('Rv1'), cell('Bz5'))).toBe(false)
+  })
+
+  it('§1.2.3, §1.2.4, C-04: the start-up tables equal the definitions for all 15,625 ordered pairs, neighbour lists in index order', () => {
+    for (const a of ALL_CELLS) {
+      for (const b of ALL_CELLS) {
+        expect(adjacent(a, b)).toBe(ADJACENCY_DEFINITIONS.adjacent(a, b))
+        expect(looselyAdjacent(a, b)).toBe(ADJACENCY_DEFINITIONS.looselyAdjacent(a, b))
+        expect(directionIndexBetween(a, b)).toBe(computeDirectionBetween(a, b))
+      }
+      expect(FACE_NEIGHBOURS[a]).toEqual(ALL_CELLS.filter((b) => ADJACENCY_DEFINITIONS.adjacent(a, b)))
+      expect(LOOSE_NEIGHBOURS[a]).toEqual(ALL_CELLS.filter((b) => ADJACENCY_DEFINITIONS.looselyAdjacent(a, b)))
+    }
   })
 
   it('§1.2.3: face adjacency has exactly 3 x 4 x 25 = 300 pairs, corner cells 3 neighbours, centre 6', () => {

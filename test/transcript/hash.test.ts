@@ -4,7 +4,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fromBase64url, isBase64url, u16, u8, utf8 } from '../../src/commit/bytes.js'
 import { type CellValue, SPACE_CELLS, cellCommitment, commitSetup, deriveSalt } from '../../src/commit/commitments.js'
-import { DOMAIN, HASH_BYTES, TaggedPrefix, taggedHash, taggedHashReference, taggedMac, taggedMacReference } from '../../src/commit/hash.js'
+import { DOMAIN, HASH_BYTES, TaggedPrefix, taggedHash, taggedMac } from '../../src/commit/hash.js'
+import { taggedHashReference, taggedMacReference } from '../../src/commit/reference.js'
 import { HmacSha256, Sha256 } from '../../src/commit/sha256.js'
 
 const tags = Object.values(DOMAIN)
