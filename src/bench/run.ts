@@ -7,36 +7,43 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createInterface } from 'node:readline'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import type { Libp2p } from '@libp2p/interface'
-import { multiaddr } from '@multiformats/multiaddr'
 import { makeBot } from '../bot/arena.js'
 import { generateKeyPair, seededSecrets } from '../commit/index.js'
 import { hostGame, joinGame } from '../net/game.js'
 import { identityFromSecret } from '../net/identity.js'
-import { createPeerNode } from '../net/node.js'
-import { type StreamChannel, streamChannel } from '../net/stream-channel.js'
 import { playTurn, startGame } from '../rules/game.js'
 import { playRandomGame } from '../rules/enumerate.js'
 import type { ActionRecord } from '../rules/record.js'
 import { seededRandom } from '../rules/rng.js'
-import { DEFAULT_RULESET, formatRuleset } from '../rules/ruleset.js'
+import { DEFAULT_RULESET } from '../rules/ruleset.js'
 import type { WrittenShip } from '../rules/setup.js'
 import type { Channel } from '../session/channel.js'
 import { runSession } from '../session/session.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
-import { PROTOCOL_ID, type Terms } from '../transcript/messages.js'
 import { verifyTranscript } from '../verify/verify.js'
-import { runTrusting } from './trusting.js'
+import { type BenchMode, type PeerResult, acceptChannel, benchNode, benchTerms, counting, dialChannel, playSide } from './peer.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
 /** The `spaceships` executable as npm installs it (bin.js turns on Node's compile cache). */
 const CLI = join(ROOT, 'dist', 'cli', 'bin.js')
+const PEER = join(ROOT, 'dist', 'bench', 'peer.js')
 const RULESET = DEFAULT_RULESET
 /** Per-turn figures use random bots: their games are long (about 147 turns), so turns dominate. */
 const PER_TURN_MAX_TURNS = 100
 const REPS = 5
+
+interface TurnSeries {
+  readonly games: number
+  readonly maxTurns: number
+  readonly turns: Stat
+  readonly wallMs: { readonly full: Stat; readonly trusting: Stat; readonly ratio: number }
+  readonly cpuMsPerPlayer: { readonly full: Stat; readonly trusting: Stat; readonly ratio: number }
+  readonly bytesPerPlayer: { readonly full: Stat; readonly trusting: Stat }
+}
 
 interface Stat {
   readonly median: number
@@ -52,49 +59,9 @@ function stat(xs: readonly number[]): Stat {
   return { median, min: s[0] ?? 0, max: s[s.length - 1] ?? 0, n: s.length }
 }
 
-const terms = (maxTurns: number): Terms => ({ ruleset: formatRuleset(RULESET), maxTurns, setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit' })
+const terms = benchTerms
 
-/** A libp2p TCP link on loopback (Noise, yamux) carrying one channel each way. */
-async function link(seed: string): Promise<{ a: StreamChannel; b: StreamChannel; stop: () => Promise<void> }> {
-  const [ia, ib] = await Promise.all([identityFromSecret(seededSecrets(`${seed}/a`).bytes(32)), identityFromSecret(seededSecrets(`${seed}/b`).bytes(32))])
-  const na = await createPeerNode({ identity: ia, listen: ['/ip4/127.0.0.1/tcp/0'], admission: () => 'anyone' })
-  const nb = await createPeerNode({ identity: ib, listen: [], admission: () => 'anyone' })
-  const a = streamChannel()
-  const b = streamChannel()
-  let attached: () => void = () => undefined
-  const ready = new Promise<void>((r) => (attached = r))
-  await na.handle(PROTOCOL_ID, (stream) => {
-    a.attach(stream)
-    attached()
-  })
-  await na.start()
-  await nb.start()
-  b.attach(await nb.dialProtocol(na.getMultiaddrs().map((m) => multiaddr(m.toString())), PROTOCOL_ID))
-  await ready
-  // Both channels report one `reconnected` for their first stream; the sessions handle it.
-  return {
-    a,
-    b,
-    stop: async () => {
-      a.close()
-      b.close()
-      await Promise.all([na.stop(), nb.stop()] as Promise<void>[])
-    },
-  }
-}
-
-/** Counts the bytes a channel sends (frames, without the length prefix). */
-function counting(c: Channel, total: { bytes: number }): Channel {
-  return {
-    send: (m) => {
-      total.bytes += m.length
-      return c.send(m)
-    },
-    receive: (t) => c.receive(t),
-    close: () => { c.close(); },
-  }
-}
-
+/** Per-turn figures of one game. */
 interface TurnRun {
   readonly wallMsPerTurn: number
   readonly cpuMsPerTurnPerPlayer: number
@@ -102,31 +69,55 @@ interface TurnRun {
   readonly turns: number
 }
 
-async function perTurn(mode: 'full' | 'trusting', seed: string): Promise<TurnRun> {
-  const l = await link(seed)
+/** Both players in this process, over a libp2p TCP link on loopback (Noise, yamux): they share one thread. */
+async function perTurnOneProcess(mode: BenchMode, seed: string): Promise<TurnRun> {
+  const [na, nb] = await Promise.all([benchNode(seed, 'A', true), benchNode(seed, 'B', false)])
+  const accepted = await acceptChannel(na)
+  const b = await dialChannel(nb, na.getMultiaddrs().map(String))
+  await accepted.opened
   const bytes = { bytes: 0 }
-  const ca = counting(l.a, bytes)
-  const cb = counting(l.b, bytes)
-  const t = terms(PER_TURN_MAX_TURNS)
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
-  let turns: number
-  if (mode === 'full') {
-    const side = (role: 'A' | 'B', channel: Channel) => {
-      const secrets = seededSecrets(`${seed}/${role}`)
-      return runSession({ role, keys: generateKeyPair(secrets), terms: t, secrets, store: memoryStore(), channel, strategy: makeBot('random', `${seed}/${role}/bot`) })
-    }
-    const [ra] = await Promise.all([side('A', ca), side('B', cb)])
-    turns = ra.verdict.status === 'complete' ? ra.verdict.turn : 0
-  } else {
-    const [ra] = await Promise.all([runTrusting('A', RULESET, ca, makeBot('random', `${seed}/A/bot`), PER_TURN_MAX_TURNS), runTrusting('B', RULESET, cb, makeBot('random', `${seed}/B/bot`), PER_TURN_MAX_TURNS)])
-    turns = ra.turns
-  }
+  const [turns] = await Promise.all([playSide(mode, 'A', seed, counting(accepted.channel, bytes), PER_TURN_MAX_TURNS), playSide(mode, 'B', seed, counting(b, bytes), PER_TURN_MAX_TURNS)])
   const wall = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
-  await l.stop()
-  if (turns === 0) throw new Error(`${mode} game ${seed} did not complete`)
+  accepted.channel.close()
+  b.close()
+  await Promise.all([na.stop(), nb.stop()] as Promise<void>[])
   return { wallMsPerTurn: wall / turns, cpuMsPerTurnPerPlayer: (cpu.user + cpu.system) / 1000 / turns / 2, bytesPerTurnPerPlayer: bytes.bytes / turns / 2, turns }
+}
+
+/** Runs `dist/bench/peer.js` and returns its JSON lines as they come. */
+function peerProcess(args: readonly string[]): { lines: AsyncIterableIterator<string>; done: Promise<number | null> } {
+  const child = spawn(process.execPath, [PEER, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const done = new Promise<number | null>((r) => child.on('exit', r))
+  return { lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](), done }
+}
+
+async function nextJson<T>(lines: AsyncIterableIterator<string>): Promise<T> {
+  const next = await lines.next()
+  if (next.done === true) throw new Error('a bench peer process ended early')
+  return JSON.parse(next.value) as T
+}
+
+/**
+ * Each player in its own process (as on two machines): a turn costs the critical path. Each pair
+ * of processes plays a warm-up game first (a peer node is long-running; a fresh process would
+ * measure the JIT), then `count` games.
+ */
+async function perTurnTwoProcesses(mode: BenchMode, seed: string, count: number): Promise<TurnRun[]> {
+  const games = String(count + 1)
+  const host = peerProcess(['listen', mode, seed, String(PER_TURN_MAX_TURNS), games])
+  const { addr } = await nextJson<{ addr: string[] }>(host.lines)
+  const join = peerProcess(['dial', mode, seed, String(PER_TURN_MAX_TURNS), games, addr.join(',')])
+  const runs: TurnRun[] = []
+  for (let g = 0; g <= count; g++) {
+    const [a, b] = await Promise.all([nextJson<PeerResult>(host.lines), nextJson<PeerResult>(join.lines)])
+    if (a.turns !== b.turns || a.turns === 0) throw new Error(`${mode} game ${seed}/${g}: the sides disagree on its length`)
+    if (g > 0) runs.push({ wallMsPerTurn: Math.max(a.wallMs, b.wallMs) / a.turns, cpuMsPerTurnPerPlayer: (a.cpuMs + b.cpuMs) / 2 / a.turns, bytesPerTurnPerPlayer: (a.bytesSent + b.bytesSent) / 2 / a.turns, turns: a.turns })
+  }
+  await Promise.all([host.done, join.done])
+  return runs
 }
 
 /** A whole game over libp2p: nodes, connection, invite preamble, hello, play, reveal, both verifications. */
@@ -231,20 +222,35 @@ async function main(): Promise<void> {
   log(`bench on ${machine}`)
 
   log('1. per turn over libp2p (TCP + Noise + yamux on loopback), random bots, full protocol vs trusting baseline')
-  await perTurn('full', 'warm/full')
-  await perTurn('trusting', 'warm/trusting')
-  const full: TurnRun[] = []
-  const trusting: TurnRun[] = []
-  for (let i = 0; i < REPS; i++) {
-    full.push(await perTurn('full', `turn/${i}`))
-    trusting.push(await perTurn('trusting', `turn/${i}`))
+  const summary = (full: readonly TurnRun[], trusting: readonly TurnRun[]): TurnSeries => {
+    const pick = (runs: readonly TurnRun[], f: (r: TurnRun) => number): Stat => stat(runs.map(f))
+    const wall = { full: pick(full, (r) => r.wallMsPerTurn), trusting: pick(trusting, (r) => r.wallMsPerTurn) }
+    const cpu = { full: pick(full, (r) => r.cpuMsPerTurnPerPlayer), trusting: pick(trusting, (r) => r.cpuMsPerTurnPerPlayer) }
+    return {
+      games: full.length,
+      maxTurns: PER_TURN_MAX_TURNS,
+      turns: pick(full, (r) => r.turns),
+      wallMs: { ...wall, ratio: wall.full.median / wall.trusting.median },
+      cpuMsPerPlayer: { ...cpu, ratio: cpu.full.median / cpu.trusting.median },
+      bytesPerPlayer: { full: pick(full, (r) => r.bytesPerTurnPerPlayer), trusting: pick(trusting, (r) => r.bytesPerTurnPerPlayer) },
+    }
   }
-  const fullWall = stat(full.map((r) => r.wallMsPerTurn))
-  const trustWall = stat(trusting.map((r) => r.wallMsPerTurn))
-  const fullCpu = stat(full.map((r) => r.cpuMsPerTurnPerPlayer))
-  const trustCpu = stat(trusting.map((r) => r.cpuMsPerTurnPerPlayer))
-  const fullBytes = stat(full.map((r) => r.bytesPerTurnPerPlayer))
-  const trustBytes = stat(trusting.map((r) => r.bytesPerTurnPerPlayer))
+  /** One process: a warm-up game of each mode, then REPS games of each, alternating, on the same seeds. */
+  const inOneProcess = async (): Promise<TurnSeries> => {
+    await perTurnOneProcess('full', 'warm/full')
+    await perTurnOneProcess('trusting', 'warm/trusting')
+    const full: TurnRun[] = []
+    const trusting: TurnRun[] = []
+    for (let i = 0; i < REPS; i++) {
+      full.push(await perTurnOneProcess('full', `turn/${i}`))
+      trusting.push(await perTurnOneProcess('trusting', `turn/${i}`))
+    }
+    return summary(full, trusting)
+  }
+  log('   each player in its own process (as on two machines)')
+  const twoProcesses = summary(await perTurnTwoProcesses('full', 'turn', REPS), await perTurnTwoProcesses('trusting', 'turn', REPS))
+  log('   both players in this process (sharing one thread)')
+  const oneProcess = await inOneProcess()
 
   log('2. whole games over libp2p (connection, handshake, play, reveal, both verifications)')
   await wholeGame('strong', 'warm/whole')
@@ -281,13 +287,8 @@ async function main(): Promise<void> {
     machine,
     date: new Date().toISOString(),
     command: 'npm run bench',
-    perTurn: {
-      games: REPS,
-      maxTurns: PER_TURN_MAX_TURNS,
-      wallMs: { full: fullWall, trusting: trustWall, ratio: fullWall.median / trustWall.median },
-      cpuMsPerPlayer: { full: fullCpu, trusting: trustCpu, ratio: fullCpu.median / trustCpu.median },
-      bytesPerPlayer: { full: fullBytes, trusting: trustBytes },
-    },
+    perTurn: twoProcesses,
+    perTurnOneProcess: oneProcess,
     wholeGame: { strong: { ms: stat(wholeStrong.map((g) => g.ms)), turns: stat(wholeStrong.map((g) => g.turns)) }, random: { ms: stat(wholeRandom.map((g) => g.ms)), turns: stat(wholeRandom.map((g) => g.turns)) } },
     verifier: { strongGames: verifyStrong, randomGames: verifyRandom },
     engine,
@@ -299,10 +300,14 @@ async function main(): Promise<void> {
   writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n')
 
   const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
+  const t = twoProcesses
+  const o = oneProcess
   const rows: [string, string, string, string][] = [
-    ['wall time per turn, ms', fmt(fullWall), fmt(trustWall), `ratio ${(fullWall.median / trustWall.median).toFixed(2)} <= 1.5: ${goal(fullWall.median / trustWall.median <= 1.5)}`],
-    ['CPU per turn per player, ms', fmt(fullCpu), fmt(trustCpu), `< 1 ms: ${goal(fullCpu.median < 1)}`],
-    ['bytes on the wire per turn per player', fmt(fullBytes, 0), fmt(trustBytes, 0), `<= 1024: ${goal(fullBytes.median <= 1024)}`],
+    ['wall time per turn, ms (a process per player)', fmt(t.wallMs.full), fmt(t.wallMs.trusting), `ratio ${t.wallMs.ratio.toFixed(2)} <= 1.5: ${goal(t.wallMs.ratio <= 1.5)}`],
+    ['wall time per turn, ms (both players in one process)', fmt(o.wallMs.full), fmt(o.wallMs.trusting), `ratio ${o.wallMs.ratio.toFixed(2)}`],
+    ['CPU per turn per player, ms (a process per player)', fmt(t.cpuMsPerPlayer.full), fmt(t.cpuMsPerPlayer.trusting), `< 1 ms: ${goal(t.cpuMsPerPlayer.full.median < 1)}`],
+    ['CPU per turn per player, ms (one process)', fmt(o.cpuMsPerPlayer.full), fmt(o.cpuMsPerPlayer.trusting), ''],
+    ['bytes on the wire per turn per player', fmt(t.bytesPerPlayer.full, 0), fmt(t.bytesPerPlayer.trusting, 0), `<= 1024: ${goal(t.bytesPerPlayer.full.median <= 1024)}`],
     [`whole game, strong bots (median ${results.wholeGame.strong.turns.median} turns), ms`, fmt(results.wholeGame.strong.ms, 0), '', `< 250 ms: ${goal(results.wholeGame.strong.ms.median < 250)}`],
     [`whole game, random bots (median ${results.wholeGame.random.turns.median} turns), ms`, fmt(results.wholeGame.random.ms, 0), '', ''],
     [`verifier, strong games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyStrong.gamesPerSecond, 0), '', `>= 1000: ${goal(verifyStrong.gamesPerSecond.median >= 1000)}`],
