@@ -25,6 +25,7 @@ import type { Channel } from '../session/channel.js'
 import { runSession } from '../session/session.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { verifyTranscript } from '../verify/verify.js'
+import { defaultJobs, verifyAll } from '../cli/verify-pool.js'
 import { type BenchMode, type PeerResult, acceptChannel, benchNode, benchTerms, counting, dialChannel, playSide } from './peer.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
@@ -163,6 +164,24 @@ function verifierRate(files: readonly string[]): { gamesPerSecond: Stat; envelop
   return { gamesPerSecond: stat(rates), envelopesPerGame: envelopes }
 }
 
+/**
+ * `spaceships verify --jobs N` over a tournament (the strong-bot transcripts, repeated to 200):
+ * wall-clock games/s on every core, worker start-up included.
+ */
+async function verifierRateAllCores(files: readonly string[]): Promise<{ gamesPerSecond: Stat; threads: number; transcripts: number }> {
+  const bytes = Array.from({ length: 200 }, (_, i) => new TextEncoder().encode(files[i % files.length] ?? ''))
+  const threads = defaultJobs()
+  const rates: number[] = []
+  for (let rep = 0; rep <= 3; rep++) {
+    const t0 = performance.now()
+    const verdicts = await verifyAll(bytes, threads)
+    const s = (performance.now() - t0) / 1000
+    if (verdicts.some((v) => v.status !== 'complete')) throw new Error('a bench transcript does not verify')
+    if (rep > 0) rates.push(bytes.length / s)
+  }
+  return { gamesPerSecond: stat(rates), threads, transcripts: bytes.length }
+}
+
 function engineRate(): { turnsPerSecond: Stat; gamesPerSecond: Stat; meanTurns: number } {
   // Records are generated first, so only resolution (the reducer) is timed, not the random bot.
   const games = Array.from({ length: 40 }, (_, i) => playRandomGame(RULESET, seededRandom(`engine/${i}`)))
@@ -259,11 +278,12 @@ async function main(): Promise<void> {
   for (let i = 0; i < REPS; i++) wholeStrong.push(await wholeGame('strong', `whole/strong/${i}`))
   for (let i = 0; i < 3; i++) wholeRandom.push(await wholeGame('random', `whole/random/${i}`))
 
-  log('3. the verifier, one core')
+  log('3. the verifier, one core, then every core')
   const strongFiles = await transcripts('strong', 20, 1000)
   const randomFiles = await transcripts('random', 10, 1000)
   const verifyStrong = verifierRate(strongFiles)
   const verifyRandom = verifierRate(randomFiles)
+  const verifyAllCores = await verifierRateAllCores(strongFiles)
 
   log('4. the rules engine alone')
   const engine = engineRate()
@@ -290,7 +310,7 @@ async function main(): Promise<void> {
     perTurn: twoProcesses,
     perTurnOneProcess: oneProcess,
     wholeGame: { strong: { ms: stat(wholeStrong.map((g) => g.ms)), turns: stat(wholeStrong.map((g) => g.turns)) }, random: { ms: stat(wholeRandom.map((g) => g.ms)), turns: stat(wholeRandom.map((g) => g.turns)) } },
-    verifier: { strongGames: verifyStrong, randomGames: verifyRandom },
+    verifier: { strongGames: verifyStrong, randomGames: verifyRandom, allCores: verifyAllCores },
     engine,
     peerNode: { peakRssMiB: node.peakRssMiB, note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process' },
     verifyColdStartMs: coldStat,
@@ -311,6 +331,7 @@ async function main(): Promise<void> {
     [`whole game, strong bots (median ${results.wholeGame.strong.turns.median} turns), ms`, fmt(results.wholeGame.strong.ms, 0), '', `< 250 ms: ${goal(results.wholeGame.strong.ms.median < 250)}`],
     [`whole game, random bots (median ${results.wholeGame.random.turns.median} turns), ms`, fmt(results.wholeGame.random.ms, 0), '', ''],
     [`verifier, strong games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyStrong.gamesPerSecond, 0), '', `>= 1000: ${goal(verifyStrong.gamesPerSecond.median >= 1000)}`],
+    [`verifier, strong games, ${verifyAllCores.threads} threads (verify --jobs), games/s`, fmt(verifyAllCores.gamesPerSecond, 0), '', ''],
     [`verifier, random games (${verifyRandom.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyRandom.gamesPerSecond, 1), '', ''],
     ['rules engine, turns/s', fmt(engine.turnsPerSecond, 0), '', ''],
     [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],

@@ -3,12 +3,18 @@
 import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { Command, CommanderError, Option } from 'commander'
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { type CliIo, EXIT, processIo } from './io.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
 // imported when used, so `spaceships verify` starts fast (issue 6: cold start).
 import type { GameFlags, TermsFlags } from './net.js'
 import type { ArenaFlags } from './arena.js'
+
+function positiveInt(value: string, flag: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError(`${flag}: a whole number from 1 to 256`)
+  return n
+}
 
 export const VERSION = '0.1.0'
 
@@ -34,11 +40,12 @@ function program(io: CliIo, status: { code: number }): Command {
   root
     .command('verify')
     .description('Audit a game transcript with no trust in either player: every signature and chain link, every opening, and a replay of both revealed sides with the rules engine. Prints the verdict: complete and honest with the score; or the first offence with offender, class (C-28), rule, turn and envelope; or incomplete, with who stopped.')
-    .argument('<file>', 'transcript (protocol/SPEC.md §10)')
-    .option('--json', 'print the verdict as JSON', false)
-    .addHelpText('after', '\nExit status: 0 complete and honest, 1 a proven offence, 2 unreadable file, 3 incomplete game.')
-    .action(async (file: string, opts: { json: boolean }) => {
-      status.code = await (await import('./verify.js')).verifyCommand(file, opts, io)
+    .argument('<files...>', 'transcripts (protocol/SPEC.md §10); several are verified in parallel, one line each')
+    .option('--json', 'print the verdict as JSON (for several files: a summary and each file\'s verdict)', false)
+    .option('--jobs <n>', 'threads for several files (default: one per CPU core)', (v: string) => positiveInt(v, '--jobs'))
+    .addHelpText('after', '\nExit status: 0 complete and honest, 1 a proven offence, 2 unreadable file, 3 incomplete game. For several files: 2 if any is unreadable, else 1 if any has an offence, else 3 if any is incomplete, else 0.')
+    .action(async (files: string[], opts: { json: boolean; jobs?: number }) => {
+      status.code = await (await import('./verify.js')).verifyCommand(files, opts, io)
     })
 
   root

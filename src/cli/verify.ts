@@ -2,7 +2,7 @@
 import { type Ruleset, formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import type { Terms } from '../transcript/messages.js'
-import { type TranscriptVerdict, verifyTranscript } from '../verify/index.js'
+import type { TranscriptVerdict } from '../verify/index.js'
 import { type CliIo, EXIT } from './io.js'
 
 export function exitFor(v: TranscriptVerdict): number {
@@ -35,19 +35,60 @@ export function renderVerdict(v: TranscriptVerdict): string {
   }
 }
 
-export async function verifyCommand(path: string, options: { json: boolean }, io: CliIo): Promise<number> {
-  let bytes: Uint8Array
-  try {
-    bytes = await io.readFile(path)
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e)
-    if (options.json) io.stdout(`${JSON.stringify({ status: 'unreadable', error: { line: 0, error: { code: 'file.io', field: '', rule: '§10', message } } }, null, 2)}\n`)
-    else io.stderr(`spaceships verify: cannot read ${path}: ${message}\n`)
-    return EXIT.unreadable
+/** One line per transcript when several are verified at once. */
+function verdictLine(v: TranscriptVerdict): string {
+  switch (v.status) {
+    case 'complete':
+      return `complete and honest, turn ${v.turn}, A ${v.scores[0]} B ${v.scores[1]}: ${v.winner === 'draw' ? 'a draw' : `${v.winner} wins`}`
+    case 'offence':
+      return `offence by ${v.offence.offender}: ${v.offence.class} in turn ${v.offence.turn} (rule ${v.offence.rule})`
+    case 'incomplete':
+      return `incomplete: ${v.detail}`
+    case 'unreadable':
+      return v.error.error.code === 'file.io' ? `unreadable: cannot read the file: ${v.error.error.message}` : `unreadable: line ${v.error.line}: ${describeProtocolError(v.error.error)}`
   }
-  const verdict = verifyTranscript(bytes)
-  io.stdout(options.json ? `${JSON.stringify(verdict, null, 2)}\n` : renderVerdict(verdict))
-  return exitFor(verdict)
+}
+
+/** Several transcripts' exit status: the first of unreadable, offence, incomplete that occurs, else ok. */
+function worstExit(codes: readonly number[]): number {
+  for (const c of [EXIT.unreadable, EXIT.illegal, EXIT.incomplete]) if (codes.includes(c)) return c
+  return EXIT.ok
+}
+
+export async function verifyCommand(paths: readonly string[], options: { json: boolean; jobs?: number }, io: CliIo): Promise<number> {
+  const read: (Uint8Array | string)[] = []
+  for (const path of paths) {
+    try {
+      read.push(await io.readFile(path))
+    } catch (e) {
+      read.push(e instanceof Error ? e.message : String(e))
+    }
+  }
+  const readable = read.filter((r): r is Uint8Array => typeof r !== 'string')
+  const { verifyAll, defaultJobs } = await import('./verify-pool.js')
+  const verified = await verifyAll(readable, options.jobs ?? defaultJobs())
+  let at = 0
+  const verdicts: TranscriptVerdict[] = read.map((r) =>
+    typeof r === 'string' ? { status: 'unreadable', error: { line: 0, error: { code: 'file.io', field: '', rule: '§10', message: r } } } : (verified[at++] as TranscriptVerdict),
+  )
+  if (paths.length === 1) {
+    const [path = '', verdict] = [paths[0], verdicts[0]]
+    if (verdict === undefined) return EXIT.unreadable
+    const ioError = typeof read[0] === 'string'
+    if (options.json) io.stdout(`${JSON.stringify(verdict, null, 2)}\n`)
+    else if (ioError) io.stderr(`spaceships verify: cannot read ${path}: ${String(read[0])}\n`)
+    else io.stdout(renderVerdict(verdict))
+    return exitFor(verdict)
+  }
+  const codes = verdicts.map(exitFor)
+  const count = (status: TranscriptVerdict['status']): number => verdicts.filter((v) => v.status === status).length
+  const summary = { transcripts: paths.length, complete: count('complete'), offence: count('offence'), incomplete: count('incomplete'), unreadable: count('unreadable') }
+  if (options.json) io.stdout(`${JSON.stringify({ summary, transcripts: paths.map((file, i) => ({ file, verdict: verdicts[i] })) }, null, 2)}\n`)
+  else {
+    io.stdout(paths.map((file, i) => `${file}: ${verdicts[i] === undefined ? '' : verdictLine(verdicts[i])}\n`).join(''))
+    io.stdout(`${summary.transcripts} transcripts: ${summary.complete} complete and honest, ${summary.offence} with an offence, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
+  }
+  return worstExit(codes)
 }
 
 export const DEFAULT_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 600_000, turnMs: 600_000, replyMs: 60_000, sanction: 'forfeit' }

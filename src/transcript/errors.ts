@@ -16,6 +16,8 @@ export const PROTOCOL_ERROR_CODES = [
   'field.length',
   'file.header',
   'file.too-large',
+  /** The file could not be read at all (the CLI's report; no decoder returns it). */
+  'file.io',
 ] as const
 export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number]
 
