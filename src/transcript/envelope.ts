@@ -54,8 +54,8 @@ export function signingInput(unsigned: Unsigned | Envelope): Uint8Array {
 }
 
 /** SPEC §5.3: an envelope's hash covers its whole canonical line, signature included. */
-export function envelopeHash(line: string): string {
-  return toBase64url(taggedHash(DOMAIN.envelopeHash, utf8(line)))
+export function envelopeHash(line: string | Uint8Array): string {
+  return toBase64url(taggedHash(DOMAIN.envelopeHash, typeof line === 'string' ? utf8(line) : line))
 }
 
 function canonicalLine(e: Envelope): string {
@@ -73,7 +73,8 @@ export function seal(keys: KeyPair, unsigned: Omit<Unsigned, 'v'>): SealedEnvelo
   return { envelope, line, hash: envelopeHash(line) }
 }
 
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
+/** Strict, and a byte-order mark is kept as a character (so it can never vanish from a line's bytes). */
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /**
  * Strictly decodes one envelope from untrusted bytes or text (SPEC §3.4, §5, §8): size, UTF-8,
@@ -103,7 +104,9 @@ export function decodeEnvelope(input: Uint8Array | string, maxBytes: number = LI
   }
   const canonical = canonicalLine(envelope)
   if (canonical !== line) return { ok: false, error: protocolError('wire.not-canonical', '', '§3.4', 'bytes differ from the canonical encoding (key order, whitespace, escapes or number form)') }
-  return { ok: true, value: { envelope, line, hash: envelopeHash(line) } }
+  // Given bytes, they are exactly the line's UTF-8 (strictly decoded, then found canonical), so
+  // they are hashed as they are rather than encoded again.
+  return { ok: true, value: { envelope, line, hash: envelopeHash(typeof input === 'string' ? line : input) } }
 }
 
 export function signatureValid(e: Envelope, publicKey: Uint8Array): boolean {

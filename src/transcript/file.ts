@@ -7,6 +7,7 @@ import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'no
 import { type SealedEnvelope, decodeEnvelope } from './envelope.js'
 import { type ProtocolError, protocolError } from './errors.js'
 import { LIMITS } from './messages.js'
+import { utf8 } from '../commit/bytes.js'
 
 export const TRANSCRIPT_MAGIC = 'spaceships-transcript 1'
 
@@ -20,25 +21,34 @@ export function formatTranscript(lines: readonly string[]): string {
   return [TRANSCRIPT_MAGIC, ...lines].join('\n') + '\n'
 }
 
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
+/** Strict; a byte-order mark stays a character, so a file that starts with one has no valid header. */
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** Reads a whole transcript strictly: every line must be a canonical envelope. */
 export function parseTranscript(input: string | Uint8Array): { ok: true; value: SealedEnvelope[] } | { ok: false; error: TranscriptFileError } {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.length
   if (size > LIMITS.fileBytes) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§10', `${size} bytes; at most ${LIMITS.fileBytes}`) } }
-  let text: string
-  try {
-    text = typeof input === 'string' ? input : utf8Decoder.decode(input)
-  } catch {
-    return { ok: false, error: { line: 0, error: protocolError('wire.utf8', '', '§10', 'not valid UTF-8') } }
+  // Lines are found on the bytes ('\n' never occurs inside a UTF-8 sequence) and each is decoded
+  // strictly on its own, so its hash is taken from the bytes read (issue 6: no re-encoding).
+  const bytes = typeof input === 'string' ? utf8(input) : input
+  const lines: Uint8Array[] = []
+  for (let from = 0; from < bytes.length; ) {
+    const end = bytes.indexOf(0x0a, from)
+    const to = end < 0 ? bytes.length : end
+    lines.push(bytes.subarray(from, to))
+    from = to + 1
   }
-  const lines = text.split('\n')
-  if (lines[lines.length - 1] === '') lines.pop()
-  if (lines[0] !== TRANSCRIPT_MAGIC) return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§10', `the first line must be "${TRANSCRIPT_MAGIC}"`) } }
+  let header: string
+  try {
+    header = utf8Decoder.decode(lines[0] ?? new Uint8Array())
+  } catch {
+    return { ok: false, error: { line: 1, error: protocolError('wire.utf8', '', '§10', 'not valid UTF-8') } }
+  }
+  if (header !== TRANSCRIPT_MAGIC) return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§10', `the first line must be "${TRANSCRIPT_MAGIC}"`) } }
   if (lines.length - 1 > LIMITS.fileLines) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§10', `${lines.length - 1} envelopes; at most ${LIMITS.fileLines}`) } }
   const out: SealedEnvelope[] = []
   for (let i = 1; i < lines.length; i++) {
-    const d = decodeEnvelope(lines[i] ?? '')
+    const d = decodeEnvelope(lines[i] ?? new Uint8Array())
     if (!d.ok) return { ok: false, error: { line: i + 1, error: d.error } }
     out.push(d.value)
   }

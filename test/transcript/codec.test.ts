@@ -93,4 +93,18 @@ describe('the verifier on hostile transcripts (SPEC §11)', () => {
     const p = parseTranscript(lines.join('\n'))
     expect(!p.ok && p.error).toMatchObject({ line: 1, error: { code: 'file.header' } })
   })
+
+  test('read from bytes, each line hashes exactly as read; a byte-order mark or bad UTF-8 is refused at its line (SPEC §3.4, §10)', () => {
+    const bytes = new TextEncoder().encode(honest)
+    const fromBytes = parseTranscript(bytes)
+    const fromText = parseTranscript(honest)
+    expect(fromBytes.ok && fromText.ok && fromBytes.value.map((s) => s.hash)).toEqual(fromText.ok && fromText.value.map((s) => s.hash))
+    const bom = parseTranscript('\uFEFF' + honest)
+    expect(!bom.ok && bom.error).toMatchObject({ line: 1, error: { code: 'file.header' } })
+    const lineBom = parseTranscript(formatTranscript([...lines.slice(0, 3), '\uFEFF' + (lines[3] ?? ''), ...lines.slice(4)]))
+    expect(!lineBom.ok && lineBom.error.line).toBe(5)
+    const broken = new Uint8Array([...new TextEncoder().encode(formatTranscript(lines.slice(0, 2))), 0xc3, 0x28, 0x0a])
+    const bad = parseTranscript(broken)
+    expect(!bad.ok && bad.error).toMatchObject({ line: 4, error: { code: 'wire.utf8' } })
+  })
 })
