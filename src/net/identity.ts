@@ -8,10 +8,10 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { generateKeyPairFromSeed } from '@libp2p/crypto/keys'
+import { privateKeyFromRaw } from '@libp2p/crypto/keys'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import type { Ed25519PrivateKey, PeerId } from '@libp2p/interface'
-import { fromBase64url, toBase64url } from '../commit/bytes.js'
+import { concatBytes, fromBase64url, toBase64url } from '../commit/bytes.js'
 import { type KeyPair, keyPairFromSecret } from '../commit/keys.js'
 import { type SecretSource, systemSecrets } from '../commit/secrets.js'
 
@@ -43,10 +43,12 @@ export function defaultIdentityPath(env: NodeJS.ProcessEnv = process.env): strin
   return join(configDir(env), 'identity')
 }
 
-export async function identityFromSecret(secret: Uint8Array, path = ''): Promise<Identity> {
+export function identityFromSecret(secret: Uint8Array, path = ''): Promise<Identity> {
   const keys = keyPairFromSecret(secret)
-  const privateKey = await generateKeyPairFromSeed('Ed25519', secret)
-  return { keys, privateKey, peerId: peerIdFromPrivateKey(privateKey), path }
+  // libp2p's raw Ed25519 private key is seed ‖ public key. The public key is derived natively
+  // (commit/keys.ts): deriving it again in @libp2p/crypto's pure JS cost 60 ms at start-up.
+  const privateKey = privateKeyFromRaw(concatBytes(secret, keys.publicKey)) as Ed25519PrivateKey
+  return Promise.resolve({ keys, privateKey, peerId: peerIdFromPrivateKey(privateKey), path })
 }
 
 /** A throwaway identity (the built-in bot's, or a test peer's). */
