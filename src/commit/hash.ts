@@ -58,9 +58,6 @@ export function taggedMac(key: Uint8Array, tag: DomainTag, ...fields: readonly U
   return mac.finish(feed(mac.start().updateU32(t.length).update(t), fields))
 }
 
-/** `TaggedPrefix.of` runs synchronously to completion, so one scratch state serves every call. */
-const scratch = new Sha256()
-
 const macs = new WeakMap<Uint8Array, HmacSha256>()
 
 function hmacFor(key: Uint8Array): HmacSha256 {
@@ -92,8 +89,7 @@ export class TaggedPrefix {
   }
 
   of(...rest: readonly Uint8Array[]): Uint8Array {
-    // One scratch state, copied from the prefix: no allocation but the result (issue 6).
-    const h = feed(scratch.copyFrom(this.state), rest)
-    return this.mac === undefined ? h.digest() : this.mac.finish(h)
+    // The prefix state is never changed: the rest is hashed from it into a scratch block (issue 6).
+    return this.mac === undefined ? this.state.digestWithFields(rest) : this.mac.finishWithFields(this.state, rest)
   }
 }

@@ -97,15 +97,6 @@ export class Sha256 {
     return new Sha256(this)
   }
 
-  /** Becomes a copy of `other` without allocating (the hot path of `TaggedPrefix`). */
-  copyFrom(other: Sha256): this {
-    this.h.set(other.h)
-    for (let i = 0; i < other.buffered; i++) this.buffer[i] = other.buffer[i]!
-    this.buffered = other.buffered
-    this.length = other.length
-    return this
-  }
-
   update(data: Uint8Array): this {
     const n = data.length
     const b = this.buffer
@@ -153,40 +144,101 @@ export class Sha256 {
 
   /** Finishes the hash into `out` (the state is spent). */
   digestInto(out: Uint8Array): Uint8Array {
-    const b = this.buffer
-    let i = this.buffered
-    b[i++] = 0x80
-    if (i > 56) {
-      b.fill(0, i)
-      compress(this.h, b, 0)
-      i = 0
+    return finishBlock(this.h, this.buffer, this.buffered, this.length, out)
+  }
+
+  /**
+   * The digest of what this state has absorbed followed by lp(f) for each field (SPEC §3.1),
+   * leaving the state as it is: the rest is hashed on a scratch block and state, so there is no
+   * copy of the state object and no allocation but `out` (a salt or cell commitment is one or
+   * two compressions from its prefix).
+   */
+  digestWithFields(fields: readonly Uint8Array[], out: Uint8Array = new Uint8Array(32)): Uint8Array {
+    let at = this.startScratch()
+    let length = this.length
+    for (const f of fields) {
+      const n = f.length
+      LENGTH_PREFIX[0] = n >>> 24
+      LENGTH_PREFIX[1] = n >>> 16
+      LENGTH_PREFIX[2] = n >>> 8
+      LENGTH_PREFIX[3] = n
+      at = absorb(LENGTH_PREFIX, at)
+      at = absorb(f, at)
+      length += 4 + n
     }
-    b.fill(0, i, 56)
-    const bits = this.length * 8
-    const high = Math.floor(bits / 0x1_0000_0000)
-    b[56] = high >>> 24
-    b[57] = high >>> 16
-    b[58] = high >>> 8
-    b[59] = high
-    b[60] = bits >>> 24
-    b[61] = bits >>> 16
-    b[62] = bits >>> 8
-    b[63] = bits
-    compress(this.h, b, 0)
-    for (let j = 0; j < 8; j++) {
-      const w = this.h[j]!
-      out[4 * j] = w >>> 24
-      out[4 * j + 1] = w >>> 16
-      out[4 * j + 2] = w >>> 8
-      out[4 * j + 3] = w
-    }
-    return out
+    return finishBlock(SCRATCH_H, SCRATCH_BLOCK, at, length, out)
+  }
+
+  /** As `digestWithFields`, for raw bytes (no length prefix). */
+  digestWithBytes(bytes: Uint8Array, out: Uint8Array = new Uint8Array(32)): Uint8Array {
+    return finishBlock(SCRATCH_H, SCRATCH_BLOCK, absorb(bytes, this.startScratch()), this.length + bytes.length, out)
+  }
+
+  /** Loads this state into the scratch; returns how many bytes of the scratch block are pending. */
+  private startScratch(): number {
+    SCRATCH_H.set(this.h)
+    for (let i = 0; i < this.buffered; i++) SCRATCH_BLOCK[i] = this.buffer[i]!
+    return this.buffered
   }
 }
 
-/** Scratch states for `finish`: synchronous and never re-entered, so one of each suffices. */
+/** Scratch for `digestWithFields` and `digestWithBytes` (synchronous, never re-entered). */
+const SCRATCH_BLOCK = new Uint8Array(64)
+const SCRATCH_H = new Int32Array(8)
+const LENGTH_PREFIX = new Uint8Array(4)
+
+/** Appends `data` to the scratch block at `at`, compressing each block as it fills; returns the new `at`. */
+function absorb(data: Uint8Array, at: number): number {
+  const n = data.length
+  for (let i = 0; i < n; i++) {
+    SCRATCH_BLOCK[at++] = data[i]!
+    if (at === 64) {
+      compress(SCRATCH_H, SCRATCH_BLOCK, 0)
+      at = 0
+    }
+  }
+  return at
+}
+
+/**
+ * FIPS 180-4 §5.1.1 padding: `block` holds the message's last `at` bytes (at most 63) of a
+ * `length`-byte message; compresses the last block(s) into `h` and writes the digest to `out`.
+ */
+function finishBlock(h: Int32Array, block: Uint8Array, at: number, length: number, out: Uint8Array): Uint8Array {
+  block[at++] = 0x80
+  if (at > 56) {
+    while (at < 64) block[at++] = 0
+    compress(h, block, 0)
+    at = 0
+  }
+  while (at < 56) block[at++] = 0
+  const bits = length * 8
+  const high = Math.floor(bits / 0x1_0000_0000)
+  block[56] = high >>> 24
+  block[57] = high >>> 16
+  block[58] = high >>> 8
+  block[59] = high
+  block[60] = bits >>> 24
+  block[61] = bits >>> 16
+  block[62] = bits >>> 8
+  block[63] = bits
+  compress(h, block, 0)
+  return wordsInto(h, out)
+}
+
+function wordsInto(h: Int32Array, out: Uint8Array): Uint8Array {
+  for (let j = 0; j < 8; j++) {
+    const w = h[j]!
+    out[4 * j] = w >>> 24
+    out[4 * j + 1] = w >>> 16
+    out[4 * j + 2] = w >>> 8
+    out[4 * j + 3] = w
+  }
+  return out
+}
+
+/** Scratch for the inner digest (synchronous, never re-entered). */
 const innerDigest = new Uint8Array(32)
-let outerScratch: Sha256 | undefined
 
 /** HMAC-SHA256 (RFC 2104) keyed once: `start()` gives an inner state to feed, `finish` the MAC. */
 export class HmacSha256 {
@@ -209,8 +261,11 @@ export class HmacSha256 {
 
   /** The MAC of what `inner` (a state begun by `start`, or a copy of one) has absorbed; `inner` is spent. */
   finish(inner: Sha256): Uint8Array {
-    inner.digestInto(innerDigest)
-    outerScratch ??= new Sha256()
-    return outerScratch.copyFrom(this.outer).update(innerDigest).digest()
+    return this.outer.digestWithBytes(inner.digestInto(innerDigest))
+  }
+
+  /** The MAC of what `inner` has absorbed followed by lp(f) for each field; `inner` is left as it is. */
+  finishWithFields(inner: Sha256, fields: readonly Uint8Array[]): Uint8Array {
+    return this.outer.digestWithBytes(inner.digestWithFields(fields, innerDigest))
   }
 }

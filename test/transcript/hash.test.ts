@@ -50,6 +50,21 @@ describe('domain-tagged hashing (SPEC §3.1, §3.3)', () => {
     for (const n of [55, 56, 63, 64, 65, 119, 120]) expect(new Sha256().update(new Uint8Array(n).fill(0x61)).digest()).toEqual(sha256(new Uint8Array(n).fill(0x61)))
   })
 
+  it('digestWithFields and digestWithBytes finish from a state without changing it, on both sides of the one-block fast path', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 130 }), fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 3 }), fc.uint8Array({ maxLength: 70 }), (prefix, fields, raw) => {
+        const s = new Sha256().update(prefix)
+        const prefixed = fields.flatMap((f) => [...Uint8Array.of(f.length >>> 24, f.length >>> 16, f.length >>> 8, f.length), ...f])
+        const expected = sha256(new Uint8Array([...prefix, ...prefixed]))
+        expect(s.digestWithFields(fields)).toEqual(expected)
+        expect(s.digestWithFields(fields)).toEqual(expected)
+        expect(s.digestWithBytes(raw)).toEqual(sha256(new Uint8Array([...prefix, ...raw])))
+        expect(s.digest()).toEqual(sha256(prefix))
+      }),
+      { numRuns: 500 },
+    )
+  })
+
   it('HmacSha256 is RFC 2104 HMAC-SHA256 for any key length, including keys longer than a block', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 150 }), fc.uint8Array({ maxLength: 200 }), (key, data) => {
