@@ -38,31 +38,29 @@ export interface CommitmentContext {
 
 /*
  * Every salt and cell commitment of one side of one game shares its leading fields (tag, game
- * id, player), so those are absorbed once per (seed, game, player) and per (kind, game, player)
- * and only the rest is hashed per cell (issue 6: a setup commitment is 500 of each per game).
- * The values are exactly those of the definitions in SPEC §4.1 and §4.2.
+ * id, player), so those are absorbed once per (seed, context) and per context, and only the rest
+ * is hashed per cell (issue 6: a setup commitment is 500 of each per game). Keyed by the objects
+ * a session or verifier holds for the whole game. The values are exactly those of the
+ * definitions in SPEC §4.1 and §4.2.
  */
-const PREFIX_CACHE = 16
-const saltPrefixes = new WeakMap<Uint8Array, Map<string, TaggedPrefix>>()
-const cellPrefixes = new Map<string, TaggedPrefix>()
-
-function contextKey(ctx: CommitmentContext): string {
-  return `${ctx.player}:${Buffer.from(ctx.gameId.buffer, ctx.gameId.byteOffset, ctx.gameId.byteLength).toString('hex')}`
-}
-
-function bounded<V>(map: Map<string, V>, key: string, make: () => V): V {
-  let v = map.get(key)
-  if (v === undefined) {
-    if (map.size >= PREFIX_CACHE) map.clear()
-    map.set(key, (v = make()))
-  }
-  return v
-}
+const saltPrefixes = new WeakMap<Uint8Array, WeakMap<CommitmentContext, TaggedPrefix>>()
+const cellPrefixes = new WeakMap<CommitmentContext, Record<CellCommitmentKind, TaggedPrefix>>()
 
 function saltPrefix(seed: Uint8Array, ctx: CommitmentContext): TaggedPrefix {
   let perSeed = saltPrefixes.get(seed)
-  if (perSeed === undefined) saltPrefixes.set(seed, (perSeed = new Map<string, TaggedPrefix>()))
-  return bounded(perSeed, contextKey(ctx), () => TaggedPrefix.mac(seed, DOMAIN.salt, ctx.gameId, u8(ctx.player)))
+  if (perSeed === undefined) saltPrefixes.set(seed, (perSeed = new WeakMap()))
+  let p = perSeed.get(ctx)
+  if (p === undefined) perSeed.set(ctx, (p = TaggedPrefix.mac(seed, DOMAIN.salt, ctx.gameId, u8(ctx.player))))
+  return p
+}
+
+function cellPrefix(kind: CellCommitmentKind, ctx: CommitmentContext): TaggedPrefix {
+  let p = cellPrefixes.get(ctx)
+  if (p === undefined) {
+    const make = (k: CellCommitmentKind): TaggedPrefix => TaggedPrefix.hash(DOMAIN[k], ctx.gameId, u8(ctx.player))
+    cellPrefixes.set(ctx, (p = { occupancy: make('occupancy'), detail: make('detail') }))
+  }
+  return p[kind]
 }
 
 /** SPEC §4.1: HMAC-SHA256(seed, lp(tag) ‖ lp(game id) ‖ lp(player) ‖ lp(kind) ‖ lp(u16 index)). */
@@ -76,17 +74,6 @@ export function occupancyValue(occupied: boolean): Uint8Array {
 
 export function detailValue(detail: string): Uint8Array {
   return utf8(detail)
-}
-
-const contextPrefixes = new WeakMap<CommitmentContext, Record<CellCommitmentKind, TaggedPrefix>>()
-
-function cellPrefix(kind: CellCommitmentKind, ctx: CommitmentContext): TaggedPrefix {
-  let p = contextPrefixes.get(ctx)
-  if (p === undefined) {
-    const make = (k: CellCommitmentKind): TaggedPrefix => bounded(cellPrefixes, `${k}:${contextKey(ctx)}`, () => TaggedPrefix.hash(DOMAIN[k], ctx.gameId, u8(ctx.player)))
-    contextPrefixes.set(ctx, (p = { occupancy: make('occupancy'), detail: make('detail') }))
-  }
-  return p[kind]
 }
 
 /** SPEC §4.2: SHA-256(lp(tag) ‖ lp(game id) ‖ lp(player) ‖ lp(u8 cell) ‖ lp(value) ‖ lp(salt)). */

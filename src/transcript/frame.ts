@@ -18,7 +18,7 @@ import { fromBase64url, toBase64url, utf8 } from '../commit/bytes.js'
 import { SIGNATURE_BYTES } from '../commit/keys.js'
 import { type ProtocolError, protocolError } from './errors.js'
 import type { SealedEnvelope } from './envelope.js'
-import { LIMITS, PROTOCOL_VERSION, type Role } from './messages.js'
+import { LIMITS, PROTOCOL_VERSION, type Role, otherRole } from './messages.js'
 
 /** SPEC §2.1: the first byte of a frame says its form. */
 export const FRAME_FULL = 0x7b
@@ -42,10 +42,6 @@ export interface FrameContext {
   hashAt(role: Role, seq: number): string | undefined
   /** Where the envelope with this hash sits in its sender's chain. */
   positionOf(hash: string): number | undefined
-}
-
-function otherRole(r: Role): Role {
-  return r === 'A' ? 'B' : 'A'
 }
 
 function varint(n: number, out: number[]): void {

@@ -39,6 +39,10 @@ export const LIMITS = {
 export const ROLES = ['A', 'B'] as const
 export type Role = (typeof ROLES)[number]
 
+export function otherRole(r: Role): Role {
+  return r === 'A' ? 'B' : 'A'
+}
+
 /** A cell in canonical notation. */
 export type CellName = string
 

@@ -16,6 +16,5 @@ export interface ProtocolOffence {
 export const ROLE_INDEX: Readonly<Record<Role, 0 | 1>> = { A: 0, B: 1 }
 export const INDEX_ROLE: readonly [Role, Role] = ['A', 'B']
 
-export function otherRole(r: Role): Role {
-  return r === 'A' ? 'B' : 'A'
-}
+/** Defined with the roles (transcript layer); re-exported for the verifier's callers. */
+export { otherRole } from '../transcript/messages.js'
