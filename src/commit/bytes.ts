@@ -5,6 +5,12 @@
 
 const encoder = new TextEncoder()
 
+/**
+ * Strict UTF-8 for untrusted bytes (SPEC §3.4): malformed sequences throw, and a byte-order mark
+ * stays a character, so it can never vanish between the bytes read and the text decoded.
+ */
+export const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
 export function utf8(text: string): Uint8Array {
   return encoder.encode(text)
 }

@@ -3,7 +3,7 @@
  * Ed25519 over a domain-tagged encoding of everything but the signature, the sender's previous
  * envelope hash and the last envelope hash received from the other side.
  */
-import { concatBytes, fromBase64url, lengthPrefixed, toBase64url, utf8 } from '../commit/bytes.js'
+import { concatBytes, fromBase64url, lengthPrefixed, strictUtf8, toBase64url, utf8 } from '../commit/bytes.js'
 import { DOMAIN, HASH_BYTES, taggedHash } from '../commit/hash.js'
 import { type KeyPair, SIGNATURE_BYTES, sign, verifySignature } from '../commit/keys.js'
 import { GAME_ID_BYTES } from '../commit/commitments.js'
@@ -73,9 +73,6 @@ export function seal(keys: KeyPair, unsigned: Omit<Unsigned, 'v'>): SealedEnvelo
   return { envelope, line, hash: envelopeHash(line) }
 }
 
-/** Strict, and a byte-order mark is kept as a character (so it can never vanish from a line's bytes). */
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
 /**
  * Strictly decodes one envelope from untrusted bytes or text (SPEC §3.4, §5, §8): size, UTF-8,
  * JSON, every field, then canonical re-encoding. Signatures are checked separately, since the
@@ -86,7 +83,7 @@ export function decodeEnvelope(input: Uint8Array | string, maxBytes: number = LI
   if (size > maxBytes) return { ok: false, error: protocolError('wire.too-large', '', '§8', `${size} bytes; at most ${maxBytes}`) }
   let line: string
   try {
-    line = typeof input === 'string' ? input : utf8Decoder.decode(input)
+    line = typeof input === 'string' ? input : strictUtf8.decode(input)
   } catch {
     return { ok: false, error: protocolError('wire.utf8', '', '§3.4', 'not valid UTF-8') }
   }

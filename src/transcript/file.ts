@@ -7,7 +7,7 @@ import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'no
 import { type SealedEnvelope, decodeEnvelope } from './envelope.js'
 import { type ProtocolError, protocolError } from './errors.js'
 import { LIMITS } from './messages.js'
-import { utf8 } from '../commit/bytes.js'
+import { strictUtf8, utf8 } from '../commit/bytes.js'
 
 export const TRANSCRIPT_MAGIC = 'spaceships-transcript 1'
 
@@ -20,9 +20,6 @@ export interface TranscriptFileError {
 export function formatTranscript(lines: readonly string[]): string {
   return [TRANSCRIPT_MAGIC, ...lines].join('\n') + '\n'
 }
-
-/** Strict; a byte-order mark stays a character, so a file that starts with one has no valid header. */
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /** Reads a whole transcript strictly: every line must be a canonical envelope. */
 export function parseTranscript(input: string | Uint8Array): { ok: true; value: SealedEnvelope[] } | { ok: false; error: TranscriptFileError } {
@@ -40,7 +37,7 @@ export function parseTranscript(input: string | Uint8Array): { ok: true; value: 
   }
   let header: string
   try {
-    header = utf8Decoder.decode(lines[0] ?? new Uint8Array())
+    header = strictUtf8.decode(lines[0] ?? new Uint8Array())
   } catch {
     return { ok: false, error: { line: 1, error: protocolError('wire.utf8', '', '§10', 'not valid UTF-8') } }
   }

@@ -14,7 +14,7 @@
  * frame can never make a receiver accept an envelope the sender did not sign.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import { fromBase64url, toBase64url, utf8 } from '../commit/bytes.js'
+import { fromBase64url, strictUtf8, toBase64url, utf8 } from '../commit/bytes.js'
 import { SIGNATURE_BYTES } from '../commit/keys.js'
 import { type ProtocolError, protocolError } from './errors.js'
 import type { SealedEnvelope } from './envelope.js'
@@ -97,8 +97,6 @@ export function encodeFrame(s: SealedEnvelope, ctx: FrameContext): Uint8Array {
 
 export type FrameDecoded = { readonly ok: true; readonly line: Uint8Array | string } | { readonly ok: false; readonly error: ProtocolError }
 
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true })
-
 function frameError(message: string): FrameDecoded {
   return { ok: false, error: protocolError('wire.frame', '', '§2.1', message) }
 }
@@ -146,7 +144,7 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
   }
   let body: string
   try {
-    body = utf8Decoder.decode(bodyBytes)
+    body = strictUtf8.decode(bodyBytes)
   } catch {
     return { ok: false, error: protocolError('wire.utf8', 'body', '§3.4', 'the body is not valid UTF-8') }
   }
