@@ -25,7 +25,7 @@ import { DEFAULT_RULESET, formatRuleset } from '../rules/ruleset.js'
 import type { Channel } from '../session/channel.js'
 import { runSession } from '../session/session.js'
 import { memoryStore } from '../transcript/file.js'
-import { PROTOCOL_ID, type Role, type Terms } from '../transcript/messages.js'
+import { PROTOCOL_ID, type Role, SINGLE_GAME, type Terms } from '../transcript/messages.js'
 import { runTrusting } from './trusting.js'
 
 export type BenchMode = 'full' | 'trusting'
@@ -37,7 +37,7 @@ export interface PeerResult {
   readonly bytesSent: number
 }
 
-export const benchTerms = (maxTurns: number): Terms => ({ ruleset: formatRuleset(DEFAULT_RULESET), maxTurns, setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit' })
+export const benchTerms = (maxTurns: number): Terms => ({ ruleset: formatRuleset(DEFAULT_RULESET), maxTurns, setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME })
 
 /** A libp2p node (TCP, Noise, yamux) for one side of a benchmark link. */
 export async function benchNode(seed: string, role: Role, listen: boolean): Promise<Libp2p> {

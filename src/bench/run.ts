@@ -25,7 +25,7 @@ import type { Channel } from '../session/channel.js'
 import { runSession } from '../session/session.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { verifyTranscript } from '../verify/verify.js'
-import { defaultJobs, verifyAll } from '../cli/verify-pool.js'
+import { defaultJobs, verifyGroups } from '../cli/verify-pool.js'
 import { type BenchMode, type PeerResult, acceptChannel, benchNode, benchTerms, counting, dialChannel, playSide } from './peer.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
@@ -141,7 +141,8 @@ async function transcripts(bot: 'strong' | 'random', count: number, maxTurns: nu
   const out: string[] = []
   const { memoryChannelPair } = await import('../session/channel.js')
   for (let i = 0; i < count; i++) {
-    const [ca, cb] = memoryChannelPair()
+    const pair = memoryChannelPair()
+    const [ca, cb] = pair.ends
     const side = (role: 'A' | 'B', channel: Channel) => {
       const secrets = seededSecrets(`verify/${bot}/${i}/${role}`)
       return runSession({ role, keys: generateKeyPair(secrets), terms: terms(maxTurns), secrets, store: memoryStore(), channel, strategy: makeBot(bot, `verify/${bot}/${i}/${role}/bot`) })
@@ -174,7 +175,7 @@ async function verifierRateAllCores(files: readonly string[]): Promise<{ gamesPe
   const rates: number[] = []
   for (let rep = 0; rep <= 3; rep++) {
     const t0 = performance.now()
-    const verdicts = await verifyAll(bytes, threads)
+    const verdicts = await verifyGroups(bytes.map((content, i) => [{ name: String(i), content }]), threads)
     const s = (performance.now() - t0) / 1000
     if (verdicts.some((v) => v.status !== 'complete')) throw new Error('a bench transcript does not verify')
     if (rep > 0) rates.push(bytes.length / s)

@@ -9,7 +9,7 @@ import { type GameState, onlyScans, playTurn, scoresOf, startGame } from '../rul
 import type { CheckedRecord } from '../rules/legality.js'
 import { readRecord } from '../rules/legality.js'
 import type { PlayerTurn } from '../rules/resolve.js'
-import { randomStrategy } from '../session/strategy.js'
+import { isResignation, randomStrategy } from '../session/strategy.js'
 import { seededRandom } from '../rules/rng.js'
 import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
 import { formatSetup, parseSetup } from '../rules/setup.js'
@@ -17,7 +17,10 @@ import { memoryChannelPair } from '../session/channel.js'
 import { runSession } from '../session/session.js'
 import type { PlayerStrategy, TurnSummary } from '../session/strategy.js'
 import { memoryStore } from '../transcript/file.js'
-import type { Aspects, Results, Terms } from '../transcript/messages.js'
+import { type Aspects, type Results, SINGLE_GAME, type Terms } from '../transcript/messages.js'
+
+/** The engine-only mode has no commitments: its answers carry no openings. */
+const NO_SALT = new Uint8Array(32)
 import { strongStrategy } from './strong.js'
 
 export const BOT_NAMES = ['strong', 'random'] as const
@@ -138,16 +141,16 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
   }
 }
 
-const TERMS: Omit<Terms, 'ruleset' | 'maxTurns'> = { setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit' }
+const TERMS: Omit<Terms, 'ruleset' | 'maxTurns'> = { setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME }
 
 async function protocolGame(ruleset: Ruleset, a: PlayerStrategy, b: PlayerStrategy, seed: string, maxTurns: number): Promise<GameOutcome | string> {
   const terms: Terms = { ...TERMS, ruleset: formatRuleset(ruleset), maxTurns }
-  const [ca, cb] = memoryChannelPair()
-  const side = (role: 'A' | 'B', channel: typeof ca, strategy: PlayerStrategy) => {
+  const pair = memoryChannelPair()
+  const side = (role: 'A' | 'B', k: 0 | 1, strategy: PlayerStrategy) => {
     const secrets = seededSecrets(`${seed}/${role}`)
-    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel, strategy })
+    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], strategy })
   }
-  const [ra] = await Promise.all([side('A', ca, a), side('B', cb, b)])
+  const [ra] = await Promise.all([side('A', 0, a), side('B', 1, b)])
   const v = ra.verdict
   if (v.status !== 'complete') return `${v.status}: ${JSON.stringify(v).slice(0, 300)}`
   return { winner: v.winner, scores: v.scores, turns: v.turn, reason: v.reason }
@@ -159,15 +162,15 @@ export function summaryOf(report: { turn: number; records: readonly [CheckedReco
   const aspects = (r: CheckedRecord, isIdle: boolean): Aspects => ({ t: 'aspects', turn: report.turn, beams: r.beams.map((b) => b.targets.map(formatCell)), strikes: r.strikes.map(formatCell), scans: r.scans.map(formatCell), kamikaze: r.kamikazeLaunches.map(formatCell), idle: isIdle })
   const mine = report.players[k]
   const theirs = report.players[other]
-  const strikeAnswer = (e: { result: 'miss' | 'hit' | 'duplicate-hit'; explosions: readonly number[] }) => ({ result: e.result, salt: '', explosions: e.explosions.map(formatCell) })
+  const strikeAnswer = (e: { result: 'miss' | 'hit' | 'duplicate-hit'; explosions: readonly number[] }) => ({ result: e.result, salt: NO_SALT, explosions: e.explosions.map(formatCell) })
   const myRecord = report.records[k]
   const theirResults: Results = {
     t: 'results',
     turn: report.turn,
     beams: myRecord.beams.map((_, i) => mine.exchanges.flatMap((e) => (e.kind === 'beam-strike' && e.beam === i ? [strikeAnswer(e)] : []))),
     strikes: mine.exchanges.flatMap((e) => (e.kind === 'strike' ? [strikeAnswer(e)] : [])),
-    scans: mine.exchanges.flatMap((e) => (e.kind === 'scan' ? [{ result: e.result, salt: '' }] : [])),
-    destroyed: theirs.destructions.map((d) => ({ type: d.type, id: d.id ?? 1, cells: d.cells.map((c) => ({ cell: formatCell(c), salt: '' })) })),
+    scans: mine.exchanges.flatMap((e) => (e.kind === 'scan' ? [{ result: e.result, salt: NO_SALT }] : [])),
+    destroyed: theirs.destructions.map((d) => ({ type: d.type, id: d.id ?? 1, cells: d.cells.map((c) => ({ cell: formatCell(c), salt: NO_SALT })) })),
     fleetDestroyed: false,
   }
   return {
@@ -175,8 +178,8 @@ export function summaryOf(report: { turn: number; records: readonly [CheckedReco
     myAspects: aspects(myRecord, idle[k]),
     theirAspects: aspects(report.records[other], idle[other]),
     theirResults,
-    myReports: mine.destructions.map((d) => ({ type: d.type, id: d.id ?? 1, cells: d.cells.map((c) => ({ cell: formatCell(c), salt: '' })) })),
-    theirFlashcube: { t: 'flashcube', turn: report.turn, reports: theirs.flashcube.map((list) => list.map((f) => (f.kind === 'empty' ? { cell: formatCell(f.cell), kind: 'empty' as const, salt: '' } : { cell: formatCell(f.cell), kind: 'ship' as const, type: f.type, id: f.id ?? 1, destroyed: f.destroyed, salt: '' }))) },
+    myReports: mine.destructions.map((d) => ({ type: d.type, id: d.id ?? 1, cells: d.cells.map((c) => ({ cell: formatCell(c), salt: NO_SALT })) })),
+    theirFlashcube: { t: 'flashcube', turn: report.turn, reports: theirs.flashcube.map((list) => list.map((f) => (f.kind === 'empty' ? { cell: formatCell(f.cell), kind: 'empty' as const, salt: NO_SALT } : { cell: formatCell(f.cell), kind: 'ship' as const, type: f.type, id: f.id ?? 1, destroyed: f.destroyed, salt: NO_SALT }))) },
   }
 }
 
@@ -188,7 +191,9 @@ async function engineGame(ruleset: Ruleset, a: PlayerStrategy, b: PlayerStrategy
   let game: GameState = started.value
   const history: [TurnSummary[], TurnSummary[]] = [[], []]
   for (let turn = 1; turn <= maxTurns; turn++) {
-    const texts = [await a.record({ role: 'A', ruleset, turn, state: game.players[0], history: history[0] }), await b.record({ role: 'B', ruleset, turn, state: game.players[1], history: history[1] })]
+    const choices = [await a.record({ role: 'A', ruleset, turn, state: game.players[0], history: history[0] }), await b.record({ role: 'B', ruleset, turn, state: game.players[1], history: history[1] })]
+    if (choices.some(isResignation)) return `a bot resigned in turn ${turn}`
+    const texts = choices.map((c) => (isResignation(c) ? '' : c))
     const checked = ([0, 1] as const).map((k) => readRecord(ruleset, game.players[k], turn, texts[k] ?? '', 'lenient'))
     const [ra, rb] = checked
     if (ra === undefined || rb === undefined || !ra.ok || !rb.ok) return `illegal record in turn ${turn}: ${JSON.stringify(checked.map((c) => (c.ok ? 'ok' : c.error))).slice(0, 300)}`

@@ -3,11 +3,12 @@
  * named by the invite id, holding the transcript, the private journal (0600; it holds the salt
  * seed until the reveal) and what a restart needs to reconnect.
  */
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { stateDir } from '../net/identity.js'
 import { type Journal, fileJournal } from '../session/journal.js'
-import { type TranscriptStore, fileStore } from '../transcript/file.js'
+import { fileStore } from '../session/file-store.js'
+import type { TranscriptStore } from '../transcript/file.js'
 
 export interface GameMeta {
   readonly v: 1
@@ -47,10 +48,13 @@ export function readMeta(id: string, env: NodeJS.ProcessEnv = process.env): Game
   }
 }
 
+/** Written to a temporary file and renamed over the old one, so a crash never leaves half a file. */
 export function writeMeta(meta: GameMeta, env: NodeJS.ProcessEnv = process.env): void {
   const dir = gameDir(meta.id, env)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 })
+  const tmp = join(dir, `meta.json.${process.pid}.tmp`)
+  writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 })
+  renameSync(tmp, join(dir, 'meta.json'))
 }
 
 export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env): GameFiles {

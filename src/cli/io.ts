@@ -32,8 +32,12 @@ export const EXIT = {
   illegal: 1,
   /** The input could not be read or understood. */
   unreadable: 2,
-  /** A transcript of a game that did not finish (abandoned or cut short). */
+  /** A transcript from which nothing decides the game: a gap, no game, nobody claimed (SPEC §12.8). */
   incomplete: 3,
+  /** A side abandoned the game or did not reveal, and loses (SPEC §12.7, 6 and 7). */
+  abandoned: 4,
+  /** The game stopped before its end, both revealed, and it was scored on the committed state (SPEC §12.7, 8). */
+  adjudicated: 5,
   usage: 64,
 } as const
 

@@ -39,12 +39,13 @@ function program(io: CliIo, status: { code: number }): Command {
 
   root
     .command('verify')
-    .description('Audit a game transcript with no trust in either player: every signature and chain link, every opening, and a replay of both revealed sides with the rules engine. Prints the verdict: complete and honest with the score; or the first offence with offender, class (C-28), rule, turn and envelope; or incomplete, with who stopped.')
-    .argument('<files...>', 'transcripts (protocol/SPEC.md §10); several are verified in parallel, one line each')
-    .option('--json', 'print the verdict as JSON (for several files: a summary and each file\'s verdict)', false)
-    .option('--jobs <n>', 'threads for several files (default: one per CPU core)', (v: string) => positiveInt(v, '--jobs'))
-    .addHelpText('after', '\nExit status: 0 complete and honest, 1 a proven offence, 2 unreadable file, 3 incomplete game. For several files: 2 if any is unreadable, else 1 if any has an offence, else 3 if any is incomplete, else 0.')
-    .action(async (files: string[], opts: { json: boolean; jobs?: number }) => {
+    .description("Audit game transcripts with no trust in either player: every signature and chain link, every opening, and a replay of both revealed sides with the rules engine. Files of the same game (both players' transcripts) are decided together. Prints the result: complete, with the score; a proven offence (offender, class C-28, rule, turn, envelope); a resignation; an abandonment; an adjudication; or why these files decide nothing.")
+    .argument('<files...>', "transcripts (protocol/SPEC.md §11); files of one game are merged, games are verified in parallel, one line each")
+    .option('--json', 'print the verdicts as JSON', false)
+    .option('--jobs <n>', 'threads for several games (default: one per CPU core)', (v: string) => positiveInt(v, '--jobs'))
+    .option('--separate', 'decide each file alone, even when several are of one game', false)
+    .addHelpText('after', '\nExit status (SPEC §12.8): 0 complete (or a resignation), 1 a proven offence, 2 unreadable file, 3 incomplete (these files decide nothing), 4 abandoned (a side stopped or did not reveal, and loses), 5 adjudicated (stopped early, scored on the committed turns). For several games: the first of 2, 1, 3, 4, 5 that occurs, else 0.')
+    .action(async (files: string[], opts: { json: boolean; jobs?: number; separate: boolean }) => {
       status.code = await (await import('./verify.js')).verifyCommand(files, opts, io)
     })
 
@@ -169,11 +170,11 @@ function program(io: CliIo, status: { code: number }): Command {
   root
     .command('show')
     .description('Replay a finished game turn by turn, drawn as in the live game, from one side.')
-    .argument('<file>', 'transcript')
+    .argument('<files...>', 'transcripts of one game (one is enough when it holds both reveals)')
     .option('--as <role>', 'whose side to show, A (host) or B (joiner)', 'A')
     .option('--turn <n>', 'show only this turn')
-    .action(async (file: string, opts: { as: string; turn?: string }) => {
-      status.code = await (await import('./show.js')).showCommand(io, file, opts)
+    .action(async (files: string[], opts: { as: string; turn?: string }) => {
+      status.code = await (await import('./show.js')).showCommand(io, files, opts)
     })
   root
     .command('id')

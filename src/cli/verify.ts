@@ -1,97 +1,111 @@
-/** `spaceships verify FILE` and `spaceships selfplay`: audit a transcript; make one from a bot game. */
+/** `spaceships verify FILE...` and `spaceships selfplay`: audit transcripts; make one from a bot game. */
 import { type Ruleset, formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { describeProtocolError } from '../transcript/errors.js'
-import type { Terms } from '../transcript/messages.js'
-import type { TranscriptVerdict } from '../verify/index.js'
+import { SINGLE_GAME, type Terms } from '../transcript/messages.js'
+import type { Verdict } from '../verify/verify.js'
 import { type CliIo, EXIT } from './io.js'
 
-export function exitFor(v: TranscriptVerdict): number {
+/** SPEC §12.8: the exit status of a verdict. */
+export function exitFor(v: Verdict): number {
   switch (v.status) {
     case 'complete':
+    case 'resigned':
       return EXIT.ok
     case 'offence':
       return EXIT.illegal
-    case 'incomplete':
-      return EXIT.incomplete
     case 'unreadable':
       return EXIT.unreadable
-  }
-}
-
-export function renderVerdict(v: TranscriptVerdict): string {
-  switch (v.status) {
-    case 'complete': {
-      const winner = v.winner === 'draw' ? 'a draw' : `${v.winner} wins`
-      return `complete and honest: game ${v.gameId}\nended in turn ${v.turn} (${v.reason}); score A ${v.scores[0]}, B ${v.scores[1]}: ${winner}\n`
-    }
-    case 'offence': {
-      const o = v.offence
-      return `offence by ${o.offender}: ${o.class} in turn ${o.turn} (rule ${o.rule})${o.seq === undefined ? '' : `, envelope ${o.offender}#${o.seq}`}\n  ${o.detail}\nsanction: ${o.offender} forfeits\n`
-    }
     case 'incomplete':
-      return `incomplete: ${v.detail}\nlast messages: A ${v.last.A}; B ${v.last.B}\n${v.honest.length > 0 ? `honest as far as its own reveal shows: ${v.honest.join(', ')}\n` : 'no side revealed\n'}`
-    case 'unreadable':
-      return `unreadable transcript: line ${v.error.line}: ${describeProtocolError(v.error.error)}\n`
+      return EXIT.incomplete
+    case 'abandoned':
+      return EXIT.abandoned
+    case 'adjudicated':
+      return EXIT.adjudicated
   }
 }
 
-/** One line per transcript when several are verified at once. */
-function verdictLine(v: TranscriptVerdict): string {
+const winnerText = (w: string): string => (w === 'draw' ? 'a draw' : `${w} wins`)
+
+/** The verdict in one line (several transcripts at once) or a few (one game). */
+export function verdictLine(v: Verdict): string {
   switch (v.status) {
     case 'complete':
-      return `complete and honest, turn ${v.turn}, A ${v.scores[0]} B ${v.scores[1]}: ${v.winner === 'draw' ? 'a draw' : `${v.winner} wins`}`
+      return `complete: the game ended after turn ${v.turn} (${v.reason.replace('-', ' ')}); A ${v.scores[0]}, B ${v.scores[1]}: ${winnerText(v.winner)}`
+    case 'resigned':
+      return `resigned: ${v.by} resigned in turn ${v.turn}: ${v.winner} wins`
     case 'offence':
-      return `offence by ${v.offence.offender}: ${v.offence.class} in turn ${v.offence.turn} (rule ${v.offence.rule})`
+      return `offence by ${v.offence.offender}: ${v.offence.class} in turn ${v.offence.turn} (${v.offence.rule}): ${v.offence.offender} forfeits, ${v.winner} wins`
+    case 'abandoned':
+      return `abandoned by ${v.by} in turn ${v.turn} (${v.how === 'stopped' ? 'stopped while owing its envelope' : 'did not reveal'}): ${v.by} forfeits, ${v.winner} wins${v.claimedBy === undefined ? '' : `; claimed by ${v.claimedBy}, unrebutted in these files`}`
+    case 'adjudicated':
+      return `adjudicated: stopped before its end; scored on the ${v.turn} turns both committed: A ${v.scores[0]}, B ${v.scores[1]}: ${winnerText(v.winner)}`
     case 'incomplete':
       return `incomplete: ${v.detail}`
     case 'unreadable':
-      return v.error.error.code === 'file.io' ? `unreadable: cannot read the file: ${v.error.error.message}` : `unreadable: line ${v.error.line}: ${describeProtocolError(v.error.error)}`
+      return v.error.error.code === 'file.io' ? `unreadable: cannot read ${v.file}: ${v.error.error.message}` : `unreadable: ${v.file === '' ? '' : `${v.file}: `}line ${v.error.line}: ${describeProtocolError(v.error.error)}`
   }
 }
 
-/** Several transcripts' exit status: the first of unreadable, offence, incomplete that occurs, else ok. */
+/** What a person reads: the verdict, the evidence it rests on, and what was set aside. */
+export function renderVerdict(v: Verdict): string {
+  const lines = [verdictLine(v)]
+  if (v.status === 'offence') {
+    const o = v.offence
+    lines.push(`  ${o.detail}${o.seq === undefined ? '' : ` (${o.offender}'s envelope ${o.seq})`}`)
+  }
+  if (v.status === 'abandoned' || v.status === 'adjudicated') lines.push(`  ${v.detail}`)
+  if (v.status !== 'unreadable') {
+    if (v.game !== undefined) lines.push(`  game ${v.game}`)
+    const shown = v.notes.slice(0, 8)
+    for (const n of shown) lines.push(`  note: ${n}`)
+    if (v.notes.length > shown.length) lines.push(`  note: ${v.notes.length - shown.length} more lines set aside`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** Several games' exit status: the first of unreadable, offence, incomplete, abandoned, adjudicated that occurs, else ok. */
 function worstExit(codes: readonly number[]): number {
-  for (const c of [EXIT.unreadable, EXIT.illegal, EXIT.incomplete]) if (codes.includes(c)) return c
+  for (const c of [EXIT.unreadable, EXIT.illegal, EXIT.incomplete, EXIT.abandoned, EXIT.adjudicated]) if (codes.includes(c)) return c
   return EXIT.ok
 }
 
-export async function verifyCommand(paths: readonly string[], options: { json: boolean; jobs?: number }, io: CliIo): Promise<number> {
-  const read: (Uint8Array | string)[] = []
+export async function verifyCommand(paths: readonly string[], options: { json: boolean; jobs?: number; separate?: boolean }, io: CliIo): Promise<number> {
+  const files: { name: string; content: Uint8Array | undefined; error: string | undefined }[] = []
   for (const path of paths) {
     try {
-      read.push(await io.readFile(path))
+      files.push({ name: path, content: await io.readFile(path), error: undefined })
     } catch (e) {
-      read.push(e instanceof Error ? e.message : String(e))
+      files.push({ name: path, content: undefined, error: (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e)) })
     }
   }
-  const readable = read.filter((r): r is Uint8Array => typeof r !== 'string')
-  const { verifyAll, defaultJobs } = await import('./verify-pool.js')
-  const verified = await verifyAll(readable, options.jobs ?? defaultJobs())
-  let at = 0
-  const verdicts: TranscriptVerdict[] = read.map((r) =>
-    typeof r === 'string' ? { status: 'unreadable', error: { line: 0, error: { code: 'file.io', field: '', rule: '§10', message: r } } } : (verified[at++] as TranscriptVerdict),
-  )
-  if (paths.length === 1) {
-    const [path = '', verdict] = [paths[0], verdicts[0]]
-    if (verdict === undefined) return EXIT.unreadable
-    const ioError = typeof read[0] === 'string'
-    if (options.json) io.stdout(`${JSON.stringify(verdict, null, 2)}\n`)
-    else if (ioError) io.stderr(`spaceships verify: cannot read ${path}: ${String(read[0])}\n`)
-    else io.stdout(renderVerdict(verdict))
-    return exitFor(verdict)
+  const { groupByGame, verifyGroups, defaultJobs } = await import('./verify-pool.js')
+  const readable = files.flatMap((f) => (f.content === undefined ? [] : [{ name: f.name, content: f.content }]))
+  const groups = options.separate === true ? readable.map((f) => [f]) : groupByGame(readable)
+  const verdicts = await verifyGroups(groups, options.jobs ?? defaultJobs())
+  const results: { files: string[]; verdict: Verdict }[] = [
+    ...files.flatMap((f) => (f.error === undefined ? [] : [{ files: [f.name], verdict: { status: 'unreadable' as const, file: f.name, error: { line: 0, error: { code: 'file.io' as const, field: '', rule: '§11', message: f.error } } } }])),
+    ...groups.map((g, i) => ({ files: g.map((f) => f.name), verdict: verdicts[i] as Verdict })),
+  ]
+  const codes = results.map((r) => exitFor(r.verdict))
+  if (results.length === 1) {
+    const r = results[0]
+    if (r === undefined) return EXIT.unreadable
+    if (options.json) io.stdout(`${JSON.stringify({ files: r.files, verdict: r.verdict }, null, 2)}\n`)
+    else if (r.verdict.status === 'unreadable' && r.verdict.error.error.code === 'file.io') io.stderr(`spaceships verify: cannot read ${r.verdict.file}: ${r.verdict.error.error.message}\n`)
+    else io.stdout((r.files.length > 1 ? `${r.files.join(' + ')}: one game\n` : '') + renderVerdict(r.verdict))
+    return exitFor(r.verdict)
   }
-  const codes = verdicts.map(exitFor)
-  const count = (status: TranscriptVerdict['status']): number => verdicts.filter((v) => v.status === status).length
-  const summary = { transcripts: paths.length, complete: count('complete'), offence: count('offence'), incomplete: count('incomplete'), unreadable: count('unreadable') }
-  if (options.json) io.stdout(`${JSON.stringify({ summary, transcripts: paths.map((file, i) => ({ file, verdict: verdicts[i] })) }, null, 2)}\n`)
+  const count = (s: Verdict['status']): number => results.filter((r) => r.verdict.status === s).length
+  const summary = { games: results.length, files: paths.length, complete: count('complete') + count('resigned'), offence: count('offence'), abandoned: count('abandoned'), adjudicated: count('adjudicated'), incomplete: count('incomplete'), unreadable: count('unreadable') }
+  if (options.json) io.stdout(`${JSON.stringify({ summary, games: results }, null, 2)}\n`)
   else {
-    io.stdout(paths.map((file, i) => `${file}: ${verdicts[i] === undefined ? '' : verdictLine(verdicts[i])}\n`).join(''))
-    io.stdout(`${summary.transcripts} transcripts: ${summary.complete} complete and honest, ${summary.offence} with an offence, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
+    io.stdout(results.map((r) => `${r.files.join(' + ')}: ${verdictLine(r.verdict)}\n`).join(''))
+    io.stdout(`${summary.games} games in ${summary.files} files: ${summary.complete} complete, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
   }
   return worstExit(codes)
 }
 
-export const DEFAULT_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 600_000, turnMs: 600_000, replyMs: 60_000, sanction: 'forfeit' }
+export const DEFAULT_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 600_000, turnMs: 600_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME }
 
 /**
  * Two random legal bots play a whole game in memory with the full protocol; the transcript is
@@ -106,20 +120,22 @@ export async function selfplayCommand(options: { seed?: string; out: string; rul
   }
   const ruleset: Ruleset = parsed.value
   const terms: Terms = { ...DEFAULT_TERMS, ruleset: formatRuleset(ruleset) }
-  // The session and the bots load here, not with `verify` (issue 6: the verifier's cold start).
-  const [{ generateKeyPair, seededSecrets, systemSecrets }, { seededRandom }, { memoryChannelPair, randomStrategy, runSession }, { formatTranscript, memoryStore }] = await Promise.all([
+  // The session and the bots load here, not with `verify` (its cold start).
+  const [{ generateKeyPair, seededSecrets, systemSecrets }, { seededRandom }, { memoryChannelPair }, { runSession }, { randomStrategy }, { formatTranscript, memoryStore }] = await Promise.all([
     import('../commit/index.js'),
     import('../rules/rng.js'),
-    import('../session/index.js'),
+    import('../session/channel.js'),
+    import('../session/session.js'),
+    import('../session/strategy.js'),
     import('../transcript/file.js'),
   ])
-  const [ca, cb] = memoryChannelPair()
-  const side = (role: 'A' | 'B', channel: typeof ca) => {
+  const pair = memoryChannelPair()
+  const side = (role: 'A' | 'B', k: 0 | 1) => {
     const secrets = options.seed === undefined ? systemSecrets : seededSecrets(`${options.seed}/${role}`)
     const botSeed = options.seed === undefined ? Array.from(systemSecrets.bytes(8)).join('.') : `${options.seed}/${role}/bot`
-    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel, strategy: randomStrategy(seededRandom(botSeed)) })
+    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], strategy: randomStrategy(seededRandom(botSeed)) })
   }
-  const [a] = await Promise.all([side('A', ca), side('B', cb)])
+  const [a] = await Promise.all([side('A', 0), side('B', 1)])
   await io.writeFile(options.out, formatTranscript(a.transcript))
   io.stdout(options.json ? `${JSON.stringify({ transcript: options.out, verdict: a.verdict }, null, 2)}\n` : `transcript (A's copy): ${options.out}\n${renderVerdict(a.verdict)}`)
   return exitFor(a.verdict)

@@ -3,12 +3,15 @@
  * one to detail, each with its own 256-bit salt; and one per turn to the action record.
  *
  * Salts are derived from one secret 256-bit seed per player and game with HMAC-SHA256 (SPEC
- * §4.1). Each salt is a PRF output under a secret key, so opening one cell's salt discloses
- * nothing about any other; revealing the seed at the end discloses them all at once, which keeps
- * the reveal to 32 bytes plus the setup and records.
+ * §4.1): each salt is a PRF output under the seed, so opening one cell discloses nothing about
+ * any other, and revealing the seed at the end discloses them all at once.
+ *
+ * The objects below hold one side of one game: the domain blocks are absorbed once, and the seed
+ * is copied at construction, so nothing a caller does to its own buffers afterwards changes them.
+ * The free functions compute the same values the plain way (vectors, other implementations).
  */
-import { constantTimeEqual, u16, u8, utf8 } from './bytes.js'
-import { DOMAIN, HASH_BYTES, TaggedPrefix, taggedHash } from './hash.js'
+import { constantTimeEqual, u16, utf8 } from './bytes.js'
+import { BlockHash, BlockMac, DOMAIN, HASH_BYTES, domainBlock, hmacSha256, sha256 } from './hash.js'
 
 export const SEED_BYTES = 32
 export const SALT_BYTES = 32
@@ -17,102 +20,151 @@ export const GAME_ID_BYTES = 32
 export const SPACE_CELLS = 125
 export const SETUP_COMMITMENT_BYTES = SPACE_CELLS * 2 * HASH_BYTES
 
-export type CellCommitmentKind = 'occupancy' | 'detail'
-type SaltKind = CellCommitmentKind | 'record'
 /** SPEC §4.1: the kind byte of a salt derivation. */
-const SALT_KIND_BYTE: Readonly<Record<SaltKind, number>> = { occupancy: 1, detail: 2, record: 3 }
+export const SALT_KIND = { occupancy: 1, detail: 2, record: 3 } as const
+export type SaltKind = keyof typeof SALT_KIND
 
-/** What a cell holds, as committed: occupancy and detail (`-` or ship type then identity, e.g. `PC2`). */
+/**
+ * What a cell holds, as committed (SPEC §4.2): occupancy, and the detail as the ship's type code
+ * (SPEC §3.2) and identity, both 0 for an empty cell.
+ */
 export interface CellValue {
   readonly occupied: boolean
-  readonly detail: string
+  readonly type: number
+  readonly id: number
 }
 
-export const EMPTY_DETAIL = '-'
+export const EMPTY_CELL: CellValue = { occupied: false, type: 0, id: 0 }
 
-export interface CommitmentContext {
-  readonly gameId: Uint8Array
-  /** 0 for A, 1 for B. */
-  readonly player: 0 | 1
+function saltInput(kind: SaltKind, index: number): Uint8Array {
+  return Uint8Array.of(SALT_KIND[kind], (index >>> 8) & 0xff, index & 0xff)
 }
 
-/*
- * Every salt and cell commitment of one side of one game shares its leading fields (tag, game
- * id, player), so those are absorbed once per (seed, context) and per context, and only the rest
- * is hashed per cell (issue 6: a setup commitment is 500 of each per game). Keyed by the objects
- * a session or verifier holds for the whole game. The values are exactly those of the
- * definitions in SPEC §4.1 and §4.2.
- */
-const saltPrefixes = new WeakMap<Uint8Array, WeakMap<CommitmentContext, TaggedPrefix>>()
-const cellPrefixes = new WeakMap<CommitmentContext, Record<CellCommitmentKind, TaggedPrefix>>()
-
-function saltPrefix(seed: Uint8Array, ctx: CommitmentContext): TaggedPrefix {
-  let perSeed = saltPrefixes.get(seed)
-  if (perSeed === undefined) saltPrefixes.set(seed, (perSeed = new WeakMap()))
-  let p = perSeed.get(ctx)
-  if (p === undefined) perSeed.set(ctx, (p = TaggedPrefix.mac(seed, DOMAIN.salt, ctx.gameId, u8(ctx.player))))
-  return p
-}
-
-function cellPrefix(kind: CellCommitmentKind, ctx: CommitmentContext): TaggedPrefix {
-  let p = cellPrefixes.get(ctx)
-  if (p === undefined) {
-    const make = (k: CellCommitmentKind): TaggedPrefix => TaggedPrefix.hash(DOMAIN[k], ctx.gameId, u8(ctx.player))
-    cellPrefixes.set(ctx, (p = { occupancy: make('occupancy'), detail: make('detail') }))
-  }
-  return p[kind]
-}
-
-/** SPEC §4.1: HMAC-SHA256(seed, lp(tag) ‖ lp(game id) ‖ lp(player) ‖ lp(kind) ‖ lp(u16 index)). */
-export function deriveSalt(seed: Uint8Array, ctx: CommitmentContext, kind: SaltKind, index: number): Uint8Array {
-  return saltPrefix(seed, ctx).of(u8(SALT_KIND_BYTE[kind]), u16(index))
-}
-
-export function occupancyValue(occupied: boolean): Uint8Array {
-  return u8(occupied ? 1 : 0)
-}
-
-export function detailValue(detail: string): Uint8Array {
-  return utf8(detail)
-}
-
-/** SPEC §4.2: SHA-256(lp(tag) ‖ lp(game id) ‖ lp(player) ‖ lp(u8 cell) ‖ lp(value) ‖ lp(salt)). */
-export function cellCommitment(kind: CellCommitmentKind, ctx: CommitmentContext, cell: number, value: Uint8Array, salt: Uint8Array): Uint8Array {
-  return cellPrefix(kind, ctx).of(u8(cell), value, salt)
-}
-
-/** SPEC §4.2: for cells 0..124 in index order, the occupancy commitment then the detail commitment. */
-export function commitSetup(ctx: CommitmentContext, cells: readonly CellValue[], seed: Uint8Array): Uint8Array {
-  const out = new Uint8Array(SETUP_COMMITMENT_BYTES)
-  const salt = saltPrefix(seed, ctx)
-  const occupancy = cellPrefix('occupancy', ctx)
-  const detail = cellPrefix('detail', ctx)
-  const occupancyKind = u8(SALT_KIND_BYTE.occupancy)
-  const detailKind = u8(SALT_KIND_BYTE.detail)
-  cells.forEach((v, cell) => {
-    const index = u16(cell)
-    const at = u8(cell)
-    out.set(occupancy.of(at, occupancyValue(v.occupied), salt.of(occupancyKind, index)), 2 * cell * HASH_BYTES)
-    out.set(detail.of(at, detailValue(v.detail), salt.of(detailKind, index)), (2 * cell + 1) * HASH_BYTES)
-  })
+function occupancyInput(cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {
+  const out = new Uint8Array(2 + SALT_BYTES)
+  out[0] = cell
+  out[1] = occupied ? 1 : 0
+  out.set(salt, 2)
   return out
 }
 
-function committedAt(vector: Uint8Array, kind: CellCommitmentKind, cell: number): Uint8Array {
-  const at = (2 * cell + (kind === 'occupancy' ? 0 : 1)) * HASH_BYTES
+function detailInput(cell: number, type: number, id: number, salt: Uint8Array): Uint8Array {
+  const out = new Uint8Array(3 + SALT_BYTES)
+  out[0] = cell
+  out[1] = type
+  out[2] = id
+  out.set(salt, 3)
+  return out
+}
+
+function recordInput(turn: number, salt: Uint8Array, text: string): Uint8Array {
+  const t = utf8(text)
+  const out = new Uint8Array(2 + SALT_BYTES + 2 + t.length)
+  out.set(u16(turn), 0)
+  out.set(salt, 2)
+  out.set(u16(t.length), 2 + SALT_BYTES)
+  out.set(t, 4 + SALT_BYTES)
+  return out
+}
+
+/** The public commitment functions of one side of one game: what a verifier recomputes. */
+export class SideCommitments {
+  private readonly occupancy: BlockHash
+  private readonly detail: BlockHash
+  private readonly record: BlockHash
+
+  constructor(
+    readonly game: Uint8Array,
+    readonly role: 0 | 1,
+  ) {
+    this.occupancy = new BlockHash(DOMAIN.occupancy, game, role)
+    this.detail = new BlockHash(DOMAIN.detail, game, role)
+    this.record = new BlockHash(DOMAIN.record, game, role)
+  }
+
+  /** SPEC §4.2. */
+  occupancyOf(cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {
+    return this.occupancy.of(occupancyInput(cell, occupied, salt))
+  }
+
+  /** SPEC §4.2. */
+  detailOf(cell: number, type: number, id: number, salt: Uint8Array): Uint8Array {
+    return this.detail.of(detailInput(cell, type, id, salt))
+  }
+
+  /** SPEC §4.3. */
+  recordOf(turn: number, salt: Uint8Array, text: string): Uint8Array {
+    return this.record.of(recordInput(turn, salt, text))
+  }
+
+  /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
+  opensOccupancy(vector: Uint8Array, cell: number, occupied: boolean, salt: Uint8Array): boolean {
+    return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
+  }
+
+  /** Whether (type, id, salt) opens cell `cell`'s detail commitment in `vector` (constant time). */
+  opensDetail(vector: Uint8Array, cell: number, type: number, id: number, salt: Uint8Array): boolean {
+    return constantTimeEqual(committedAt(vector, cell, 1), this.detailOf(cell, type, id, salt))
+  }
+}
+
+/** One side's secrets for one game: its salts, its setup vector, its record commitments. */
+export class SideSecrets extends SideCommitments {
+  private readonly salts: BlockMac
+  /** A copy of the seed: revealed at the end (SPEC §7.8), never changed by the caller. */
+  readonly seed: Uint8Array
+
+  constructor(seed: Uint8Array, game: Uint8Array, role: 0 | 1) {
+    super(game, role)
+    if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
+    this.seed = seed.slice()
+    this.salts = new BlockMac(this.seed, DOMAIN.salt, game, role)
+  }
+
+  /** SPEC §4.1: `salt(kind, index)`. */
+  salt(kind: SaltKind, index: number): Uint8Array {
+    return this.salts.of(saltInput(kind, index))
+  }
+
+  /** SPEC §4.2: the 8,000-byte setup commitment of `cells` (index order). */
+  setupVector(cells: readonly CellValue[]): Uint8Array {
+    if (cells.length !== SPACE_CELLS) throw new Error(`a setup has ${SPACE_CELLS} cells`)
+    const out = new Uint8Array(SETUP_COMMITMENT_BYTES)
+    cells.forEach((v, cell) => {
+      out.set(this.occupancyOf(cell, v.occupied, this.salt('occupancy', cell)), 2 * cell * HASH_BYTES)
+      out.set(this.detailOf(cell, v.type, v.id, this.salt('detail', cell)), (2 * cell + 1) * HASH_BYTES)
+    })
+    return out
+  }
+
+  /** SPEC §4.3: the commitment to turn `turn`'s canonical record text. */
+  recordCommitment(turn: number, text: string): Uint8Array {
+    return this.recordOf(turn, this.salt('record', turn), text)
+  }
+}
+
+function committedAt(vector: Uint8Array, cell: number, which: 0 | 1): Uint8Array {
+  const at = (2 * cell + which) * HASH_BYTES
   return vector.subarray(at, at + HASH_BYTES)
 }
 
-/** Whether (value, salt) opens the committed cell (constant-time compare). */
-export function opens(vector: Uint8Array, kind: CellCommitmentKind, ctx: CommitmentContext, cell: number, value: Uint8Array, salt: Uint8Array): boolean {
-  return constantTimeEqual(committedAt(vector, kind, cell), cellCommitment(kind, ctx, cell, value, salt))
+/*
+ * The same definitions written the plain way, one call each (test vectors and a guide for other
+ * implementations; `test/transcript/hash.test.ts` holds the objects above equal to them).
+ */
+
+export function deriveSalt(seed: Uint8Array, game: Uint8Array, role: 0 | 1, kind: SaltKind, index: number): Uint8Array {
+  return hmacSha256(seed, domainBlock(DOMAIN.salt, game, role), saltInput(kind, index))
 }
 
-/** SPEC §4.3: the commitment to turn `turn`'s canonical record text. */
-export function recordCommitment(ctx: CommitmentContext, turn: number, recordText: string, salt: Uint8Array): Uint8Array {
-  return taggedHash(DOMAIN.record, ctx.gameId, u8(ctx.player), u16(turn), utf8(recordText), salt)
+export function occupancyCommitment(game: Uint8Array, role: 0 | 1, cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {
+  return sha256(domainBlock(DOMAIN.occupancy, game, role), occupancyInput(cell, occupied, salt))
 }
 
-export function recordSalt(seed: Uint8Array, ctx: CommitmentContext, turn: number): Uint8Array {
-  return deriveSalt(seed, ctx, 'record', turn)
+export function detailCommitment(game: Uint8Array, role: 0 | 1, cell: number, type: number, id: number, salt: Uint8Array): Uint8Array {
+  return sha256(domainBlock(DOMAIN.detail, game, role), detailInput(cell, type, id, salt))
+}
+
+export function recordCommitment(game: Uint8Array, role: 0 | 1, turn: number, salt: Uint8Array, text: string): Uint8Array {
+  return sha256(domainBlock(DOMAIN.record, game, role), recordInput(turn, salt, text))
 }

@@ -1,95 +1,115 @@
 /**
- * Domain-separated hashing (protocol/SPEC.md §3.3). Every hash input starts with a distinct tag
- * naming the protocol version and the purpose, and every field is length-prefixed, so no input
- * of one kind can be read as another.
+ * Domain-separated hashing (protocol/SPEC.md §3.3). Every hash or signature input starts with a
+ * distinct tag naming the protocol version and the purpose; inputs bound to one side of one game
+ * start with a 64-byte domain block (tag, game id, role, zero fill), so their fixed prefix is
+ * exactly one SHA-256 block, absorbed once per game and side.
  */
-import { createHash } from 'node:crypto'
-import { u32, utf8 } from './bytes.js'
+import { createHash, createHmac } from 'node:crypto'
+import { utf8 } from './bytes.js'
 import { HmacSha256, Sha256 } from './sha256.js'
 
 /** SPEC §3.3: the domain-separation tags. */
 export const DOMAIN = {
-  gameId: 'spaceships/1/game-id',
-  occupancy: 'spaceships/1/occupancy',
-  detail: 'spaceships/1/detail',
-  record: 'spaceships/1/record',
-  salt: 'spaceships/1/salt',
-  envelope: 'spaceships/1/envelope',
-  envelopeHash: 'spaceships/1/envelope-hash',
-  secrets: 'spaceships/1/seeded-secrets',
+  gameId: 'spaceships/2/game-id',
+  salt: 'spaceships/2/salt',
+  occupancy: 'spaceships/2/occupancy',
+  detail: 'spaceships/2/detail',
+  record: 'spaceships/2/record',
+  envelope: 'spaceships/2/envelope',
+  envelopeHash: 'spaceships/2/envelope-hash',
+  /** Not on the wire: deterministic secrets for tests and vectors (`secrets.ts`). */
+  secrets: 'spaceships/2/seeded-secrets',
 } as const
 export type DomainTag = (typeof DOMAIN)[keyof typeof DOMAIN]
 
 export const HASH_BYTES = 32
+/** SPEC §3.3: a domain block is one SHA-256 block. */
+export const DOMAIN_BLOCK_BYTES = 64
 
-const TAG_BYTES = Object.fromEntries(Object.values(DOMAIN).map((t) => [t, utf8(t)])) as Record<DomainTag, Uint8Array>
+/** SPEC §3.3: `tag(T) = u8(len(T)) ‖ T`. */
+export function tag(t: DomainTag): Uint8Array {
+  const bytes = utf8(t)
+  const out = new Uint8Array(1 + bytes.length)
+  out[0] = bytes.length
+  out.set(bytes, 1)
+  return out
+}
+
+/** SPEC §3.3: `block(T, G, p) = tag(T) ‖ G ‖ u8(p)`, zero-filled to 64 bytes. */
+export function domainBlock(t: DomainTag, game: Uint8Array, role: 0 | 1): Uint8Array {
+  const head = tag(t)
+  if (game.length !== HASH_BYTES) throw new Error('a game id is 32 bytes')
+  const out = new Uint8Array(DOMAIN_BLOCK_BYTES)
+  out.set(head, 0)
+  out.set(game, head.length)
+  out[head.length + HASH_BYTES] = role
+  return out
+}
 
 /**
  * Inputs up to this size are hashed in JS (`sha256.ts`): below it a native call's fixed overhead
- * costs more than the compressions; above it native SHA-256 is faster (issue 6, measured).
+ * costs more than the compressions; above it native SHA-256 is faster (measured).
  */
 const NATIVE_FROM_BYTES = 512
 
-function feed(h: Sha256, fields: readonly Uint8Array[]): Sha256 {
-  for (const f of fields) h.updateU32(f.length).update(f)
-  return h
-}
-
-function inputLength(tag: Uint8Array, fields: readonly Uint8Array[]): number {
-  let n = 4 + tag.length
-  for (const f of fields) n += 4 + f.length
-  return n
-}
-
-/** SHA-256(lp(tag) ‖ lp(field1) ‖ lp(field2) ‖ ...), SPEC §3.1. `taggedHashReference` (`reference.ts`) is the same function over @noble/hashes; a test holds them equal. */
-export function taggedHash(tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
-  const t = TAG_BYTES[tag]
-  if (inputLength(t, fields) < NATIVE_FROM_BYTES) return feed(new Sha256().updateU32(t.length).update(t), fields).digest()
-  const h = createHash('sha256').update(u32(t.length)).update(t)
-  for (const f of fields) h.update(u32(f.length)).update(f)
+/** SHA-256 of the concatenation of `parts`. */
+export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0
+  for (const p of parts) n += p.length
+  if (n < NATIVE_FROM_BYTES) {
+    const h = new Sha256()
+    for (const p of parts) h.update(p)
+    return h.digest()
+  }
+  const h = createHash('sha256')
+  for (const p of parts) h.update(p)
   const d = h.digest()
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
 }
 
-/** HMAC-SHA256(key, lp(tag) ‖ lp(field1) ‖ ...). Keys are short-lived seeds, each used for hundreds of salts, so the keyed pads are kept while the key lives. */
-export function taggedMac(key: Uint8Array, tag: DomainTag, ...fields: readonly Uint8Array[]): Uint8Array {
-  const mac = hmacFor(key)
-  const t = TAG_BYTES[tag]
-  return mac.finish(feed(mac.start().updateU32(t.length).update(t), fields))
+/** HMAC-SHA256 of the concatenation of `parts` (the plain definition; `BlockMac` is the fast path). */
+export function hmacSha256(key: Uint8Array, ...parts: readonly Uint8Array[]): Uint8Array {
+  const h = createHmac('sha256', key)
+  for (const p of parts) h.update(p)
+  const d = h.digest()
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
 }
 
-const macs = new WeakMap<Uint8Array, HmacSha256>()
-
-function hmacFor(key: Uint8Array): HmacSha256 {
-  let m = macs.get(key)
-  if (m === undefined) macs.set(key, (m = new HmacSha256(key)))
-  return m
+/** `H(tag(T) ‖ parts...)`. */
+export function taggedHash(t: DomainTag, ...parts: readonly Uint8Array[]): Uint8Array {
+  return sha256(tag(t), ...parts)
 }
 
 /**
- * A tagged hash or MAC whose tag and leading fields are fixed: they are absorbed once, and each
- * `of(...rest)` costs only the compressions of the rest. `of(...rest)` equals
- * `taggedHash(tag, ...fixed, ...rest)` (or `taggedMac(key, ...)`).
+ * `H(block(T, G, p) ‖ rest)` for one side of one game: the domain block is absorbed once, and
+ * each `of(...)` hashes only the rest, from a copy of that midstate (the prefix is never changed).
  */
-export class TaggedPrefix {
-  private constructor(
-    private readonly state: Sha256,
-    private readonly mac: HmacSha256 | undefined,
-  ) {}
+export class BlockHash {
+  private readonly prefix: Sha256
 
-  static hash(tag: DomainTag, ...fixed: readonly Uint8Array[]): TaggedPrefix {
-    const t = TAG_BYTES[tag]
-    return new TaggedPrefix(feed(new Sha256().updateU32(t.length).update(t), fixed), undefined)
+  constructor(t: DomainTag, game: Uint8Array, role: 0 | 1) {
+    this.prefix = new Sha256().update(domainBlock(t, game, role))
   }
 
-  static mac(key: Uint8Array, tag: DomainTag, ...fixed: readonly Uint8Array[]): TaggedPrefix {
-    const mac = hmacFor(key)
-    const t = TAG_BYTES[tag]
-    return new TaggedPrefix(feed(mac.start().updateU32(t.length).update(t), fixed), mac)
+  of(rest: Uint8Array, out?: Uint8Array): Uint8Array {
+    return this.prefix.digestWithBytes(rest, out)
+  }
+}
+
+/**
+ * `HMAC-SHA256(key, block(T, G, p) ‖ rest)`. The key is copied, so a caller that later reuses or
+ * overwrites its buffer cannot change the MACs this object computes.
+ */
+export class BlockMac {
+  private readonly mac: HmacSha256
+  private readonly inner: Sha256
+
+  constructor(key: Uint8Array, t: DomainTag, game: Uint8Array, role: 0 | 1) {
+    this.mac = new HmacSha256(key.slice())
+    this.inner = this.mac.start().update(domainBlock(t, game, role))
   }
 
-  of(...rest: readonly Uint8Array[]): Uint8Array {
-    // The prefix state is never changed: the rest is hashed from it into a scratch block (issue 6).
-    return this.mac === undefined ? this.state.digestWithFields(rest) : this.mac.finishWithFields(this.state, rest)
+  of(rest: Uint8Array): Uint8Array {
+    return this.mac.finishWithBytes(this.inner, rest)
   }
 }

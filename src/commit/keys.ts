@@ -1,23 +1,18 @@
 /**
- * Ed25519 keys and signatures (protocol/SPEC.md §5).
+ * Ed25519 keys and signatures (protocol/SPEC.md §5.2).
  *
- * The verification rule is RFC 8032 strict, as implemented by @noble/curves with
- * `zip215: false`: A and R must be canonical encodings (y < p, no negative zero), S < L, A must
- * not be of small order, and the cofactored equation [8][S]B = [8]R + [8][k]A must hold.
+ * The rule: a public key is usable iff it is a canonical encoding of a point not of small order
+ * (checked once per key, `publicKeyProblem`); a signature R ‖ S is valid iff S < L, R is not a
+ * small-order point, and the cofactorless equation holds with R compared byte for byte. That is
+ * libsodium's `crypto_sign_verify_detached`, and it is decided exactly by OpenSSL's verifier once
+ * the key is known usable and R is not of small order: OpenSSL computes [S]B - [k]A and compares
+ * its encoding with R, and refuses S >= L. So every signature is decided natively, both ways, with
+ * no slower fallback; the explicit S and R checks below make that hold on any OpenSSL, including
+ * versions that do not refuse small-order points themselves.
  *
- * Speed: Ed25519 signing is deterministic, so the platform's native implementation gives the
- * same bytes as noble's and is used to sign. The native verifier is cofactorless, which is
- * stricter than the rule above only on signatures whose R has a small-order component; so a
- * native acceptance is final (public keys are checked once, `publicKeyProblem`), and a native
- * rejection is decided again by noble. The verdict is always the rule's.
- *
- * Start-up: @noble/curves takes about 40 ms to load, a fifth of a verifier's cold start, and is
- * needed only to decide a signature the native verifier rejects. So it is loaded on that path
- * alone; keys are derived natively, and public keys are checked by `publicKeyProblem` below,
- * which `test/transcript/keys.test.ts` holds equal to noble's decoding.
+ * Signing is RFC 8032 and deterministic, so the native signer gives the same bytes as any other.
  */
 import { type KeyObject, createPrivateKey, createPublicKey, sign as nativeSign, verify as nativeVerify } from 'node:crypto'
-import { createRequire } from 'node:module'
 import { toBase64url } from './bytes.js'
 import type { SecretSource } from './secrets.js'
 
@@ -121,7 +116,7 @@ const SMALL_ORDER_HEX = [
 export const SMALL_ORDER_ENCODINGS: readonly string[] = SMALL_ORDER_HEX
 
 /**
- * RFC 8032 §5.1.3 decoding with the strict rule of SPEC §5.2: y < p, x recoverable from y, and no
+ * RFC 8032 §5.1.3 decoding with the rule of SPEC §5.2: y < p, x recoverable from y, and no
  * "negative zero" (x = 0 with the sign bit set).
  */
 function decodesCanonically(bytes: Uint8Array): boolean {
@@ -144,7 +139,7 @@ function decodesCanonically(bytes: Uint8Array): boolean {
   return !(x === 0n && sign)
 }
 
-/** Why a public key may not take part in a game (SPEC §5.2), or undefined when it may. */
+/** Why a public key is not usable (SPEC §5.2), or undefined when it is. */
 export function publicKeyProblem(publicKey: Uint8Array): KeyProblem {
   if (publicKey.length !== PUBLIC_KEY_BYTES) return 'length'
   const id = toBase64url(publicKey)
@@ -156,34 +151,42 @@ export function publicKeyProblem(publicKey: Uint8Array): KeyProblem {
   return problem
 }
 
-type Noble = typeof import('@noble/curves/ed25519.js')
-let noble: Noble | undefined
-/** @noble/curves, loaded on first use (a native rejection to decide), synchronously (require of an ES module, Node >= 22). */
-function nobleEd25519(): Noble['ed25519'] {
-  noble ??= createRequire(import.meta.url)('@noble/curves/ed25519.js') as Noble
-  return noble.ed25519
+/** The group order L = 2^252 + 27742317777372353535851937790883648493, little-endian. */
+const ORDER_LE = Uint8Array.from(Buffer.from('edd3f55c1a631258d69cf7a2def9de1400000000000000000000000000000010', 'hex'))
+
+/** Whether the little-endian scalar at `bytes[at..at+32)` is below L (SPEC §5.2: S < L). */
+function scalarCanonical(bytes: Uint8Array, at: number): boolean {
+  for (let i = 31; i >= 0; i--) {
+    const b = bytes[at + i] ?? 0
+    const l = ORDER_LE[i] ?? 0
+    if (b !== l) return b < l
+  }
+  return false
 }
 
-/** The reference rule alone (noble, RFC 8032 strict, cofactored). */
-export function verifyStrict(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+const SMALL_ORDER_BYTES = SMALL_ORDER_HEX.map((h) => Uint8Array.from(Buffer.from(h, 'hex')))
+
+/** Whether `bytes[at..at+32)` is the canonical encoding of a point of small order. */
+function smallOrderAt(bytes: Uint8Array, at: number): boolean {
+  return SMALL_ORDER_BYTES.some((p) => {
+    for (let i = 0; i < 32; i++) if (p[i] !== bytes[at + i]) return false
+    return true
+  })
+}
+
+/**
+ * SPEC §5.2. `publicKey` must be usable (`publicKeyProblem` undefined): the session and the
+ * verifier check it once, at the hello.
+ */
+export function verifySignature(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== PUBLIC_KEY_BYTES || signature.length !== SIGNATURE_BYTES) return false
+  // A non-canonical R never equals the canonical encoding the equation yields, so R needs only the small-order test.
+  if (!scalarCanonical(signature, 32) || smallOrderAt(signature, 0)) return false
+  const native = nativePublic(publicKey)
+  if (native === undefined) return false
   try {
-    return nobleEd25519().verify(signature, message, publicKey, { zip215: false })
+    return nativeVerify(null, message, native, signature)
   } catch {
     return false
   }
-}
-
-/** SPEC §5.1. `publicKey` must already have passed `publicKeyProblem`. */
-export function verifySignature(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  if (publicKey.length !== PUBLIC_KEY_BYTES || signature.length !== SIGNATURE_BYTES) return false
-  const native = nativePublic(publicKey)
-  if (native !== undefined) {
-    try {
-      if (nativeVerify(null, message, native, signature)) return true
-    } catch {
-      // fall through to the reference rule
-    }
-  }
-  return verifyStrict(publicKey, message, signature)
 }

@@ -4,13 +4,13 @@
  *
  * Why not only node:crypto: a native hash call costs a few microseconds of binding overhead
  * whatever the input, and a setup commitment is 250 salt derivations and 250 cell commitments
- * per player (SPEC §4.1, §4.2), each a message of under two blocks. Most of those blocks are a
- * fixed prefix (tag, game id, player), so a state that has absorbed the prefix is cloned and
- * only the last block is compressed: one compression per commitment and two per salt, instead of
- * four to six. Issue 6 measured this path as a third of the verifier's time.
+ * per player (SPEC §4.1, §4.2), each a one-block message after a fixed 64-byte domain block. A
+ * state that has absorbed the domain block is kept, and each commitment compresses only its last
+ * block, on a scratch state: one compression per commitment and two per salt.
  *
  * The output is SHA-256, byte for byte: `test/transcript/hash.test.ts` holds it equal to
- * @noble/hashes on arbitrary inputs, split across arbitrary `update` calls and clones.
+ * @noble/hashes on arbitrary inputs, split across arbitrary `update` calls and clones. A finished
+ * state refuses to be used again, so a digest can never be taken twice from one state.
  */
 
 const K = Int32Array.from([
@@ -78,6 +78,8 @@ export class Sha256 {
   private readonly buffer: Uint8Array
   private buffered: number
   private length: number
+  /** A finished state refuses further use: its words are the digest, not a midstate. */
+  private finished = false
 
   constructor(from?: Sha256) {
     if (from === undefined) {
@@ -86,6 +88,7 @@ export class Sha256 {
       this.buffered = 0
       this.length = 0
     } else {
+      from.live()
       this.h = from.h.slice()
       this.buffer = from.buffer.slice()
       this.buffered = from.buffered
@@ -93,11 +96,16 @@ export class Sha256 {
     }
   }
 
+  private live(): void {
+    if (this.finished) throw new Error('this SHA-256 state is finished; clone a state before finishing it to reuse its prefix')
+  }
+
   clone(): Sha256 {
     return new Sha256(this)
   }
 
   update(data: Uint8Array): this {
+    this.live()
     const n = data.length
     const b = this.buffer
     this.length += n
@@ -119,6 +127,7 @@ export class Sha256 {
 
   /** A big-endian u32 length prefix (SPEC §3.1) without allocating it. */
   updateU32(n: number): this {
+    this.live()
     if (this.buffered <= 60) {
       const b = this.buffer
       const i = this.buffered
@@ -144,48 +153,32 @@ export class Sha256 {
 
   /** Finishes the hash into `out` (the state is spent). */
   digestInto(out: Uint8Array): Uint8Array {
+    this.live()
+    this.finished = true
     return finishBlock(this.h, this.buffer, this.buffered, this.length, out)
   }
 
   /**
-   * The digest of what this state has absorbed followed by lp(f) for each field (SPEC §3.1),
-   * leaving the state as it is: the rest is hashed on a scratch block and state, so there is no
-   * copy of the state object and no allocation but `out` (a salt or cell commitment is one or
-   * two compressions from its prefix).
+   * The digest of what this state has absorbed followed by `bytes`, leaving the state as it is:
+   * the rest is hashed on a scratch block and state, so there is no copy of the state object and
+   * no allocation but `out` (a salt or cell commitment is one compression past its prefix).
    */
-  digestWithFields(fields: readonly Uint8Array[], out: Uint8Array = new Uint8Array(32)): Uint8Array {
-    let at = this.startScratch()
-    let length = this.length
-    for (const f of fields) {
-      const n = f.length
-      LENGTH_PREFIX[0] = n >>> 24
-      LENGTH_PREFIX[1] = n >>> 16
-      LENGTH_PREFIX[2] = n >>> 8
-      LENGTH_PREFIX[3] = n
-      at = absorb(LENGTH_PREFIX, at)
-      at = absorb(f, at)
-      length += 4 + n
-    }
-    return finishBlock(SCRATCH_H, SCRATCH_BLOCK, at, length, out)
-  }
-
-  /** As `digestWithFields`, for raw bytes (no length prefix). */
   digestWithBytes(bytes: Uint8Array, out: Uint8Array = new Uint8Array(32)): Uint8Array {
     return finishBlock(SCRATCH_H, SCRATCH_BLOCK, absorb(bytes, this.startScratch()), this.length + bytes.length, out)
   }
 
   /** Loads this state into the scratch; returns how many bytes of the scratch block are pending. */
   private startScratch(): number {
+    this.live()
     SCRATCH_H.set(this.h)
     for (let i = 0; i < this.buffered; i++) SCRATCH_BLOCK[i] = this.buffer[i]!
     return this.buffered
   }
 }
 
-/** Scratch for `digestWithFields` and `digestWithBytes` (synchronous, never re-entered). */
+/** Scratch for `digestWithBytes` (synchronous, never re-entered). */
 const SCRATCH_BLOCK = new Uint8Array(64)
 const SCRATCH_H = new Int32Array(8)
-const LENGTH_PREFIX = new Uint8Array(4)
 
 /** Appends `data` to the scratch block at `at`, compressing each block as it fills; returns the new `at`. */
 function absorb(data: Uint8Array, at: number): number {
@@ -245,6 +238,7 @@ export class HmacSha256 {
   private readonly inner: Sha256
   private readonly outer: Sha256
 
+  /** `key` is read once, here: the pads are derived from it and it is not kept. */
   constructor(key: Uint8Array) {
     const k = new Uint8Array(64)
     k.set(key.length > 64 ? new Sha256().update(key).digest() : key)
@@ -264,8 +258,8 @@ export class HmacSha256 {
     return this.outer.digestWithBytes(inner.digestInto(innerDigest))
   }
 
-  /** The MAC of what `inner` has absorbed followed by lp(f) for each field; `inner` is left as it is. */
-  finishWithFields(inner: Sha256, fields: readonly Uint8Array[]): Uint8Array {
-    return this.outer.digestWithBytes(inner.digestWithFields(fields, innerDigest))
+  /** The MAC of what `inner` has absorbed followed by `bytes`; `inner` is left as it is. */
+  finishWithBytes(inner: Sha256, bytes: Uint8Array): Uint8Array {
+    return this.outer.digestWithBytes(inner.digestWithBytes(bytes, innerDigest))
   }
 }

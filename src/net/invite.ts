@@ -4,16 +4,37 @@
  * terms the host's hello will carry), and the game's local name (so both sides keep it in a
  * directory of the same name and a restarted process finds it).
  *
- * `spaceships1.` + base64url(canonical JSON). The invite is not trusted: the PeerId is checked by
+ * `spaceships2.` + base64url(JSON). The invite is not trusted: the PeerId is checked by
  * Noise on connection, the terms by the hellos (SPEC §6.1).
  */
 import { peerIdFromString } from '@libp2p/peer-id'
 import { multiaddr } from '@multiformats/multiaddr'
 import { fromBase64url, toBase64url, utf8 } from '../commit/bytes.js'
-import { decodeWith } from '../transcript/decode.js'
-import { type Terms, termsDecoder } from '../transcript/messages.js'
+import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
+import { type Decoder, decodeWith, failAt, integer, object, oneOf, text } from '../transcript/decode.js'
+import { LIMITS, SINGLE_GAME, type Terms } from '../transcript/messages.js'
 
-export const INVITE_PREFIX = 'spaceships1.'
+export const INVITE_PREFIX = 'spaceships2.'
+
+/** The terms as an invite carries them (SPEC §2.3): a single game's. */
+interface InviteTerms {
+  readonly ruleset: string
+  readonly maxTurns: number
+  readonly setupMs: number
+  readonly turnMs: number
+  readonly replyMs: number
+  readonly sanction: 'forfeit'
+}
+
+const canonicalRuleset: Decoder<string> = (v, at) => {
+  const t = text(LIMITS.rulesetBytes, '§2.3')(v, at)
+  const r = parseRuleset(t)
+  if (!r.ok) return failAt('field.format', at, '§2.3', r.error.message)
+  if (formatRuleset(r.value) !== t) return failAt('field.format', at, '§2.3', `not canonical: write "${formatRuleset(r.value)}"`)
+  return t
+}
+const deadline = integer(LIMITS.minDeadlineMs, LIMITS.maxDeadlineMs, '§6.1')
+const termsDecoder = object<InviteTerms>({ ruleset: canonicalRuleset, maxTurns: integer(1, LIMITS.maxTurns, '§6.1'), setupMs: deadline, turnMs: deadline, replyMs: deadline, sanction: oneOf(['forfeit'], '§6.1') }, '§2.3')
 /** SPEC §2.3: invites are short enough to paste; more than this is refused unread. */
 export const MAX_INVITE_CHARS = 4096
 const MAX_INVITE_ADDRS = 16
@@ -29,7 +50,9 @@ export interface Invite {
 export type InviteResult = { ok: true; value: Invite } | { ok: false; error: { field: string; message: string } }
 
 export function formatInvite(invite: Invite): string {
-  return INVITE_PREFIX + toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms: invite.terms })))
+  const t = invite.terms
+  const terms: InviteTerms = { ruleset: t.ruleset, maxTurns: t.maxTurns, setupMs: t.setupMs, turnMs: t.turnMs, replyMs: t.replyMs, sanction: t.sanction }
+  return INVITE_PREFIX + toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms })))
 }
 
 const fail = (field: string, message: string): InviteResult => ({ ok: false, error: { field, message } })
@@ -67,7 +90,7 @@ export function parseInvite(text: string): InviteResult {
   }
   const terms = decodeWith(termsDecoder, o['terms'], 'terms')
   if (!terms.ok) return fail(terms.error.field, terms.error.message)
-  return { ok: true, value: { id: o['id'], peer: o['peer'], addrs: addrs, terms: terms.value } }
+  return { ok: true, value: { id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } } }
 }
 
 /** The relays an invite's circuit addresses go through (the joiner must admit them). */

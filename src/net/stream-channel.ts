@@ -1,21 +1,20 @@
 /**
- * A session channel over libp2p streams (protocol/SPEC.md §2.1, §2.2): each message is one envelope line
- * in an unsigned-varint length-prefixed frame of at most `LIMITS.envelopeBytes` bytes.
+ * A session channel over libp2p streams (protocol/SPEC.md §2.1, §2.2): each frame travels with an
+ * unsigned-varint length prefix, at most `LIMITS.frameBytes` bytes.
  *
- * The channel outlives any one stream. When a connection drops, the channel waits for the next
- * stream of the same game (the dialer redials; the listener accepts it) and tells the session
- * `reconnected`, and the session retransmits what the peer has not acknowledged (SPEC §2.2).
- * Messages sent while no stream is attached are dropped for that reason: they are in the
- * transcript and go out again on the next stream. Only the session's deadlines decide that a peer
- * has gone for good.
+ * The channel outlives any one stream. When a stream ends, the channel waits for the next one of
+ * the same game (the joiner redials; the host accepts it) and tells the session `reconnected`; the
+ * session then sends a resume frame and resends what the peer lacks (SPEC §2.2). A frame sent while
+ * no stream is attached is dropped for that reason. Only the session's deadlines decide that a
+ * peer has gone for good.
  */
 import type { Stream } from '@libp2p/interface'
 import { lpStream } from '@libp2p/utils'
 import type { Channel, Received } from '../session/channel.js'
 import { LIMITS } from '../transcript/messages.js'
 
-/** SPEC §2.1: the largest frame a peer accepts (the largest envelope line). */
-export const MAX_FRAME_BYTES = LIMITS.envelopeBytes
+/** SPEC §2.1: the largest frame a peer accepts. */
+export const MAX_FRAME_BYTES = LIMITS.frameBytes
 /** SPEC §2.1: a longer varint length prefix is refused unread. */
 export const MAX_LENGTH_PREFIX_BYTES = 4
 
@@ -29,21 +28,20 @@ export interface StreamChannel extends Channel {
 }
 
 export interface StreamChannelOptions {
-  /** Called when the current stream ends without the peer finishing (the dialer redials). */
+  /** Called when the current stream ends without the channel being closed (the joiner redials). */
   readonly onDetach?: () => void
 }
 
-type Waiter = (r: Received) => void
+type Item = Exclude<Received, { kind: 'aborted' }>
 
 export function streamChannel(options: StreamChannelOptions = {}): StreamChannel {
-  const queue: Received[] = []
-  let waiter: Waiter | undefined
+  const queue: Item[] = []
+  let waiter: ((r: Received) => void) | undefined
   let current: { stream: Stream; lp: ReturnType<typeof lpStream<Stream>> } | undefined
   let closed = false
-  let reconnectPending = false
   let closing: Promise<void> = Promise.resolve()
 
-  const deliver = (r: Received): void => {
+  const deliver = (r: Item): void => {
     const w = waiter
     if (w !== undefined) {
       waiter = undefined
@@ -60,18 +58,17 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         if (current?.stream !== stream || closed) return
         const name = (e as Error).name
         if (name === 'InvalidDataLengthError' || name === 'InvalidDataLengthLengthError' || name === 'InvalidMessageLengthError') {
-          deliver({ malformed: `a frame over ${MAX_FRAME_BYTES} bytes or with a bad length prefix (SPEC §2.1)` })
-          return
+          // The stream cannot be read past a bad length prefix: report it, drop the stream, and let a new one come.
+          deliver({ kind: 'malformed', detail: `a frame over ${MAX_FRAME_BYTES} bytes or with a bad length prefix (SPEC §2.1)` })
+          stream.abort(new Error('malformed frame'))
         }
-        // However the stream ended (a crash, a dropped link, a peer that stopped), only the
-        // session's deadline decides that the peer has gone for good (SPEC §2.2): a peer that
-        // finished properly has sent its verdict, after which nothing more is read.
+        // However the stream ended, only the session's deadline decides that the peer is gone (SPEC §2.2).
         current = undefined
         options.onDetach?.()
         return
       }
       if (current?.stream !== stream) return
-      deliver(frame)
+      deliver({ kind: 'frame', bytes: frame })
     }
   }
 
@@ -91,39 +88,34 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
       const lp = lpStream(stream, { maxDataLength: MAX_FRAME_BYTES, maxLengthLength: MAX_LENGTH_PREFIX_BYTES })
       current = { stream, lp }
       if (previous !== undefined) previous.stream.abort(new Error('replaced by a newer stream'))
-      reconnectPending = true
-      if (waiter !== undefined) {
-        reconnectPending = false
-        deliver('reconnected')
-      }
+      deliver({ kind: 'reconnected' })
       void readLoop(stream, lp)
     },
-    async send(message) {
+    async send(frame) {
       const c = current
       if (c === undefined || closed) return
       try {
-        await c.lp.write(message)
+        await c.lp.write(frame)
       } catch {
-        // The stream died under us; the message goes out again after the reconnection.
+        // The stream died under us; resumption resends what the peer lacks (SPEC §2.2).
       }
     },
-    receive(timeoutMs) {
-      if (reconnectPending) {
-        reconnectPending = false
-        return Promise.resolve('reconnected')
-      }
+    receive(signal) {
       const next = queue.shift()
       if (next !== undefined) return Promise.resolve(next)
-      if (closed) return Promise.resolve('closed')
+      if (closed) return Promise.resolve({ kind: 'closed' })
+      if (signal.aborted) return Promise.resolve({ kind: 'aborted' })
       return new Promise<Received>((resolve) => {
-        const timer = setTimeout(() => {
-          waiter = undefined
-          resolve('timeout')
-        }, timeoutMs)
-        waiter = (r) => {
-          clearTimeout(timer)
+        const abort = (): void => {
+          if (waiter === take) waiter = undefined
+          resolve({ kind: 'aborted' })
+        }
+        const take = (r: Received): void => {
+          signal.removeEventListener('abort', abort)
           resolve(r)
         }
+        waiter = take
+        signal.addEventListener('abort', abort, { once: true })
       })
     },
     flushed: () => closing,
@@ -138,7 +130,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         })
       const w = waiter
       waiter = undefined
-      w?.('closed')
+      w?.({ kind: 'closed' })
     },
   }
 }

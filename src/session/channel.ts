@@ -1,62 +1,111 @@
 /**
- * The abstract message channel a session runs over (DESIGN.md §4): ordered, reliable while it
- * lasts, carrying whole envelopes. In memory for tests; a libp2p stream in production.
+ * The session's view of the network: an ordered, reliable-while-connected channel of frames
+ * (protocol/SPEC.md §2). Over libp2p it is a stream that can be replaced after a drop
+ * (`net/stream-channel.ts`); in tests, a pair of in-memory ends, optionally with faults. Deadlines
+ * are the session's (SPEC §6.6), so `receive` takes an abort signal and never times out by itself.
  */
+
 /**
- * What a receive yields: a message; `timeout` after the deadline; `closed` once the other end has
- * finished; `reconnected` after a new underlying connection (the receiver then retransmits what
- * the peer has not acknowledged, SPEC §2.2); or `malformed` bytes that are not even a frame.
+ * What `receive` yields: a frame; `reconnected` when a new underlying stream has started (the
+ * session then sends a resume frame, SPEC §2.2); `malformed` bytes that are not even a frame;
+ * `closed` once the channel is closed and nothing more will arrive; `aborted` when the signal fired.
  */
-export type Received = Uint8Array | 'timeout' | 'closed' | 'reconnected' | { readonly malformed: string }
+export type Received = { readonly kind: 'frame'; readonly bytes: Uint8Array } | { readonly kind: 'reconnected' } | { readonly kind: 'malformed'; readonly detail: string } | { readonly kind: 'closed' } | { readonly kind: 'aborted' }
 
 export interface Channel {
-  send(message: Uint8Array): Promise<void>
-  /** The next message, or `timeout` after `timeoutMs`, or `closed` once the other end has gone. */
-  receive(timeoutMs: number): Promise<Received>
+  /** Sends a frame; resolves once it is handed to the transport (a frame sent while disconnected is dropped: resumption resends, SPEC §2.2). */
+  send(frame: Uint8Array): Promise<void>
+  receive(signal: AbortSignal): Promise<Received>
   close(): void
 }
 
-/** Two connected in-memory channel ends. */
-export function memoryChannelPair(): [Channel, Channel] {
-  const queues: [Uint8Array[], Uint8Array[]] = [[], []]
-  const waiters: [((r: Received) => void) | undefined, ((r: Received) => void) | undefined] = [undefined, undefined]
-  const closed = [false, false]
+type Item = Exclude<Received, { kind: 'aborted' }>
+
+/** An in-memory queue of received items with one waiting reader. */
+class Inbox {
+  private readonly queue: Item[] = []
+  private waiter: ((r: Received) => void) | undefined
+  closed = false
+
+  push(item: Item): void {
+    const w = this.waiter
+    if (w !== undefined) {
+      this.waiter = undefined
+      w(item)
+    } else this.queue.push(item)
+  }
+
+  receive(signal: AbortSignal): Promise<Received> {
+    const next = this.queue.shift()
+    if (next !== undefined) return Promise.resolve(next)
+    if (this.closed) return Promise.resolve({ kind: 'closed' })
+    if (signal.aborted) return Promise.resolve({ kind: 'aborted' })
+    return new Promise((resolve) => {
+      const abort = (): void => {
+        if (this.waiter === deliver) this.waiter = undefined
+        resolve({ kind: 'aborted' })
+      }
+      const deliver = (r: Received): void => {
+        signal.removeEventListener('abort', abort)
+        resolve(r)
+      }
+      this.waiter = deliver
+      signal.addEventListener('abort', abort, { once: true })
+    })
+  }
+
+  close(): void {
+    this.closed = true
+    const w = this.waiter
+    this.waiter = undefined
+    w?.({ kind: 'closed' })
+  }
+}
+
+/**
+ * What a faulty link does to a frame sent from one end: deliver it, drop it, or (tests of
+ * reconnection) drop it and every later one until `reconnect` is called on the pair.
+ */
+export type Fault = (frame: Uint8Array, from: 0 | 1, index: number) => 'deliver' | 'drop' | 'cut'
+
+export interface MemoryPair {
+  readonly ends: readonly [Channel, Channel]
+  /** Restores a cut link: both ends see `reconnected` (as after a redial). */
+  reconnect(): void
+  /** Frames each end has sent, in order (tests count bytes and messages). */
+  readonly sent: readonly [Uint8Array[], Uint8Array[]]
+}
+
+/** Two connected in-memory channel ends, with an optional fault on the link. */
+export function memoryChannelPair(fault?: Fault): MemoryPair {
+  const inboxes = [new Inbox(), new Inbox()] as const
+  const sent: [Uint8Array[], Uint8Array[]] = [[], []]
+  let cut = false
   const end = (me: 0 | 1): Channel => {
     const peer = me === 0 ? 1 : 0
     return {
-      send(message) {
-        if (closed[me] || closed[peer]) return Promise.resolve()
-        const w = waiters[peer]
-        if (w !== undefined) {
-          waiters[peer] = undefined
-          w(message)
-        } else queues[peer].push(message)
+      send(frame) {
+        const index = sent[me].length
+        sent[me].push(frame)
+        if (inboxes[me].closed || inboxes[peer].closed) return Promise.resolve()
+        const what = cut ? 'drop' : (fault?.(frame, me, index) ?? 'deliver')
+        if (what === 'cut') cut = true
+        if (what === 'deliver') inboxes[peer].push({ kind: 'frame', bytes: frame })
         return Promise.resolve()
       },
-      receive(timeoutMs) {
-        const next = queues[me].shift()
-        if (next !== undefined) return Promise.resolve(next)
-        if (closed[me] || closed[peer]) return Promise.resolve('closed')
-        return new Promise<Received>((resolve) => {
-          const timer = setTimeout(() => {
-            waiters[me] = undefined
-            resolve('timeout')
-          }, timeoutMs)
-          waiters[me] = (r) => {
-            clearTimeout(timer)
-            resolve(r)
-          }
-        })
-      },
+      receive: (signal) => inboxes[me].receive(signal),
       close() {
-        closed[me] = true
-        for (const k of [0, 1] as const) {
-          const w = waiters[k]
-          waiters[k] = undefined
-          w?.('closed')
-        }
+        inboxes[me].close()
+        inboxes[peer].close()
       },
     }
   }
-  return [end(0), end(1)]
+  return {
+    ends: [end(0), end(1)],
+    sent,
+    reconnect() {
+      cut = false
+      for (const i of inboxes) if (!i.closed) i.push({ kind: 'reconnected' })
+    },
+  }
 }

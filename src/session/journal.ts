@@ -12,13 +12,17 @@
  * The journal holds the salt seed: it is as secret as the identity key (file mode 0600) until the
  * reveal, and must never be sent.
  */
-import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs'
+import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, truncateSync } from 'node:fs'
 import { fromBase64url, toBase64url } from '../commit/bytes.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
-import type { PlayerStrategy } from './strategy.js'
+import { type PlayerStrategy, RESIGN, isResignation } from './strategy.js'
 
-export type JournalEntry = { readonly k: 'secret'; readonly bytes: string } | { readonly k: 'setup'; readonly text: string } | { readonly k: 'record'; readonly turn: number; readonly text: string }
+export type JournalEntry =
+  | { readonly k: 'secret'; readonly bytes: string }
+  | { readonly k: 'setup'; readonly text: string }
+  | { readonly k: 'record'; readonly turn: number; readonly text: string }
+  | { readonly k: 'resign'; readonly turn: number }
 
 export interface Journal {
   entries(): readonly JournalEntry[]
@@ -30,7 +34,11 @@ export function memoryJournal(): Journal {
   return { entries: () => entries, append: (e) => void entries.push(e) }
 }
 
-/** A journal on disk, one JSON entry per line, each flushed to stable storage before it is used. */
+/**
+ * A journal on disk, one JSON entry per line, each flushed to stable storage before it is used.
+ * A last line without its newline was being written when the process died: that input was never
+ * used (nothing is used before its line is flushed), so it is cut off before anything is appended.
+ */
 export function fileJournal(path: string): Journal {
   const entries: JournalEntry[] = []
   let text = ''
@@ -39,14 +47,11 @@ export function fileJournal(path: string): Journal {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
   }
-  for (const line of text.split('\n')) {
+  const whole = text.lastIndexOf('\n') + 1
+  if (whole < text.length) truncateSync(path, Buffer.byteLength(text.slice(0, whole), 'utf8'))
+  for (const line of text.slice(0, whole).split('\n')) {
     if (line === '') continue
-    try {
-      entries.push(JSON.parse(line) as JournalEntry)
-    } catch {
-      // A torn last line (the process died mid-write): that input was never used.
-      break
-    }
+    entries.push(JSON.parse(line) as JournalEntry)
   }
   return {
     entries: () => entries,
@@ -96,11 +101,12 @@ export function journaledStrategy(inner: PlayerStrategy, journal: Journal): Play
       return setup
     },
     async record(ctx) {
-      const old = journal.entries().find((e) => e.k === 'record' && e.turn === ctx.turn)
+      const old = journal.entries().find((e) => (e.k === 'record' || e.k === 'resign') && e.turn === ctx.turn)
       if (old?.k === 'record') return old.text
-      const text = await inner.record(ctx)
-      journal.append({ k: 'record', turn: ctx.turn, text })
-      return text
+      if (old?.k === 'resign') return RESIGN
+      const choice = await inner.record(ctx)
+      journal.append(isResignation(choice) ? { k: 'resign', turn: ctx.turn } : { k: 'record', turn: ctx.turn, text: choice })
+      return choice
     },
     finished: (ctx) => inner.finished?.(ctx),
   }

@@ -1,34 +1,40 @@
 /**
- * The game protocol as a state machine between a local player and a remote peer over an abstract
- * channel (protocol/SPEC.md §6). Both sides run this same code and send in parallel. Every
- * envelope is persisted before it is sent or acted on; every answer of the opponent is checked on
- * receipt; the end is a reveal, a replay by the verifier, and a signed verdict.
+ * The game protocol between a local player and a remote peer over an abstract channel
+ * (protocol/SPEC.md §6). Both sides run this code. The schedule and every check are the
+ * verifier's own (`verify/game.ts`), applied to each envelope as it is persisted, so what a node
+ * accepts live is exactly what an audit accepts.
+ *
+ * A session is a loop over events: the peer's envelopes (authenticated and in order), the local
+ * player's decisions, deadlines and the channel's state. When it is this side's turn to send, it
+ * sends what the schedule asks as soon as it has it; when it is the peer's, it waits, and claims
+ * when the deadline passes (SPEC §6.6). Everything persisted is the state: a restarted process
+ * rebuilds it from its transcript and journal (`restore`) and carries on.
  */
-import { type CommitmentContext, SEED_BYTES, commitSetup, deriveSalt, recordCommitment, recordSalt } from '../commit/commitments.js'
-import { fromBase64url, toBase64url } from '../commit/bytes.js'
-import type { KeyPair } from '../commit/keys.js'
+import { toBase64url } from '../commit/bytes.js'
+import { SEED_BYTES, SideSecrets } from '../commit/commitments.js'
+import { type KeyPair, publicKeyProblem } from '../commit/keys.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type CheckedRecord, readRecord } from '../rules/legality.js'
-import { burnoutsOf, resolveIncoming, withBurnouts } from '../rules/resolve.js'
 import { formatRecord } from '../rules/record.js'
+import { burnoutsOf, resolveIncoming, withBurnouts } from '../rules/resolve.js'
 import { type Ruleset, parseRuleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
 import { type PlayerState, initialPlayerState } from '../rules/state.js'
-import { type SealedEnvelope, decodeEnvelope, gameIdOf, seal } from '../transcript/envelope.js'
-import { type FrameContext, decodeFrame, encodeFrame } from '../transcript/frame.js'
+import { decodeFramed, encodeUnsigned, frameEnvelope } from '../transcript/codec.js'
+import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, seal, signatureValid } from '../transcript/envelope.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import type { TranscriptStore } from '../transcript/file.js'
-import { decodeWith } from '../transcript/decode.js'
-import { type Body, PROTOCOL_ID, type Role, type Terms, termsDecoder } from '../transcript/messages.js'
-import { Chains } from '../verify/chain.js'
-import { type Exposure, checkAnswers, checkFlashcube, newExposure } from '../verify/exposure.js'
-import { type SideLog, appendBody, emptySideLog } from '../verify/log.js'
-import { ROLE_INDEX, type ProtocolOffence, otherRole } from '../verify/offence.js'
-import { beamExchanges, cellValues, visibleAspectsOf } from '../verify/replay.js'
-import { type TranscriptVerdict, verifyEnvelopes } from '../verify/verify.js'
+import { type FrameContext, decodeFrame, encodeEnvelopeFrame, encodeResume } from '../transcript/frame.js'
+import { type Hello, LIMITS, type Part, type Role, ROLE_INDEX, type StopReason, type Terms, type VerdictPart, otherRole } from '../transcript/messages.js'
+import { GameState, isStopEnvelope } from '../verify/game.js'
+import type { ProtocolOffence } from '../verify/offence.js'
+import { beamExchanges, cellValues, revealedSetup, visibleAspectsOf } from '../verify/replay.js'
+import type { Due } from '../verify/schedule.js'
+import { type Verdict, verifyEnvelopes } from '../verify/verify.js'
 import type { Channel } from './channel.js'
-import type { PlayerStrategy, TurnContext, TurnSummary } from './strategy.js'
-import { type Salts, aspectsMessage, flashcubeMessage, resultsMessage } from './wire.js'
+import { type Clock, systemClock } from './clock.js'
+import { type PlayerStrategy, type Resignation, type TurnContext, type TurnSummary, isResignation } from './strategy.js'
+import { type Salts, aspectsMessage, flashcubeMessage, noFlashcube, resultsMessage } from './wire.js'
 
 /**
  * Ways to break the protocol on purpose, so tests can show every cheat is caught. An honest node
@@ -38,286 +44,851 @@ export interface Deviation {
   /** Commit to one setup but play and reveal another. */
   setup?(honest: Setup): { committed: Setup; played: Setup }
   /** Commit to and show a record other than the honest one (unchecked). */
-  record?(ctx: TurnContext, honest: CheckedRecord): { text: string; record: CheckedRecord }
-  /** Rewrite what is sent: return the envelopes to send instead ([] sends nothing). */
-  outgoing?(body: Body, seal: (body: Body, game?: string) => SealedEnvelope): SealedEnvelope[]
+  record?(ctx: TurnContext, honest: CheckedRecord | undefined): { text: string; record: CheckedRecord }
+  /**
+   * Rewrite an envelope about to be sent: return the envelopes to persist and send instead (the
+   * first stands in this side's chain), or `withhold` to sign and keep it without sending it.
+   */
+  outgoing?(parts: readonly Part[], seal: (parts: readonly Part[], override?: Partial<SealOverride>) => SealedEnvelope): readonly SealedEnvelope[] | 'withhold'
 }
+
+/** What a deviation may set when sealing: another game id (a replay), or a bad signature. */
+export interface SealOverride {
+  readonly game: Uint8Array
+  readonly seq: number
+  readonly ack: Uint8Array
+}
+
+export type SessionEvent =
+  | { readonly kind: 'envelope'; readonly sealed: SealedEnvelope; readonly direction: 'sent' | 'received' }
+  /** Waiting for `side`'s next envelope, which is due by `deadline` (clock time; SPEC §6.6). */
+  | { readonly kind: 'waiting'; readonly side: Role; readonly what: string; readonly deadline: number }
+  | { readonly kind: 'stopped'; readonly by: Role; readonly reason: StopReason; readonly detail: string }
+  | { readonly kind: 'chat'; readonly text: string }
+  /** Bytes from the peer that are not evidence (SPEC §2.1), and what was done about them. */
+  | { readonly kind: 'ignored'; readonly detail: string }
 
 export interface SessionOptions {
   readonly role: Role
   readonly keys: KeyPair
+  /** A: the terms it offers. B: the terms it agreed to (the invite's); a hello with other terms is refused. */
   readonly terms: Terms
   readonly secrets: SecretSource
   /**
    * Where envelopes are persisted. If it already holds envelopes of this game (a restarted
-   * process), the session replays them instead of sending and receiving them again: with the same
-   * secrets and the same player inputs (see `journal.ts`) it reaches exactly the state it had, then
-   * continues on the channel (SPEC §2.2).
+   * process), the session rebuilds its state from them instead of playing them again; with the
+   * same secrets and player inputs (see `journal.ts`) it carries on exactly (SPEC §2.2).
    */
   readonly store: TranscriptStore
   readonly channel: Channel
   readonly strategy: PlayerStrategy
-  /** When set, only this opponent key is accepted in the hello. */
+  readonly clock?: Clock
+  /** When set, only this opponent key is accepted in the hello (the connection's PeerId). */
   readonly opponentKey?: Uint8Array
   readonly deviation?: Deviation
-  /** Called with every envelope persisted, sent or received (for UIs and logs). */
-  readonly onEnvelope?: (s: SealedEnvelope, direction: 'sent' | 'received') => void
+  readonly onEvent?: (e: SessionEvent) => void
+  /** Stops the session from outside: it stops the game by a claim, as when a deadline passes. */
+  readonly signal?: AbortSignal
 }
 
 export interface SessionResult {
-  /** The verdict this side signed (or, for a refusal, what the verifier says of the transcript). */
-  readonly verdict: TranscriptVerdict
-  readonly transcript: readonly string[]
+  /** The verdict of this side's own transcript (SPEC §12): its best evidence. */
+  readonly verdict: Verdict
+  readonly transcript: readonly Uint8Array[]
 }
 
-/** Ends the game early: the offence this side detected, or the opponent's silence or stop. */
-class Stop extends Error {
-  constructor(readonly reason: { kind: 'offence'; offence: ProtocolOffence } | { kind: 'abandoned'; detail: string } | { kind: 'opponent-stopped' } | { kind: 'refused'; detail: string }) {
-    super(reason.kind)
+/** What the event loop reacts to. */
+type Event =
+  | { readonly kind: 'envelope'; readonly sealed: SealedEnvelope }
+  /** The peer signed two envelopes at one place; both are persisted (SPEC §5.3). */
+  | { readonly kind: 'equivocation'; readonly detail: string }
+  /** Bytes that are not evidence: a malformed frame, a failed signature, another game's envelope (SPEC §2.1). */
+  | { readonly kind: 'bad'; readonly detail: string }
+  | { readonly kind: 'decision' }
+  | { readonly kind: 'deadline' }
+  | { readonly kind: 'closed' }
+
+class Queue<T> {
+  private readonly items: T[] = []
+  private waiter: ((t: T) => void) | undefined
+
+  push(t: T): void {
+    const w = this.waiter
+    if (w !== undefined) {
+      this.waiter = undefined
+      w(t)
+    } else this.items.push(t)
+  }
+
+  next(): Promise<T> {
+    const t = this.items.shift()
+    if (t !== undefined) return Promise.resolve(t)
+    return new Promise((resolve) => (this.waiter = resolve))
   }
 }
 
-export async function runSession(o: SessionOptions): Promise<SessionResult> {
-  const me = o.role
-  const them = otherRole(me)
-  // Terms in canonical form (SPEC §3.4): the hellos compare them byte for byte.
-  const termsChecked = decodeWith(termsDecoder, o.terms, 'terms')
-  if (!termsChecked.ok) throw new Error(`unusable terms: ${describeProtocolError(termsChecked.error)}`)
-  const terms: Terms = termsChecked.value
-  const rulesetParsed = parseRuleset(terms.ruleset)
-  if (!rulesetParsed.ok) throw new Error(`unusable ruleset: ${rulesetParsed.error.message}`)
-  const ruleset: Ruleset = rulesetParsed.value
-  const logs: Record<Role, SideLog> = { A: emptySideLog('A'), B: emptySideLog('B') }
-  const chains = new Chains()
-  let seq = 0
-  let prev = ''
-  let lastReceived = ''
-  let game = ''
-  const seed = o.secrets.bytes(SEED_BYTES)
-  let ctx: CommitmentContext | undefined
+interface MyRecord {
+  readonly text: string
+  readonly record: CheckedRecord
+}
 
-  // Resumption (SPEC §2.2): what this side already persisted is replayed, not sent or read again.
-  const stored = o.store.lines().map((line, i) => {
-    const d = decodeEnvelope(line)
-    if (!d.ok) throw new Error(`the stored transcript is unreadable at envelope ${i + 1}: ${describeProtocolError(d.error)}`)
-    return d.value
-  })
-  const ownStored = stored.filter((s) => s.envelope.from === me)
-  const theirStored = stored.filter((s) => s.envelope.from === them)
+export function runSession(o: SessionOptions): Promise<SessionResult> {
+  return new Session(o).run()
+}
 
-  // Compact frames (SPEC §2.1) leave out what the other side already holds of both chains.
-  const frames: FrameContext = {
-    get game() {
-      return game
-    },
-    hashAt: (role, at) => chains.envelopes[role][at]?.hash,
-    positionOf: (hash) => chains.positionOf(hash),
+class Session {
+  private readonly me: Role
+  private readonly them: Role
+  private readonly clock: Clock
+  private readonly ruleset: Ruleset
+  private readonly events = new Queue<Event>()
+  /** Aborted when the session ends: the receiver and any pending decision stop. */
+  private readonly lifetime = new AbortController()
+  private readonly mine: SealedEnvelope[] = []
+  private readonly theirs: SealedEnvelope[] = []
+  private readonly position = new Map<string, number>()
+  private readonly ahead = new Map<number, Uint8Array>()
+  private state: GameState | undefined
+  private secrets: SideSecrets | undefined
+  private nonce: Uint8Array
+  private readonly seed: Uint8Array
+  private terms: Terms
+  private setupChoice: { committed: Setup; played: Setup } | undefined
+  private setupPromise: Promise<void> | undefined
+  private readonly records = new Map<number, MyRecord | Resignation>()
+  private readonly deciding = new Set<number>()
+  private readonly states = new Map<number, PlayerState>()
+  /** When this side last sent a phase envelope: the peer's deadline runs from it (SPEC §6.6). */
+  private waitingSince: number
+  private finished = false
+  private refused = false
+  private resendWindow = { start: 0, bytes: 0 }
+
+  constructor(private readonly o: SessionOptions) {
+    this.me = o.role
+    this.them = otherRole(o.role)
+    this.clock = o.clock ?? systemClock
+    this.terms = o.terms
+    const checked = termsProblem(o.terms)
+    if (checked !== undefined) throw new Error(`unusable terms: ${checked}`)
+    const r = parseRuleset(o.terms.ruleset)
+    if (!r.ok) throw new Error(`unusable ruleset in the terms: ${r.error.message}`)
+    this.ruleset = r.value
+    // Secrets are drawn in a fixed order, so a journal replays them exactly (journal.ts).
+    this.nonce = o.secrets.bytes(32)
+    this.seed = o.secrets.bytes(SEED_BYTES)
+    this.waitingSince = this.clock.now()
   }
-  const persist = (s: SealedEnvelope, direction: 'sent' | 'received'): void => {
-    o.store.append(s.line)
-    o.onEnvelope?.(s, direction)
-  }
-  const sealBody = (body: Body, gameOverride?: string): SealedEnvelope => seal(o.keys, { game: gameOverride ?? game, from: me, seq, prev, ack: lastReceived, body })
-  const send = async (body: Body): Promise<void> => {
-    const honest = sealBody(body)
-    const replayed = ownStored[seq]
-    if (replayed !== undefined) {
-      // Never sign two different envelopes at one position: that would be equivocation (SPEC §5.3).
-      if (replayed.line !== honest.line) throw new Error(`resuming diverged from the stored transcript at own envelope ${seq}: the secrets or the player's inputs differ from the first run`)
-      chains.verified.add(honest.hash)
-      chains.accept(honest, false)
-      appendBody(logs[me], body, seq)
-      seq++
-      prev = honest.hash
-      o.onEnvelope?.(honest, 'sent')
-      return
+
+  /* --------------------------------------------------------------------------------------- */
+  /* The run                                                                                  */
+
+  async run(): Promise<SessionResult> {
+    this.restore()
+    void this.receive()
+    const outer = (): void => {
+      this.events.push({ kind: 'deadline' })
     }
-    const out = o.deviation?.outgoing?.(body, sealBody) ?? [honest]
-    // Own chain: what was actually sent (its first envelope), so `prev` links stay true to it.
-    const own = out[0] ?? honest
-    chains.verified.add(own.hash)
-    if (chains.accept(own, false).kind === 'offence') {
-      chains.verified.add(honest.hash)
-      chains.accept(honest, false)
+    this.o.signal?.addEventListener('abort', outer, { once: true })
+    try {
+      await this.loop()
+    } finally {
+      this.o.signal?.removeEventListener('abort', outer)
+      this.finished = true
+      this.lifetime.abort()
+      this.o.channel.close()
     }
-    appendBody(logs[me], body, seq)
-    seq++
-    prev = own.hash
-    for (const s of out) persist(s, 'sent')
-    for (const s of out) await o.channel.send(encodeFrame(s, frames))
+    const transcript = this.o.store.envelopes()
+    return { verdict: verifyEnvelopes(transcript), transcript }
   }
-  /** After a new connection: everything of mine after the last envelope the peer acknowledged. */
-  const retransmit = async (): Promise<void> => {
-    const lastAck = chains.envelopes[them].at(-1)?.envelope.ack ?? ''
-    const mine = chains.envelopes[me]
-    const from = lastAck === '' ? 0 : mine.findIndex((e) => e.hash === lastAck) + 1
-    for (const s of mine.slice(from)) await o.channel.send(encodeFrame(s, frames))
-  }
-  const offenceOf = (offender: Role, cls: ProtocolOffence['class'], rule: string, turn: number, detail: string): Stop => new Stop({ kind: 'offence', offence: { offender, class: cls, rule, turn, detail } })
 
-  /** The opponent's next envelope, checked, persisted and logged; stops on anything wrong. */
-  const receive = async (timeoutMs: number, what: string): Promise<Body> => {
+  private async loop(): Promise<void> {
+    if (this.me === 'A' && this.mine.length === 0) await this.sendHello()
     for (;;) {
-      const replayed = theirStored.shift()
-      const got = replayed?.line ?? (await o.channel.receive(timeoutMs))
-      const turn = logs[them].commits.length
-      if (got === 'timeout') throw new Stop({ kind: 'abandoned', detail: `no ${what} within ${timeoutMs} ms` })
-      if (got === 'closed') throw new Stop({ kind: 'abandoned', detail: `the connection closed while waiting for ${what}` })
-      if (got === 'reconnected') {
-        await retransmit()
+      if (this.failure !== undefined) throw this.failure instanceof Error ? this.failure : new Error('the session failed')
+      if (this.refused) return
+      const myStop = this.myStop()
+      if (myStop !== undefined) return this.afterStop()
+      if (this.theirStop() !== undefined) {
+        await this.sendStop('answer', `${this.them} stopped`)
         continue
       }
-      if (typeof got === 'object' && !(got instanceof Uint8Array)) throw offenceOf(them, 'protocol-violation', 'SPEC §2.1', turn, got.malformed)
-      const framed = typeof got === 'string' ? { ok: true as const, line: got } : decodeFrame(got, them, frames)
-      if (!framed.ok) throw offenceOf(them, 'protocol-violation', `SPEC ${framed.error.rule}`, turn, `unreadable frame: ${describeProtocolError(framed.error)}`)
-      const d = decodeEnvelope(framed.line)
-      if (!d.ok) throw offenceOf(them, 'protocol-violation', `SPEC ${d.error.rule}`, turn, `undecodable message: ${describeProtocolError(d.error)}`)
-      const s = d.value
-      if (s.envelope.from !== them) throw offenceOf(them, 'protocol-violation', 'SPEC §5', turn, `an envelope claiming to be from ${s.envelope.from}`)
-      if (s.envelope.seq === 1 && chains.gameId === undefined && game !== '') chains.gameId = game
-      const r = chains.accept(s)
-      if (r.kind === 'duplicate') continue
-      if (r.kind === 'offence') {
-        // Signed evidence goes into the transcript, so a third party reaches the same verdict.
-        if (r.offence.class !== 'invalid-signature') for (const e of r.evidence) if (e !== chains.envelopes[them][e.envelope.seq]) persist(e, 'received')
-        throw new Stop({ kind: 'offence', offence: r.offence })
+      if (this.o.signal?.aborted === true) {
+        await this.sendStop('claim', 'the local node stopped the game')
+        continue
       }
-      if (replayed === undefined) persist(s, 'received')
-      else o.onEnvelope?.(s, 'received')
-      lastReceived = s.hash
-      const problem = appendBody(logs[them], s.envelope.body, s.envelope.seq)
-      if (problem !== undefined) throw offenceOf(them, 'protocol-violation', 'SPEC §6.3', turn, problem)
-      const body = s.envelope.body
-      if (body.t === 'reveal' || body.t === 'verdict' || body.t === 'refuse') {
-        if (body.t === 'refuse') throw new Stop({ kind: 'refused', detail: `${body.reason}: ${body.detail}` })
-        throw new Stop({ kind: 'opponent-stopped' })
+      const due = this.due()
+      if (due === undefined) return
+      if (due.sender === this.me) {
+        const parts = this.partsFor(due)
+        if (parts === 'resign') {
+          await this.sendStop('resignation', 'resigned')
+          continue
+        }
+        if (parts !== undefined) {
+          await this.sendPhase(parts)
+          continue
+        }
+        const ms = due.deadline === 'setup' ? this.terms.setupMs : due.deadline === 'turn' ? this.terms.turnMs : this.terms.replyMs
+        this.emit({ kind: 'waiting', side: this.me, what: due.parts.join('+'), deadline: this.lastReceivedAt + ms })
+        await this.handle(await this.events.next(), due)
+        continue
       }
-      return body
-    }
-  }
-  const expect = async <T extends Body['t']>(t: T, timeoutMs: number, turn?: number): Promise<Extract<Body, { t: T }>> => {
-    const body = await receive(timeoutMs, turn === undefined ? t : `${t} of turn ${turn}`)
-    if (body.t !== t) throw offenceOf(them, 'protocol-violation', 'SPEC §6.3', turn ?? 0, `${body.t} sent where ${t} was due`)
-    return body as Extract<Body, { t: T }>
-  }
-
-  let played: Setup | undefined
-  let state: PlayerState | undefined
-  const records: string[] = []
-  let ended = false
-  const history: TurnSummary[] = []
-
-  const play = async (): Promise<void> => {
-    // Hello (SPEC §6.1).
-    const nonce = toBase64url(o.secrets.bytes(32))
-    await send({ t: 'hello', protocol: PROTOCOL_ID, role: me, key: toBase64url(o.keys.publicKey), nonce, terms })
-    const hello = await expect('hello', terms.replyMs)
-    const refuse = async (reason: 'terms' | 'roles' | 'key', detail: string): Promise<never> => {
-      await send({ t: 'refuse', reason, detail })
-      throw new Stop({ kind: 'refused', detail: `${reason}: ${detail}` })
-    }
-    if (hello.role !== them) await refuse('roles', `both sides claim role ${me}`)
-    if (JSON.stringify(hello.terms) !== JSON.stringify(terms)) await refuse('terms', `terms differ: mine ${JSON.stringify(terms)}`)
-    if (o.opponentKey !== undefined && hello.key !== toBase64url(o.opponentKey)) await refuse('key', 'not the expected opponent')
-    const helloOf = (r: Role): SealedEnvelope => chains.envelopes[r][0] as SealedEnvelope
-    game = gameIdOf(helloOf('A'), helloOf('B'))
-    chains.gameId = game
-    ctx = { gameId: fromBase64url(game) ?? new Uint8Array(), player: ROLE_INDEX[me] }
-    const theirCtx: CommitmentContext = { gameId: ctx.gameId, player: ROLE_INDEX[them] }
-
-    // Setup commitments (SPEC §7.1).
-    const honestSetup = await o.strategy.setup(ruleset)
-    const valid = readSetup(formatSetup(honestSetup), ruleset, 0, 'strict')
-    if (!valid.ok && o.deviation?.setup === undefined) throw new Error(`the local player chose an illegal setup: ${JSON.stringify(valid.error)}`)
-    const chosen = o.deviation?.setup?.(honestSetup) ?? { committed: honestSetup, played: honestSetup }
-    played = chosen.played
-    state = initialPlayerState(played)
-    await send({ t: 'setup', cells: toBase64url(commitSetup(ctx, cellValues(chosen.committed), seed)) })
-    const theirSetup = await expect('setup', terms.setupMs)
-    const exposure: Exposure = newExposure(them, ruleset, theirCtx, fromBase64url(theirSetup.cells) ?? new Uint8Array())
-    const mine = ctx
-
-    for (let turn = 1; !ended; turn++) {
-      const start: PlayerState = state
-      const tctx: TurnContext = { role: me, ruleset, turn, state: start, history }
-      const text = await o.strategy.record(tctx)
-      const checked = readRecord(ruleset, start, turn, text, 'lenient')
-      if (!checked.ok && o.deviation?.record === undefined) throw new Error(`the local player chose an illegal record: ${JSON.stringify(checked.error)}`)
-      const honest = checked.ok ? checked.value : (undefined as unknown as CheckedRecord)
-      const chosenRecord = o.deviation?.record?.(tctx, honest) ?? { text: formatRecord(honest.actions), record: honest }
-      const record = chosenRecord.record
-      records.push(chosenRecord.text)
-      await send({ t: 'commit', turn, record: toBase64url(recordCommitment(mine, turn, chosenRecord.text, recordSalt(seed, mine, turn))) })
-      await expect('commit', terms.turnMs, turn)
-      const myAspects = aspectsMessage(ruleset, turn, record)
-      await send(myAspects)
-      const theirAspects = await expect('aspects', terms.replyMs, turn)
-      // My side of the turn (resolveIncoming), answered with openings (SPEC §7.3).
-      const half = resolveIncoming(ruleset, start, record, visibleAspectsOf(theirAspects))
-      const salts: Salts = { occupancy: (c) => toBase64url(deriveSalt(seed, mine, 'occupancy', c)), detail: (c) => toBase64url(deriveSalt(seed, mine, 'detail', c)) }
-      const myResults = resultsMessage(turn, theirAspects, half, salts)
-      await send(myResults)
-      const theirResults = await expect('results', terms.replyMs, turn)
-      const bad = checkAnswers(exposure, turn, theirAspects, myAspects, theirResults)
-      if (bad !== undefined) throw new Stop({ kind: 'offence', offence: bad })
-      state = withBurnouts(half.state, burnoutsOf(ruleset, record.beams.map((b) => b.ship), beamExchanges(theirResults, myAspects)))
-      const myFlash = flashcubeMessage(turn, state, theirResults.destroyed, salts)
-      await send(myFlash)
-      const theirFlash = await expect('flashcube', terms.replyMs, turn)
-      const badFlash = checkFlashcube(exposure, turn, myResults.destroyed, theirFlash)
-      if (badFlash !== undefined) throw new Stop({ kind: 'offence', offence: badFlash })
-      history.push({ turn, myAspects, theirResults, theirAspects, myReports: myResults.destroyed, theirFlashcube: theirFlash })
-      ended = myAspects.idle || theirAspects.idle || myResults.fleetDestroyed || theirResults.fleetDestroyed || turn >= terms.maxTurns
-      if (ended) await o.strategy.finished?.({ role: me, ruleset, turn, state, history })
+      // The peer's turn. A missing courtesy verdict at the very end is waited for, never claimed.
+      const courtesy = due.phase === 'end' && due.parts.length === 1 && due.parts[0] === 'verdict'
+      const deadline = this.deadlineOf(due)
+      this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline })
+      const ev = await this.nextEvent(deadline)
+      if (ev.kind === 'deadline' && courtesy) return
+      await this.handle(ev, due)
     }
   }
 
-  const reveal = async (): Promise<void> => {
-    if (logs[me].reveal !== undefined || played === undefined || logs[me].setup === undefined) return
-    await send({ t: 'reveal', seed: toBase64url(seed), setup: formatSetup(played), records: records.slice(0, logs[me].commits.length) })
+  /** Reacts to one event while `due` is the next step of the schedule. */
+  private async handle(ev: Event, due: Due | undefined): Promise<void> {
+    switch (ev.kind) {
+      case 'decision':
+        return
+      case 'envelope':
+        return this.takeEnvelope(ev.sealed, due)
+      case 'equivocation':
+        return this.sendStop('accusation', ev.detail)
+      case 'bad':
+        this.emit({ kind: 'ignored', detail: ev.detail })
+        // Not evidence; the side waiting for the peer stops, the side whose turn it is carries on (SPEC §6.5).
+        if (due?.sender === this.them) await this.sendStop('claim', ev.detail)
+        return
+      case 'closed':
+        if (due?.sender === this.them) await this.sendStop('claim', `the connection closed while waiting for ${due.parts.join('+')}`)
+        return
+      case 'deadline':
+        if (this.o.signal?.aborted === true) return
+        if (due?.sender === this.them) await this.sendStop('claim', `no ${due.parts.join('+')} within the deadline`)
+        return
+    }
   }
-  const transcriptVerdict = (): TranscriptVerdict => verifyEnvelopes([...chains.envelopes.A, ...chains.envelopes.B], chains.verified)
-  /** Reads what the opponent still sends (its reveal and verdict) until it stops or the deadline passes. */
-  const drain = async (until: (log: SideLog) => boolean): Promise<void> => {
-    while (!until(logs[them])) {
-      try {
-        await receive(terms.replyMs, 'the end of the game')
-      } catch (e) {
-        if (!(e instanceof Stop) || e.reason.kind === 'abandoned' || e.reason.kind === 'offence') return
+
+  /** A new envelope of the peer, authenticated and in order: a stop, or the due phase envelope. */
+  private async takeEnvelope(s: SealedEnvelope, due: Due | undefined): Promise<void> {
+    if (this.state === undefined) return this.takeHello(s)
+    if (isStopEnvelope(s)) {
+      const bad = this.state.applyStop(s)
+      if (bad !== undefined) this.emit({ kind: 'ignored', detail: `${this.them}'s stop: ${bad.detail}` })
+      const stop = s.envelope.parts[0]
+      if (stop?.t === 'stop') this.emit({ kind: 'stopped', by: this.them, reason: stop.reason, detail: stop.detail })
+      return
+    }
+    const off = this.state.applyPhase(s)
+    if (off !== undefined) {
+      await this.sendStop('accusation', describeOffence(off))
+      return
+    }
+    if (due?.sender !== this.them) return
+    this.afterProgress()
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* Hellos (SPEC §6.1, §6.2)                                                                 */
+
+  private hello(): Hello {
+    return { t: 'hello', key: this.o.keys.publicKey, nonce: this.nonce, terms: this.me === 'A' ? this.terms : undefined }
+  }
+
+  private async sendHello(): Promise<void> {
+    const ack = this.me === 'B' ? this.theirs[0]?.hash : undefined
+    await this.sendEnvelope([this.hello()], ack)
+  }
+
+  /** The peer's hello: checked, answered (B) or refused, and the game begun. */
+  private async takeHello(s: SealedEnvelope): Promise<void> {
+    const parts = s.envelope.parts
+    const hello = parts[0]
+    if (hello?.t !== 'hello' || s.envelope.seq !== 0) return this.refuse('version', 'the first envelope is not a hello')
+    const expected = this.o.opponentKey
+    if (expected !== undefined && toBase64url(expected) !== toBase64url(hello.key)) return this.refuse('key', 'the hello is not signed by the peer this connection reached')
+    if (this.me === 'B') {
+      const terms = hello.terms
+      if (terms === undefined || !sameTerms(terms, this.o.terms)) return this.refuse('terms', 'the hello states other terms than the invite')
+      await this.sendHello()
+    } else {
+      const mine = this.mine[0]
+      if (mine === undefined || s.envelope.ack === undefined || toBase64url(s.envelope.ack) !== mine.id) return this.refuse('version', "B's hello does not acknowledge A's")
+      if (parts.some((p) => p.t === 'refuse')) {
+        this.refused = true
+        return
       }
     }
+    this.begin()
   }
 
-  let verdict: TranscriptVerdict
-  try {
-    await play()
-    await reveal()
-    await drain((l) => l.reveal !== undefined)
-    verdict = transcriptVerdict()
-    await sendVerdict(verdict)
-    await drain((l) => l.verdict !== undefined)
-  } catch (e) {
-    if (!(e instanceof Stop)) throw e
-    const reason = e.reason
-    if (reason.kind === 'refused') {
-      o.channel.close()
-      return { verdict: transcriptVerdict(), transcript: o.store.lines() }
+  private async refuse(reason: 'version' | 'terms' | 'key', detail: string): Promise<void> {
+    this.refused = true
+    if (this.me === 'B' && this.mine.length === 0) await this.sendEnvelope([this.hello(), { t: 'refuse', reason, detail }], this.theirs[0]?.hash)
+    else if (this.me === 'A' && this.mine.length === 1 && this.theirs.length === 1) {
+      const a = this.mine[0]
+      const b = this.theirs[0]
+      if (a === undefined || b === undefined) return
+      this.refusalGame = gameIdOf(a.hash, b.hash)
+      await this.sendEnvelope([{ t: 'refuse', reason, detail }], b.hash)
     }
-    await reveal()
-    if (reason.kind === 'opponent-stopped') await drain((l) => l.verdict !== undefined || l.reveal !== undefined)
-    verdict = transcriptVerdict()
-    if (reason.kind === 'offence' && verdict.status !== 'offence') verdict = { status: 'offence', gameId: game, offence: reason.offence }
-    if (reason.kind === 'abandoned' && verdict.status === 'incomplete') verdict = { ...verdict, stoppedBy: them, detail: `${them} abandoned the game: ${reason.detail}` }
-    await sendVerdict(verdict)
-    await drain((l) => l.verdict !== undefined)
   }
-  o.channel.close()
-  return { verdict, transcript: o.store.lines() }
 
-  async function sendVerdict(v: TranscriptVerdict): Promise<void> {
-    if (logs[me].verdict !== undefined || logs[me].reveal === undefined) return
-    if (v.status === 'complete') await send({ t: 'verdict', outcome: 'complete', reason: v.reason, turn: v.turn, scores: v.scores, winner: v.winner })
-    else if (v.status === 'offence') await send({ t: 'verdict', outcome: 'offence', offender: v.offence.offender, class: v.offence.class, rule: v.offence.rule.slice(0, 80), turn: v.offence.turn, detail: v.offence.detail.slice(0, 200) })
-    else await send({ t: 'verdict', outcome: 'abandoned', by: v.status === 'incomplete' && v.stoppedBy !== undefined && v.stoppedBy !== 'both' ? v.stoppedBy : them, detail: (v.status === 'incomplete' ? v.detail : 'unreadable').slice(0, 200) })
+  /** Both hellos held: the game id, the game state and this side's secrets. */
+  private begin(): void {
+    const helloA = this.me === 'A' ? this.mine[0] : this.theirs[0]
+    const helloB = this.me === 'B' ? this.mine[0] : this.theirs[0]
+    if (helloA === undefined || helloB === undefined || this.state !== undefined) return
+    const terms = helloA.envelope.parts[0]?.t === 'hello' ? helloA.envelope.parts[0].terms : undefined
+    if (terms === undefined) throw new Error("A's hello holds no terms")
+    this.terms = terms
+    const game = gameIdOf(helloA.hash, helloB.hash)
+    this.state = new GameState(terms, game, helloA, helloB)
+    this.secrets = new SideSecrets(this.seed, game, ROLE_INDEX[this.me])
+    this.startSetup()
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* What this side sends (SPEC §6.3, §7)                                                     */
+
+  private due(): Due | undefined {
+    if (this.state !== undefined) return this.state.due()
+    // Before the game id: A has sent its hello and waits for B's; B waits for A's.
+    return { sender: this.them, parts: ['hello'], turn: 0, deadline: 'reply', phase: 'hello' }
+  }
+
+  private deadlineOf(due: Due): number {
+    const ms = due.deadline === 'setup' ? this.terms.setupMs : due.deadline === 'turn' ? this.terms.turnMs : this.terms.replyMs
+    return this.waitingSince + ms
+  }
+
+  /** The parts of this side's due envelope, or undefined while a decision is pending. */
+  private partsFor(due: Due): Part[] | 'resign' | undefined {
+    const t = due.turn
+    const out: Part[] = []
+    for (const kind of due.parts) {
+      switch (kind) {
+        case 'setup': {
+          if (this.setupChoice === undefined || this.secrets === undefined) return undefined
+          out.push({ t: 'setup', cells: this.secrets.setupVector(cellValues(this.setupChoice.committed)) })
+          break
+        }
+        case 'commit': {
+          const r = this.records.get(t)
+          if (r === undefined) {
+            void this.startDecision(t)
+            return undefined
+          }
+          if (isResignation(r)) return 'resign'
+          out.push({ t: 'commit', turn: t, record: this.secrets?.recordCommitment(t, r.text) ?? new Uint8Array(32) })
+          break
+        }
+        case 'aspects': {
+          const r = this.records.get(t)
+          if (r === undefined || isResignation(r)) return undefined
+          out.push(aspectsMessage(this.ruleset, t, r.record))
+          break
+        }
+        case 'results': {
+          const theirAspects = this.state?.logs[this.them].aspects[t - 1]
+          const r = this.records.get(t)
+          const start = this.stateAt(t)
+          if (theirAspects === undefined || r === undefined || isResignation(r) || start === undefined) return undefined
+          out.push(resultsMessage(t, theirAspects, resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)), this.salts()))
+          break
+        }
+        case 'flashcube': {
+          const theirResults = this.state?.logs[this.them].results[t - 1]
+          const after = this.afterTurn(t)
+          if (theirResults === undefined || after === undefined) return undefined
+          out.push(flashcubeMessage(t, after, theirResults.destroyed, this.salts()))
+          break
+        }
+        case 'reveal':
+          out.push(this.reveal())
+          break
+        case 'verdict':
+          out.push(this.verdictPart(out))
+          break
+        case 'hello':
+        case 'refuse':
+        case 'stop':
+          return undefined
+      }
+    }
+    return out
+  }
+
+  private salts(): Salts {
+    const s = this.secrets
+    if (s === undefined) throw new Error('no secrets before the game id')
+    return { occupancy: (c) => s.salt('occupancy', c), detail: (c) => s.salt('detail', c) }
+  }
+
+  private reveal(): Part {
+    const setup = this.setupChoice?.played ?? []
+    const records: string[] = []
+    for (let t = 1; t <= (this.state?.logs[this.me].commits.length ?? 0); t++) {
+      const r = this.records.get(t)
+      records.push(r === undefined || isResignation(r) ? '' : r.text)
+    }
+    return { t: 'reveal', seed: this.seed, setup: revealedSetup(setup), records }
+  }
+
+  /** SPEC §7.10: this side's reading of the result, from its transcript and the parts about to be sent. */
+  private verdictPart(before: readonly Part[]): VerdictPart {
+    const provisional = before.length === 0 ? [] : [this.sealParts(before).bytes]
+    return verdictPartOf(verifyEnvelopes([...this.o.store.envelopes(), ...provisional]))
+  }
+
+  /** Seals `parts` as this side's next envelope. */
+  private sealParts(parts: readonly Part[], override: Partial<SealOverride> = {}): SealedEnvelope {
+    const seq = override.seq ?? this.mine.length
+    const prev = this.mine[seq - 1]?.hash
+    const ack = override.ack ?? this.latestTheirs()?.hash
+    return seal(this.o.keys, { sender: this.me, seq, game: seq >= 1 ? (override.game ?? this.state?.game ?? this.refusalGame) : undefined, prev: seq >= 1 ? prev : undefined, ack: this.me === 'A' && seq === 0 ? undefined : ack, parts })
+  }
+
+  private latestTheirs(): SealedEnvelope | undefined {
+    return this.theirs[this.theirs.length - 1]
+  }
+
+  private async sendPhase(parts: readonly Part[]): Promise<void> {
+    await this.sendEnvelope(parts, this.latestTheirs()?.hash)
+    this.afterProgress()
+  }
+
+  /** Seals, persists, admits to the state and sends one envelope (or a deviation's replacements). */
+  private async sendEnvelope(parts: readonly Part[], ack: Uint8Array | undefined): Promise<void> {
+    const honest = this.sealParts(parts, ack === undefined ? {} : { ack })
+    const dev = this.o.deviation?.outgoing?.(parts, (p, override) => this.sealParts(p, { ...(ack === undefined ? {} : { ack }), ...override }))
+    const out = dev === undefined || dev === 'withhold' ? [honest] : dev
+    const own = out[0] ?? honest
+    for (const s of out) this.persist(s)
+    this.mine.push(own)
+    this.position.set(own.id, own.envelope.seq)
+    if (this.state !== undefined) {
+      if (isStopEnvelope(own)) this.state.applyStop(own)
+      else this.state.applyPhase(own, { own: true })
+    }
+    for (const s of out) this.emit({ kind: 'envelope', sealed: s, direction: 'sent' })
+    if (dev !== 'withhold') for (const s of out) await this.o.channel.send(encodeEnvelopeFrame(s, this.frames()))
+    this.waitingSince = this.clock.now()
+  }
+
+  private async sendStop(reason: StopReason, detail: string): Promise<void> {
+    if (this.myStop() !== undefined) return
+    const log = this.state?.logs[this.me]
+    const parts: Part[] = [{ t: 'stop', reason, detail: asciiDetail(detail) }]
+    if (log?.setup !== undefined && log.reveal === undefined) parts.push(this.reveal())
+    await this.sendEnvelope(parts, this.latestTheirs()?.hash)
+    this.emit({ kind: 'stopped', by: this.me, reason, detail })
+    this.decisionAbort.abort()
+  }
+
+  private myStop(): SealedEnvelope | undefined {
+    return this.state?.stops[this.me] ?? this.mine.find(isStopEnvelope)
+  }
+
+  private theirStop(): SealedEnvelope | undefined {
+    return this.state?.stops[this.them] ?? this.theirs.find(isStopEnvelope)
+  }
+
+  /** After this side's stop: keep receiving for `replyMs` and persist what arrives (SPEC §6.5), until the peer stops too. */
+  private async afterStop(): Promise<void> {
+    const until = this.clock.now() + this.terms.replyMs
+    while (this.theirStop() === undefined && !this.refused) {
+      const ev = await this.nextEvent(until)
+      if (ev.kind === 'deadline' || ev.kind === 'closed') return
+      if (ev.kind === 'envelope' && this.state !== undefined) {
+        if (isStopEnvelope(ev.sealed)) this.state.applyStop(ev.sealed)
+        else this.state.applyPhase(ev.sealed)
+      }
+    }
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* The player's decisions, and this side's own state (which it never sends)                 */
+
+  private readonly decisionAbort = new AbortController()
+
+  private startSetup(): void {
+    if (this.setupPromise !== undefined) return
+    this.setupPromise = (async () => {
+      const honest = await this.o.strategy.setup(this.ruleset, this.decisionAbort.signal)
+      const valid = readSetup(formatSetup(honest), this.ruleset, this.terms.match.additional[ROLE_INDEX[this.me]], 'strict')
+      if (!valid.ok && this.o.deviation?.setup === undefined) throw new Error(`the local player chose an illegal setup: ${valid.error.map((v) => v.message).join('; ')}`)
+      this.setupChoice = this.o.deviation?.setup?.(honest) ?? { committed: honest, played: honest }
+      this.states.set(1, initialPlayerState(this.setupChoice.played))
+      this.checkRestoredSetup()
+      // A resumed game: the journal gives back every committed turn's record, in order, checked.
+      const committed = this.state?.logs[this.me].commits.length ?? 0
+      for (let t = 1; t <= committed; t++) await this.startDecision(t)
+      this.events.push({ kind: 'decision' })
+    })().catch((e: unknown) => {
+      this.failure ??= e
+      this.events.push({ kind: 'decision' })
+    })
+  }
+
+  /** Asks the player for turn `t`'s record once everything of turn `t - 1` is known. */
+  private startDecision(t: number): Promise<void> {
+    if (this.records.has(t) || this.deciding.has(t)) return Promise.resolve()
+    const state = this.stateAt(t)
+    if (state === undefined || this.setupChoice === undefined) return Promise.resolve()
+    this.deciding.add(t)
+    const ctx: TurnContext = { role: this.me, ruleset: this.ruleset, turn: t, state, history: this.history(t - 1), signal: this.decisionAbort.signal, deadline: this.lastReceivedAt + this.terms.turnMs }
+    return (async () => {
+      const choice = await this.o.strategy.record(ctx)
+      if (this.records.has(t)) return
+      if (isResignation(choice)) this.records.set(t, choice)
+      else {
+        const checked = readRecord(this.ruleset, state, t, choice, 'lenient')
+        const dev = this.o.deviation?.record?.(ctx, checked.ok ? checked.value : undefined)
+        if (dev !== undefined) this.records.set(t, dev)
+        else if (!checked.ok) throw new Error(`the local player chose an illegal record for turn ${t}: ${checked.error.map((v) => v.message).join('; ')}`)
+        else this.records.set(t, { text: formatRecord(checked.value.actions), record: checked.value })
+      }
+      this.checkRestoredRecord(t)
+      this.events.push({ kind: 'decision' })
+    })().catch((e: unknown) => {
+      this.failure ??= e
+      this.events.push({ kind: 'decision' })
+    })
+  }
+
+  /** An error of the local player or of a resumed game's journal: it ends the session (nothing more is signed). */
+  private failure: unknown
+  /** The game id a refusal of B's hello is signed in (no game state exists for it). */
+  private refusalGame: Uint8Array | undefined
+  /** When the peer's last envelope arrived: this side's own deadline runs from about then. */
+  private lastReceivedAt = 0
+
+  /** After every envelope: start thinking about the next turn as soon as its information is complete. */
+  private afterProgress(): void {
+    const state = this.state
+    if (state === undefined || state.schedule.end !== undefined) {
+      if (state?.schedule.end !== undefined) this.finish()
+      return
+    }
+    const next = state.logs[this.me].commits.length + 1
+    if (this.stateAt(next) !== undefined) void this.startDecision(next)
+  }
+
+  private finishedCalled = false
+
+  private finish(): void {
+    if (this.finishedCalled || this.state === undefined) return
+    const end = this.state.schedule.end
+    const state = end === undefined ? undefined : this.stateAt(end.turn + 1)
+    if (state === undefined || end === undefined) return
+    this.finishedCalled = true
+    void this.o.strategy.finished?.({ role: this.me, ruleset: this.ruleset, turn: end.turn, state, history: this.history(end.turn) })
+  }
+
+  /** This side's state at the start of turn `t`, once everything of turn `t - 1` is known. */
+  private stateAt(t: number): PlayerState | undefined {
+    const known = this.states.get(t)
+    if (known !== undefined) return known
+    if (t <= 1) return undefined
+    const before = this.afterTurn(t - 1)
+    if (before === undefined) return undefined
+    // Turn t - 1 is over for this side only once its flashcube data is in, when it reported a destruction.
+    const mine = this.state?.logs[this.me].results[t - 2]
+    if (mine === undefined || (mine.destroyed.length > 0 && !this.state?.logs[this.them].flashcubes.has(t - 1))) return undefined
+    this.states.set(t, before)
+    return before
+  }
+
+  /** This side's state at the end of turn `t`: once the peer's aspects and answers of it are known. */
+  private afterTurn(t: number): PlayerState | undefined {
+    const start = this.stateAt(t)
+    const r = this.records.get(t)
+    const logs = this.state?.logs
+    const theirAspects = logs?.[this.them].aspects[t - 1]
+    const theirResults = logs?.[this.them].results[t - 1]
+    const myAspects = logs?.[this.me].aspects[t - 1]
+    if (start === undefined || r === undefined || isResignation(r) || theirAspects === undefined || theirResults === undefined || myAspects === undefined) return undefined
+    const half = resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects))
+    return withBurnouts(half.state, burnoutsOf(this.ruleset, r.record.beams.map((b) => b.ship), beamExchanges(theirResults, myAspects)))
+  }
+
+  /** What this side learnt in turns 1..`upTo`, in wire form (for the player). */
+  private history(upTo: number): TurnSummary[] {
+    const logs = this.state?.logs
+    if (logs === undefined) return []
+    const out: TurnSummary[] = []
+    for (let t = 1; t <= upTo; t++) {
+      const myAspects = logs[this.me].aspects[t - 1]
+      const theirAspects = logs[this.them].aspects[t - 1]
+      const theirResults = logs[this.them].results[t - 1]
+      const myResults = logs[this.me].results[t - 1]
+      if (myAspects === undefined || theirAspects === undefined || theirResults === undefined || myResults === undefined) break
+      out.push({ turn: t, myAspects, theirAspects, theirResults, myReports: myResults.destroyed, theirFlashcube: logs[this.them].flashcubes.get(t) ?? noFlashcube(t) })
+    }
+    return out
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* Receiving (SPEC §2.1, §2.2)                                                              */
+
+  /** Frames from the peer, turned into events, until the session ends or this side cannot persist. */
+  private async receive(): Promise<void> {
+    try {
+      await this.receiveFrames()
+    } catch (e) {
+      this.failure ??= e
+      this.events.push({ kind: 'decision' })
+    }
+  }
+
+  private async receiveFrames(): Promise<void> {
+    for (;;) {
+      const r = await this.o.channel.receive(this.lifetime.signal)
+      if (this.finished) return
+      switch (r.kind) {
+        case 'aborted':
+          return
+        case 'closed':
+          this.events.push({ kind: 'closed' })
+          return
+        case 'reconnected':
+          await this.o.channel.send(encodeResume(this.theirs.length))
+          continue
+        case 'malformed':
+          this.events.push({ kind: 'bad', detail: r.detail })
+          continue
+        case 'frame':
+          await this.frame(r.bytes)
+      }
+    }
+  }
+
+  private frames(): FrameContext {
+    return {
+      game: this.state?.game,
+      hashAt: (role, seq) => (role === this.me ? this.mine : this.theirs)[seq]?.hash,
+      positionOf: (id) => this.position.get(id),
+    }
+  }
+
+  private async frame(bytes: Uint8Array): Promise<void> {
+    const d = decodeFrame(bytes, this.them, this.frames())
+    if (!d.ok) {
+      this.events.push({ kind: 'bad', detail: `a malformed frame: ${describeProtocolError(d.error)}` })
+      return
+    }
+    const f = d.value
+    if (f.kind === 'control') {
+      if (f.control === 'chat') this.emit({ kind: 'chat', text: f.text })
+      return
+    }
+    if (f.kind === 'resume') return this.resend(f.held)
+    this.envelopeBytes(f.bytes)
+    // Envelopes held ahead of a gap go in as soon as the gap fills (SPEC §2.2).
+    for (let next = this.ahead.get(this.theirs.length); next !== undefined; next = this.ahead.get(this.theirs.length)) {
+      this.ahead.delete(this.theirs.length)
+      this.envelopeBytes(next)
+    }
+  }
+
+  /** One envelope of the peer: dropped if held, held if ahead, else authenticated, persisted and queued. */
+  private envelopeBytes(bytes: Uint8Array): void {
+    const framed = frameEnvelope(bytes)
+    if (!framed.ok) {
+      this.events.push({ kind: 'bad', detail: `not an envelope: ${describeProtocolError(framed.error)}` })
+      return
+    }
+    const f = framed.value
+    if (f.sender !== this.them) {
+      this.events.push({ kind: 'bad', detail: `an envelope claiming to be from ${f.sender}` })
+      return
+    }
+    const id = toBase64url(envelopeHash(f.unsigned))
+    // SPEC §2.2: a held envelope (any copy) is dropped before its signature is checked.
+    if (this.position.has(id) && this.theirs[this.position.get(id) ?? -1]?.id === id) return
+    if (f.seq > this.theirs.length) {
+      if (this.ahead.size < LIMITS.heldEnvelopes && !this.ahead.has(f.seq)) this.ahead.set(f.seq, bytes)
+      return
+    }
+    const decoded = decodeFrameWith(f)
+    const key = f.seq === 0 && decoded.ok && decoded.value.envelope.parts[0]?.t === 'hello' ? decoded.value.envelope.parts[0].key : this.theirKey()
+    if (key === undefined || publicKeyProblem(key) !== undefined) {
+      this.events.push({ kind: 'bad', detail: `${this.them}'s hello key is not usable` })
+      return
+    }
+    if (!signatureValid({ bytes }, key)) {
+      this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${f.seq} fails its signature` })
+      return
+    }
+    if (f.seq < this.theirs.length) {
+      // A second signed envelope at a place already held: equivocation, and both are evidence (SPEC §5.3).
+      if (f.seq >= 1 && this.state !== undefined && sameGame(f.unsigned, this.state.game)) {
+        this.persistBytes(bytes)
+        this.events.push({ kind: 'equivocation', detail: `${this.them} signed two different envelopes at its place ${f.seq}` })
+      }
+      return
+    }
+    if (!decoded.ok) {
+      this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${f.seq} does not decode: ${describeProtocolError(decoded.error)}` })
+      return
+    }
+    const s = decoded.value
+    const e = s.envelope
+    if (e.seq >= 1) {
+      if (this.state === undefined || !sameGame(f.unsigned, this.state.game)) {
+      this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${e.seq} names another game` })
+      return
+    }
+      if (e.prev === undefined || toBase64url(e.prev) !== this.theirs[e.seq - 1]?.id) {
+      this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${e.seq} does not follow its envelope ${e.seq - 1}` })
+      return
+    }
+    }
+    this.persist(s)
+    this.theirs.push(s)
+    this.position.set(s.id, e.seq)
+    this.lastReceivedAt = this.clock.now()
+    this.emit({ kind: 'envelope', sealed: s, direction: 'received' })
+    this.events.push({ kind: 'envelope', sealed: s })
+  }
+
+  private theirKey(): Uint8Array | undefined {
+    const h = this.theirs[0]?.envelope.parts[0]
+    return h?.t === 'hello' ? h.key : undefined
+  }
+
+  /** SPEC §2.2: this side's envelopes from `held` on, within the resend budget per `replyMs`. */
+  private async resend(held: number): Promise<void> {
+    const now = this.clock.now()
+    if (now - this.resendWindow.start >= this.terms.replyMs) this.resendWindow = { start: now, bytes: 0 }
+    for (const s of this.mine.slice(held)) {
+      const frame = encodeEnvelopeFrame(s, this.frames())
+      if (this.resendWindow.bytes + frame.length > LIMITS.resendBudgetBytes) return
+      this.resendWindow.bytes += frame.length
+      await this.o.channel.send(frame)
+    }
+  }
+
+  /** The next event, or `deadline` once `at` (clock time) has passed. */
+  private async nextEvent(at: number | undefined): Promise<Event> {
+    if (at === undefined) return this.events.next()
+    const stop = new AbortController()
+    const timer = this.clock.sleep(at - this.clock.now(), stop.signal).then((): Event => ({ kind: 'deadline' }))
+    try {
+      return await Promise.race([this.events.next(), timer])
+    } finally {
+      stop.abort()
+    }
+  }
+
+  /* --------------------------------------------------------------------------------------- */
+  /* Persistence and resumption (SPEC §2.2, §11)                                               */
+
+  private persist(s: SealedEnvelope): void {
+    this.persistBytes(s.bytes)
+  }
+
+  private persistBytes(bytes: Uint8Array): void {
+    this.o.store.append(bytes)
+  }
+
+  /**
+   * Rebuilds the state from the envelopes a previous run of this game persisted: the same checks
+   * admit them in the same order, and the journal gives back the secrets and the player's inputs,
+   * checked against what was signed, so a resumed node never signs a second envelope at a place.
+   */
+  private restore(): void {
+    const stored = this.o.store.envelopes()
+    if (stored.length === 0) return
+    for (const bytes of stored) {
+      const d = frameEnvelope(bytes)
+      if (!d.ok) throw new Error(`the stored transcript holds an unreadable envelope: ${describeProtocolError(d.error)}`)
+      const s = decodeFrameWith(d.value)
+      if (!s.ok) throw new Error(`the stored transcript holds an undecodable envelope: ${describeProtocolError(s.error)}`)
+      const e = s.value.envelope
+      const chain = e.sender === this.me ? this.mine : this.theirs
+      if (e.seq < chain.length) continue
+      if (e.seq !== chain.length) throw new Error(`the stored transcript skips ${e.sender}'s envelope ${chain.length}`)
+      chain.push(s.value)
+      this.position.set(s.value.id, e.seq)
+      if (this.state === undefined && this.mine.length >= 1 && this.theirs.length >= 1) this.begin()
+      if (this.state === undefined || e.seq === 0) continue
+      if (isStopEnvelope(s.value)) this.state.applyStop(s.value)
+      else this.state.applyPhase(s.value, { own: e.sender === this.me })
+    }
+    const hello = this.mine[0]?.envelope.parts[0]
+    if (hello?.t === 'hello' && toBase64url(hello.nonce) !== toBase64url(this.nonce)) throw new Error('resuming with other secrets than the stored game was played with: the journal is missing or belongs to another game')
+  }
+
+  /** A resumed game: the journaled setup must be the one committed (never sign a second setup). */
+  private checkRestoredSetup(): void {
+    const log = this.state?.logs[this.me]
+    if (log?.setup === undefined || this.secrets === undefined || this.setupChoice === undefined) return
+    const vector = this.secrets.setupVector(cellValues(this.setupChoice.committed))
+    if (toBase64url(vector) !== toBase64url(log.setup.cells)) throw new Error('resuming diverged: the journaled setup is not the one this side committed (is the journal of this game?)')
+  }
+
+  /** A resumed game: a journaled record must be the one committed for its turn. */
+  private checkRestoredRecord(t: number): void {
+    const commit = this.state?.logs[this.me].commits[t - 1]
+    const r = this.records.get(t)
+    if (commit === undefined || r === undefined || isResignation(r) || this.secrets === undefined) return
+    if (toBase64url(this.secrets.recordCommitment(t, r.text)) !== toBase64url(commit.record)) throw new Error(`resuming diverged: the journaled record of turn ${t} is not the one this side committed`)
+  }
+
+  private emit(e: SessionEvent): void {
+    this.o.onEvent?.(e)
   }
 }
+
+function sameGame(unsigned: Uint8Array, game: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (unsigned[4 + i] !== game[i]) return false
+  return unsigned.length >= 36
+}
+
+/** Why terms cannot go into a hello (SPEC §6.1), or undefined: they are encoded and decoded strictly. */
+export function termsProblem(terms: Terms): string | undefined {
+  let bytes: Uint8Array
+  try {
+    bytes = encodeUnsigned({ sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms }] })
+  } catch (e) {
+    return (e as Error).message
+  }
+  const d = decodeFramed({ sender: 'A', seq: 0, unsigned: bytes, sig: new Uint8Array(64) })
+  return d.ok ? undefined : describeProtocolError(d.error)
+}
+
+function sameTerms(a: Terms, b: Terms): boolean {
+  return toBase64url(encodeUnsigned({ sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms: a }] })) === toBase64url(encodeUnsigned({ sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms: b }] }))
+}
+
+/** A detail text as the wire takes it (SPEC §3.1): printable ASCII, at most 200 bytes. */
+function asciiDetail(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?').slice(0, LIMITS.detailBytes)
+}
+
+export function describeOffence(o: ProtocolOffence): string {
+  return `${o.class} by ${o.offender} in turn ${o.turn} (${o.rule}): ${o.detail}`
+}
+
+/** SPEC §7.10: a verdict as a verdict part states it. */
+export function verdictPartOf(v: Verdict): VerdictPart {
+  const detail = (text: string): string => asciiDetail(text)
+  switch (v.status) {
+    case 'complete':
+      return { t: 'verdict', outcome: 'complete', winner: v.winner, scores: v.scores, detail: detail(`${v.reason} after turn ${v.turn}`) }
+    case 'resigned':
+      return { t: 'verdict', outcome: 'resigned', winner: v.winner, scores: [0, 0], detail: detail(`${v.by} resigned`) }
+    case 'offence':
+      return { t: 'verdict', outcome: 'offence', winner: v.winner, scores: [0, 0], detail: detail(describeOffence(v.offence)) }
+    case 'abandoned':
+      return { t: 'verdict', outcome: v.how === 'stopped' ? 'abandoned' : 'no-reveal', winner: v.winner, scores: [0, 0], detail: detail(v.detail) }
+    case 'adjudicated':
+      return { t: 'verdict', outcome: 'adjudicated', winner: v.winner, scores: v.scores, detail: detail(v.detail) }
+    case 'incomplete':
+      return { t: 'verdict', outcome: 'incomplete', winner: 'none', scores: [0, 0], detail: detail(v.detail) }
+    case 'unreadable':
+      return { t: 'verdict', outcome: 'incomplete', winner: 'none', scores: [0, 0], detail: 'unreadable' }
+  }
+}
+

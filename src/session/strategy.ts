@@ -19,6 +19,7 @@ export interface TurnSummary {
   readonly theirAspects: Aspects
   /** My own destruction reports, which the opponent answered with flashcube data. */
   readonly myReports: readonly Destruction[]
+  /** The opponent's flashcube data for my reports (empty when I reported none). */
   readonly theirFlashcube: Flashcube
 }
 
@@ -29,17 +30,32 @@ export interface TurnContext {
   /** My own state at the start of the turn. */
   readonly state: PlayerState
   readonly history: readonly TurnSummary[]
+  /** Aborts when the game stops before this record is needed (the opponent stopped, or the session ended). */
+  readonly signal?: AbortSignal
+  /** When the opponent may claim if the record is not sent (clock milliseconds, SPEC §6.6), if known. */
+  readonly deadline?: number
+}
+
+/** A player's choice to give up the game instead of recording a turn (SPEC §6.5): it loses. */
+export interface Resignation {
+  readonly resign: true
+}
+
+export const RESIGN: Resignation = { resign: true }
+
+export function isResignation(x: unknown): x is Resignation {
+  return typeof x === 'object' && x !== null && (x as { resign?: unknown }).resign === true
 }
 
 export interface PlayerStrategy {
-  setup(ruleset: Ruleset): Setup | Promise<Setup>
-  /** This turn's action record in the conventional notation (lenient is fine; it is canonicalised). */
-  record(ctx: TurnContext): string | Promise<string>
+  setup(ruleset: Ruleset, signal?: AbortSignal): Setup | Promise<Setup>
+  /** This turn's action record in the conventional notation (lenient is fine; it is canonicalised), or a resignation. */
+  record(ctx: TurnContext): string | Resignation | Promise<string | Resignation>
   /** The game is over: the state after the last turn and everything learnt (for UIs). */
   finished?(ctx: TurnContext): void | Promise<void>
 }
 
-/** A random legal player (issue 5's baseline): uniform legal setups, random legal records. */
+/** A random legal player: uniform legal setups, random legal records. */
 export function randomStrategy(rng: RandomSource): PlayerStrategy {
   return {
     setup: (ruleset) => randomSetup(ruleset, rng),

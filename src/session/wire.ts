@@ -1,7 +1,7 @@
 /**
- * The visible messages of a turn built from the rules engine's results (SPEC §7.2..§7.4), shared by
- * the session and by the benchmark's trusting baseline so both send exactly the same content. The
- * openings come from `salts`; the baseline passes none.
+ * The visible parts of a turn built from the rules engine's results (protocol/SPEC.md §7.5..§7.7),
+ * shared by the session and by the benchmark's trusting baseline so both send exactly the same
+ * content. The openings come from `salts`; the baseline passes none.
  */
 import { type Cell, formatCell } from '../rules/coords.js'
 import { onlyScans } from '../rules/game.js'
@@ -9,44 +9,48 @@ import type { CheckedRecord } from '../rules/legality.js'
 import { type IncomingResolution, aspectsOf, flashcubeEntry } from '../rules/resolve.js'
 import type { Ruleset } from '../rules/ruleset.js'
 import { type PlayerState, fleetDestroyed } from '../rules/state.js'
-import { type Aspects, type Destruction, type Flashcube, type FlashcubeAnswer, type Results, cellIndex } from '../transcript/messages.js'
+import { type Aspects, type Destruction, type Flashcube, type FlashcubeAnswer, type Results, SHIP_CODES, cellIndex } from '../transcript/messages.js'
 
 /** Openings of one's own cells: occupancy (strikes, scans) and detail (reports, flashcube). */
 export interface Salts {
-  occupancy(cell: Cell): string
-  detail(cell: Cell): string
+  occupancy(cell: Cell): Uint8Array
+  detail(cell: Cell): Uint8Array
 }
 
-export const NO_SALTS: Salts = { occupancy: () => '', detail: () => '' }
+const NO_SALT = new Uint8Array(32)
+export const NO_SALTS: Salts = { occupancy: () => NO_SALT, detail: () => NO_SALT }
 
 export function aspectsMessage(ruleset: Ruleset, turn: number, record: CheckedRecord): Aspects {
   const shown = aspectsOf(record)
   return {
     t: 'aspects',
     turn,
+    idle: record.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, record),
     beams: shown.beams.map((b) => b.map(formatCell)),
     strikes: shown.strikes.map(formatCell),
     scans: shown.scans.map(formatCell),
     kamikaze: shown.kamikaze.map(formatCell),
-    idle: record.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, record),
   }
 }
 
-/** Answers to the opponent's aspects, in their order, and this side's destruction reports. */
+/** Answers to the other side's aspects, in their order, and this side's destruction reports (SPEC §7.6). */
 export function resultsMessage(turn: number, theirAspects: Aspects, half: IncomingResolution, salts: Salts): Results {
   const answers = half.exchanges.flatMap((e) => (e.kind === 'beam-strike' || e.kind === 'strike' ? [{ e, a: { result: e.result, salt: salts.occupancy(e.target), explosions: e.explosions.map(formatCell) } }] : []))
+  const reports = half.destructions
+    .map((r): Destruction => ({ type: r.type, id: half.state.ships[r.ship]?.id ?? 1, cells: [...r.cells].sort((x, y) => x - y).map((c) => ({ cell: formatCell(c), salt: salts.detail(c) })) }))
+    .sort((x, y) => SHIP_CODES[x.type] - SHIP_CODES[y.type] || x.id - y.id)
   return {
     t: 'results',
     turn,
+    fleetDestroyed: fleetDestroyed(half.state),
     beams: theirAspects.beams.map((_, i) => answers.filter((x) => x.e.kind === 'beam-strike' && x.e.beam === i).map((x) => x.a)),
     strikes: answers.filter((x) => x.e.kind === 'strike').map((x) => x.a),
     scans: half.exchanges.flatMap((e) => (e.kind === 'scan' ? [{ result: e.result, salt: salts.occupancy(e.target) }] : [])),
-    destroyed: half.destructions.map((r): Destruction => ({ type: r.type, id: half.state.ships[r.ship]?.id ?? 1, cells: r.cells.map((c) => ({ cell: formatCell(c), salt: salts.detail(c) })) })),
-    fleetDestroyed: fleetDestroyed(half.state),
+    destroyed: reports,
   }
 }
 
-/** Flashcube data: this side's contents at the cells of each of the opponent's reports. */
+/** Flashcube data: this side's contents at the cells of each of the other side's reports (SPEC §7.7, C-24). */
 export function flashcubeMessage(turn: number, after: PlayerState, theirReports: readonly Destruction[], salts: Salts): Flashcube {
   return {
     t: 'flashcube',
@@ -60,4 +64,9 @@ export function flashcubeMessage(turn: number, after: PlayerState, theirReports:
       }),
     ),
   }
+}
+
+/** No flashcube data: the turn's summary when this side reported nothing. */
+export function noFlashcube(turn: number): Flashcube {
+  return { t: 'flashcube', turn, reports: [] }
 }

@@ -1,21 +1,29 @@
 /**
- * Coded errors for untrusted protocol input (protocol/SPEC.md §9). Decoders return these, never
- * throw: each names the offending field by its JSON path and the spec section it breaks.
+ * Coded errors for untrusted protocol input (protocol/SPEC.md §10). Decoders return these, never
+ * throw: each names the offending field by its path and the spec section it breaks.
  */
 export const PROTOCOL_ERROR_CODES = [
   'wire.too-large',
-  'wire.utf8',
-  'wire.json',
-  'wire.not-canonical',
+  'wire.truncated',
+  'wire.trailing',
+  'wire.version',
   'wire.frame',
+  'wire.base64',
+  'field.range',
+  'field.text',
+  'field.order',
+  'field.count',
+  'file.header',
+  'file.version',
+  'file.too-large',
+  'file.line',
+  /** Invites (SPEC §2.3) are JSON: these name what is wrong with a field of one. */
+  'wire.json',
+  'field.type',
   'field.missing',
   'field.unknown',
-  'field.type',
-  'field.range',
   'field.format',
   'field.length',
-  'file.header',
-  'file.too-large',
   /** The file could not be read at all (the CLI's report; no decoder returns it). */
   'file.io',
 ] as const
@@ -23,9 +31,9 @@ export type ProtocolErrorCode = (typeof PROTOCOL_ERROR_CODES)[number]
 
 export interface ProtocolError {
   readonly code: ProtocolErrorCode
-  /** JSON path of the offending field, e.g. `body.strikes[2].salt`; `` for the whole message. */
+  /** Path of the offending field, e.g. `results.strikes[2].salt`; `` for the whole input. */
   readonly field: string
-  /** The SPEC.md section broken. */
+  /** The SPEC.md section broken, e.g. `§7.6`. */
   readonly rule: string
   readonly message: string
 }
@@ -37,3 +45,5 @@ export function protocolError(code: ProtocolErrorCode, field: string, rule: stri
 export function describeProtocolError(e: ProtocolError): string {
   return `${e.code}${e.field === '' ? '' : ` at ${e.field}`} (SPEC ${e.rule}): ${e.message}`
 }
+
+export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ProtocolError }

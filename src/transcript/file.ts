@@ -1,15 +1,14 @@
 /**
- * The transcript file (protocol/SPEC.md §10): a header line, then one canonical envelope per
- * line, in the order the writer persisted them (sent or received). Both players' envelopes
- * interleave; each sender's chain is recovered from `from` and `seq`.
+ * The transcript file (protocol/SPEC.md §11): a header line, then one envelope per line in
+ * base64url, in the order the writer persisted them. Pure: files are read and written at the
+ * edges (the CLI, the session's store adapter).
  */
-import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync } from 'node:fs'
-import { type SealedEnvelope, decodeEnvelope } from './envelope.js'
+import { fromBase64url, toBase64url } from '../commit/bytes.js'
 import { type ProtocolError, protocolError } from './errors.js'
 import { LIMITS } from './messages.js'
-import { strictUtf8, utf8 } from '../commit/bytes.js'
 
-export const TRANSCRIPT_MAGIC = 'spaceships-transcript 1'
+export const TRANSCRIPT_MAGIC = 'spaceships-transcript 2'
+const MAGIC_PREFIX = 'spaceships-transcript '
 
 export interface TranscriptFileError {
   /** 1-based line of the file; 0 for the whole file. */
@@ -17,74 +16,68 @@ export interface TranscriptFileError {
   readonly error: ProtocolError
 }
 
-export function formatTranscript(lines: readonly string[]): string {
-  return [TRANSCRIPT_MAGIC, ...lines].join('\n') + '\n'
+/** One envelope line: its bytes, or why they could not be read (such a line is not evidence). */
+export interface TranscriptLine {
+  /** 1-based line number in the file. */
+  readonly line: number
+  readonly bytes: Uint8Array | undefined
+  readonly error: ProtocolError | undefined
 }
 
-/** Reads a whole transcript strictly: every line must be a canonical envelope. */
-export function parseTranscript(input: string | Uint8Array): { ok: true; value: SealedEnvelope[] } | { ok: false; error: TranscriptFileError } {
+export interface ParsedTranscript {
+  readonly lines: readonly TranscriptLine[]
+  /** A final line without its newline was found and ignored (SPEC §11: never completely written). */
+  readonly torn: boolean
+}
+
+export function formatLine(bytes: Uint8Array): string {
+  return toBase64url(bytes)
+}
+
+export function formatTranscript(envelopes: readonly Uint8Array[]): string {
+  return [TRANSCRIPT_MAGIC, ...envelopes.map(formatLine)].join('\n') + '\n'
+}
+
+/**
+ * Reads a transcript file. Only the whole file can fail (size, header, version); each line that
+ * is not strict base64url is returned with its error, for the verifier to report and set aside.
+ */
+export function parseTranscript(input: string | Uint8Array): { ok: true; value: ParsedTranscript } | { ok: false; error: TranscriptFileError } {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.length
-  if (size > LIMITS.fileBytes) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§10', `${size} bytes; at most ${LIMITS.fileBytes}`) } }
-  // Lines are found on the bytes ('\n' never occurs inside a UTF-8 sequence) and each is decoded
-  // strictly on its own, so its hash is taken from the bytes read (issue 6: no re-encoding).
-  const bytes = typeof input === 'string' ? utf8(input) : input
-  const lines: Uint8Array[] = []
-  for (let from = 0; from < bytes.length; ) {
-    const end = bytes.indexOf(0x0a, from)
-    const to = end < 0 ? bytes.length : end
-    lines.push(bytes.subarray(from, to))
-    from = to + 1
+  if (size > LIMITS.fileBytes) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§9', `${size} bytes; at most ${LIMITS.fileBytes}`) } }
+  const text = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('latin1')
+  const rows = text.split('\n')
+  const torn = rows.length > 0 && rows[rows.length - 1] !== ''
+  // The last element is what follows the final newline: empty in a whole file, a torn line otherwise.
+  rows.pop()
+  const header = rows[0]
+  if (header === undefined) return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§11', `an empty file; a transcript starts with "${TRANSCRIPT_MAGIC}"`) } }
+  if (header !== TRANSCRIPT_MAGIC) {
+    if (header.startsWith(MAGIC_PREFIX)) {
+      const version = header.slice(MAGIC_PREFIX.length, MAGIC_PREFIX.length + 8)
+      return { ok: false, error: { line: 1, error: protocolError('file.version', '', '§11', `a version ${version} transcript; this program reads version 2`) } }
+    }
+    return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§11', `the first line must be "${TRANSCRIPT_MAGIC}"`) } }
   }
-  let header: string
-  try {
-    header = strictUtf8.decode(lines[0] ?? new Uint8Array())
-  } catch {
-    return { ok: false, error: { line: 1, error: protocolError('wire.utf8', '', '§10', 'not valid UTF-8') } }
+  if (rows.length - 1 > LIMITS.fileLines) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§9', `${rows.length - 1} lines; at most ${LIMITS.fileLines}`) } }
+  const lines: TranscriptLine[] = []
+  for (let i = 1; i < rows.length; i++) {
+    const row = rows[i] ?? ''
+    const bytes = fromBase64url(row)
+    lines.push(bytes === undefined || row === '' ? { line: i + 1, bytes: undefined, error: protocolError('wire.base64', '', '§11', row === '' ? 'an empty line' : 'not strict base64url') } : { line: i + 1, bytes, error: undefined })
   }
-  if (header !== TRANSCRIPT_MAGIC) return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§10', `the first line must be "${TRANSCRIPT_MAGIC}"`) } }
-  if (lines.length - 1 > LIMITS.fileLines) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§10', `${lines.length - 1} envelopes; at most ${LIMITS.fileLines}`) } }
-  const out: SealedEnvelope[] = []
-  for (let i = 1; i < lines.length; i++) {
-    const d = decodeEnvelope(lines[i] ?? new Uint8Array())
-    if (!d.ok) return { ok: false, error: { line: i + 1, error: d.error } }
-    out.push(d.value)
-  }
-  return { ok: true, value: out }
+  return { ok: true, value: { lines, torn } }
 }
 
 /** Where a peer persists envelopes before sending or acting on them (DESIGN.md goal 5). */
 export interface TranscriptStore {
-  append(line: string): void
-  lines(): readonly string[]
+  /** Persists one envelope; throws if it cannot (a full disk), before anything is sent. */
+  append(bytes: Uint8Array): void
+  /** Every envelope persisted so far, in order. */
+  envelopes(): readonly Uint8Array[]
 }
 
-export function memoryStore(): TranscriptStore {
-  const lines: string[] = []
-  return { append: (l) => void lines.push(l), lines: () => lines }
-}
-
-/** A store on disk: each line is appended and flushed to stable storage before it is used. */
-export function fileStore(path: string): TranscriptStore {
-  const lines: string[] = []
-  let existing: string
-  try {
-    existing = readFileSync(path, 'utf8')
-  } catch {
-    existing = ''
-  }
-  if (existing === '') appendFileSync(path, TRANSCRIPT_MAGIC + '\n', { mode: 0o600 })
-  else for (const l of existing.split('\n').slice(1)) if (l !== '') lines.push(l)
-  return {
-    append(line) {
-      const fd = openSync(path, 'a')
-      try {
-        appendFileSync(fd, line + '\n')
-        fsyncSync(fd)
-      } finally {
-        closeSync(fd)
-      }
-      lines.push(line)
-    },
-    lines: () => lines,
-  }
+export function memoryStore(initial: readonly Uint8Array[] = []): TranscriptStore {
+  const list = [...initial]
+  return { append: (b) => void list.push(b), envelopes: () => list }
 }

@@ -1,47 +1,41 @@
 /**
- * Frames: how an envelope travels on a game stream (protocol/SPEC.md §2.1). The transcript and
- * every signature are over the canonical envelope line (§5); a frame may leave out what the
- * receiver already holds, and the receiver rebuilds the exact line before it decodes it.
- *
- * - A full frame is the canonical line itself (its first byte is `{`).
- * - A compact frame (first byte 0x01) carries only `seq`, which of the receiver's envelopes
- *   `ack` names, the raw signature and the body. `v`, `game`, `from` and `prev` are implied: the
- *   receiver knows the game id, who is at the other end, and the sender's previous envelope. This
- *   is issue 6's bytes fix: `game`, `prev` and `ack` are 43 characters each and the signature 86
- *   in base64url, about 280 bytes of a 400-byte turn envelope.
- *
- * A rebuilt line is decoded as strictly as a full one, and its signature checked, so a compact
- * frame can never make a receiver accept an envelope the sender did not sign.
+ * Frames: how envelopes and control messages travel on a game stream (protocol/SPEC.md §2.1,
+ * §2.2, §2.4). Signatures and hashes are over envelopes; a frame may leave out what the receiver
+ * already holds (`game`, `prev`, `ack`), and the receiver rebuilds the envelope's exact bytes
+ * before decoding it, so a compact frame can never make a receiver accept anything the sender did
+ * not sign.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib'
-import { fromBase64url, strictUtf8, toBase64url, utf8 } from '../commit/bytes.js'
+import { toBase64url } from '../commit/bytes.js'
+import { HASH_BYTES } from '../commit/hash.js'
 import { SIGNATURE_BYTES } from '../commit/keys.js'
-import { type ProtocolError, protocolError } from './errors.js'
+import { encodeUnsigned } from './codec.js'
+import { type Decoded, protocolError } from './errors.js'
 import type { SealedEnvelope } from './envelope.js'
-import { LIMITS, PROTOCOL_VERSION, type Role, otherRole } from './messages.js'
+import { LIMITS, PROTOCOL_VERSION, ROLE_INDEX, type Role, otherRole } from './messages.js'
 
 /** SPEC §2.1: the first byte of a frame says its form. */
-export const FRAME_FULL = 0x7b
-export const FRAME_COMPACT = 0x01
-/** A compact frame whose body is raw DEFLATE (RFC 1951). */
-export const FRAME_COMPACT_DEFLATED = 0x02
+export const FRAME = { full: 0x00, compact: 0x01, deflated: 0x02, resume: 0x03, control: 0x04 } as const
+
+/** SPEC §2.4: control frame kinds. */
+export const CONTROL_KINDS = ['chat', 'rematch-offer', 'rematch-accept', 'rematch-decline'] as const
+export type ControlKind = (typeof CONTROL_KINDS)[number]
+
 /**
- * Bodies from this size are sent deflated when that is smaller: the setup commitment (about
- * 10.7 KB of base64url, 8 KB deflated) and the reveal. Turn bodies are a few hundred bytes, where
- * deflate saves about a fifth for 25-50 µs of CPU on each side, so they are sent as they are.
+ * Parts from this size go deflated when that is smaller: a reveal's records compress well; a
+ * setup vector (hash outputs) and turn parts do not, and are sent as they are.
  */
 const DEFLATE_FROM_BYTES = 1024
-/** A sequence number needs at most 3 varint bytes under the limits of §8; 4 are allowed. */
 const MAX_VARINT_BYTES = 4
 
 /** What one side holds of both chains, which a compact frame's implied fields come from. */
 export interface FrameContext {
-  /** The game id, "" until both hellos are known (compact frames need it). */
-  readonly game: string
-  /** The hash of `role`'s envelope at `seq`, as this side holds it. */
-  hashAt(role: Role, seq: number): string | undefined
-  /** Where the envelope with this hash sits in its sender's chain. */
-  positionOf(hash: string): number | undefined
+  /** The game id, undefined until both hellos are known. */
+  readonly game: Uint8Array | undefined
+  /** The hash of `role`'s envelope `seq`, as this side holds it. */
+  hashAt(role: Role, seq: number): Uint8Array | undefined
+  /** Where the envelope with this hash (base64url) sits in its sender's chain. */
+  positionOf(id: string): number | undefined
 }
 
 function varint(n: number, out: number[]): void {
@@ -52,101 +46,143 @@ function varint(n: number, out: number[]): void {
   out.push(n)
 }
 
-/** The canonical line a compact frame stands for (SPEC §2.1, §3.4). */
-function line(game: string, from: Role, seq: number, prev: string, ack: string, body: string, sig: string): string {
-  return `{"v":${PROTOCOL_VERSION},"game":"${game}","from":"${from}","seq":${seq},"prev":"${prev}","ack":"${ack}","body":${body},"sig":"${sig}"}`
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined || a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
 }
 
-/**
- * The frame for a sealed envelope: compact when the receiver can rebuild it exactly (the sender's
- * chain up to it, and the envelope `ack` names, are known to both), else the full line.
- */
-export function encodeFrame(s: SealedEnvelope, ctx: FrameContext): Uint8Array {
+/** The frame for a sealed envelope: compact when the receiver can rebuild it exactly, else full. */
+export function encodeEnvelopeFrame(s: SealedEnvelope, ctx: FrameContext): Uint8Array {
   const e = s.envelope
-  const receiver = otherRole(e.from)
-  const ackSeq = e.ack === '' ? -1 : ctx.positionOf(e.ack)
-  const sig = fromBase64url(e.sig, SIGNATURE_BYTES)
+  const receiver = otherRole(e.sender)
+  const ackSeq = e.ack === undefined ? undefined : ctx.positionOf(toBase64url(e.ack))
   const compactable =
-    ctx.game !== '' && e.game === ctx.game && e.seq >= 1 && ctx.hashAt(e.from, e.seq - 1) === e.prev && ackSeq !== undefined && (ackSeq === -1 || ctx.hashAt(receiver, ackSeq) === e.ack) && sig !== undefined
-  if (compactable) {
-    const body = JSON.stringify(e.body)
-    // The line is JSON.stringify of the envelope, so this holds for every sealed envelope; checked
-    // anyway, since a frame that rebuilt to other bytes would be refused by the receiver.
-    if (line(e.game, e.from, e.seq, e.prev, e.ack, body, e.sig) === s.line) {
-      let bodyBytes = utf8(body)
-      let form = FRAME_COMPACT
-      if (bodyBytes.length >= DEFLATE_FROM_BYTES) {
-        const deflated = deflateRawSync(bodyBytes)
-        if (deflated.length < bodyBytes.length) {
-          bodyBytes = deflated
-          form = FRAME_COMPACT_DEFLATED
-        }
-      }
-      const head: number[] = [form]
-      varint(e.seq, head)
-      varint(ackSeq + 1, head)
-      const out = new Uint8Array(head.length + SIGNATURE_BYTES + bodyBytes.length)
-      out.set(head, 0)
-      out.set(sig, head.length)
-      out.set(bodyBytes, head.length + SIGNATURE_BYTES)
-      return out
+    e.seq >= 1 && ctx.game !== undefined && sameBytes(e.game, ctx.game) && sameBytes(ctx.hashAt(e.sender, e.seq - 1), e.prev) && ackSeq !== undefined && sameBytes(ctx.hashAt(receiver, ackSeq), e.ack)
+  if (!compactable) return prefixed(FRAME.full, s.bytes)
+  // The parts as encoded: the unsigned bytes after the header (version, sender, seq, game, prev, ack).
+  const header = 4 + 3 * HASH_BYTES
+  let parts = s.bytes.subarray(header, s.bytes.length - SIGNATURE_BYTES)
+  let form: number = FRAME.compact
+  if (parts.length >= DEFLATE_FROM_BYTES) {
+    const deflated = deflateRawSync(parts)
+    if (deflated.length < parts.length) {
+      parts = deflated
+      form = FRAME.deflated
     }
   }
-  return utf8(s.line)
+  const head: number[] = [form, (e.seq >>> 8) & 0xff, e.seq & 0xff]
+  varint(ackSeq + 1, head)
+  const out = new Uint8Array(head.length + SIGNATURE_BYTES + parts.length)
+  out.set(head, 0)
+  out.set(e.sig, head.length)
+  out.set(parts, head.length + SIGNATURE_BYTES)
+  return out
 }
 
-export type FrameDecoded = { readonly ok: true; readonly line: Uint8Array | string } | { readonly ok: false; readonly error: ProtocolError }
+function prefixed(form: number, body: Uint8Array): Uint8Array {
+  const out = new Uint8Array(1 + body.length)
+  out[0] = form
+  out.set(body, 1)
+  return out
+}
 
-function frameError(message: string): FrameDecoded {
+/** SPEC §2.2: a resume frame, `held` = how many of the receiver's envelopes the sender holds. */
+export function encodeResume(held: number): Uint8Array {
+  return Uint8Array.of(FRAME.resume, (held >>> 8) & 0xff, held & 0xff)
+}
+
+/** SPEC §2.4: a control frame. */
+export function encodeControl(kind: ControlKind, text = ''): Uint8Array {
+  const t = Buffer.from(text, 'utf8')
+  if (t.length > LIMITS.controlTextBytes) throw new Error(`a control text is at most ${LIMITS.controlTextBytes} bytes`)
+  const out = new Uint8Array(2 + t.length)
+  out[0] = FRAME.control
+  out[1] = CONTROL_KINDS.indexOf(kind) + 1
+  out.set(t, 2)
+  return out
+}
+
+export type Frame =
+  | { readonly kind: 'envelope'; readonly bytes: Uint8Array }
+  | { readonly kind: 'resume'; readonly held: number }
+  | { readonly kind: 'control'; readonly control: ControlKind; readonly text: string }
+
+function frameError(message: string): Decoded<Frame> {
   return { ok: false, error: protocolError('wire.frame', '', '§2.1', message) }
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point (SPEC §2.4)
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/u
+
 /**
- * The envelope line a frame from `sender` stands for: a full frame as it is (decoded later,
- * strictly), a compact one rebuilt from what this side holds. Never throws.
+ * What a frame from `sender` stands for: an envelope's bytes (a compact frame rebuilt from what
+ * this side holds; decoded later, strictly), a resume or a control frame. Never throws.
  */
-export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext): FrameDecoded {
+export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext): Decoded<Frame> {
   if (frame.length === 0) return frameError('an empty frame')
-  if (frame[0] === FRAME_FULL) return { ok: true, line: frame }
+  if (frame.length > LIMITS.frameBytes) return frameError(`${frame.length} bytes; at most ${LIMITS.frameBytes}`)
   const form = frame[0]
-  if (form !== FRAME_COMPACT && form !== FRAME_COMPACT_DEFLATED) return frameError(`unknown frame form 0x${(frame[0] ?? 0).toString(16).padStart(2, '0')}`)
-  let at = 1
-  const readVarint = (field: string): number | string => {
-    let n = 0
-    for (let i = 0; i < MAX_VARINT_BYTES; i++) {
-      const b = frame[at++]
-      if (b === undefined) return `${field}: the frame ends inside a varint`
-      n += (b & 0x7f) * 2 ** (7 * i)
-      if (b < 0x80) return i > 0 && b === 0 ? `${field}: a varint that is not minimal` : n
-    }
-    return `${field}: a varint longer than ${MAX_VARINT_BYTES} bytes`
+  const body = frame.subarray(1)
+  if (form === FRAME.full) return { ok: true, value: { kind: 'envelope', bytes: body.slice() } }
+  if (form === FRAME.resume) {
+    if (body.length !== 2) return frameError('a resume frame is 3 bytes')
+    return { ok: true, value: { kind: 'resume', held: ((body[0] ?? 0) << 8) | (body[1] ?? 0) } }
   }
-  const seq = readVarint('seq')
-  if (typeof seq === 'string') return frameError(seq)
-  const ack = readVarint('ack')
-  if (typeof ack === 'string') return frameError(ack)
-  if (ctx.game === '') return frameError('a compact frame before the game id is known (the hellos travel in full)')
+  if (form === FRAME.control) {
+    const kind = CONTROL_KINDS[(body[0] ?? 0) - 1]
+    if (kind === undefined) return frameError(`unknown control kind ${body[0] ?? 'none'}`)
+    let text: string
+    try {
+      text = strictUtf8.decode(body.subarray(1))
+    } catch {
+      return frameError('control text is not UTF-8')
+    }
+    if (body.length - 1 > LIMITS.controlTextBytes) return frameError(`control text over ${LIMITS.controlTextBytes} bytes`)
+    if (CONTROL_CHARS.test(text)) return frameError('control text holds control characters')
+    if (kind !== 'chat' && text !== '') return frameError('only chat frames carry text')
+    return { ok: true, value: { kind: 'control', control: kind, text } }
+  }
+  if (form !== FRAME.compact && form !== FRAME.deflated) return frameError(`unknown frame form 0x${(form ?? 0).toString(16).padStart(2, '0')}`)
+  if (frame.length < 4) return frameError('a compact frame ends inside its header')
+  const seq = ((frame[1] ?? 0) << 8) | (frame[2] ?? 0)
+  let at = 3
+  let ack = 0
+  for (let i = 0; ; i++) {
+    if (i === MAX_VARINT_BYTES) return frameError(`ack: a varint longer than ${MAX_VARINT_BYTES} bytes`)
+    const b = frame[at++]
+    if (b === undefined) return frameError('ack: the frame ends inside a varint')
+    ack += (b & 0x7f) * 2 ** (7 * i)
+    if (b < 0x80) {
+      if (i > 0 && b === 0) return frameError('ack: a varint that is not minimal')
+      break
+    }
+  }
+  if (ctx.game === undefined) return frameError('a compact frame before the game id is known (the hellos travel in full)')
   if (seq < 1) return frameError('a compact frame for a hello')
   const prev = ctx.hashAt(sender, seq - 1)
   if (prev === undefined) return frameError(`a compact frame for envelope ${seq} of ${sender}, whose envelope ${seq - 1} this side does not hold`)
-  const ackHash = ack === 0 ? '' : ctx.hashAt(otherRole(sender), ack - 1)
-  if (ackHash === undefined) return frameError(`ack names envelope ${ack - 1} of ${otherRole(sender)}, which does not exist`)
+  if (ack === 0) return frameError('a compact frame names no acknowledged envelope (every envelope after the hellos acknowledges one)')
+  const ackHash = ctx.hashAt(otherRole(sender), ack - 1)
+  if (ackHash === undefined) return frameError(`ack names envelope ${ack - 1} of ${otherRole(sender)}, which this side never sent`)
   if (frame.length < at + SIGNATURE_BYTES) return frameError('the frame ends inside the signature')
-  const sig = toBase64url(frame.subarray(at, at + SIGNATURE_BYTES))
-  let bodyBytes = frame.subarray(at + SIGNATURE_BYTES)
-  if (form === FRAME_COMPACT_DEFLATED) {
+  const sig = frame.subarray(at, at + SIGNATURE_BYTES)
+  let parts = frame.subarray(at + SIGNATURE_BYTES)
+  if (form === FRAME.deflated) {
     try {
-      // Bounded: a small frame must not inflate past the largest envelope (§8).
-      bodyBytes = inflateRawSync(bodyBytes, { maxOutputLength: LIMITS.envelopeBytes })
+      parts = inflateRawSync(parts, { maxOutputLength: LIMITS.revealEnvelopeBytes })
     } catch {
-      return frameError(`the body is not raw DEFLATE data of at most ${LIMITS.envelopeBytes} bytes`)
+      return frameError(`the parts are not raw DEFLATE data of at most ${LIMITS.revealEnvelopeBytes} bytes`)
     }
   }
-  let body: string
-  try {
-    body = strictUtf8.decode(bodyBytes)
-  } catch {
-    return { ok: false, error: protocolError('wire.utf8', 'body', '§3.4', 'the body is not valid UTF-8') }
-  }
-  return { ok: true, line: line(ctx.game, sender, seq, prev, ackHash, body, sig) }
+  const header = encodeUnsigned({ sender, seq, game: ctx.game, prev, ack: ackHash, parts: [] })
+  // `encodeUnsigned` wrote a part count of 0 last; the frame's parts carry their own count.
+  const head = header.subarray(0, header.length - 1)
+  const bytes = new Uint8Array(head.length + parts.length + SIGNATURE_BYTES)
+  bytes.set(head, 0)
+  bytes.set(parts, head.length)
+  bytes.set(sig, head.length + parts.length)
+  if (bytes[0] !== PROTOCOL_VERSION || bytes[1] !== ROLE_INDEX[sender]) return frameError('internal: rebuilt header')
+  return { ok: true, value: { kind: 'envelope', bytes } }
 }

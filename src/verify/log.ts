@@ -1,8 +1,8 @@
 /**
- * One player's messages of a game, in protocol order (protocol/SPEC.md §6.3), with the sequence
- * number of each so offences can cite their envelope.
+ * One player's parts of a game, in schedule order (protocol/SPEC.md §6.3), with the `seq` of the
+ * envelope that carried each, so an offence can name its envelope (SPEC §12.6).
  */
-import type { Aspects, Flashcube, Hello, RecordCommit, Refuse, Results, Reveal, Role, SetupCommit, Verdict } from '../transcript/messages.js'
+import type { Aspects, Flashcube, Hello, Part, RecordCommit, Refuse, Results, Reveal, Role, SetupCommit, Stop, VerdictPart } from '../transcript/messages.js'
 
 export interface SideLog {
   readonly role: Role
@@ -13,88 +13,56 @@ export interface SideLog {
   readonly commits: RecordCommit[]
   readonly aspects: Aspects[]
   readonly results: Results[]
-  readonly flashcubes: Flashcube[]
+  /** By turn: flashcube data is sent only in turns where the other side reported a destruction. */
+  readonly flashcubes: Map<number, Flashcube>
   reveal: Reveal | undefined
-  verdict: Verdict | undefined
-  /** Sequence number of each message by key (`setup`, `aspects:3`, ...). */
+  stop: Stop | undefined
+  verdict: VerdictPart | undefined
+  /** The `seq` of the envelope of each part, by key (`setup`, `aspects:3`, `reveal`, ...). */
   readonly seqs: Map<string, number>
 }
 
 export function emptySideLog(role: Role): SideLog {
-  return { role, hello: undefined, refuse: undefined, setup: undefined, commits: [], aspects: [], results: [], flashcubes: [], reveal: undefined, verdict: undefined, seqs: new Map() }
+  return { role, hello: undefined, refuse: undefined, setup: undefined, commits: [], aspects: [], results: [], flashcubes: new Map(), reveal: undefined, stop: undefined, verdict: undefined, seqs: new Map() }
 }
 
-/** The turn after which the game ended by the claims in both logs (SPEC §6.4), if it has. */
-export function endTurn(a: SideLog, b: SideLog, maxTurns: number): { turn: number; reason: 'fleet-destroyed' | 'no-actions' | 'turn-limit' } | undefined {
-  const n = Math.min(a.results.length, b.results.length)
-  for (let t = 1; t <= n; t++) {
-    const ra = a.results[t - 1]
-    const rb = b.results[t - 1]
-    if (ra?.fleetDestroyed === true || rb?.fleetDestroyed === true) return { turn: t, reason: 'fleet-destroyed' }
-    if (a.aspects[t - 1]?.idle === true || b.aspects[t - 1]?.idle === true) return { turn: t, reason: 'no-actions' }
-    if (t === maxTurns) return { turn: t, reason: 'turn-limit' }
-  }
-  return undefined
+export function partKey(p: Part): string {
+  return 'turn' in p ? `${p.t}:${p.turn}` : p.t
 }
 
-/** SPEC §6.3: what a sender may send next, given what it has sent. */
-export function expectedNext(log: SideLog): string {
-  if (log.verdict !== undefined || log.refuse !== undefined) return 'nothing'
-  if (log.reveal !== undefined) return 'verdict'
-  if (log.hello === undefined) return 'hello'
-  if (log.setup === undefined) return 'setup or refuse'
-  const n = log.commits.length
-  if (log.aspects.length < n) return `aspects of turn ${n} or reveal`
-  if (log.results.length < n) return `results of turn ${n} or reveal`
-  if (log.flashcubes.length < n) return `flashcube of turn ${n} or reveal`
-  return `commit of turn ${n + 1} or reveal`
-}
-
-/** Appends a body in protocol order; returns what was wrong when it is out of order. */
-export function appendBody(log: SideLog, body: import('../transcript/messages.js').Body, seq: number): string | undefined {
-  const expected = expectedNext(log)
-  const n = log.commits.length
-  const wrong = `${body.t}${'turn' in body ? ` of turn ${body.turn}` : ''} sent where ${expected} was due`
-  const put = (key: string): string | undefined => {
-    log.seqs.set(key, seq)
-    return undefined
-  }
-  switch (body.t) {
+/** Records a part the schedule has admitted. */
+export function logPart(log: SideLog, p: Part, seq: number): void {
+  log.seqs.set(partKey(p), seq)
+  switch (p.t) {
     case 'hello':
-      if (expected !== 'hello') return wrong
-      log.hello = body
-      return put('hello')
+      log.hello = p
+      return
     case 'refuse':
-      if (log.hello === undefined || log.setup !== undefined || log.refuse !== undefined || log.reveal !== undefined) return wrong
-      log.refuse = body
-      return put('refuse')
+      log.refuse = p
+      return
     case 'setup':
-      if (!expected.startsWith('setup')) return wrong
-      log.setup = body
-      return put('setup')
+      log.setup = p
+      return
     case 'commit':
-      if (!expected.startsWith('commit') || body.turn !== n + 1) return wrong
-      log.commits.push(body)
-      return put(`commit:${body.turn}`)
+      log.commits.push(p)
+      return
     case 'aspects':
-      if (!expected.startsWith('aspects') || body.turn !== n) return wrong
-      log.aspects.push(body)
-      return put(`aspects:${body.turn}`)
+      log.aspects.push(p)
+      return
     case 'results':
-      if (!expected.startsWith('results') || body.turn !== n) return wrong
-      log.results.push(body)
-      return put(`results:${body.turn}`)
+      log.results.push(p)
+      return
     case 'flashcube':
-      if (!expected.startsWith('flashcube') || body.turn !== n) return wrong
-      log.flashcubes.push(body)
-      return put(`flashcube:${body.turn}`)
+      log.flashcubes.set(p.turn, p)
+      return
     case 'reveal':
-      if (log.setup === undefined || log.reveal !== undefined || log.verdict !== undefined) return wrong
-      log.reveal = body
-      return put('reveal')
+      log.reveal = p
+      return
+    case 'stop':
+      log.stop = p
+      return
     case 'verdict':
-      if (expected !== 'verdict') return wrong
-      log.verdict = body
-      return put('verdict')
+      log.verdict = p
+      return
   }
 }

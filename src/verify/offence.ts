@@ -1,20 +1,32 @@
-/** Offences as the verifier and the session report them (C-28; protocol/SPEC.md §11). */
+/** Offences as the verifier and the session report them (C-28; protocol/SPEC.md §12.4, §12.6). */
 import type { OffenceClass, Role } from '../transcript/messages.js'
+
+/** SPEC §12.6: where in a turn an offence's anchor sits. */
+export const STAGE = { schedule: 0, setup: 1, record: 2, results: 3, flashcube: 4, reveal: 5 } as const
+export type Stage = (typeof STAGE)[keyof typeof STAGE]
 
 export interface ProtocolOffence {
   readonly offender: Role
   readonly class: OffenceClass
-  /** The rule or spec section broken, e.g. `2.6.1 §5.2.2` or `SPEC §7.3`. */
+  /** The rule or spec section broken, e.g. `2.6.1 §5.2.2 C-20` or `SPEC §7.6`. */
   readonly rule: string
-  /** The turn it happened in; 0 for setup and the hello. */
+  /** The anchor's turn; 0 for hellos and setups. */
   readonly turn: number
+  readonly stage: Stage
   readonly detail: string
-  /** The sender's sequence number of the envelope that carries the offence, when one does. */
+  /** The offender's `seq` of the envelope holding the anchor, when known. */
   readonly seq?: number
 }
 
-export const ROLE_INDEX: Readonly<Record<Role, 0 | 1>> = { A: 0, B: 1 }
-export const INDEX_ROLE: readonly [Role, Role] = ['A', 'B']
+/** SPEC §12.6: offences ordered by (turn, stage, role). */
+export function compareOffences(x: ProtocolOffence, y: ProtocolOffence): number {
+  return x.turn - y.turn || x.stage - y.stage || (x.offender === y.offender ? 0 : x.offender === 'A' ? -1 : 1)
+}
 
-/** Defined with the roles (transcript layer); re-exported for the verifier's callers. */
-export { otherRole } from '../transcript/messages.js'
+export function firstOffence(list: readonly ProtocolOffence[]): ProtocolOffence | undefined {
+  let best: ProtocolOffence | undefined
+  for (const o of list) if (best === undefined || compareOffences(o, best) < 0) best = o
+  return best
+}
+
+export { ROLE_INDEX, INDEX_ROLE, otherRole } from '../transcript/messages.js'

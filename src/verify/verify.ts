@@ -1,245 +1,262 @@
 /**
- * The verifier (protocol/SPEC.md §11): from a transcript's envelopes alone, the verdict on a game.
- * Pure: no network, no clock, no randomness; hostile input gives a verdict, never a throw.
+ * The verifier (protocol/SPEC.md §12): from the envelopes of one or more transcript files of a
+ * game, the result. Pure: no network, no clock, no files (callers read them); hostile input gives
+ * a verdict, never a throw.
  */
-import { fromBase64url } from '../commit/bytes.js'
-import { GAME_ID_BYTES } from '../commit/commitments.js'
-import { parseRuleset, type Ruleset } from '../rules/ruleset.js'
-import { type SealedEnvelope, gameIdOf } from '../transcript/envelope.js'
+import { toBase64url } from '../commit/bytes.js'
+import type { SealedEnvelope } from '../transcript/envelope.js'
+import { describeProtocolError } from '../transcript/errors.js'
 import { type TranscriptFileError, parseTranscript } from '../transcript/file.js'
-import type { EndReason, Role, Terms } from '../transcript/messages.js'
-import { Chains, chainCover } from './chain.js'
-import { type Exposure, checkAnswers, checkFlashcube, newExposure } from './exposure.js'
-import { type SideLog, appendBody, emptySideLog, endTurn } from './log.js'
-import { INDEX_ROLE, type ProtocolOffence, ROLE_INDEX, otherRole } from './offence.js'
-import { type SideReplay, replaySide, scoreOf } from './replay.js'
+import { type EndReason, INDEX_ROLE, type Role, type Terms, otherRole } from '../transcript/messages.js'
+import { type Evidence, type FileEvidence, type Note, gatherEvidence } from './evidence.js'
+import { GameState, isStopEnvelope } from './game.js'
+import type { SideLog } from './log.js'
+import type { Ruleset } from '../rules/ruleset.js'
+import { type ProtocolOffence, STAGE, firstOffence } from './offence.js'
+import { type SideReplay, playCommitted, replaySide } from './replay.js'
 
-export type TranscriptVerdict =
-  | { readonly status: 'complete'; readonly gameId: string; readonly reason: EndReason; readonly turn: number; readonly scores: readonly [number, number]; readonly winner: Role | 'draw' }
-  | { readonly status: 'offence'; readonly gameId: string | undefined; readonly offence: ProtocolOffence }
-  | {
-      readonly status: 'incomplete'
-      readonly gameId: string | undefined
-      /** Who owed the next message and never sent it; `both` when each side owes one (the file was cut). */
-      readonly stoppedBy: Role | 'both' | undefined
-      /** Each side's last message, e.g. `results of turn 7`. */
-      readonly last: Readonly<Record<Role, string>>
-      /** Sides that revealed and whose replay found nothing wrong. */
-      readonly honest: readonly Role[]
+interface Common {
+  /** The game id, base64url, when the files name one. */
+  readonly game: string | undefined
+  /** Lines set aside and envelopes missing: what the verdict did not rest on. */
+  readonly notes: readonly string[]
+}
+
+export type Verdict =
+  | (Common & { readonly status: 'complete'; readonly reason: EndReason; readonly turn: number; readonly scores: readonly [number, number]; readonly winner: Role | 'draw' })
+  | (Common & { readonly status: 'resigned'; readonly by: Role; readonly turn: number; readonly winner: Role })
+  | (Common & { readonly status: 'offence'; readonly offence: ProtocolOffence; readonly winner: Role })
+  | (Common & {
+      readonly status: 'abandoned'
+      readonly by: Role
+      /** `stopped`: stopped of its own accord while it owed the next envelope (SPEC §12.7, 6); `no-reveal`: never revealed after the other's claim (7). */
+      readonly how: 'stopped' | 'no-reveal'
+      readonly turn: number
+      readonly winner: Role
+      /** The other side's claim, when it made one: the result is then "claimed by X, unrebutted in these files". */
+      readonly claimedBy: Role | undefined
       readonly detail: string
-    }
-  | { readonly status: 'unreadable'; readonly error: TranscriptFileError }
+    })
+  | (Common & { readonly status: 'adjudicated'; readonly turn: number; readonly scores: readonly [number, number]; readonly winner: Role | 'draw'; readonly detail: string })
+  | (Common & { readonly status: 'incomplete'; readonly reason: 'gap' | 'no-game' | 'refused' | 'no-claim' | 'unverifiable'; readonly detail: string })
+  | { readonly status: 'unreadable'; readonly file: string; readonly error: TranscriptFileError }
 
-/** Where in a turn an offence happened, to find the first one (SPEC §11.4). */
-const STAGE = { chain: 0, record: 1, answers: 2, flashcube: 3 } as const
+export type VerdictStatus = Verdict['status']
 
-interface Candidate {
-  readonly offence: ProtocolOffence
-  readonly stage: number
+/** What the walk of the schedule over the evidence found (SPEC §12.3). */
+interface Walk {
+  readonly state: GameState
+  readonly offences: ProtocolOffence[]
+  readonly gaps: string[]
 }
 
-function first(candidates: readonly Candidate[]): ProtocolOffence | undefined {
-  const sorted = [...candidates].sort((x, y) => x.offence.turn - y.offence.turn || x.stage - y.stage || ROLE_INDEX[x.offence.offender] - ROLE_INDEX[y.offence.offender])
-  return sorted[0]?.offence
+function describeNote(n: Note): string {
+  return `${n.file === '' ? '' : `${n.file}:`}${n.line}: ${n.what}`
 }
 
-function stageOfReplay(r: SideReplay, log: SideLog): number {
-  const seq = r.offence?.seq
-  const key = [...log.seqs].find(([, s]) => s === seq)?.[0] ?? ''
-  return key.startsWith('results') ? STAGE.answers : key.startsWith('flashcube') ? STAGE.flashcube : STAGE.record
-}
-
-function lastMessage(log: SideLog): string {
-  if (log.verdict !== undefined) return `verdict (${log.verdict.outcome})`
-  if (log.reveal !== undefined) return 'reveal'
-  if (log.refuse !== undefined) return `refusal (${log.refuse.reason})`
-  const n = log.commits.length
-  if (log.flashcubes.length === n && n > 0) return `flashcube of turn ${n}`
-  if (log.results.length === n && n > 0) return `results of turn ${n}`
-  if (log.aspects.length === n && n > 0) return `aspects of turn ${n}`
-  if (n > 0) return `commit of turn ${n}`
-  if (log.setup !== undefined) return 'setup'
-  return log.hello !== undefined ? 'hello' : 'nothing'
-}
-
-/** What `own` owes next, if the other side has already sent what it depends on (SPEC §6.3). */
-function owes(own: SideLog, other: SideLog, ended: number | undefined): string | undefined {
-  if (own.verdict !== undefined || own.refuse !== undefined || other.refuse !== undefined) return undefined
-  if (own.reveal !== undefined) return other.reveal !== undefined ? 'verdict' : undefined
-  if (own.hello === undefined) return undefined
-  if (own.setup === undefined) return other.hello !== undefined ? 'setup' : undefined
-  const n = own.commits.length
-  if (own.aspects.length < n) return other.commits.length >= n ? `aspects of turn ${n}` : undefined
-  if (own.results.length < n) return other.aspects.length >= n ? `results of turn ${n}` : undefined
-  if (own.flashcubes.length < n) return other.results.length >= n ? `flashcube of turn ${n}` : undefined
-  if (ended !== undefined && n >= ended) return other.flashcubes.length >= ended ? 'reveal' : undefined
-  // The other side stopped early: what this side owes now is its own reveal.
-  if (other.reveal !== undefined && other.verdict !== undefined) return 'reveal'
-  return (n === 0 ? other.setup !== undefined : other.flashcubes.length >= n) ? `commit of turn ${n + 1}` : undefined
-}
-
-/** `verified`: envelope hashes whose signatures the caller has already checked under these hellos. */
-export function verifyEnvelopes(list: readonly SealedEnvelope[], verified?: ReadonlySet<string>): TranscriptVerdict {
-  const logs: Record<Role, SideLog> = { A: emptySideLog('A'), B: emptySideLog('B') }
-  const candidates: Candidate[] = []
-  const stopped: Record<Role, boolean> = { A: false, B: false }
-  // A session hands over what it verified live; a file is authenticated chain by chain (SPEC §11.1).
-  const chains = new Chains(verified === undefined ? chainCover(list) : new Set(verified))
-  const chainOffence = (o: ProtocolOffence): void => {
-    candidates.push({ offence: o, stage: STAGE.chain })
-    stopped[o.offender] = true
+/** SPEC §12.3: walks the schedule over both chains, then takes each side's stop. */
+function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: SealedEnvelope): Walk {
+  const game = ev.game ?? new Uint8Array(32)
+  const state = new GameState(terms, game, helloA, helloB)
+  const offences: ProtocolOffence[] = []
+  const gaps: string[] = []
+  const at: Record<Role, number> = { A: 1, B: 1 }
+  const ackMissing = (s: SealedEnvelope): boolean => {
+    const ack = s.envelope.ack
+    if (ack === undefined || ev.held.has(toBase64url(ack))) return false
+    gaps.push(`the envelope ${s.envelope.sender}'s envelope ${s.envelope.seq} acknowledges`)
+    return true
   }
-  // Pass 1: chains, hellos first (the game id depends on both), then each sender in seq order.
-  const ordered = [...list].map((s, i) => ({ s, i })).sort((x, y) => x.s.envelope.seq - y.s.envelope.seq || x.i - y.i)
-  for (const { s } of ordered) {
-    const role = s.envelope.from
-    if (stopped[role]) continue
-    if (s.envelope.seq === 1 && chains.gameId === undefined) {
-      const a = chains.envelopes.A[0]
-      const b = chains.envelopes.B[0]
-      if (a !== undefined && b !== undefined) chains.gameId = gameIdOf(a, b)
-    }
-    const r = chains.accept(s, false)
-    if (r.kind === 'offence') chainOffence(r.offence)
+  const malformed = (r: Role, seq: number, detail: string): void => {
+    offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §5.1 §12.2', turn: state.schedule.turn, stage: STAGE.schedule, detail, seq })
   }
-  const brokenInPass1 = { ...stopped }
-  for (const role of INDEX_ROLE) {
-    const bad = chains.checkAcks(role)
+  let ended = false
+  for (;;) {
+    const due = state.due()
+    if (due === undefined) break
+    const X = due.sender
+    const entry = ev.chains[X][at[X]]
+    if (entry === undefined) break
+    if (entry.kind === 'malformed') {
+      malformed(X, entry.seq, `${X} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`)
+      ended = true
+      break
+    }
+    const s = entry.sealed
+    if (isStopEnvelope(s) || ackMissing(s)) break
+    const bad = state.applyPhase(s)
     if (bad !== undefined) {
-      // An ack that names an envelope the other side's broken chain lost is not this side's fault.
-      if (!brokenInPass1[otherRole(role)]) chainOffence(bad.offence)
-      chains.envelopes[role].splice(bad.at)
+      offences.push(bad)
+      ended = true
+      break
     }
+    at[X]++
   }
-  for (const role of INDEX_ROLE) {
-    for (const s of chains.envelopes[role]) {
-      const problem = appendBody(logs[role], s.envelope.body, s.envelope.seq)
-      if (problem !== undefined) {
-        chainOffence({ offender: role, class: 'protocol-violation', rule: 'SPEC §6.3', turn: logs[role].commits.length, detail: problem, seq: s.envelope.seq })
-        break
-      }
-    }
-  }
-  const gameId = chains.gameId
-  const [A, B] = [logs.A, logs.B]
-  const done = (): TranscriptVerdict | undefined => {
-    const o = first(candidates)
-    return o === undefined ? undefined : { status: 'offence', gameId, offence: o }
-  }
-  const incomplete = (detail: string, honest: readonly Role[], ended?: number): TranscriptVerdict => {
-    const owing = INDEX_ROLE.filter((r) => owes(logs[r], logs[otherRole(r)], ended) !== undefined)
-    const stoppedBy = owing.length === 2 ? 'both' : owing[0]
-    const who = stoppedBy === undefined || stoppedBy === 'both' ? '' : `; ${stoppedBy} stopped after its ${lastMessage(logs[stoppedBy])} and owes its ${owes(logs[stoppedBy], logs[otherRole(stoppedBy)], ended) ?? ''}`
-    return { status: 'incomplete', gameId, stoppedBy, last: { A: lastMessage(A), B: lastMessage(B) }, honest, detail: detail + who }
-  }
-  // Hellos: both present, one A and one B, the same terms (SPEC §6.1).
-  if (A.hello === undefined || B.hello === undefined) return done() ?? incomplete('no game: a hello is missing', [])
-  if (A.hello.role !== 'A' || B.hello.role !== 'B') {
-    candidates.push({ offence: { offender: A.hello.role !== 'A' ? 'A' : 'B', class: 'protocol-violation', rule: 'SPEC §6.1', turn: 0, detail: 'a hello states a role other than its sender', seq: 0 }, stage: STAGE.chain })
-    return done() ?? incomplete('', [])
-  }
-  if (A.refuse !== undefined || B.refuse !== undefined) {
-    const r = A.refuse ?? B.refuse
-    return done() ?? incomplete(`no game: ${A.refuse !== undefined ? 'A' : 'B'} refused (${r?.reason ?? ''}: ${r?.detail ?? ''})`, [])
-  }
-  const terms: Terms = A.hello.terms
-  if (JSON.stringify(terms) !== JSON.stringify(B.hello.terms)) {
-    const offender: Role = B.setup !== undefined ? 'B' : 'A'
-    if (A.setup !== undefined || B.setup !== undefined) candidates.push({ offence: { offender, class: 'protocol-violation', rule: 'SPEC §6.2', turn: 0, detail: 'continued after hellos with different terms instead of refusing' }, stage: STAGE.chain })
-    return done() ?? incomplete('no game: the hellos state different terms', [])
-  }
-  const parsed = parseRuleset(terms.ruleset)
-  if (!parsed.ok) return done() ?? incomplete('no game: unusable ruleset', [])
-  const ruleset: Ruleset = parsed.value
-  const gameBytes = fromBase64url(gameId ?? '', GAME_ID_BYTES) ?? new Uint8Array(GAME_ID_BYTES)
-  const ctx = (r: Role) => ({ gameId: gameBytes, player: ROLE_INDEX[r] })
-  const ended = endTurn(A, B, terms.maxTurns)
-  // Causality: aspects only after holding the opponent's commitment (SPEC §6.3, DESIGN.md §2).
+  // After the walk: each side's next envelope may only be its stop, and nothing may follow it.
   for (const r of INDEX_ROLE) {
-    const own = logs[r]
-    const other = logs[otherRole(r)]
-    for (let n = 1; n <= own.aspects.length; n++) {
-      const seq = own.seqs.get(`aspects:${n}`) ?? -1
-      const env = chains.envelopes[r][seq]
-      const ackIdx = env === undefined ? -1 : chains.ackIndex(env)
-      const commitSeq = other.seqs.get(`commit:${n}`)
-      if (commitSeq === undefined || typeof ackIdx !== 'number' || ackIdx < commitSeq) {
-        candidates.push({ offence: { offender: r, class: 'protocol-violation', rule: 'SPEC §6.3', turn: n, detail: `aspects of turn ${n} sent before holding the opponent's record commitment`, seq }, stage: STAGE.chain })
-        break
-      }
+    const entry = ev.chains[r][at[r]]
+    if (entry === undefined) continue
+    if (entry.kind === 'malformed') {
+      if (!ended) malformed(r, entry.seq, `${r} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`)
+      continue
     }
-    if (ended !== undefined && own.commits.length > ended.turn) {
-      candidates.push({ offence: { offender: r, class: 'protocol-violation', rule: 'SPEC §6.4', turn: ended.turn + 1, detail: `committed turn ${ended.turn + 1} after the game ended in turn ${ended.turn}`, seq: own.seqs.get(`commit:${ended.turn + 1}`) }, stage: STAGE.chain })
+    const s = entry.sealed
+    if (ackMissing(s)) continue
+    if (!isStopEnvelope(s)) {
+      if (!ended) offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §6.3', turn: state.schedule.turn, stage: STAGE.schedule, detail: `envelope ${s.envelope.seq} (${s.envelope.parts.map((p) => p.t).join('+')}) sent out of turn`, seq: s.envelope.seq })
+      continue
     }
+    const backwards = ackGoesBackwards(ev, s)
+    if (backwards !== undefined) {
+      offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §5.1 §6.5', turn: state.schedule.turn, stage: STAGE.schedule, detail: backwards, seq: s.envelope.seq })
+      continue
+    }
+    const bad = state.applyStop(s)
+    if (bad !== undefined) {
+      offences.push(bad)
+      continue
+    }
+    const after = ev.chains[r][at[r] + 1]
+    if (after !== undefined) offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §6.5', turn: state.schedule.turn, stage: STAGE.schedule, detail: `envelope ${after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq} after its own stop`, seq: after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq })
   }
-  // Checks on receipt (SPEC §11.2), turn by turn.
-  const exposures: Partial<Record<Role, Exposure>> = {}
-  for (const r of INDEX_ROLE) {
-    const setup = logs[r].setup
-    if (setup !== undefined) exposures[r] = newExposure(r, ruleset, ctx(r), fromBase64url(setup.cells) ?? new Uint8Array())
+  return { state, offences, gaps }
+}
+
+/** SPEC §5.1: an acknowledgement never goes back past the sender's previous one. */
+function ackGoesBackwards(ev: Evidence, s: SealedEnvelope): string | undefined {
+  const e = s.envelope
+  const other = ev.chains[otherRole(e.sender)]
+  const position = (ack: Uint8Array | undefined): number => {
+    if (ack === undefined) return -1
+    const id = toBase64url(ack)
+    return other.findIndex((x) => x.kind === 'envelope' && x.sealed.id === id)
   }
-  const lastTurn = Math.max(A.commits.length, B.commits.length)
-  const blocked: Record<Role, boolean> = { A: false, B: false }
-  for (let n = 1; n <= lastTurn; n++) {
-    for (const r of INDEX_ROLE) {
-      const e = exposures[r]
-      const own = logs[r]
-      const other = logs[otherRole(r)]
-      const results = own.results[n - 1]
-      const ownAspects = own.aspects[n - 1]
-      const incoming = other.aspects[n - 1]
-      if (blocked[r] || e === undefined || results === undefined || ownAspects === undefined || incoming === undefined) continue
-      const bad = checkAnswers(e, n, ownAspects, incoming, results)
-      if (bad !== undefined) {
-        candidates.push({ offence: { ...bad, seq: own.seqs.get(`results:${n}`) }, stage: STAGE.answers })
-        blocked[r] = true
-      }
-    }
-    for (const r of INDEX_ROLE) {
-      const e = exposures[r]
-      const flash = logs[r].flashcubes[n - 1]
-      const theirs = logs[otherRole(r)].results[n - 1]
-      if (blocked[r] || e === undefined || flash === undefined || theirs === undefined) continue
-      const bad = checkFlashcube(e, n, theirs.destroyed, flash)
-      if (bad !== undefined) {
-        candidates.push({ offence: { ...bad, seq: logs[r].seqs.get(`flashcube:${n}`) }, stage: STAGE.flashcube })
-        blocked[r] = true
-      }
-    }
-  }
-  // The reveals (SPEC §11.3).
+  const previous = ev.chains[e.sender][e.seq - 1]
+  if (previous?.kind !== 'envelope') return undefined
+  const before = position(previous.sealed.envelope.ack)
+  const now = position(e.ack)
+  return now < before ? `envelope ${e.seq} acknowledges ${otherRole(e.sender)}'s envelope ${now}, behind the ${before} its envelope ${e.seq - 1} acknowledged` : undefined
+}
+
+function winnerOf(scores: readonly [number, number]): Role | 'draw' {
+  return scores[0] === scores[1] ? 'draw' : scores[0] > scores[1] ? 'A' : 'B'
+}
+
+/** SPEC §12.7: the result the evidence supports. */
+export function decide(ev: Evidence): Verdict {
+  return examine(ev).verdict
+}
+
+/** The result, and each side's parts as the walk admitted them (for replays such as `spaceships show`). */
+export function examine(ev: Evidence): { verdict: Verdict; logs: Record<Role, SideLog> | undefined; ruleset: Ruleset | undefined } {
+  let seen: GameState | undefined
+  const verdict = judge(ev, (s) => (seen = s))
+  return { verdict, logs: seen?.logs, ruleset: seen?.ruleset }
+}
+
+function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
+  const game = ev.game === undefined ? undefined : toBase64url(ev.game)
+  const notes = [...ev.notes.map(describeNote), ...ev.gaps.map((g) => `missing: ${g}`)]
+  const base = { game, notes }
+  if (ev.problem !== undefined) return { ...base, status: 'incomplete', reason: ev.problem.startsWith('no game') ? 'no-game' : 'unverifiable', detail: ev.problem }
+  const helloA = ev.hellos.A
+  const helloB = ev.hellos.B
+  const terms = helloA?.envelope.parts[0]?.t === 'hello' ? helloA.envelope.parts[0].terms : undefined
+  if (helloA === undefined || helloB === undefined || terms === undefined) return { ...base, status: 'incomplete', reason: 'no-game', detail: 'no game: a hello is missing' }
+  const refusedByB = helloB.envelope.parts.find((p) => p.t === 'refuse')
+  if (refusedByB?.t === 'refuse') return { ...base, status: 'incomplete', reason: 'refused', detail: `no game: B refused A's hello (${refusedByB.reason}: ${refusedByB.detail})` }
+  const w = walk(ev, terms, helloA, helloB)
+  const { state } = w
+  onState(state)
+  const logs = state.logs
   const replays: Partial<Record<Role, SideReplay>> = {}
+  const offences = [...ev.offences, ...w.offences]
   for (const r of INDEX_ROLE) {
     if (logs[r].reveal === undefined) continue
-    const rep = replaySide(ruleset, ctx(r), logs[r], logs[otherRole(r)])
+    const rep = replaySide(state.ruleset, state.game, terms.match.additional[r === 'A' ? 0 : 1], logs[r], logs[otherRole(r)])
     replays[r] = rep
-    if (rep.offence !== undefined) candidates.push({ offence: rep.offence, stage: stageOfReplay(rep, logs[r]) })
+    if (rep.offence !== undefined) offences.push(rep.offence)
   }
-  const offence = done()
-  if (offence !== undefined) return offence
-  const honest = INDEX_ROLE.filter((r) => replays[r] !== undefined)
-  const stateA = replays.A?.state
-  const stateB = replays.B?.state
-  if (ended === undefined || stateA === undefined || stateB === undefined || A.flashcubes.length < ended.turn || B.flashcubes.length < ended.turn) {
-    return incomplete(ended === undefined ? 'the game did not reach its end' : 'the game ended but not every reveal is present', honest, ended?.turn)
+  const allNotes = [...notes, ...w.gaps.map((g) => `missing: ${g}`)]
+  const out = { game, notes: allNotes }
+  // 1. A proven offence stands whatever else the files hold.
+  const offence = firstOffence(offences)
+  if (offence !== undefined) return { ...out, status: 'offence', offence, winner: otherRole(offence.offender) }
+  // 2. Missing evidence the chains prove to exist.
+  const gaps = [...ev.gaps, ...w.gaps]
+  if (gaps.length > 0) return { ...out, status: 'incomplete', reason: 'gap', detail: `these files lack ${gaps[0] ?? ''}; the other player's file may hold it` }
+  // 3. No game.
+  if (state.schedule.refused) return { ...out, status: 'incomplete', reason: 'refused', detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})` }
+  for (const r of INDEX_ROLE) if (logs[r].setup === undefined) return { ...out, status: 'incomplete', reason: 'no-game', detail: `no game: ${r} never committed its setup${state.stops[otherRole(r)] !== undefined ? ` (${otherRole(r)} stopped waiting)` : ''}` }
+  const end = state.schedule.end
+  const a = replays.A
+  const b = replays.B
+  // 4. The game reached its end and both revealed.
+  if (end !== undefined && a !== undefined && b !== undefined) {
+    const played = playCommitted(state.ruleset, a, b)
+    if (played !== undefined) return { ...out, status: 'complete', reason: end.reason, turn: end.turn, scores: played.scores, winner: winnerOf(played.scores) }
   }
-  const scores: [number, number] = [scoreOf(stateA), scoreOf(stateB)]
-  const winner: Role | 'draw' = scores[0] === scores[1] ? 'draw' : scores[0] > scores[1] ? 'A' : 'B'
-  // A signed verdict that contradicts the replay is itself a false claim by its signer.
-  for (const r of INDEX_ROLE) {
-    const v = logs[r].verdict
-    if (v === undefined) continue
-    const agrees = v.outcome === 'complete' && v.reason === ended.reason && v.turn === ended.turn && v.scores[0] === scores[0] && v.scores[1] === scores[1] && v.winner === winner
-    if (!agrees) {
-      return { status: 'offence', gameId, offence: { offender: r, class: 'protocol-violation', rule: 'SPEC §7.6', turn: ended.turn, detail: `signed a verdict (${v.outcome}) that the replay contradicts`, seq: logs[r].seqs.get('verdict') } }
+  const turn = state.schedule.turn
+  // 5. A resignation.
+  for (const r of INDEX_ROLE) if (logs[r].stop?.reason === 'resignation') return { ...out, status: 'resigned', by: r, turn, winner: otherRole(r) }
+  const claimed = (r: Role): boolean => logs[r].stop !== undefined && logs[r].stop.reason !== 'resignation'
+  // 6. The due side stopped of its own accord while it owed the due step.
+  const due = state.due()
+  const last = state.lastPhase
+  // Only a turn's envelopes can be abandoned: a stop carries the reveal the end owes, and a missing setup is no game (3).
+  if (due !== undefined && due.phase === 'turn' && last !== undefined) {
+    const Z = due.sender
+    const stop = state.stops[Z]
+    const otherStop = state.stops[otherRole(Z)]
+    const ack = stop?.envelope.ack === undefined ? undefined : toBase64url(stop.envelope.ack)
+    if (stop !== undefined && logs[Z].stop?.reason !== 'resignation' && ack === last.id && (otherStop === undefined || ack !== otherStop.id)) {
+      const claimedBy = claimed(otherRole(Z)) ? otherRole(Z) : undefined
+      return { ...out, status: 'abandoned', by: Z, how: 'stopped', turn, winner: otherRole(Z), claimedBy, detail: `${Z} held ${otherRole(Z)}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; claimed by ${claimedBy}, unrebutted in these files`}` }
     }
   }
-  return { status: 'complete', gameId: gameId ?? '', reason: ended.reason, turn: ended.turn, scores, winner }
+  // 7. One side claimed and revealed; the other never revealed.
+  for (const r of INDEX_ROLE) {
+    const o = otherRole(r)
+    if (claimed(r) && logs[r].reveal !== undefined && logs[o].reveal === undefined) {
+      return { ...out, status: 'abandoned', by: o, how: 'no-reveal', turn, winner: r, claimedBy: r, detail: `${o} stopped and never revealed; ${r} claimed and revealed (unrebutted in these files: ${o}'s reveal would make it an adjudication)` }
+    }
+  }
+  // 8. Both revealed before the end: the committed state, scored.
+  if (a !== undefined && b !== undefined) {
+    const played = playCommitted(state.ruleset, a, b)
+    if (played !== undefined) {
+      const who = INDEX_ROLE.filter(claimed)
+      return { ...out, status: 'adjudicated', turn: played.turn, scores: played.scores, winner: winnerOf(played.scores), detail: `the game stopped in turn ${turn} (${who.length === 0 ? 'both revealed' : `${who.join(' and ')} stopped`}); both revealed, and the ${played.turn} turns both committed are scored` }
+    }
+  }
+  // 9. Nobody claimed.
+  const owing = due === undefined ? 'nobody' : `${due.sender} owes its ${due.parts.join('+')} of turn ${due.turn}`
+  return { ...out, status: 'incomplete', reason: 'no-claim', detail: `the game stopped in turn ${turn} and nobody claimed (${owing})` }
 }
 
-/** Reads and verifies a transcript file. */
-export function verifyTranscript(input: string | Uint8Array): TranscriptVerdict {
-  const parsed = parseTranscript(input)
-  if (!parsed.ok) return { status: 'unreadable', error: parsed.error }
-  return verifyEnvelopes(parsed.value)
+/** Reads transcript files (their bytes or text) as evidence, or says which is unreadable. */
+export function readEvidence(files: readonly { readonly name: string; readonly content: string | Uint8Array }[]): { ok: true; value: Evidence } | { ok: false; verdict: Verdict } {
+  const evidence: FileEvidence[] = []
+  for (const f of files) {
+    const parsed = parseTranscript(f.content)
+    if (!parsed.ok) return { ok: false, verdict: { status: 'unreadable', file: f.name, error: parsed.error } }
+    evidence.push({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn })
+  }
+  return { ok: true, value: gatherEvidence(evidence) }
+}
+
+/** Verifies one game from the given transcript files (their bytes or text). */
+export function verifyFiles(files: readonly { readonly name: string; readonly content: string | Uint8Array }[]): Verdict {
+  const ev = readEvidence(files)
+  return ev.ok ? decide(ev.value) : ev.verdict
+}
+
+/** Verifies one transcript file. */
+export function verifyTranscript(content: string | Uint8Array, name = ''): Verdict {
+  return verifyFiles([{ name, content }])
+}
+
+/** The envelopes of a session's own store, verified as a file of it would be. */
+export function verifyEnvelopes(envelopes: readonly Uint8Array[]): Verdict {
+  return decide(gatherEvidence([{ name: '', lines: envelopes.map((bytes, i) => ({ line: i + 2, bytes, error: undefined })), torn: false }]))
 }

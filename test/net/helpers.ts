@@ -6,9 +6,9 @@ import { seededRandom } from '../../src/rules/rng.js'
 import type { SessionResult } from '../../src/session/session.js'
 import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
 import { type TranscriptStore, memoryStore } from '../../src/transcript/file.js'
-import type { Terms } from '../../src/transcript/messages.js'
+import { SINGLE_GAME, type Terms } from '../../src/transcript/messages.js'
 
-export const NET_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 10_000, turnMs: 10_000, replyMs: 10_000, sanction: 'forfeit' }
+export const NET_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 10_000, turnMs: 10_000, replyMs: 10_000, sanction: 'forfeit', match: SINGLE_GAME }
 export const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
 
 export function testIdentity(name: string): Promise<Identity> {

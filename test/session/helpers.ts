@@ -1,52 +1,50 @@
 import { generateKeyPair, seededSecrets } from '../../src/commit/index.js'
 import { seededRandom } from '../../src/rules/rng.js'
-import { memoryChannelPair, randomStrategy, runSession, type Deviation, type PlayerStrategy, type SessionResult } from '../../src/session/index.js'
-import { memoryStore } from '../../src/transcript/file.js'
-import type { Terms } from '../../src/transcript/messages.js'
+import { type Fault, memoryChannelPair } from '../../src/session/channel.js'
+import { VirtualClock } from '../../src/session/clock.js'
+import { type Deviation, type SessionEvent, type SessionResult, runSession } from '../../src/session/session.js'
+import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
+import { type TranscriptStore, memoryStore } from '../../src/transcript/file.js'
+import { SINGLE_GAME, type Terms } from '../../src/transcript/messages.js'
 
-export const TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 5000, turnMs: 5000, replyMs: 5000, sanction: 'forfeit' }
+export const TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 60_000, turnMs: 60_000, replyMs: 10_000, sanction: 'forfeit', match: SINGLE_GAME }
 
 export interface PlayedGame {
   readonly a: SessionResult
   readonly b: SessionResult
+  readonly clock: VirtualClock
+  readonly events: readonly [SessionEvent[], SessionEvent[]]
 }
 
-/** Plays one whole game in memory between two sessions, seeded for exact replay. */
-export async function playInMemory(seed: string, options: { terms?: Terms; strategies?: [PlayerStrategy, PlayerStrategy]; deviations?: [Deviation | undefined, Deviation | undefined] } = {}): Promise<PlayedGame> {
-  const [ca, cb] = memoryChannelPair()
+export interface PlayOptions {
+  readonly terms?: Terms
+  readonly strategies?: readonly [PlayerStrategy | undefined, PlayerStrategy | undefined]
+  readonly deviations?: readonly [Deviation | undefined, Deviation | undefined]
+  readonly fault?: Fault
+  readonly stores?: readonly [TranscriptStore, TranscriptStore]
+}
+
+/** Plays one whole game in memory between two sessions on a virtual clock, seeded for exact replay. */
+export async function playInMemory(seed: string, options: PlayOptions = {}): Promise<PlayedGame> {
+  const pair = memoryChannelPair(options.fault)
+  const clock = new VirtualClock()
   const terms = options.terms ?? TERMS
-  const side = (role: 'A' | 'B', channel: typeof ca, k: 0 | 1) => {
+  const events: [SessionEvent[], SessionEvent[]] = [[], []]
+  const side = (role: 'A' | 'B', k: 0 | 1): Promise<SessionResult> => {
     const secrets = seededSecrets(`${seed}/${role}`)
     return runSession({
       role,
       keys: generateKeyPair(secrets),
       terms,
       secrets,
-      store: memoryStore(),
-      channel,
+      store: options.stores?.[k] ?? memoryStore(),
+      channel: pair.ends[k],
+      clock,
       strategy: options.strategies?.[k] ?? randomStrategy(seededRandom(`${seed}/${role}/bot`)),
+      onEvent: (e) => events[k].push(e),
       ...(options.deviations?.[k] === undefined ? {} : { deviation: options.deviations[k] }),
     })
   }
-  const [a, b] = await Promise.all([side('A', ca, 0), side('B', cb, 1)])
-  return { a, b }
-}
-
-/**
- * One batch of the 1,000 honest games (DESIGN.md goal 1 the other way round): random legal players
- * capped at 40 turns (an agreed `maxTurns`, SPEC §6.4); every game must end complete and identical
- * on both sides, and every 50th transcript is re-verified by a third party.
- */
-export async function honestBatch(label: string, games: number, verify: (transcript: readonly string[]) => unknown): Promise<{ complete: number; mismatches: string[] }> {
-  const terms = { ...TERMS, maxTurns: 40 }
-  const mismatches: string[] = []
-  let complete = 0
-  for (let i = 0; i < games; i++) {
-    const g = await playInMemory(`honest/${label}/${i}`, { terms })
-    const same = JSON.stringify(g.a.verdict) === JSON.stringify(g.b.verdict)
-    const audited = i % 50 !== 0 || JSON.stringify(verify(g.b.transcript)) === JSON.stringify(g.a.verdict)
-    if (g.a.verdict.status === 'complete' && same && audited) complete++
-    else mismatches.push(`game ${i}: ${JSON.stringify(g.a.verdict)} / ${JSON.stringify(g.b.verdict)}`)
-  }
-  return { complete, mismatches }
+  const [a, b] = await clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
+  return { a, b, clock, events }
 }

@@ -1,0 +1,85 @@
+/**
+ * The transcript on disk (protocol/SPEC.md §11): the session's store adapter, the only place the
+ * session's envelopes meet the file system. Each envelope is appended as one line and flushed to
+ * stable storage before it is sent or acted on (SPEC §2.2).
+ *
+ * A line is written whole or not at all, as far as the game is concerned: a write that fails
+ * (a full disk) is cut back off before the error is reported, and a last line without its newline
+ * (the process died mid-write) is cut off when the file is opened again. Neither was ever sent or
+ * acted on, because nothing is sent or acted on before its line is flushed, so dropping it is safe.
+ */
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs'
+import { TRANSCRIPT_MAGIC, type TranscriptStore, formatLine, parseTranscript } from '../transcript/file.js'
+import { describeProtocolError } from '../transcript/errors.js'
+
+/** A transcript file could not be read or written; the message says which and why, in one line. */
+export class StorageError extends Error {
+  override readonly name = 'StorageError'
+}
+
+function ioMessage(e: unknown): string {
+  const err = e as NodeJS.ErrnoException
+  return err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : (err.code ?? err.message)
+}
+
+export function fileStore(path: string): TranscriptStore {
+  let text = ''
+  try {
+    text = readFileSync(path, 'latin1')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
+  }
+  const whole = text.lastIndexOf('\n') + 1
+  if (whole < text.length) {
+    try {
+      truncateSync(path, whole)
+    } catch (e) {
+      throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
+    }
+    text = text.slice(0, whole)
+  }
+  const envelopes: Uint8Array[] = []
+  if (text === '') writeLine(path, TRANSCRIPT_MAGIC)
+  else {
+    const parsed = parseTranscript(text)
+    if (!parsed.ok) throw new StorageError(`${path} is not a transcript this program can resume: ${describeProtocolError(parsed.error.error)}`)
+    for (const l of parsed.value.lines) {
+      if (l.bytes === undefined) throw new StorageError(`${path} line ${l.line} is damaged; the game cannot resume from it`)
+      envelopes.push(l.bytes)
+    }
+  }
+  return {
+    append(bytes) {
+      writeLine(path, formatLine(bytes))
+      envelopes.push(bytes)
+    },
+    envelopes: () => envelopes,
+  }
+}
+
+/** Appends `line` and a newline in one write, flushed; on failure cuts the file back to where it was. */
+function writeLine(path: string, line: string): void {
+  let fd: number
+  try {
+    fd = openSync(path, 'a', 0o600)
+  } catch (e) {
+    throw new StorageError(`cannot open the transcript ${path}: ${ioMessage(e)}`)
+  }
+  let size = 0
+  try {
+    size = fstatSync(fd).size
+    const data = Buffer.from(line + '\n', 'latin1')
+    let written = 0
+    while (written < data.length) written += writeSync(fd, data, written)
+    fsyncSync(fd)
+  } catch (e) {
+    try {
+      ftruncateSync(fd, size)
+    } catch {
+      // The torn line is cut off when the file is next opened.
+    }
+    throw new StorageError(`cannot write the transcript ${path}: ${ioMessage(e)}`)
+  } finally {
+    closeSync(fd)
+  }
+}
