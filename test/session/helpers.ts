@@ -14,6 +14,8 @@ export interface PlayedGame {
   readonly b: SessionResult
   readonly clock: VirtualClock
   readonly events: readonly [SessionEvent[], SessionEvent[]]
+  /** When each side sent its own stop, on the virtual clock. */
+  readonly claimTimes: { A?: number; B?: number }
 }
 
 export interface PlayOptions {
@@ -22,14 +24,28 @@ export interface PlayOptions {
   readonly deviations?: readonly [Deviation | undefined, Deviation | undefined]
   readonly fault?: Fault
   readonly stores?: readonly [TranscriptStore, TranscriptStore]
+  /** Every virtual second, a frame to deliver to A as if B sent it again (a peer repeating itself). */
+  readonly duplicates?: () => Uint8Array | undefined
 }
 
 /** Plays one whole game in memory between two sessions on a virtual clock, seeded for exact replay. */
 export async function playInMemory(seed: string, options: PlayOptions = {}): Promise<PlayedGame> {
-  const pair = memoryChannelPair(options.fault)
   const clock = new VirtualClock()
+  const pair = memoryChannelPair(options.fault, clock)
   const terms = options.terms ?? TERMS
   const events: [SessionEvent[], SessionEvent[]] = [[], []]
+  const claimTimes: { A?: number; B?: number } = {}
+  const stop = new AbortController()
+  if (options.duplicates !== undefined) {
+    const again = options.duplicates
+    void (async () => {
+      while (!stop.signal.aborted) {
+        await clock.sleep(1000, stop.signal)
+        const frame = again()
+        if (frame !== undefined && !stop.signal.aborted) pair.inject(0, frame)
+      }
+    })()
+  }
   const side = (role: 'A' | 'B', k: 0 | 1): Promise<SessionResult> => {
     const secrets = seededSecrets(`${seed}/${role}`)
     return runSession({
@@ -41,10 +57,17 @@ export async function playInMemory(seed: string, options: PlayOptions = {}): Pro
       channel: pair.ends[k],
       clock,
       strategy: options.strategies?.[k] ?? randomStrategy(seededRandom(`${seed}/${role}/bot`)),
-      onEvent: (e) => events[k].push(e),
+      onEvent: (e) => {
+        events[k].push(e)
+        if (e.kind === 'stopped' && e.by === role) claimTimes[role] ??= clock.now()
+      },
       ...(options.deviations?.[k] === undefined ? {} : { deviation: options.deviations[k] }),
     })
   }
-  const [a, b] = await clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
-  return { a, b, clock, events }
+  try {
+    const [a, b] = await clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
+    return { a, b, clock, events, claimTimes }
+  } finally {
+    stop.abort()
+  }
 }

@@ -1,110 +1,92 @@
-/** Hostile bytes never crash the decoder or the verifier; they get coded errors (SPEC §9). */
-import { readFileSync } from 'node:fs'
 import fc from 'fast-check'
-import { describe, expect, test } from 'vitest'
-import { PROTOCOL_ERROR_CODES, decodeEnvelope, formatTranscript, parseTranscript } from '../../src/transcript/index.js'
-import { verifyTranscript } from '../../src/verify/index.js'
+import { describe, expect, it } from 'vitest'
+import { decodeEnvelopeBytes, encodeUnsigned } from '../../src/transcript/codec.js'
+import { LIMITS } from '../../src/transcript/messages.js'
+import { envelopeBytes, unsigned } from './arbitraries.js'
 
-const honest = readFileSync(new URL('../../protocol/vectors/honest.transcript', import.meta.url), 'utf8')
-const lines = honest.split('\n').slice(1, -1)
+const sig = new Uint8Array(64).fill(3)
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
 
-describe('envelope decoding (SPEC §3.4, §5, §9)', () => {
-  test('every line of the honest vector decodes and re-encodes to itself', () => {
-    for (const l of lines) {
-      const d = decodeEnvelope(l)
-      expect(d.ok).toBe(true)
-      if (d.ok) expect(d.value.line).toBe(l)
-    }
-  })
-
-  test('random bytes are refused with a coded error', () => {
+describe('the binary codec (SPEC §3, §5.1, §7)', () => {
+  it('every envelope decodes to itself and re-encodes to the same bytes', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => {
-        const d = decodeEnvelope(bytes)
-        expect(d.ok).toBe(false)
-        if (!d.ok) expect(PROTOCOL_ERROR_CODES).toContain(d.error.code)
+      fc.property(unsigned, (u) => {
+        const b = envelopeBytes(u, sig)
+        const d = decodeEnvelopeBytes(b)
+        expect(d.ok, d.ok ? '' : JSON.stringify(d.error)).toBe(true)
+        if (!d.ok) return
+        expect(d.value.parts).toEqual(u.parts)
+        expect(hex(new Uint8Array([...encodeUnsigned(d.value), ...d.value.sig]))).toBe(hex(b))
       }),
+      { numRuns: 400 },
     )
   })
 
-  test('a mutated valid envelope is refused with a coded error naming a field, or is still canonical', () => {
+  it('one value, one encoding: bytes changed anywhere either fail to decode or decode to a value that encodes to exactly those bytes', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...lines), fc.nat(), fc.integer({ min: 0, max: 127 }), (line, at, code) => {
-        const i = at % line.length
-        const mutated = line.slice(0, i) + String.fromCharCode(code) + line.slice(i + 1)
-        const d = decodeEnvelope(mutated)
-        if (d.ok) expect(d.value.line).toBe(mutated)
-        else {
-          expect(PROTOCOL_ERROR_CODES).toContain(d.error.code)
-          expect(typeof d.error.field).toBe('string')
+      fc.property(unsigned, fc.nat(), fc.integer({ min: 1, max: 255 }), (u, at, flip) => {
+        const b = envelopeBytes(u, sig)
+        const i = at % (b.length - 64)
+        b[i] = (b[i] ?? 0) ^ flip
+        const d = decodeEnvelopeBytes(b)
+        if (d.ok) expect(hex(new Uint8Array([...encodeUnsigned(d.value), ...d.value.sig]))).toBe(hex(b))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  it('hostile bytes never throw: every failure is a coded error naming a field and a section', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), unsigned.chain((u) => fc.nat().map((cut) => envelopeBytes(u, sig).subarray(0, cut % 400)))), (b) => {
+        const d = decodeEnvelopeBytes(b)
+        if (!d.ok) {
+          expect(d.error.code).toMatch(/^(wire|field)\./)
+          expect(d.error.rule).toMatch(/^§/)
         }
       }),
       { numRuns: 2000 },
     )
   })
 
-  test('whitespace, key order and number forms that are not canonical are refused (SPEC §3.4)', () => {
-    const l = lines[3] ?? ''
-    const obj = JSON.parse(l) as Record<string, unknown>
-    expect(decodeEnvelope(JSON.stringify(obj, null, 1)).ok).toBe(false)
-    const { v, ...rest } = obj
-    const reordered = decodeEnvelope(JSON.stringify({ ...rest, v }))
-    expect(!reordered.ok && reordered.error.code).toBe('wire.not-canonical')
-    const float = decodeEnvelope(l.replace('"v":1', '"v":1.0'))
-    expect(!float.ok && float.error.code).toBe('wire.not-canonical')
-    const extra = decodeEnvelope(l.replace('"v":1', '"v":1,"x":2'))
-    expect(!extra.ok && extra.error).toMatchObject({ code: 'field.unknown', field: 'x' })
+  it('names the field and rule of each kind of malformation (SPEC §10)', () => {
+    const base = { sender: 'A' as const, seq: 3, game: new Uint8Array(32), prev: new Uint8Array(32), ack: new Uint8Array(32) }
+    const enc = (parts: Parameters<typeof encodeUnsigned>[0]['parts']): Uint8Array => envelopeBytes({ ...base, parts }, sig)
+    const err = (b: Uint8Array): string => {
+      const d = decodeEnvelopeBytes(b)
+      return d.ok ? 'ok' : `${d.error.code} ${d.error.field} ${d.error.rule}`
+    }
+    // A cell index past 124.
+    const aspects = enc([{ t: 'aspects', turn: 1, idle: false, beams: [], strikes: ['Rv1'], scans: [], kamikaze: [] }])
+    const at = aspects.length - 64 - 3
+    aspects[at] = 200
+    expect(err(aspects)).toBe('field.range parts[0].strikes[0] §7.5')
+    // Trailing bytes after the parts.
+    const trailing = enc([{ t: 'commit', turn: 1, record: new Uint8Array(32) }])
+    expect(err(new Uint8Array([...trailing.subarray(0, trailing.length - 64), 0, ...sig]))).toBe('wire.trailing parts §5.1')
+    // Text outside printable ASCII.
+    const stop = enc([{ t: 'stop', reason: 'claim', detail: 'ab' }])
+    stop[stop.length - 64 - 1] = 0x0a
+    expect(err(stop)).toBe('field.text parts[0].detail §7.9')
+    // Report cells out of order.
+    const results = enc([{ t: 'results', turn: 1, fleetDestroyed: false, beams: [], strikes: [], scans: [], destroyed: [{ type: 'HS', id: 1, cells: [{ cell: 'Rv1', salt: new Uint8Array(32) }, { cell: 'Rv2', salt: new Uint8Array(32) }] }] }])
+    const first = results.length - 64 - 2 * 33
+    results[first] = 9
+    expect(err(results)).toBe('field.order parts[0].destroyed[0].cells[1] §7.6')
+    // An unknown version and an unknown part type.
+    const v = enc([{ t: 'stop', reason: 'claim', detail: '' }])
+    v[0] = 1
+    expect(err(v)).toBe('wire.version version §5.1')
   })
 
-  test('size limits hold before parsing (SPEC §8)', () => {
-    const d = decodeEnvelope(new Uint8Array(2 * 1024 * 1024).fill(0x20))
-    expect(!d.ok && d.error.code).toBe('wire.too-large')
-  })
-})
-
-describe('the verifier on hostile transcripts (SPEC §11)', () => {
-  test('dropped, duplicated and swapped lines give a verdict, never a throw', () => {
-    fc.assert(
-      fc.property(fc.array(fc.nat({ max: lines.length - 1 }), { maxLength: 6 }), fc.nat({ max: 2 }), (picks, op) => {
-        const copy = [...lines]
-        for (const p of picks) {
-          if (op === 0) copy.splice(p % copy.length, 1)
-          else if (op === 1) copy.splice(p % copy.length, 0, copy[p % copy.length] ?? '')
-          else {
-            const j = (p * 7) % copy.length
-            const t = copy[p % copy.length] ?? ''
-            copy[p % copy.length] = copy[j] ?? ''
-            copy[j] = t
-          }
-        }
-        const v = verifyTranscript(formatTranscript(copy))
-        expect(['complete', 'offence', 'incomplete', 'unreadable']).toContain(v.status)
-      }),
-      { numRuns: 25 },
-    )
-  })
-
-  test('duplicated lines (a retransmission) change nothing', () => {
-    const dup = [...lines.slice(0, 30), ...lines.slice(20, 30), ...lines.slice(30)]
-    expect(verifyTranscript(formatTranscript(dup))).toEqual(verifyTranscript(honest))
-  })
-
-  test('a file without the header is unreadable', () => {
-    const p = parseTranscript(lines.join('\n'))
-    expect(!p.ok && p.error).toMatchObject({ line: 1, error: { code: 'file.header' } })
-  })
-
-  test('read from bytes, each line hashes exactly as read; a byte-order mark or bad UTF-8 is refused at its line (SPEC §3.4, §10)', () => {
-    const bytes = new TextEncoder().encode(honest)
-    const fromBytes = parseTranscript(bytes)
-    const fromText = parseTranscript(honest)
-    expect(fromBytes.ok && fromText.ok && fromBytes.value.map((s) => s.hash)).toEqual(fromText.ok && fromText.value.map((s) => s.hash))
-    const bom = parseTranscript('\uFEFF' + honest)
-    expect(!bom.ok && bom.error).toMatchObject({ line: 1, error: { code: 'file.header' } })
-    const lineBom = parseTranscript(formatTranscript([...lines.slice(0, 3), '\uFEFF' + (lines[3] ?? ''), ...lines.slice(4)]))
-    expect(!lineBom.ok && lineBom.error.line).toBe(5)
-    const broken = new Uint8Array([...new TextEncoder().encode(formatTranscript(lines.slice(0, 2))), 0xc3, 0x28, 0x0a])
-    const bad = parseTranscript(broken)
-    expect(!bad.ok && bad.error).toMatchObject({ line: 4, error: { code: 'wire.utf8' } })
+  it('only an envelope with a reveal may exceed 64 KiB, and nothing may exceed 1 MiB (SPEC §9)', () => {
+    const long = 'x'.repeat(1000)
+    const base = { sender: 'A' as const, seq: 3, game: new Uint8Array(32), prev: new Uint8Array(32), ack: new Uint8Array(32) }
+    const big = envelopeBytes({ ...base, parts: [{ t: 'reveal', seed: new Uint8Array(32), setup: [{ type: 'LS', id: 1, cells: [0] }], records: Array.from({ length: 100 }, () => long) }] }, sig)
+    expect(big.length).toBeGreaterThan(LIMITS.envelopeBytes)
+    expect(decodeEnvelopeBytes(big).ok).toBe(true)
+    const huge = new Uint8Array(LIMITS.revealEnvelopeBytes + 1)
+    huge[0] = 2
+    const d = decodeEnvelopeBytes(huge)
+    expect(d.ok ? 'ok' : d.error.code).toBe('wire.too-large')
   })
 })

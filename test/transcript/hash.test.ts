@@ -2,27 +2,17 @@ import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { fromBase64url, isBase64url, u16, u8, utf8 } from '../../src/commit/bytes.js'
-import { type CellValue, SPACE_CELLS, cellCommitment, commitSetup, deriveSalt } from '../../src/commit/commitments.js'
-import { DOMAIN, HASH_BYTES, TaggedPrefix, taggedHash, taggedMac } from '../../src/commit/hash.js'
-import { taggedHashReference, taggedMacReference } from '../../src/commit/reference.js'
+import { utf8 } from '../../src/commit/bytes.js'
+import { type CellValue, SPACE_CELLS, SideSecrets, deriveSalt, detailCommitment, occupancyCommitment, recordCommitment } from '../../src/commit/commitments.js'
+import { BlockHash, BlockMac, DOMAIN, domainBlock, taggedHash } from '../../src/commit/hash.js'
+import { hmacReference, sha256Reference } from '../../src/commit/reference.js'
 import { HmacSha256, Sha256 } from '../../src/commit/sha256.js'
 
 const tags = Object.values(DOMAIN)
+const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 })
+const role = fc.constantFrom<0 | 1>(0, 1)
 
-describe('domain-tagged hashing (SPEC §3.1, §3.3)', () => {
-  it('taggedHash and taggedMac give exactly the reference (@noble/hashes) bytes for any fields, on both sides of the native threshold', () => {
-    fc.assert(
-      fc.property(fc.constantFrom(...tags), fc.array(fc.uint8Array({ maxLength: 600 }), { maxLength: 5 }), fc.uint8Array({ minLength: 1, maxLength: 100 }), (tag, fields, key) => {
-        expect(taggedHash(tag, ...fields)).toEqual(taggedHashReference(tag, ...fields))
-        expect(taggedMac(key, tag, ...fields)).toEqual(taggedMacReference(key, tag, ...fields))
-        // A second MAC under the same key object reuses its keyed pads and must not drift.
-        expect(taggedMac(key, tag, ...fields)).toEqual(taggedMacReference(key, tag, ...fields))
-      }),
-      { numRuns: 500 },
-    )
-  })
-
+describe('hashing (SPEC §3.3)', () => {
   it('Sha256 is SHA-256 for any input split across any updates, and a clone continues independently', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 6 }), fc.uint8Array({ maxLength: 130 }), (data, cuts, tail) => {
@@ -50,14 +40,20 @@ describe('domain-tagged hashing (SPEC §3.1, §3.3)', () => {
     for (const n of [55, 56, 63, 64, 65, 119, 120]) expect(new Sha256().update(new Uint8Array(n).fill(0x61)).digest()).toEqual(sha256(new Uint8Array(n).fill(0x61)))
   })
 
-  it('digestWithFields and digestWithBytes finish from a state without changing it, on both sides of the one-block fast path', () => {
+  it('a finished state refuses any further use, so a digest is never taken twice from one state', () => {
+    const h = new Sha256().update(utf8('abc'))
+    h.digest()
+    expect(() => h.digest()).toThrow(/finished/)
+    expect(() => h.update(utf8('more'))).toThrow(/finished/)
+    expect(() => h.clone()).toThrow(/finished/)
+    expect(() => h.digestWithBytes(utf8('x'))).toThrow(/finished/)
+  })
+
+  it('digestWithBytes finishes from a state without changing it, on both sides of the one-block fast path', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 130 }), fc.array(fc.uint8Array({ maxLength: 40 }), { maxLength: 3 }), fc.uint8Array({ maxLength: 70 }), (prefix, fields, raw) => {
+      fc.property(fc.uint8Array({ maxLength: 130 }), fc.uint8Array({ maxLength: 70 }), (prefix, raw) => {
         const s = new Sha256().update(prefix)
-        const prefixed = fields.flatMap((f) => [...Uint8Array.of(f.length >>> 24, f.length >>> 16, f.length >>> 8, f.length), ...f])
-        const expected = sha256(new Uint8Array([...prefix, ...prefixed]))
-        expect(s.digestWithFields(fields)).toEqual(expected)
-        expect(s.digestWithFields(fields)).toEqual(expected)
+        expect(s.digestWithBytes(raw)).toEqual(sha256(new Uint8Array([...prefix, ...raw])))
         expect(s.digestWithBytes(raw)).toEqual(sha256(new Uint8Array([...prefix, ...raw])))
         expect(s.digest()).toEqual(sha256(prefix))
       }),
@@ -65,77 +61,82 @@ describe('domain-tagged hashing (SPEC §3.1, §3.3)', () => {
     )
   })
 
-  it('HmacSha256 is RFC 2104 HMAC-SHA256 for any key length, including keys longer than a block', () => {
+  it('HmacSha256 is RFC 2104 HMAC-SHA256 for any key length, and does not follow later changes to its key buffer', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 150 }), fc.uint8Array({ maxLength: 200 }), (key, data) => {
+        const copy = key.slice()
         const m = new HmacSha256(key)
-        expect(m.finish(m.start().update(data))).toEqual(hmac(sha256, key, data))
-        expect(m.finish(m.start().update(data))).toEqual(hmac(sha256, key, data))
+        key.fill(0xa5)
+        expect(m.finish(m.start().update(data))).toEqual(hmac(sha256, copy, data))
+        expect(m.finishWithBytes(m.start(), data)).toEqual(hmac(sha256, copy, data))
       }),
       { numRuns: 300 },
     )
   })
 
-  it('a TaggedPrefix gives the tagged hash or MAC of its fixed fields followed by the rest', () => {
+  it('domain blocks are exactly 64 bytes: the tag, the game id, the role, zero fill (SPEC §3.3)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...tags), fc.array(fc.uint8Array({ maxLength: 90 }), { maxLength: 4 }), fc.array(fc.uint8Array({ maxLength: 90 }), { maxLength: 4 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (tag, fixed, rest, key) => {
-        expect(TaggedPrefix.hash(tag, ...fixed).of(...rest)).toEqual(taggedHashReference(tag, ...fixed, ...rest))
-        const mac = TaggedPrefix.mac(key, tag, ...fixed)
-        expect(mac.of(...rest)).toEqual(taggedMacReference(key, tag, ...fixed, ...rest))
-        expect(mac.of(...rest)).toEqual(taggedMacReference(key, tag, ...fixed, ...rest))
+      fc.property(fc.constantFrom(...tags), bytes32, role, (t, game, r) => {
+        const b = domainBlock(t, game, r)
+        const tb = utf8(t)
+        expect(b.length).toBe(64)
+        expect([...b]).toEqual([tb.length, ...tb, ...game, r, ...new Array<number>(64 - 1 - tb.length - 33).fill(0)])
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     )
+    expect(taggedHash(DOMAIN.gameId, utf8('x'))).toEqual(sha256Reference(Uint8Array.of(utf8(DOMAIN.gameId).length), utf8(DOMAIN.gameId), utf8('x')))
   })
 
-  it('commitSetup is the definition of SPEC §4.1 and §4.2 over the reference hash, cell by cell', () => {
+  it('BlockHash and BlockMac equal the plain definitions over @noble/hashes, and do not follow changes to their key', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.constantFrom(0 as const, 1 as const), fc.array(fc.constantFrom('-', 'PC1', 'DS12', 'F3'), { minLength: SPACE_CELLS, maxLength: SPACE_CELLS }), (seed, gameId, player, details) => {
-        const ctx = { gameId, player }
-        const cells: CellValue[] = details.map((d) => ({ occupied: d !== '-', detail: d }))
-        const vector = commitSetup(ctx, cells, seed)
-        cells.forEach((v, cell) => {
-          const occupancySalt = taggedMacReference(seed, DOMAIN.salt, gameId, u8(player), u8(1), u16(cell))
-          const detailSalt = taggedMacReference(seed, DOMAIN.salt, gameId, u8(player), u8(2), u16(cell))
-          expect(deriveSalt(seed, ctx, 'occupancy', cell)).toEqual(occupancySalt)
-          const occupancy = taggedHashReference(DOMAIN.occupancy, gameId, u8(player), u8(cell), u8(v.occupied ? 1 : 0), occupancySalt)
-          const detail = taggedHashReference(DOMAIN.detail, gameId, u8(player), u8(cell), utf8(v.detail), detailSalt)
-          expect(vector.subarray(2 * cell * HASH_BYTES, (2 * cell + 1) * HASH_BYTES)).toEqual(occupancy)
-          expect(vector.subarray((2 * cell + 1) * HASH_BYTES, (2 * cell + 2) * HASH_BYTES)).toEqual(detail)
-          expect(cellCommitment('detail', ctx, cell, utf8(v.detail), detailSalt)).toEqual(detail)
-        })
+      fc.property(fc.constantFrom(...tags), bytes32, role, fc.uint8Array({ maxLength: 120 }), fc.uint8Array({ minLength: 1, maxLength: 64 }), (t, game, r, rest, key) => {
+        const block = domainBlock(t, game, r)
+        expect(new BlockHash(t, game, r).of(rest)).toEqual(sha256Reference(block, rest))
+        const copy = key.slice()
+        const mac = new BlockMac(key, t, game, r)
+        key.fill(0x5a)
+        expect(mac.of(rest)).toEqual(hmacReference(copy, block, rest))
+        expect(mac.of(rest)).toEqual(hmacReference(copy, block, rest))
       }),
-      { numRuns: 20 },
+      { numRuns: 300 },
     )
   })
 })
 
-describe('strict base64url (SPEC §3.2)', () => {
-  /** The definition: decodes, and re-encodes to exactly the same text with no padding. */
-  const byDefinition = (text: string, length?: number): boolean => {
-    if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) return false
-    const bytes = Buffer.from(text, 'base64url')
-    return bytes.toString('base64url') === text && (length === undefined || bytes.length === length)
-  }
-  const alphabet = Array.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=.é ')
+describe('commitments (SPEC §4)', () => {
+  const cellValue = fc.oneof(fc.constant<CellValue>({ occupied: false, type: 0, id: 0 }), fc.record({ occupied: fc.constant(true), type: fc.integer({ min: 1, max: 10 }), id: fc.integer({ min: 1, max: 4 }) }))
 
-  it('isBase64url accepts exactly the canonical encodings, with and without a byte length', () => {
+  it("a side's salts and commitments are the plain definitions, cell by cell, and its setup vector their concatenation", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 70 }).map((b) => Buffer.from(b).toString('base64url')), fc.array(fc.constantFrom(...alphabet), { maxLength: 90 }).map((cs) => cs.join(''))), fc.option(fc.nat(66), { nil: undefined }), (text, length) => {
-        expect(isBase64url(text, length)).toBe(byDefinition(text, length))
-        const decoded = fromBase64url(text, length)
-        expect(decoded === undefined).toBe(!byDefinition(text, length))
-        if (decoded !== undefined) expect(Buffer.from(decoded).toString('base64url')).toBe(text)
+      fc.property(bytes32, bytes32, role, fc.array(cellValue, { minLength: SPACE_CELLS, maxLength: SPACE_CELLS }), (seed, game, r, cells) => {
+        const s = new SideSecrets(seed, game, r)
+        seed.fill(0) // the side keeps its own copy
+        const original = s.seed
+        const vector = s.setupVector(cells)
+        for (let c = 0; c < SPACE_CELLS; c += 31) {
+          const v = cells[c] ?? { occupied: false, type: 0, id: 0 }
+          const so = deriveSalt(original, game, r, 'occupancy', c)
+          const sd = deriveSalt(original, game, r, 'detail', c)
+          expect(s.salt('occupancy', c)).toEqual(so)
+          expect(vector.subarray(64 * c, 64 * c + 32)).toEqual(occupancyCommitment(game, r, c, v.occupied, so))
+          expect(vector.subarray(64 * c + 32, 64 * c + 64)).toEqual(detailCommitment(game, r, c, v.type, v.id, sd))
+          expect(s.opensOccupancy(vector, c, v.occupied, so)).toBe(true)
+          expect(s.opensOccupancy(vector, c, !v.occupied, so)).toBe(false)
+          expect(s.opensDetail(vector, c, v.type, v.id, sd)).toBe(true)
+        }
+        expect(s.recordCommitment(7, 'Rv1 sOx3')).toEqual(recordCommitment(game, r, 7, deriveSalt(original, game, r, 'record', 7), 'Rv1 sOx3'))
       }),
-      { numRuns: 3000 },
+      { numRuns: 20 },
     )
   })
 
-  it('non-zero unused trailing bits are refused (the one-encoding rule)', () => {
-    expect(isBase64url('AA', 1)).toBe(true)
-    expect(isBase64url('AB', 1)).toBe(false)
-    expect(isBase64url('AAA', 2)).toBe(true)
-    expect(isBase64url('AAB', 2)).toBe(false)
-    expect(isBase64url('AAAA=', 3)).toBe(false)
+  it('the plain definitions are the layouts of SPEC §4 over @noble/hashes', () => {
+    const game = new Uint8Array(32).fill(7)
+    const seed = new Uint8Array(32).fill(9)
+    const salt = hmacReference(seed, domainBlock(DOMAIN.salt, game, 1), Uint8Array.of(2, 0, 45))
+    expect(deriveSalt(seed, game, 1, 'detail', 45)).toEqual(salt)
+    expect(occupancyCommitment(game, 1, 45, true, salt)).toEqual(sha256Reference(domainBlock(DOMAIN.occupancy, game, 1), Uint8Array.of(45, 1), salt))
+    expect(detailCommitment(game, 1, 45, 4, 2, salt)).toEqual(sha256Reference(domainBlock(DOMAIN.detail, game, 1), Uint8Array.of(45, 4, 2), salt))
+    expect(recordCommitment(game, 1, 300, salt, 'Rv1')).toEqual(sha256Reference(domainBlock(DOMAIN.record, game, 1), Uint8Array.of(1, 44), salt, Uint8Array.of(0, 3), utf8('Rv1')))
   })
 })

@@ -1,0 +1,139 @@
+/**
+ * How games end when they do not end normally (SPEC §6.5, §6.6, §12.7), played by two sessions in
+ * memory on a virtual clock: resignation, quitting with and without a reveal, early claims, a
+ * claimant that withholds its own envelope, stalls shorter and longer than the deadline. In every
+ * case an honest player is never convicted, quitting never pays, and both players' files agree
+ * once merged.
+ */
+import { describe, expect, it } from 'vitest'
+import { seededRandom } from '../../src/rules/rng.js'
+import type { SessionEvent } from '../../src/session/session.js'
+import { RESIGN, type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
+import { decodeEnvelope } from '../../src/transcript/envelope.js'
+import { formatTranscript } from '../../src/transcript/file.js'
+import { LIMITS } from '../../src/transcript/messages.js'
+import { type Verdict, verifyFiles } from '../../src/verify/verify.js'
+import { TERMS, playInMemory } from './helpers.js'
+
+const terms = { ...TERMS, maxTurns: 60 }
+
+function verdictOf(...transcripts: (readonly Uint8Array[])[]): Verdict {
+  return verifyFiles(transcripts.map((t, i) => ({ name: `f${i}`, content: formatTranscript(t) })))
+}
+
+function summary(v: Verdict): string {
+  switch (v.status) {
+    case 'offence':
+      return `offence ${v.offence.offender} ${v.offence.class}`
+    case 'abandoned':
+      return `abandoned ${v.by} ${v.how} -> ${v.winner}`
+    case 'resigned':
+      return `resigned ${v.by} -> ${v.winner}`
+    case 'adjudicated':
+      return `adjudicated ${v.scores.join('-')} -> ${v.winner}`
+    case 'complete':
+      return `complete ${v.scores.join('-')} -> ${v.winner}`
+    case 'incomplete':
+      return `incomplete ${v.reason}`
+    case 'unreadable':
+      return 'unreadable'
+  }
+}
+
+function partsOf(b: Uint8Array): string {
+  const d = decodeEnvelope(b)
+  return d.ok ? `${d.value.envelope.sender}${d.value.envelope.seq}:${d.value.envelope.parts.map((p) => p.t).join('+')}` : '?'
+}
+
+const resignAt = (turn: number, seed: string): PlayerStrategy => {
+  const inner = randomStrategy(seededRandom(seed))
+  return { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === turn ? RESIGN : inner.record(ctx)) }
+}
+
+function stopCount(events: readonly SessionEvent[]): number {
+  return events.filter((e) => e.kind === 'stopped').length
+}
+
+describe('games that do not end normally (SPEC §12.7)', () => {
+  it('a resignation loses, and the resigner still reveals so its play is checked (rule 5)', async () => {
+    const g = await playInMemory('stops/resign', { terms, strategies: [undefined, resignAt(4, 'stops/resign/B')] })
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('resigned B -> A')
+    expect(g.a.transcript.map(partsOf).some((p) => p.startsWith('B') && p.includes('stop+reveal'))).toBe(true)
+  })
+
+  it('a quitter that never reveals loses; its reveal produced later makes it an adjudication, nobody convicted (rule 7, then 8)', async () => {
+    let sent = 0
+    const g = await playInMemory('stops/quit', {
+      terms,
+      // B signs and keeps everything from its 12th envelope on, and sends none of it.
+      deviations: [undefined, { outgoing: () => (++sent >= 12 ? 'withhold' : undefined) as never }],
+    })
+    expect(summary(g.a.verdict)).toBe('abandoned B no-reveal -> A')
+    if (g.a.verdict.status === 'abandoned') expect(g.a.verdict.claimedBy).toBe('A')
+    // B's own file holds its reveal (signed, kept): with it, the game is decided on the committed turns.
+    expect(summary(verdictOf(g.a.transcript, g.b.transcript)).startsWith('adjudicated')).toBe(true)
+  })
+
+  it('an early claim convicts nobody: both reveal, and the committed turns are scored (rule 8)', async () => {
+    const g = await playInMemory('stops/early', { terms, deviations: [undefined, { stopAfterSending: (s) => (s.envelope.seq === 9 ? 'claim' : undefined) }] })
+    const merged = verdictOf(g.a.transcript, g.b.transcript)
+    expect(merged.status).toBe('adjudicated')
+    expect(summary(g.a.verdict)).toBe(summary(merged))
+    expect(summary(g.b.verdict)).toBe(summary(merged))
+  })
+
+  it('a player that stops instead of answering what it provably holds abandons, and loses (rule 6)', async () => {
+    const g = await playInMemory('stops/owing', { terms, deviations: [undefined, { stopAfterReceiving: (s) => (s.envelope.seq === 8 ? 'claim' : undefined) }] })
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('abandoned B stopped -> A')
+  })
+
+  it('a claimant that withholds its own last envelope gains nothing: its own file says adjudicated, the other file says it lost, merged they agree (SPEC §12.7)', async () => {
+    let n = 0
+    const g = await playInMemory('stops/withhold', { terms, deviations: [{ outgoing: () => (++n === 9 ? 'withhold' : undefined) as never }, undefined] })
+    const merged = verdictOf(g.a.transcript, g.b.transcript)
+    expect(merged.status).toBe('adjudicated')
+    expect(summary(g.b.verdict)).toBe('abandoned A no-reveal -> B')
+    expect(['adjudicated', 'abandoned']).toContain(g.a.verdict.status)
+    expect(g.a.verdict.status === 'offence' || g.b.verdict.status === 'offence').toBe(false)
+  })
+
+  it('a stall shorter than the deadline less the margin never changes the result (SPEC §6.6)', async () => {
+    const plain = await playInMemory('stops/stall', { terms })
+    const stall = terms.replyMs - LIMITS.marginMs
+    const g = await playInMemory('stops/stall', { terms, fault: (_f, from, i) => (from === 1 && i >= 6 && i <= 8 ? { delay: stall } : 'deliver') })
+    expect(summary(g.a.verdict)).toBe(summary(plain.a.verdict))
+    expect(summary(g.b.verdict)).toBe(summary(plain.b.verdict))
+    expect(stopCount(g.events[0]) + stopCount(g.events[1])).toBe(0)
+  })
+
+  it('a stall past the deadline ends the game with the same result in both files, and nobody is convicted of lateness', async () => {
+    const g = await playInMemory('stops/stall-long', { terms, fault: (_f, from, i) => (from === 1 && i === 8 ? { delay: terms.replyMs + 2 * LIMITS.marginMs } : 'deliver') })
+    expect(g.a.verdict.status).toBe('adjudicated')
+    expect(summary(g.b.verdict)).toBe(summary(g.a.verdict))
+    expect(summary(verdictOf(g.a.transcript, g.b.transcript))).toBe(summary(g.a.verdict))
+  })
+
+  it('nothing the late side does moves the deadline: its duplicates every second, and the claim still comes at the deadline (SPEC §6.6)', async () => {
+    let lastFromB: Uint8Array | undefined
+    // B's player walks away in turn 3 and never records it; its node stays up, and B's last frame arrives again every second.
+    const inner = randomStrategy(seededRandom('stops/dups/B'))
+    const away: PlayerStrategy = { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === 3 ? new Promise<string>(() => undefined) : inner.record(ctx)) }
+    const g = await playInMemory('stops/dups', {
+      terms,
+      strategies: [undefined, away],
+      fault: (frame, from) => {
+        if (from === 1) lastFromB = frame
+        return 'deliver'
+      },
+      duplicates: () => lastFromB,
+    })
+    const waits = g.events[0].filter((e): e is Extract<SessionEvent, { kind: 'waiting' }> => e.kind === 'waiting' && e.side === 'B')
+    const deadline = waits[waits.length - 1]?.deadline ?? Number.NaN
+    const claimedAt = g.claimTimes.A ?? Number.NaN
+    expect(claimedAt - deadline).toBeGreaterThanOrEqual(0)
+    expect(claimedAt - deadline).toBeLessThanOrEqual(LIMITS.marginMs)
+    // B's node is up and answers the claim with its reveal: lateness is never convicted, the committed turns are scored.
+    expect(g.a.verdict.status).toBe('adjudicated')
+    expect(summary(g.b.verdict)).toBe(summary(g.a.verdict))
+  })
+})
