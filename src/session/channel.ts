@@ -4,6 +4,7 @@
  * (`net/stream-channel.ts`); in tests, a pair of in-memory ends, optionally with faults. Deadlines
  * are the session's (SPEC §6.6), so `receive` takes an abort signal and never times out by itself.
  */
+import type { Clock } from './clock.js'
 
 /**
  * What `receive` yields: a frame; `reconnected` when a new underlying stream has started (the
@@ -63,10 +64,11 @@ class Inbox {
 }
 
 /**
- * What a faulty link does to a frame sent from one end: deliver it, drop it, or (tests of
- * reconnection) drop it and every later one until `reconnect` is called on the pair.
+ * What a faulty link does to a frame sent from one end: deliver it, drop it, delay it (the link
+ * stays first-in first-out, as a stream does), or (tests of reconnection) drop it and every later
+ * one until `reconnect` is called on the pair.
  */
-export type Fault = (frame: Uint8Array, from: 0 | 1, index: number) => 'deliver' | 'drop' | 'cut'
+export type Fault = (frame: Uint8Array, from: 0 | 1, index: number) => 'deliver' | 'drop' | 'cut' | { readonly delay: number }
 
 export interface MemoryPair {
   readonly ends: readonly [Channel, Channel]
@@ -74,12 +76,20 @@ export interface MemoryPair {
   reconnect(): void
   /** Frames each end has sent, in order (tests count bytes and messages). */
   readonly sent: readonly [Uint8Array[], Uint8Array[]]
+  /** Delivers `frame` to end `to` as if the other end had sent it, past any fault (tests of hostile peers). */
+  inject(to: 0 | 1, frame: Uint8Array): void
 }
 
-/** Two connected in-memory channel ends, with an optional fault on the link. */
-export function memoryChannelPair(fault?: Fault): MemoryPair {
+/**
+ * Two connected in-memory channel ends, with an optional fault on the link. Delays need `clock`
+ * (a virtual clock in tests): a delayed frame, and every frame sent after it on the same side,
+ * arrives once its time has come, in order.
+ */
+export function memoryChannelPair(fault?: Fault, clock?: Clock): MemoryPair {
   const inboxes = [new Inbox(), new Inbox()] as const
   const sent: [Uint8Array[], Uint8Array[]] = [[], []]
+  /** Per direction: when the last delayed frame is due, so later frames never overtake it. */
+  const busyUntil = [0, 0]
   let cut = false
   const end = (me: 0 | 1): Channel => {
     const peer = me === 0 ? 1 : 0
@@ -90,7 +100,17 @@ export function memoryChannelPair(fault?: Fault): MemoryPair {
         if (inboxes[me].closed || inboxes[peer].closed) return Promise.resolve()
         const what = cut ? 'drop' : (fault?.(frame, me, index) ?? 'deliver')
         if (what === 'cut') cut = true
-        if (what === 'deliver') inboxes[peer].push({ kind: 'frame', bytes: frame })
+        if (what === 'drop' || what === 'cut') return Promise.resolve()
+        const now = clock?.now() ?? 0
+        const delay = typeof what === 'object' ? what.delay : 0
+        const at = Math.max(now + delay, busyUntil[me] ?? 0)
+        if (at <= now || clock === undefined) inboxes[peer].push({ kind: 'frame', bytes: frame })
+        else {
+          busyUntil[me] = at
+          void clock.sleep(at - now).then(() => {
+            inboxes[peer].push({ kind: 'frame', bytes: frame })
+          })
+        }
         return Promise.resolve()
       },
       receive: (signal) => inboxes[me].receive(signal),
@@ -103,6 +123,9 @@ export function memoryChannelPair(fault?: Fault): MemoryPair {
   return {
     ends: [end(0), end(1)],
     sent,
+    inject(to, frame) {
+      inboxes[to].push({ kind: 'frame', bytes: frame })
+    },
     reconnect() {
       cut = false
       for (const i of inboxes) if (!i.closed) i.push({ kind: 'reconnected' })

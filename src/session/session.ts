@@ -50,6 +50,10 @@ export interface Deviation {
    * first stands in this side's chain), or `withhold` to sign and keep it without sending it.
    */
   outgoing?(parts: readonly Part[], seal: (parts: readonly Part[], override?: Partial<SealOverride>) => SealedEnvelope): readonly SealedEnvelope[] | 'withhold'
+  /** Stop at once after sending this envelope (a claim made too early: the peer is not late yet). */
+  stopAfterSending?(sent: SealedEnvelope): StopReason | undefined
+  /** Stop at once after receiving this envelope instead of answering it (abandonment while owing). */
+  stopAfterReceiving?(received: SealedEnvelope): StopReason | undefined
 }
 
 /** What a deviation may set when sealing: another game id (a replay), or a bad signature. */
@@ -283,6 +287,11 @@ class Session {
       await this.sendStop('accusation', describeOffence(off))
       return
     }
+    const stop = this.o.deviation?.stopAfterReceiving?.(s)
+    if (stop !== undefined) {
+      await this.sendStop(stop, 'deviation: stopped instead of answering')
+      return
+    }
     if (due?.sender !== this.them) return
     this.afterProgress()
   }
@@ -455,6 +464,9 @@ class Session {
   private async sendPhase(parts: readonly Part[]): Promise<void> {
     await this.sendEnvelope(parts, this.latestTheirs()?.hash)
     this.afterProgress()
+    const last = this.mine[this.mine.length - 1]
+    const stop = last === undefined ? undefined : this.o.deviation?.stopAfterSending?.(last)
+    if (stop !== undefined) await this.sendStop(stop, 'deviation: stopped after sending')
   }
 
   /** Seals, persists, admits to the state and sends one envelope (or a deviation's replacements). */
