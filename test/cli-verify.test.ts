@@ -1,60 +1,79 @@
-/** `spaceships verify` and `spaceships selfplay` from the command line (issue 3). */
+/** `spaceships verify` and `spaceships selfplay` from the command line (SPEC §12.8). */
 import { describe, expect, test } from 'vitest'
 import { cli } from './cli.js'
 
 const vector = (name: string): string => new URL(`../protocol/vectors/${name}`, import.meta.url).pathname
 
-describe('spaceships verify', () => {
+describe('spaceships verify (SPEC §12.8)', () => {
   test('exit 0 and the score for a complete honest game', async () => {
-    const r = await cli(['verify', vector('honest.transcript')])
+    const r = await cli(['verify', vector('honest-a.transcript')])
     expect(r.code).toBe(0)
-    expect(r.out).toMatch(/^complete and honest/)
-    expect(r.out).toMatch(/score A \d+, B \d+/)
+    expect(r.out).toMatch(/^complete: the game ended after turn \d+ \(fleet destroyed\); A \d+, B \d+: [AB] wins\n/)
   })
 
-  test('exit 1 naming offender, class, rule and turn for a proven offence (C-28)', async () => {
+  test('exit 1 naming offender, class, rule, turn and envelope for a proven offence (C-28)', async () => {
     const r = await cli(['verify', vector('illegal-record.transcript')])
     expect(r.code).toBe(1)
-    expect(r.out).toMatch(/^offence by B: illegal-record in turn 2/)
+    expect(r.out).toMatch(/^offence by B: illegal-record in turn 1 \(C-14 [^)]*\): B forfeits, A wins\n/)
+    expect(r.out).toContain("(B's envelope 2)")
     const j = await cli(['verify', '--json', vector('equivocation.transcript')])
     expect(j.code).toBe(1)
-    expect(JSON.parse(j.out)).toMatchObject({ status: 'offence', offence: { offender: 'B', class: 'equivocation' } })
+    expect(JSON.parse(j.out)).toMatchObject({ verdict: { status: 'offence', offence: { offender: 'B', class: 'equivocation' }, winner: 'A' } })
   })
 
-  test('exit 3 for an abandoned game, naming who stopped and who was honest (DESIGN goal 4)', async () => {
-    const r = await cli(['verify', vector('abandonment.transcript')])
-    expect(r.code).toBe(3)
-    expect(r.out).toMatch(/B stopped after its aspects of turn 3/)
-    expect(r.out).toMatch(/honest as far as its own reveal shows: A/)
+  test('exit 4 for an abandoned game, naming who abandoned and how (SPEC §12.7 rules 6, 7)', async () => {
+    const r = await cli(['verify', vector('abandoned.transcript')])
+    expect(r.code).toBe(4)
+    expect(r.out).toMatch(/^abandoned by B in turn 2 \(stopped while owing its envelope\): B forfeits, A wins/)
+    const quit = await cli(['verify', vector('no-reveal-a.transcript')])
+    expect(quit.code).toBe(4)
+    expect(quit.out).toMatch(/^abandoned by B in turn \d+ \(did not reveal\)/)
   })
 
-  test('exit 2 for an unreadable or missing file', async () => {
-    expect((await cli(['verify', vector('garbage.transcript')])).code).toBe(2)
+  test("exit 5 for an adjudication: the quitter's own file, merged, holds its reveal (SPEC §12.7 rule 8)", async () => {
+    const r = await cli(['verify', vector('no-reveal-a.transcript'), vector('no-reveal-b.transcript')])
+    expect(r.code).toBe(5)
+    expect(r.out).toMatch(/: one game\nadjudicated: stopped before its end; scored on the \d+ turns both committed/)
+  })
+
+  test('exit 0 for a resignation, which the resigner loses', async () => {
+    const r = await cli(['verify', vector('resignation.transcript')])
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^resigned: B resigned in turn 2: A wins/)
+  })
+
+  test('exit 2 for an unreadable or missing file; exit 3 when the files decide nothing', async () => {
+    expect((await cli(['verify', vector('version-1.transcript')])).code).toBe(2)
     expect((await cli(['verify', '/nonexistent/x.transcript'])).code).toBe(2)
+    const gap = await cli(['verify', vector('deleted-line.transcript')])
+    expect(gap.code).toBe(3)
+    expect(gap.out).toMatch(/^incomplete/)
   })
 
-  test('a whole tournament at once: verdicts on several threads equal the one-file verdicts, one line each, the worst exit status (issue 6)', async () => {
-    const names = ['honest.transcript', 'illegal-record.transcript', 'abandonment.transcript', 'equivocation.transcript', 'false-flashcube-data.transcript', 'honest.transcript']
+  test('a whole tournament at once: verdicts on several threads equal the one-game verdicts, one line each, the worst exit status', async () => {
+    const names = ['honest-a.transcript', 'illegal-record.transcript', 'abandoned.transcript', 'equivocation.transcript', 'false-flashcube-data.transcript', 'resignation.transcript']
     const files = names.map(vector)
     const many = await cli(['verify', '--json', '--jobs', '3', ...files])
-    const parsed = JSON.parse(many.out) as { summary: Record<string, number>; transcripts: { file: string; verdict: unknown }[] }
-    expect(parsed.summary).toEqual({ transcripts: 6, complete: 2, offence: 3, incomplete: 1, unreadable: 0 })
-    for (const [i, f] of files.entries()) {
+    const parsed = JSON.parse(many.out) as { summary: Record<string, number>; games: { files: string[]; verdict: unknown }[] }
+    expect(parsed.summary).toEqual({ games: 6, files: 6, complete: 1, resigned: 1, offence: 3, abandoned: 1, adjudicated: 0, incomplete: 0, unreadable: 0 })
+    for (const f of files) {
       const one = await cli(['verify', '--json', f])
-      expect(parsed.transcripts[i]).toEqual({ file: f, verdict: JSON.parse(one.out) as unknown })
+      expect(parsed.games.find((g) => g.files.includes(f))?.verdict).toEqual((JSON.parse(one.out) as { verdict: unknown }).verdict)
     }
-    // Any offence outranks an incomplete game; an unreadable file outranks both.
+    // Any offence outranks an abandonment; an unreadable file outranks both.
     expect(many.code).toBe(1)
-    const text = await cli(['verify', '--jobs', '2', vector('honest.transcript'), vector('abandonment.transcript'), '/nonexistent/x.transcript'])
+    const text = await cli(['verify', '--jobs', '2', vector('honest-a.transcript'), vector('abandoned.transcript'), '/nonexistent/x.transcript'])
     expect(text.code).toBe(2)
-    expect(text.out.split('\n')).toEqual([
-      expect.stringMatching(/honest\.transcript: complete and honest, turn \d+, A \d+ B \d+: /),
-      expect.stringMatching(/abandonment\.transcript: incomplete: .*B stopped after its aspects of turn 3/),
-      expect.stringMatching(/x\.transcript: unreadable: cannot read the file: ENOENT/),
-      '3 transcripts: 1 complete and honest, 0 with an offence, 1 incomplete, 1 unreadable',
-      '',
-    ])
-    expect((await cli(['verify', '--jobs', '0', vector('honest.transcript')])).code).toBe(64)
+    const lines = text.out.split('\n')
+    expect(lines).toHaveLength(5)
+    for (const want of [/honest-a\.transcript: complete: the game ended after turn \d+/, /abandoned\.transcript: abandoned by B in turn 2/, /x\.transcript: unreadable: cannot read .*ENOENT/]) expect(lines.some((l) => want.test(l)), String(want)).toBe(true)
+    expect(lines[3]).toBe('3 games in 3 files: 1 complete, 0 resigned, 0 with an offence, 1 abandoned, 0 adjudicated, 0 incomplete, 1 unreadable')
+    // Both players' files of one game are one game; --separate decides each file alone.
+    const pair = await cli(['verify', '--json', vector('deleted-line.transcript'), vector('honest-b.transcript')])
+    expect((JSON.parse(pair.out) as { verdict: { status: string } }).verdict.status).toBe('complete')
+    const apart = await cli(['verify', '--json', '--separate', vector('deleted-line.transcript'), vector('honest-b.transcript')])
+    expect((JSON.parse(apart.out) as { summary: Record<string, number> }).summary).toMatchObject({ games: 2, complete: 1, incomplete: 1 })
+    expect((await cli(['verify', '--jobs', '0', vector('honest-a.transcript')])).code).toBe(64)
   })
 
   test('selfplay writes a transcript that verify accepts', async () => {

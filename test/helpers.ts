@@ -12,6 +12,9 @@ import {
   playTurn,
   startGame,
 } from '../src/rules/index.js'
+import { parseTranscript } from '../src/transcript/file.js'
+import { type SealedEnvelope, decodeEnvelope } from '../src/transcript/envelope.js'
+import type { Part, Role } from '../src/transcript/messages.js'
 
 export function cell(name: string): number {
   const c = parseCell(name)
@@ -80,4 +83,23 @@ export function ruleset(text: string): Ruleset {
   const r = parseRuleset(text)
   if (!r.ok) throw new Error(`bad ruleset in test: ${text}`)
   return r.value
+}
+
+/** The envelopes of a transcript file, decoded (tests read what a peer signed). */
+export function envelopesOf(text: string | Uint8Array): SealedEnvelope[] {
+  const parsed = parseTranscript(text)
+  if (!parsed.ok) throw new Error(`unreadable transcript in test: ${parsed.error.error.message}`)
+  return parsed.value.lines.map((l) => {
+    if (l.bytes === undefined) throw new Error(`unreadable line ${l.line} in test`)
+    const d = decodeEnvelope(l.bytes)
+    if (!d.ok) throw new Error(`undecodable line ${l.line} in test: ${d.error.message}`)
+    return d.value
+  })
+}
+
+/** The parts of type `t` that `sender` signed in a transcript file, in order. */
+export function partsOf<T extends Part['t']>(text: string | Uint8Array, sender: Role, t: T): Extract<Part, { t: T }>[] {
+  return envelopesOf(text)
+    .filter((s) => s.envelope.sender === sender)
+    .flatMap((s) => s.envelope.parts.filter((p): p is Extract<Part, { t: T }> => p.t === t))
 }

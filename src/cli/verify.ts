@@ -96,11 +96,11 @@ export async function verifyCommand(paths: readonly string[], options: { json: b
     return exitFor(r.verdict)
   }
   const count = (s: Verdict['status']): number => results.filter((r) => r.verdict.status === s).length
-  const summary = { games: results.length, files: paths.length, complete: count('complete') + count('resigned'), offence: count('offence'), abandoned: count('abandoned'), adjudicated: count('adjudicated'), incomplete: count('incomplete'), unreadable: count('unreadable') }
+  const summary = { games: results.length, files: paths.length, complete: count('complete'), resigned: count('resigned'), offence: count('offence'), abandoned: count('abandoned'), adjudicated: count('adjudicated'), incomplete: count('incomplete'), unreadable: count('unreadable') }
   if (options.json) io.stdout(`${JSON.stringify({ summary, games: results }, null, 2)}\n`)
   else {
     io.stdout(results.map((r) => `${r.files.join(' + ')}: ${verdictLine(r.verdict)}\n`).join(''))
-    io.stdout(`${summary.games} games in ${summary.files} files: ${summary.complete} complete, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
+    io.stdout(`${summary.games} games in ${summary.files} files: ${summary.complete} complete, ${summary.resigned} resigned, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
   }
   return worstExit(codes)
 }

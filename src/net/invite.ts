@@ -60,6 +60,8 @@ const fail = (field: string, message: string): InviteResult => ({ ok: false, err
 export function parseInvite(text: string): InviteResult {
   const s = text.trim()
   if (s.length > MAX_INVITE_CHARS) return fail('invite', `longer than ${MAX_INVITE_CHARS} characters`)
+  const older = /^spaceships(\d+)\./.exec(s)
+  if (older !== null && older[0] !== INVITE_PREFIX) return fail('invite', `an invite of protocol version ${older[1] ?? '?'}; this node speaks version 2 (SPEC §1): both players need the same version`)
   if (!s.startsWith(INVITE_PREFIX)) return fail('invite', `an invite starts with "${INVITE_PREFIX}" (copy the whole line the host printed)`)
   const bytes = fromBase64url(s.slice(INVITE_PREFIX.length))
   if (bytes === undefined) return fail('invite', 'the text after the prefix is not base64url (was it cut or wrapped?)')

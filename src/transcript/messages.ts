@@ -244,10 +244,8 @@ export const OFFENCE_CLASSES = [
   'false-destruction-report',
   'false-flashcube-data',
   'commitment-mismatch',
-  'invalid-signature',
   'equivocation',
   'protocol-violation',
-  'abandonment',
 ] as const
 /** C-28. */
 export type OffenceClass = (typeof OFFENCE_CLASSES)[number]

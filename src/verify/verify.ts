@@ -86,7 +86,10 @@ function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: Sealed
     if (isStopEnvelope(s) || ackMissing(s)) break
     const bad = state.applyPhase(s)
     if (bad !== undefined) {
+      // The offending envelope is taken: what its sender sent after it (its stop and reveal, which
+      // the replay needs to find any earlier offence, §12.6) is read as after any walk.
       offences.push(bad)
+      at[X]++
       ended = true
       break
     }

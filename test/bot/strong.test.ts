@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { makeBot, runArena } from '../../src/bot/arena.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 import { readRecord } from '../../src/rules/legality.js'
-import type { PlayerStrategy } from '../../src/session/strategy.js'
+import { type PlayerStrategy, isResignation } from '../../src/session/strategy.js'
 import { cli } from '../cli.js'
 
 /** Records every move a strategy makes, checking each against the rules as it is made (C-17). */
@@ -11,6 +11,7 @@ function recorded(inner: PlayerStrategy, moves: string[], illegal: string[]): Pl
     setup: (r) => inner.setup(r),
     record: async (ctx) => {
       const text = await inner.record(ctx)
+      if (isResignation(text)) throw new Error('a bot never resigns')
       const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'strict')
       if (!r.ok) illegal.push(`turn ${ctx.turn}: ${text}`)
       moves.push(text)

@@ -27,11 +27,18 @@ describe('invites (SPEC §2.3)', () => {
   it('names the field and the rule broken', async () => {
     const peer = (await testIdentity('invite')).peerId.toString()
     const enc = (o: unknown): string => INVITE_PREFIX + Buffer.from(JSON.stringify(o)).toString('base64url')
-    const good = { id: 'ab'.repeat(16), peer, addrs: [], terms: NET_TERMS }
+    // An invite carries a single game's terms (SPEC §2.3): no match field.
+    const terms: Record<string, unknown> = { ...NET_TERMS }
+    delete terms['match']
+    const good = { id: 'ab'.repeat(16), peer, addrs: [], terms }
+    expect(parseInvite(enc(good))).toMatchObject({ ok: true })
     expect(parseInvite(enc({ ...good, id: 'AB'.repeat(16) }))).toMatchObject({ ok: false, error: { field: 'id' } })
     expect(parseInvite(enc({ ...good, peer: 'QmNotAPeer' }))).toMatchObject({ ok: false, error: { field: 'peer' } })
     expect(parseInvite(enc({ ...good, addrs: ['not a multiaddr'] }))).toMatchObject({ ok: false, error: { field: 'addrs[0]' } })
-    expect(parseInvite(enc({ ...good, terms: { ...NET_TERMS, maxTurns: 0 } }))).toMatchObject({ ok: false, error: { field: 'terms.maxTurns' } })
+    expect(parseInvite(enc({ ...good, terms: { ...terms, maxTurns: 0 } }))).toMatchObject({ ok: false, error: { field: 'terms.maxTurns' } })
+    expect(parseInvite(enc({ ...good, terms: NET_TERMS }))).toMatchObject({ ok: false, error: { field: 'terms.match' } })
+    const v1 = parseInvite('spaceships1.' + Buffer.from(JSON.stringify(good)).toString('base64url'))
+    expect(v1.ok ? '' : `${v1.error.field}: ${v1.error.message}`).toMatch(/^invite: an invite of protocol version 1/)
     expect(parseInvite('x'.repeat(5000))).toMatchObject({ ok: false, error: { field: 'invite' } })
   })
 

@@ -1,26 +1,31 @@
 /**
- * Builds protocol/vectors/ deterministically from seeds: crypto vectors (hashes, salts,
- * commitments, signatures, Ed25519 edge cases) and transcripts (one honest game and one per
- * cheat class). `UPDATE_VECTORS=1 npx vitest run test/protocol` rewrites them; the test checks
- * that the files on disk are exactly what this builds and that each transcript gets its verdict.
+ * Builds protocol/vectors/ deterministically from seeds (SPEC §14): crypto vectors (domain blocks,
+ * salts, commitments, a setup vector, an envelope, Ed25519 edge cases), frames of an honest game,
+ * and transcript cases (one or two files each) with the verdict a verifier must reach.
+ * `UPDATE_VECTORS=1 npx vitest run test/protocol` rewrites them; the test checks that the files
+ * on disk are exactly what this builds and that each case gets its verdict.
  */
 import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha512 } from '@noble/hashes/sha2.js'
-import {
-  DOMAIN, SEED_BYTES, cellCommitment, commitSetup, concatBytes, deriveSalt, detailValue, keyPairFromSecret, occupancyValue, recordCommitment, recordSalt, sign, taggedHash, toBase64url, toHex, utf8,
-} from '../../src/commit/index.js'
+import { concatBytes, toBase64url, toHex, utf8 } from '../../src/commit/bytes.js'
+import { SEED_BYTES, SideSecrets, deriveSalt, detailCommitment, occupancyCommitment, recordCommitment } from '../../src/commit/commitments.js'
+import { DOMAIN, domainBlock, sha256, taggedHash } from '../../src/commit/hash.js'
+import { keyPairFromSecret, publicKeyProblem, sign, verifySignature } from '../../src/commit/keys.js'
+import { randomRecord } from '../../src/rules/enumerate.js'
+import type { CheckedRecord } from '../../src/rules/legality.js'
+import { type Action, formatRecord } from '../../src/rules/record.js'
 import { seededRandom } from '../../src/rules/rng.js'
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 import { type Setup, readSetup } from '../../src/rules/setup.js'
-import { formatRecord } from '../../src/rules/record.js'
-import { randomRecord } from '../../src/rules/enumerate.js'
-import type { Action } from '../../src/rules/record.js'
-import type { Deviation, PlayerStrategy } from '../../src/session/index.js'
-import { formatTranscript, parseTranscript } from '../../src/transcript/file.js'
-import { encodeFrame } from '../../src/transcript/frame.js'
+import type { Deviation } from '../../src/session/session.js'
+import { RESIGN, type PlayerStrategy } from '../../src/session/strategy.js'
+import { type SealedEnvelope, decodeEnvelope, seal } from '../../src/transcript/envelope.js'
+import { TRANSCRIPT_MAGIC, formatTranscript } from '../../src/transcript/file.js'
+import { encodeEnvelopeFrame } from '../../src/transcript/frame.js'
+import { type FlashcubeAnswer, type Part, type Role, type Terms, SHIP_CODES } from '../../src/transcript/messages.js'
 import { cellValues } from '../../src/verify/replay.js'
 import { SETUP_A, SETUP_B } from '../helpers.js'
-import { playInMemory } from '../session/helpers.js'
+import { TERMS, playInMemory } from '../session/helpers.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
 
@@ -42,7 +47,21 @@ function setupOf(text: string): Setup {
   return s.value
 }
 
-export function cryptoVectors(): unknown {
+/** SPEC §5.2: usable key and valid signature, the rule every verifier applies. */
+export function underTheRule(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  return publicKey.length === 32 && publicKeyProblem(publicKey) === undefined && verifySignature(publicKey, message, signature)
+}
+
+/** A cofactored verifier (ZIP 215, noble's default): what SPEC §5.2 says implementations must not use alone. */
+function cofactored(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  try {
+    return ed25519.verify(signature, message, publicKey, { zip215: true })
+  } catch {
+    return false
+  }
+}
+
+function ed25519Vectors(): unknown[] {
   const secret = new Uint8Array(32).map((_, i) => i + 1)
   const kp = keyPairFromSecret(secret)
   const message = utf8('spaceships edge-case message')
@@ -52,141 +71,288 @@ export function cryptoVectors(): unknown {
   const a = ed25519.utils.getExtendedPublicKey(secret).scalar
   const identity = le(1n)
   const pPlus1 = le(2n ** 255n - 19n + 1n)
-  // Small-order A (the identity): R = rB, S = r satisfies the equation for every message.
   const r = 12345n
   const rB = ed25519.Point.BASE.multiply(r).toBytes()
-  // Non-canonical R (identity written as y = p + 1): S = k·a makes [S]B = R + [k]A.
+  // Non-canonical R (the identity written as y = p + 1): S = k·a makes [S]B = R + [k]A.
   const kNonCanonical = challenge(pPlus1, kp.publicKey, message)
-  // Mixed-order R = rB + T (T of order 8): valid under the cofactored rule, not under cofactorless ones.
+  // Small-order R (the identity, canonical): S = k·a satisfies the cofactorless equation.
+  const kSmall = challenge(identity, kp.publicKey, message)
+  // Mixed-order R = rB + T (T of order 8): the cofactored equation holds, the cofactorless one not.
   const T = ed25519.Point.fromHex('26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05')
   const Rmixed = ed25519.Point.BASE.multiply(r).add(T).toBytes()
-  const kMixed = challenge(Rmixed, kp.publicKey, message)
-  const sMixed = (r + kMixed * a) % L
-  const edge = [
-    { name: 'valid', publicKey: kp.publicKey, signature: sig, valid: true },
-    { name: 'S not reduced (S + L)', publicKey: kp.publicKey, signature: concatBytes(R, le(S + L)), valid: false },
-    { name: 'small-order public key (identity)', publicKey: identity, signature: concatBytes(rB, le(r)), valid: false },
-    { name: 'non-canonical public key (y = p + 1)', publicKey: pPlus1, signature: concatBytes(rB, le(r)), valid: false },
-    { name: 'non-canonical R (y = p + 1)', publicKey: kp.publicKey, signature: concatBytes(pPlus1, le((kNonCanonical * a) % L)), valid: false },
-    { name: 'mixed-order R (cofactored equation holds, cofactorless does not)', publicKey: kp.publicKey, signature: concatBytes(Rmixed, le(sMixed)), valid: true },
-  ].map((v) => ({ name: v.name, publicKey: toHex(v.publicKey), message: toHex(message), signature: toHex(v.signature), valid: v.valid }))
-  const gameId = taggedHash(DOMAIN.gameId, new Uint8Array(32).fill(0xaa), new Uint8Array(32).fill(0xbb))
-  const ctx = { gameId, player: 1 as const }
+  const sMixed = (r + challenge(Rmixed, kp.publicKey, message) * a) % L
+  return [
+    { name: 'valid', publicKey: kp.publicKey, signature: sig },
+    { name: 'S not reduced (S + L)', publicKey: kp.publicKey, signature: concatBytes(R, le(S + L)) },
+    { name: 'small-order public key (identity): any message verifies', publicKey: identity, signature: concatBytes(rB, le(r)) },
+    { name: 'non-canonical public key (y = p + 1)', publicKey: pPlus1, signature: concatBytes(rB, le(r)) },
+    { name: 'small-order R (identity), equation holds', publicKey: kp.publicKey, signature: concatBytes(identity, le((kSmall * a) % L)) },
+    { name: 'non-canonical R (y = p + 1), equation holds', publicKey: kp.publicKey, signature: concatBytes(pPlus1, le((kNonCanonical * a) % L)) },
+    { name: 'mixed-order R (cofactored equation holds, cofactorless does not)', publicKey: kp.publicKey, signature: concatBytes(Rmixed, le(sMixed)) },
+  ].map((v) => ({
+    name: v.name,
+    publicKey: toHex(v.publicKey),
+    message: toHex(message),
+    signature: toHex(v.signature),
+    valid: underTheRule(v.publicKey, message, v.signature),
+    cofactoredVerifierSays: cofactored(v.publicKey, message, v.signature),
+  }))
+}
+
+export function cryptoVectors(): unknown {
+  const helloHashA = new Uint8Array(32).fill(0xaa)
+  const helloHashB = new Uint8Array(32).fill(0xbb)
+  const game = taggedHash(DOMAIN.gameId, helloHashA, helloHashB)
+  const role = 1
   const seed = new Uint8Array(SEED_BYTES).fill(0x42)
-  const occSalt = deriveSalt(seed, ctx, 'occupancy', 7)
-  const detSalt = deriveSalt(seed, ctx, 'detail', 7)
+  const occSalt = deriveSalt(seed, game, role, 'occupancy', 7)
+  const detSalt = deriveSalt(seed, game, role, 'detail', 7)
+  const recSalt = deriveSalt(seed, game, role, 'record', 3)
   const record = 'Rv1 Rv2 sOx3'
-  const setupVector = commitSetup(ctx, cellValues(setupOf(SETUP_B)), seed)
+  const side = new SideSecrets(seed, game, role)
+  const vector = side.setupVector(cellValues(setupOf(SETUP_B)))
+  // An envelope: A's hello with fixed key, nonce and terms (SPEC §5.1, §6.1, §7.1).
+  const secret = new Uint8Array(32).map((_, i) => i + 1)
+  const kp = keyPairFromSecret(secret)
+  const hello = seal(kp, { sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: kp.publicKey, nonce: new Uint8Array(32).fill(0x11), terms: TERMS }] })
   return {
-    description: 'protocol/SPEC.md §3-§5 test vectors. Byte strings in lowercase hex.',
-    taggedHash: { tag: DOMAIN.gameId, fields: ['aa'.repeat(32), 'bb'.repeat(32)], output: toHex(gameId) },
-    salts: { seed: toHex(seed), gameId: toHex(gameId), player: 1, occupancyCell7: toHex(occSalt), detailCell7: toHex(detSalt), recordTurn3: toHex(recordSalt(seed, ctx, 3)) },
+    description: 'protocol/SPEC.md §3-§6 test vectors. Byte strings in lowercase hex; roles 0 (A) and 1 (B).',
+    domainBlocks: Object.fromEntries(
+      ([['salt', DOMAIN.salt], ['occupancy', DOMAIN.occupancy], ['detail', DOMAIN.detail], ['record', DOMAIN.record]] as const).map(([k, t]) => [k, { tag: t, game: toHex(game), role, block: toHex(domainBlock(t, game, role)) }]),
+    ),
+    gameId: { tag: DOMAIN.gameId, helloHashA: toHex(helloHashA), helloHashB: toHex(helloHashB), gameId: toHex(game) },
+    salts: { seed: toHex(seed), game: toHex(game), role, occupancyCell7: toHex(occSalt), detailCell7: toHex(detSalt), recordTurn3: toHex(recSalt) },
     commitments: {
-      occupancyCell7Occupied: toHex(cellCommitment('occupancy', ctx, 7, occupancyValue(true), occSalt)),
-      occupancyCell7Empty: toHex(cellCommitment('occupancy', ctx, 7, occupancyValue(false), occSalt)),
-      detailCell7PC2: toHex(cellCommitment('detail', ctx, 7, detailValue('PC2'), detSalt)),
-      detailCell7Empty: toHex(cellCommitment('detail', ctx, 7, detailValue('-'), detSalt)),
-      recordTurn3: { text: record, commitment: toHex(recordCommitment(ctx, 3, record, recordSalt(seed, ctx, 3))) },
-      setup: { setup: SETUP_B.trim(), vectorSha256: toHex(taggedHash(DOMAIN.secrets, setupVector)), note: 'vectorSha256 = taggedHash("spaceships/1/seeded-secrets", vector): a digest of the 8000-byte vector for comparison' },
+      occupancyCell7Occupied: toHex(occupancyCommitment(game, role, 7, true, occSalt)),
+      occupancyCell7Empty: toHex(occupancyCommitment(game, role, 7, false, occSalt)),
+      detailCell7PC2: toHex(detailCommitment(game, role, 7, SHIP_CODES.PC, 2, detSalt)),
+      detailCell7Empty: toHex(detailCommitment(game, role, 7, 0, 0, detSalt)),
+      recordTurn3: { text: record, commitment: toHex(recordCommitment(game, role, 3, recSalt, record)) },
     },
-    signing: { secretKey: toHex(secret), publicKey: toHex(kp.publicKey), message: toHex(message), signature: toHex(sig) },
-    ed25519: edge,
+    setupVector: {
+      seed: toHex(seed),
+      game: toHex(game),
+      role,
+      setup: SETUP_B.trim(),
+      bytes: vector.length,
+      first64: toHex(vector.subarray(0, 64)),
+      sha256: toHex(sha256(vector)),
+      note: 'sha256 is the plain SHA-256 of the 8000-byte vector, for comparison only',
+    },
+    envelope: { secretKey: toHex(secret), publicKey: toHex(kp.publicKey), bytes: toHex(hello.bytes), hash: toHex(hello.hash), signature: toHex(hello.envelope.sig) },
+    ed25519: ed25519Vectors(),
   }
 }
 
-function fixed(text: string, seed: string): PlayerStrategy {
-  const setup = setupOf(text)
+/** Each side strikes the other's ship cells in turn (a legal strategy that ends games fast), the rest random. */
+function oracle(own: string, opponent: string, seed: string): PlayerStrategy {
+  const setup = setupOf(own)
+  const targets = setupOf(opponent).flatMap((s) => s.cells)
   const rng = seededRandom(seed)
-  return { setup: () => setup, record: (ctx) => formatRecord(randomRecord(ctx.ruleset, ctx.state, ctx.turn, rng).actions) }
+  let next = 0
+  return {
+    setup: () => setup,
+    record: (ctx) => {
+      const actions = randomRecord(ctx.ruleset, ctx.state, ctx.turn, rng).actions.map((a): Action => (a.kind === 'strike' ? { ...a, target: targets[next++ % targets.length] ?? a.target } : a))
+      return formatRecord(actions)
+    },
+  }
 }
 
-function once(pick: (b: import('../../src/transcript/messages.js').Body) => import('../../src/transcript/messages.js').Body | undefined): Deviation {
+/** Rewrites the first part `pick` changes. */
+function rewriteOnce(pick: (p: Part) => Part | undefined): Deviation {
   let done = false
   return {
-    outgoing(body, seal) {
-      const changed = done ? undefined : pick(body)
-      if (changed === undefined) return [seal(body)]
-      done = true
-      return [seal(changed)]
+    outgoing(parts, sealWith) {
+      if (done) return [sealWith(parts)]
+      let changed = false
+      const out = parts.map((p) => {
+        const q = changed ? undefined : pick(p)
+        if (q === undefined) return p
+        changed = true
+        return q
+      })
+      done = changed
+      return [sealWith(out)]
+    },
+  }
+}
+
+/** Changes B's record of one turn (from the honest record the session checked). */
+function recordAt(turn: number, change: (honest: CheckedRecord, ctx: Parameters<NonNullable<Deviation['record']>>[0]) => { text: string; record: CheckedRecord }): Deviation {
+  return {
+    record(ctx, honest) {
+      if (honest === undefined) throw new Error('honest record expected')
+      return ctx.turn === turn ? change(honest, ctx) : { text: formatRecord(honest.actions), record: honest }
     },
   }
 }
 
 export interface TranscriptVector {
-  readonly file: string
+  readonly files: readonly string[]
   readonly description: string
   readonly expect: Record<string, unknown>
 }
 
-/** The transcripts and their expected verdicts. */
+function decodedLines(file: string): SealedEnvelope[] {
+  return file
+    .split('\n')
+    .slice(1, -1)
+    .map((l) => {
+      const d = decodeEnvelope(Buffer.from(l, 'base64url'))
+      if (!d.ok) throw new Error('undecodable line in a vector')
+      return d.value
+    })
+}
+
+const linesOf = (file: string): string[] => file.split('\n').slice(1, -1)
+const fileOf = (lines: readonly string[]): string => [TRANSCRIPT_MAGIC, ...lines].join('\n') + '\n'
+
+/** The transcript cases and their expected verdicts. */
 export async function transcriptVectors(): Promise<{ files: Record<string, string>; manifest: TranscriptVector[] }> {
   const files: Record<string, string> = {}
   const manifest: TranscriptVector[] = []
-  const game = async (name: string, description: string, deviation: Deviation | undefined, expectV: Record<string, unknown>, terms?: import('../../src/transcript/messages.js').Terms): Promise<string[]> => {
-    const g = await playInMemory(`vector/${name}`, { strategies: [fixed(SETUP_A, `v/${name}/a`), fixed(SETUP_B, `v/${name}/b`)], deviations: [undefined, deviation], ...(terms === undefined ? {} : { terms }) })
-    files[`${name}.transcript`] = formatTranscript(g.a.transcript)
-    manifest.push({ file: `${name}.transcript`, description, expect: expectV })
-    return [...g.a.transcript]
+  const add = (description: string, expectV: Record<string, unknown>, named: Record<string, string>): void => {
+    Object.assign(files, named)
+    manifest.push({ files: Object.keys(named), description, expect: expectV })
   }
-  const honest = await game('honest', 'A whole honest game (2.6.1, standard fleets), as written by A.', undefined, { status: 'complete' })
-  await game('false-visible-result', 'B answers a hit as a miss; its occupancy opening shows the ship.', once((b) => (b.t === 'results' && b.strikes.some((s) => s.result === 'hit' && s.explosions.length === 0) ? { ...b, strikes: b.strikes.map((s) => (s.result === 'hit' && s.explosions.length === 0 ? { ...s, result: 'miss' as const } : s)) } : undefined)), { status: 'offence', offender: 'B', class: 'false-visible-result' })
-  await game('illegal-record', 'B fires more conventional strikes than its pool in turn 2.', {
-    record(ctx, honestRecord) {
-      if (ctx.turn !== 2) return { text: formatRecord(honestRecord.actions), record: honestRecord }
-      const extra: Action[] = Array.from({ length: honestRecord.entitlements.conventionalPool + 1 }, (_, i) => ({ kind: 'strike', target: i }))
-      return { text: formatRecord([...honestRecord.actions, ...extra]), record: { ...honestRecord, strikes: [...honestRecord.strikes, ...extra.map((_, i) => i)] } }
+  const play = async (name: string, o: { deviation?: Deviation; deviationA?: Deviation; strategyB?: PlayerStrategy; terms?: Terms; termsB?: Terms } = {}): Promise<{ a: string; b: string }> => {
+    const g = await playInMemory(`vector/${name}`, {
+      terms: o.terms ?? { ...TERMS, maxTurns: 40 },
+      ...(o.termsB === undefined ? {} : { termsB: o.termsB }),
+      strategies: [oracle(SETUP_A, SETUP_B, `v/${name}/a`), o.strategyB ?? oracle(SETUP_B, SETUP_A, `v/${name}/b`)],
+      deviations: [o.deviationA, o.deviation],
+    })
+    return { a: formatTranscript(g.a.transcript), b: formatTranscript(g.b.transcript) }
+  }
+
+  const honest = await play('honest')
+  add('A whole honest game (2.6.1, standard fleets) as written by A: fleet destroyed, scored.', { status: 'complete', reason: 'fleet-destroyed' }, { 'honest-a.transcript': honest.a })
+  add("Both players' files of the honest game, decided together: the same verdict.", { status: 'complete', reason: 'fleet-destroyed' }, { 'honest-a.transcript': honest.a, 'honest-b.transcript': honest.b })
+
+  // Cheats by a player that signs with its own key (SPEC §12.4-§12.6).
+  const lie = await play('false-visible-result', {
+    deviation: rewriteOnce((p) => {
+      if (p.t !== 'results') return undefined
+      const i = p.strikes.findIndex((s) => s.result === 'hit' && s.explosions.length === 0)
+      return i < 0 ? undefined : { ...p, strikes: p.strikes.map((s, j) => (j === i ? { ...s, result: 'miss' as const } : s)) }
+    }),
+  })
+  add('B answers a hit as a miss; its occupancy opening shows the ship. A stops at once.', { status: 'offence', offender: 'B', class: 'false-visible-result', winner: 'A' }, { 'false-visible-result.transcript': lie.a })
+  const scans = await play('over-bound', { deviation: recordAt(2, (h) => ({ text: formatRecord(h.actions), record: { ...h, scans: Array.from({ length: 125 }, (_, i) => i) } })) })
+  add('B states 125 scans in turn 2, beyond the public bound (SPEC §8): A refuses before opening anything.', { status: 'offence', offender: 'B', class: 'illegal-record', turn: 2 }, { 'over-bound.transcript': scans.a })
+  const kamikaze = await play('illegal-record', {
+    deviation: recordAt(1, (h, ctx) => {
+      const launch = ctx.state.ships.find((s) => s.type === 'KC')?.cells[0] ?? 0
+      const actions = h.actions.filter((a, i) => !(a.kind === 'strike' && i === h.actions.findIndex((b) => b.kind === 'strike')))
+      return { text: formatRecord([...actions, { kind: 'kamikaze', launch, target: 0 }]), record: { ...h, strikes: [...h.strikes.slice(1), 0], kamikazeLaunches: [launch] } }
+    }),
+  })
+  add('B launches a kamikaze strike in turn 1 from a ship that still has a conventional strike (2.6.1 §4.5, C-14), found at the reveal.', { status: 'offence', offender: 'B', class: 'illegal-record', turn: 1 }, { 'illegal-record.transcript': kamikaze.a })
+  const mismatch = await play('commitment-mismatch', { deviation: rewriteOnce((p) => (p.t === 'reveal' ? { ...p, records: p.records.map((x, i) => (i === 1 ? '' : x)) } : undefined)) })
+  add('B reveals a record of turn 2 other than the one it committed (SPEC §4.3).', { status: 'offence', offender: 'B', class: 'commitment-mismatch', turn: 2 }, { 'commitment-mismatch.transcript': mismatch.a })
+  const hidden = await play('false-destruction-report', { deviation: rewriteOnce((p) => (p.t === 'results' && p.destroyed.length > 0 && !p.fleetDestroyed ? { ...p, destroyed: [] } : undefined)) })
+  add('B hides the destruction of one of its ships (C-23), found at the reveal.', { status: 'offence', offender: 'B', class: 'false-destruction-report' }, { 'false-destruction-report.transcript': hidden.a })
+  const flash = await play('false-flashcube-data', {
+    deviation: rewriteOnce((p) => {
+      if (p.t !== 'flashcube' || p.reports.length === 0) return undefined
+      const wrong = (x: FlashcubeAnswer): FlashcubeAnswer => (x.kind === 'ship' ? { ...x, destroyed: !x.destroyed } : { cell: x.cell, kind: 'ship', type: 'LS', id: 1, destroyed: false, salt: x.salt })
+      return { ...p, reports: p.reports.map((entries, i) => (i === 0 ? entries.map((x, j) => (j === 0 ? wrong(x) : x)) : entries)) }
+    }),
+  })
+  add('B gives a flashcube entry whose detail opening does not show what it states (C-24).', { status: 'offence', offender: 'B', class: 'false-flashcube-data' }, { 'false-flashcube-data.transcript': flash.a })
+  const equivocation = await play('equivocation', {
+    deviation: {
+      outgoing: (parts, sealWith) => {
+        const r = parts.find((p) => p.t === 'results')
+        return r?.t === 'results' && r.turn === 2 ? [sealWith(parts), sealWith(parts.map((p) => (p.t === 'results' ? { ...p, fleetDestroyed: !p.fleetDestroyed } : p)))] : [sealWith(parts)]
+      },
     },
-  }, { status: 'offence', offender: 'B', class: 'illegal-record', turn: 2 })
-  await game('commitment-mismatch', 'B reveals a setup other than the one it committed to.', once((b) => (b.t === 'reveal' ? { ...b, setup: b.setup.replace('HS Yx1 Yx2', 'HS Yx1 Yx2'.replace('Yx2', 'Yy1')) } : undefined)), { status: 'offence', offender: 'B', class: 'commitment-mismatch', turn: 0 })
-  await game('false-destruction-report', 'B hides the destruction of one of its ships.', once((b) => (b.t === 'results' && b.destroyed.length > 0 ? { ...b, destroyed: [], fleetDestroyed: false } : undefined)), { status: 'offence', offender: 'B', class: 'false-destruction-report' })
-  await game('false-flashcube-data', 'B reports a flashcube entry with the wrong destroyed state.', once((b) => (b.t === 'flashcube' && b.reports.some((r) => r.some((x) => x.kind === 'ship')) ? { ...b, reports: b.reports.map((r) => r.map((x) => (x.kind === 'ship' ? { ...x, destroyed: !x.destroyed } : x))) } : undefined)), { status: 'offence', offender: 'B', class: 'false-flashcube-data' })
-  await game('equivocation', 'B signs two different results at one sequence number.', { outgoing: (body, seal) => (body.t === 'results' && body.turn === 2 ? [seal(body), seal({ ...body, fleetDestroyed: !body.fleetDestroyed })] : [seal(body)]) }, { status: 'offence', offender: 'B', class: 'equivocation', turn: 2 })
-  await game('protocol-violation', 'B sends a commitment signed for another game.', { outgoing: (body, seal) => [body.t === 'commit' && body.turn === 2 ? seal(body, toBase64url(new Uint8Array(32).fill(7))) : seal(body)] }, { status: 'offence', offender: 'B', class: 'protocol-violation', turn: 2 })
-  let silent = false
-  await game('abandonment', 'B stops answering in turn 3; A reveals and records the abandonment.', {
-    outgoing(body, seal) {
-      silent ||= body.t === 'results' && body.turn === 3
-      return silent ? [] : [seal(body)]
-    },
-  }, { status: 'incomplete', stoppedBy: 'B', honest: ['A'] }, { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 1000, turnMs: 1000, replyMs: 1000, sanction: 'forfeit' })
-  // Hand-tampered copies of the honest transcript.
-  const line = honest.findIndex((l) => l.includes('"t":"results"') && l.includes('"from":"B"'))
-  const bad = [...honest]
-  bad[line] = (bad[line] ?? '').replace(/"sig":"(.)/, (_m, c: string) => `"sig":"${c === 'A' ? 'B' : 'A'}`)
-  files['invalid-signature.transcript'] = formatTranscript(bad)
-  manifest.push({ file: 'invalid-signature.transcript', description: "The honest game with one of B's signatures altered.", expect: { status: 'offence', offender: 'B', class: 'invalid-signature' } })
-  files['truncated.transcript'] = formatTranscript(honest.slice(0, 40))
-  manifest.push({ file: 'truncated.transcript', description: 'The honest game cut after 40 envelopes: nobody revealed.', expect: { status: 'incomplete', honest: [] } })
-  files['garbage.transcript'] = formatTranscript([...honest.slice(0, 5), '{"v":1,"game":"not base64!"}'])
-  manifest.push({ file: 'garbage.transcript', description: 'A line that is not an envelope.', expect: { status: 'unreadable' } })
+  })
+  add('B signs two different envelopes at one seq in turn 2; both stand in A’s file (SPEC §5.3).', { status: 'offence', offender: 'B', class: 'equivocation', turn: 2 }, { 'equivocation.transcript': equivocation.a })
+
+  // Games that do not end normally (SPEC §12.7).
+  const resign = await play('resignation', { strategyB: ((): PlayerStrategy => {
+    const inner = oracle(SETUP_B, SETUP_A, 'v/resignation/b')
+    return { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === 2 ? RESIGN : inner.record(ctx)) }
+  })() })
+  add('B resigns in turn 2, and still reveals.', { status: 'resigned', by: 'B', winner: 'A' }, { 'resignation.transcript': resign.a })
+  const owing = await play('abandoned', { deviation: { stopAfterReceiving: (s) => (s.envelope.seq === 4 ? 'claim' : undefined) } })
+  add('B stops instead of answering what its own acknowledgement shows it holds: it abandoned, and loses (rule 6).', { status: 'abandoned', by: 'B', how: 'stopped', winner: 'A' }, { 'abandoned.transcript': owing.a })
+  let sent = 0
+  const quit = await play('no-reveal', { deviation: { outgoing: () => (++sent >= 6 ? 'withhold' : undefined) as never } })
+  add('B falls silent in turn 2 and never reveals; A claims and reveals: B loses (rule 7).', { status: 'abandoned', by: 'B', how: 'no-reveal', winner: 'A' }, { 'no-reveal-a.transcript': quit.a })
+  add("The same game with B's own file, which holds its reveal, signed but never sent: decided on the committed turns (rule 8).", { status: 'adjudicated' }, { 'no-reveal-a.transcript': quit.a, 'no-reveal-b.transcript': quit.b })
+  const refused = await play('refused', { termsB: { ...TERMS, maxTurns: 40, turnMs: 30_000 } })
+  add("B refuses A's hello: its terms are not the invite's (SPEC §6.2). No game, nobody at fault.", { status: 'incomplete', reason: 'refused' }, { 'refused.transcript': refused.a })
+
+  // Edits of a published file by someone without the players' keys (SPEC §5.4, §12.1).
+  const honestLines = linesOf(honest.a)
+  const envelopes = decodedLines(honest.a)
+  const atB = envelopes.findIndex((s) => s.envelope.sender === 'B' && s.envelope.parts.some((p) => p.t === 'results'))
+  const bLine = honestLines[atB] ?? ''
+  const flipped = Buffer.from(bLine, 'base64url')
+  flipped[flipped.length - 1] = (flipped[flipped.length - 1] ?? 0) ^ 1
+  add("A copy of one of B's envelopes with a signature byte changed, appended: the same envelope by hash (SPEC §5.3); nothing changes.", { status: 'complete', reason: 'fleet-destroyed' }, { 'altered-copy.transcript': fileOf([...honestLines, toBase64url(flipped)]) })
+  const flippedOnly = [...honestLines]
+  flippedOnly[atB] = toBase64url(flipped)
+  add("One of B's envelopes with a signature byte changed, in place: later envelopes of B authenticate it through prev (SPEC §5.4); nothing changes.", { status: 'complete', reason: 'fleet-destroyed' }, { 'altered-signature.transcript': fileOf(flippedOnly) })
+  const atA = envelopes.findIndex((s, i) => i > 4 && s.envelope.sender === 'A')
+  const deleted = honestLines.filter((_, i) => i !== atA)
+  add("One of A's lines deleted: a gap the verifier names, nobody convicted.", { status: 'incomplete', reason: 'gap' }, { 'deleted-line.transcript': fileOf(deleted) })
+  add("The file with a deleted line merged with B's untouched file: the gap is filled, the true verdict.", { status: 'complete', reason: 'fleet-destroyed' }, { 'deleted-line.transcript': fileOf(deleted), 'honest-b.transcript': honest.b })
+  const other = await play('other-game', { terms: { ...TERMS, maxTurns: 3 } })
+  const foreign = linesOf(other.a).slice(0, 4)
+  add('Envelopes of another game played with the same identities spliced in: foreign, noted, never evidence (SPEC §12.1).', { status: 'complete', reason: 'fleet-destroyed' }, { 'foreign.transcript': fileOf([...honestLines.slice(0, 6), ...foreign, ...honestLines.slice(6)]) })
+  add("A's hello deleted: no game can be established from the file.", { status: 'incomplete', reason: 'no-game' }, { 'missing-hello.transcript': fileOf(honestLines.slice(1)) })
+  add('The honest game cut after 20 envelopes: it stopped and nobody claimed in this file.', { status: 'incomplete' }, { 'truncated.transcript': fileOf(honestLines.slice(0, 20)) })
+  add('A line that is not base64url, inserted: set aside with a note naming the line; nothing else changes.', { status: 'complete', reason: 'fleet-destroyed' }, { 'garbage.transcript': fileOf([...honestLines.slice(0, 5), '{"v":1,"game":"not base64!"}', ...honestLines.slice(5)]) })
+  add('A transcript of protocol version 1: unreadable, with the version named.', { status: 'unreadable' }, { 'version-1.transcript': ['spaceships-transcript 1', ...honestLines.slice(0, 2)].join('\n') + '\n' })
   return { files, manifest }
 }
 
+export interface FrameVector {
+  readonly sender: Role
+  readonly parts: string
+  readonly game: string
+  readonly prev: string
+  readonly ack: string
+  readonly ackSeq: number
+  readonly frame: string
+  readonly envelope: string
+}
+
 /**
- * frames.json (SPEC §2.1): envelopes of the honest transcript as compact frames, with what the
- * receiver must hold to rebuild them (the game id, the sender's previous envelope hash, the hash
- * `ack` names) and the exact line they rebuild to.
+ * frames.json (SPEC §2.1): envelopes of the honest game as compact frames, with what the receiver
+ * must hold to rebuild them (the game id, the sender's previous envelope hash, the hash `ack`
+ * names and where it sits) and the exact envelope bytes they rebuild to.
  */
-export function frameVectors(honestTranscript: string): unknown {
-  const sealed = parseTranscript(honestTranscript)
-  if (!sealed.ok) throw new Error('honest transcript unreadable')
-  const envelopes = sealed.value
-  // The setups travel deflated (form 0x02); the rest compact (0x01).
-  const wanted = new Set(['setup', 'commit', 'aspects', 'results', 'flashcube', 'verdict'])
+export function frameVectors(honestFile: string): FrameVector[] {
+  const envelopes = decodedLines(honestFile)
+  const chains: Record<Role, SealedEnvelope[]> = { A: [], B: [] }
+  for (const s of envelopes) chains[s.envelope.sender].push(s)
+  const position = new Map<string, number>()
+  for (const r of ['A', 'B'] as const) chains[r].forEach((s, i) => position.set(s.id, i))
+  const game = chains.A[1]?.envelope.game
+  const ctx = { game, hashAt: (role: Role, seq: number) => chains[role][seq]?.hash, positionOf: (id: string) => position.get(id) }
   const seen = new Set<string>()
-  const out: unknown[] = []
-  envelopes.forEach((s, i) => {
-    const key = `${s.envelope.from}/${s.envelope.body.t}`
-    if (!wanted.has(s.envelope.body.t) || seen.has(key)) return
+  const out: FrameVector[] = []
+  for (const s of envelopes) {
+    const kinds = s.envelope.parts.map((p) => p.t).join('+')
+    const key = `${s.envelope.sender}/${kinds}`
+    if (s.envelope.seq === 0 || seen.has(key)) continue
     seen.add(key)
-    const held = envelopes.slice(0, i)
-    const ctx = {
-      game: s.envelope.game,
-      hashAt: (r: 'A' | 'B', at: number) => held.filter((x) => x.envelope.from === r)[at]?.hash,
-      positionOf: (hash: string) => held.find((x) => x.hash === hash)?.envelope.seq,
-    }
-    const frame = encodeFrame(s, ctx)
-    out.push({ from: s.envelope.from, body: s.envelope.body.t, game: s.envelope.game, prev: s.envelope.prev, ack: s.envelope.ack, ackSeq: s.envelope.ack === '' ? null : ctx.positionOf(s.envelope.ack), frame: toHex(frame), line: s.line })
-  })
+    const e = s.envelope
+    out.push({
+      sender: e.sender,
+      parts: kinds,
+      game: toHex(e.game ?? new Uint8Array()),
+      prev: toHex(e.prev ?? new Uint8Array()),
+      ack: toHex(e.ack ?? new Uint8Array()),
+      ackSeq: position.get(toBase64url(e.ack ?? new Uint8Array())) ?? -1,
+      frame: toHex(encodeEnvelopeFrame(s, ctx)),
+      envelope: toHex(s.bytes),
+    })
+  }
   return out
 }

@@ -22,7 +22,7 @@ import { type FlashcubeAnswer, type OffenceClass, type Part, type Terms, cellInd
 import { revealedSetup } from '../../src/verify/replay.js'
 import { type Verdict, verifyFiles } from '../../src/verify/verify.js'
 import { SETUP_A, SETUP_B } from '../helpers.js'
-import { TERMS, playInMemory } from './helpers.js'
+import { type PlayedGame, TERMS, playInMemory } from './helpers.js'
 
 const SETUP_A_CLASSIC = 'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
 const SETUP_B_CLASSIC = 'DS Gv1 Gv2 Gw1 Gw2 Bv1 Bv2 Bw1 Bw2\nKC Yz1 Yz2 Yz3 Gz1 Gz2 Gz3\nFS Rz2 Rz3 Ry2 Ry3\nMD Ox5 Oy5 Oz5\nHF Yx1 Yx2'
@@ -61,13 +61,13 @@ function answersAfter(transcript: readonly Uint8Array[], seq: number): string[] 
 }
 
 /** Plays A honest against B cheating; A's signed verdict, a third party and both files merged all name B. */
-async function expectCaught(name: string, deviation: Deviation, expected: Expected, terms: Terms = TERMS, ruleset: Ruleset = DEFAULT_RULESET): Promise<void> {
+async function expectCaught(name: string, deviation: Deviation, expected: Expected, terms: Terms = TERMS, ruleset: Ruleset = DEFAULT_RULESET): Promise<PlayedGame> {
   const classic = ruleset.variant === 'classic'
   const strategies = [fixed(classic ? SETUP_A_CLASSIC : SETUP_A, `${name}/a`, ruleset), fixed(classic ? SETUP_B_CLASSIC : SETUP_B, `${name}/b`, ruleset)] as const
   const g = await playInMemory(`cheat/${name}`, { terms, strategies, deviations: [undefined, deviation] })
   for (const v of [g.a.verdict, verdictOf(g.a.transcript), verdictOf(g.a.transcript, g.b.transcript)]) {
     expect(v.status, JSON.stringify(v)).toBe('offence')
-    if (v.status !== 'offence') return
+    if (v.status !== 'offence') return g
     expect([v.offence.offender, v.offence.class, v.offence.turn]).toEqual(['B', expected.cls, expected.turn?.() ?? v.offence.turn])
     expect(v.winner).toBe('A')
   }
@@ -75,6 +75,7 @@ async function expectCaught(name: string, deviation: Deviation, expected: Expect
     // SPEC §6.7: an offence public knowledge shows is answered by a stop, never by openings.
     expect(answersAfter(g.a.transcript, g.a.verdict.offence.seq ?? -1)[0]).toMatch(/^stop/)
   }
+  return g
 }
 
 /** Rewrites the first part `pick` changes, and remembers its turn. */
@@ -138,7 +139,7 @@ describe('cheats found by an opening, live (SPEC §12.4)', () => {
         return [seal(parts.map((p) => (p.t === 'results' ? { ...p, destroyed: [...p.destroyed, { type: 'HS' as const, id: 1, cells }] } : p)))]
       },
     }
-    const cheatSeed = { value: new Uint8Array(32) }
+    const cheatSeed: { value: Uint8Array } = { value: new Uint8Array(32) }
     // The session draws its nonce then its seed from the secret source; replay the draws to know the seed.
     const { seededSecrets } = await import('../../src/commit/secrets.js')
     const src = seededSecrets('cheat/false-report/B')
@@ -221,7 +222,13 @@ describe('cheats found at the reveal (SPEC §12.5)', () => {
     const other = readSetup(SETUP_A, DEFAULT_RULESET)
     if (!other.ok) throw new Error('bad setup')
     const deviation: Deviation = { setup: (honest) => ({ committed: honest, played: other.value }) }
-    await expectCaught('played-other-setup', deviation, { cls: 'false-visible-result', turn: undefined, live: true })
+    // Live, the first answer that the committed setup contradicts is accused at once; the cheater's
+    // reveal then shows the earlier offence, the setup itself (turn 0 ranks first, SPEC §12.6).
+    const g = await expectCaught('played-other-setup', deviation, { cls: 'commitment-mismatch', turn: () => 0, live: false })
+    const accusation = g.events[0].find((e) => e.kind === 'stopped' && e.by === 'A')
+    expect(accusation).toMatchObject({ reason: 'accusation' })
+    const stop = decoded(g.a.transcript).flatMap((s) => (s.envelope.sender === 'A' ? s.envelope.parts : [])).find((p) => p.t === 'stop')
+    expect(stop?.t === 'stop' ? stop.detail : '').toMatch(/^false-visible-result by B in turn \d+/)
   })
 
   it('a revealed record that does not open its commitment (SPEC §4.3)', async () => {
@@ -273,7 +280,7 @@ describe('bytes that are not evidence are refused, never answered, and convict n
 })
 
 describe('what public knowledge shows is refused before anything is answered (SPEC §8, §6.7)', () => {
-  const overBound = (name: string, change: (ctx: Parameters<NonNullable<Deviation['record']>>[0], honest: CheckedRecord) => { text: string; record: CheckedRecord } | undefined, ruleset: Ruleset = DEFAULT_RULESET): Promise<void> => {
+  const overBound = (name: string, change: (ctx: Parameters<NonNullable<Deviation['record']>>[0], honest: CheckedRecord) => { text: string; record: CheckedRecord } | undefined, ruleset: Ruleset = DEFAULT_RULESET): Promise<PlayedGame> => {
     let turn = -1
     const deviation: Deviation = {
       record(ctx, honest) {

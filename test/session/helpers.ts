@@ -20,6 +20,8 @@ export interface PlayedGame {
 
 export interface PlayOptions {
   readonly terms?: Terms
+  /** B's terms when they differ from A's (B refuses a hello with other terms than its invite's, SPEC §6.2). */
+  readonly termsB?: Terms
   readonly strategies?: readonly [PlayerStrategy | undefined, PlayerStrategy | undefined]
   readonly deviations?: readonly [Deviation | undefined, Deviation | undefined]
   readonly fault?: Fault
@@ -42,7 +44,8 @@ export async function playInMemory(seed: string, options: PlayOptions = {}): Pro
       while (!stop.signal.aborted) {
         await clock.sleep(1000, stop.signal)
         const frame = again()
-        if (frame !== undefined && !stop.signal.aborted) pair.inject(0, frame)
+        // The game may have ended while this loop slept.
+        if (frame !== undefined && !(stop.signal.aborted as boolean)) pair.inject(0, frame)
       }
     })()
   }
@@ -51,7 +54,7 @@ export async function playInMemory(seed: string, options: PlayOptions = {}): Pro
     return runSession({
       role,
       keys: generateKeyPair(secrets),
-      terms,
+      terms: role === 'B' ? (options.termsB ?? terms) : terms,
       secrets,
       store: options.stores?.[k] ?? memoryStore(),
       channel: pair.ends[k],
