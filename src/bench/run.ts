@@ -26,6 +26,7 @@ import { runSession } from '../session/session.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { defaultJobs, verifyGroups } from '../cli/verify-pool.js'
+import { worstCase } from './worst.js'
 import { type BenchMode, type PeerResult, acceptChannel, benchNode, benchTerms, counting, dialChannel, playSide } from './peer.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
@@ -286,6 +287,9 @@ async function main(): Promise<void> {
   const verifyRandom = verifierRate(randomFiles)
   const verifyAllCores = await verifierRateAllCores(strongFiles)
 
+  log('   the largest transcript the terms allow (1,000 turns), signatures valid and broken')
+  const worst = await worstCase()
+
   log('4. the rules engine alone')
   const engine = engineRate()
 
@@ -311,7 +315,7 @@ async function main(): Promise<void> {
     perTurn: twoProcesses,
     perTurnOneProcess: oneProcess,
     wholeGame: { strong: { ms: stat(wholeStrong.map((g) => g.ms)), turns: stat(wholeStrong.map((g) => g.turns)) }, random: { ms: stat(wholeRandom.map((g) => g.ms)), turns: stat(wholeRandom.map((g) => g.turns)) } },
-    verifier: { strongGames: verifyStrong, randomGames: verifyRandom, allCores: verifyAllCores },
+    verifier: { strongGames: verifyStrong, randomGames: verifyRandom, allCores: verifyAllCores, worstCase: { lines: worst.lines, bytes: worst.bytes, validCpuMs: stat(worst.validCpuMs), brokenCpuMs: stat(worst.brokenCpuMs) } },
     engine,
     peerNode: { peakRssMiB: node.peakRssMiB, note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process' },
     verifyColdStartMs: coldStat,
@@ -334,6 +338,8 @@ async function main(): Promise<void> {
     [`verifier, strong games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyStrong.gamesPerSecond, 0), '', `>= 1000: ${goal(verifyStrong.gamesPerSecond.median >= 1000)}`],
     [`verifier, strong games, ${verifyAllCores.threads} threads (verify --jobs), games/s`, fmt(verifyAllCores.gamesPerSecond, 0), '', ''],
     [`verifier, random games (${verifyRandom.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyRandom.gamesPerSecond, 1), '', ''],
+    [`verifier, the largest transcript (${worst.lines} envelopes), CPU ms, signatures valid`, fmt(results.verifier.worstCase.validCpuMs, 0), '', `< 2000 ms: ${goal(results.verifier.worstCase.validCpuMs.median < 2000)}`],
+    ['verifier, the same file with every signature but the hellos broken, CPU ms', fmt(results.verifier.worstCase.brokenCpuMs, 0), '', `< 2000 ms: ${goal(results.verifier.worstCase.brokenCpuMs.median < 2000)}`],
     ['rules engine, turns/s', fmt(engine.turnsPerSecond, 0), '', ''],
     [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],
     ['peak RSS of a play process (two nodes), MiB', node.peakRssMiB.toFixed(0), '', ''],
