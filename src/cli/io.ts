@@ -15,8 +15,17 @@ export interface CliIo {
   readonly prompter?: () => Prompter
 }
 
+/** `spaceships show ... | head`: the reader went away; stop writing, quietly. */
+let stdoutClosed = false
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e
+  stdoutClosed = true
+})
+
 export const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
+  stdout: (text) => {
+    if (!stdoutClosed) process.stdout.write(text)
+  },
   stderr: (text) => process.stderr.write(text),
   readFile: (path) => readFile(path),
   writeFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
@@ -39,7 +48,31 @@ export const EXIT = {
   /** The game stopped before its end, both revealed, and it was scored on the committed state (SPEC §12.7, 8). */
   adjudicated: 5,
   usage: 64,
+  /** An unexpected failure of the program itself (sysexits EX_SOFTWARE): never a judgement. */
+  internal: 70,
 } as const
+
+/** A mistake the user can fix (a bad flag, a missing file): one line on stderr and its exit status. */
+export class UserError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.usage,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * A whole-number flag, checked when parsed: `--wait abc` is a usage error naming the flag and the
+ * range, never a NaN deadline.
+ */
+export function wholeNumber(flag: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value)
+    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) throw new UserError(`${flag}: expected a whole number from ${min} to ${max}, got "${value}"`)
+    return n
+  }
+}
 
 /** Inquirer on the terminal, loaded on the first prompt (commands without prompts never load it). */
 function lazyPrompter(): Prompter {

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import { type CliIo, EXIT, processIo } from './io.js'
+import { type CliIo, EXIT, UserError, processIo, wholeNumber } from './io.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
 // imported when used, so `spaceships verify` starts fast (issue 6: cold start).
 import type { GameFlags, TermsFlags } from './net.js'
@@ -100,7 +100,7 @@ function program(io: CliIo, status: { code: number }): Command {
       .option('--autoplay', 'a bot plays your side too (a non-interactive demo)')
       .option('--bot <name>', 'the built-in bot: strong or random', 'strong')
       .option('--seed <text>', "seed for the bots' choices (reproducible moves; salts stay secret)")
-      .option('--pace <ms>', 'with --autoplay: wait this long before each of your bot\'s moves')
+      .option('--pace <ms>', 'with --autoplay: wait this long before each of your bot\'s moves', wholeNumber('--pace', 0, 60_000))
       .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
       .option('--out <file>', 'also write the transcript here when the game ends')
       .option('--json', 'print the result as JSON', false)
@@ -124,9 +124,9 @@ function program(io: CliIo, status: { code: number }): Command {
       status.code = await (await import('./net.js')).playCommand(io, opts)
     })
   netOptions(termsOptions(gameOptions(root.command('host').description('Host a game: print an invite and wait for the opponent to join.'))))
-    .option('--wait <seconds>', 'how long to wait for the opponent to join', '3600')
+    .option('--wait <seconds>', 'how long to wait for the opponent to join', wholeNumber('--wait', 1, 30 * 86_400), 3600)
     .option('--invite-file <file>', 'also write the invite to this file')
-    .action(async (opts: GameFlags & TermsFlags & { wait: string; inviteFile?: string }) => {
+    .action(async (opts: GameFlags & TermsFlags & { wait: number; inviteFile?: string }) => {
       status.code = await (await import('./net.js')).hostCommand(io, opts)
     })
   netOptions(gameOptions(root.command('join').description("Join a game from the host's invite (or @FILE holding it); a game already begun here resumes.")))
@@ -146,9 +146,9 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--listen <multiaddr>', 'listen address (repeatable; default tcp 4001 and ws 4002)', collect)
     .option('--allow <peerid>', 'a player allowed to use the relay (repeatable; default anyone)', collect)
     .option('--identity <file>', "the relay's key file (default: $XDG_CONFIG_HOME/spaceships/relay-identity)")
-    .option('--for <seconds>', 'stop after this long (default: until interrupted)')
+    .option('--for <seconds>', 'stop after this long (default: until interrupted)', wholeNumber('--for', 1, 365 * 86_400))
     .option('--json', 'print the addresses as JSON', false)
-    .action(async (opts: { listen?: string[]; allow?: string[]; identity?: string; for?: string; json: boolean }) => {
+    .action(async (opts: { listen?: string[]; allow?: string[]; identity?: string; for?: number; json: boolean }) => {
       status.code = await (await import('./net.js')).relayCommand(io, opts)
     })
   root
@@ -172,8 +172,8 @@ function program(io: CliIo, status: { code: number }): Command {
     .description('Replay a finished game turn by turn, drawn as in the live game, from one side.')
     .argument('<files...>', 'transcripts of one game (one is enough when it holds both reveals)')
     .option('--as <role>', 'whose side to show, A (host) or B (joiner)', 'A')
-    .option('--turn <n>', 'show only this turn')
-    .action(async (files: string[], opts: { as: string; turn?: string }) => {
+    .option('--turn <n>', 'show only this turn', wholeNumber('--turn', 1, 1000))
+    .action(async (files: string[], opts: { as: string; turn?: number }) => {
       status.code = await (await import('./show.js')).showCommand(io, files, opts)
     })
   root
@@ -194,7 +194,14 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
     await program(io, status).parseAsync([...argv], { from: 'user' })
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage
-    throw e
+    if (e instanceof UserError) {
+      io.stderr(`spaceships: ${e.message}\n`)
+      return e.exitCode
+    }
+    // Anything else is a bug of this program, never a judgement on a game: exit 70, one line.
+    const message = e instanceof Error ? e.message : String(e)
+    io.stderr(`spaceships: internal error: ${message.split('\n')[0] ?? ''} (a bug: run again with DEBUG=spaceships:* for details, and please report it)\n`)
+    return EXIT.internal
   }
   return status.code
 }

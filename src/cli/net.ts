@@ -7,12 +7,14 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../commit/secrets.js'
-import { type NetEvent, type NetGameCommon, hostGame, joinGame } from '../net/game.js'
-import { type Identity, configDir, defaultIdentityPath, ephemeralIdentity, loadOrCreateIdentity } from '../net/identity.js'
+import { type NetEvent, type NetGameCommon, NobodyJoinedError, hostGame, joinGame } from '../net/game.js'
+import { type Identity, IdentityFileError, configDir, defaultIdentityPath, ephemeralIdentity, loadOrCreateIdentity } from '../net/identity.js'
 import { formatInvite, parseInvite } from '../net/invite.js'
 import { createRelayNode } from '../net/node.js'
 import { seededRandom } from '../rules/rng.js'
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
+import { readSetup } from '../rules/setup.js'
+import { describeViolation } from '../rules/errors.js'
 import type { SessionResult } from '../session/session.js'
 import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
 import { BOT_NAMES, type BotName, isBotName, makeBot } from '../bot/arena.js'
@@ -21,7 +23,7 @@ import { LIMITS, type Terms } from '../transcript/messages.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
 import { type GameFiles, type GameMeta, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
-import { type CliIo, EXIT } from './io.js'
+import { type CliIo, EXIT, UserError } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
 export function botStrategy(name: BotName, seed: string): PlayerStrategy {
@@ -40,7 +42,7 @@ export interface GameFlags {
   readonly out?: string
   readonly json?: boolean
   readonly yes?: boolean
-  readonly pace?: string
+  readonly pace?: number
 }
 
 export interface TermsFlags {
@@ -50,7 +52,6 @@ export interface TermsFlags {
   readonly replySeconds: string
 }
 
-class UsageError extends Error {}
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -60,10 +61,10 @@ function screenFor(io: CliIo): Screen {
 
 function termsFrom(f: TermsFlags): Terms {
   const r = parseRuleset(f.ruleset)
-  if (!r.ok) throw new UsageError(`--ruleset: ${r.error.message}`)
+  if (!r.ok) throw new UserError(`--ruleset: ${r.error.message}`)
   const int = (name: string, v: string, min: number, max: number): number => {
     const n = Number(v)
-    if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${name}: expected a whole number from ${min} to ${max}, got "${v}"`)
+    if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${name}: expected a whole number from ${min} to ${max}, got "${v}"`)
     return n
   }
   const ms = (name: string, v: string): number => int(name, v, LIMITS.minDeadlineMs / 1000, LIMITS.maxDeadlineMs / 1000) * 1000
@@ -71,8 +72,29 @@ function termsFrom(f: TermsFlags): Terms {
 }
 
 function botName(name: string): BotName {
-  if (!isBotName(name)) throw new UsageError(`--bot: one of ${BOT_NAMES.join(', ')}`)
+  if (!isBotName(name)) throw new UserError(`--bot: one of ${BOT_NAMES.join(', ')}`)
   return name
+}
+
+/** `join @FILE`: the invite from a file, or one line saying why it cannot be read. */
+function readInviteFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : code === 'EACCES' ? 'permission denied' : (e as Error).message
+    throw new UserError(`cannot read the invite from ${path}: ${why}`)
+  }
+}
+
+/** A setup file is checked before anything else happens, so a bad one never leaves an opponent waiting. */
+function checkSetupFile(f: GameFlags, terms: Terms): void {
+  const choice = setupChoice(f)
+  if (choice.kind !== 'text') return
+  const ruleset = parseRuleset(terms.ruleset)
+  if (!ruleset.ok) return
+  const r = readSetup(choice.text, ruleset.value, 0, 'lenient')
+  if (!r.ok) throw new UserError(`--setup ${f.setup ?? ''}: not a legal setup for ${terms.ruleset}: ${r.error.map(describeViolation).join('; ')}`)
 }
 
 function setupChoice(f: GameFlags): SetupChoice {
@@ -80,7 +102,7 @@ function setupChoice(f: GameFlags): SetupChoice {
     try {
       return { kind: 'text', text: readFileSync(f.setup, 'utf8') }
     } catch (e) {
-      throw new UsageError(`--setup: cannot read ${f.setup}: ${(e as Error).message}`)
+      throw new UserError(`--setup: cannot read ${f.setup}: ${(e as Error).message}`)
     }
   }
   return f.random === true ? { kind: 'random' } : { kind: 'ask' }
@@ -120,9 +142,9 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player']): PlayerStrategy {
   const screen = screenFor(io)
-  if (meta.kind === 'bot') return narrated(paced(botStrategy(botName(meta.bot), meta.seed), Number(f.pace ?? '0')), screen)
+  if (meta.kind === 'bot') return narrated(paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0), screen)
   const prompter = io.prompter?.()
-  if (prompter === undefined) throw new UsageError('no terminal to play on: use --autoplay')
+  if (prompter === undefined) throw new UserError('no terminal to play on: use --autoplay')
   return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()) })
 }
 
@@ -163,9 +185,15 @@ function watched(inner: PlayerStrategy, seen: { ctx?: Parameters<PlayerStrategy[
   return { setup: (r) => inner.setup(r), record: (ctx) => ((seen.ctx = ctx), inner.record(ctx)), finished: (ctx) => void (seen.ctx = ctx) }
 }
 
+/** A key others could read is reported: whoever read it can sign transcripts as this player. */
+function warnExposed(io: CliIo, identity: Identity, exposedMode: number | undefined): void {
+  if (exposedMode !== undefined) io.stderr(`warning: your identity key ${identity.path} was readable by others (mode ${exposedMode.toString(8)}); it is now private (600). Anyone who read it can sign as you: if that may have happened, move it away to create a new identity.\n`)
+}
+
 async function identityFor(f: GameFlags, io: CliIo): Promise<Identity> {
-  const { identity, created } = await loadOrCreateIdentity(f.identity ?? defaultIdentityPath(env(io)))
+  const { identity, created, exposedMode } = await loadOrCreateIdentity(f.identity ?? defaultIdentityPath(env(io)))
   if (created && f.json !== true) io.stderr(`created your identity ${identity.peerId.toString()} in ${identity.path}\n`)
+  warnExposed(io, identity, exposedMode)
   return identity
 }
 
@@ -233,7 +261,7 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
 
 async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
   const parsed = parseInvite(meta.invite)
-  if (!parsed.ok) throw new UsageError(`invite: ${parsed.error.field}: ${parsed.error.message}`)
+  if (!parsed.ok) throw new UserError(`invite: ${parsed.error.field}: ${parsed.error.message}`)
   const identity = await identityFor(f, io)
   const files = openGameFiles(meta.id, env(io))
   const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
@@ -254,8 +282,16 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
   try {
     return await body()
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (e instanceof UserError) {
       io.stderr(`spaceships ${name}: ${e.message}\n`)
+      return e.exitCode
+    }
+    if (e instanceof NobodyJoinedError) {
+      io.stderr(`spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with spaceships resume (it lists the game)\n`)
+      return EXIT.incomplete
+    }
+    if (e instanceof IdentityFileError) {
+      io.stderr(`spaceships ${name}: your identity file is unusable: ${e.message} (restore it from a backup, or move it away to create a new identity)\n`)
       return EXIT.usage
     }
     if (e instanceof Error && e.name === 'ExitPromptError') {
@@ -266,35 +302,39 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
   }
 }
 
-export function hostCommand(io: CliIo, f: GameFlags & TermsFlags & { wait: string; inviteFile?: string }): Promise<number> {
+export function hostCommand(io: CliIo, f: GameFlags & TermsFlags & { wait: number; inviteFile?: string }): Promise<number> {
   return guarded(io, 'host', async () => {
     const terms = termsFrom(f)
+    checkSetupFile(f, terms)
     const id = randomBytes(16).toString('hex')
     const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: f.listen ?? DEFAULT_LISTEN, relays: f.relay ?? [], player: playerMeta(f) }
     writeMeta(meta, env(io))
-    return runHost(io, f, meta, terms, Number(f.wait) * 1000, f.inviteFile)
+    return runHost(io, f, meta, terms, f.wait * 1000, f.inviteFile)
   })
 }
 
 export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promise<number> {
   return guarded(io, 'join', async () => {
-    const parsed = parseInvite(inviteText.startsWith('@') ? readFileSync(inviteText.slice(1), 'utf8') : inviteText)
-    if (!parsed.ok) throw new UsageError(`that invite is not usable: ${parsed.error.field}: ${parsed.error.message}`)
+    const text = inviteText.startsWith('@') ? readInviteFile(inviteText.slice(1)) : inviteText
+    const parsed = parseInvite(text)
+    if (!parsed.ok) throw new UserError(`that invite is not usable: ${parsed.error.field}: ${parsed.error.message}`)
     const invite = parsed.value
+    checkSetupFile(f, invite.terms)
     const existing = readMeta(invite.id, env(io))
     if (existing !== undefined && existing.finished === undefined) {
       if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
       return runJoin(io, f, existing)
     }
-    if (existing !== undefined) throw new UsageError(`game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${openGameFiles(invite.id, env(io)).dir}`)
+    if (existing !== undefined) throw new UserError(`game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${openGameFiles(invite.id, env(io)).dir}`)
     const t = invite.terms
     if (f.json !== true) io.stdout(`Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply; an offence forfeits.\n`)
     if (f.yes !== true && f.autoplay !== true) {
       const prompter = io.prompter?.()
-      if (prompter === undefined) throw new UsageError('no terminal to accept the terms on: use --yes')
+      if (prompter === undefined) throw new UserError('no terminal to accept the terms on: use --yes')
       if (!(await prompter.confirm({ message: 'Accept these terms and play?' }))) return EXIT.ok
     }
-    const meta: GameMeta = { v: 1, id: invite.id, role: 'join', invite: inviteText, opponent: invite.peer, listen: f.listen ?? [], relays: f.relay ?? [], player: playerMeta(f) }
+    // The invite itself is stored, never "@file": the game must stay joinable from this machine.
+    const meta: GameMeta = { v: 1, id: invite.id, role: 'join', invite: text.trim(), opponent: invite.peer, listen: f.listen ?? [], relays: f.relay ?? [], player: playerMeta(f) }
     writeMeta(meta, env(io))
     return runJoin(io, f, meta)
   })
@@ -308,11 +348,11 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       return EXIT.ok
     }
     const meta = readMeta(id, env(io))
-    if (meta === undefined) throw new UsageError(`no game ${id} on this machine (see: spaceships resume)`)
-    if (meta.finished !== undefined) throw new UsageError(`game ${id} is already over (${meta.finished})`)
+    if (meta === undefined) throw new UserError(`no game ${id} on this machine (see: spaceships resume)`)
+    if (meta.finished !== undefined) throw new UserError(`game ${id} is already over (${meta.finished})`)
     if (meta.role === 'join') return runJoin(io, f, meta)
     const invite = parseInvite(meta.invite)
-    if (!invite.ok) throw new UsageError(`game ${id} never got as far as an invite; host a new one`)
+    if (!invite.ok) throw new UserError(`game ${id} never got as far as an invite; host a new one`)
     return runHost(io, f, meta, invite.value.terms, 3_600_000)
   })
 }
@@ -324,6 +364,7 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
 export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<number> {
   return guarded(io, 'play', async () => {
     const terms = termsFrom(f)
+    checkSetupFile(f, terms)
     const seed = f.seed ?? randomSeed()
     const you = await identityFor(f, io)
     const botIdentity = await ephemeralIdentity()
@@ -360,7 +401,8 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
 
 export function idCommand(io: CliIo, f: { identity?: string; json?: boolean }): Promise<number> {
   return guarded(io, 'id', async () => {
-    const { identity, created } = await loadOrCreateIdentity(f.identity ?? defaultIdentityPath(env(io)))
+    const { identity, created, exposedMode } = await loadOrCreateIdentity(f.identity ?? defaultIdentityPath(env(io)))
+    warnExposed(io, identity, exposedMode)
     const peer = identity.peerId.toString()
     if (f.json === true) io.stdout(`${JSON.stringify({ peerId: peer, path: identity.path, created })}\n`)
     else io.stdout(`${peer}\n${created ? 'created' : 'stored'} in ${identity.path} (keep it private; it signs your transcripts)\n`)
@@ -369,7 +411,7 @@ export function idCommand(io: CliIo, f: { identity?: string; json?: boolean }): 
 }
 
 /** A circuit-relay-v2 server for players behind NAT; runs until interrupted (or `--for`). */
-export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[]; allow?: string[]; json?: boolean; for?: string }, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
+export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[]; allow?: string[]; json?: boolean; for?: number }, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
   return guarded(io, 'relay', async () => {
     const { identity } = await loadOrCreateIdentity(f.identity ?? join(configDir(env(io)), 'relay-identity'))
     const allow = f.allow ?? []
@@ -383,7 +425,8 @@ export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[
     const addrs = node.getMultiaddrs().map(String)
     if (f.json === true) io.stdout(`${JSON.stringify({ peerId: identity.peerId.toString(), addrs, allow })}\n`)
     else io.stdout(`Relay ${identity.peerId.toString()} listening on:\n${addrs.map((a) => `  ${a}\n`).join('')}${allow.length === 0 ? 'Open to anyone (use --allow PEERID for each player to restrict it).\n' : `Allowed: ${allow.join(', ')}\n`}Players use: --relay <one of the addresses above>\n`)
-    const timer = f.for === undefined ? stop : Promise.race([stop, new Promise<void>((r) => setTimeout(r, Number(f.for) * 1000))])
+    const forMs = f.for === undefined ? undefined : f.for * 1000
+    const timer = forMs === undefined ? stop : Promise.race([stop, new Promise<void>((r) => setTimeout(r, forMs))])
     await timer
     await node.stop()
     return EXIT.ok

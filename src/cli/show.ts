@@ -13,7 +13,7 @@ import { colourEnabled, painter, renderBoards, turnReport } from '../ui/terminal
 import { type CliIo, EXIT } from './io.js'
 import { exitFor, renderVerdict } from './verify.js'
 
-export async function showCommand(io: CliIo, paths: readonly string[], opts: { as: string; turn?: string }): Promise<number> {
+export async function showCommand(io: CliIo, paths: readonly string[], opts: { as: string; turn?: number }): Promise<number> {
   if (opts.as !== 'A' && opts.as !== 'B') {
     io.stderr('spaceships show: --as must be A or B\n')
     return EXIT.usage
@@ -46,7 +46,7 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
     io.stdout(renderVerdict(verdict))
     return exitFor(verdict)
   }
-  const only = opts.turn === undefined ? undefined : Number(opts.turn)
+  const only = opts.turn
   const k = me === 'A' ? 0 : 1
   const paint = painter(colourEnabled(io.env ?? process.env, io.isTty ?? false))
   const history: TurnSummary[] = []

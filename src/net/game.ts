@@ -24,6 +24,13 @@ import { type StreamChannel, streamChannel } from './stream-channel.js'
 
 /** SPEC §2.3: the joiner's first frame on every game stream names the invite it holds. */
 export const JOIN_PREAMBLE = 'spaceships-join '
+
+/** The host waited its whole `waitMs` and nobody with the invite came: no game began. */
+export class NobodyJoinedError extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`nobody joined within ${Math.round(waitedMs / 1000)} s`)
+  }
+}
 /** SPEC §2.3: the host waits this long for the preamble before dropping a new stream. */
 export const PREAMBLE_TIMEOUT_MS = 10_000
 const PREAMBLE_MAX_BYTES = 128
@@ -160,7 +167,7 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
     const waited = await Promise.race([firstJoin.then(() => true), new Promise<false>((r) => setTimeout(() => { r(false); }, o.waitMs).unref())])
     if (!waited) {
       await node.stop()
-      throw new Error(`nobody joined within ${Math.round(o.waitMs / 1000)} s`)
+      throw new NobodyJoinedError(o.waitMs)
     }
   }
   const known = opponent

@@ -5,7 +5,7 @@
  *
  * Stored as the 32-byte RFC 8032 seed in base64url, mode 0600, under the XDG config directory.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { privateKeyFromRaw } from '@libp2p/crypto/keys'
@@ -70,7 +70,7 @@ export class IdentityFileError extends Error {
  * is written with mode 0600 before the key is used, and an existing file readable by others is
  * tightened rather than trusted silently.
  */
-export async function loadOrCreateIdentity(path: string, source: SecretSource = systemSecrets): Promise<{ identity: Identity; created: boolean }> {
+export async function loadOrCreateIdentity(path: string, source: SecretSource = systemSecrets): Promise<{ identity: Identity; created: boolean; exposedMode?: number }> {
   let text: string | undefined
   try {
     text = readFileSync(path, 'utf8')
@@ -86,6 +86,8 @@ export async function loadOrCreateIdentity(path: string, source: SecretSource = 
   const [header, encoded] = text.split('\n')
   const secret = encoded === undefined ? undefined : fromBase64url(encoded)
   if (header !== IDENTITY_HEADER || secret?.length !== 32) throw new IdentityFileError(path, `not a spaceships identity (expected "${IDENTITY_HEADER}" and a 32-byte base64url key)`)
-  chmodSync(path, 0o600)
-  return { identity: await identityFromSecret(secret, path), created: false }
+  // A key others could read is reported (the caller warns), then made private.
+  const mode = statSync(path).mode & 0o777
+  if ((mode & 0o077) !== 0) chmodSync(path, 0o600)
+  return { identity: await identityFromSecret(secret, path), created: false, ...((mode & 0o077) !== 0 ? { exposedMode: mode } : {}) }
 }
