@@ -3,12 +3,14 @@
  * named by the invite id, holding the transcript, the private journal (0600; it holds the salt
  * seed until the reveal) and what a restart needs to reconnect.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { stateDir } from '../net/identity.js'
 import { type Journal, fileJournal } from '../session/journal.js'
 import { fileStore } from '../session/file-store.js'
 import type { TranscriptStore } from '../transcript/file.js'
+import { UserError } from './io.js'
 
 export interface GameMeta {
   readonly v: 1
@@ -30,6 +32,8 @@ export interface GameFiles {
   readonly dir: string
   readonly store: TranscriptStore
   readonly journal: Journal
+  /** Gives up the game directory's lock (also done when the process exits). */
+  release(): void
 }
 
 export function gamesDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -57,10 +61,66 @@ export function writeMeta(meta: GameMeta, env: NodeJS.ProcessEnv = process.env):
   renameSync(tmp, join(dir, 'meta.json'))
 }
 
+/** Whether a process with this id runs on this machine (signal 0 checks without signalling). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * An exclusive lock on a game directory: two processes resuming one game could each sign an
+ * envelope at the same place (equivocation, SPEC §5.3). The lock file names its holder; a lock
+ * whose process is gone (a crash, SIGKILL) is taken over.
+ */
+function lockGame(dir: string, id: string): () => void {
+  const path = join(dir, 'lock')
+  const mine = `${process.pid} ${hostname()}\n`
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, mine, { flag: 'wx', mode: 0o600 })
+      let held = true
+      const release = (): void => {
+        if (!held) return
+        held = false
+        process.off('exit', release)
+        try {
+          unlinkSync(path)
+        } catch {
+          // already gone
+        }
+      }
+      process.on('exit', release)
+      return release
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e
+    }
+    let holder: string
+    try {
+      holder = readFileSync(path, 'utf8')
+    } catch {
+      continue
+    }
+    const [pidText, host] = holder.trim().split(' ')
+    const pid = Number(pidText)
+    if (host === hostname() && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) {
+      unlinkSync(path)
+      continue
+    }
+    throw new UserError(`game ${id} is open in another process (pid ${pidText ?? '?'} on ${host ?? '?'}); finish or stop that one first (a stale lock: remove ${path})`)
+  }
+  throw new UserError(`game ${id}: cannot take the lock ${path}`)
+}
+
+/** The game's directory, transcript and journal, locked for this process. */
 export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env): GameFiles {
   const dir = gameDir(id, env)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  return { dir, store: fileStore(join(dir, 'transcript')), journal: fileJournal(join(dir, 'journal')) }
+  const release = lockGame(dir, id)
+  return { dir, store: fileStore(join(dir, 'transcript')), journal: fileJournal(join(dir, 'journal')), release }
 }
 
 /** Unfinished games, newest directory names unordered (ids are random). */

@@ -22,7 +22,7 @@ import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { LIMITS, type Terms } from '../transcript/messages.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameFiles, type GameMeta, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
+import { type GameFiles, type GameMeta, gameDir, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
 import { type CliIo, EXIT, UserError } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
@@ -234,43 +234,55 @@ function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity
 
 async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, waitMs: number, inviteFile?: string): Promise<number> {
   const identity = await identityFor(f, io)
-  const files = openGameFiles(meta.id, env(io))
-  const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-  let current = meta
-  const result = await hostGame({
-    ...sideOptions(io, f, meta, identity, files, seen),
-    inviteId: meta.id,
-    terms,
-    waitMs,
-    ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
-    onOpponent: (peer) => { writeMeta((current = { ...current, opponent: peer }), env(io)); },
-    onReady: async (node) => {
-      if (meta.relays.length > 0) await waitUntil(() => node.getMultiaddrs().some((a) => a.toString().includes('/p2p-circuit')), 10_000)
-      const invite = formatInvite({ id: meta.id, peer: identity.peerId.toString(), addrs: inviteAddrs(node), terms })
-      current = { ...current, invite, listen: boundListen(node, meta.listen) }
-      writeMeta(current, env(io))
-      if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
-      if (meta.opponent !== undefined) io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
-      else if (f.json === true) io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-      else io.stdout(`Invite (send it to your opponent; they run: spaceships join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
-    },
+  return withGameFiles(meta.id, io, async (files) => {
+    const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+    let current = meta
+    const result = await hostGame({
+      ...sideOptions(io, f, meta, identity, files, seen),
+      inviteId: meta.id,
+      terms,
+      waitMs,
+      ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
+      onOpponent: (peer) => { writeMeta((current = { ...current, opponent: peer }), env(io)); },
+      onReady: async (node) => {
+        if (meta.relays.length > 0) await waitUntil(() => node.getMultiaddrs().some((a) => a.toString().includes('/p2p-circuit')), 10_000)
+        const invite = formatInvite({ id: meta.id, peer: identity.peerId.toString(), addrs: inviteAddrs(node), terms })
+        current = { ...current, invite, listen: boundListen(node, meta.listen) }
+        writeMeta(current, env(io))
+        if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
+        if (meta.opponent !== undefined) io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
+        else if (f.json === true) io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
+        else io.stdout(`Invite (send it to your opponent; they run: spaceships join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
+      },
+    })
+    writeMeta({ ...current, finished: result.verdict.status }, env(io))
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx)
   })
-  writeMeta({ ...current, finished: result.verdict.status }, env(io))
-  return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx)
 }
 
 async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
   const parsed = parseInvite(meta.invite)
   if (!parsed.ok) throw new UserError(`invite: ${parsed.error.field}: ${parsed.error.message}`)
   const identity = await identityFor(f, io)
-  const files = openGameFiles(meta.id, env(io))
-  const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-  const result = await joinGame({
-    ...sideOptions(io, f, meta, identity, files, seen),
-    invite: parsed.value,
+  return withGameFiles(meta.id, io, async (files) => {
+    const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+    const result = await joinGame({
+      ...sideOptions(io, f, meta, identity, files, seen),
+      invite: parsed.value,
+    })
+    writeMeta({ ...meta, finished: result.verdict.status }, env(io))
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx)
   })
-  writeMeta({ ...meta, finished: result.verdict.status }, env(io))
-  return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx)
+}
+
+/** Runs `body` holding the game directory's lock (one process per game), released however it ends. */
+async function withGameFiles<T>(id: string, io: CliIo, body: (files: GameFiles) => Promise<T>): Promise<T> {
+  const files = openGameFiles(id, env(io))
+  try {
+    return await body(files)
+  } finally {
+    files.release()
+  }
 }
 
 async function waitUntil(cond: () => boolean, ms: number): Promise<void> {
@@ -325,7 +337,7 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
       if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
       return runJoin(io, f, existing)
     }
-    if (existing !== undefined) throw new UserError(`game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${openGameFiles(invite.id, env(io)).dir}`)
+    if (existing !== undefined) throw new UserError(`game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${gameDir(invite.id, env(io))}`)
     const t = invite.terms
     if (f.json !== true) io.stdout(`Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply; an offence forfeits.\n`)
     if (f.yes !== true && f.autoplay !== true) {
@@ -371,24 +383,24 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const id = randomBytes(16).toString('hex')
     const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: ['/ip4/127.0.0.1/tcp/0'], relays: [], player: playerMeta({ ...f, seed: `${seed}/you` }) }
     writeMeta(meta, env(io))
-    const files = openGameFiles(id, env(io))
-    const out = f.out ?? 'game.transcript'
-    const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-    let sendInvite: (text: string) => void = () => undefined
-    const invited = new Promise<string>((r) => (sendInvite = r))
-    if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${botName(f.bot)} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
-    const hosted = hostGame({
-      identity: you,
-      secrets: systemSecrets,
-      store: files.store,
-      journal: files.journal,
-      strategy: watched(playerFor(f, io, meta.player), seen),
-      listen: meta.listen,
-      inviteId: id,
-      terms,
-      waitMs: 30_000,
-      onEvent: eventPrinter(io, true),
-      onReady: (node) => { sendInvite(formatInvite({ id, peer: you.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms })); },
+    return withGameFiles(id, io, async (files) => {
+      const out = f.out ?? 'game.transcript'
+      const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+      let sendInvite: (text: string) => void = () => undefined
+      const invited = new Promise<string>((r) => (sendInvite = r))
+      if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${botName(f.bot)} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
+      const hosted = hostGame({
+        identity: you,
+        secrets: systemSecrets,
+        store: files.store,
+        journal: files.journal,
+        strategy: watched(playerFor(f, io, meta.player), seen),
+        listen: meta.listen,
+        inviteId: id,
+        terms,
+        waitMs: 30_000,
+        onEvent: eventPrinter(io, true),
+        onReady: (node) => { sendInvite(formatInvite({ id, peer: you.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms })); },
     })
     const invite = parseInvite(await invited)
     if (!invite.ok) throw new Error(`own invite unreadable: ${invite.error.message}`)
@@ -396,6 +408,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const [result] = await Promise.all([hosted, joined])
     writeMeta({ ...meta, finished: result.verdict.status }, env(io))
     return finishGame(io, { ...f, out }, result, out, seen.ctx)
+    })
   })
 }
 
