@@ -15,6 +15,7 @@ import { seededRandom } from '../rules/rng.js'
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { readSetup } from '../rules/setup.js'
 import { describeViolation } from '../rules/errors.js'
+import { StorageError } from '../session/file-store.js'
 import type { SessionResult } from '../session/session.js'
 import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
 import { BOT_NAMES, type BotName, isBotName, makeBot } from '../bot/arena.js'
@@ -297,6 +298,10 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
     if (e instanceof UserError) {
       io.stderr(`spaceships ${name}: ${e.message}\n`)
       return e.exitCode
+    }
+    if (e instanceof StorageError) {
+      io.stderr(`spaceships ${name}: ${e.message}. The game stopped before signing or sending anything more; fix that, then run spaceships resume (it lists the game)\n`)
+      return EXIT.storage
     }
     if (e instanceof NobodyJoinedError) {
       io.stderr(`spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with spaceships resume (it lists the game)\n`)

@@ -17,7 +17,7 @@ export class StorageError extends Error {
   override readonly name = 'StorageError'
 }
 
-function ioMessage(e: unknown): string {
+export function ioMessage(e: unknown): string {
   const err = e as NodeJS.ErrnoException
   return err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : (err.code ?? err.message)
 }
@@ -39,7 +39,7 @@ export function fileStore(path: string): TranscriptStore {
     text = text.slice(0, whole)
   }
   const envelopes: Uint8Array[] = []
-  if (text === '') writeLine(path, TRANSCRIPT_MAGIC)
+  if (text === '') appendLineDurably(path, TRANSCRIPT_MAGIC, 'transcript')
   else {
     const parsed = parseTranscript(text)
     if (!parsed.ok) throw new StorageError(`${path} is not a transcript this program can resume: ${describeProtocolError(parsed.error.error)}`)
@@ -50,25 +50,28 @@ export function fileStore(path: string): TranscriptStore {
   }
   return {
     append(bytes) {
-      writeLine(path, formatLine(bytes))
+      appendLineDurably(path, formatLine(bytes), 'transcript')
       envelopes.push(bytes)
     },
     envelopes: () => envelopes,
   }
 }
 
-/** Appends `line` and a newline in one write, flushed; on failure cuts the file back to where it was. */
-function writeLine(path: string, line: string): void {
+/**
+ * Appends `line` and a newline in one write, flushed to stable storage; on failure cuts the file
+ * back to where it was and throws a StorageError naming the file (`what`) and the cause.
+ */
+export function appendLineDurably(path: string, line: string, what: string): void {
   let fd: number
   try {
     fd = openSync(path, 'a', 0o600)
   } catch (e) {
-    throw new StorageError(`cannot open the transcript ${path}: ${ioMessage(e)}`)
+    throw new StorageError(`cannot open the ${what} ${path}: ${ioMessage(e)}`)
   }
   let size = 0
   try {
     size = fstatSync(fd).size
-    const data = Buffer.from(line + '\n', 'latin1')
+    const data = Buffer.from(line + '\n', 'utf8')
     let written = 0
     while (written < data.length) written += writeSync(fd, data, written)
     fsyncSync(fd)
@@ -78,7 +81,7 @@ function writeLine(path: string, line: string): void {
     } catch {
       // The torn line is cut off when the file is next opened.
     }
-    throw new StorageError(`cannot write the transcript ${path}: ${ioMessage(e)}`)
+    throw new StorageError(`cannot write the ${what} ${path}: ${ioMessage(e)}`)
   } finally {
     closeSync(fd)
   }

@@ -12,10 +12,11 @@
  * The journal holds the salt seed: it is as secret as the identity key (file mode 0600) until the
  * reveal, and must never be sent.
  */
-import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, truncateSync } from 'node:fs'
+import { readFileSync, truncateSync } from 'node:fs'
 import { fromBase64url, toBase64url } from '../commit/bytes.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
+import { StorageError, appendLineDurably, ioMessage } from './file-store.js'
 import { type PlayerStrategy, RESIGN, isResignation } from './strategy.js'
 
 export type JournalEntry =
@@ -45,24 +46,28 @@ export function fileJournal(path: string): Journal {
   try {
     text = readFileSync(path, 'utf8')
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new StorageError(`cannot read the journal ${path}: ${ioMessage(e)}`)
   }
   const whole = text.lastIndexOf('\n') + 1
-  if (whole < text.length) truncateSync(path, Buffer.byteLength(text.slice(0, whole), 'utf8'))
-  for (const line of text.slice(0, whole).split('\n')) {
-    if (line === '') continue
-    entries.push(JSON.parse(line) as JournalEntry)
+  if (whole < text.length) {
+    try {
+      truncateSync(path, Buffer.byteLength(text.slice(0, whole), 'utf8'))
+    } catch (e) {
+      throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
+    }
   }
+  text.slice(0, whole).split('\n').forEach((line, i) => {
+    if (line === '') return
+    try {
+      entries.push(JSON.parse(line) as JournalEntry)
+    } catch {
+      throw new StorageError(`${path} line ${i + 1} is damaged; the game cannot resume from it`)
+    }
+  })
   return {
     entries: () => entries,
     append(entry) {
-      const fd = openSync(path, 'a', 0o600)
-      try {
-        appendFileSync(fd, JSON.stringify(entry) + '\n')
-        fsyncSync(fd)
-      } finally {
-        closeSync(fd)
-      }
+      appendLineDurably(path, JSON.stringify(entry), 'journal')
       entries.push(entry)
     },
   }

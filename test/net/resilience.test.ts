@@ -7,7 +7,8 @@ import type { Invite } from '../../src/net/invite.js'
 import { createPeerNode, createRelayNode } from '../../src/net/node.js'
 import { memoryJournal } from '../../src/session/journal.js'
 import type { PlayerStrategy } from '../../src/session/strategy.js'
-import { formatTranscript, memoryStore } from '../../src/transcript/file.js'
+import { StorageError } from '../../src/session/file-store.js'
+import { type TranscriptStore, formatTranscript, memoryStore } from '../../src/transcript/file.js'
 import { PROTOCOL_ID } from '../../src/transcript/messages.js'
 import { verifyTranscript } from '../../src/verify/verify.js'
 import { envelopesOf, partsOf } from '../helpers.js'
@@ -152,8 +153,32 @@ describe('a peer node under hostile or failing conditions (issue 4)', () => {
     expect(before).toBeGreaterThan(10)
     expect(hosted.verdict.status).toBe('complete')
     expect(second.verdict).toEqual(hosted.verdict)
-    expect(new Set(second.transcript).size).toBe(second.transcript.length)
+    expect(new Set(second.transcript.map((b) => Buffer.from(b).toString('base64'))).size).toBe(second.transcript.length)
     expect(verifyTranscript(formatTranscript(hosted.transcript))).toEqual(hosted.verdict)
+    expect(verifyTranscript(formatTranscript(second.transcript))).toEqual(hosted.verdict)
+  }, 60_000)
+
+  it('a full disk stops the joiner cleanly before it signs or sends anything more; once space is free it resumes and the game finishes (SPEC §2.2, §11)', async () => {
+    const host = await startHost('disk-full')
+    const inner = memoryStore()
+    let full = false
+    const store: TranscriptStore = {
+      append(bytes) {
+        if (full) throw new StorageError('cannot write the transcript t: the disk is full')
+        inner.append(bytes)
+        if (inner.envelopes().length === 14) full = true
+      },
+      envelopes: () => inner.envelopes(),
+    }
+    const options = { identity: await testIdentity('disk-full/join'), secrets: seededSecrets('disk-full/B'), store, journal: memoryJournal(), listen: LOOPBACK, invite: host.invite, strategy: bot('disk-full/B/bot') }
+    await expect(joinGame(options)).rejects.toThrow(StorageError)
+    const kept = inner.envelopes().length
+    full = false
+    const second = await joinGame(options)
+    const hosted = await host.result
+    expect(kept).toBe(14)
+    expect(hosted.verdict.status).toBe('complete')
+    expect(second.verdict).toEqual(hosted.verdict)
     expect(verifyTranscript(formatTranscript(second.transcript))).toEqual(hosted.verdict)
   }, 60_000)
 })
