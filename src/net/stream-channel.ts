@@ -10,7 +10,7 @@
  */
 import type { Stream } from '@libp2p/interface'
 import { lpStream } from '@libp2p/utils'
-import type { Channel, Received } from '../session/channel.js'
+import { type Channel, Inbox } from '../session/channel.js'
 import { LIMITS } from '../transcript/messages.js'
 
 /** SPEC §2.1: the largest frame a peer accepts. */
@@ -32,21 +32,13 @@ export interface StreamChannelOptions {
   readonly onDetach?: () => void
 }
 
-type Item = Exclude<Received, { kind: 'aborted' }>
-
 export function streamChannel(options: StreamChannelOptions = {}): StreamChannel {
-  const queue: Item[] = []
-  let waiter: ((r: Received) => void) | undefined
+  const inbox = new Inbox()
   let current: { stream: Stream; lp: ReturnType<typeof lpStream<Stream>> } | undefined
   let closed = false
   let closing: Promise<void> = Promise.resolve()
-
-  const deliver = (r: Item): void => {
-    const w = waiter
-    if (w !== undefined) {
-      waiter = undefined
-      w(r)
-    } else queue.push(r)
+  const deliver: Inbox['push'] = (r) => {
+    inbox.push(r)
   }
 
   const readLoop = async (stream: Stream, lp: ReturnType<typeof lpStream<Stream>>): Promise<void> => {
@@ -100,24 +92,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         // The stream died under us; resumption resends what the peer lacks (SPEC §2.2).
       }
     },
-    receive(signal) {
-      const next = queue.shift()
-      if (next !== undefined) return Promise.resolve(next)
-      if (closed) return Promise.resolve({ kind: 'closed' })
-      if (signal.aborted) return Promise.resolve({ kind: 'aborted' })
-      return new Promise<Received>((resolve) => {
-        const abort = (): void => {
-          if (waiter === take) waiter = undefined
-          resolve({ kind: 'aborted' })
-        }
-        const take = (r: Received): void => {
-          signal.removeEventListener('abort', abort)
-          resolve(r)
-        }
-        waiter = take
-        signal.addEventListener('abort', abort, { once: true })
-      })
-    },
+    receive: (signal) => inbox.receive(signal),
     flushed: () => closing,
     close() {
       if (closed) return
@@ -128,9 +103,7 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
         closing = c.stream.close().catch(() => {
           c.stream.abort(new Error('closing'))
         })
-      const w = waiter
-      waiter = undefined
-      w?.({ kind: 'closed' })
+      inbox.close()
     },
   }
 }

@@ -22,8 +22,8 @@ export interface Channel {
 
 type Item = Exclude<Received, { kind: 'aborted' }>
 
-/** An in-memory queue of received items with one waiting reader. */
-class Inbox {
+/** A queue of received items with one waiting reader (the in-memory ends and the stream channel). */
+export class Inbox {
   private readonly queue: Item[] = []
   private waiter: ((r: Received) => void) | undefined
   closed = false
