@@ -15,6 +15,7 @@ import { seededRandom } from '../rules/rng.js'
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { readSetup } from '../rules/setup.js'
 import { describeViolation } from '../rules/errors.js'
+import { systemClock } from '../session/clock.js'
 import { StorageError } from '../session/file-store.js'
 import type { SessionResult } from '../session/session.js'
 import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
@@ -153,11 +154,18 @@ function playerMeta(f: GameFlags): GameMeta['player'] {
   return f.autoplay === true ? { kind: 'bot', bot: botName(f.bot), seed: f.seed ?? randomSeed() } : { kind: 'human' }
 }
 
+/** "; 42 s left before the deadline" (SPEC §6.6), when a message is owed. */
+function timeLeft(deadline: number | undefined): string {
+  if (deadline === undefined) return ''
+  const s = Math.max(0, Math.round((deadline - systemClock.now()) / 1000))
+  return `; ${s} s left before the deadline`
+}
+
 function eventPrinter(io: CliIo, json: boolean): (e: NetEvent) => void {
   return (e) => {
     if (json) return
-    if (e.kind === 'connected') io.stderr(`connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}\n`)
-    else if (e.kind === 'disconnected') io.stderr('connection lost; reconnecting (the game waits until its deadline)\n')
+    if (e.kind === 'connected') io.stderr(e.restored ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}\n` : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}\n`)
+    else if (e.kind === 'disconnected') io.stderr(`connection lost; reconnecting${timeLeft(e.deadline)}\n`)
     else if (e.kind === 'refused') io.stderr(`refused ${e.peer}: ${e.why}\n`)
   }
 }

@@ -12,7 +12,8 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { constantTimeEqual, utf8 } from '../commit/bytes.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type Journal, journaledSecrets, journaledStrategy } from '../session/journal.js'
-import { type SessionResult, runSession } from '../session/session.js'
+import { systemClock } from '../session/clock.js'
+import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
 import type { SealedEnvelope } from '../transcript/envelope.js'
 import type { TranscriptStore } from '../transcript/file.js'
@@ -39,8 +40,10 @@ const REDIAL_MAX_MS = 5_000
 
 export type NetEvent =
   | { kind: 'listening'; addrs: string[] }
-  | { kind: 'connected'; peer: string; relayed: boolean }
-  | { kind: 'disconnected' }
+  /** A stream to the opponent; `restored` when it replaces one that was lost (`deadline` as below). */
+  | { kind: 'connected'; peer: string; relayed: boolean; restored: boolean; deadline: number | undefined }
+  /** The stream was lost; `deadline` is when the message owed now is due (clock ms, SPEC §6.6), if one is. */
+  | { kind: 'disconnected'; deadline: number | undefined }
   | { kind: 'refused'; peer: string; why: string }
   | { kind: 'redial-failed'; detail: string }
 
@@ -56,6 +59,8 @@ export interface NetGameCommon {
   readonly relays?: readonly string[]
   readonly onEnvelope?: (s: SealedEnvelope, direction: 'sent' | 'received') => void
   readonly onEvent?: (e: NetEvent) => void
+  /** The session's own events: who is awaited and until when, stops, chat (session.ts). */
+  readonly onSessionEvent?: (e: SessionEvent) => void
   /** Called once the node is up and (for a host) the invite's addresses are known. */
   readonly onReady?: (node: Libp2p) => void | Promise<void>
   /** Called once the opponent is known (a host learns it from the first valid join). */
@@ -85,7 +90,22 @@ function keyOf(peer: string): Uint8Array {
 }
 
 /** The session's options common to both roles, with the journal wrapped around the inputs. */
-function sessionInputs(o: NetGameCommon): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; onEnvelope?: NetGameCommon['onEnvelope'] } {
+/** The deadline the session is waiting on now (either side's), as its `waiting` events state it. */
+class DeadlineWatch {
+  current: number | undefined
+
+  see(e: SessionEvent): void {
+    if (e.kind === 'waiting') this.current = e.deadline
+    else if (e.kind === 'stopped') this.current = undefined
+  }
+
+  /** Milliseconds left before the current deadline, if there is one. */
+  left(): number | undefined {
+    return this.current === undefined ? undefined : this.current - systemClock.now()
+  }
+}
+
+function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; onEnvelope?: NetGameCommon['onEnvelope']; onEvent: (e: SessionEvent) => void } {
   const j = o.journal
   return {
     keys: o.identity.keys,
@@ -93,7 +113,21 @@ function sessionInputs(o: NetGameCommon): { keys: Identity['keys']; secrets: Sec
     strategy: j === undefined ? o.strategy : journaledStrategy(o.strategy, j),
     store: o.store,
     ...(o.onEnvelope === undefined ? {} : { onEnvelope: o.onEnvelope }),
+    onEvent: (e) => {
+      watch.see(e)
+      o.onSessionEvent?.(e)
+    },
   }
+}
+
+/**
+ * SPEC §2.2: the wait before the next redial. It doubles from REDIAL_MIN_MS up to REDIAL_MAX_MS,
+ * but never beyond a quarter of the time left before the current deadline, so an outage that
+ * ends shortly before the deadline is noticed in time.
+ */
+export function redialDelay(previous: number, leftMs: number | undefined): number {
+  const doubled = Math.min(REDIAL_MAX_MS, previous * 2)
+  return leftMs === undefined ? doubled : Math.max(REDIAL_MIN_MS, Math.min(doubled, Math.floor(leftMs / 4)))
 }
 
 /** Waits for `p`, or at most `ms` (with a ref'd timer, so the process never idles out meanwhile). */
@@ -118,6 +152,10 @@ async function finish(node: Libp2p, channel: StreamChannel, result: Promise<Sess
   }
 }
 
+function isRelayed(connection: Connection): boolean {
+  return connection.limits !== undefined || connection.remoteAddr.toString().includes('/p2p-circuit')
+}
+
 /** Hosts a game: listens, admits the first peer that presents the invite, plays as A. */
 export async function hostGame(o: HostOptions): Promise<SessionResult> {
   let opponent = o.opponent
@@ -129,7 +167,14 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
     admission: () => (opponent === undefined ? 'anyone' : new Set([opponent, ...relayPeers])),
     onRefused: (peer) => o.onEvent?.({ kind: 'refused', peer, why: 'not the opponent of this game' }),
   })
-  const channel = streamChannel()
+  const watch = new DeadlineWatch()
+  let lost = false
+  const channel = streamChannel({
+    onDetach: () => {
+      lost = true
+      o.onEvent?.({ kind: 'disconnected', deadline: watch.current })
+    },
+  })
   let connected: () => void = () => undefined
   const firstJoin = new Promise<void>((resolve) => (connected = resolve))
   await node.handle(
@@ -153,7 +198,8 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
         opponent = peer
         o.onOpponent?.(peer)
       }
-      o.onEvent?.({ kind: 'connected', peer, relayed: connection.limits !== undefined || connection.remoteAddr.toString().includes('/p2p-circuit') })
+      o.onEvent?.({ kind: 'connected', peer, relayed: isRelayed(connection), restored: lost, deadline: watch.current })
+      lost = false
       channel.attach(lp.unwrap())
       connected()
     },
@@ -172,7 +218,7 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
   }
   const known = opponent
   if (known === undefined) throw new Error('unreachable: no opponent after the first join')
-  return finish(node, channel, runSession({ ...sessionInputs(o), role: 'A', terms: o.terms, channel, opponentKey: keyOf(known) }))
+  return finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'A', terms: o.terms, channel, opponentKey: keyOf(known) }))
 }
 
 /** Joins a game from its invite: dials the host (directly or through its relays), plays as B. */
@@ -188,9 +234,12 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
   o.onOpponent?.(invite.peer)
   const hostAddrs = invite.addrs.map((a) => multiaddr(a))
   let dialing = false
+  let lost = false
+  const watch = new DeadlineWatch()
   const channel: StreamChannel = streamChannel({
     onDetach: () => {
-      o.onEvent?.({ kind: 'disconnected' })
+      lost = true
+      o.onEvent?.({ kind: 'disconnected', deadline: watch.current })
       void redial()
     },
   })
@@ -199,7 +248,8 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
     await lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES }).write(preamble(invite.id))
     const connection = node.getConnections(peerIdFromString(invite.peer)).find((c) => c.streams.includes(stream))
     if (connection === undefined) throw new Error('the stream has no connection')
-    o.onEvent?.({ kind: 'connected', peer: invite.peer, relayed: connection.limits !== undefined || connection.remoteAddr.toString().includes('/p2p-circuit') })
+    o.onEvent?.({ kind: 'connected', peer: invite.peer, relayed: isRelayed(connection), restored: lost, deadline: watch.current })
+    lost = false
     channel.attach(stream)
   }
   /** Redials with backoff until a stream is attached or the game is over (its deadlines rule). */
@@ -214,7 +264,7 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
         } catch (e) {
           o.onEvent?.({ kind: 'redial-failed', detail: (e as Error).message })
           await new Promise((r) => setTimeout(r, wait))
-          wait = Math.min(REDIAL_MAX_MS, wait * 2)
+          wait = redialDelay(wait, watch.left())
         }
       }
     } finally {
@@ -226,5 +276,5 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
   o.onEvent?.({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
   await o.onReady?.(node)
   void redial()
-  return finish(node, channel, runSession({ ...sessionInputs(o), role: 'B', terms: invite.terms, channel, opponentKey: keyOf(invite.peer) }))
+  return finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'B', terms: invite.terms, channel, opponentKey: keyOf(invite.peer) }))
 }

@@ -1,3 +1,4 @@
+import type { Libp2p } from '@libp2p/interface'
 import { seededSecrets } from '../../src/commit/secrets.js'
 import { type HostOptions, type NetEvent, hostGame, joinGame } from '../../src/net/game.js'
 import { type Identity, identityFromSecret } from '../../src/net/identity.js'
@@ -26,7 +27,7 @@ export interface NetGame {
 }
 
 /** A host and a joiner over real libp2p nodes; the invite passes through its text form. */
-export async function playOverNet(seed: string, o: { terms?: Terms; hostListen?: readonly string[]; joinListen?: readonly string[]; relays?: readonly string[]; hostStore?: TranscriptStore; joinStore?: TranscriptStore; hostExtra?: Partial<HostOptions> } = {}): Promise<NetGame> {
+export async function playOverNet(seed: string, o: { terms?: Terms; hostListen?: readonly string[]; joinListen?: readonly string[]; relays?: readonly string[]; hostStore?: TranscriptStore; joinStore?: TranscriptStore; hostExtra?: Partial<HostOptions>; onHostNode?: (node: Libp2p) => void } = {}): Promise<NetGame> {
   const [hostId, joinId] = await Promise.all([testIdentity(`${seed}/host`), testIdentity(`${seed}/join`)])
   const events = { host: [] as NetEvent[], join: [] as NetEvent[] }
   const terms = o.terms ?? NET_TERMS
@@ -44,6 +45,7 @@ export async function playOverNet(seed: string, o: { terms?: Terms; hostListen?:
     waitMs: 20_000,
     onEvent: (e) => events.host.push(e),
     onReady: async (node) => {
+      o.onHostNode?.(node)
       await waitFor(() => o.relays === undefined || node.getMultiaddrs().some((a) => a.toString().includes('/p2p-circuit')))
       const addrs = node.getMultiaddrs().map(String).filter((a) => (o.relays === undefined ? true : a.includes('/p2p-circuit')))
       const parsed = parseInvite(formatInvite({ id: '0123456789abcdef0123456789abcdef', peer: hostId.peerId.toString(), addrs, terms }))

@@ -1,8 +1,10 @@
 import { lpStream } from '@libp2p/utils'
 import { multiaddr } from '@multiformats/multiaddr'
+import type { Libp2p } from '@libp2p/interface'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { seededSecrets } from '../../src/commit/secrets.js'
-import { type NetEvent, JOIN_PREAMBLE, hostGame, joinGame } from '../../src/net/game.js'
+import { type NetEvent, JOIN_PREAMBLE, hostGame, joinGame, redialDelay } from '../../src/net/game.js'
 import type { Invite } from '../../src/net/invite.js'
 import { createPeerNode, createRelayNode } from '../../src/net/node.js'
 import { memoryJournal } from '../../src/session/journal.js'
@@ -181,4 +183,43 @@ describe('a peer node under hostile or failing conditions (issue 4)', () => {
     expect(second.verdict).toEqual(hosted.verdict)
     expect(verifyTranscript(formatTranscript(second.transcript))).toEqual(hosted.verdict)
   }, 60_000)
+
+  it('a connection cut three times mid-game: the joiner redials, both sides see it lost and restored with the deadline, and the game completes identically (SPEC §2.2)', async () => {
+    let hostNode: Libp2p | undefined
+    let received = 0
+    const g = await playOverNet('cut', {
+      onHostNode: (n) => (hostNode = n),
+      hostExtra: {
+        onSessionEvent: (e) => {
+          if (e.kind !== 'envelope' || e.direction !== 'received') return
+          received++
+          if (received === 10 || received === 20 || received === 30) for (const c of hostNode?.getConnections() ?? []) void c.close()
+        },
+      },
+    })
+    expect(g.host.verdict.status).toBe('complete')
+    expect(g.join.verdict).toEqual(g.host.verdict)
+    for (const side of [g.events.host, g.events.join]) {
+      expect(side.filter((e) => e.kind === 'disconnected').length).toBeGreaterThanOrEqual(1)
+      expect(side.some((e) => e.kind === 'disconnected' && typeof e.deadline === 'number')).toBe(true)
+      expect(side.some((e) => e.kind === 'connected' && e.restored)).toBe(true)
+    }
+  }, 60_000)
+})
+
+describe('redial backoff (SPEC §2.2)', () => {
+  it('doubles up to its cap, but never past a quarter of the time left before the deadline, and never below its floor', () => {
+    expect(redialDelay(250, undefined)).toBe(500)
+    expect(redialDelay(4000, undefined)).toBe(5000)
+    expect(redialDelay(4000, 2000)).toBe(500)
+    expect(redialDelay(4000, 100)).toBe(250)
+    fc.assert(
+      fc.property(fc.integer({ min: 250, max: 5000 }), fc.option(fc.integer({ min: -10_000, max: 600_000 }), { nil: undefined }), (previous, left) => {
+        const d = redialDelay(previous, left)
+        expect(d).toBeGreaterThanOrEqual(250)
+        expect(d).toBeLessThanOrEqual(5000)
+        if (left !== undefined) expect(d).toBeLessThanOrEqual(Math.max(250, left / 4))
+      }),
+    )
+  })
 })

@@ -1,6 +1,6 @@
 import { generateKeyPair, seededSecrets } from '../../src/commit/index.js'
 import { seededRandom } from '../../src/rules/rng.js'
-import { type Fault, memoryChannelPair } from '../../src/session/channel.js'
+import { type Fault, type MemoryPair, memoryChannelPair } from '../../src/session/channel.js'
 import { VirtualClock } from '../../src/session/clock.js'
 import { type Deviation, type SessionEvent, type SessionResult, runSession } from '../../src/session/session.js'
 import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
@@ -26,6 +26,8 @@ export interface PlayOptions {
   readonly deviations?: readonly [Deviation | undefined, Deviation | undefined]
   readonly fault?: Fault
   readonly stores?: readonly [TranscriptStore, TranscriptStore]
+  /** Called with the link and the clock before play starts (tests that cut and restore the link). */
+  readonly onLink?: (pair: MemoryPair, clock: VirtualClock) => void
   /** Every virtual second, a frame to deliver to A as if B sent it again (a peer repeating itself). */
   readonly duplicates?: () => Uint8Array | undefined
 }
@@ -34,6 +36,7 @@ export interface PlayOptions {
 export async function playInMemory(seed: string, options: PlayOptions = {}): Promise<PlayedGame> {
   const clock = new VirtualClock()
   const pair = memoryChannelPair(options.fault, clock)
+  options.onLink?.(pair, clock)
   const terms = options.terms ?? TERMS
   const events: [SessionEvent[], SessionEvent[]] = [[], []]
   const claimTimes: { A?: number; B?: number } = {}

@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import { seededRandom } from '../../src/rules/rng.js'
+import type { MemoryPair } from '../../src/session/channel.js'
+import type { VirtualClock } from '../../src/session/clock.js'
 import type { SessionEvent } from '../../src/session/session.js'
 import { RESIGN, type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
 import { decodeEnvelope } from '../../src/transcript/envelope.js'
@@ -136,4 +138,48 @@ describe('games that do not end normally (SPEC §12.7)', () => {
     expect(g.a.verdict.status).toBe('adjudicated')
     expect(summary(g.b.verdict)).toBe(summary(g.a.verdict))
   })
+})
+
+describe('a link that drops messages (SPEC §2.2)', () => {
+  /** A random player that thinks `ms` virtual milliseconds before each move. */
+  const thinking = (seed: string, clock: () => VirtualClock | undefined, ms: number): PlayerStrategy => {
+    const inner = randomStrategy(seededRandom(seed))
+    return {
+      setup: (r) => inner.setup(r),
+      record: async (ctx) => {
+        await clock()?.sleep(ms)
+        return inner.record(ctx)
+      },
+    }
+  }
+  for (const [name, from] of [['B', 1], ['A', 0]] as const) {
+    it(`an envelope of ${name} lost with the connection, the link restored while the players think: resent at once on the resume frame, nobody accused, the same result`, async () => {
+      const play = (cut: boolean): ReturnType<typeof playInMemory> => {
+        let clock: VirtualClock | undefined
+        let link: MemoryPair | undefined
+        let lost = false
+        return playInMemory(`lost/${name}`, {
+          terms,
+          strategies: [thinking(`lost/${name}/A`, () => clock, 5000), thinking(`lost/${name}/B`, () => clock, 5000)],
+          onLink: (pair, c) => {
+            clock = c
+            link = pair
+          },
+          // The 9th frame of one side is lost with the link; the link comes back 2 s later, mid-think.
+          fault: (_frame, side, index) => {
+            if (!cut || lost || side !== from || index !== 9) return 'deliver'
+            lost = true
+            void clock?.sleep(2000).then(() => link?.reconnect())
+            return 'cut'
+          },
+        })
+      }
+      const plain = await play(false)
+      const g = await play(true)
+      for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(v.status, summary(v)).not.toBe('offence')
+      expect(summary(g.a.verdict)).toBe(summary(g.b.verdict))
+      expect(summary(g.a.verdict)).toBe(summary(plain.a.verdict))
+      expect(stopCount(g.events[0]) + stopCount(g.events[1])).toBe(0)
+    })
+  }
 })
