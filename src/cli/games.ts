@@ -3,7 +3,7 @@
  * named by the invite id, holding the transcript, the private journal (0600; it holds the salt
  * seed until the reveal) and what a restart needs to reconnect.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { stateDir } from '../net/identity.js'
@@ -50,6 +50,11 @@ export function readMeta(id: string, env: NodeJS.ProcessEnv = process.env): Game
   } catch {
     return undefined
   }
+}
+
+/** Removes a game that never began (no invite went out), so it is not offered for resuming. */
+export function forgetGame(id: string, env: NodeJS.ProcessEnv = process.env): void {
+  rmSync(gameDir(id, env), { recursive: true, force: true })
 }
 
 /** Written to a temporary file and renamed over the old one, so a crash never leaves half a file. */

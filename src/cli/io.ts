@@ -48,6 +48,8 @@ export const EXIT = {
   /** The game stopped before its end, both revealed, and it was scored on the committed state (SPEC §12.7, 8). */
   adjudicated: 5,
   usage: 64,
+  /** A service needed is not there (a relay down or refusing; sysexits EX_UNAVAILABLE). */
+  unavailable: 69,
   /** Storage failed (a full disk, an I/O error): the game stopped cleanly and resumes once fixed (sysexits EX_TEMPFAIL). */
   storage: 75,
   /** An unexpected failure of the program itself (sysexits EX_SOFTWARE): never a judgement. */

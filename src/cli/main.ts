@@ -144,11 +144,12 @@ function program(io: CliIo, status: { code: number }): Command {
     .command('relay')
     .description('Run a circuit-relay-v2 server so players behind NAT can reach each other (no limits for allowed players).')
     .option('--listen <multiaddr>', 'listen address (repeatable; default tcp 4001 and ws 4002)', collect)
-    .option('--allow <peerid>', 'a player allowed to use the relay (repeatable; default anyone)', collect)
+    .option('--allow <peerid>', 'a player allowed to use the relay, with no limits (repeatable)', collect)
+    .option('--open', 'let anyone use the relay, each circuit limited to a day and 64 MiB')
     .option('--identity <file>', "the relay's key file (default: $XDG_CONFIG_HOME/spaceships/relay-identity)")
     .option('--for <seconds>', 'stop after this long (default: until interrupted)', wholeNumber('--for', 1, 365 * 86_400))
     .option('--json', 'print the addresses as JSON', false)
-    .action(async (opts: { listen?: string[]; allow?: string[]; identity?: string; for?: number; json: boolean }) => {
+    .action(async (opts: { listen?: string[]; allow?: string[]; open?: boolean; identity?: string; for?: number; json: boolean }) => {
       status.code = await (await import('./net.js')).relayCommand(io, opts)
     })
   root

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../commit/secrets.js'
-import { type NetEvent, type NetGameCommon, NobodyJoinedError, hostGame, joinGame } from '../net/game.js'
+import { type NetEvent, type NetGameCommon, NobodyJoinedError, RelayError, hostGame, joinGame } from '../net/game.js'
 import { type Identity, IdentityFileError, configDir, defaultIdentityPath, ephemeralIdentity, loadOrCreateIdentity } from '../net/identity.js'
 import { formatInvite, parseInvite } from '../net/invite.js'
 import { createRelayNode } from '../net/node.js'
@@ -24,7 +24,7 @@ import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { LIMITS, type Terms } from '../transcript/messages.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameFiles, type GameMeta, gameDir, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
+import { type GameFiles, type GameMeta, forgetGame, gameDir, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
 import { type CliIo, EXIT, UserError } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
@@ -167,6 +167,7 @@ function eventPrinter(io: CliIo, json: boolean): (e: NetEvent) => void {
     if (e.kind === 'connected') io.stderr(e.restored ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}\n` : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}\n`)
     else if (e.kind === 'disconnected') io.stderr(`connection lost; reconnecting${timeLeft(e.deadline)}\n`)
     else if (e.kind === 'refused') io.stderr(`refused ${e.peer}: ${e.why}\n`)
+    else if (e.kind === 'relay') io.stderr(e.status === 'reserving' ? `asking the relay ${e.relay} for a slot...\n` : e.status === 'reserved' ? 'relay slot reserved: the invite carries a relayed address\n' : `lost the relay ${e.relay}; dialling it again\n`)
   }
 }
 
@@ -254,7 +255,6 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
       ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
       onOpponent: (peer) => { writeMeta((current = { ...current, opponent: peer }), env(io)); },
       onReady: async (node) => {
-        if (meta.relays.length > 0) await waitUntil(() => node.getMultiaddrs().some((a) => a.toString().includes('/p2p-circuit')), 10_000)
         const invite = formatInvite({ id: meta.id, peer: identity.peerId.toString(), addrs: inviteAddrs(node), terms })
         current = { ...current, invite, listen: boundListen(node, meta.listen) }
         writeMeta(current, env(io))
@@ -294,11 +294,6 @@ async function withGameFiles<T>(id: string, io: CliIo, body: (files: GameFiles) 
   }
 }
 
-async function waitUntil(cond: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms
-  while (!cond() && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
-}
-
 async function guarded(io: CliIo, name: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body()
@@ -310,6 +305,10 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
     if (e instanceof StorageError) {
       io.stderr(`spaceships ${name}: ${e.message}. The game stopped before signing or sending anything more; fix that, then run spaceships resume (it lists the game)\n`)
       return EXIT.storage
+    }
+    if (e instanceof RelayError) {
+      io.stderr(`spaceships ${name}: ${e.message}\n`)
+      return EXIT.unavailable
     }
     if (e instanceof NobodyJoinedError) {
       io.stderr(`spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with spaceships resume (it lists the game)\n`)
@@ -334,7 +333,13 @@ export function hostCommand(io: CliIo, f: GameFlags & TermsFlags & { wait: numbe
     const id = randomBytes(16).toString('hex')
     const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: f.listen ?? DEFAULT_LISTEN, relays: f.relay ?? [], player: playerMeta(f) }
     writeMeta(meta, env(io))
-    return runHost(io, f, meta, terms, f.wait * 1000, f.inviteFile)
+    try {
+      return await runHost(io, f, meta, terms, f.wait * 1000, f.inviteFile)
+    } catch (e) {
+      // No invite went out: nothing to resume.
+      if (e instanceof RelayError) forgetGame(meta.id, env(io))
+      throw e
+    }
   })
 }
 
@@ -437,20 +442,26 @@ export function idCommand(io: CliIo, f: { identity?: string; json?: boolean }): 
 }
 
 /** A circuit-relay-v2 server for players behind NAT; runs until interrupted (or `--for`). */
-export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[]; allow?: string[]; json?: boolean; for?: number }, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
+export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[]; allow?: string[]; open?: boolean; json?: boolean; for?: number }, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
   return guarded(io, 'relay', async () => {
-    const { identity } = await loadOrCreateIdentity(f.identity ?? join(configDir(env(io)), 'relay-identity'))
     const allow = f.allow ?? []
+    if (allow.length === 0 && f.open !== true) throw new UserError('say who may use this relay: --allow PEERID for each player (they print it with: spaceships id), or --open for anyone (each circuit then limited to a day and 64 MiB)')
+    const { identity } = await loadOrCreateIdentity(f.identity ?? join(configDir(env(io)), 'relay-identity'))
+    const stamp = (): string => new Date().toISOString().slice(11, 19)
     const node = await createRelayNode({
       identity,
       listen: f.listen ?? ['/ip4/0.0.0.0/tcp/4001', '/ip4/0.0.0.0/tcp/4002/ws'],
       admission: () => (allow.length === 0 ? 'anyone' : new Set(allow)),
-      onRefused: (peer) => { io.stderr(`refused ${peer}: not on the allow-list\n`); },
+      onRefused: (peer) => { io.stderr(`${stamp()} refused ${peer}: not on the allow-list\n`); },
+      onRelay: (e) => {
+        if (e.kind === 'reservation') io.stderr(`${stamp()} reservation by ${e.peer}: ${e.granted ? 'granted' : 'refused'}\n`)
+        else io.stderr(`${stamp()} circuit ${e.from} -> ${e.to}: ${e.granted ? 'opened' : 'refused'}\n`)
+      },
     })
     await node.start()
     const addrs = node.getMultiaddrs().map(String)
-    if (f.json === true) io.stdout(`${JSON.stringify({ peerId: identity.peerId.toString(), addrs, allow })}\n`)
-    else io.stdout(`Relay ${identity.peerId.toString()} listening on:\n${addrs.map((a) => `  ${a}\n`).join('')}${allow.length === 0 ? 'Open to anyone (use --allow PEERID for each player to restrict it).\n' : `Allowed: ${allow.join(', ')}\n`}Players use: --relay <one of the addresses above>\n`)
+    if (f.json === true) io.stdout(`${JSON.stringify({ peerId: identity.peerId.toString(), addrs, allow, open: allow.length === 0 })}\n`)
+    else io.stdout(`Relay ${identity.peerId.toString()} listening on:\n${addrs.map((a) => `  ${a}\n`).join('')}${allow.length === 0 ? 'Open to anyone; each circuit is limited to a day and 64 MiB.\n' : `Allowed: ${allow.join(', ')}\n`}Players use: --relay <one of the addresses above>\n`)
     const forMs = f.for === undefined ? undefined : f.for * 1000
     const timer = forMs === undefined ? stop : Promise.race([stop, new Promise<void>((r) => setTimeout(r, forMs))])
     await timer

@@ -46,6 +46,8 @@ export type NetEvent =
   | { kind: 'disconnected'; deadline: number | undefined }
   | { kind: 'refused'; peer: string; why: string }
   | { kind: 'redial-failed'; detail: string }
+  /** A host's relay (SPEC §2.3): asking it for a slot, the slot granted, or the relay lost and dialled again. */
+  | { kind: 'relay'; relay: string; status: 'reserving' | 'reserved' | 'lost' }
 
 export interface NetGameCommon {
   readonly identity: Identity
@@ -81,6 +83,54 @@ export interface JoinOptions extends NetGameCommon {
 }
 
 const preamble = (inviteId: string): Uint8Array => utf8(JOIN_PREAMBLE + inviteId)
+/** How long a host waits for its relays to grant a slot before it gives up, saying why. */
+export const RELAY_RESERVATION_TIMEOUT_MS = 15_000
+const RELAY_REDIAL_MAX_MS = 30_000
+
+/** A host's relay could not be reached or gave no slot: the reason, for one line. */
+export class RelayError extends Error {}
+
+/**
+ * A host behind NAT: dials each relay and waits until the circuit transport holds a slot on each
+ * (a `/p2p-circuit` address through it), so the invite carries a relayed address; a relay that
+ * drops the connection later is dialled again with backoff, so its slot comes back after a restart.
+ */
+async function reserveOnRelays(node: Libp2p, relays: readonly string[], onEvent: ((e: NetEvent) => void) | undefined, signal: AbortSignal): Promise<void> {
+  const ids = peerIdsOf(relays)
+  const reserved = (id: string): boolean => node.getMultiaddrs().some((a) => a.toString().includes(`/p2p/${id}/p2p-circuit`))
+  for (const [i, r] of relays.entries()) {
+    const id = ids[i] ?? r
+    onEvent?.({ kind: 'relay', relay: r, status: 'reserving' })
+    try {
+      await node.dial(multiaddr(r), { signal: AbortSignal.any([signal, AbortSignal.timeout(RELAY_RESERVATION_TIMEOUT_MS)]) })
+    } catch (e) {
+      throw new RelayError(`cannot reach the relay ${r}: ${(e as Error).message} (is it running, and is the address right?)`)
+    }
+    const until = Date.now() + RELAY_RESERVATION_TIMEOUT_MS
+    while (!reserved(id)) {
+      if (Date.now() > until) throw new RelayError(`the relay ${r} granted no slot within ${RELAY_RESERVATION_TIMEOUT_MS / 1000} s (is your PeerId ${node.peerId.toString()} on its --allow list?)`)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    onEvent?.({ kind: 'relay', relay: r, status: 'reserved' })
+  }
+  node.addEventListener('peer:disconnect', (evt) => {
+    const i = ids.indexOf(evt.detail.toString())
+    const r = relays[i]
+    if (r === undefined || signal.aborted) return
+    onEvent?.({ kind: 'relay', relay: r, status: 'lost' })
+    void (async () => {
+      for (let wait = 1000; !signal.aborted; wait = Math.min(RELAY_REDIAL_MAX_MS, wait * 2)) {
+        try {
+          await node.dial(multiaddr(r), { signal: AbortSignal.any([signal, AbortSignal.timeout(RELAY_RESERVATION_TIMEOUT_MS)]) })
+          return
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, wait))
+        }
+      }
+    })()
+  })
+}
+
 const peerIdsOf = (addrs: readonly string[]): string[] => addrs.flatMap((a) => (a.includes('/p2p/') ? [a.slice(a.lastIndexOf('/p2p/') + 5)] : []))
 
 function keyOf(peer: string): Uint8Array {
@@ -160,9 +210,12 @@ function isRelayed(connection: Connection): boolean {
 export async function hostGame(o: HostOptions): Promise<SessionResult> {
   let opponent = o.opponent
   const relayPeers = peerIdsOf(o.relays ?? [])
+  const relays = o.relays ?? []
+  // Reachable through a relay: listen on the circuit transport (a slot on each relay dialled below).
+  const listen = relays.length > 0 && !o.listen.includes('/p2p-circuit') ? [...o.listen, '/p2p-circuit'] : o.listen
   const node = await createPeerNode({
     identity: o.identity,
-    listen: o.listen,
+    listen,
     // Until someone presents the invite anyone may try; afterwards only the opponent and relays.
     admission: () => (opponent === undefined ? 'anyone' : new Set([opponent, ...relayPeers])),
     onRefused: (peer) => o.onEvent?.({ kind: 'refused', peer, why: 'not the opponent of this game' }),
@@ -206,19 +259,31 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
     { runOnLimitedConnection: true, maxInboundStreams: 4 },
   )
   await node.start()
-  await dialRelays(node, o.relays ?? [])
+  const relayWatch = new AbortController()
+  try {
+    await reserveOnRelays(node, relays, o.onEvent, relayWatch.signal)
+  } catch (e) {
+    relayWatch.abort()
+    await node.stop()
+    throw e
+  }
   o.onEvent?.({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
   await o.onReady?.(node)
   if (opponent === undefined) {
     const waited = await Promise.race([firstJoin.then(() => true), new Promise<false>((r) => setTimeout(() => { r(false); }, o.waitMs).unref())])
     if (!waited) {
+      relayWatch.abort()
       await node.stop()
       throw new NobodyJoinedError(o.waitMs)
     }
   }
   const known = opponent
   if (known === undefined) throw new Error('unreachable: no opponent after the first join')
-  return finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'A', terms: o.terms, channel, opponentKey: keyOf(known) }))
+  try {
+    return await finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'A', terms: o.terms, channel, opponentKey: keyOf(known) }))
+  } finally {
+    relayWatch.abort()
+  }
 }
 
 /** Joins a game from its invite: dials the host (directly or through its relays), plays as B. */

@@ -25,8 +25,11 @@ export function admits(admission: Admission, peer: PeerId): boolean {
   return admission === 'anyone' || admission.has(peer.toString())
 }
 
+/** What a relay reports, one event per reservation or circuit asked of it (the relay's log). */
+export type RelayEvent = { readonly kind: 'reservation'; readonly peer: string; readonly granted: boolean } | { readonly kind: 'circuit'; readonly from: string; readonly to: string; readonly granted: boolean }
+
 /** Denies every connection, dial and relayed circuit that involves a peer not admitted. */
-export function gaterFor(admission: () => Admission, onRefused?: (peer: string) => void): ConnectionGater {
+export function gaterFor(admission: () => Admission, onRefused?: (peer: string) => void, onRelay?: (e: RelayEvent) => void): ConnectionGater {
   const deny = (peer: PeerId): boolean => {
     const refused = !admits(admission(), peer)
     if (refused) onRefused?.(peer.toString())
@@ -36,8 +39,16 @@ export function gaterFor(admission: () => Admission, onRefused?: (peer: string) 
     denyDialPeer: deny,
     denyInboundEncryptedConnection: deny,
     denyOutboundEncryptedConnection: deny,
-    denyInboundRelayReservation: deny,
-    denyOutboundRelayedConnection: (source, destination) => deny(source) || deny(destination),
+    denyInboundRelayReservation: (peer) => {
+      const refused = deny(peer)
+      onRelay?.({ kind: 'reservation', peer: peer.toString(), granted: !refused })
+      return refused
+    },
+    denyOutboundRelayedConnection: (source, destination) => {
+      const refused = deny(source) || deny(destination)
+      onRelay?.({ kind: 'circuit', from: source.toString(), to: destination.toString(), granted: !refused })
+      return refused
+    },
     denyInboundRelayedConnection: (relay, remote) => deny(relay) || deny(remote),
     // Loopback and private addresses are how two players on one LAN (and the tests) connect.
     denyDialMultiaddr: () => false,
@@ -68,23 +79,36 @@ export async function createPeerNode(o: PeerNodeOptions): Promise<Libp2p> {
   })
 }
 
+/** A relayed game's limits on an open relay: a long game's bytes and a day, per circuit. */
+export const OPEN_RELAY_LIMIT = { durationMs: 24 * 3_600_000, dataBytes: 64 * 1_048_576 } as const
+/** Reservations a relay holds at once: two per game, so 128 games. */
+export const RELAY_MAX_RESERVATIONS = 256
+
 /**
- * A relay for players behind NAT (circuit relay v2). The default limits (2 minutes, 128 KiB per
- * relayed connection) would cut a game short, so a reservation here carries no limit at all; the
- * allow-list, not the limits, keeps strangers from using it.
+ * A relay for players behind NAT (circuit relay v2). libp2p's default limits (2 minutes, 128 KiB
+ * per relayed connection) would cut a game short. For an allow-list of players a reservation
+ * carries no limit at all (the list keeps strangers out); an open relay gives each circuit
+ * OPEN_RELAY_LIMIT, enough for the longest game the terms allow. Many players may dial at once
+ * (a tournament): the per-address rate limit on new connections is raised accordingly.
  */
-export async function createRelayNode(o: { identity: Identity; listen: readonly string[]; admission: () => Admission; onRefused?: (peer: string) => void }): Promise<Libp2p> {
+export async function createRelayNode(o: { identity: Identity; listen: readonly string[]; admission: () => Admission; onRefused?: (peer: string) => void; onRelay?: (e: RelayEvent) => void }): Promise<Libp2p> {
+  const open = o.admission() === 'anyone'
   return createLibp2p({
     privateKey: o.identity.privateKey,
     addresses: { listen: [...o.listen] },
     transports: [tcp(), webSockets()],
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
-    connectionGater: gaterFor(o.admission, o.onRefused),
+    connectionGater: gaterFor(o.admission, o.onRefused, o.onRelay),
+    connectionManager: { maxConnections: 2 * RELAY_MAX_RESERVATIONS + 64, inboundConnectionThreshold: 1000, maxIncomingPendingConnections: 256 },
     services: {
       identify: identify(),
       ping: ping(),
-      relay: circuitRelayServer({ reservations: { maxReservations: 256, applyDefaultLimit: false, reservationTtl: 24 * 3_600_000 } }),
+      relay: circuitRelayServer({
+        reservations: open
+          ? { maxReservations: RELAY_MAX_RESERVATIONS, applyDefaultLimit: true, defaultDurationLimit: OPEN_RELAY_LIMIT.durationMs, defaultDataLimit: BigInt(OPEN_RELAY_LIMIT.dataBytes), reservationTtl: 24 * 3_600_000 }
+          : { maxReservations: RELAY_MAX_RESERVATIONS, applyDefaultLimit: false, reservationTtl: 24 * 3_600_000 },
+      }),
     },
   })
 }
