@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
+import { componentLogger } from '../log.js'
 import { type CliIo, EXIT, UserError, processIo, wholeNumber } from './io.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
 // imported when used, so `spaceships verify` starts fast (issue 6: cold start).
@@ -199,7 +200,9 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
       io.stderr(`spaceships: ${e.message}\n`)
       return e.exitCode
     }
-    // Anything else is a bug of this program, never a judgement on a game: exit 70, one line.
+    // Anything else is a bug of this program, never a judgement on a game: exit 70, one line
+    // (the stack goes to DEBUG=spaceships:cli).
+    componentLogger('cli').error('internal error: %O', e)
     const message = e instanceof Error ? e.message : String(e)
     io.stderr(`spaceships: internal error: ${message.split('\n')[0] ?? ''} (a bug: run again with DEBUG=spaceships:* for details, and please report it)\n`)
     return EXIT.internal

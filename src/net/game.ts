@@ -12,6 +12,7 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { constantTimeEqual, utf8 } from '../commit/bytes.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type Journal, journaledSecrets, journaledStrategy } from '../session/journal.js'
+import { componentLogger } from '../log.js'
 import { systemClock } from '../session/clock.js'
 import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
@@ -83,6 +84,16 @@ export interface JoinOptions extends NetGameCommon {
 }
 
 const preamble = (inviteId: string): Uint8Array => utf8(JOIN_PREAMBLE + inviteId)
+const log = componentLogger('net')
+
+/** The caller's event callback, with each event logged (`DEBUG=spaceships:net`). */
+function logged(onEvent: ((e: NetEvent) => void) | undefined): (e: NetEvent) => void {
+  return (e) => {
+    log('%o', e)
+    onEvent?.(e)
+  }
+}
+
 /** How long a host waits for its relays to grant a slot before it gives up, saying why. */
 export const RELAY_RESERVATION_TIMEOUT_MS = 15_000
 const RELAY_REDIAL_MAX_MS = 30_000
@@ -207,7 +218,8 @@ function isRelayed(connection: Connection): boolean {
 }
 
 /** Hosts a game: listens, admits the first peer that presents the invite, plays as A. */
-export async function hostGame(o: HostOptions): Promise<SessionResult> {
+export async function hostGame(options: HostOptions): Promise<SessionResult> {
+  const o = { ...options, onEvent: logged(options.onEvent) }
   let opponent = o.opponent
   const relayPeers = peerIdsOf(o.relays ?? [])
   const relays = o.relays ?? []
@@ -218,14 +230,14 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
     listen,
     // Until someone presents the invite anyone may try; afterwards only the opponent and relays.
     admission: () => (opponent === undefined ? 'anyone' : new Set([opponent, ...relayPeers])),
-    onRefused: (peer) => o.onEvent?.({ kind: 'refused', peer, why: 'not the opponent of this game' }),
+    onRefused: (peer) => { o.onEvent({ kind: 'refused', peer, why: 'not the opponent of this game' }); },
   })
   const watch = new DeadlineWatch()
   let lost = false
   const channel = streamChannel({
     onDetach: () => {
       lost = true
-      o.onEvent?.({ kind: 'disconnected', deadline: watch.current })
+      o.onEvent({ kind: 'disconnected', deadline: watch.current })
     },
   })
   let connected: () => void = () => undefined
@@ -235,7 +247,7 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
     async (stream: Stream, connection: Connection) => {
       const peer = connection.remotePeer.toString()
       const refuse = (why: string): void => {
-        o.onEvent?.({ kind: 'refused', peer, why })
+        o.onEvent({ kind: 'refused', peer, why })
         stream.abort(new Error(why))
       }
       if (opponent !== undefined && peer !== opponent) { refuse('not the opponent of this game'); return; }
@@ -251,7 +263,7 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
         opponent = peer
         o.onOpponent?.(peer)
       }
-      o.onEvent?.({ kind: 'connected', peer, relayed: isRelayed(connection), restored: lost, deadline: watch.current })
+      o.onEvent({ kind: 'connected', peer, relayed: isRelayed(connection), restored: lost, deadline: watch.current })
       lost = false
       channel.attach(lp.unwrap())
       connected()
@@ -267,7 +279,7 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
     await node.stop()
     throw e
   }
-  o.onEvent?.({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
+  o.onEvent({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
   await o.onReady?.(node)
   if (opponent === undefined) {
     const waited = await Promise.race([firstJoin.then(() => true), new Promise<false>((r) => setTimeout(() => { r(false); }, o.waitMs).unref())])
@@ -287,14 +299,15 @@ export async function hostGame(o: HostOptions): Promise<SessionResult> {
 }
 
 /** Joins a game from its invite: dials the host (directly or through its relays), plays as B. */
-export async function joinGame(o: JoinOptions): Promise<SessionResult> {
+export async function joinGame(options: JoinOptions): Promise<SessionResult> {
+  const o = { ...options, onEvent: logged(options.onEvent) }
   const invite = o.invite
   const relayPeers = [...relaysOf(invite.addrs), ...peerIdsOf(o.relays ?? [])]
   const node = await createPeerNode({
     identity: o.identity,
     listen: o.listen,
     admission: () => new Set([invite.peer, ...relayPeers]),
-    onRefused: (peer) => o.onEvent?.({ kind: 'refused', peer, why: 'not the host of this game' }),
+    onRefused: (peer) => { o.onEvent({ kind: 'refused', peer, why: 'not the host of this game' }); },
   })
   o.onOpponent?.(invite.peer)
   const hostAddrs = invite.addrs.map((a) => multiaddr(a))
@@ -304,7 +317,7 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
   const channel: StreamChannel = streamChannel({
     onDetach: () => {
       lost = true
-      o.onEvent?.({ kind: 'disconnected', deadline: watch.current })
+      o.onEvent({ kind: 'disconnected', deadline: watch.current })
       void redial()
     },
   })
@@ -313,7 +326,7 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
     await lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES }).write(preamble(invite.id))
     const connection = node.getConnections(peerIdFromString(invite.peer)).find((c) => c.streams.includes(stream))
     if (connection === undefined) throw new Error('the stream has no connection')
-    o.onEvent?.({ kind: 'connected', peer: invite.peer, relayed: isRelayed(connection), restored: lost, deadline: watch.current })
+    o.onEvent({ kind: 'connected', peer: invite.peer, relayed: isRelayed(connection), restored: lost, deadline: watch.current })
     lost = false
     channel.attach(stream)
   }
@@ -327,7 +340,7 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
         try {
           await dialOnce()
         } catch (e) {
-          o.onEvent?.({ kind: 'redial-failed', detail: (e as Error).message })
+          o.onEvent({ kind: 'redial-failed', detail: (e as Error).message })
           await new Promise((r) => setTimeout(r, wait))
           wait = redialDelay(wait, watch.left())
         }
@@ -338,7 +351,7 @@ export async function joinGame(o: JoinOptions): Promise<SessionResult> {
   }
   await node.start()
   await dialRelays(node, o.relays ?? [])
-  o.onEvent?.({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
+  o.onEvent({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
   await o.onReady?.(node)
   void redial()
   return finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'B', terms: invite.terms, channel, opponentKey: keyOf(invite.peer) }))

@@ -10,6 +10,7 @@
  * when the deadline passes (SPEC §6.6). Everything persisted is the state: a restarted process
  * rebuilds it from its transcript and journal (`restore`) and carries on.
  */
+import { componentLogger } from '../log.js'
 import { toBase64url } from '../commit/bytes.js'
 import { SEED_BYTES, SideSecrets } from '../commit/commitments.js'
 import { type KeyPair, publicKeyProblem } from '../commit/keys.js'
@@ -849,6 +850,7 @@ class Session {
   }
 
   private emit(e: SessionEvent): void {
+    if (log.enabled) log('%s %s', this.me, describeEvent(e))
     this.o.onEvent?.(e)
   }
 }
@@ -904,3 +906,20 @@ export function verdictPartOf(v: Verdict): VerdictPart {
   }
 }
 
+const log = componentLogger('session')
+
+/** One line per session event, for `DEBUG=spaceships:session`. */
+function describeEvent(e: SessionEvent): string {
+  switch (e.kind) {
+    case 'envelope':
+      return `${e.direction} ${e.sealed.envelope.sender}${e.sealed.envelope.seq} ${e.sealed.envelope.parts.map((p) => p.t).join('+')}`
+    case 'waiting':
+      return `waiting for ${e.side}'s ${e.what} until ${new Date(e.deadline).toISOString()}`
+    case 'stopped':
+      return `${e.by} stopped (${e.reason}): ${e.detail}`
+    case 'chat':
+      return `chat: ${e.text}`
+    case 'ignored':
+      return `ignored: ${e.detail}`
+  }
+}
