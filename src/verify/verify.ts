@@ -61,16 +61,29 @@ function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: Sealed
   const offences: ProtocolOffence[] = []
   const gaps: string[] = []
   const at: Record<Role, number> = { A: 1, B: 1 }
+  let ended = false
+  /**
+   * Whether `s` acknowledges an envelope the evidence lacks. Usually a gap (the file may have lost
+   * it). But when the other side's chain is complete from its hello to its stop, after which it
+   * signs nothing (§6.5), every envelope it ever sent is here: an acknowledgement of anything else
+   * names an envelope it never signed, and that is the acknowledger's own signed falsehood.
+   */
   const ackMissing = (s: SealedEnvelope): boolean => {
     const ack = s.envelope.ack
     if (ack === undefined || ev.held.has(toBase64url(ack))) return false
+    const other = otherRole(s.envelope.sender)
+    const last = ev.chains[other].at(-1)
+    if (last?.kind === 'envelope' && isStopEnvelope(last.sealed)) {
+      offences.push({ offender: s.envelope.sender, class: 'protocol-violation', rule: 'SPEC §5.1 §6.5 §12.3', turn: state.schedule.turn, stage: STAGE.schedule, detail: `envelope ${s.envelope.seq} acknowledges an envelope ${other} never signed (${other}'s chain is complete up to its stop)`, seq: s.envelope.seq })
+      ended = true
+      return true
+    }
     gaps.push(`the envelope ${s.envelope.sender}'s envelope ${s.envelope.seq} acknowledges`)
     return true
   }
   const malformed = (r: Role, seq: number, detail: string): void => {
     offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §5.1 §12.2', turn: state.schedule.turn, stage: STAGE.schedule, detail, seq })
   }
-  let ended = false
   for (;;) {
     const due = state.due()
     if (due === undefined) break
