@@ -17,11 +17,16 @@ import { readSetup } from '../rules/setup.js'
 import { describeViolation } from '../rules/errors.js'
 import { systemClock } from '../session/clock.js'
 import { StorageError } from '../session/file-store.js'
-import type { SessionResult } from '../session/session.js'
+import type { SessionEvent, SessionResult } from '../session/session.js'
 import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
 import { BOT_NAMES, type BotName, isBotName, makeBot } from '../bot/arena.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
-import { LIMITS, type Terms } from '../transcript/messages.js'
+import { LIMITS, type Role, type Terms, otherRole } from '../transcript/messages.js'
+import { decodeEnvelope } from '../transcript/envelope.js'
+import type { Setup } from '../rules/setup.js'
+import { initialPlayerState } from '../rules/state.js'
+import { ownMarks, renderSpace } from '../ui/board.js'
+import { clockText, outcomeLine } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
 import { type GameFiles, type GameMeta, forgetGame, gameDir, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
@@ -142,12 +147,21 @@ function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
-function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player']): PlayerStrategy {
+function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined): PlayerStrategy {
   const screen = screenFor(io)
   if (meta.kind === 'bot') return narrated(paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0), screen)
   const prompter = io.prompter?.()
   if (prompter === undefined) throw new UserError('no terminal to play on: use --autoplay')
-  return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()) })
+  return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent })
+}
+
+/** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
+function waitingPrinter(io: CliIo, f: GameFlags, me: Role): ((e: SessionEvent) => void) | undefined {
+  if (f.json === true || f.autoplay === true) return undefined
+  return (e) => {
+    if (e.kind === 'waiting' && e.side !== me && e.what.includes('commit')) io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+    else if (e.kind === 'stopped' && e.by !== me) io.stdout(`your opponent stopped the game (${e.reason}): ${e.detail}\n`)
+  }
 }
 
 function playerMeta(f: GameFlags): GameMeta['player'] {
@@ -172,7 +186,18 @@ function eventPrinter(io: CliIo, json: boolean): (e: NetEvent) => void {
 }
 
 /** The end of a game on this side: the final boards, the score, and the verifier's verdict. */
-async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transcriptPath: string, lastView: TurnContext | undefined): Promise<number> {
+/** The opponent's setup from its reveal in this transcript, if it revealed. */
+function revealedFleet(transcript: readonly Uint8Array[], them: Role): Setup | undefined {
+  for (const bytes of transcript) {
+    const d = decodeEnvelope(bytes)
+    if (!d.ok || d.value.envelope.sender !== them) continue
+    const reveal = d.value.envelope.parts.find((p) => p.t === 'reveal')
+    if (reveal?.t === 'reveal') return reveal.setup
+  }
+  return undefined
+}
+
+async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transcriptPath: string, lastView: TurnContext | undefined, me: Role): Promise<number> {
   const text = formatTranscript(result.transcript)
   if (f.out !== undefined) await io.writeFile(f.out, text)
   const audited = verifyTranscript(text)
@@ -180,10 +205,11 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
     io.stdout(`${JSON.stringify({ transcript: f.out ?? transcriptPath, verdict: result.verdict, verifier: audited }, null, 2)}\n`)
     return exitFor(audited)
   }
-  if (lastView !== undefined) {
-    const screen = screenFor(io)
-    screen.print(renderBoards(lastView, screen.paint))
-  }
+  const screen = screenFor(io)
+  if (lastView !== undefined) screen.print(renderBoards(lastView, screen.paint))
+  const theirs = revealedFleet(result.transcript, otherRole(me))
+  if (theirs !== undefined) screen.print(['', ...renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(initialPlayerState(theirs)), screen.paint)].join('\n'))
+  io.stdout(`\n${screen.paint(outcomeLine(result.verdict, me), 'hit')}\n`)
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
   io.stdout(`Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`)
   io.stdout(`Check it yourself: spaceships verify ${f.out ?? transcriptPath}\n`)
@@ -192,7 +218,14 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
 
 /** Wraps a strategy to remember the last view, so the end can draw the final boards. */
 function watched(inner: PlayerStrategy, seen: { ctx?: Parameters<PlayerStrategy['record']>[0] }): PlayerStrategy {
-  return { setup: (r) => inner.setup(r), record: (ctx) => ((seen.ctx = ctx), inner.record(ctx)), finished: (ctx) => void (seen.ctx = ctx) }
+  return {
+    setup: (r) => inner.setup(r),
+    record: (ctx) => ((seen.ctx = ctx), inner.record(ctx)),
+    finished: (ctx) => {
+      seen.ctx = ctx
+      return inner.finished?.(ctx)
+    },
+  }
 }
 
 /** A key others could read is reported: whoever read it can sign transcripts as this player. */
@@ -229,16 +262,18 @@ function boundListen(node: Libp2p, requested: readonly string[]): string[] {
 }
 
 /** What a host and a joiner of a stored game set up alike: keys, files, player, addresses, events. */
-function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }): NetGameCommon {
+function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }, opponent: () => string | undefined): NetGameCommon {
+  const waiting = waitingPrinter(io, f, meta.role === 'host' ? 'A' : 'B')
   return {
     identity,
     secrets: systemSecrets,
     store: files.store,
     journal: files.journal,
-    strategy: watched(playerFor(f, io, meta.player), seen),
+    strategy: watched(playerFor(f, io, meta.player, opponent), seen),
     listen: meta.listen,
     relays: meta.relays,
     onEvent: eventPrinter(io, f.json === true),
+    ...(waiting === undefined ? {} : { onSessionEvent: waiting }),
   }
 }
 
@@ -248,7 +283,7 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let current = meta
     const result = await hostGame({
-      ...sideOptions(io, f, meta, identity, files, seen),
+      ...sideOptions(io, f, meta, identity, files, seen, () => current.opponent),
       inviteId: meta.id,
       terms,
       waitMs,
@@ -265,7 +300,7 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
       },
     })
     writeMeta({ ...current, finished: result.verdict.status }, env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx)
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A')
   })
 }
 
@@ -276,11 +311,11 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     const result = await joinGame({
-      ...sideOptions(io, f, meta, identity, files, seen),
+      ...sideOptions(io, f, meta, identity, files, seen, () => parsed.value.peer),
       invite: parsed.value,
     })
     writeMeta({ ...meta, finished: result.verdict.status }, env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx)
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'B')
   })
 }
 
@@ -407,17 +442,19 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
       if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${botName(f.bot)} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
+      const waitingFor = waitingPrinter(io, f, 'A')
       const hosted = hostGame({
         identity: you,
         secrets: systemSecrets,
         store: files.store,
         journal: files.journal,
-        strategy: watched(playerFor(f, io, meta.player), seen),
+        strategy: watched(playerFor(f, io, meta.player, () => `the ${botName(f.bot)} bot`), seen),
         listen: meta.listen,
         inviteId: id,
         terms,
         waitMs: 30_000,
         onEvent: eventPrinter(io, true),
+        ...(waitingFor === undefined ? {} : { onSessionEvent: waitingFor }),
         onReady: (node) => { sendInvite(formatInvite({ id, peer: you.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms })); },
     })
     const invite = parseInvite(await invited)
@@ -425,7 +462,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(botName(f.bot), `${seed}/bot`), listen: [], invite: invite.value })
     const [result] = await Promise.all([hosted, joined])
     writeMeta({ ...meta, finished: result.verdict.status }, env(io))
-    return finishGame(io, { ...f, out }, result, out, seen.ctx)
+    return finishGame(io, { ...f, out }, result, out, seen.ctx, 'A')
     })
   })
 }

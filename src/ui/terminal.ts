@@ -18,8 +18,10 @@ import type { RandomSource } from '../rules/rng.js'
 import type { Ruleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
 import { entitlements, initialPlayerState } from '../rules/state.js'
-import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
+import { systemClock } from '../session/clock.js'
+import { type PlayerStrategy, RESIGN, type TurnContext, type TurnSummary } from '../session/strategy.js'
 import { opponentKnowledge } from '../session/knowledge.js'
+import { describeRecord, helpText, statusPanel, wrap } from './panel.js'
 import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
@@ -87,7 +89,7 @@ export function turnReport(t: TurnSummary): string[] {
   return out
 }
 
-export const RECORD_HELP = 'Notation: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing. Separate with spaces.'
+export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · resign'
 
 export type SetupChoice = { kind: 'ask' } | { kind: 'random' } | { kind: 'text'; text: string }
 
@@ -96,6 +98,8 @@ export interface HumanOptions {
   readonly screen: Screen
   readonly setup: SetupChoice
   readonly rng: RandomSource
+  /** Who the opponent is, for the status panel (a PeerId or a bot's name), once known. */
+  readonly opponent?: () => string | undefined
 }
 
 /** A human at the terminal, as a session strategy. */
@@ -153,25 +157,56 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     async record(ctx) {
       const last = ctx.history.at(-1)
       screen.print('')
-      if (last !== undefined) screen.print(turnReport(last).join('\n'))
+      if (last !== undefined) screen.print(turnReport(last).map((l) => wrap(l)).join('\n'))
       screen.print(renderBoards(ctx, screen.paint))
+      const timeLeft = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
+      screen.print(statusPanel({ role: ctx.role, opponent: o.opponent?.(), turn: ctx.turn, state: ctx.state, history: ctx.history, timeLeft }).join('\n'))
       const e = entitlements(ctx.ruleset, ctx.state, ctx.turn)
-      screen.print(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e))}`)
-      screen.print(screen.paint(RECORD_HELP, 'dim'))
+      screen.print(wrap(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e))}`))
+      screen.print(screen.paint(wrap(RECORD_HELP), 'dim'))
+      const command = (v: string): 'help' | 'resign' | undefined => {
+        const t = v.trim().toLowerCase()
+        return t === '?' || t === 'help' ? 'help' : t === 'resign' ? 'resign' : undefined
+      }
       const check = (text: string): true | string => {
-        const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text.trim() === '' ? '-' : text, 'lenient')
+        if (command(text) !== undefined) return true
+        // An empty line is never taken as "nothing": one stray Enter must not lose a turn.
+        if (text.trim() === '') return 'type - to do nothing this turn, ? for help'
+        const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
         return r.ok ? true : r.error.map(describeViolation).join('; ')
       }
-      const text = await prompter.input({
-        message: `Turn ${ctx.turn} record`,
-        validate: check,
-        // Checked as it is typed: the player sees a problem before pressing enter.
-        transformer: (v) => {
-          const r = check(v)
-          return r === true ? `${v}  ${screen.paint('ok', 'ship')}` : `${v}  ${screen.paint(r.length > 60 ? r.slice(0, 57) + '...' : r, 'dim')}`
-        },
-      })
-      return text.trim() === '' ? '-' : text
+      for (;;) {
+        const text = await prompter.input({
+          message: `Turn ${ctx.turn} record`,
+          validate: check,
+          // Checked as it is typed: the player sees a problem before pressing enter.
+          transformer: (v) => {
+            if (v === '') return v
+            const r = check(v)
+            return r === true ? `${v}  ${screen.paint('ok', 'ship')}` : `${v}  ${screen.paint(r.length > 60 ? r.slice(0, 57) + '...' : r, 'dim')}`
+          },
+        })
+        const c = command(text)
+        if (c === 'help') {
+          screen.print(helpText(ctx.ruleset))
+          continue
+        }
+        if (c === 'resign') {
+          if (await prompter.confirm({ message: 'Resign this game? You lose it, and your setup and moves are revealed.', default: false })) return RESIGN
+          continue
+        }
+        const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
+        if (!r.ok) continue
+        // A committed record is irrevocable (SPEC §4.3): say what it does, and ask once.
+        if (await prompter.confirm({ message: wrap(`Sign and send: ${describeRecord(r.value.actions)}?`) })) return text
+      }
+    },
+    finished(ctx) {
+      // The last turn's results, which no later prompt would show.
+      const last = ctx.history.at(-1)
+      if (last === undefined) return
+      screen.print('')
+      screen.print(turnReport(last).map((l) => wrap(l)).join('\n'))
     },
   }
 }

@@ -1,0 +1,172 @@
+/**
+ * What the terminal game tells the player in words: the status panel of each turn (who you are,
+ * materiel and ships on both sides, the time left), what a record will do before it is signed,
+ * the in-game help, and the result as a sentence from the player's side. Pure text; the terminal
+ * module prints it.
+ */
+import { formatCell, formatPartial, rowCells } from '../rules/coords.js'
+import type { Action } from '../rules/record.js'
+import type { Ruleset } from '../rules/ruleset.js'
+import { SHIP_TYPES } from '../rules/ships.js'
+import { type PlayerState, isShipDestroyed, remainingMateriel } from '../rules/state.js'
+import type { TurnSummary } from '../session/strategy.js'
+import type { Role } from '../transcript/messages.js'
+import type { Verdict } from '../verify/verify.js'
+
+/** Lines are wrapped to this many columns (the narrowest terminal the game is laid out for). */
+export const SCREEN_COLUMNS = 100
+
+/** Wraps `text` at word boundaries to `width` columns, each continuation indented by `indent`. */
+export function wrap(text: string, width = SCREEN_COLUMNS, indent = '  '): string {
+  const out: string[] = []
+  for (const paragraph of text.split('\n')) {
+    let line = ''
+    for (const word of paragraph.split(' ')) {
+      const next = line === '' ? word : `${line} ${word}`
+      if (Array.from(next).length <= width || line === '' || line === indent) line = next
+      else {
+        out.push(line)
+        line = indent + word
+      }
+    }
+    out.push(line)
+  }
+  return out.join('\n')
+}
+
+/** "9:41" for a number of milliseconds (never negative). */
+export function clockText(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const sec = String(s % 60).padStart(2, '0')
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
+}
+
+/** The opponent's ships this player saw destroyed (their destruction reports), by name. */
+export function theirShipsSunk(history: readonly TurnSummary[]): string[] {
+  return history.flatMap((t) => t.theirResults.destroyed.map((d) => `${d.type}${d.id}`))
+}
+
+/** Opponent ship cells this player destroyed, as far as the answers show (hits and reported ships). */
+export function theirCellsDestroyed(history: readonly TurnSummary[]): number {
+  const cells = new Set<string>()
+  for (const t of history) {
+    for (const [i, a] of [...t.theirResults.beams.flat(), ...t.theirResults.strikes].entries()) {
+      const target = [...t.myAspects.beams.flat(), ...t.myAspects.strikes][i]
+      if (a.result === 'hit' && target !== undefined) cells.add(target)
+      for (const e of a.explosions.slice(1)) cells.add(e)
+    }
+    for (const d of t.theirResults.destroyed) for (const c of d.cells) cells.add(c.cell)
+  }
+  return cells.size
+}
+
+export interface PanelInput {
+  readonly role: Role
+  readonly opponent: string | undefined
+  readonly turn: number
+  readonly state: PlayerState
+  readonly history: readonly TurnSummary[]
+  /** Milliseconds left for this move, if a deadline runs. */
+  readonly timeLeft: number | undefined
+}
+
+/** The status panel printed above each turn's prompt. */
+export function statusPanel(p: PanelInput): string[] {
+  const total = p.state.ships.reduce((n, s) => n + s.cells.length, 0)
+  const mine = remainingMateriel(p.state)
+  const sunk = p.state.ships.filter((_, i) => isShipDestroyed(p.state, i)).map((s) => s.name)
+  const afloat = p.state.ships.filter((_, i) => !isShipDestroyed(p.state, i)).map((s) => s.name)
+  const theirs = theirShipsSunk(p.history)
+  const who = p.role === 'A' ? 'A (the host)' : 'B (the joiner)'
+  const against = p.opponent === undefined ? '' : ` against ${shortId(p.opponent)}`
+  const clock = p.timeLeft === undefined ? '' : `; ${clockText(p.timeLeft)} left for this move`
+  return [
+    `Turn ${p.turn}. You are ${who}${against}${clock}.`,
+    `  You: ${mine} of ${total} ship cells intact; afloat ${afloat.join(' ') || 'none'}${sunk.length > 0 ? `; sunk ${sunk.join(' ')}` : ''}.`,
+    `  Them: ${theirCellsDestroyed(p.history)} of their ship cells destroyed by you; sunk ${theirs.length > 0 ? theirs.join(' ') : 'none yet'}.`,
+  ].map((l) => wrap(l, SCREEN_COLUMNS, '    '))
+}
+
+/** A PeerId shortened for display (its last eight characters); any other name as it is. */
+export function shortId(peer: string): string {
+  return /^(12D3KooW|Qm)\w{30,}$/.test(peer) ? `…${peer.slice(-8)}` : peer
+}
+
+/** What one action does, in words. */
+export function describeAction(a: Action): string {
+  switch (a.kind) {
+    case 'strike':
+      return `strike ${formatCell(a.target)}`
+    case 'beam':
+      return `beam from ${formatCell(a.ends[0])} to ${formatCell(a.ends[1])}${a.tag === undefined ? '' : ` (${a.tag.type}${a.tag.id ?? ''})`}`
+    case 'row':
+      return `beam along the row ${rowCells(a.row).map(formatCell).join(' ')}`
+    case 'missile':
+      return `missile launched from ${formatPartial(a.launch)} at ${formatCell(a.target)}`
+    case 'kamikaze':
+      return `kamikaze strike by the ship at ${formatCell(a.launch)} on ${formatCell(a.target)} (the ship is lost)`
+    case 'scan':
+      return `scan ${formatCell(a.target)}`
+  }
+}
+
+/** What a whole record will do, for the confirmation before it is signed. */
+export function describeRecord(actions: readonly Action[]): string {
+  if (actions.length === 0) return 'nothing this turn'
+  return actions.map(describeAction).join('; ')
+}
+
+/** The in-game help (`?` or `help` at the record prompt). */
+export function helpText(ruleset: Ruleset): string {
+  const fleet = Object.entries(SHIP_TYPES)
+    .filter(([t]) => (ruleset.variant === 'classic' ? ['DS', 'KC', 'FS', 'MD', 'HF'] : ['DS', 'KC', 'FS', 'PC', 'MD', 'HS', 'LS', 'AG', 'LG']).includes(t))
+    .map(([t, s]) => `${t} ${s.name}, ${s.size} cell${s.size === 1 ? '' : 's'}`)
+  return [
+    'How to play (rules 2.6.1; the full rules are in the project):',
+    '  Each side hides a fleet in a 5x5x5 space. A cell is a colour R O Y G B, a letter v w x y z and a',
+    '  number 1-5, as in Rv1. Each turn both sides record their actions at once; a strike that hits',
+    '  destroys a ship cell, and a ship whose cells are all destroyed is sunk. The game ends when a',
+    '  fleet is destroyed, when nobody can act, or at the turn limit; more intact ship cells wins.',
+    wrap(`  Ship types: ${fleet.join('; ')}.`, SCREEN_COLUMNS, '    '),
+    'Actions, as you type them (separate with spaces):',
+    '  Rv1            a conventional strike on Rv1 (your fleet gives a number of them each turn)',
+    '  bRv1Rv3        a death star beam through three cells in a line, written by its two end cells',
+    '  mRv2 Ox3       a missile fired from your missile ship at Rv2 onto Ox3',
+    '  kGz5 Bx1       a kamikaze strike: the ship at Gz5 is lost and strikes Bx1',
+    '  sYw4           a scan of Yw4 (scouts): empty or ship, without destroying anything',
+    '  -              nothing this turn',
+    '  A beam hits three cells in a straight line, in the same direction as two undamaged cells of the',
+    '  death star: along the colours, the letters or the numbers, or diagonally across two or three of',
+    '  them (13 directions). Two hits that are not next to each other burn the beam out.',
+    'Commands: ? or help (this), resign (give up the game: you lose).',
+  ].join('\n')
+}
+
+/** The result, said to the player who is `me`. */
+export function outcomeLine(v: Verdict, me: Role): string {
+  const them = me === 'A' ? 'B' : 'A'
+  const score = (s: readonly [number, number]): string => (me === 'A' ? `${s[0]}-${s[1]}` : `${s[1]}-${s[0]}`)
+  const result = (w: Role | 'draw', s: readonly [number, number]): string => (w === 'draw' ? `A draw, ${score(s)}.` : w === me ? `You win ${score(s)}.` : `You lose ${score(s)}.`)
+  switch (v.status) {
+    case 'complete':
+      return result(v.winner, v.scores)
+    case 'resigned':
+      return v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.'
+    case 'offence':
+      return v.offence.offender === me ? `Your side broke a rule (${v.offence.class}): you lose by forfeit.` : `Your opponent cheated (${v.offence.class} in turn ${v.offence.turn}): you win by forfeit.`
+    case 'abandoned':
+      return v.by === me
+        ? v.how === 'no-reveal'
+          ? 'You did not reveal in time: your opponent wins by forfeit.'
+          : 'You ran out of time or stopped while your move was due: your opponent wins by forfeit.'
+        : `Your opponent (${them}) abandoned the game: you win by forfeit.`
+    case 'adjudicated':
+      return `The game stopped before its end; scored on the turns both committed: ${result(v.winner, v.scores)}`
+    case 'incomplete':
+      return `No result: ${v.detail}.`
+    case 'unreadable':
+      return 'No result: the transcript is unreadable.'
+  }
+}

@@ -1,0 +1,52 @@
+/** The words of the terminal game: wrapping, clocks, what a record does, the result from each side. */
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parseRecord } from '../../src/rules/record.js'
+import { clockText, describeRecord, outcomeLine, shortId, wrap } from '../../src/ui/panel.js'
+import type { Verdict } from '../../src/verify/verify.js'
+
+describe('the terminal game in words', () => {
+  it('wrap keeps every word, in order, and no line longer than the width unless one word is', () => {
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-zA-Z0-9,.;:()-]{1,30}$/), { maxLength: 60 }), fc.integer({ min: 20, max: 120 }), (words, width) => {
+        const text = words.join(' ')
+        const out = wrap(text, width, '  ')
+        expect(out.split(/\s+/).filter(Boolean)).toEqual(words)
+        for (const line of out.split('\n')) if (line.trim().includes(' ')) expect(Array.from(line).length).toBeLessThanOrEqual(width)
+      }),
+    )
+  })
+
+  it('clocks read as m:ss (h:mm:ss past an hour), never negative', () => {
+    expect(clockText(581_000)).toBe('9:41')
+    expect(clockText(600_000)).toBe('10:00')
+    expect(clockText(3_600_000 + 61_000)).toBe('1:01:01')
+    expect(clockText(-5)).toBe('0:00')
+    expect(clockText(1)).toBe('0:01')
+  })
+
+  it('a record is described action by action before it is signed', () => {
+    const r = parseRecord('Rv1 bRv1Rv3 mRv2 Ox3 kGz5 Bx1 sYw4', { variant: '2.6.1', mode: 'lenient' })
+    if (!r.ok) throw new Error('bad record')
+    expect(describeRecord(r.value)).toBe('strike Rv1; beam from Rv1 to Rv3; missile launched from Rv2 at Ox3; kamikaze strike by the ship at Gz5 on Bx1 (the ship is lost); scan Yw4')
+    expect(describeRecord([])).toBe('nothing this turn')
+  })
+
+  it('the result is said from the side of the player who reads it', () => {
+    const base = { game: 'g', notes: [] }
+    const complete: Verdict = { ...base, status: 'complete', reason: 'fleet-destroyed', turn: 9, scores: [6, 0], winner: 'A' }
+    expect(outcomeLine(complete, 'A')).toBe('You win 6-0.')
+    expect(outcomeLine(complete, 'B')).toBe('You lose 0-6.')
+    const abandoned: Verdict = { ...base, status: 'abandoned', by: 'B', how: 'stopped', turn: 3, winner: 'A', claimedBy: 'A', detail: '' }
+    expect(outcomeLine(abandoned, 'A')).toBe('Your opponent (B) abandoned the game: you win by forfeit.')
+    expect(outcomeLine(abandoned, 'B')).toBe('You ran out of time or stopped while your move was due: your opponent wins by forfeit.')
+    const resigned: Verdict = { ...base, status: 'resigned', by: 'A', turn: 2, winner: 'B' }
+    expect(outcomeLine(resigned, 'A')).toBe('You resigned: your opponent wins.')
+    expect(outcomeLine(resigned, 'B')).toBe('Your opponent resigned: you win.')
+  })
+
+  it('PeerIds are shortened, other names kept', () => {
+    expect(shortId('12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD')).toBe('…kSzYFiDD')
+    expect(shortId('the hard bot')).toBe('the hard bot')
+  })
+})
