@@ -32,7 +32,7 @@ import type { Ruleset } from '../rules/ruleset.js'
 import type { Setup } from '../rules/setup.js'
 import { ALL_SHIP_TYPES, SHIP_TYPES, type ShipType, placements } from '../rules/ships.js'
 import { remainingMateriel } from '../rules/state.js'
-import { type Knowledge, opponentKnowledge } from '../session/knowledge.js'
+import { type Knowledge, opponentKnowledge } from '../knowledge/knowledge.js'
 import type { PlayerStrategy, TurnContext } from '../session/strategy.js'
 
 /** How much more likely a placement is per known ship cell it explains. */

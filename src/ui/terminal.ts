@@ -18,8 +18,9 @@ import type { RandomSource } from '../rules/rng.js'
 import type { Ruleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
 import { entitlements, initialPlayerState } from '../rules/state.js'
-import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
-import { opponentKnowledge } from '../session/knowledge.js'
+import type { PlayerStrategy, TurnContext } from '../session/strategy.js'
+import type { TurnSummary } from '../knowledge/summary.js'
+import { opponentKnowledge } from '../knowledge/knowledge.js'
 import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
