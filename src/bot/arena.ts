@@ -19,18 +19,36 @@ import type { PlayerStrategy } from '../session/strategy.js'
 import type { TurnSummary } from '../knowledge/summary.js'
 import { memoryStore } from '../transcript/file.js'
 import type { Aspects, Results, Terms } from '../transcript/messages.js'
+import { easyStrategy } from './easy.js'
+import { hardStrategy } from './hard.js'
+import { DEFAULT_WORK } from './inference.js'
 import { strongStrategy } from './strong.js'
 
-export const BOT_NAMES = ['strong', 'random'] as const
+/** The levels, weakest last but one (`random` is the baseline); `strong` is medium's old name. */
+export const BOT_NAMES = ['hard', 'medium', 'easy', 'random', 'strong'] as const
 export type BotName = (typeof BOT_NAMES)[number]
 
 export function isBotName(s: string): s is BotName {
   return (BOT_NAMES as readonly string[]).includes(s)
 }
 
-export function makeBot(name: BotName, seed: string, budgetMs?: number): PlayerStrategy {
+/**
+ * A bot by name, its choices drawn from a source seeded by `seed`. `work` scales the hard bot's
+ * inference (sweeps per chain); every level's result depends on the seed and the work alone.
+ */
+export function makeBot(name: BotName, seed: string, work?: number): PlayerStrategy {
   const rng = seededRandom(seed)
-  return name === 'strong' ? strongStrategy(rng, budgetMs === undefined ? {} : { budgetMs }) : randomStrategy(rng)
+  switch (name) {
+    case 'hard':
+      return hardStrategy(rng, work === undefined ? {} : { work: { ...DEFAULT_WORK, sweeps: work } })
+    case 'medium':
+    case 'strong':
+      return strongStrategy(rng)
+    case 'easy':
+      return easyStrategy(rng)
+    case 'random':
+      return randomStrategy(rng)
+  }
 }
 
 /** Times every move of a strategy (think time per turn). */
@@ -61,7 +79,8 @@ export interface ArenaOptions {
   readonly ruleset: Ruleset
   readonly fast: boolean
   readonly maxTurns?: number
-  readonly budgetMs?: number
+  /** The hard bot's work per decision (see `makeBot`). */
+  readonly work?: number
   /** Wraps each bot before it plays (tests watch every move through it). */
   readonly observe?: (side: 'a' | 'b', bot: PlayerStrategy) => PlayerStrategy
   /** After each game (for a progress display). */
@@ -106,8 +125,8 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
     const swap = g % 2 === 1
     const seed = `${o.seed}/${g}`
     const watch = o.observe ?? ((_side, bot) => bot)
-    const botA = timed(watch('a', makeBot(o.a, `${seed}/a`, o.budgetMs)), think.a)
-    const botB = timed(watch('b', makeBot(o.b, `${seed}/b`, o.budgetMs)), think.b)
+    const botA = timed(watch('a', makeBot(o.a, `${seed}/a`, o.work)), think.a)
+    const botB = timed(watch('b', makeBot(o.b, `${seed}/b`, o.work)), think.b)
     const [first, second] = swap ? [botB, botA] : [botA, botB]
     const result = o.fast ? await engineGame(o.ruleset, first, second, o.maxTurns ?? 1000) : await protocolGame(o.ruleset, first, second, seed, o.maxTurns ?? 1000)
     if (typeof result === 'string') {
