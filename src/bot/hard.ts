@@ -9,25 +9,27 @@
  * opponent's expected materiel; scans where their result is least predictable (a scan's result is
  * a function of the setup, so its information about the setup is the entropy of the result).
  *
- * Setup: the legal setup, among `setupCandidates` random ones, that the inference's own opening
- * beliefs rank lowest: the least expected hits over its cells before anything is known, plus a
- * cost for each face contact between ships (one ship found would lead to the next). Candidates are
- * uniform random legal setups, so every legal setup can still be chosen.
+ * Setup: a fleet drawn with a preference for more cells (`chooseFleet`), then the placement, among
+ * `setupCandidates` random ones, that the inference's own opening belief ranks lowest: the least
+ * expected hits over its cells before anything is known, plus a cost for each face contact between
+ * ships (one ship found would lead to the next). Every fleet keeps a chance and candidates are
+ * uniform random placements, so every legal setup can still be chosen.
  *
  * Deterministic for a seed: all randomness comes from the injected source and all work is counted
  * (search nodes, sweeps, candidates), never timed.
  */
 import { evidenceOf } from '../knowledge/evidence.js'
 import { ALL_CELLS, CELL_COUNT, type Cell, FACE_NEIGHBOURS } from '../rules/coords.js'
-import { randomSetup } from '../rules/enumerate.js'
+import { randomPlacement, randomSetup } from '../rules/enumerate.js'
+import { type FleetCounts, legalFleets } from '../rules/fleet.js'
 import { formatRecord, type Action } from '../rules/record.js'
 import { type RandomSource, randomInt, seededRandom } from '../rules/rng.js'
 import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
 import type { Setup } from '../rules/setup.js'
-import type { ShipType } from '../rules/ships.js'
+import { SHIP_TYPES, type ShipType } from '../rules/ships.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
 import type { PlayerStrategy, TurnContext } from '../session/strategy.js'
-import { DEFAULT_WORK, type InferenceWork, inferFleet } from './inference.js'
+import { type Belief, DEFAULT_WORK, type InferenceWork, inferFleet } from './inference.js'
 import { planActions } from './plan.js'
 import { targetWeights } from './strong.js'
 
@@ -38,19 +40,38 @@ export interface HardOptions {
   readonly setupCandidates?: number
 }
 
+const SETUP_CANDIDATES = 48
+/** How much likelier a fleet is per cell it has beyond the smallest (see `chooseFleet`). */
+const FLEET_CELL_WEIGHT = 8
+/**
+ * The prior's penalty per contact between ships (`inferFleet`): players keep ships apart, the
+ * medium bot most of all (its setup touches least of 16); measured best near 1.5 against it.
+ */
+const CONTACT_PENALTY = 1.5
+/**
+ * What a beam's burn-out costs, in hits: the beam fires three strikes a turn for the rest of the
+ * game unless both end cells are hit at once (C-21), so a line whose two ends are both likely
+ * hits pays for its extra hit with every later beam.
+ */
+const BURN_OUT_COST = 4
+
 /** What a face contact between two ships costs a setup, in expected hits. */
 const CONTACT_COST = 0.05
 
-/** The opening belief per ruleset: fixed for the ruleset, so computed once, from a fixed seed. */
-const openingCache = new Map<string, Float64Array>()
+/**
+ * The belief before anything is known depends on the ruleset alone, so it is computed once per
+ * ruleset from a seed of its own (the same everywhere, whichever game asks first), with more
+ * sweeps than a move gets.
+ */
+const openingCache = new Map<string, Belief>()
 
-function openingBelief(ruleset: Ruleset): Float64Array {
+function openingBelief(ruleset: Ruleset): Belief {
   const key = formatRuleset(ruleset)
   const cached = openingCache.get(key)
   if (cached !== undefined) return cached
-  const live = inferFleet(ruleset, evidenceOf(ruleset.variant, []), seededRandom(`opening ${key}`), { ...DEFAULT_WORK, exactNodes: 0, sweeps: 60 }).live
-  openingCache.set(key, live)
-  return live
+  const belief = inferFleet(ruleset, evidenceOf(ruleset.variant, []), seededRandom(`opening ${key}`), { ...DEFAULT_WORK, exactNodes: 0, sweeps: 40 }, CONTACT_PENALTY)
+  openingCache.set(key, belief)
+  return belief
 }
 
 /** How easily the inference would find a setup: its expected hits plus a cost per contact. */
@@ -69,25 +90,58 @@ export function exposure(setup: Setup, opening: Float64Array): number {
   return score
 }
 
+/**
+ * The fleet to play: each legal fleet weighs FLEET_CELL_WEIGHT per cell it has beyond the
+ * smallest. The score is the materiel left (C-27), so a fleet starts ahead by its extra cells; and
+ * a light scout left alone ends the game at once (C-26: it can neither strike nor kamikaze,
+ * §6.8.2), while a heavy scout still strikes. Every legal fleet keeps a chance.
+ */
+function chooseFleet(ruleset: Ruleset, rng: RandomSource): FleetCounts {
+  const fleets = legalFleets(ruleset, 0)
+  const cells = fleets.map((f) => Object.entries(f).reduce((n, [t, k]) => n + SHIP_TYPES[t as ShipType].size * k, 0))
+  const least = Math.min(...cells)
+  const weights = cells.map((n) => FLEET_CELL_WEIGHT ** (n - least))
+  let r = (rng.nextU32() / 0x100000000) * weights.reduce((a, b) => a + b, 0)
+  for (let i = 0; i < fleets.length; i++) {
+    r -= weights[i] ?? 0
+    if (r < 0) return fleets[i] ?? {}
+  }
+  return fleets[fleets.length - 1] ?? {}
+}
+
 export function hardStrategy(rng: RandomSource, options: HardOptions = {}): PlayerStrategy {
   const work = options.work ?? DEFAULT_WORK
-  const candidates = options.setupCandidates ?? 48
+  const candidates = options.setupCandidates ?? SETUP_CANDIDATES
   return {
     setup(ruleset) {
-      const opening = openingBelief(ruleset)
-      let best = randomSetup(ruleset, rng)
-      let score = exposure(best, opening)
-      for (let i = 1; i < candidates; i++) {
-        const s = randomSetup(ruleset, rng)
+      const opening = openingBelief(ruleset).live
+      const fleet = chooseFleet(ruleset, rng)
+      let best: Setup | undefined
+      let score = Infinity
+      for (let i = 0; i < candidates; i++) {
+        // Every legal fleet fits in the space, so randomPlacement finds a setup; if it ever did
+        // not, any random legal setup will do.
+        const s = randomPlacement(ruleset, fleet, rng) ?? randomSetup(ruleset, rng)
         const sc = exposure(s, opening)
         if (sc < score) [best, score] = [s, sc]
       }
-      return best
+      return best ?? randomSetup(ruleset, rng)
     },
     record(ctx) {
       return formatRecord(hardActions(ctx, rng, work))
     },
   }
+}
+
+/**
+ * The missile to launch first: the one whose explosion would cost most (C-20: a hit on an unfired
+ * missile destroys its undamaged face neighbours in the ship too), so the middle of a destroyer
+ * before its ends.
+ */
+function launchFirst(ctx: TurnContext, cells: readonly Cell[]): Cell | undefined {
+  const { state } = ctx
+  const neighbours = (c: Cell): number => (FACE_NEIGHBOURS[c] ?? []).filter((d) => state.shipAt[d] === state.shipAt[c] && state.destroyed[d] === 0).length
+  return [...cells].sort((a, b) => neighbours(b) - neighbours(a) || a - b)[0]
 }
 
 /** Binary entropy of a probability, in bits. */
@@ -98,7 +152,7 @@ function entropy(p: number): number {
 
 export function hardActions(ctx: TurnContext, rng: RandomSource, work: InferenceWork): Action[] {
   const ev = evidenceOf(ctx.ruleset.variant, ctx.history)
-  const belief = inferFleet(ctx.ruleset, ev, rng, work)
+  const belief = ctx.history.length === 0 ? openingBelief(ctx.ruleset) : inferFleet(ctx.ruleset, ev, rng, work, CONTACT_PENALTY)
   let live = belief.live
   let theirRemaining = belief.remaining
   if (belief.method === 'none') {
@@ -115,11 +169,15 @@ export function hardActions(ctx: TurnContext, rng: RandomSource, work: Inference
   // Seeded jitter breaks ties without favouring low cell numbers.
   const jitter = ALL_CELLS.map(() => randomInt(rng, 1000) / 1e9)
   const p = (c: Cell): number => live[c] ?? 0
+  const strike = (c: Cell): number => p(c) + (jitter[c] ?? 0)
   return planActions(ctx, {
     strikable: (c) => p(c) > 0,
-    strike: (c) => p(c) + (jitter[c] ?? 0),
+    strike,
     scannable: (c) => entropy(p(c)) > 0,
     scan: (c) => entropy(p(c)) + (jitter[c] ?? 0),
     theirRemaining: () => theirRemaining,
+    // Expected hits less the expected cost of a burn-out (both ends hit; marginals as if apart).
+    beam: (line) => line.reduce((sum, c) => sum + strike(c), 0) - BURN_OUT_COST * p(line[0] ?? 0) * p(line[2] ?? 0),
+    launch: (cells) => launchFirst(ctx, cells),
   })
 }

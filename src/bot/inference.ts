@@ -23,7 +23,7 @@
  * a seed gives the same belief on any machine at any load.
  */
 import type { Evidence } from '../knowledge/evidence.js'
-import { CELL_COUNT, type Cell } from '../rules/coords.js'
+import { CELL_COUNT, type Cell, FACE_NEIGHBOURS } from '../rules/coords.js'
 import { type FleetCounts, formatCounts, legalFleets } from '../rules/fleet.js'
 import type { RandomSource } from '../rules/rng.js'
 import type { Ruleset } from '../rules/ruleset.js'
@@ -45,7 +45,7 @@ export interface InferenceWork {
   readonly startNodes: number
 }
 
-export const DEFAULT_WORK: InferenceWork = { exactNodes: 20_000, chains: 3, burnIn: 4, sweeps: 12, startNodes: 4_000 }
+export const DEFAULT_WORK: InferenceWork = { exactNodes: 20_000, chains: 8, burnIn: 3, sweeps: 6, startNodes: 4_000 }
 
 export interface Belief {
   /** Per cell: the probability that it holds an undamaged opponent ship cell. */
@@ -64,6 +64,8 @@ interface Table {
   readonly size: number
   readonly count: number
   readonly masks: Uint32Array
+  /** Per placement: the cells sharing a face with it, outside it. */
+  readonly near: Uint32Array
   readonly cells: Uint8Array
   /** Prior weight of each placement (see the module comment). */
   readonly weight: number
@@ -78,14 +80,19 @@ function tableOf(type: ShipType, ruleset: Ruleset): Table {
   const list = placements(type, ruleset)
   const size = SHIP_TYPES[type].size
   const masks = new Uint32Array(list.length * WORDS)
+  const near = new Uint32Array(list.length * WORDS)
   const cells = new Uint8Array(list.length * size)
+  const set = (m: Uint32Array, i: number, c: Cell): void => {
+    m[i * WORDS + (c >>> 5)] = (m[i * WORDS + (c >>> 5)] ?? 0) | (1 << (c & 31))
+  }
   list.forEach((p, i) => {
     p.forEach((c, j) => {
-      masks[i * WORDS + (c >>> 5)] = (masks[i * WORDS + (c >>> 5)] ?? 0) | (1 << (c & 31))
+      set(masks, i, c)
       cells[i * size + j] = c
     })
+    for (const c of p) for (const d of FACE_NEIGHBOURS[c] ?? []) if (!p.includes(d)) set(near, i, d)
   })
-  const table = { type, size, count: list.length, masks, cells, weight: 1 / list.length }
+  const table = { type, size, count: list.length, masks, near, cells, weight: 1 / list.length }
   tableCache.set(key, table)
   return table
 }
@@ -114,6 +121,18 @@ function within(t: Table, i: number, m: Uint32Array): boolean {
   return ((t.masks[o] ?? 0) & ~(m[0] ?? 0)) === 0 && ((t.masks[o + 1] ?? 0) & ~(m[1] ?? 0)) === 0 && ((t.masks[o + 2] ?? 0) & ~(m[2] ?? 0)) === 0 && ((t.masks[o + 3] ?? 0) & ~(m[3] ?? 0)) === 0
 }
 
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555)
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24)
+}
+
+/** Cells of mask m that share a face with placement i (outside it). */
+function touching(t: Table, i: number, m: Uint32Array): number {
+  const o = i * WORDS
+  return popcount((t.near[o] ?? 0) & (m[0] ?? 0)) + popcount((t.near[o + 1] ?? 0) & (m[1] ?? 0)) + popcount((t.near[o + 2] ?? 0) & (m[2] ?? 0)) + popcount((t.near[o + 3] ?? 0) & (m[3] ?? 0))
+}
+
 function toggle(occ: Uint32Array, t: Table, i: number): void {
   for (let w = 0; w < WORDS; w++) occ[w] = (occ[w] ?? 0) ^ (t.masks[i * WORDS + w] ?? 0)
 }
@@ -131,6 +150,13 @@ interface Problem {
   /** Keys of those multisets, to know which type changes keep the fleet consistent. */
   readonly fleetKeys: ReadonlySet<string>
   readonly destroyed: Uint8Array
+  /** Cells of the reported ships, and per cell how many of them it shares a face with. */
+  readonly reportedOcc: Uint32Array
+  readonly reportedNear: Uint8Array
+  /** The prior's weight of a setup is exp(-contactPenalty x contacts) (see `contactEnergy`). */
+  readonly contactPenalty: number
+  /** exp(-contactPenalty x k), by k. */
+  readonly contactWeight: Float64Array
 }
 
 function multisetKey(types: readonly ShipType[]): string {
@@ -139,7 +165,7 @@ function multisetKey(types: readonly ShipType[]): string {
   return formatCounts(counts)
 }
 
-function problemOf(ruleset: Ruleset, ev: Evidence): Problem {
+function problemOf(ruleset: Ruleset, ev: Evidence, contactPenalty: number): Problem {
   const reportedCells = new Uint8Array(CELL_COUNT)
   const reportedCount = new Map<ShipType, number>()
   for (const r of ev.reported) {
@@ -193,7 +219,51 @@ function problemOf(ruleset: Ruleset, ev: Evidence): Problem {
     if (free.some((t) => allowedFor(t).length === 0)) continue
     fleets.push(free)
   }
-  return { tables, allowed, need: maskOf(need), needCount, fleets, fleetKeys: new Set(fleets.map(multisetKey)), destroyed: ev.destroyed }
+  const reportedNear = new Uint8Array(CELL_COUNT)
+  for (const r of ev.reported) {
+    const around = new Set(r.cells.flatMap((c) => FACE_NEIGHBOURS[c] ?? []).filter((c) => !r.cells.includes(c)))
+    for (const c of around) reportedNear[c] = (reportedNear[c] ?? 0) + 1
+  }
+  const contactWeight = Float64Array.from({ length: 8 * CELL_COUNT }, (_, k) => Math.exp(-contactPenalty * k))
+  return { tables, allowed, need: maskOf(need), needCount, fleets, fleetKeys: new Set(fleets.map(multisetKey)), destroyed: ev.destroyed, reportedOcc: maskOf(reportedCells), reportedNear, contactPenalty, contactWeight }
+}
+
+/**
+ * Contacts of a setup: over every ship, the cells of other ships sharing a face with it. The
+ * prior weighs a setup by exp(-penalty x contacts): players tend to keep ships apart, since a
+ * found ship betrays the ships touching it. These are the terms that involve placement i of
+ * table t, given the other ships' cells `others` and, per cell, how many of them it touches.
+ */
+function contactEnergy(t: Table, i: number, others: Uint32Array, nearCount: Uint8Array): number {
+  let e = touching(t, i, others)
+  for (let j = 0; j < t.size; j++) e += nearCount[t.cells[i * t.size + j] ?? 0] ?? 0
+  return e
+}
+
+/** Per cell, how many of the reported ships and the placed ships but `skipA`, `skipB` it touches. */
+function nearCounts(p: Problem, types: readonly ShipType[], place: Int32Array, skipA: number, skipB: number): Uint8Array {
+  const nc = p.reportedNear.slice()
+  for (let s = 0; s < types.length; s++) {
+    const i = place[s] ?? -1
+    if (s === skipA || s === skipB || i < 0) continue
+    const t = p.tables.get(types[s] as ShipType) as Table
+    for (let w = 0; w < WORDS; w++) {
+      let bits = t.near[i * WORDS + w] ?? 0
+      while (bits !== 0) {
+        const low = bits & -bits
+        const c = w * 32 + 31 - Math.clz32(low)
+        nc[c] = (nc[c] ?? 0) + 1
+        bits ^= low
+      }
+    }
+  }
+  return nc
+}
+
+function withReported(p: Problem, occ: Uint32Array): Uint32Array {
+  const m = new Uint32Array(WORDS)
+  for (let w = 0; w < WORDS; w++) m[w] = (occ[w] ?? 0) | (p.reportedOcc[w] ?? 0)
+  return m
 }
 
 /** The fleet's ships less those reported destroyed, or undefined if the fleet lacks one of them. */
@@ -251,6 +321,18 @@ function enumerate(p: Problem, budget: number, mass: Mass): boolean {
     const leaf = (): void => {
       let w = 1
       for (const t of tables) w *= t.weight
+      if (p.contactPenalty > 0) {
+        const all = withReported(p, occ)
+        let e = 0
+        tables.forEach((t, s) => {
+          const i = place[s] ?? 0
+          toggle(all, t, i)
+          e += touching(t, i, all)
+          toggle(all, t, i)
+          for (let j = 0; j < t.size; j++) e += p.reportedNear[t.cells[i * t.size + j] ?? 0] ?? 0
+        })
+        w *= p.contactWeight[e] ?? 0
+      }
       found.push({ place: place.slice(), weight: w })
     }
     const uncovered = (): number => {
@@ -422,18 +504,27 @@ function gibbs(p: Problem, st: State, s: number, alts: readonly ShipType[], rng:
   toggle(st.occ, own, cur)
   const must = new Uint32Array(WORDS)
   for (let w = 0; w < WORDS; w++) must[w] = (p.need[w] ?? 0) & ~(st.occ[w] ?? 0)
+  const contacts = p.contactPenalty > 0
+  const others = withReported(p, st.occ)
+  const nc = contacts ? nearCounts(p, st.types, st.place, s, s) : p.reportedNear
   let k = 0
   let total = 0
   for (const type of alts) {
     const t = p.tables.get(type) as Table
     for (const i of p.allowed.get(type) ?? []) {
       if (meets(t, i, st.occ) || !holds(t, i, must)) continue
+      const w = contacts ? t.weight * (p.contactWeight[contactEnergy(t, i, others, nc)] ?? 0) : t.weight
       scratch.type[k] = TYPE_INDEX.get(type) ?? 0
       scratch.index[k] = i
-      scratch.weight[k] = t.weight
-      total += t.weight
+      scratch.weight[k] = w
+      total += w
       k++
     }
+  }
+  if (total === 0) {
+    // Every candidate weighs nothing in floating point: keep the ship where it is.
+    toggle(st.occ, own, cur)
+    return
   }
   // The current placement is always a candidate, so k >= 1 and total > 0.
   let r = uniform(rng) * total
@@ -486,7 +577,21 @@ function pairMove(p: Problem, st: State, a: number, b: number, rng: RandomSource
   let accept = false
   if (after.count > 0) {
     const before = choicesB(curA, false).count
-    accept = uniform(rng) * after.count < before
+    let ratio = after.count / before
+    if (p.contactPenalty > 0) {
+      // The prior's contact terms that involve a or b, before and after (see `contactEnergy`).
+      const rest = withReported(p, st.occ)
+      const nc = nearCounts(p, st.types, st.place, a, b)
+      const energy = (ia: number, ib: number): number => {
+        const mb = new Uint32Array(WORDS)
+        toggle(mb, tb, ib)
+        const ma = new Uint32Array(WORDS)
+        toggle(ma, ta, ia)
+        return contactEnergy(ta, ia, rest, nc) + contactEnergy(tb, ib, rest, nc) + touching(ta, ia, mb) + touching(tb, ib, ma)
+      }
+      ratio *= Math.exp(-p.contactPenalty * (energy(newA, after.chosen) - energy(curA, curB)))
+    }
+    accept = uniform(rng) < ratio
   }
   const [ia, ib] = accept ? [newA, after.chosen] : [curA, curB]
   st.place[a] = ia
@@ -528,8 +633,8 @@ function sample(p: Problem, rng: RandomSource, work: InferenceWork, mass: Mass):
 // ---------------------------------------------------------------------------------------------
 
 /** The belief over the opponent's setup from the evidence, exact or sampled within `work`. */
-export function inferFleet(ruleset: Ruleset, ev: Evidence, rng: RandomSource, work: InferenceWork = DEFAULT_WORK): Belief {
-  const p = problemOf(ruleset, ev)
+export function inferFleet(ruleset: Ruleset, ev: Evidence, rng: RandomSource, work: InferenceWork = DEFAULT_WORK, contactPenalty = 0): Belief {
+  const p = problemOf(ruleset, ev, contactPenalty)
   let mass = emptyMass()
   let method: Belief['method'] = 'exact'
   if (!enumerate(p, work.exactNodes, mass)) {

@@ -27,6 +27,10 @@ export interface CellValues {
   readonly scan: (c: Cell) => number
   /** The opponent's undamaged ship cells, expected: its score if the game ended now. */
   readonly theirRemaining: () => number
+  /** The value of a beam at a line [end, middle, end]; the sum of its strike values if absent. */
+  readonly beam?: (line: readonly Cell[]) => number
+  /** Which unfired missile of a ship to launch; the first if absent. */
+  readonly launch?: (missiles: readonly Cell[]) => Cell | undefined
 }
 
 /** This turn's actions: always a legal record (checked; a weaker fallback never fails). */
@@ -48,7 +52,7 @@ export function planActions(ctx: TurnContext, v: CellValues): Action[] {
     let top: { line: readonly Cell[]; value: number } | undefined
     for (const line of b.lines) {
       if (line.some((c) => taken.has(c))) continue
-      const value = line.reduce((s, c) => s + v.strike(c), 0)
+      const value = v.beam === undefined ? line.reduce((s, c) => s + v.strike(c), 0) : v.beam(line)
       if (top === undefined || value > top.value) top = { line, value }
     }
     if (top === undefined || top.value <= 0) continue
@@ -66,7 +70,7 @@ export function planActions(ctx: TurnContext, v: CellValues): Action[] {
   }
   for (const m of opts.missiles) {
     const [t] = target(1)
-    const launch = m.cells[0]
+    const launch = v.launch === undefined ? m.cells[0] : v.launch(m.cells)
     if (t === undefined || launch === undefined) break
     actions.push({ kind: 'missile', launch: partialOf(launch), target: t })
   }
