@@ -75,6 +75,11 @@ export interface ArenaOptions {
   readonly a: BotName
   readonly b: BotName
   readonly games: number
+  /**
+   * The number of the first game (default 0): game g is seeded by `seed` and g, so a long run can
+   * be played in slices (games 0-99, 100-199, ...) that together play the same games as one run.
+   */
+  readonly firstGame?: number
   readonly seed: string
   readonly ruleset: Ruleset
   readonly fast: boolean
@@ -121,7 +126,8 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
   let margin = 0
   const turns: number[] = []
   const failures: string[] = []
-  for (let g = 0; g < o.games; g++) {
+  const from = o.firstGame ?? 0
+  for (let g = from; g < from + o.games; g++) {
     const swap = g % 2 === 1
     const seed = `${o.seed}/${g}`
     const watch = o.observe ?? ((_side, bot) => bot)
@@ -140,7 +146,7 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
     else draws++
     margin += sa - sb
     turns.push(result.turns)
-    o.onGame?.(g + 1, result)
+    o.onGame?.(g - from + 1, result)
   }
   const played = turns.length
   return {

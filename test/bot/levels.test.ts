@@ -64,6 +64,16 @@ describe('bot levels: easy, medium, hard', () => {
     expect(er.wins.a, JSON.stringify(er.wins)).toBeGreaterThanOrEqual(18)
   })
 
+  it('an arena run played in slices (firstGame) plays exactly the games of one run', async () => {
+    const play = async (firstGame: number, games: number): Promise<string[]> => {
+      const moves: string[] = []
+      await runArena({ a: 'hard', b: 'easy', games, firstGame, seed: 'slices', ruleset: CLASSIC_RULESET, fast: true, work: 1, observe: (_side, bot) => recorded(bot, moves, []) })
+      return moves
+    }
+    const whole = await play(0, 4)
+    expect([...(await play(0, 1)), ...(await play(1, 3))]).toEqual(whole)
+  })
+
   it('strong is the old name of medium: same seed, same game', async () => {
     const setup = async (name: BotName): Promise<string> => JSON.stringify(await makeBot(name, 'alias').setup(DEFAULT_RULESET))
     expect(await setup('strong')).toBe(await setup('medium'))
