@@ -15,24 +15,43 @@ import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
 import { formatSetup, parseSetup } from '../rules/setup.js'
 import { memoryChannelPair } from '../session/channel.js'
 import { runSession } from '../session/session.js'
-import type { PlayerStrategy, TurnSummary } from '../session/strategy.js'
+import type { PlayerStrategy } from '../session/strategy.js'
+import type { TurnSummary } from '../knowledge/summary.js'
 import { memoryStore } from '../transcript/file.js'
 import { type Aspects, type Results, SINGLE_GAME, type Terms } from '../transcript/messages.js'
+import { easyStrategy } from './easy.js'
+import { hardStrategy } from './hard.js'
+import { DEFAULT_WORK } from './inference.js'
 
 /** The engine-only mode has no commitments: its answers carry no openings. */
 const NO_SALT = new Uint8Array(32)
 import { strongStrategy } from './strong.js'
 
-export const BOT_NAMES = ['strong', 'random'] as const
+/** The levels, weakest last but one (`random` is the baseline); `strong` is medium's old name. */
+export const BOT_NAMES = ['hard', 'medium', 'easy', 'random', 'strong'] as const
 export type BotName = (typeof BOT_NAMES)[number]
 
 export function isBotName(s: string): s is BotName {
   return (BOT_NAMES as readonly string[]).includes(s)
 }
 
-export function makeBot(name: BotName, seed: string, budgetMs?: number): PlayerStrategy {
+/**
+ * A bot by name, its choices drawn from a source seeded by `seed`. `work` scales the hard bot's
+ * inference (sweeps per chain); every level's result depends on the seed and the work alone.
+ */
+export function makeBot(name: BotName, seed: string, work?: number): PlayerStrategy {
   const rng = seededRandom(seed)
-  return name === 'strong' ? strongStrategy(rng, budgetMs === undefined ? {} : { budgetMs }) : randomStrategy(rng)
+  switch (name) {
+    case 'hard':
+      return hardStrategy(rng, work === undefined ? {} : { work: { ...DEFAULT_WORK, sweeps: work } })
+    case 'medium':
+    case 'strong':
+      return strongStrategy(rng)
+    case 'easy':
+      return easyStrategy(rng)
+    case 'random':
+      return randomStrategy(rng)
+  }
 }
 
 /** Times every move of a strategy (think time per turn). */
@@ -59,11 +78,17 @@ export interface ArenaOptions {
   readonly a: BotName
   readonly b: BotName
   readonly games: number
+  /**
+   * The number of the first game (default 0): game g is seeded by `seed` and g, so a long run can
+   * be played in slices (games 0-99, 100-199, ...) that together play the same games as one run.
+   */
+  readonly firstGame?: number
   readonly seed: string
   readonly ruleset: Ruleset
   readonly fast: boolean
   readonly maxTurns?: number
-  readonly budgetMs?: number
+  /** The hard bot's work per decision (see `makeBot`). */
+  readonly work?: number
   /** Wraps each bot before it plays (tests watch every move through it). */
   readonly observe?: (side: 'a' | 'b', bot: PlayerStrategy) => PlayerStrategy
   /** After each game (for a progress display). */
@@ -104,12 +129,13 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
   let margin = 0
   const turns: number[] = []
   const failures: string[] = []
-  for (let g = 0; g < o.games; g++) {
+  const from = o.firstGame ?? 0
+  for (let g = from; g < from + o.games; g++) {
     const swap = g % 2 === 1
     const seed = `${o.seed}/${g}`
     const watch = o.observe ?? ((_side, bot) => bot)
-    const botA = timed(watch('a', makeBot(o.a, `${seed}/a`, o.budgetMs)), think.a)
-    const botB = timed(watch('b', makeBot(o.b, `${seed}/b`, o.budgetMs)), think.b)
+    const botA = timed(watch('a', makeBot(o.a, `${seed}/a`, o.work)), think.a)
+    const botB = timed(watch('b', makeBot(o.b, `${seed}/b`, o.work)), think.b)
     const [first, second] = swap ? [botB, botA] : [botA, botB]
     const result = o.fast ? await engineGame(o.ruleset, first, second, o.maxTurns ?? 1000) : await protocolGame(o.ruleset, first, second, seed, o.maxTurns ?? 1000)
     if (typeof result === 'string') {
@@ -123,7 +149,7 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
     else draws++
     margin += sa - sb
     turns.push(result.turns)
-    o.onGame?.(g + 1, result)
+    o.onGame?.(g - from + 1, result)
   }
   const played = turns.length
   return {

@@ -1,5 +1,7 @@
 /**
- * The strong bot (issue 5): a session strategy that sees only what its side knows.
+ * The medium bot: a session strategy that sees only what its side knows. Its approximations are
+ * what the hard bot (`hard.ts`) does exactly: ship types are treated independently and the
+ * opponent's fleet as its expected composition.
  *
  * Targeting is a probability map over the opponent's space: for every ship type the opponent may
  * still have undestroyed, every legal placement consistent with what is known (no known-empty
@@ -8,41 +10,29 @@
  * deaths) counts `EXPLAIN_WEIGHT` times more per such cell, which is the likelihood of those
  * observations under that placement, up to normalisation. The sum over placements covering a
  * cell, times the expected number of such ships, estimates the chance the cell holds an undamaged
- * ship cell. Cells seen undamaged by a scan or flashcube are certain targets.
+ * ship cell. Cells seen undamaged by a scan or flashcube are certain targets. Weapons as in
+ * `plan.ts`, scans at the next best cells (so the next turn's strikes are sure).
  *
- * Weapons (2.6.1 §4, §8): every beam at the line with the greatest expected hits (a burn-out
- * needs hits on both ends, C-21, so a beam is never worth saving); every missile each turn
- * (an unfired missile is a liability, C-20); the conventional pool at the best remaining cells;
- * scans at the next best (so the next turn's strikes are sure); kamikaze strikes only when
- * nothing else is left and the bot is behind on materiel (C-26, C-27).
+ * Setup: among 16 random legal setups (every legal setup reachable), the one whose ships touch
+ * each other least, so that finding one ship gives away as little as possible of another.
  *
- * Setup: among candidate random legal setups (every legal setup reachable), the one whose ships
- * touch each other least, so that finding one ship gives away as little as possible of another.
- *
- * Deterministic for a seed: ties are broken by a seeded jitter, never by the clock. The time
- * budget only bounds the setup search and is far above the measured cost of a turn.
+ * Deterministic for a seed: ties are broken by a seeded jitter, and no search depends on the clock.
  */
-import { ALL_CELLS, type Cell, FACE_NEIGHBOURS, partialOf, rowCells } from '../rules/coords.js'
-import { actionOptions, randomSetup } from '../rules/enumerate.js'
+import { ALL_CELLS, type Cell, FACE_NEIGHBOURS } from '../rules/coords.js'
+import { randomSetup } from '../rules/enumerate.js'
 import { legalFleets } from '../rules/fleet.js'
-import { checkRecord } from '../rules/legality.js'
 import { formatRecord, type Action } from '../rules/record.js'
 import { type RandomSource, randomInt } from '../rules/rng.js'
 import type { Ruleset } from '../rules/ruleset.js'
 import type { Setup } from '../rules/setup.js'
 import { ALL_SHIP_TYPES, SHIP_TYPES, type ShipType, placements } from '../rules/ships.js'
-import { remainingMateriel } from '../rules/state.js'
-import { type Knowledge, opponentKnowledge } from '../session/knowledge.js'
+import { type Knowledge, opponentKnowledge } from '../knowledge/knowledge.js'
 import type { PlayerStrategy, TurnContext } from '../session/strategy.js'
+import { planActions } from './plan.js'
 
 /** How much more likely a placement is per known ship cell it explains. */
 const EXPLAIN_WEIGHT = 40
 const SETUP_CANDIDATES = 16
-
-export interface StrongOptions {
-  /** Milliseconds the bot may think per decision; the setup search stops early past it. */
-  readonly budgetMs?: number
-}
 
 /** Expected number of ships of each type in the opponent's fleet, over the legal fleets. */
 function expectedFleet(ruleset: Ruleset): Map<ShipType, number> {
@@ -126,14 +116,12 @@ function contacts(setup: Setup): number {
   return n
 }
 
-export function strongStrategy(rng: RandomSource, options: StrongOptions = {}): PlayerStrategy {
-  const budget = options.budgetMs ?? 2000
+export function strongStrategy(rng: RandomSource): PlayerStrategy {
   return {
     setup(ruleset) {
-      const started = performance.now()
       let best = randomSetup(ruleset, rng)
       let score = contacts(best)
-      for (let i = 1; i < SETUP_CANDIDATES && performance.now() - started < budget / 2; i++) {
+      for (let i = 1; i < SETUP_CANDIDATES; i++) {
         const s = randomSetup(ruleset, rng)
         const sc = contacts(s)
         if (sc < score) [best, score] = [s, sc]
@@ -146,73 +134,17 @@ export function strongStrategy(rng: RandomSource, options: StrongOptions = {}): 
   }
 }
 
-/** This turn's actions: always a legal record (checked; a weaker fallback never fails). */
+/** This turn's actions, from the placement-count weights (see the module comment). */
 export function chooseActions(ctx: TurnContext, rng: RandomSource): Action[] {
-  const { ruleset, state, turn } = ctx
   const knowledge = opponentKnowledge(ctx.history)
   const reported = new Map<ShipType, number>()
   for (const t of ctx.history) for (const d of t.theirResults.destroyed) reported.set(d.type, (reported.get(d.type) ?? 0) + 1)
-  const w = targetWeights(ruleset, knowledge, reported)
+  const w = targetWeights(ctx.ruleset, knowledge, reported)
   // Seeded jitter breaks ties without favouring low cell numbers.
   const jitter = ALL_CELLS.map(() => randomInt(rng, 1000) / 1e9)
   const score = (c: Cell): number => (w[c] ?? 0) + (jitter[c] ?? 0)
-  const taken = new Set<Cell>()
-  const best = (n: number): Cell[] => {
-    const out = ALL_CELLS.filter((c) => !taken.has(c) && (w[c] ?? 0) > 0)
-      .sort((a, b) => score(b) - score(a))
-      .slice(0, n)
-    for (const c of out) taken.add(c)
-    return out
-  }
-  const opts = actionOptions(ruleset, state, turn)
-  const actions: Action[] = []
-  // Beams first (they resolve first, C-19): the line with the most expected hits.
-  for (const b of opts.beams) {
-    let top: { line: readonly Cell[]; value: number } | undefined
-    for (const line of b.lines) {
-      if (line.some((c) => taken.has(c))) continue
-      const value = line.reduce((s, c) => s + score(c), 0)
-      if (top === undefined || value > top.value) top = { line, value }
-    }
-    if (top === undefined || top.value <= 0) continue
-    const [e1, , e2] = top.line as [Cell, Cell, Cell]
-    for (const c of top.line) taken.add(c)
-    const ship = state.ships[b.ship]
-    actions.push({ kind: 'beam', ends: [e1, e2], tag: ship === undefined ? undefined : { type: ship.type, id: ship.id } })
-  }
-  for (const r of opts.rows) {
-    const ranked = r.rows.map((row) => ({ row, value: rowCells(row).reduce((s, c) => s + (taken.has(c) ? 0 : score(c)), 0) })).sort((a, b) => b.value - a.value)
-    const top = ranked[0]
-    if (top === undefined || top.value <= 0) continue
-    for (const c of rowCells(top.row)) taken.add(c)
-    actions.push({ kind: 'row', row: top.row })
-  }
-  for (const m of opts.missiles) {
-    const [target] = best(1)
-    const launch = m.cells[0]
-    if (target === undefined || launch === undefined) break
-    actions.push({ kind: 'missile', launch: partialOf(launch), target })
-  }
-  for (const target of best(opts.entitlements.conventionalPool)) actions.push({ kind: 'strike', target })
-  if (opts.entitlements.onlyKamikazeAndScans && opts.kamikazes.length > 0) {
-    // C-26/C-27: with nothing else left, a kamikaze strike trades a cell of ours for a chance at
-    // one of theirs; worth it only when behind (otherwise the game may end as it stands).
-    const theirs = estimatedRemaining(ruleset, knowledge)
-    if (remainingMateriel(state) <= theirs)
-      for (const k of opts.kamikazes) {
-        const [target] = best(1)
-        const launch = k.cells[0]
-        if (target === undefined || launch === undefined) break
-        actions.push({ kind: 'kamikaze', launch, target })
-      }
-  }
-  for (const target of best(opts.entitlements.scans)) actions.push({ kind: 'scan', target })
-  const checked = checkRecord(ruleset, state, turn, actions)
-  if (checked.ok) return [...checked.value.actions]
-  // Never illegal: fall back to conventional strikes alone, which are always within the pool.
-  const plain = actions.filter((a) => a.kind === 'strike')
-  const retry = checkRecord(ruleset, state, turn, plain)
-  return retry.ok ? [...retry.value.actions] : []
+  const useful = (c: Cell): boolean => (w[c] ?? 0) > 0
+  return planActions(ctx, { strikable: useful, strike: score, scannable: useful, scan: score, theirRemaining: () => estimatedRemaining(ctx.ruleset, knowledge) })
 }
 
 /** Undamaged opponent ship cells, expected: the fleet's cells less every known destroyed cell. */

@@ -11,7 +11,7 @@ export interface ArenaFlags {
   readonly ruleset: string
   readonly fast?: boolean
   readonly maxTurns: string
-  readonly budgetMs?: string
+  readonly work?: string
   readonly json?: boolean
 }
 
@@ -41,8 +41,8 @@ export async function arenaCommand(io: CliIo, f: ArenaFlags): Promise<number> {
   const maxTurns = Number(f.maxTurns)
   if (!Number.isInteger(games) || games < 1 || games > 1_000_000) return usage('--games: a whole number from 1')
   if (!Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > 1000) return usage('--max-turns: 1 to 1000')
-  const budget = f.budgetMs === undefined ? undefined : Number(f.budgetMs)
-  if (budget !== undefined && !(budget > 0)) return usage('--budget-ms: a positive number')
+  const work = f.work === undefined ? undefined : Number(f.work)
+  if (work !== undefined && !(Number.isInteger(work) && work >= 1 && work <= 10_000)) return usage('--work: a whole number from 1 to 10000')
   const ruleset = parseRuleset(f.ruleset)
   if (!ruleset.ok) return usage(`--ruleset: ${ruleset.error.message}`)
   const tally = { a: 0, b: 0, draws: 0 }
@@ -56,7 +56,7 @@ export async function arenaCommand(io: CliIo, f: ArenaFlags): Promise<number> {
     ruleset: ruleset.value,
     fast: f.fast === true,
     maxTurns,
-    ...(budget === undefined ? {} : { budgetMs: budget }),
+    ...(work === undefined ? {} : { work }),
     onGame: (done, o) => {
       const aWon = o.winner !== 'draw' && (o.winner === 'A') === (done % 2 === 1)
       if (o.winner === 'draw') tally.draws++

@@ -428,6 +428,8 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
  */
 export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<number> {
   return guarded(io, 'play', async () => {
+    // Before anything is created or opened: a misspelt level is a usage error, not a half-started game.
+    const level = botName(f.bot)
     const terms = termsFrom(f)
     checkSetupFile(f, terms)
     const seed = f.seed ?? randomSeed()
@@ -441,14 +443,14 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
-      if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${botName(f.bot)} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
+      if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
       const waitingFor = waitingPrinter(io, f, 'A')
       const hosted = hostGame({
         identity: you,
         secrets: systemSecrets,
         store: files.store,
         journal: files.journal,
-        strategy: watched(playerFor(f, io, meta.player, () => `the ${botName(f.bot)} bot`), seen),
+        strategy: watched(playerFor(f, io, meta.player, () => `the ${level} bot`), seen),
         listen: meta.listen,
         inviteId: id,
         terms,
@@ -459,7 +461,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     })
     const invite = parseInvite(await invited)
     if (!invite.ok) throw new Error(`own invite unreadable: ${invite.error.message}`)
-    const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(botName(f.bot), `${seed}/bot`), listen: [], invite: invite.value })
+    const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(level, `${seed}/bot`), listen: [], invite: invite.value })
     const [result] = await Promise.all([hosted, joined])
     writeMeta({ ...meta, finished: result.verdict.status }, env(io))
     return finishGame(io, { ...f, out }, result, out, seen.ctx, 'A')

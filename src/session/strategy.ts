@@ -8,20 +8,10 @@ import type { Setup } from '../rules/setup.js'
 import type { RandomSource } from '../rules/rng.js'
 import { randomRecord, randomSetup } from '../rules/enumerate.js'
 import { formatRecord } from '../rules/record.js'
-import type { Aspects, Destruction, Flashcube, Results, Role } from '../transcript/messages.js'
+import type { Role } from '../transcript/messages.js'
+import type { TurnSummary } from '../knowledge/summary.js'
 
-/** What one side learnt in one turn, in wire form. */
-export interface TurnSummary {
-  readonly turn: number
-  readonly myAspects: Aspects
-  /** The opponent's answers to my aspects, its destruction reports and claims. */
-  readonly theirResults: Results
-  readonly theirAspects: Aspects
-  /** My own destruction reports, which the opponent answered with flashcube data. */
-  readonly myReports: readonly Destruction[]
-  /** The opponent's flashcube data for my reports (empty when I reported none). */
-  readonly theirFlashcube: Flashcube
-}
+export type { TurnSummary } from '../knowledge/summary.js'
 
 export interface TurnContext {
   readonly role: Role

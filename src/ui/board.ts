@@ -7,7 +7,7 @@
  */
 import { COLOURS, LETTERS, NUMBERS, cellOf } from '../rules/coords.js'
 import type { PlayerState } from '../rules/state.js'
-import type { Knowledge } from '../session/knowledge.js'
+import type { Knowledge } from '../knowledge/knowledge.js'
 
 export type Style = 'plain' | 'dim' | 'ship' | 'damage' | 'hit' | 'miss' | 'scan' | 'known'
 export interface Mark {

@@ -64,7 +64,7 @@ describe('the strong bot (issue 5)', () => {
   }, 60_000)
 
   it('spaceships arena reports wins, margin, length and think time; --json too', async () => {
-    const r = await cli(['arena', '--games', '4', '--fast', '--seed', 'cli'])
+    const r = await cli(['arena', '--a', 'strong', '--games', '4', '--fast', '--seed', 'cli'])
     expect(r.code).toBe(0)
     expect(r.out).toMatch(/strong \(a\) against random \(b\): 4 games, rules engine only\n {2}a won 4 \(100%\)/)
     expect(r.out).toMatch(/think time per move: a median \d+\.\d\d ms/)

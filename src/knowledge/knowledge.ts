@@ -3,9 +3,10 @@
  * (TurnSummary): strike and scan results, missile explosions, kamikaze deaths, destruction
  * reports and flashcube data. Pure; shared by the terminal game and the bots.
  */
+import { parseCell } from '../rules/coords.js'
 import type { ShipType } from '../rules/ships.js'
-import { type CellName, cellIndex } from '../transcript/messages.js'
-import type { TurnSummary } from './strategy.js'
+import type { CellName } from '../transcript/messages.js'
+import type { TurnSummary } from './summary.js'
 
 /** What this player knows of each cell of the opponent's space, strongest knowledge first. */
 export type Knowledge =
@@ -24,7 +25,10 @@ const RANK: Record<Knowledge['kind'], number> = { unknown: 0, empty: 1, ship: 2,
 export function opponentKnowledge(history: readonly TurnSummary[]): Knowledge[] {
   const k: Knowledge[] = Array.from({ length: 125 }, () => ({ kind: 'unknown' }))
   const learn = (name: CellName, what: Knowledge): void => {
-    const c = cellIndex(name)
+    // Cell names in a TurnSummary were decoded strictly; anything else teaches nothing.
+    const parsed = parseCell(name)
+    if (!parsed.ok) return
+    const c = parsed.value
     const was = k[c]
     if (was === undefined) return
     // A ship seen undestroyed by flashcube and destroyed since stays identified, now destroyed.
