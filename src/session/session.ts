@@ -125,6 +125,11 @@ class Queue<T> {
     } else this.items.push(t)
   }
 
+  /** The next item if one is already queued. */
+  poll(): T | undefined {
+    return this.items.shift()
+  }
+
   next(): Promise<T> {
     const t = this.items.shift()
     if (t !== undefined) return Promise.resolve(t)
@@ -153,6 +158,12 @@ class Session {
   private readonly theirs: SealedEnvelope[] = []
   private readonly position = new Map<string, number>()
   private readonly ahead = new Map<number, Uint8Array>()
+  /** How many of the peer's envelopes the loop has acted on (SPEC §11: at most `openEnvelopes` more are persisted). */
+  private taken = 0
+  /** Once this side has stopped: the peer's envelopes persisted stop at this `seq` (SPEC §11). */
+  private persistBelow = Number.POSITIVE_INFINITY
+  /** Whether an equivocation of the peer is already persisted: one is proof, more only grow the file (SPEC §11). */
+  private equivocationHeld = false
   private state: GameState | undefined
   private secrets: SideSecrets | undefined
   private nonce: Uint8Array
@@ -225,6 +236,13 @@ class Session {
       const due = this.due()
       if (due === undefined) return
       if (due.sender === this.me) {
+        // What has already arrived is acted on first: nothing is answered before every check
+        // that can be made is made (SPEC §6.7), and the answer acknowledges the last phase taken.
+        const queued = this.events.poll()
+        if (queued !== undefined) {
+          await this.handle(queued, due)
+          continue
+        }
         const parts = this.partsFor(due)
         if (parts === 'resign') {
           await this.sendStop('resignation', 'resigned')
@@ -255,6 +273,7 @@ class Session {
       case 'decision':
         return
       case 'envelope':
+        this.tookEnvelope()
         return this.takeEnvelope(ev.sealed, due)
       case 'equivocation':
         return this.sendStop('accusation', ev.detail)
@@ -463,7 +482,8 @@ class Session {
   }
 
   private async sendPhase(parts: readonly Part[]): Promise<void> {
-    await this.sendEnvelope(parts, this.latestTheirs()?.hash)
+    // SPEC §6.3: a phase envelope acknowledges the last phase envelope, never a stray one after it.
+    await this.sendEnvelope(parts, (this.state?.lastPhase ?? this.latestTheirs())?.hash)
     this.afterProgress()
     const last = this.mine[this.mine.length - 1]
     const stop = last === undefined ? undefined : this.o.deviation?.stopAfterSending?.(last)
@@ -476,12 +496,18 @@ class Session {
     const dev = this.o.deviation?.outgoing?.(parts, (p, override) => this.sealParts(p, { ...(ack === undefined ? {} : { ack }), ...override }))
     const out = dev === undefined || dev === 'withhold' ? [honest] : dev
     const own = out[0] ?? honest
+    if (own.envelope.seq > LIMITS.maxSeq) throw new Error(`this side would sign envelope ${own.envelope.seq}, past the last seq (SPEC §9)`)
     for (const s of out) this.persist(s)
     this.mine.push(own)
     this.position.set(own.id, own.envelope.seq)
     if (this.state !== undefined) {
       if (isStopEnvelope(own)) this.state.applyStop(own)
-      else this.state.applyPhase(own, { own: true })
+      else {
+        const bad = this.state.applyPhase(own, { own: true })
+        // An honest side's own envelope that the schedule does not take is a fault of this
+        // program: stop rather than sign the same step again.
+        if (this.o.deviation === undefined && this.state.lastPhase !== own) throw new Error(`own envelope ${own.envelope.seq} not admitted: ${bad?.detail ?? 'unknown'}`)
+      }
     }
     for (const s of out) this.emit({ kind: 'envelope', sealed: s, direction: 'sent' })
     if (dev !== 'withhold') for (const s of out) await this.o.channel.send(encodeEnvelopeFrame(s, this.frames()))
@@ -494,6 +520,7 @@ class Session {
     const parts: Part[] = [{ t: 'stop', reason, detail: asciiDetail(detail) }]
     if (log?.setup !== undefined && log.reveal === undefined) parts.push(this.reveal())
     await this.sendEnvelope(parts, this.latestTheirs()?.hash)
+    this.persistBelow = this.taken + LIMITS.afterStopEnvelopes
     this.emit({ kind: 'stopped', by: this.me, reason, detail })
     this.decisionAbort.abort()
   }
@@ -513,6 +540,7 @@ class Session {
       const ev = await this.nextEvent(until)
       if (ev.kind === 'deadline' || ev.kind === 'closed') return
       if (ev.kind === 'envelope' && this.state !== undefined) {
+        this.tookEnvelope()
         if (isStopEnvelope(ev.sealed)) this.state.applyStop(ev.sealed)
         else this.state.applyPhase(ev.sealed)
       }
@@ -697,11 +725,25 @@ class Session {
     }
     if (f.kind === 'resume') return this.resend(f.held)
     this.envelopeBytes(f.bytes)
-    // Envelopes held ahead of a gap go in as soon as the gap fills (SPEC §2.2).
-    for (let next = this.ahead.get(this.theirs.length); next !== undefined; next = this.ahead.get(this.theirs.length)) {
-      this.ahead.delete(this.theirs.length)
+    this.feedHeld()
+  }
+
+  /** Envelopes held ahead of a gap or of the open window go in once they may (SPEC §2.2, §11). */
+  private feedHeld(): void {
+    for (;;) {
+      const seq = this.theirs.length
+      const next = this.ahead.get(seq)
+      if (next === undefined || seq >= this.taken + LIMITS.openEnvelopes || seq >= this.persistBelow) return
+      this.ahead.delete(seq)
       this.envelopeBytes(next)
+      if (this.theirs.length === seq) return
     }
+  }
+
+  /** The loop acts on one more of the peer's envelopes: one more may be persisted (SPEC §11). */
+  private tookEnvelope(): void {
+    this.taken++
+    this.feedHeld()
   }
 
   /** One envelope of the peer: dropped if held, held if ahead, else authenticated, persisted and queued. */
@@ -719,7 +761,10 @@ class Session {
     const id = toBase64url(envelopeHash(f.unsigned))
     // SPEC §2.2: a held envelope (any copy) is dropped before its signature is checked.
     if (this.position.has(id) && this.theirs[this.position.get(id) ?? -1]?.id === id) return
-    if (f.seq > this.theirs.length) {
+    // SPEC §11: nothing of the peer past the stop limit is persisted; an envelope past the open
+    // window waits, like one ahead of a gap (§2.2), until the loop has acted on the earlier ones.
+    if (f.seq >= this.persistBelow) return
+    if (f.seq > this.theirs.length || f.seq >= this.taken + LIMITS.openEnvelopes) {
       if (this.ahead.size < LIMITS.heldEnvelopes && !this.ahead.has(f.seq)) this.ahead.set(f.seq, bytes)
       return
     }
@@ -735,7 +780,8 @@ class Session {
     }
     if (f.seq < this.theirs.length) {
       // A second signed envelope at a place already held: equivocation, and both are evidence (SPEC §5.3).
-      if (f.seq >= 1 && this.state !== undefined && sameGame(f.unsigned, this.state.game)) {
+      if (f.seq >= 1 && this.state !== undefined && sameGame(f.unsigned, this.state.game) && !this.equivocationHeld) {
+        this.equivocationHeld = true
         this.persistBytes(bytes)
         this.events.push({ kind: 'equivocation', detail: `${this.them} signed two different envelopes at its place ${f.seq}` })
       }
@@ -820,15 +866,21 @@ class Session {
       if (!s.ok) throw new Error(`the stored transcript holds an undecodable envelope: ${describeProtocolError(s.error)}`)
       const e = s.value.envelope
       const chain = e.sender === this.me ? this.mine : this.theirs
-      if (e.seq < chain.length) continue
+      if (e.seq < chain.length) {
+        if (e.sender === this.them && chain[e.seq]?.id !== s.value.id) this.equivocationHeld = true
+        continue
+      }
       if (e.seq !== chain.length) throw new Error(`the stored transcript skips ${e.sender}'s envelope ${chain.length}`)
       chain.push(s.value)
       this.position.set(s.value.id, e.seq)
       if (this.state === undefined && this.mine.length >= 1 && this.theirs.length >= 1) this.begin()
       if (this.state === undefined || e.seq === 0) continue
-      if (isStopEnvelope(s.value)) this.state.applyStop(s.value)
-      else this.state.applyPhase(s.value, { own: e.sender === this.me })
+      if (isStopEnvelope(s.value)) {
+        this.state.applyStop(s.value)
+        if (e.sender === this.me) this.persistBelow = this.theirs.length + LIMITS.afterStopEnvelopes
+      } else this.state.applyPhase(s.value, { own: e.sender === this.me })
     }
+    this.taken = this.theirs.length
     const hello = this.mine[0]?.envelope.parts[0]
     if (hello?.t === 'hello' && toBase64url(hello.nonce) !== toBase64url(this.nonce)) throw new Error('resuming with other secrets than the stored game was played with: the journal is missing or belongs to another game')
   }

@@ -32,6 +32,10 @@ export const LIMITS = {
   resendBudgetBytes: 2_097_152,
   /** SPEC §2.2: envelopes held ahead of a gap. */
   heldEnvelopes: 4,
+  /** SPEC §11: the other side's envelopes persisted and not yet acted on. */
+  openEnvelopes: 2,
+  /** SPEC §11: the other side's envelopes persisted after this side's stop. */
+  afterStopEnvelopes: 2,
   /** SPEC §6.6: the most a claim may follow its deadline. */
   marginMs: 1000,
   /** SPEC §6.1: deadlines are between 2 seconds and 1 day. */
