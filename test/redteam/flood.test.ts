@@ -49,8 +49,10 @@ function bytesOf(transcript: readonly Uint8Array[]): number {
   return transcript.reduce((n, b) => n + b.length, 0)
 }
 
-/** Plays a game in which B, after its turn-2 commit, sends what `extra` makes of that envelope. */
-async function floodedGame(seed: string, extra: (honest: SealedEnvelope) => SealedEnvelope[]) {
+type Sealer = (parts: readonly Part[]) => SealedEnvelope
+
+/** Plays a game in which B, in place of its turn-2 commit, sends what `instead` makes of it. */
+async function floodedGame(seed: string, instead: (parts: readonly Part[], sealParts: Sealer) => SealedEnvelope[]) {
   let done = false
   const g = await playInMemory(seed, {
     terms,
@@ -58,11 +60,10 @@ async function floodedGame(seed: string, extra: (honest: SealedEnvelope) => Seal
       undefined,
       {
         outgoing(parts, sealParts) {
-          const honest = sealParts(parts)
           const c = parts.find((p) => p.t === 'commit')
-          if (done || c?.t !== 'commit' || c.turn < 2) return [honest]
+          if (done || c?.t !== 'commit' || c.turn < 2) return [sealParts(parts)]
           done = true
-          return [honest, ...extra(honest)]
+          return instead(parts, sealParts)
         },
       },
     ],
@@ -71,9 +72,17 @@ async function floodedGame(seed: string, extra: (honest: SealedEnvelope) => Seal
   return g
 }
 
+/** The honest commit, then what `extra` makes of it. */
+function after(extra: (honest: SealedEnvelope) => SealedEnvelope[]) {
+  return (parts: readonly Part[], sealParts: Sealer): SealedEnvelope[] => {
+    const honest = sealParts(parts)
+    return [honest, ...extra(honest)]
+  }
+}
+
 describe('red team: a cheater cannot grow the honest transcript past the file limit (SPEC §11)', () => {
   it('fourteen chained 1 MiB envelopes out of turn: the honest file keeps the first (the evidence) and at most two after its stop, stays readable and convicts B', async () => {
-    const g = await floodedGame('redteam/flood', (honest) => chainedFlood('redteam/flood', honest, 14))
+    const g = await floodedGame('redteam/flood', after((honest) => chainedFlood('redteam/flood', honest, 14)))
     const bytes = bytesOf(g.a.transcript)
     const floodKept = g.a.transcript.filter((b) => b.length > 500_000).length
     expect(floodKept).toBeLessThanOrEqual(1 + LIMITS.afterStopEnvelopes)
@@ -84,7 +93,7 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
   }, 60_000)
 
   it('one stray envelope while A decides: A accuses B at once, never answers it, never signs the same step twice', async () => {
-    const g = await floodedGame('redteam/stray', (honest) => chainedFlood('redteam/stray', honest, 1))
+    const g = await floodedGame('redteam/stray', after((honest) => chainedFlood('redteam/stray', honest, 1)))
     const mine = g.a.transcript.map(partsOf).filter((p) => p.startsWith('A'))
     // A's last envelope is its accusation; before it, no phase step is signed twice.
     expect(mine[mine.length - 1]).toMatch(/^A\d+:stop\+reveal$/)
@@ -96,7 +105,7 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
   }, 30_000)
 
   it('thirty 1 MiB equivocations at one seq: one is kept as proof, the verdict is equivocation by B', async () => {
-    const g = await floodedGame('redteam/equivocate', (honest) => equivocations('redteam/equivocate', honest, 30))
+    const g = await floodedGame('redteam/equivocate', after((honest) => equivocations('redteam/equivocate', honest, 30)))
     expect(g.a.transcript.filter((b) => b.length > 500_000).length).toBe(1)
     expect(bytesOf(g.a.transcript)).toBeLessThan(LIMITS.fileBytes / 4)
     expect(summary(verdictOf(g.a.transcript))).toBe('offence B equivocation')
@@ -104,33 +113,11 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
 
   it('envelopes after its own stop: B stops, then sends more; A keeps at most two of them', async () => {
     const seed = 'redteam/after-stop'
-    const keys = keysOf(seed)
-    let done = false
-    const g = await playInMemory(seed, {
-      terms,
-      deviations: [
-        undefined,
-        {
-          outgoing(parts, sealParts) {
-            const honest = sealParts(parts)
-            const c = parts.find((p) => p.t === 'commit')
-            if (done || c?.t !== 'commit' || c.turn < 2) return [honest]
-            done = true
-            // B resigns in place of its commit, then floods after its stop.
-            const stop = sealParts([{ t: 'stop', reason: 'resignation', detail: 'resigned' }, ...parts.filter((p) => p.t === 'reveal')])
-            const rest: SealedEnvelope[] = []
-            let prev = stop
-            for (let i = 1; i <= 10; i++) {
-              const s = seal(keys, { sender: 'B', seq: stop.envelope.seq + i, game: stop.envelope.game, prev: prev.hash, ack: stop.envelope.ack, parts: [bigReveal()] })
-              rest.push(s)
-              prev = s
-            }
-            return [stop, ...rest]
-          },
-        },
-      ],
+    // B resigns in place of its commit, then floods after its stop.
+    const g = await floodedGame(seed, (parts, sealParts) => {
+      const stop = sealParts([{ t: 'stop', reason: 'resignation', detail: 'resigned' }, ...parts.filter((p) => p.t === 'reveal')])
+      return [stop, ...chainedFlood(seed, stop, 10)]
     })
-    expect(done).toBe(true)
     expect(g.a.transcript.filter((b) => b.length > 500_000).length).toBeLessThanOrEqual(LIMITS.afterStopEnvelopes)
     expect(bytesOf(g.a.transcript)).toBeLessThan(LIMITS.fileBytes / 4)
     expect(summary(verdictOf(g.a.transcript))).toMatch(/^offence B /)
