@@ -51,7 +51,7 @@ describe('spaceships relay, host --relay, join (the README recipe)', () => {
     const r = await cli(['host', '--relay', '/ip4/127.0.0.1/tcp/1/p2p/12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD', '--autoplay', '--wait', '5'], {}, { env })
     expect(r.code).toBe(69)
     expect(r.err.trimEnd().split('\n').at(-1)).toMatch(/^spaceships host: cannot reach the relay \/ip4\/127\.0\.0\.1\/tcp\/1\/p2p\/12D3KooW\w+: .*\(is it running, and is the address right\?\)$/)
-    expect((await cli(['resume'], {}, { env })).out).toBe('no unfinished games\n')
+    expect((await cli(['resume'], {}, { env })).out).toBe('No game to resume (all games: spaceships games)\n')
   }, 30_000)
 
   it('a relay with no allow-list must be opened on purpose', async () => {

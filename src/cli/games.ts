@@ -25,7 +25,19 @@ export interface GameMeta {
   readonly relays: readonly string[]
   /** How this side's moves are made, so a restart asks the same player. */
   readonly player: { readonly kind: 'human' } | { readonly kind: 'bot'; readonly bot: string; readonly seed: string }
+  /** The verdict's status once the game is over. */
   readonly finished?: string
+  /** When the game was created (ISO 8601); set on the first write. */
+  readonly created?: string
+  /** `play`: the bot level played against. Its side lives only in that process: never resumable. */
+  readonly against?: string
+  /** The result in words for this player, once over. */
+  readonly result?: string
+}
+
+/** Whether `resume` can carry the game on: unfinished, networked, with an invite out. */
+export function resumable(meta: GameMeta): boolean {
+  return meta.finished === undefined && meta.against === undefined && meta.invite !== ''
 }
 
 export interface GameFiles {
@@ -59,6 +71,7 @@ export function forgetGame(id: string, env: NodeJS.ProcessEnv = process.env): vo
 
 /** Written to a temporary file and renamed over the old one, so a crash never leaves half a file. */
 export function writeMeta(meta: GameMeta, env: NodeJS.ProcessEnv = process.env): void {
+  if (meta.created === undefined) meta = { ...meta, created: readMeta(meta.id, env)?.created ?? new Date().toISOString() }
   const dir = gameDir(meta.id, env)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const tmp = join(dir, `meta.json.${process.pid}.tmp`)
@@ -128,16 +141,32 @@ export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env):
   return { dir, store: fileStore(join(dir, 'transcript')), journal: fileJournal(join(dir, 'journal')), release }
 }
 
-/** Unfinished games, newest directory names unordered (ids are random). */
-export function unfinishedGames(env: NodeJS.ProcessEnv = process.env): GameMeta[] {
+/** Every game on this machine, oldest first (games without a date first, by id). */
+export function allGames(env: NodeJS.ProcessEnv = process.env): GameMeta[] {
   let names: string[]
   try {
     names = readdirSync(gamesDir(env))
   } catch {
     return []
   }
-  return names.flatMap((n) => {
+  const games = names.flatMap((n) => {
     const m = readMeta(n, env)
-    return m !== undefined && m.finished === undefined ? [m] : []
+    return m === undefined ? [] : [m]
   })
+  return games.sort((a, b) => (a.created ?? '').localeCompare(b.created ?? '') || a.id.localeCompare(b.id))
+}
+
+/** The games `resume` can carry on. */
+export function resumableGames(env: NodeJS.ProcessEnv = process.env): GameMeta[] {
+  return allGames(env).filter(resumable)
+}
+
+/** A game named by its id or an unambiguous prefix of it (as `games` prints it). */
+export function findGame(ref: string, env: NodeJS.ProcessEnv = process.env): GameMeta {
+  const exact = readMeta(ref, env)
+  if (exact !== undefined) return exact
+  const matches = ref.length >= 4 ? allGames(env).filter((m) => m.id.startsWith(ref)) : []
+  if (matches.length === 1 && matches[0] !== undefined) return matches[0]
+  if (matches.length > 1) throw new UserError(`${ref} names ${matches.length} games; give more of the id (see: spaceships games)`)
+  throw new UserError(`no game ${ref} on this machine (see: spaceships games)`)
 }

@@ -88,3 +88,11 @@ function lazyPrompter(): Prompter {
     confirm: async (o) => (await get()).confirm(o),
   }
 }
+
+/**
+ * How the user runs this program, for the hints it prints: `npx spaceships` when run through npm
+ * or npx (then `spaceships` alone is not on PATH), else `spaceships`.
+ */
+export function commandName(env: NodeJS.ProcessEnv = process.env): string {
+  return env['npm_command'] !== undefined || env['npm_lifecycle_event'] !== undefined ? 'npx spaceships' : 'spaceships'
+}

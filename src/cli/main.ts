@@ -142,6 +142,21 @@ function program(io: CliIo, status: { code: number }): Command {
       status.code = await (await import('./net.js')).resumeCommand(io, id, opts)
     })
   root
+    .command('games')
+    .description('List the games on this machine: date, opponent, turn reached, result; which ones resume can carry on.')
+    .option('--json', 'print them as JSON', false)
+    .action(async (opts: { json: boolean }) => {
+      status.code = (await import('./library.js')).gamesCommand(io, opts)
+    })
+  root
+    .command('export')
+    .description('Write a finished game as a game record (protocol/GAME-RECORD.md), the format the referee reads, from the setups and records both players revealed.')
+    .argument('<game>', 'a game id (or its first characters, as games prints it) or a transcript file')
+    .option('--out <file>', 'write the record here (default: standard output)')
+    .action(async (game: string, opts: { out?: string }) => {
+      status.code = await (await import('./library.js')).exportCommand(io, game, opts)
+    })
+  root
     .command('relay')
     .description('Run a circuit-relay-v2 server so players behind NAT can reach each other (no limits for allowed players).')
     .option('--listen <multiaddr>', 'listen address (repeatable; default tcp 4001 and ws 4002)', collect)

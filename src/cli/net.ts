@@ -26,11 +26,11 @@ import { decodeEnvelope } from '../transcript/envelope.js'
 import type { Setup } from '../rules/setup.js'
 import { initialPlayerState } from '../rules/state.js'
 import { ownMarks, renderSpace } from '../ui/board.js'
-import { clockText, outcomeLine } from '../ui/panel.js'
+import { clockText, outcomeLine, shortId } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameFiles, type GameMeta, forgetGame, gameDir, openGameFiles, readMeta, unfinishedGames, writeMeta } from './games.js'
-import { type CliIo, EXIT, UserError } from './io.js'
+import { type GameFiles, type GameMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, writeMeta } from './games.js'
+import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
 export function botStrategy(name: BotName, seed: string): PlayerStrategy {
@@ -212,7 +212,7 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
   io.stdout(`\n${screen.paint(outcomeLine(result.verdict, me), 'hit')}\n`)
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
   io.stdout(`Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`)
-  io.stdout(`Check it yourself: spaceships verify ${f.out ?? transcriptPath}\n`)
+  io.stdout(`Check it yourself: ${commandName(env(io))} verify ${f.out ?? transcriptPath}\n`)
   return exitFor(audited)
 }
 
@@ -296,10 +296,10 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
         if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
         if (meta.opponent !== undefined) io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
         else if (f.json === true) io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-        else io.stdout(`Invite (send it to your opponent; they run: spaceships join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
+        else io.stdout(`Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
       },
     })
-    writeMeta({ ...current, finished: result.verdict.status }, env(io))
+    writeMeta({ ...current, finished: result.verdict.status, result: outcomeLine(result.verdict, 'A') }, env(io))
     return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A')
   })
 }
@@ -314,7 +314,7 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
       ...sideOptions(io, f, meta, identity, files, seen, () => parsed.value.peer),
       invite: parsed.value,
     })
-    writeMeta({ ...meta, finished: result.verdict.status }, env(io))
+    writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, 'B') }, env(io))
     return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'B')
   })
 }
@@ -338,7 +338,7 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
       return e.exitCode
     }
     if (e instanceof StorageError) {
-      io.stderr(`spaceships ${name}: ${e.message}. The game stopped before signing or sending anything more; fix that, then run spaceships resume (it lists the game)\n`)
+      io.stderr(`spaceships ${name}: ${e.message}. The game stopped before signing or sending anything more; fix that, then run ${commandName(env(io))} resume (it lists the game)\n`)
       return EXIT.storage
     }
     if (e instanceof RelayError) {
@@ -346,7 +346,7 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
       return EXIT.unavailable
     }
     if (e instanceof NobodyJoinedError) {
-      io.stderr(`spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with spaceships resume (it lists the game)\n`)
+      io.stderr(`spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with ${commandName(env(io))} resume (it lists the game)\n`)
       return EXIT.incomplete
     }
     if (e instanceof IdentityFileError) {
@@ -354,7 +354,7 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
       return EXIT.usage
     }
     if (e instanceof Error && e.name === 'ExitPromptError') {
-      io.stderr(`spaceships ${name}: stopped. Resume with: spaceships resume\n`)
+      io.stderr(name === 'play' ? `spaceships play: stopped. A game against the bot cannot be resumed; start a new one with ${commandName(env(io))} play\n` : `spaceships ${name}: stopped. Resume with: ${commandName(env(io))} resume\n`)
       return EXIT.incomplete
     }
     throw e
@@ -407,14 +407,15 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
 
 export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): Promise<number> {
   return guarded(io, 'resume', async () => {
+    const cmd = commandName(env(io))
     if (id === undefined) {
-      const open = unfinishedGames(env(io))
-      io.stdout(open.length === 0 ? 'no unfinished games\n' : open.map((m) => `${m.id}  ${m.role}  opponent ${m.opponent ?? '(not yet joined)'}\n`).join(''))
+      const open = resumableGames(env(io))
+      io.stdout(open.length === 0 ? `No game to resume (all games: ${cmd} games)\n` : `${open.map((m) => `${m.id.slice(0, 8)}  ${m.role === 'host' ? 'you host (A)' : 'you joined (B)'}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}\n`).join('')}Resume one: ${cmd} resume ID\n`)
       return EXIT.ok
     }
-    const meta = readMeta(id, env(io))
-    if (meta === undefined) throw new UserError(`no game ${id} on this machine (see: spaceships resume)`)
-    if (meta.finished !== undefined) throw new UserError(`game ${id} is already over (${meta.finished})`)
+    const meta = findGame(id, env(io))
+    if (meta.finished !== undefined) throw new UserError(`game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`)
+    if (meta.against !== undefined) throw new UserError(`game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`)
     if (meta.role === 'join') return runJoin(io, f, meta)
     const invite = parseInvite(meta.invite)
     if (!invite.ok) throw new UserError(`game ${id} never got as far as an invite; host a new one`)
@@ -436,7 +437,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const you = await identityFor(f, io)
     const botIdentity = await ephemeralIdentity()
     const id = randomBytes(16).toString('hex')
-    const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: ['/ip4/127.0.0.1/tcp/0'], relays: [], player: playerMeta({ ...f, seed: `${seed}/you` }) }
+    const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: ['/ip4/127.0.0.1/tcp/0'], relays: [], player: playerMeta({ ...f, seed: `${seed}/you` }), against: level }
     writeMeta(meta, env(io))
     return withGameFiles(id, io, async (files) => {
       const out = f.out ?? 'game.transcript'
@@ -463,7 +464,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     if (!invite.ok) throw new Error(`own invite unreadable: ${invite.error.message}`)
     const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(level, `${seed}/bot`), listen: [], invite: invite.value })
     const [result] = await Promise.all([hosted, joined])
-    writeMeta({ ...meta, finished: result.verdict.status }, env(io))
+    writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, 'A') }, env(io))
     return finishGame(io, { ...f, out }, result, out, seen.ctx, 'A')
     })
   })

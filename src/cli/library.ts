@@ -1,0 +1,151 @@
+/**
+ * The games on this machine: `spaceships games` lists them with date, opponent, turn and result;
+ * `spaceships export GAME` writes a game as a game record (protocol/GAME-RECORD.md), the format
+ * the referee reads, from the setups and records both players revealed at the end (SPEC §7.8).
+ */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { formatGameRecord } from '../referee/file.js'
+import { formatRuleset } from '../rules/ruleset.js'
+import { formatSetup } from '../rules/setup.js'
+import type { Role } from '../transcript/messages.js'
+import type { SideLog } from '../verify/log.js'
+import { type Verdict, examine, readEvidence } from '../verify/verify.js'
+import { outcomeLine, shortId } from '../ui/panel.js'
+import { type GameMeta, allGames, findGame, gameDir, resumable } from './games.js'
+import { type CliIo, EXIT, UserError, commandName } from './io.js'
+
+function env(io: CliIo): NodeJS.ProcessEnv {
+  return io.env ?? process.env
+}
+
+export function roleOf(meta: GameMeta): Role {
+  return meta.role === 'host' ? 'A' : 'B'
+}
+
+/** What a game's stored transcript shows: the verdict so far, both sides' parts, the turn reached. */
+export interface Progress {
+  readonly verdict: Verdict
+  readonly logs: Record<Role, SideLog> | undefined
+  readonly rulesetText: string | undefined
+  /** The last turn both players committed (0 before the first). */
+  readonly turn: number
+}
+
+export function progressOf(content: string | Uint8Array, name: string): Progress {
+  const ev = readEvidence([{ name, content }])
+  if (!ev.ok) return { verdict: ev.verdict, logs: undefined, rulesetText: undefined, turn: 0 }
+  const { verdict, logs, ruleset } = examine(ev.value)
+  const turn = logs === undefined ? 0 : Math.min(logs.A.commits.length, logs.B.commits.length)
+  return { verdict, logs, rulesetText: ruleset === undefined ? undefined : formatRuleset(ruleset), turn }
+}
+
+function storedProgress(meta: GameMeta, io: CliIo): Progress | undefined {
+  try {
+    return progressOf(readFileSync(join(gameDir(meta.id, env(io)), 'transcript')), meta.id)
+  } catch {
+    return undefined
+  }
+}
+
+interface GameRow {
+  readonly id: string
+  readonly created: string | undefined
+  readonly kind: 'play' | 'host' | 'join'
+  readonly you: Role
+  readonly opponent: string | undefined
+  readonly turn: number
+  readonly state: 'finished' | 'resumable' | 'interrupted' | 'waiting'
+  readonly result: string
+}
+
+function rowOf(meta: GameMeta, io: CliIo): GameRow {
+  const you = roleOf(meta)
+  const p = storedProgress(meta, io)
+  const kind = meta.against !== undefined ? 'play' : meta.role
+  const opponent = meta.against !== undefined ? `the ${meta.against} bot` : meta.opponent
+  const state = meta.finished !== undefined ? 'finished' : resumable(meta) ? (meta.opponent === undefined ? 'waiting' : 'resumable') : 'interrupted'
+  const result =
+    meta.result ??
+    (meta.finished !== undefined && p !== undefined
+      ? outcomeLine(p.verdict, you)
+      : state === 'waiting'
+        ? 'waiting for the opponent to join'
+        : state === 'resumable'
+          ? `unfinished: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
+          : kind === 'play'
+            ? 'interrupted; a game against the bot cannot be resumed'
+            : 'interrupted before it began')
+  return { id: meta.id, created: meta.created, kind, you, opponent, turn: p?.turn ?? 0, state, result }
+}
+
+export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean }): number {
+  const rows = allGames(env(io)).map((m) => rowOf(m, io))
+  if (opts.json === true) {
+    io.stdout(`${JSON.stringify(rows, null, 2)}\n`)
+    return EXIT.ok
+  }
+  if (rows.length === 0) {
+    io.stdout(`No games on this machine yet. Play one: ${commandName(env(io))} play\n`)
+    return EXIT.ok
+  }
+  for (const r of rows) {
+    const date = r.created === undefined ? '(no date)       ' : r.created.slice(0, 16).replace('T', ' ')
+    const against = r.opponent === undefined ? 'nobody yet' : shortId(r.opponent)
+    io.stdout(`${r.id.slice(0, 8)}  ${date}  ${r.kind.padEnd(4)} you ${r.you} vs ${against}, turn ${r.turn}\n          ${r.result}\n`)
+  }
+  io.stdout(`\nA game's record for the referee: ${commandName(env(io))} export ID\n`)
+  return EXIT.ok
+}
+
+/** The game record of a game both players revealed: ruleset, setups and every turn's records. */
+export function gameRecordOf(p: Progress, comment: readonly string[]): string {
+  const reveals = [p.logs?.A.reveal, p.logs?.B.reveal] as const
+  const [a, b] = reveals
+  if (a === undefined || b === undefined || p.rulesetText === undefined) {
+    const n = reveals.filter((r) => r !== undefined).length
+    throw new UserError(`a game record needs both players' setups and records, which they reveal at the end; this game holds ${n} of the 2 reveals (${p.verdict.status})`)
+  }
+  const turns = Math.min(a.records.length, b.records.length)
+  const text = formatGameRecord({
+    rulesetText: p.rulesetText,
+    match: 'single',
+    players: ['A', 'B'],
+    games: [
+      {
+        index: 1,
+        line: 0,
+        setups: [formatSetup(a.setup), formatSetup(b.setup)],
+        setupLines: [0, 0],
+        turns: Array.from({ length: turns }, (_, i) => ({ turn: i + 1, line: 0, records: [a.records[i] ?? '', b.records[i] ?? ''] as const, recordLines: [0, 0] as const })),
+      },
+    ],
+  })
+  const [magic, ...rest] = text.split('\n')
+  return [magic, ...comment.map((c) => `# ${c}`), ...rest].join('\n')
+}
+
+/** `spaceships export GAME|FILE [--out F]`: the game record of a game on this machine or of a transcript. */
+export async function exportCommand(io: CliIo, ref: string, opts: { out?: string }): Promise<number> {
+  let content: Uint8Array | undefined
+  let source = ref
+  try {
+    content = await io.readFile(ref)
+  } catch {
+    const meta = findGame(ref, env(io))
+    source = `game ${meta.id}`
+    try {
+      content = readFileSync(join(gameDir(meta.id, env(io)), 'transcript'))
+    } catch {
+      throw new UserError(`game ${meta.id} has no transcript yet: it never began`)
+    }
+  }
+  const p = progressOf(content, source)
+  const record = gameRecordOf(p, [`exported from ${source}; the verifier's verdict: ${p.verdict.status}`])
+  if (opts.out === undefined) io.stdout(record)
+  else {
+    await io.writeFile(opts.out, record)
+    io.stdout(`Wrote ${opts.out} (${p.turn} turns). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`)
+  }
+  return EXIT.ok
+}

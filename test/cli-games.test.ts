@@ -1,0 +1,98 @@
+/**
+ * The game library: `games` lists every game on this machine with its date, opponent, turn and
+ * result; `resume` offers only games it can carry on; `export` writes the game record
+ * (protocol/GAME-RECORD.md) that `referee` adjudicates to the same result as the verifier.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { type GameMeta, writeMeta } from '../src/cli/games.js'
+import { verifyTranscript } from '../src/verify/verify.js'
+import { cli } from './cli.js'
+
+function home(): NodeJS.ProcessEnv {
+  const d = mkdtempSync(join(tmpdir(), 'spaceships-games-'))
+  return { XDG_CONFIG_HOME: join(d, 'config'), XDG_STATE_HOME: join(d, 'state'), NO_COLOR: '1' }
+}
+
+const PEER = '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'
+
+describe('the game library: games, resume, export', () => {
+  it('a finished play game is listed with its result, refused by resume, and exports a record the referee adjudicates as the verifier did (GAME-RECORD.md)', async () => {
+    const env = home()
+    const empty = await cli(['games'], {}, { env })
+    expect(empty.out).toBe('No games on this machine yet. Play one: spaceships play\n')
+
+    const played = await cli(['play', '--autoplay', '--seed', 'library', '--bot', 'medium', '--out', 'g.transcript'], {}, { env })
+    expect(played.code, played.err).toBe(0)
+    const verdict = verifyTranscript(played.files['g.transcript'] ?? '')
+    expect(verdict.status).toBe('complete')
+    if (verdict.status !== 'complete') return
+
+    const listed = await cli(['games', '--json'], {}, { env })
+    const rows = JSON.parse(listed.out) as { id: string; kind: string; you: string; opponent: string; turn: number; state: string; result: string; created: string }[]
+    expect(rows).toHaveLength(1)
+    const row = rows[0]
+    if (row === undefined) return
+    expect(row).toMatchObject({ kind: 'play', you: 'A', opponent: 'the medium bot', state: 'finished', turn: verdict.turn })
+    expect(row.result).toMatch(/^(You win \d+-\d+|You lose \d+-\d+|A draw, \d+-\d+)\.$/)
+    expect(Date.now() - Date.parse(row.created)).toBeLessThan(600_000)
+    const text = await cli(['games'], {}, { env })
+    expect(text.out).toContain(`${row.id.slice(0, 8)}  `)
+    expect(text.out).toContain(`play you A vs the medium bot, turn ${verdict.turn}`)
+    expect(text.out).toContain(row.result)
+
+    expect((await cli(['resume'], {}, { env })).out).toBe('No game to resume (all games: spaceships games)\n')
+    const again = await cli(['resume', row.id.slice(0, 8)], {}, { env })
+    expect(again.code).toBe(64)
+    expect(again.err).toContain('is already over')
+
+    const exported = await cli(['export', row.id.slice(0, 8), '--out', 'g.record'], {}, { env })
+    expect(exported.code, exported.err).toBe(0)
+    expect(exported.out).toContain(`Wrote g.record (${verdict.turn} turns). Adjudicate it: spaceships referee g.record`)
+    const record = exported.files['g.record'] ?? ''
+    expect(record.split('\n')[0]).toBe('spaceships-record 1')
+    // The same record from the transcript file itself.
+    const fromFile = await cli(['export', 'g.transcript'], { 'g.transcript': played.files['g.transcript'] ?? '' }, { env })
+    expect(fromFile.out.replace(/^# .*\n/m, '')).toBe(record.replace(/^# .*\n/m, ''))
+
+    const refereed = await cli(['referee', 'g.record', '--json'], { 'g.record': record }, { env })
+    expect(refereed.code, refereed.out).toBe(0)
+    const a = JSON.parse(refereed.out) as { legal: boolean; games: { end: { scores: number[]; winner: string } }[] }
+    expect(a.games[0]?.end.scores).toEqual(verdict.scores)
+    expect(a.games[0]?.end.winner).toBe(verdict.winner)
+  }, 60_000)
+
+  it('resume offers only networked games it can carry on; an interrupted play game says it cannot be resumed', async () => {
+    const env = home()
+    const base = { v: 1, listen: [], relays: [], player: { kind: 'human' } } as const
+    const games: GameMeta[] = [
+      { ...base, id: 'aaaa1111aaaa1111aaaa1111aaaa1111', role: 'host', invite: 'x', opponent: PEER, created: '2026-11-01T10:00:00.000Z' },
+      { ...base, id: 'bbbb2222bbbb2222bbbb2222bbbb2222', role: 'host', invite: '', against: 'hard', created: '2026-11-02T10:00:00.000Z' },
+      { ...base, id: 'cccc3333cccc3333cccc3333cccc3333', role: 'join', invite: 'y', opponent: PEER, finished: 'complete', result: 'You win 6-0.', created: '2026-11-03T10:00:00.000Z' },
+      { ...base, id: 'dddd4444dddd4444dddd4444dddd4444', role: 'host', invite: 'z', created: '2026-11-04T10:00:00.000Z' },
+    ]
+    for (const g of games) writeMeta(g, env)
+    const list = await cli(['resume'], {}, { env: { ...env, npm_command: 'exec' } })
+    expect(list.out.split('\n').filter((l) => l !== '')).toEqual([
+      'aaaa1111  you host (A)  2026-11-01 10:00  opponent …kSzYFiDD',
+      'dddd4444  you host (A)  2026-11-04 10:00  opponent (not yet joined)',
+      'Resume one: npx spaceships resume ID',
+    ])
+    const shown = await cli(['games'], {}, { env })
+    expect(shown.out).toContain('aaaa1111  2026-11-01 10:00  host you A vs …kSzYFiDD, turn 0\n          unfinished: spaceships resume aaaa1111')
+    expect(shown.out).toContain('bbbb2222  2026-11-02 10:00  play you A vs the hard bot, turn 0\n          interrupted; a game against the bot cannot be resumed')
+    expect(shown.out).toContain('cccc3333  2026-11-03 10:00  join you B vs …kSzYFiDD, turn 0\n          You win 6-0.')
+    expect(shown.out).toContain('dddd4444  2026-11-04 10:00  host you A vs nobody yet, turn 0\n          waiting for the opponent to join')
+    for (const line of shown.out.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(100)
+
+    const play = await cli(['resume', 'bbbb'], {}, { env })
+    expect(play.code).toBe(64)
+    expect(play.err).toBe('spaceships resume: game bbbb2222bbbb2222bbbb2222bbbb2222 was against the hard bot, whose side lived only in that process: it cannot be resumed; start a new one with spaceships play\n')
+    expect((await cli(['resume', 'ffff'], {}, { env })).err).toBe('spaceships resume: no game ffff on this machine (see: spaceships games)\n')
+    const noRecord = await cli(['export', 'aaaa1111'], {}, { env })
+    expect(noRecord.code).toBe(64)
+    expect(noRecord.err).toContain('has no transcript yet')
+  })
+})
