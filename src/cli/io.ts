@@ -11,8 +11,8 @@ export interface CliIo {
   readonly env?: NodeJS.ProcessEnv
   /** Whether stdout is a terminal (colours, interactive prompts). */
   readonly isTty?: boolean
-  /** The prompts of the interactive commands; default inquirer on the terminal. */
-  readonly prompter?: () => Prompter
+  /** The prompts of the interactive commands; default inquirer on the terminal, none when standard input is not one. */
+  readonly prompter?: () => Prompter | undefined
 }
 
 /** `spaceships show ... | head`: the reader went away; stop writing, quietly. */
@@ -31,7 +31,7 @@ export const processIo: CliIo = {
   writeFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
   env: process.env,
   isTty: process.stdout.isTTY,
-  prompter: () => lazyPrompter(),
+  prompter: () => (process.stdin.isTTY ? lazyPrompter() : undefined),
 }
 
 /** Exit statuses shared by the commands that judge something. */

@@ -147,11 +147,13 @@ function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
+const NO_TERMINAL = 'standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal'
+
 function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined): PlayerStrategy {
   const screen = screenFor(io)
   if (meta.kind === 'bot') return narrated(paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0), screen)
   const prompter = io.prompter?.()
-  if (prompter === undefined) throw new UserError('no terminal to play on: use --autoplay')
+  if (prompter === undefined) throw new UserError(NO_TERMINAL)
   return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent })
 }
 
@@ -431,6 +433,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
   return guarded(io, 'play', async () => {
     // Before anything is created or opened: a misspelt level is a usage error, not a half-started game.
     const level = botName(f.bot)
+    if (f.autoplay !== true && io.prompter?.() === undefined) throw new UserError(NO_TERMINAL)
     const terms = termsFrom(f)
     checkSetupFile(f, terms)
     const seed = f.seed ?? randomSeed()

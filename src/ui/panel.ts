@@ -7,7 +7,7 @@
 import { formatCell, formatPartial, rowCells } from '../rules/coords.js'
 import type { Action } from '../rules/record.js'
 import type { Ruleset } from '../rules/ruleset.js'
-import { SHIP_TYPES } from '../rules/ships.js'
+import { SHIP_TYPES, type ShipType, type Variant } from '../rules/ships.js'
 import { type PlayerState, isShipDestroyed, remainingMateriel } from '../rules/state.js'
 import type { TurnSummary } from '../session/strategy.js'
 import type { Role } from '../transcript/messages.js'
@@ -118,18 +118,43 @@ export function describeRecord(actions: readonly Action[]): string {
   return actions.map(describeAction).join('; ')
 }
 
+/** Each ship's shape in words (2.6.1 §6.2-§6.10; classic §6.1-§6.5). */
+const SHAPES: Record<Variant, Partial<Record<ShipType, string>>> = {
+  '2.6.1': {
+    DS: '8 cells, each next to two others, holding a 2x2x2 cube or a 3x2x1 block',
+    KC: '6 cells in a 3x2x1 block',
+    FS: '4 cells in a 2x2 square',
+    PC: '4 cells in a straight line',
+    MD: '3 cells in a straight line, each a missile',
+    HS: '2 adjacent cells, a scanner',
+    LS: '1 cell, a scanner',
+    AG: '2 adjacent cells, each a missile',
+    LG: '1 cell, a missile',
+  },
+  classic: {
+    DS: '8 cells in a 2x2x2 cube',
+    KC: '6 cells in a 3x2x1 block',
+    FS: '4 cells in a 2x2 square',
+    MD: '3 cells in a straight line, each a missile',
+    HF: '2 adjacent cells',
+  },
+}
+
+/** The ship types of the ruleset's variant, one line each: code, name, shape (the fleet guide). */
+export function shipGuide(ruleset: Ruleset): string[] {
+  return (Object.entries(SHAPES[ruleset.variant]) as [ShipType, string][]).map(([t, shape]) => `  ${t.padEnd(3)}${SHIP_TYPES[t].name}: ${shape}`)
+}
+
 /** The in-game help (`?` or `help` at the record prompt). */
 export function helpText(ruleset: Ruleset): string {
-  const fleet = Object.entries(SHIP_TYPES)
-    .filter(([t]) => (ruleset.variant === 'classic' ? ['DS', 'KC', 'FS', 'MD', 'HF'] : ['DS', 'KC', 'FS', 'PC', 'MD', 'HS', 'LS', 'AG', 'LG']).includes(t))
-    .map(([t, s]) => `${t} ${s.name}, ${s.size} cell${s.size === 1 ? '' : 's'}`)
   return [
     'How to play (rules 2.6.1; the full rules are in the project):',
     '  Each side hides a fleet in a 5x5x5 space. A cell is a colour R O Y G B, a letter v w x y z and a',
     '  number 1-5, as in Rv1. Each turn both sides record their actions at once; a strike that hits',
     '  destroys a ship cell, and a ship whose cells are all destroyed is sunk. The game ends when a',
     '  fleet is destroyed, when nobody can act, or at the turn limit; more intact ship cells wins.',
-    wrap(`  Ship types: ${fleet.join('; ')}.`, SCREEN_COLUMNS, '    '),
+    'Ship types:',
+    ...shipGuide(ruleset),
     'Actions, as you type them (separate with spaces):',
     '  Rv1            a conventional strike on Rv1 (your fleet gives a number of them each turn)',
     '  bRv1Rv3        a death star beam through three cells in a line, written by its two end cells',

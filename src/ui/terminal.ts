@@ -16,13 +16,14 @@ import { describeViolation } from '../rules/errors.js'
 import { readRecord } from '../rules/legality.js'
 import type { RandomSource } from '../rules/rng.js'
 import type { Ruleset } from '../rules/ruleset.js'
-import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
+import { type Setup, formatSetup, parseSetup, parseShipLine, readSetup, validateSetup } from '../rules/setup.js'
+import { formatCounts, legalFleets } from '../rules/fleet.js'
 import { entitlements, initialPlayerState } from '../rules/state.js'
 import { systemClock } from '../session/clock.js'
 import { type PlayerStrategy, RESIGN, type TurnContext } from '../session/strategy.js'
 import type { TurnSummary } from '../knowledge/summary.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
-import { describeRecord, helpText, statusPanel, wrap } from './panel.js'
+import { SCREEN_COLUMNS, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
 import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
@@ -103,6 +104,34 @@ export interface HumanOptions {
   readonly opponent?: () => string | undefined
 }
 
+const SETUP_COMMANDS = new Set(['', 'undo', 'cancel', '?', 'help'])
+
+/**
+ * What is wrong with one more typed ship line, given the lines typed so far: its notation, shape,
+ * size, a cell listed twice or shared with another ship, a type not in the variant (§3.4, §3.5,
+ * §6). The fleet and the identities can only be judged on the whole setup, at the end.
+ */
+export function shipLineProblem(typed: readonly string[], line: string, ruleset: Ruleset): string | undefined {
+  const t = line.trim()
+  if (SETUP_COMMANDS.has(t)) return undefined
+  const one = parseShipLine(t, 'lenient')
+  if (!one.ok) return describeViolation(one.error)
+  const all = parseSetup([...typed, t].join('\n'), 'lenient')
+  if (!all.ok) return all.error.map(describeViolation).join('; ')
+  const v = validateSetup(all.value, ruleset, 0)
+  if (v.ok) return undefined
+  const now = v.error.filter((x) => x.code !== 'setup.fleet' && x.code !== 'setup.identity')
+  return now.length === 0 ? undefined : now.map(describeViolation).join('; ')
+}
+
+/** The fleets the ruleset allows, in words. */
+export function fleetChoice(ruleset: Ruleset): string {
+  const fleets = legalFleets(ruleset, 0)
+  if (fleets.length === 1 && fleets[0] !== undefined) return formatCounts(fleets[0])
+  if (fleets.length <= 6) return `one of ${fleets.map(formatCounts).join(' | ')}`
+  return ruleset.fleet.kind === 'cost' ? `ships whose costs add up to exactly ${ruleset.fleet.total} (${fleets.length} fleets)` : `${fleets.length} possible fleets`
+}
+
 /** A human at the terminal, as a session strategy. */
 export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const { prompter, screen } = o
@@ -125,10 +154,14 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       })
       if (how === 'use') return candidate
       if (how === 'again') continue
-      const text =
-        how === 'file'
-          ? readFileSync(await prompter.input({ message: 'Setup file', validate: (p) => (readable(p) ? true : 'cannot read that file') }), 'utf8')
-          : await typeSetup(ruleset)
+      if (how === 'type') {
+        const typed = await typeSetup(ruleset)
+        if (typed === undefined) continue
+        showSetup(typed)
+        if (await prompter.confirm({ message: 'Play this setup?' })) return typed
+        continue
+      }
+      const text = readFileSync(await prompter.input({ message: 'Setup file', validate: (p) => (readable(p) ? true : 'cannot read that file') }), 'utf8')
       const r = readSetup(text, ruleset, 0, 'lenient')
       if (r.ok) {
         showSetup(r.value)
@@ -136,13 +169,27 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       } else screen.print(r.error.map((v) => `  ${describeViolation(v)}`).join('\n'))
     }
   }
-  const typeSetup = async (ruleset: Ruleset): Promise<string> => {
-    screen.print(`One ship per line: type then cells, e.g. "DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2". Fleet: ${ruleset.fleet.kind === 'standard' ? 'a standard fleet' : 'see the ruleset'}. An empty line ends.`)
+  /** Ship by ship, each line checked as it is typed; what was typed is kept until it is legal. */
+  const typeSetup = async (ruleset: Ruleset): Promise<Setup | undefined> => {
+    const guide = (): void => {
+      screen.print([`Your fleet: ${fleetChoice(ruleset)}.`, 'Ship types:', ...shipGuide(ruleset)].join('\n'))
+    }
+    guide()
+    screen.print(wrap('One ship per line: its type (numbered when there are several: LG1, LG2) and its cells, e.g. FS Rv1 Rv2 Rw1 Rw2. Each line is checked as you type it. Commands: undo (remove the last ship), ? (the ship types), cancel (back to the menu); an empty line when the fleet is complete.', SCREEN_COLUMNS, ''))
     const lines: string[] = []
     for (;;) {
-      const line = await prompter.input({ message: `Ship ${lines.length + 1}` })
-      if (line.trim() === '') return lines.join('\n')
-      lines.push(line)
+      const line = (await prompter.input({ message: `Ship ${lines.length + 1}`, validate: (l) => shipLineProblem(lines, l, ruleset) ?? true })).trim()
+      if (line === 'cancel') return undefined
+      if (line === '?' || line === 'help') guide()
+      else if (line === 'undo') {
+        const gone = lines.pop()
+        screen.print(gone === undefined ? 'No ship to remove.' : `Removed: ${gone}`)
+      } else if (line !== '') lines.push(line)
+      else {
+        const r = readSetup(lines.join('\n'), ruleset, 0, 'lenient')
+        if (r.ok) return r.value
+        screen.print([`Not a whole legal setup yet (your ${lines.length} ships are kept: add more, undo, or cancel):`, ...r.error.map((v) => wrap(`  ${describeViolation(v)}`))].join('\n'))
+      }
     }
   }
   return {
