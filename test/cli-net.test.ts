@@ -188,6 +188,27 @@ describe('spaceships play, show and id (issue 4)', () => {
     expect(reveal?.setup.map((ship) => ship.type)).toEqual(['DS', 'KC', 'PC', 'MD', 'LS'])
   }, 60_000)
 
+  it('the clock: a warning before the deadline keeps what was typed; running out of time is said in one plain sentence, and the result follows (SPEC §6.6, §12.7)', async () => {
+    const env = home()
+    const term = terminal()
+    const game = cli(['play', '--random', '--turn-seconds', '4', '--max-turns', '3', '--seed', 'clock', '--out', 'c.transcript'], {}, { env, prompter: term.prompter, tap: term.tap })
+    game.catch((e: unknown) => { console.error('game failed', e); })
+    let at = await term.seen('Turn 1 record', 0)
+    expect(term.screen()).toMatch(/0:0[34] left for this move/)
+    await term.type('Rv')
+    at = await term.seen('Hurry: 0:0', at)
+    expect(term.screen().slice(at)).toMatch(/^\d left to send turn 1\. After that your opponent may claim the game, and you lose by\s+forfeit\./)
+    // The prompt comes back with the text typed so far.
+    at = await term.seen('Turn 1 record', at)
+    await term.seen('Rv', at)
+    const r = await game
+    // A side that answers the claim with its reveal is scored on the committed turns (SPEC §12.7, 8).
+    expect(r.code, r.err).toBe(5)
+    expect(r.out).toContain('You ran out of time: your move was due when your opponent stopped the game.')
+    expect(r.out).toMatch(/The game stopped before its end; scored on the turns both committed: (You win|You lose|A draw,) \d+-\d+\./)
+    expect(verifyTranscript(r.files['c.transcript'] ?? '')).toMatchObject({ status: 'adjudicated' })
+  }, 60_000)
+
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
     const r = await cli(['play'], {}, { env: home(), prompter: () => undefined })
     expect(r.code).toBe(64)

@@ -160,9 +160,16 @@ function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: 
 /** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
 function waitingPrinter(io: CliIo, f: GameFlags, me: Role): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
+  let myMoveDue = false
   return (e) => {
-    if (e.kind === 'waiting' && e.side !== me && e.what.includes('commit')) io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
-    else if (e.kind === 'stopped' && e.by !== me) io.stdout(`your opponent stopped the game (${e.reason}): ${e.detail}\n`)
+    if (e.kind === 'waiting') {
+      myMoveDue = e.side === me && e.what.includes('commit')
+      if (e.side !== me && e.what.includes('commit')) io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+    } else if (e.kind === 'stopped' && e.by !== me) {
+      // Said from what this side saw: its own move was due when the opponent claimed (SPEC §6.6).
+      if (e.reason === 'claim' && myMoveDue) io.stdout('You ran out of time: your move was due when your opponent stopped the game.\n')
+      else io.stdout(`Your opponent stopped the game (${e.reason}): ${e.detail}\n`)
+    }
   }
 }
 

@@ -23,12 +23,13 @@ import { systemClock } from '../session/clock.js'
 import { type PlayerStrategy, RESIGN, type TurnContext } from '../session/strategy.js'
 import type { TurnSummary } from '../knowledge/summary.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
-import { SCREEN_COLUMNS, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
+import { SCREEN_COLUMNS, clockText, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
 import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
 export interface Prompter {
-  input(o: { message: string; validate?: (v: string) => true | string; transformer?: (v: string) => string; default?: string }): Promise<string>
+  /** With `signal`, the prompt is withdrawn when it aborts (the promise rejects); `default` is editable text. */
+  input(o: { message: string; validate?: (v: string) => true | string; transformer?: (v: string) => string; default?: string; signal?: AbortSignal }): Promise<string>
   select<T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }): Promise<T>
   confirm(o: { message: string; default?: boolean }): Promise<boolean>
 }
@@ -43,9 +44,12 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
   // Inquirer ends the output stream it is given when a prompt is done; a stream that outlives one
   // prompt (a test's screen, a pipe) gets a fresh forwarding stream per prompt.
   const forward = (out: NodeJS.WritableStream): Writable => new Writable({ write: (chunk: Buffer, _enc, done) => void out.write(chunk, () => { done(); }) })
-  const ctx = (): { input: NodeJS.ReadableStream; output: Writable; clearPromptOnDone: boolean } | undefined => (streams === undefined ? undefined : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false })
+  const ctx = (signal?: AbortSignal): { input?: NodeJS.ReadableStream; output?: Writable; clearPromptOnDone?: boolean; signal?: AbortSignal } | undefined => {
+    const s = signal === undefined ? {} : { signal }
+    return streams === undefined ? (signal === undefined ? undefined : s) : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
+  }
   return {
-    input: (o) => input({ message: o.message, ...(o.default === undefined ? {} : { default: o.default }), ...(o.validate === undefined ? {} : { validate: o.validate }), ...(o.transformer === undefined ? {} : { transformer: (v: string, { isFinal }: { isFinal: boolean }) => (isFinal ? v : (o.transformer?.(v) ?? v)) }) }, ctx()),
+    input: (o) => input({ message: o.message, ...(o.default === undefined || o.default === '' ? {} : { default: o.default, prefill: 'editable' as const }), ...(o.validate === undefined ? {} : { validate: o.validate }), ...(o.transformer === undefined ? {} : { transformer: (v: string, { isFinal }: { isFinal: boolean }) => (isFinal ? v : (o.transformer?.(v) ?? v)) }) }, ctx(o.signal)),
     select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) => select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx()),
     confirm: (o) => confirm({ message: o.message, default: o.default ?? true }, ctx()),
   }
@@ -90,6 +94,12 @@ export function turnReport(t: TurnSummary): string[] {
   for (const r of t.myReports) out.push(`  They destroyed your ${r.type}${r.id}`)
   return out
 }
+
+/** The most warning before a move's deadline. */
+const WARN_MS = 60_000
+
+/** Returned when the game stopped during the prompt: a session that stopped never uses a record. */
+const NOTHING_NEEDED = ''
 
 export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · resign'
 
@@ -223,17 +233,49 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
         return r.ok ? true : r.error.map(describeViolation).join('; ')
       }
+      // A warning before the deadline: a minute, or a fifth of the time when moves are short.
+      const total = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
+      const warnMs = total === undefined ? 0 : Math.min(WARN_MS, total / 5)
+      const warning = { given: false }
+      let typed = ''
+      const warn = (): void => {
+        warning.given = true
+        const left = clockText((ctx.deadline ?? 0) - systemClock.now())
+        screen.print(screen.paint(wrap(`Hurry: ${left} left to send turn ${ctx.turn}. After that your opponent may claim the game, and you lose by forfeit.`), 'hit'))
+      }
       for (;;) {
-        const text = await prompter.input({
-          message: `Turn ${ctx.turn} record`,
-          validate: check,
-          // Checked as it is typed: the player sees a problem before pressing enter.
-          transformer: (v) => {
-            if (v === '') return v
-            const r = check(v)
-            return r === true ? `${v}  ${screen.paint('ok', 'ship')}` : `${v}  ${screen.paint(r.length > 60 ? r.slice(0, 57) + '...' : r, 'dim')}`
-          },
-        })
+        const until = ctx.deadline === undefined || warning.given ? undefined : ctx.deadline - warnMs - systemClock.now()
+        if (until !== undefined && until <= 0) warn()
+        const withdraw = new AbortController()
+        const stopped = (): void => { withdraw.abort() }
+        ctx.signal?.addEventListener('abort', stopped)
+        const timer = until !== undefined && until > 0 ? setTimeout(stopped, until) : undefined
+        let text: string
+        try {
+          text = await prompter.input({
+            message: `Turn ${ctx.turn} record`,
+            validate: check,
+            default: typed,
+            signal: withdraw.signal,
+            // Checked as it is typed: the player sees a problem before pressing enter.
+            transformer: (v) => {
+              typed = v
+              if (v === '') return v
+              const r = check(v)
+              return r === true ? `${v}  ${screen.paint('ok', 'ship')}` : `${v}  ${screen.paint(r.length > 60 ? r.slice(0, 57) + '...' : r, 'dim')}`
+            },
+          })
+        } catch (e) {
+          if (!withdraw.signal.aborted) throw e
+          // The game stopped while the player typed: the session no longer needs a record.
+          if (ctx.signal?.aborted === true) return NOTHING_NEEDED
+          warn()
+          continue
+        } finally {
+          clearTimeout(timer)
+          ctx.signal?.removeEventListener('abort', stopped)
+        }
+        typed = ''
         const c = command(text)
         if (c === 'help') {
           screen.print(helpText(ctx.ruleset))
