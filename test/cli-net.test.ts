@@ -209,6 +209,42 @@ describe('spaceships play, show and id (issue 4)', () => {
     expect(verifyTranscript(r.files['c.transcript'] ?? '')).toMatchObject({ status: 'adjudicated' })
   }, 60_000)
 
+  it('chat between two players at their record prompts: a line each way, never in the transcript (SPEC §2.4)', async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const [a, b] = [terminal(), terminal()]
+    const hostFiles: Record<string, string> = {}
+    const host = cli(['host', '--random', '--max-turns', '1', '--seed', 'chat-a', '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt', '--out', 'a.transcript'], hostFiles, { env: hostEnv, prompter: a.prompter, tap: a.tap })
+    host.catch((e: unknown) => { console.error('host failed', e); })
+    await a.seen('Waiting for them to join', 0)
+    const invite = (hostFiles['inv.txt'] ?? '').trim()
+    const join = cli(['join', invite, '--yes', '--random', '--seed', 'chat-b', '--out', 'b.transcript'], {}, { env: joinEnv, prompter: b.prompter, tap: b.tap })
+    join.catch((e: unknown) => { console.error('join failed', e); })
+    let atA = await a.seen('Turn 1 record', 0)
+    let atB = await b.seen('Turn 1 record', 0)
+    await a.type('say good luck\r')
+    atA = await a.seen('You said: good luck', atA)
+    atB = await b.seen('says: good luck', atB)
+    await b.type('say thanks \u202e!\r')
+    atB = await b.seen('You said: thanks', atB)
+    // A format character that could disguise the line on a terminal is shown as its code point.
+    atA = await a.seen('says: thanks <U+202E>!', atA)
+    await a.type('-\r')
+    await a.seen('Sign and send: nothing this turn?', atA)
+    await a.type('\r')
+    await b.type('-\r')
+    await b.seen('Sign and send: nothing this turn?', atB)
+    await b.type('\r')
+    const [h, j] = await Promise.all([host, join])
+    expect(h.code, h.err).toBe(0)
+    expect(j.code, j.err).toBe(0)
+    for (const t of [h.files['a.transcript'] ?? '', j.files['b.transcript'] ?? '']) {
+      expect(verifyTranscript(t).status).toBe('complete')
+      const bytes = t.split('\n').slice(1).map((l) => Buffer.from(l, 'base64url').toString('latin1')).join('')
+      expect(bytes).not.toContain('good luck')
+      expect(bytes).not.toContain('thanks')
+    }
+  }, 60_000)
+
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
     const r = await cli(['play'], {}, { env: home(), prompter: () => undefined })
     expect(r.code).toBe(64)

@@ -26,7 +26,7 @@ import { decodeEnvelope } from '../transcript/envelope.js'
 import type { Setup } from '../rules/setup.js'
 import { initialPlayerState } from '../rules/state.js'
 import { ownMarks, renderSpace } from '../ui/board.js'
-import { clockText, outcomeLine, shortId } from '../ui/panel.js'
+import { chatLine, clockText, outcomeLine, shortId } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
 import { type GameFiles, type GameMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, writeMeta } from './games.js'
@@ -149,20 +149,21 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 const NO_TERMINAL = 'standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal'
 
-function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined): PlayerStrategy {
+function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined, say?: () => ((text: string) => Promise<void>) | undefined): PlayerStrategy {
   const screen = screenFor(io)
   if (meta.kind === 'bot') return narrated(paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0), screen)
   const prompter = io.prompter?.()
   if (prompter === undefined) throw new UserError(NO_TERMINAL)
-  return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent })
+  return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent, ...(say === undefined ? {} : { say }) })
 }
 
 /** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
-function waitingPrinter(io: CliIo, f: GameFlags, me: Role): ((e: SessionEvent) => void) | undefined {
+function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => string | undefined): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
   let myMoveDue = false
   return (e) => {
-    if (e.kind === 'waiting') {
+    if (e.kind === 'chat') io.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
+    else if (e.kind === 'waiting') {
       myMoveDue = e.side === me && e.what.includes('commit')
       if (e.side !== me && e.what.includes('commit')) io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
     } else if (e.kind === 'stopped' && e.by !== me) {
@@ -272,16 +273,18 @@ function boundListen(node: Libp2p, requested: readonly string[]): string[] {
 
 /** What a host and a joiner of a stored game set up alike: keys, files, player, addresses, events. */
 function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }, opponent: () => string | undefined): NetGameCommon {
-  const waiting = waitingPrinter(io, f, meta.role === 'host' ? 'A' : 'B')
+  const waiting = waitingPrinter(io, f, meta.role === 'host' ? 'A' : 'B', opponent)
+  const chat: { say?: (text: string) => Promise<void> } = {}
   return {
     identity,
     secrets: systemSecrets,
     store: files.store,
     journal: files.journal,
-    strategy: watched(playerFor(f, io, meta.player, opponent), seen),
+    strategy: watched(playerFor(f, io, meta.player, opponent, () => chat.say), seen),
     listen: meta.listen,
     relays: meta.relays,
     onEvent: eventPrinter(io, f.json === true),
+    onChat: (say) => { chat.say = say },
     ...(waiting === undefined ? {} : { onSessionEvent: waiting }),
   }
 }
@@ -455,7 +458,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
       if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
-      const waitingFor = waitingPrinter(io, f, 'A')
+      const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`)
       const hosted = hostGame({
         identity: you,
         secrets: systemSecrets,

@@ -16,6 +16,7 @@ import { componentLogger } from '../log.js'
 import { systemClock } from '../session/clock.js'
 import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
+import { encodeControl } from '../transcript/frame.js'
 import type { SealedEnvelope } from '../transcript/envelope.js'
 import type { TranscriptStore } from '../transcript/file.js'
 import { PROTOCOL_ID, type Terms } from '../transcript/messages.js'
@@ -68,6 +69,15 @@ export interface NetGameCommon {
   readonly onReady?: (node: Libp2p) => void | Promise<void>
   /** Called once the opponent is known (a host learns it from the first valid join). */
   readonly onOpponent?: (peer: string) => void
+  /**
+   * Given, once the game's channel exists, a way to send the opponent a line of chat (SPEC §2.4:
+   * a control frame, never signed or persisted; at most `LIMITS.controlTextBytes` bytes).
+   */
+  readonly onChat?: (say: (text: string) => Promise<void>) => void
+}
+
+function offerChat(o: NetGameCommon, channel: StreamChannel): void {
+  o.onChat?.((text) => channel.send(encodeControl('chat', text)))
 }
 
 export interface HostOptions extends NetGameCommon {
@@ -240,6 +250,7 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
       o.onEvent({ kind: 'disconnected', deadline: watch.current })
     },
   })
+  offerChat(o, channel)
   let connected: () => void = () => undefined
   const firstJoin = new Promise<void>((resolve) => (connected = resolve))
   await node.handle(
@@ -321,6 +332,7 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
       void redial()
     },
   })
+  offerChat(o, channel)
   const dialOnce = async (): Promise<void> => {
     const stream = await node.dialProtocol(hostAddrs, PROTOCOL_ID, { runOnLimitedConnection: true, signal: AbortSignal.timeout(15_000) })
     await lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES }).write(preamble(invite.id))

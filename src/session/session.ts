@@ -179,6 +179,7 @@ class Session {
   private finished = false
   private refused = false
   private resendWindow = { start: 0, bytes: 0 }
+  private chatWindow = { start: 0, count: 0 }
 
   constructor(private readonly o: SessionOptions) {
     this.me = o.role
@@ -720,7 +721,10 @@ class Session {
     }
     const f = d.value
     if (f.kind === 'control') {
-      if (f.control === 'chat') this.emit({ kind: 'chat', text: f.text })
+      // SPEC §2.4: conversation, not evidence; beyond CHAT_PER_SECOND a second it is dropped.
+      const now = this.clock.now()
+      if (now - this.chatWindow.start >= 1000) this.chatWindow = { start: now, count: 0 }
+      if (f.control === 'chat' && ++this.chatWindow.count <= LIMITS.chatPerSecond) this.emit({ kind: 'chat', text: f.text })
       return
     }
     if (f.kind === 'resume') return this.resend(f.held)

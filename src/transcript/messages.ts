@@ -32,6 +32,8 @@ export const LIMITS = {
   resendBudgetBytes: 2_097_152,
   /** SPEC §2.2: envelopes held ahead of a gap. */
   heldEnvelopes: 4,
+  /** SPEC §2.4: chat lines shown per second; more are dropped. */
+  chatPerSecond: 10,
   /** SPEC §11: the other side's envelopes persisted and not yet acted on. */
   openEnvelopes: 2,
   /** SPEC §11: the other side's envelopes persisted after this side's stop. */

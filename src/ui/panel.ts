@@ -165,7 +165,8 @@ export function helpText(ruleset: Ruleset): string {
     '  A beam hits three cells in a straight line, in the same direction as two undamaged cells of the',
     '  death star: along the colours, the letters or the numbers, or diagonally across two or three of',
     '  them (13 directions). Two hits that are not next to each other burn the beam out.',
-    'Commands: ? or help (this), resign (give up the game: you lose).',
+    'Commands: ? or help (this); say TEXT (a line of chat to a person: not signed, not kept);',
+    '  resign (give up the game: you lose).',
   ].join('\n')
 }
 
@@ -194,4 +195,14 @@ export function outcomeLine(v: Verdict, me: Role): string {
     case 'unreadable':
       return 'No result: the transcript is unreadable.'
   }
+}
+
+/**
+ * A chat line after `prefix` (who said it), safe to print: the wire already refuses control characters (SPEC §2.4);
+ * format characters (bidirectional overrides, zero-width joiners) could still disguise the text
+ * on a terminal, so they are shown as their code points.
+ */
+export function chatLine(prefix: string, text: string): string {
+  const shown = text.replace(/\p{Cf}/gu, (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`)
+  return wrap(`${prefix} ${shown}`)
 }

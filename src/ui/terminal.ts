@@ -23,7 +23,8 @@ import { systemClock } from '../session/clock.js'
 import { type PlayerStrategy, RESIGN, type TurnContext } from '../session/strategy.js'
 import type { TurnSummary } from '../knowledge/summary.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
-import { SCREEN_COLUMNS, clockText, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
+import { LIMITS } from '../transcript/messages.js'
+import { SCREEN_COLUMNS, chatLine, clockText, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
 import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
@@ -95,13 +96,20 @@ export function turnReport(t: TurnSummary): string[] {
   return out
 }
 
+/** What is wrong with a chat line (SPEC §2.4): empty, or over the control text limit. */
+function chatProblem(text: string): string | undefined {
+  if (text === '') return 'say what? e.g. say good luck'
+  const bytes = new TextEncoder().encode(text).length
+  return bytes > LIMITS.controlTextBytes ? `a chat line is at most ${LIMITS.controlTextBytes} bytes; this one is ${bytes}` : undefined
+}
+
 /** The most warning before a move's deadline. */
 const WARN_MS = 60_000
 
 /** Returned when the game stopped during the prompt: a session that stopped never uses a record. */
 const NOTHING_NEEDED = ''
 
-export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · resign'
+export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · say TEXT (chat) · resign'
 
 export type SetupChoice = { kind: 'ask' } | { kind: 'random' } | { kind: 'text'; text: string }
 
@@ -112,6 +120,8 @@ export interface HumanOptions {
   readonly rng: RandomSource
   /** Who the opponent is, for the status panel (a PeerId or a bot's name), once known. */
   readonly opponent?: () => string | undefined
+  /** Sends the opponent a line of chat (SPEC §2.4), once the game's channel exists; absent against a bot. */
+  readonly say?: () => ((text: string) => Promise<void>) | undefined
 }
 
 const SETUP_COMMANDS = new Set(['', 'undo', 'cancel', '?', 'help'])
@@ -222,11 +232,12 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const e = entitlements(ctx.ruleset, ctx.state, ctx.turn)
       screen.print(wrap(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e))}`))
       screen.print(screen.paint(wrap(RECORD_HELP), 'dim'))
-      const command = (v: string): 'help' | 'resign' | undefined => {
+      const command = (v: string): 'help' | 'resign' | 'say' | undefined => {
         const t = v.trim().toLowerCase()
-        return t === '?' || t === 'help' ? 'help' : t === 'resign' ? 'resign' : undefined
+        return t === '?' || t === 'help' ? 'help' : t === 'resign' ? 'resign' : t === 'say' || t.startsWith('say ') ? 'say' : undefined
       }
       const check = (text: string): true | string => {
+        if (command(text) === 'say') return chatProblem(text.trim().slice(3).trim()) ?? true
         if (command(text) !== undefined) return true
         // An empty line is never taken as "nothing": one stray Enter must not lose a turn.
         if (text.trim() === '') return 'type - to do nothing this turn, ? for help'
@@ -279,6 +290,16 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const c = command(text)
         if (c === 'help') {
           screen.print(helpText(ctx.ruleset))
+          continue
+        }
+        if (c === 'say') {
+          const send = o.say?.()
+          const line = text.trim().slice(3).trim()
+          if (send === undefined) screen.print('Chat is for games against a person.')
+          else {
+            await send(line)
+            screen.print(chatLine('You said:', line))
+          }
           continue
         }
         if (c === 'resign') {
