@@ -57,6 +57,7 @@ describe('spaceships play, show and id (issue 4)', () => {
     expect(shown.out).toContain('Turn 3, yours:')
     expect(shown.out).not.toContain('Turn 4, yours:')
     expect(shown.out).toMatch(/complete: the game ended after turn \d+/)
+    expect(shown.out).toContain('Their fleet, as they revealed it')
   }, 60_000)
 
   it('id creates the identity once and then shows the same PeerId', async () => {

@@ -10,6 +10,7 @@ import { noFlashcube } from '../session/wire.js'
 import type { Role } from '../transcript/messages.js'
 import { examine, readEvidence } from '../verify/verify.js'
 import { colourEnabled, painter, renderBoards, turnReport } from '../ui/terminal.js'
+import { ownMarks, renderSpace } from '../ui/board.js'
 import { type CliIo, EXIT } from './io.js'
 import { exitFor, renderVerdict } from './verify.js'
 
@@ -68,6 +69,7 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
     if (only !== undefined && turn !== only) continue
     io.stdout(`\n${turnReport(history[history.length - 1] as TurnSummary).join('\n')}\n${renderBoards({ state: game.players[k], history }, paint)}\n`)
   }
+  io.stdout(`\n${renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(started.value.players[k === 0 ? 1 : 0]), paint).join('\n')}\n`)
   io.stdout(`\n${renderVerdict(verdict)}`)
   return exitFor(verdict)
 }

@@ -24,6 +24,7 @@ import { type PlayerStrategy, RESIGN, type TurnContext } from '../session/strate
 import type { TurnSummary } from '../knowledge/summary.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
 import { LIMITS } from '../transcript/messages.js'
+import { SHIP_TYPES } from '../rules/ships.js'
 import { SCREEN_COLUMNS, chatLine, clockText, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
 import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
@@ -155,6 +156,7 @@ export function fleetChoice(ruleset: Ruleset): string {
 /** A human at the terminal, as a session strategy. */
 export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const { prompter, screen } = o
+  const burntOutSaid = new Set<number>()
   const showSetup = (setup: Setup): void => {
     screen.print(renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint).join('\n'))
     screen.print(formatSetup(setup))
@@ -226,6 +228,13 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const last = ctx.history.at(-1)
       screen.print('')
       if (last !== undefined) screen.print(turnReport(last).map((l) => wrap(l)).join('\n'))
+      // A beam that burns out leaves "You may" with no word of its own: say it once (§8.2.4, C-21).
+      for (const [i, burnt] of ctx.state.burntOut.entries()) {
+        const ship = ctx.state.ships[i]
+        if (!burnt || burntOutSaid.has(i) || ship === undefined) continue
+        burntOutSaid.add(i)
+        screen.print(wrap(`Your ${SHIP_TYPES[ship.type].name} ${ship.name}'s beam burnt out (both end cells of its firing were hits, §8.2.4 C-21): it cannot fire again, and it keeps its conventional strike.`))
+      }
       screen.print(renderBoards(ctx, screen.paint))
       const timeLeft = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
       screen.print(statusPanel({ role: ctx.role, opponent: o.opponent?.(), turn: ctx.turn, state: ctx.state, history: ctx.history, timeLeft }).join('\n'))
