@@ -206,3 +206,21 @@ export function chatLine(prefix: string, text: string): string {
   const shown = text.replace(/\p{Cf}/gu, (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`)
   return wrap(`${prefix} ${shown}`)
 }
+
+const AXIS_WORDS: Record<string, string> = { colour: 'colours', letter: 'letters', number: 'numbers' }
+
+/**
+ * A death star's beam directions in words (2.6.1 §8.2, C-15): the straight ones by the axis they
+ * run along, the diagonals counted (the help explains them). Directions come as the referee
+ * writes them: signed axes such as `+number` or `+colour-letter`.
+ */
+export function beamWords(directions: readonly string[]): string {
+  if (directions.length === 13) return 'any direction: along the colours, letters or numbers, or 10 diagonals'
+  // Classic beams are written in words already ("rows through it").
+  if (directions.some((d) => !/^([+-](colour|letter|number))+$/.test(d))) return directions.join(', ')
+  const straight = directions.filter((d) => (d.match(/[+-]/g) ?? []).length === 1).map((d) => AXIS_WORDS[d.slice(1)] ?? d)
+  const diagonals = directions.length - straight.length
+  const along = straight.length === 0 ? '' : `along the ${straight.length === 1 ? straight[0] : `${straight.slice(0, -1).join(', ')} or ${straight.at(-1)}`}`
+  const across = diagonals === 0 ? '' : `${diagonals} diagonal${diagonals === 1 ? '' : 's'}`
+  return along !== '' && across !== '' ? `${along}, or ${across}` : along + across
+}

@@ -18,14 +18,14 @@ import type { RandomSource } from '../rules/rng.js'
 import type { Ruleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, parseSetup, parseShipLine, readSetup, validateSetup } from '../rules/setup.js'
 import { formatCounts, legalFleets } from '../rules/fleet.js'
-import { entitlements, initialPlayerState } from '../rules/state.js'
+import { type PlayerState, entitlements, initialPlayerState } from '../rules/state.js'
 import { systemClock } from '../session/clock.js'
 import { type PlayerStrategy, RESIGN, type TurnContext } from '../session/strategy.js'
 import type { TurnSummary } from '../knowledge/summary.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
 import { LIMITS } from '../transcript/messages.js'
 import { SHIP_TYPES } from '../rules/ships.js'
-import { SCREEN_COLUMNS, chatLine, clockText, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
+import { SCREEN_COLUMNS, beamWords, chatLine, clockText, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
 import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
@@ -84,8 +84,8 @@ export function renderBoards(ctx: { state: TurnContext['state']; history: readon
   return [...own, paint(`  ${OWN_LEGEND}`, 'dim'), '', ...theirs, paint(`  ${OPPONENT_LEGEND}`, 'dim')].join('\n')
 }
 
-/** One line per answer the opponent gave last turn, in the order they resolved. */
-export function turnReport(t: TurnSummary): string[] {
+/** One line per answer the opponent gave last turn, in the order they resolved; `own` names own ships as the setup does (C-05: a lone ship has no number). */
+export function turnReport(t: TurnSummary, own?: PlayerState): string[] {
   const out: string[] = []
   const strike = (target: string, a: { result: string; explosions: readonly string[] } | undefined): string => (a === undefined ? `${target} ?` : `${target} ${a.result}${a.explosions.length > 1 ? ` (missiles exploded: ${a.explosions.slice(1).join(' ')})` : ''}`)
   const mine = [...t.myAspects.beams.flatMap((b, i) => b.map((c, j) => strike(c, t.theirResults.beams[i]?.[j]))), ...t.myAspects.strikes.map((c, i) => strike(c, t.theirResults.strikes[i])), ...t.myAspects.scans.map((c, i) => `scan ${c} ${t.theirResults.scans[i]?.result ?? '?'}`)]
@@ -93,7 +93,7 @@ export function turnReport(t: TurnSummary): string[] {
   for (const d of t.theirResults.destroyed) out.push(`  You destroyed their ${d.type}${d.id} at ${d.cells.map((c) => c.cell).join(' ')}`)
   const theirs = [...t.theirAspects.beams.flat(), ...t.theirAspects.strikes]
   out.push(`Turn ${t.turn}, theirs: ${theirs.length === 0 ? 'no strikes' : `strikes at ${theirs.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}`)
-  for (const r of t.myReports) out.push(`  They destroyed your ${r.type}${r.id}`)
+  for (const r of t.myReports) out.push(`  They destroyed your ${own?.ships.find((s) => s.type === r.type && s.id === r.id)?.name ?? `${r.type}${r.id}`}`)
   return out
 }
 
@@ -227,7 +227,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     async record(ctx) {
       const last = ctx.history.at(-1)
       screen.print('')
-      if (last !== undefined) screen.print(turnReport(last).map((l) => wrap(l)).join('\n'))
+      if (last !== undefined) screen.print(turnReport(last, ctx.state).map((l) => wrap(l)).join('\n'))
       // A beam that burns out leaves "You may" with no word of its own: say it once (§8.2.4, C-21).
       for (const [i, burnt] of ctx.state.burntOut.entries()) {
         const ship = ctx.state.ships[i]
@@ -239,7 +239,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const timeLeft = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
       screen.print(statusPanel({ role: ctx.role, opponent: o.opponent?.(), turn: ctx.turn, state: ctx.state, history: ctx.history, timeLeft }).join('\n'))
       const e = entitlements(ctx.ruleset, ctx.state, ctx.turn)
-      screen.print(wrap(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e))}`))
+      screen.print(wrap(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e), beamWords)}`))
       screen.print(screen.paint(wrap(RECORD_HELP), 'dim'))
       const command = (v: string): 'help' | 'resign' | 'say' | undefined => {
         const t = v.trim().toLowerCase()
@@ -326,7 +326,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const last = ctx.history.at(-1)
       if (last === undefined) return
       screen.print('')
-      screen.print(turnReport(last).map((l) => wrap(l)).join('\n'))
+      screen.print(turnReport(last, ctx.state).map((l) => wrap(l)).join('\n'))
     },
   }
 }

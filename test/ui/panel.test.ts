@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRecord } from '../../src/rules/record.js'
-import { clockText, describeRecord, outcomeLine, shortId, wrap } from '../../src/ui/panel.js'
+import { beamWords, chatLine, clockText, describeRecord, outcomeLine, shortId, wrap } from '../../src/ui/panel.js'
 import type { Verdict } from '../../src/verify/verify.js'
 
 describe('the terminal game in words', () => {
@@ -48,5 +48,18 @@ describe('the terminal game in words', () => {
   it('PeerIds are shortened, other names kept', () => {
     expect(shortId('12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD')).toBe('…kSzYFiDD')
     expect(shortId('the hard bot')).toBe('the hard bot')
+  })
+
+  it('beam directions in words: straight ones by their axis, diagonals counted (2.6.1 §8.2, C-15); classic words kept', () => {
+    expect(beamWords(['+number', '+letter', '+colour-letter', '+colour+letter-number'])).toBe('along the numbers or letters, or 2 diagonals')
+    expect(beamWords(['+colour'])).toBe('along the colours')
+    expect(beamWords(['+letter-number'])).toBe('1 diagonal')
+    expect(beamWords(Array.from({ length: 13 }, () => '+number'))).toBe('any direction: along the colours, letters or numbers, or 10 diagonals')
+    expect(beamWords(['rows through it'])).toBe('rows through it')
+  })
+
+  it('chat lines show format characters as code points, so a line cannot disguise itself (SPEC §2.4)', () => {
+    expect(chatLine('…abc says:', 'hi \u202egnp.exe')).toBe('…abc says: hi <U+202E>gnp.exe')
+    expect(chatLine('You said:', 'plain')).toBe('You said: plain')
   })
 })
