@@ -20,10 +20,12 @@ export const SCREEN_COLUMNS = 100
 export function wrap(text: string, width = SCREEN_COLUMNS, indent = '  '): string {
   const out: string[] = []
   for (const paragraph of text.split('\n')) {
-    let line = ''
-    for (const word of paragraph.split(' ')) {
-      const next = line === '' ? word : `${line} ${word}`
-      if (Array.from(next).length <= width || line === '' || line === indent) line = next
+    // A paragraph's own indentation is kept on its first line.
+    const lead = /^ */.exec(paragraph)?.[0] ?? ''
+    let line = lead
+    for (const word of paragraph.slice(lead.length).split(' ')) {
+      const next = line === lead ? lead + word : `${line} ${word}`
+      if (Array.from(next).length <= width || line === lead || line === indent) line = next
       else {
         out.push(line)
         line = indent + word
