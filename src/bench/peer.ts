@@ -1,17 +1,20 @@
 /**
- * One player of a benchmark game, in its own process (issue 6): the deployment is two players on
+ * One player of a benchmark game, in its own process: the deployment is two players on
  * two machines, so each side's CPU work overlaps the other's and a turn costs the critical path,
  * not the sum of both sides' work. On this 2-core machine each process gets a core, which is the
  * nearest a single machine comes to that.
  *
- *   node dist/bench/peer.js listen|dial MODE SEED MAX_TURNS GAMES [ADDR]
+ *   node dist/bench/peer.js listen|dial MODE SEED MAX_TURNS GAMES BOT [ADDR]
  *
- * MODE is `full` (the referee-less protocol) or `trusting` (the baseline). The listener prints
- * `{"addr": ...}` once it listens; then GAMES games are played, one stream each, and both sides
- * print one JSON line per game: turns, the wall time and CPU time of the game (from the stream's
- * opening to the end), and the bytes sent.
+ * MODE is `full` (the referee-less protocol) or `trusting` (the baseline); BOT is `random` (long
+ * games: turns dominate) or `medium` (games as people play them, about nine turns). The listener
+ * prints `{"addr": ...}` once it listens; then GAMES games are played, one stream each, and both
+ * sides print one JSON line per game: turns, the wall time and CPU time of the game (from the
+ * stream's opening to the end), and the game's bytes. The dialer starts each game when a line
+ * arrives on its standard input, so the parent can alternate full and trusting games.
  */
 import { realpathSync } from 'node:fs'
+import { createInterface } from 'node:readline'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import type { Libp2p } from '@libp2p/interface'
@@ -79,18 +82,22 @@ export function counting(c: Channel, total: { bytes: number }): Channel {
   }
 }
 
-/** Plays one side of a bot game (random bots: long games, so turns dominate) and returns its turn count. */
-export async function playSide(mode: BenchMode, role: Role, seed: string, channel: Channel, maxTurns: number): Promise<number> {
-  if (mode === 'trusting') return (await runTrusting(role, DEFAULT_RULESET, channel, makeBot('random', `${seed}/${role}/bot`), maxTurns)).turns
+export type BenchBot = 'random' | 'medium'
+
+/** Plays one side of a bot game and returns its turn count. */
+export async function playSide(mode: BenchMode, role: Role, seed: string, channel: Channel, maxTurns: number, bot: BenchBot = 'random'): Promise<number> {
+  if (mode === 'trusting') return (await runTrusting(role, DEFAULT_RULESET, channel, makeBot(bot, `${seed}/${role}/bot`), maxTurns)).turns
   const secrets = seededSecrets(`${seed}/${role}`)
-  const r = await runSession({ role, keys: generateKeyPair(secrets), terms: benchTerms(maxTurns), secrets, store: memoryStore(), channel, strategy: makeBot('random', `${seed}/${role}/bot`) })
+  const r = await runSession({ role, keys: generateKeyPair(secrets), terms: benchTerms(maxTurns), secrets, store: memoryStore(), channel, strategy: makeBot(bot, `${seed}/${role}/bot`) })
   if (r.verdict.status !== 'complete') throw new Error(`bench game ${seed}: ${r.verdict.status}`)
   return r.verdict.turn
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const [how, modeArg, seed = 'bench', maxTurnsArg = '100', gamesArg = '1', addr] = argv
+  const [how, modeArg, seed = 'bench', maxTurnsArg = '100', gamesArg = '1', botArg = 'random', addr] = argv
   const mode: BenchMode = modeArg === 'trusting' ? 'trusting' : 'full'
+  const bot: BenchBot = botArg === 'medium' ? 'medium' : 'random'
+  const starts = how === 'listen' ? undefined : createInterface({ input: process.stdin })[Symbol.asyncIterator]()
   const maxTurns = Number(maxTurnsArg)
   const games = Number(gamesArg)
   const role: Role = how === 'listen' ? 'A' : 'B'
@@ -114,11 +121,12 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   // The first games warm the JIT up, as they would in a long-running peer; the parent drops them.
   for (let g = 0; g < games; g++) {
+    if (starts !== undefined && (await starts.next()).done === true) break
     const channel = await nextChannel()
     const bytes = { bytes: 0 }
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
-    const turns = await playSide(mode, role, `${seed}/${g}`, counting(channel, bytes), maxTurns)
+    const turns = await playSide(mode, role, `${seed}/${g}`, counting(channel, bytes), maxTurns, bot)
     const wallMs = performance.now() - t0
     const cpu = process.cpuUsage(cpu0)
     const result: PeerResult = { turns, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, bytesSent: bytes.bytes }

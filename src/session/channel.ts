@@ -116,7 +116,14 @@ export function memoryChannelPair(fault?: Fault, clock?: Clock): MemoryPair {
       receive: (signal) => inboxes[me].receive(signal),
       close() {
         inboxes[me].close()
-        inboxes[peer].close()
+        // As a stream does, the close reaches the peer after every frame sent before it.
+        const now = clock?.now() ?? 0
+        const pending = busyUntil[me] ?? 0
+        if (clock === undefined || pending <= now) inboxes[peer].close()
+        else
+          void clock.sleep(pending - now).then(() => {
+            inboxes[peer].close()
+          })
       },
     }
   }

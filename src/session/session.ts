@@ -26,7 +26,7 @@ import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, seal, sig
 import { describeProtocolError } from '../transcript/errors.js'
 import type { TranscriptStore } from '../transcript/file.js'
 import { type FrameContext, decodeFrame, encodeEnvelopeFrame, encodeResume } from '../transcript/frame.js'
-import { type Hello, LIMITS, type Part, type Role, ROLE_INDEX, type StopReason, type Terms, type VerdictPart, otherRole } from '../transcript/messages.js'
+import { type Hello, LIMITS, type Part, type Results, type Role, ROLE_INDEX, type StopReason, type Terms, type VerdictPart, otherRole } from '../transcript/messages.js'
 import { GameState, isStopEnvelope } from '../verify/game.js'
 import type { ProtocolOffence } from '../verify/offence.js'
 import { beamExchanges, cellValues, revealedSetup, visibleAspectsOf } from '../verify/replay.js'
@@ -180,6 +180,8 @@ class Session {
   private refused = false
   private resendWindow = { start: 0, bytes: 0 }
   private chatWindow = { start: 0, count: 0 }
+  /** The turn whose last envelope already waited for the player's next record (at most once a turn). */
+  private aheadWaited = 0
 
   constructor(private readonly o: SessionOptions) {
     this.me = o.role
@@ -242,6 +244,14 @@ class Session {
         const queued = this.events.poll()
         if (queued !== undefined) {
           await this.handle(queued, due)
+          continue
+        }
+        if (this.mayCommitAhead(due) && this.aheadWaited !== due.turn) {
+          // Give the player a moment to choose the next record, so its commitment rides along.
+          this.aheadWaited = due.turn
+          void this.startDecision(due.commitTurn ?? 0)
+          const ev = await this.nextEvent(this.clock.now() + AHEAD_WAIT_MS)
+          if (ev.kind !== 'deadline') await this.handle(ev, due)
           continue
         }
         const parts = this.partsFor(due)
@@ -445,7 +455,28 @@ class Session {
           return undefined
       }
     }
-    return out
+    return [...out, ...this.commitAhead(due, out)]
+  }
+
+  /**
+   * SPEC §6.3: the commitment to the next turn, sent with this turn's last envelope when the
+   * schedule allows it there and the player has already chosen its record (a bot at once; a person
+   * rarely): one sequential message fewer a turn. Never waits for the player beyond `aheadWait`.
+   */
+  private commitAhead(due: Due, parts: readonly Part[]): Part[] {
+    const t = due.commitTurn
+    if (t === undefined || due.alternative?.at(-1) !== 'commit' || this.state === undefined) return []
+    const r = this.records.get(t)
+    if (r === undefined || isResignation(r)) return []
+    const commit: Part = { t: 'commit', turn: t, record: this.secrets?.recordCommitment(t, r.text) ?? new Uint8Array(32) }
+    return this.state.schedule.aheadProblem([...parts, commit]) === undefined ? [commit] : []
+  }
+
+  /** Whether this side could send its commitment ahead with `due`, if only its player had chosen. */
+  private mayCommitAhead(due: Due): boolean {
+    const t = due.commitTurn
+    if (t === undefined || due.alternative?.at(-1) !== 'commit' || this.records.has(t)) return false
+    return this.stateAt(t) !== undefined
   }
 
   private salts(): Salts {
@@ -634,14 +665,24 @@ class Session {
     if (t <= 1) return undefined
     const before = this.afterTurn(t - 1)
     if (before === undefined) return undefined
-    // Turn t - 1 is over for this side only once its flashcube data is in, when it reported a destruction.
-    const mine = this.state?.logs[this.me].results[t - 2]
+    // Turn t - 1 is over for this side only once its flashcube data is in, when it reported a
+    // destruction; its own results may not be sent yet (a commitment ahead rides with them).
+    const mine = this.state?.logs[this.me].results[t - 2] ?? this.resultsToSend(t - 1)
     if (mine === undefined || (mine.destroyed.length > 0 && !this.state?.logs[this.them].flashcubes.has(t - 1))) return undefined
     this.states.set(t, before)
     return before
   }
 
   /** This side's state at the end of turn `t`: once the peer's aspects and answers of it are known. */
+  /** This side's results of turn `t`, as it will send them (the other's aspects are in). */
+  private resultsToSend(t: number): Results | undefined {
+    const theirAspects = this.state?.logs[this.them].aspects[t - 1]
+    const r = this.records.get(t)
+    const start = this.stateAt(t)
+    if (theirAspects === undefined || r === undefined || isResignation(r) || start === undefined) return undefined
+    return resultsMessage(t, theirAspects, resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)), this.salts())
+  }
+
   private afterTurn(t: number): PlayerState | undefined {
     const start = this.stateAt(t)
     const r = this.records.get(t)
@@ -663,7 +704,8 @@ class Session {
       const myAspects = logs[this.me].aspects[t - 1]
       const theirAspects = logs[this.them].aspects[t - 1]
       const theirResults = logs[this.them].results[t - 1]
-      const myResults = logs[this.me].results[t - 1]
+      // This side's own results of the last turn may not be sent yet (a commitment ahead rides with them).
+      const myResults = logs[this.me].results[t - 1] ?? this.resultsToSend(t)
       if (myAspects === undefined || theirAspects === undefined || theirResults === undefined || myResults === undefined) break
       out.push({ turn: t, myAspects, theirAspects, theirResults, myReports: myResults.destroyed, theirFlashcube: logs[this.them].flashcubes.get(t) ?? noFlashcube(t) })
     }
@@ -963,6 +1005,13 @@ export function verdictPartOf(v: Verdict): VerdictPart {
 }
 
 const log = componentLogger('session')
+
+/**
+ * How long the last envelope of a turn waits for the player's next record, so that its commitment
+ * rides along (SPEC §6.3): about one one-way delay between two machines, so waiting never costs
+ * more than the message it saves; a bot has chosen by then, a person has not and loses nothing.
+ */
+const AHEAD_WAIT_MS = 25
 
 /** One line per session event, for `DEBUG=spaceships:session`. */
 function describeEvent(e: SessionEvent): string {

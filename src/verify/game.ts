@@ -78,7 +78,9 @@ export class GameState {
       return this.violation(X, e.seq, turn, `envelope ${e.seq} does not acknowledge ${otherRole(X)}'s previous envelope (${otherRole(X)} ${this.lastPhase?.envelope.seq ?? '?'})`, 'SPEC §6.3 §5.1')
     }
     for (const p of e.parts) {
-      if ('turn' in p && p.turn !== due.turn) return this.violation(X, e.seq, turn, `${p.t} names turn ${p.turn} where turn ${due.turn} is being played`)
+      // A commitment sent ahead, at the end of a turn's last envelope, names the next turn (SPEC §6.3).
+      const want = p.t === 'commit' ? (due.commitTurn ?? due.turn) : due.turn
+      if ('turn' in p && p.turn !== want) return this.violation(X, e.seq, turn, `${p.t} names turn ${p.turn} where turn ${want} is due`)
     }
     // A session admits its own envelopes too, to follow the schedule: a deliberately deviating
     // test node is admitted whatever its envelope holds (its peer and the verifier convict it).
@@ -90,6 +92,12 @@ export class GameState {
         if (options.own !== true) return first
       }
       logPart(this.logs[X], p, e.seq)
+    }
+    // Checked after the parts: a false report that also sends a commitment ahead is the false report.
+    const ahead = this.schedule.aheadProblem(e.parts)
+    if (ahead !== undefined) {
+      first ??= this.violation(X, e.seq, turn, ahead)
+      if (options.own !== true) return first
     }
     this.schedule.advance(e.parts)
     this.lastPhase = s

@@ -17,6 +17,8 @@ export interface Due {
   readonly alternative?: readonly PartType[]
   /** The turn its turn parts must name (0 outside turns). */
   readonly turn: number
+  /** The turn a `commit` part must name, when it differs from `turn`: the next one, sent ahead (SPEC §6.3). */
+  readonly commitTurn?: number
   readonly deadline: DeadlineKind
   readonly phase: 'hello' | 'setup' | 'turn' | 'end'
 }
@@ -79,10 +81,12 @@ export class Schedule {
             return { sender: S, parts: ['commit', 'aspects'], turn: t, deadline: 'turn', phase: 'turn' }
           case 3:
             return { sender: F, parts: ['aspects', 'results'], turn: t, deadline: 'reply', phase: 'turn' }
-          case 4:
-            return { sender: S, parts: reported(this.results[F]) ? ['results', 'flashcube'] : ['results'], turn: t, deadline: 'reply', phase: 'turn' }
+          case 4: {
+            const parts: PartType[] = reported(this.results[F]) ? ['results', 'flashcube'] : ['results']
+            return { sender: S, parts, alternative: [...parts, 'commit'], turn: t, commitTurn: t + 1, deadline: 'reply', phase: 'turn' }
+          }
           case 5:
-            return { sender: F, parts: ['flashcube'], turn: t, deadline: 'reply', phase: 'turn' }
+            return { sender: F, parts: ['flashcube'], alternative: ['flashcube', 'commit'], turn: t, commitTurn: t + 1, deadline: 'reply', phase: 'turn' }
         }
         break
       }
@@ -98,6 +102,24 @@ export class Schedule {
         return undefined
     }
     return undefined
+  }
+
+  /**
+   * SPEC §6.3: a turn's last envelope may carry its sender's commitment to the next turn, unless
+   * the turn is not over for it (flashcube data is still due to it) or the game ends with it.
+   * `parts` matched `due()`; this says what is wrong with a `commit` among them, if anything.
+   */
+  aheadProblem(parts: readonly Part[]): string | undefined {
+    const s = this.state
+    const due = this.due()
+    if (s.phase !== 'turn' || due === undefined || parts.at(-1)?.t !== 'commit' || (s.step !== 4 && s.step !== 5)) return undefined
+    const results = parts.find((p): p is Results => p.t === 'results')
+    if (s.step === 4 && reported(results)) return `a commitment to turn ${s.turn + 1} in an envelope that reports a destruction: flashcube data for it is still due`
+    const saved = this.results[due.sender]
+    if (results !== undefined) this.results[due.sender] = results
+    const end = this.endOf(s.turn)
+    this.results[due.sender] = saved
+    return end === undefined ? undefined : `a commitment to turn ${s.turn + 1}, but the game ends after turn ${s.turn} (${end.reason})`
   }
 
   /** Advances past the due envelope, which held `parts` (already checked to match `due()`). */
@@ -131,15 +153,19 @@ export class Schedule {
           this.state = { ...s, step: 5 }
           return
         }
-        // The turn is complete; F(t+1) = S(t) if F sent flashcube data last (step 5), else F(t).
-        const next: Role = s.step === 5 ? S : F
+        // The turn is complete. Whoever sent its last envelope with a commitment to the next turn
+        // moves first in it, already bound (step 1 done); otherwise F(t+1) = S(t) if F sent
+        // flashcube data last (step 5), else F(t).
+        const last = s.step === 5 ? F : S
+        const ahead = parts.at(-1)?.t === 'commit'
+        const next: Role = ahead ? last : s.step === 5 ? S : F
         const end = this.endOf(s.turn)
         this.aspects = {}
         this.results = {}
         if (end !== undefined) {
           this.finished = end
           this.state = { phase: 'end', step: 1, first: next }
-        } else this.state = { phase: 'turn', turn: s.turn + 1, step: 1, first: next }
+        } else this.state = { phase: 'turn', turn: s.turn + 1, step: ahead ? 2 : 1, first: next }
         return
       }
       case 'end':
