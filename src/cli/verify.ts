@@ -78,7 +78,7 @@ export async function verifyCommand(paths: readonly string[], options: { json: b
       files.push({ name: path, content: undefined, error: (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e)) })
     }
   }
-  const { groupByGame, verifyGroups, defaultJobs } = await import('./verify-pool.js')
+  const { groupByGame, verifyGroups, defaultJobs } = await import('../pool/verify-pool.js')
   const readable = files.flatMap((f) => (f.content === undefined ? [] : [{ name: f.name, content: f.content }]))
   const groups = options.separate === true ? readable.map((f) => [f]) : groupByGame(readable)
   const verdicts = await verifyGroups(groups, options.jobs ?? defaultJobs())
