@@ -24,6 +24,8 @@ const MAP: Record<string, readonly string[]> = {
   // Only the message types of the transcript layer.
   knowledge: ['transcript/messages.ts', 'rules'],
   log: [],
+  // Reads package.json: the CLI's --version.
+  version: [],
   session: ['verify', 'transcript', 'commit', 'knowledge', 'rules', 'log'],
   // The bots see the strategy interface the session defines, nothing else of the session.
   bot: ['knowledge', 'rules', 'session/strategy.ts'],
@@ -34,7 +36,7 @@ const MAP: Record<string, readonly string[]> = {
   bench: ['arena', 'net', 'pool'],
   // The package's public entry points (package.json `exports`).
   api: ['net', 'session', 'bot', 'referee', 'verify', 'rules'],
-  cli: ['api', 'bench', 'arena', 'pool', 'net', 'ui', 'session', 'bot', 'referee', 'verify', 'knowledge', 'transcript', 'commit', 'rules', 'log'],
+  cli: ['api', 'bench', 'arena', 'pool', 'net', 'ui', 'session', 'bot', 'referee', 'verify', 'knowledge', 'transcript', 'commit', 'rules', 'log', 'version'],
 }
 
 /** DESIGN.md §4: pure layers. Their runtime import graph reaches no Node module that does I/O. */
@@ -143,6 +145,22 @@ describe('DESIGN §4: layers, dependencies pointing down only', () => {
     expect(intoCli.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
     const missing = [...IMPORTS.values()].flat().filter((i) => i.to.startsWith(SRC) && !IMPORTS.has(i.to))
     expect(missing.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
+  })
+
+  it('index modules are the package\'s entry points: they name what they export, and src/ imports none of them', () => {
+    const indexes = FILES.filter((f) => f.endsWith('/index.ts'))
+    const starred: string[] = []
+    for (const f of indexes) {
+      for (const line of readFileSync(f, 'utf8').split('\n')) {
+        // Only the root re-exports whole entry points (each a list of names itself).
+        if (/^export \*/.test(line) && !(rel(f) === 'index.ts' && /from '\.\/\w+\/index\.js'/.test(line))) starred.push(`${rel(f)}: ${line}`)
+      }
+    }
+    expect(starred).toEqual([])
+    const intoIndex = [...IMPORTS.values()].flat().filter((i) => i.to.endsWith('/index.ts') && rel(i.from) !== 'index.ts')
+    expect(intoIndex.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
+    const byName = [...IMPORTS.values()].flat().filter((i) => i.to === 'spaceships' || i.to.startsWith('spaceships/'))
+    expect(byName.map((i) => `${rel(i.from)} -> ${i.to}`)).toEqual([])
   })
 
   it.each(PURE)('the runtime import graph of %s reaches no Node I/O module (pure: files only at the edges)', (layer) => {

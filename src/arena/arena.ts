@@ -3,7 +3,8 @@
  * the full protocol in memory (two sessions: commitments, signatures, checks, reveal, verdict) or,
  * with `fast`, with the rules engine alone, the bots seeing the same wire-form knowledge.
  */
-import { generateKeyPair, seededSecrets } from '../commit/index.js'
+import { generateKeyPair } from '../commit/keys.js'
+import { seededSecrets } from '../commit/secrets.js'
 import { formatCell } from '../rules/coords.js'
 import { type GameState, onlyScans, playTurn, scoresOf, startGame } from '../rules/game.js'
 import type { CheckedRecord } from '../rules/legality.js'

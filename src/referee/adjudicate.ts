@@ -5,27 +5,13 @@
  * the rule and the turn (C-28). The output is plain JSON data (cells as names) so `--json` prints
  * it as is and the verifier can reuse it.
  */
-import {
-  type Exchange,
-  type FlashcubeEntry,
-  type GameEnd,
-  type GameState,
-  type MatchKind,
-  PLAYER_NAMES,
-  type RuleViolation,
-  type TurnReport,
-  formatCell,
-  formatRecord,
-  formatRuleset,
-  formatSetup,
-  matchScores,
-  matchWinner,
-  nextAdditional,
-  parseRecord,
-  parseSetup,
-  playTurn,
-  startGame,
-} from '../rules/index.js'
+import { formatCell } from '../rules/coords.js'
+import type { RuleViolation } from '../rules/errors.js'
+import { type GameEnd, type GameState, type MatchKind, PLAYER_NAMES, type TurnReport, matchScores, matchWinner, nextAdditional, playTurn, startGame } from '../rules/game.js'
+import { formatRecord, parseRecord } from '../rules/record.js'
+import type { Exchange, FlashcubeEntry } from '../rules/resolve.js'
+import { formatRuleset } from '../rules/ruleset.js'
+import { formatSetup, parseSetup } from '../rules/setup.js'
 import { type EntitlementView, entitlementView } from '../rules/entitlement-view.js'
 import type { GameRecordFile } from './file.js'
 

@@ -1,5 +1,5 @@
 /** Human-readable rendering of an adjudication: turn by turn, then the end or the offence. */
-import { describeViolation } from '../rules/index.js'
+import { describeViolation } from '../rules/errors.js'
 import { entitlementLine } from '../rules/entitlement-view.js'
 import type { Adjudication, ExchangeView, FlashcubeView, GameView, PlayerName } from './adjudicate.js'
 
