@@ -1,5 +1,5 @@
 /**
- * One player of a benchmark game, in its own process (issue 6): the deployment is two players on
+ * One player of a benchmark game, in its own process: the deployment is two players on
  * two machines, so each side's CPU work overlaps the other's and a turn costs the critical path,
  * not the sum of both sides' work. On this 2-core machine each process gets a core, which is the
  * nearest a single machine comes to that.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 6): the cost of playing without a referee, measured side by side with a
+ * `npm run bench`: the cost of playing without a referee, measured side by side with a
  * trusting baseline, on one machine, in one run, with warm-up and repetitions; medians with
  * min/max. Writes `bench/results.json` so later changes can be compared.
  */

@@ -1,4 +1,4 @@
-/** `spaceships arena`: many games between two bots, with a progress display (issue 5). */
+/** `spaceships arena`: many games between two bots, with a progress display. */
 import { type ArenaReport, runArena } from '../arena/arena.js'
 import { BOT_NAMES, isBotName } from '../bot/levels.js'
 import { parseRuleset } from '../rules/ruleset.js'
