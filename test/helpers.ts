@@ -1,17 +1,9 @@
 /** Shared test helpers: build games from notation and play turns from record text. */
-import {
-  type GameState,
-  type Ruleset,
-  type TurnReport,
-  DEFAULT_RULESET,
-  formatCell,
-  parseCell,
-  parseRecord,
-  parseRuleset,
-  parseSetup,
-  playTurn,
-  startGame,
-} from '../src/rules/index.js'
+import { formatCell, parseCell } from '../src/rules/coords.js'
+import { type GameState, type TurnReport, playTurn, startGame } from '../src/rules/game.js'
+import { parseRecord } from '../src/rules/record.js'
+import { type Ruleset, DEFAULT_RULESET, parseRuleset } from '../src/rules/ruleset.js'
+import { parseSetup } from '../src/rules/setup.js'
 import { parseTranscript } from '../src/transcript/file.js'
 import { type SealedEnvelope, decodeEnvelope } from '../src/transcript/envelope.js'
 import type { Part, Role } from '../src/transcript/messages.js'

@@ -17,7 +17,8 @@ import { availableParallelism, cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { type BotName, runArena } from '../bot/arena.js'
+import { runArena, timed } from '../arena/arena.js'
+import type { BotName } from '../bot/levels.js'
 import { readRecord } from '../rules/legality.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET } from '../rules/ruleset.js'
 import type { Variant } from '../rules/ships.js'
@@ -58,12 +59,11 @@ type Reply = { readonly ok: true; readonly result: SliceResult } | { readonly ok
 
 /** Times every record a bot makes and reads it strictly against the rules. */
 function checked(inner: PlayerStrategy, times: number[], out: { records: number; illegal: string[] }): PlayerStrategy {
+  const clocked = timed(inner, times)
   return {
-    setup: (r) => inner.setup(r),
+    setup: (r) => clocked.setup(r),
     record: async (ctx) => {
-      const t0 = performance.now()
-      const text = await inner.record(ctx)
-      times.push(performance.now() - t0)
+      const text = await clocked.record(ctx)
       out.records++
       // A bot never resigns: a resignation here is a fault of the bot, counted as an illegal record.
       if (isResignation(text)) {

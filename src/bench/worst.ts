@@ -5,7 +5,8 @@
  * CPU time per verification, median of five. Run alone with `node dist/bench/worst.js`.
  */
 import { performance } from 'node:perf_hooks'
-import { generateKeyPair, seededSecrets } from '../commit/index.js'
+import { generateKeyPair } from '../commit/keys.js'
+import { seededSecrets } from '../commit/secrets.js'
 import { randomRecord, randomSetup } from '../rules/enumerate.js'
 import { type Action, formatRecord } from '../rules/record.js'
 import { seededRandom } from '../rules/rng.js'

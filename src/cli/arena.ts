@@ -1,5 +1,6 @@
-/** `spaceships arena`: many games between two bots, with a progress display (issue 5). */
-import { type ArenaReport, BOT_NAMES, isBotName, runArena } from '../bot/arena.js'
+/** `spaceships arena`: many games between two bots, with a progress display. */
+import { type ArenaReport, runArena } from '../arena/arena.js'
+import { BOT_NAMES, isBotName } from '../bot/levels.js'
 import { parseRuleset } from '../rules/ruleset.js'
 import { type CliIo, EXIT } from './io.js'
 

@@ -5,6 +5,7 @@ import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { componentLogger } from '../log.js'
+import { VERSION } from '../version.js'
 import { type CliIo, EXIT, UserError, processIo, wholeNumber } from './io.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
 // imported when used, so `spaceships verify` starts fast (issue 6: cold start).
@@ -16,8 +17,6 @@ function positiveInt(value: string, flag: string): number {
   if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError(`${flag}: a whole number from 1 to 256`)
   return n
 }
-
-export const VERSION = '0.1.0'
 
 /** Builds the program; each action stores its exit status in `status`. */
 function program(io: CliIo, status: { code: number }): Command {

@@ -1,5 +1,9 @@
 /** `spaceships setup random|check`: make or check a setup in the notation (§11.3.1, C-05). */
-import { describeViolation, formatSetup, parseRuleset, randomSetup, readSetup, seededRandom } from '../rules/index.js'
+import { randomSetup } from '../rules/enumerate.js'
+import { describeViolation } from '../rules/errors.js'
+import { seededRandom } from '../rules/rng.js'
+import { parseRuleset } from '../rules/ruleset.js'
+import { formatSetup, readSetup } from '../rules/setup.js'
 import { randomGameRecord } from '../referee/simulate.js'
 import { type CliIo, EXIT } from './io.js'
 

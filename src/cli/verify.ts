@@ -1,7 +1,7 @@
 /** `spaceships verify FILE...` and `spaceships selfplay`: audit transcripts; make one from a bot game. */
 import { type Ruleset, formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { describeProtocolError } from '../transcript/errors.js'
-import { SINGLE_GAME, type Terms } from '../transcript/messages.js'
+import { DEFAULT_TERMS, type Terms } from '../transcript/messages.js'
 import type { Verdict } from '../verify/verify.js'
 import { type CliIo, EXIT } from './io.js'
 
@@ -78,7 +78,7 @@ export async function verifyCommand(paths: readonly string[], options: { json: b
       files.push({ name: path, content: undefined, error: (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e)) })
     }
   }
-  const { groupByGame, verifyGroups, defaultJobs } = await import('./verify-pool.js')
+  const { groupByGame, verifyGroups, defaultJobs } = await import('../pool/verify-pool.js')
   const readable = files.flatMap((f) => (f.content === undefined ? [] : [{ name: f.name, content: f.content }]))
   const groups = options.separate === true ? readable.map((f) => [f]) : groupByGame(readable)
   const verdicts = await verifyGroups(groups, options.jobs ?? defaultJobs())
@@ -105,7 +105,7 @@ export async function verifyCommand(paths: readonly string[], options: { json: b
   return worstExit(codes)
 }
 
-export const DEFAULT_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 600_000, turnMs: 600_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME }
+export { DEFAULT_TERMS }
 
 /**
  * Two random legal bots play a whole game in memory with the full protocol; the transcript is
@@ -121,8 +121,9 @@ export async function selfplayCommand(options: { seed?: string; out: string; rul
   const ruleset: Ruleset = parsed.value
   const terms: Terms = { ...DEFAULT_TERMS, ruleset: formatRuleset(ruleset) }
   // The session and the bots load here, not with `verify` (its cold start).
-  const [{ generateKeyPair, seededSecrets, systemSecrets }, { seededRandom }, { memoryChannelPair }, { runSession }, { randomStrategy }, { formatTranscript, memoryStore }] = await Promise.all([
-    import('../commit/index.js'),
+  const [{ generateKeyPair }, { seededSecrets, systemSecrets }, { seededRandom }, { memoryChannelPair }, { runSession }, { randomStrategy }, { formatTranscript, memoryStore }] = await Promise.all([
+    import('../commit/keys.js'),
+    import('../commit/secrets.js'),
     import('../rules/rng.js'),
     import('../session/channel.js'),
     import('../session/session.js'),

@@ -57,7 +57,7 @@ for (let i = 0; i < 64; i++) BASE64URL_VALUE[BASE64URL_ALPHABET.charCodeAt(i)] =
 /**
  * Whether `text` is the one strict base64url encoding (SPEC §3.2) of some bytes (of `length`
  * bytes, if given): only the 64 URL-safe characters, no padding, a possible length, and the unused
- * trailing bits zero. Checked on the characters alone, without decoding (issue 6: the verifier
+ * trailing bits zero. Checked on the characters alone, without decoding (the verifier
  * checks thousands of these per game).
  */
 export function isBase64url(text: string, length?: number): boolean {

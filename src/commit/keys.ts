@@ -28,16 +28,20 @@ export interface KeyPair {
 /** RFC 8410: the PKCS #8 DER of an Ed25519 private key is this prefix, then the 32-byte seed. */
 const PKCS8_ED25519_PREFIX = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20)
 
-export function keyPairFromSecret(secretKey: Uint8Array): KeyPair {
-  if (secretKey.length !== 32) throw new Error('an Ed25519 secret key is 32 bytes')
+function nativeFromSecret(secretKey: Uint8Array): KeyObject {
   const der = new Uint8Array(PKCS8_ED25519_PREFIX.length + 32)
   der.set(PKCS8_ED25519_PREFIX)
   der.set(secretKey, PKCS8_ED25519_PREFIX.length)
-  const native = createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' })
+  return createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' })
+}
+
+export function keyPairFromSecret(secretKey: Uint8Array): KeyPair {
+  if (secretKey.length !== 32) throw new Error('an Ed25519 secret key is 32 bytes')
+  const native = nativeFromSecret(secretKey)
   // The SubjectPublicKeyInfo DER ends with the 32-byte public key (RFC 8410).
   const spki = createPublicKey(native).export({ format: 'der', type: 'spki' })
   const kp: KeyPair = { secretKey, publicKey: new Uint8Array(spki.subarray(spki.length - PUBLIC_KEY_BYTES)) }
-  privateKeys.set(secretKey, native)
+  privateKeys.set(secretKey, { secret: secretKey.slice(), native })
   return kp
 }
 
@@ -45,17 +49,27 @@ export function generateKeyPair(source: SecretSource): KeyPair {
   return keyPairFromSecret(source.bytes(32))
 }
 
-const privateKeys = new WeakMap<Uint8Array, KeyObject>()
+/**
+ * The native key of a secret key buffer, with a copy of the bytes it was made from: a caller may
+ * overwrite its buffer (wipe it, reuse it), and a signature is always by the bytes there now.
+ */
+const privateKeys = new WeakMap<Uint8Array, { readonly secret: Uint8Array; readonly native: KeyObject }>()
 const publicKeys = new Map<string, KeyObject>()
 const PUBLIC_KEY_CACHE = 64
 
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 function nativePrivate(kp: KeyPair): KeyObject {
-  let k = privateKeys.get(kp.secretKey)
-  if (k === undefined) {
-    k = createPrivateKey({ format: 'jwk', key: { kty: 'OKP', crv: 'Ed25519', d: toBase64url(kp.secretKey), x: toBase64url(kp.publicKey) } })
-    privateKeys.set(kp.secretKey, k)
-  }
-  return k
+  const cached = privateKeys.get(kp.secretKey)
+  if (cached !== undefined && sameBytes(cached.secret, kp.secretKey)) return cached.native
+  if (kp.secretKey.length !== 32) throw new Error('an Ed25519 secret key is 32 bytes')
+  const native = nativeFromSecret(kp.secretKey)
+  privateKeys.set(kp.secretKey, { secret: kp.secretKey.slice(), native })
+  return native
 }
 
 function nativePublic(publicKey: Uint8Array): KeyObject | undefined {

@@ -70,6 +70,12 @@ export interface NetGameCommon {
   /** Called once the opponent is known (a host learns it from the first valid join). */
   readonly onOpponent?: (peer: string) => void
   /**
+   * Stops the game from outside. Before the session begins (a host waiting for its joiner) the
+   * call rejects with the signal's reason; during the game the session stops it by a claim
+   * (SPEC §6.5) and resolves with its result.
+   */
+  readonly signal?: AbortSignal
+  /**
    * Given, once the game's channel exists, a way to send the opponent a line of chat (SPEC §2.4:
    * a control frame, never signed or persisted; at most `LIMITS.controlTextBytes` bytes).
    */
@@ -176,13 +182,14 @@ class DeadlineWatch {
   }
 }
 
-function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; onEnvelope?: NetGameCommon['onEnvelope']; onEvent: (e: SessionEvent) => void } {
+function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; signal?: AbortSignal; onEnvelope?: NetGameCommon['onEnvelope']; onEvent: (e: SessionEvent) => void } {
   const j = o.journal
   return {
     keys: o.identity.keys,
     secrets: j === undefined ? o.secrets : journaledSecrets(o.secrets, j),
     strategy: j === undefined ? o.strategy : journaledStrategy(o.strategy, j),
     store: o.store,
+    ...(o.signal === undefined ? {} : { signal: o.signal }),
     ...(o.onEnvelope === undefined ? {} : { onEnvelope: o.onEnvelope }),
     onEvent: (e) => {
       watch.see(e)
@@ -229,6 +236,7 @@ function isRelayed(connection: Connection): boolean {
 
 /** Hosts a game: listens, admits the first peer that presents the invite, plays as A. */
 export async function hostGame(options: HostOptions): Promise<SessionResult> {
+  options.signal?.throwIfAborted()
   const o = { ...options, onEvent: logged(options.onEvent) }
   let opponent = o.opponent
   const relayPeers = peerIdsOf(o.relays ?? [])
@@ -283,22 +291,34 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
   )
   await node.start()
   const relayWatch = new AbortController()
+  const outside = (): void => { relayWatch.abort(); }
+  o.signal?.addEventListener('abort', outside, { once: true })
   try {
     await reserveOnRelays(node, relays, o.onEvent, relayWatch.signal)
+    o.signal?.throwIfAborted()
+    o.onEvent({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
+    await o.onReady?.(node)
+    o.signal?.throwIfAborted()
+    if (opponent === undefined) {
+      let timer: NodeJS.Timeout | undefined
+      const waited = await Promise.race([
+        firstJoin.then(() => 'joined' as const),
+        new Promise<'timeout'>((r) => {
+          timer = setTimeout(() => { r('timeout'); }, o.waitMs).unref()
+        }),
+        new Promise<'aborted'>((r) => {
+          relayWatch.signal.addEventListener('abort', () => { r('aborted'); }, { once: true })
+        }),
+      ])
+      clearTimeout(timer)
+      if (waited === 'aborted') o.signal?.throwIfAborted()
+      if (waited === 'timeout') throw new NobodyJoinedError(o.waitMs)
+    }
   } catch (e) {
     relayWatch.abort()
+    o.signal?.removeEventListener('abort', outside)
     await node.stop()
     throw e
-  }
-  o.onEvent({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
-  await o.onReady?.(node)
-  if (opponent === undefined) {
-    const waited = await Promise.race([firstJoin.then(() => true), new Promise<false>((r) => setTimeout(() => { r(false); }, o.waitMs).unref())])
-    if (!waited) {
-      relayWatch.abort()
-      await node.stop()
-      throw new NobodyJoinedError(o.waitMs)
-    }
   }
   const known = opponent
   if (known === undefined) throw new Error('unreachable: no opponent after the first join')
@@ -306,11 +326,13 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
     return await finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'A', terms: o.terms, channel, opponentKey: keyOf(known) }))
   } finally {
     relayWatch.abort()
+    o.signal?.removeEventListener('abort', outside)
   }
 }
 
 /** Joins a game from its invite: dials the host (directly or through its relays), plays as B. */
 export async function joinGame(options: JoinOptions): Promise<SessionResult> {
+  options.signal?.throwIfAborted()
   const o = { ...options, onEvent: logged(options.onEvent) }
   const invite = o.invite
   const relayPeers = [...relaysOf(invite.addrs), ...peerIdsOf(o.relays ?? [])]

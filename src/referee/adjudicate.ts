@@ -5,44 +5,19 @@
  * the rule and the turn (C-28). The output is plain JSON data (cells as names) so `--json` prints
  * it as is and the verifier can reuse it.
  */
-import {
-  type Entitlements,
-  type Exchange,
-  type FlashcubeEntry,
-  type GameEnd,
-  type GameState,
-  type PlayerState,
-  type MatchKind,
-  PLAYER_NAMES,
-  type RuleViolation,
-  type Ruleset,
-  type TurnReport,
-  describeDirection,
-  formatCell,
-  formatRecord,
-  formatRuleset,
-  formatSetup,
-  matchScores,
-  matchWinner,
-  nextAdditional,
-  parseRecord,
-  parseSetup,
-  playTurn,
-  startGame,
-} from '../rules/index.js'
+import { formatCell } from '../rules/coords.js'
+import type { RuleViolation } from '../rules/errors.js'
+import { type GameEnd, type GameState, type MatchKind, PLAYER_NAMES, type TurnReport, matchScores, matchWinner, nextAdditional, playTurn, startGame } from '../rules/game.js'
+import { formatRecord, parseRecord } from '../rules/record.js'
+import type { Exchange, FlashcubeEntry } from '../rules/resolve.js'
+import { formatRuleset } from '../rules/ruleset.js'
+import { formatSetup, parseSetup } from '../rules/setup.js'
+import { type EntitlementView, entitlementView } from '../rules/entitlement-view.js'
 import type { GameRecordFile } from './file.js'
 
-export type PlayerName = (typeof PLAYER_NAMES)[number]
+export type { EntitlementView }
 
-export interface EntitlementView {
-  readonly conventional: number
-  readonly missiles: readonly { ship: string; cells: string[] }[]
-  readonly beams: readonly { ship: string; directions: string[] }[]
-  readonly kamikazes: readonly { ship: string; cells: string[] }[]
-  readonly scans: number
-  /** §2.3.2: nothing but kamikaze strikes and scans available. */
-  readonly onlyKamikazeAndScans: boolean
-}
+export type PlayerName = (typeof PLAYER_NAMES)[number]
 
 export type ExchangeView =
   | { readonly kind: 'beam-strike' | 'strike'; readonly target: string; readonly result: string; readonly explosions: readonly string[] }
@@ -116,21 +91,6 @@ export interface Adjudication {
   readonly result: { readonly scores: readonly [number, number]; readonly winner: PlayerName | 'draw' } | undefined
   /** Why a record is malformed. */
   readonly malformed: string | undefined
-}
-
-/** What a player may do this turn, with ship names and cells in notation (also the live game's). */
-export function entitlementView(ruleset: Ruleset, p: PlayerState, e: Entitlements): EntitlementView {
-  const nameOf = (i: number): string => p.ships[i]?.name ?? '?'
-  return {
-    conventional: e.conventionalPool,
-    missiles: e.ships.filter((s) => s.missileCells.length > 0).map((s) => ({ ship: nameOf(s.ship), cells: s.missileCells.map(formatCell) })),
-    beams: e.ships
-      .filter((s) => s.beamDirections.length > 0)
-      .map((s) => ({ ship: nameOf(s.ship), directions: ruleset.variant === 'classic' ? ['rows through it'] : s.beamDirections.map(describeDirection) })),
-    kamikazes: e.ships.filter((s) => s.kamikazeCells.length > 0).map((s) => ({ ship: nameOf(s.ship), cells: s.kamikazeCells.map(formatCell) })),
-    scans: e.scans,
-    onlyKamikazeAndScans: e.onlyKamikazeAndScans,
-  }
 }
 
 export function exchangeView(e: Exchange): ExchangeView {

@@ -4,7 +4,8 @@
  * who played by mail and reveal everything afterwards. Parsing checks structure only; the rules
  * are checked by adjudication, so a rule broken is attributed to a player, not to the file.
  */
-import { type MatchKind, type Ruleset, parseRuleset } from '../rules/index.js'
+import type { MatchKind } from '../rules/game.js'
+import { type Ruleset, parseRuleset } from '../rules/ruleset.js'
 
 /** Named limits: a record is text a person could write; anything far larger is hostile. */
 export const RECORD_LIMITS = {

@@ -1,18 +1,9 @@
 /** Human-readable rendering of an adjudication: turn by turn, then the end or the offence. */
-import { describeViolation } from '../rules/index.js'
-import type { Adjudication, EntitlementView, ExchangeView, FlashcubeView, GameView, PlayerName } from './adjudicate.js'
+import { describeViolation } from '../rules/errors.js'
+import { entitlementLine } from '../rules/entitlement-view.js'
+import type { Adjudication, ExchangeView, FlashcubeView, GameView, PlayerName } from './adjudicate.js'
 
 const OTHER: Record<PlayerName, PlayerName> = { A: 'B', B: 'A' }
-
-/** `beams` words a beam's directions; the default lists them in the notation (`+letter-number`). */
-export function entitlementLine(e: EntitlementView, beams: (directions: readonly string[]) => string = (d) => (d.length === 13 ? 'any direction' : d.join(', '))): string {
-  const parts = [`${e.conventional} conventional strike${e.conventional === 1 ? '' : 's'}`]
-  for (const m of e.missiles) parts.push(`missile from ${m.ship} (${m.cells.join(' ')})`)
-  for (const b of e.beams) parts.push(`beam from ${b.ship} (${beams(b.directions)})`)
-  for (const k of e.kamikazes) parts.push(`kamikaze from ${k.ship} (${k.cells.join(' ')})`)
-  if (e.scans > 0) parts.push(`${e.scans} scan${e.scans === 1 ? '' : 's'}`)
-  return parts.join('; ')
-}
 
 export function exchangeLine(x: ExchangeView): string {
   switch (x.kind) {

@@ -2,7 +2,11 @@
  * Plays a whole game between two random legal players from a seed and returns it as a record
  * file: reproducible example and test material for the referee (and later the verifier).
  */
-import { type Ruleset, formatRecord, formatRuleset, formatSetup, playRandomGame, seededRandom } from '../rules/index.js'
+import { playRandomGame } from '../rules/enumerate.js'
+import { formatRecord } from '../rules/record.js'
+import { seededRandom } from '../rules/rng.js'
+import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
+import { formatSetup } from '../rules/setup.js'
 import { formatGameRecord } from './file.js'
 
 export function randomGameRecord(ruleset: Ruleset, seed: string, maxTurns = 1000): string {

@@ -146,7 +146,7 @@ export function readPartial(text: string): { partial: PartialCell; used: number 
 // Adjacency (§1.2.3..§1.2.6, C-02, C-03)
 
 // Coordinate differences without allocating: these run 15,625 times each at start-up, which is
-// on the path of every command's cold start (issue 6).
+// on the path of every command's cold start.
 const dc = (a: Cell, b: Cell): number => Math.abs(Math.floor(a / 25) - Math.floor(b / 25))
 const dl = (a: Cell, b: Cell): number => Math.abs((Math.floor(a / 5) % 5) - (Math.floor(b / 5) % 5))
 const dn = (a: Cell, b: Cell): number => Math.abs((a % 5) - (b % 5))
@@ -162,7 +162,7 @@ function computeLooselyAdjacent(a: Cell, b: Cell): boolean {
 /**
  * 125 x 125 lookup tables and neighbour lists, filled from each cell's 26 neighbour offsets
  * rather than by testing all 15,625 pairs: they are built at start-up, which is on the path of
- * every command's cold start (issue 6). `test/rules/coords.test.ts` holds them equal to the
+ * every command's cold start. `test/rules/coords.test.ts` holds them equal to the
  * definitions above, pair by pair.
  */
 const ADJACENT_TABLE = new Uint8Array(CELL_COUNT * CELL_COUNT)

@@ -111,6 +111,8 @@ type Event =
   | { readonly kind: 'bad'; readonly detail: string }
   | { readonly kind: 'decision' }
   | { readonly kind: 'deadline' }
+  /** The caller's signal: the loop stops the game at its next step; nothing else reacts to it. */
+  | { readonly kind: 'aborted' }
   | { readonly kind: 'closed' }
 
 class Queue<T> {
@@ -206,7 +208,7 @@ class Session {
     this.restore()
     void this.receive()
     const outer = (): void => {
-      this.events.push({ kind: 'deadline' })
+      this.events.push({ kind: 'aborted' })
     }
     this.o.signal?.addEventListener('abort', outer, { once: true })
     try {
@@ -233,6 +235,8 @@ class Session {
         continue
       }
       if (this.o.signal?.aborted === true) {
+        // Before both hellos there is no game to stop: nothing more is signed.
+        if (this.state === undefined) return
         await this.sendStop('claim', 'the local node stopped the game')
         continue
       }
@@ -273,7 +277,7 @@ class Session {
       const deadline = this.deadlineOf(due)
       this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline })
       const ev = await this.nextEvent(deadline)
-      if (ev.kind === 'deadline' && courtesy) return
+      if ((ev.kind === 'deadline' || ev.kind === 'aborted') && courtesy) return
       await this.handle(ev, due)
     }
   }
@@ -282,6 +286,7 @@ class Session {
   private async handle(ev: Event, due: Due | undefined): Promise<void> {
     switch (ev.kind) {
       case 'decision':
+      case 'aborted':
         return
       case 'envelope':
         this.tookEnvelope()

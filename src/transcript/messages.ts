@@ -104,6 +104,12 @@ export interface Terms {
   readonly match: MatchTerms
 }
 
+/**
+ * Terms for a single game at the standard ruleset with ten minutes per setup and per turn and a
+ * minute per answer (SPEC §6.1): what the CLI offers unless told otherwise.
+ */
+export const DEFAULT_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 600_000, turnMs: 600_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME }
+
 export interface Hello {
   readonly t: 'hello'
   readonly key: Uint8Array

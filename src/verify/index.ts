@@ -1,9 +1,10 @@
-/** The verifier and the checks it shares with a live session (protocol/SPEC.md §12). Never imports the network or files. */
-export * from './evidence.js'
-export * from './game.js'
-export * from './log.js'
-export * from './offence.js'
-export * from './replay.js'
-export * from './schedule.js'
-export * from './verify.js'
-export * from './view.js'
+/**
+ * `spaceships/verify`: the verifier (protocol/SPEC.md §12). From one or both players' transcript
+ * files of a game, the verdict. Pure: the caller reads the files; hostile input gives a verdict,
+ * never a throw.
+ */
+export { type Verdict, type VerdictStatus, verifyEnvelopes, verifyFiles, verifyTranscript } from './verify.js'
+export type { ProtocolOffence } from './offence.js'
+export type { TranscriptFileError } from '../transcript/file.js'
+export type { EndReason, OffenceClass, Role } from '../transcript/messages.js'
+export { type ProtocolError, describeProtocolError } from '../transcript/errors.js'

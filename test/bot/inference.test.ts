@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runArena } from '../../src/bot/arena.js'
+import { runArena } from '../../src/arena/arena.js'
 import { DEFAULT_WORK, inferFleet } from '../../src/bot/inference.js'
 import { evidenceOf } from '../../src/knowledge/evidence.js'
 import type { TurnSummary } from '../../src/knowledge/summary.js'

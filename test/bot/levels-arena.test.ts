@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runArena } from '../../src/bot/arena.js'
+import { runArena } from '../../src/arena/arena.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 import { recorded } from './recorded.js'
 

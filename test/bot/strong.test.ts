@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { makeBot, runArena } from '../../src/bot/arena.js'
+import { runArena } from '../../src/arena/arena.js'
+import { makeBot } from '../../src/bot/levels.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 import { readRecord } from '../../src/rules/legality.js'
 import { type PlayerStrategy, isResignation } from '../../src/session/strategy.js'

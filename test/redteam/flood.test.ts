@@ -9,7 +9,8 @@
  * phase envelope, never a stray one.
  */
 import { describe, expect, it } from 'vitest'
-import { generateKeyPair, seededSecrets } from '../../src/commit/index.js'
+import { generateKeyPair } from '../../src/commit/keys.js'
+import { seededSecrets } from '../../src/commit/secrets.js'
 import { type SealedEnvelope, seal } from '../../src/transcript/envelope.js'
 import { LIMITS, type Part } from '../../src/transcript/messages.js'
 import { TERMS, playInMemory } from '../session/helpers.js'

@@ -5,7 +5,7 @@ import { cli } from '../cli.js'
 import { type Adjudication, adjudicate } from '../../src/referee/adjudicate.js'
 import { FILE_ERROR_CODES, parseGameRecord } from '../../src/referee/file.js'
 import { randomGameRecord } from '../../src/referee/simulate.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/index.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 
 const EXAMPLES = new URL('../../protocol/examples/', import.meta.url)
 

@@ -1,19 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  ALL_CELLS,
-  BEAM_LINES,
-  DIRECTIONS,
-  FACE_NEIGHBOURS,
-  LOOSE_NEIGHBOURS,
-  adjacent,
-  beamLine,
-  coordOf,
-  formatCell,
-  isAdjacentSet,
-  looselyAdjacent,
-  parseCell,
-} from '../../src/rules/index.js'
+import { ALL_CELLS, BEAM_LINES, DIRECTIONS, FACE_NEIGHBOURS, LOOSE_NEIGHBOURS, adjacent, beamLine, coordOf, formatCell, isAdjacentSet, looselyAdjacent, parseCell } from '../../src/rules/coords.js'
 import { ADJACENCY_DEFINITIONS, computeDirectionBetween, directionIndexBetween } from '../../src/rules/coords.js'
 import { cell, cells } from '../helpers.js'
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { CLASSIC_RULESET, actionOptions, entitlements, maximumMatching } from '../../src/rules/index.js'
+import { actionOptions } from '../../src/rules/enumerate.js'
+import { CLASSIC_RULESET } from '../../src/rules/ruleset.js'
+import { entitlements, maximumMatching } from '../../src/rules/state.js'
 import { SETUP_A, SETUP_B, cells, damaged, game, names, turn, turnResult } from '../helpers.js'
 
 const CLASSIC_A = 'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'

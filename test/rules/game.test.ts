@@ -1,21 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import {
-  CLASSIC_RULESET,
-  DEFAULT_RULESET,
-  type GameState,
-  type Ruleset,
-  type TurnReport,
-  formatRecord,
-  matchScores,
-  matchWinner,
-  nextAdditional,
-  parseRecord,
-  playTurn,
-  playRandomGame,
-  remainingMateriel,
-  seededRandom,
-} from '../../src/rules/index.js'
+import { playRandomGame } from '../../src/rules/enumerate.js'
+import { type GameState, type TurnReport, matchScores, matchWinner, nextAdditional, playTurn } from '../../src/rules/game.js'
+import { formatRecord, parseRecord } from '../../src/rules/record.js'
+import { seededRandom } from '../../src/rules/rng.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/rules/ruleset.js'
+import { remainingMateriel } from '../../src/rules/state.js'
 import { SETUP_A, SETUP_B, game, ruleset, turn } from '../helpers.js'
 
 describe('termination and scoring (2.6.1 §2.3, C-25..C-27)', () => {

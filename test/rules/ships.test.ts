@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  ALL_CELLS,
-  FACE_NEIGHBOURS,
-  SHIP_TYPES,
-  type ShapeOptions,
-  type ShipType,
-  boxesOf,
-  placements,
-  shapeProblem,
-  sortCells,
-} from '../../src/rules/index.js'
+import { ALL_CELLS, FACE_NEIGHBOURS, sortCells } from '../../src/rules/coords.js'
+import { SHIP_TYPES, type ShapeOptions, type ShipType, boxesOf, placements, shapeProblem } from '../../src/rules/ships.js'
 import { cells } from '../helpers.js'
 
 const STD: ShapeOptions = { variant: '2.6.1', strictPatrolCruiser: false }

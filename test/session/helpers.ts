@@ -1,4 +1,5 @@
-import { generateKeyPair, seededSecrets } from '../../src/commit/index.js'
+import { generateKeyPair } from '../../src/commit/keys.js'
+import { seededSecrets } from '../../src/commit/secrets.js'
 import { seededRandom } from '../../src/rules/rng.js'
 import { type Fault, type MemoryPair, memoryChannelPair } from '../../src/session/channel.js'
 import { VirtualClock } from '../../src/session/clock.js'

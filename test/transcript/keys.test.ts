@@ -47,6 +47,24 @@ function rule(A: Uint8Array, M: Uint8Array, sig: Uint8Array): boolean {
 }
 
 describe('Ed25519 (SPEC §5.2)', () => {
+  it('a signature is by the secret key bytes in the pair now: overwriting the buffer is followed, never a stale cached key', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 100 }), (first, second, message) => {
+        const buffer = first.slice()
+        const kp = keyPairFromSecret(buffer)
+        expect(sign(kp, message)).toEqual(ed25519.sign(message, first))
+        buffer.set(second)
+        expect(sign(kp, message)).toEqual(ed25519.sign(message, second))
+        buffer.set(first)
+        expect(sign(kp, message)).toEqual(ed25519.sign(message, first))
+      }),
+      { numRuns: 50 },
+    )
+    // A pair built by hand (not by keyPairFromSecret) signs with its secret key too.
+    const secret = new Uint8Array(32).fill(7)
+    expect(sign({ secretKey: secret, publicKey: ed25519.getPublicKey(secret) }, Uint8Array.of(1))).toEqual(ed25519.sign(Uint8Array.of(1), secret))
+  })
+
   it('keys derived natively are RFC 8032 keys (equal to noble), and their signatures are valid', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 100 }), (secret, message) => {

@@ -13,8 +13,8 @@ import { gameOfFile } from '../verify/evidence.js'
 import { type Verdict, verifyFiles } from '../verify/verify.js'
 import type { VerifyJob } from './verify-worker.js'
 
-/** The compiled worker: from `src/cli` (tests) or `dist/cli`, the package root is two levels up. */
-const WORKER = join(fileURLToPath(import.meta.url), '..', '..', '..', 'dist', 'cli', 'verify-worker.js')
+/** The compiled worker: from `src/pool` (tests) or `dist/pool`, the package root is two levels up. */
+const WORKER = join(fileURLToPath(import.meta.url), '..', '..', '..', 'dist', 'pool', 'verify-worker.js')
 
 export interface NamedFile {
   readonly name: string

@@ -1,16 +1,16 @@
 /**
- * The arena (issue 5): many games between two bots, to measure them. Each game runs either with
+ * The arena: many games between two bots, to measure them. Each game runs either with
  * the full protocol in memory (two sessions: commitments, signatures, checks, reveal, verdict) or,
  * with `fast`, with the rules engine alone, the bots seeing the same wire-form knowledge.
  */
-import { generateKeyPair, seededSecrets } from '../commit/index.js'
+import { generateKeyPair } from '../commit/keys.js'
+import { seededSecrets } from '../commit/secrets.js'
 import { formatCell } from '../rules/coords.js'
 import { type GameState, onlyScans, playTurn, scoresOf, startGame } from '../rules/game.js'
 import type { CheckedRecord } from '../rules/legality.js'
 import { readRecord } from '../rules/legality.js'
 import type { PlayerTurn } from '../rules/resolve.js'
-import { isResignation, randomStrategy } from '../session/strategy.js'
-import { seededRandom } from '../rules/rng.js'
+import { isResignation } from '../session/strategy.js'
 import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
 import { formatSetup, parseSetup } from '../rules/setup.js'
 import { memoryChannelPair } from '../session/channel.js'
@@ -19,43 +19,13 @@ import type { PlayerStrategy } from '../session/strategy.js'
 import type { TurnSummary } from '../knowledge/summary.js'
 import { memoryStore } from '../transcript/file.js'
 import { type Aspects, type Results, SINGLE_GAME, type Terms } from '../transcript/messages.js'
-import { easyStrategy } from './easy.js'
-import { hardStrategy } from './hard.js'
-import { DEFAULT_WORK } from './inference.js'
+import { type BotName, makeBot } from '../bot/levels.js'
 
 /** The engine-only mode has no commitments: its answers carry no openings. */
 const NO_SALT = new Uint8Array(32)
-import { strongStrategy } from './strong.js'
-
-/** The levels, weakest last but one (`random` is the baseline); `strong` is medium's old name. */
-export const BOT_NAMES = ['hard', 'medium', 'easy', 'random', 'strong'] as const
-export type BotName = (typeof BOT_NAMES)[number]
-
-export function isBotName(s: string): s is BotName {
-  return (BOT_NAMES as readonly string[]).includes(s)
-}
-
-/**
- * A bot by name, its choices drawn from a source seeded by `seed`. `work` scales the hard bot's
- * inference (sweeps per chain); every level's result depends on the seed and the work alone.
- */
-export function makeBot(name: BotName, seed: string, work?: number): PlayerStrategy {
-  const rng = seededRandom(seed)
-  switch (name) {
-    case 'hard':
-      return hardStrategy(rng, work === undefined ? {} : { work: { ...DEFAULT_WORK, sweeps: work } })
-    case 'medium':
-    case 'strong':
-      return strongStrategy(rng)
-    case 'easy':
-      return easyStrategy(rng)
-    case 'random':
-      return randomStrategy(rng)
-  }
-}
 
 /** Times every move of a strategy (think time per turn). */
-function timed(inner: PlayerStrategy, times: number[]): PlayerStrategy {
+export function timed(inner: PlayerStrategy, times: number[]): PlayerStrategy {
   return {
     setup: (r) => inner.setup(r),
     record: async (ctx) => {
