@@ -11,6 +11,8 @@ export interface CliIo {
   readonly env?: NodeJS.ProcessEnv
   /** Whether stdout is a terminal (colours, interactive prompts). */
   readonly isTty?: boolean
+  /** The terminal's width in columns, when stdout is one. */
+  readonly columns?: number
   /** The prompts of the interactive commands; default inquirer on the terminal, none when standard input is not one. */
   readonly prompter?: () => Prompter | undefined
 }
@@ -31,6 +33,7 @@ export const processIo: CliIo = {
   writeFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
   env: process.env,
   isTty: process.stdout.isTTY,
+  ...(process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   prompter: () => (process.stdin.isTTY ? lazyPrompter() : undefined),
 }
 

@@ -63,7 +63,7 @@ export interface TermsFlags {
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
 function screenFor(io: CliIo): Screen {
-  return { print: (t) => { io.stdout(t + '\n'); }, paint: painter(colourEnabled(env(io), io.isTty ?? false)) }
+  return { print: (t) => { io.stdout(t + '\n'); }, paint: painter(colourEnabled(env(io), io.isTty ?? false)), ...(io.columns === undefined ? {} : { columns: io.columns }) }
 }
 
 function termsFrom(f: TermsFlags): Terms {
@@ -216,9 +216,9 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
     return exitFor(audited)
   }
   const screen = screenFor(io)
-  if (lastView !== undefined) screen.print(renderBoards(lastView, screen.paint))
+  if (lastView !== undefined) screen.print(renderBoards(lastView, screen.paint, screen.columns))
   const theirs = revealedFleet(result.transcript, otherRole(me))
-  if (theirs !== undefined) screen.print(['', ...renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(initialPlayerState(theirs)), screen.paint)].join('\n'))
+  if (theirs !== undefined) screen.print(['', ...renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(initialPlayerState(theirs)), screen.paint, screen.columns)].join('\n'))
   io.stdout(`\n${screen.paint(outcomeLine(result.verdict, me), 'hit')}\n`)
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
   io.stdout(`Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`)

@@ -67,9 +67,9 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
     history.push({ turn, myAspects: mine, theirAspects: theirs, theirResults, myReports: myResults.destroyed, theirFlashcube: logs[them].flashcubes.get(turn) ?? noFlashcube(turn) })
     game = next.value.game
     if (only !== undefined && turn !== only) continue
-    io.stdout(`\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k]).join('\n')}\n${renderBoards({ state: game.players[k], history }, paint)}\n`)
+    io.stdout(`\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k]).join('\n')}\n${renderBoards({ state: game.players[k], history }, paint, io.columns)}\n`)
   }
-  io.stdout(`\n${renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(started.value.players[k === 0 ? 1 : 0]), paint).join('\n')}\n`)
+  io.stdout(`\n${renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(started.value.players[k === 0 ? 1 : 0]), paint, io.columns).join('\n')}\n`)
   io.stdout(`\n${renderVerdict(verdict)}`)
   return exitFor(verdict)
 }

@@ -75,7 +75,7 @@ export interface PanelInput {
 }
 
 /** The status panel printed above each turn's prompt. */
-export function statusPanel(p: PanelInput): string[] {
+export function statusPanel(p: PanelInput, width = SCREEN_COLUMNS): string[] {
   const total = p.state.ships.reduce((n, s) => n + s.cells.length, 0)
   const mine = remainingMateriel(p.state)
   const sunk = p.state.ships.filter((_, i) => isShipDestroyed(p.state, i)).map((s) => s.name)
@@ -88,7 +88,7 @@ export function statusPanel(p: PanelInput): string[] {
     `Turn ${p.turn}. You are ${who}${against}${clock}.`,
     `  You: ${mine} of ${total} ship cells intact; afloat ${afloat.join(' ') || 'none'}${sunk.length > 0 ? `; sunk ${sunk.join(' ')}` : ''}.`,
     `  Them: ${theirCellsDestroyed(p.history)} of their ship cells destroyed by you; sunk ${theirs.length > 0 ? theirs.join(' ') : 'none yet'}.`,
-  ].map((l) => wrap(l, SCREEN_COLUMNS, '    '))
+  ].map((l) => wrap(l, width, '    '))
 }
 
 /** A PeerId shortened for display (its last eight characters); any other name as it is. */

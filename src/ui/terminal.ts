@@ -60,6 +60,8 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
 export interface Screen {
   print(text: string): void
   readonly paint: Paint
+  /** The terminal's width, if known: under 92 columns the grids come in two bands. */
+  readonly columns?: number
 }
 
 /** NO_COLOR (any value) turns colours off; FORCE_COLOR turns them on; otherwise a TTY decides. */
@@ -77,10 +79,11 @@ export function painter(enabled: boolean): Paint {
 }
 
 /** Both spaces as this player sees them after `history`. */
-export function renderBoards(ctx: { state: TurnContext['state']; history: readonly TurnSummary[] }, paint: Paint): string {
-  const own = renderSpace('Your space', ownMarks(ctx.state), paint)
-  const theirs = renderSpace("Opponent's space (what you know)", opponentKnowledge(ctx.history).map(knowledgeMark), paint)
-  return [...own, paint(`  ${OWN_LEGEND}`, 'dim'), '', ...theirs, paint(`  ${OPPONENT_LEGEND}`, 'dim')].join('\n')
+export function renderBoards(ctx: { state: TurnContext['state']; history: readonly TurnSummary[] }, paint: Paint, columns?: number): string {
+  const own = renderSpace('Your space', ownMarks(ctx.state), paint, columns)
+  const theirs = renderSpace("Opponent's space (what you know)", opponentKnowledge(ctx.history).map(knowledgeMark), paint, columns)
+  const legend = (text: string): string[] => text.split('\n').map((l) => paint(`  ${l}`, 'dim'))
+  return [...own, ...legend(OWN_LEGEND), '', ...theirs, ...legend(OPPONENT_LEGEND)].join('\n')
 }
 
 /** One line per answer the opponent gave last turn, in the order they resolved; `own` names own ships as the setup does (C-05: a lone ship has no number). */
@@ -155,9 +158,12 @@ export function fleetChoice(ruleset: Ruleset): string {
 /** A human at the terminal, as a session strategy. */
 export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const { prompter, screen } = o
+  // Text fits the terminal: 100 columns at most, fewer on a narrower one.
+  const width = Math.min(SCREEN_COLUMNS, screen.columns ?? SCREEN_COLUMNS)
+  const fit = (text: string, indent?: string): string => wrap(text, width, indent)
   const burntOutSaid = new Set<number>()
   const showSetup = (setup: Setup): void => {
-    screen.print(renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint).join('\n'))
+    screen.print(renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint, screen.columns).join('\n'))
     screen.print(formatSetup(setup))
   }
   const askSetup = async (ruleset: Ruleset): Promise<Setup> => {
@@ -193,10 +199,10 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
   /** Ship by ship, each line checked as it is typed; what was typed is kept until it is legal. */
   const typeSetup = async (ruleset: Ruleset): Promise<Setup | undefined> => {
     const guide = (): void => {
-      screen.print([`Your fleet: ${fleetChoice(ruleset)}.`, 'Ship types:', ...shipGuide(ruleset)].join('\n'))
+      screen.print([`Your fleet: ${fleetChoice(ruleset)}.`, 'Ship types:', ...shipGuide(ruleset)].map((l) => fit(l, '      ')).join('\n'))
     }
     guide()
-    screen.print(wrap('One ship per line: its type (numbered when there are several: LG1, LG2) and its cells, e.g. FS Rv1 Rv2 Rw1 Rw2. Each line is checked as you type it. Commands: undo (remove the last ship), ? (the ship types), cancel (back to the menu); an empty line when the fleet is complete.', SCREEN_COLUMNS, ''))
+    screen.print(fit('One ship per line: its type (numbered when there are several: LG1, LG2) and its cells, e.g. FS Rv1 Rv2 Rw1 Rw2. Each line is checked as you type it. Commands: undo (remove the last ship), ? (the ship types), cancel (back to the menu); an empty line when the fleet is complete.', ''))
     const lines: string[] = []
     for (;;) {
       const line = (await prompter.input({ message: `Ship ${lines.length + 1}`, validate: (l) => shipLineProblem(lines, l, ruleset) ?? true })).trim()
@@ -209,7 +215,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       else {
         const r = readSetup(lines.join('\n'), ruleset, 0, 'lenient')
         if (r.ok) return r.value
-        screen.print([`Not a whole legal setup yet (your ${lines.length} ships are kept: add more, undo, or cancel):`, ...r.error.map((v) => wrap(`  ${describeViolation(v)}`))].join('\n'))
+        screen.print([`Not a whole legal setup yet (your ${lines.length} ships are kept: add more, undo, or cancel):`, ...r.error.map((v) => fit(`  ${describeViolation(v)}`))].join('\n'))
       }
     }
   }
@@ -226,20 +232,20 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     async record(ctx) {
       const last = ctx.history.at(-1)
       screen.print('')
-      if (last !== undefined) screen.print(turnReport(last, ctx.state).map((l) => wrap(l)).join('\n'))
+      if (last !== undefined) screen.print(turnReport(last, ctx.state).map((l) => fit(l)).join('\n'))
       // A beam that burns out leaves "You may" with no word of its own: say it once (§8.2.4, C-21).
       for (const [i, burnt] of ctx.state.burntOut.entries()) {
         const ship = ctx.state.ships[i]
         if (!burnt || burntOutSaid.has(i) || ship === undefined) continue
         burntOutSaid.add(i)
-        screen.print(wrap(`Your ${SHIP_TYPES[ship.type].name} ${ship.name}'s beam burnt out (both end cells of its firing were hits, §8.2.4 C-21): it cannot fire again, and it keeps its conventional strike.`))
+        screen.print(fit(`Your ${SHIP_TYPES[ship.type].name} ${ship.name}'s beam burnt out (both end cells of its firing were hits, §8.2.4 C-21): it cannot fire again, and it keeps its conventional strike.`))
       }
-      screen.print(renderBoards(ctx, screen.paint))
+      screen.print(renderBoards(ctx, screen.paint, screen.columns))
       const timeLeft = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
-      screen.print(statusPanel({ role: ctx.role, opponent: o.opponent?.(), turn: ctx.turn, state: ctx.state, history: ctx.history, timeLeft }).join('\n'))
+      screen.print(statusPanel({ role: ctx.role, opponent: o.opponent?.(), turn: ctx.turn, state: ctx.state, history: ctx.history, timeLeft }, width).join('\n'))
       const e = entitlements(ctx.ruleset, ctx.state, ctx.turn)
-      screen.print(wrap(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e), beamWords)}`))
-      screen.print(screen.paint(wrap(RECORD_HELP), 'dim'))
+      screen.print(fit(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e), beamWords)}`))
+      screen.print(screen.paint(fit(RECORD_HELP), 'dim'))
       const command = (v: string): 'help' | 'resign' | 'say' | undefined => {
         const t = v.trim().toLowerCase()
         return t === '?' || t === 'help' ? 'help' : t === 'resign' ? 'resign' : t === 'say' || t.startsWith('say ') ? 'say' : undefined
@@ -260,7 +266,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const warn = (): void => {
         warning.given = true
         const left = clockText((ctx.deadline ?? 0) - systemClock.now())
-        screen.print(screen.paint(wrap(`Hurry: ${left} left to send turn ${ctx.turn}. After that your opponent may claim the game, and you lose by forfeit.`), 'hit'))
+        screen.print(screen.paint(fit(`Hurry: ${left} left to send turn ${ctx.turn}. After that your opponent may claim the game, and you lose by forfeit.`), 'hit'))
       }
       for (;;) {
         const until = ctx.deadline === undefined || warning.given ? undefined : ctx.deadline - warnMs - systemClock.now()
@@ -297,7 +303,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         typed = ''
         const c = command(text)
         if (c === 'help') {
-          screen.print(helpText(ctx.ruleset))
+          screen.print(helpText(ctx.ruleset).split('\n').map((l) => fit(l, '    ')).join('\n'))
           continue
         }
         if (c === 'say') {
@@ -317,7 +323,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
         if (!r.ok) continue
         // A committed record is irrevocable (SPEC §4.3): say what it does, and ask once.
-        if (await prompter.confirm({ message: wrap(`Sign and send: ${describeRecord(r.value.actions)}?`) })) return text
+        if (await prompter.confirm({ message: fit(`Sign and send: ${describeRecord(r.value.actions)}?`) })) return text
       }
     },
     finished(ctx) {
@@ -325,7 +331,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const last = ctx.history.at(-1)
       if (last === undefined) return
       screen.print('')
-      screen.print(turnReport(last, ctx.state).map((l) => wrap(l)).join('\n'))
+      screen.print(turnReport(last, ctx.state).map((l) => fit(l)).join('\n'))
     },
   }
 }

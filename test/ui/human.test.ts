@@ -29,4 +29,19 @@ describe('the human player at the terminal', () => {
     const said = lines.join('\n').match(/Your death star DS's beam burnt out \(both end cells of its firing were hits, §8\.2\.4 C-21\)/g)
     expect(said).toHaveLength(1)
   })
+
+  it('an 80-column terminal: the grids come in two bands and every line of a turn, help included, fits', async () => {
+    const lines: string[] = []
+    const asked: string[] = ['?', '-']
+    const prompter: Prompter = { ...nothing, input: () => Promise.resolve(asked.shift() ?? '-') }
+    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT, columns: 80 }, setup: { kind: 'random' }, rng: seededRandom('narrow') })
+    const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('narrow')))
+    await human.record({ role: 'B', ruleset: DEFAULT_RULESET, turn: 1, state, history: [], deadline: Date.now() + 600_000 })
+    const out = lines.join('\n')
+    expect(out).toContain('How to play')
+    for (const line of out.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(80)
+    // Both bands of the own space: R O Y, then G B, each with its five rows.
+    expect(out).toMatch(/^ {2}R {2}1 {2}2 {2}3 {2}4 {2}5 {2}O .* Y .*$/m)
+    expect(out).toMatch(/^ {2}G {2}1 {2}2 {2}3 {2}4 {2}5 {2}B {2}1 {2}2 {2}3 {2}4 {2}5$/m)
+  })
 })
