@@ -36,7 +36,7 @@ function terminal() {
     seen, screen: () => screen }
 }
 
-describe('spaceships play, show and id (issue 4)', () => {
+describe('spaceships play, show and id: the terminal game', () => {
   it('play --autoplay: a whole game against the bot over libp2p on loopback; the transcript verifies', async () => {
     const env = home()
     const r = await cli(['play', '--autoplay', '--seed', 'cli-play', '--out', 'g.transcript'], {}, { env })

@@ -8,7 +8,7 @@ import { componentLogger } from '../log.js'
 import { VERSION } from '../version.js'
 import { type CliIo, EXIT, UserError, processIo, wholeNumber } from './io.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
-// imported when used, so `spaceships verify` starts fast (issue 6: cold start).
+// imported when used, so `spaceships verify` starts fast: a cold start is a cost every audit pays.
 import type { GameFlags, TermsFlags } from './net.js'
 import type { ArenaFlags } from './arena.js'
 

@@ -21,7 +21,7 @@ function recorded(inner: PlayerStrategy, moves: string[], illegal: string[]): Pl
   }
 }
 
-describe('the strong bot (issue 5)', () => {
+describe('the medium bot, formerly strong', () => {
   it('is deterministic for a seed: the same seed gives the same setup and the same moves', async () => {
     const play = async (seed: string): Promise<string[]> => {
       const moves: string[] = []

@@ -45,7 +45,7 @@ const lines = (path: string): number => {
   }
 }
 
-describe('two processes over TCP: one is killed mid-game and restarted (issue 4, SPEC §2.2)', () => {
+describe('two processes over TCP: one is killed mid-game and restarted (SPEC §2.2)', () => {
   it('the host is killed with SIGKILL, resumed from its transcript and journal, and the game finishes; both sides verify', async () => {
     const hostHome = mkdtempSync(join(tmpdir(), 'spaceships-host-'))
     const joinHome = mkdtempSync(join(tmpdir(), 'spaceships-join-'))

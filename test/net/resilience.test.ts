@@ -38,7 +38,7 @@ async function startHost(seed: string, terms = NET_TERMS, events: NetEvent[] = [
   return { identity, invite: await invite, result, events }
 }
 
-describe('a peer node under hostile or failing conditions (issue 4)', () => {
+describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', () => {
   it('hostile bytes from a peer holding the invite are nobody\'s evidence: no conviction, no crash, the game never starts (SPEC §2.1, §5.4)', async () => {
     for (const [label, frame] of [
       ['garbage', new TextEncoder().encode('{"v":1,"this is":"not an envelope"}')],
@@ -98,7 +98,7 @@ describe('a peer node under hostile or failing conditions (issue 4)', () => {
     expect(j.verdict).toEqual(h.verdict)
   }, 60_000)
 
-  it('a game through a circuit relay on loopback, the host reachable only through the relay (issue 4: NAT)', async () => {
+  it('a game through a circuit relay on loopback, the host reachable only through the relay (a host behind NAT)', async () => {
     const [hostId, joinId, relayId] = await Promise.all([testIdentity('relay/1/host'), testIdentity('relay/1/join'), testIdentity('relay/1/relay')])
     const relay = await createRelayNode({ identity: relayId, listen: LOOPBACK, admission: () => new Set([hostId.peerId.toString(), joinId.peerId.toString()]) })
     await relay.start()

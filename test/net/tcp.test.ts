@@ -3,7 +3,7 @@ import { verifyTranscript } from '../../src/verify/verify.js'
 import { formatTranscript } from '../../src/transcript/file.js'
 import { playOverNet } from './helpers.js'
 
-describe('two peer nodes over TCP on loopback (issue 4)', () => {
+describe('two peer nodes over TCP on loopback (SPEC §2)', () => {
   it('play a whole game bot against bot; both transcripts verify to the same verdict (SPEC §2, §11)', async () => {
     const g = await playOverNet('tcp/1')
     expect(g.host.verdict.status).toBe('complete')
