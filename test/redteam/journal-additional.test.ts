@@ -1,0 +1,33 @@
+/**
+ * Red team: resuming a game of a continued match (SPEC §6.1 `additionalA`/`additionalB`, C-11).
+ * The journal serves the setup its player chose, but checks it against a fleet with no additional
+ * allowance (`readSetup(text, ruleset, 0)` in journaledStrategy), so a player whose setup uses its
+ * additional ships cannot resume after a crash: the process throws, signs nothing, never reveals,
+ * and the other side's claim makes it lose ("did not reveal", SPEC §12.7 rule 7) on a crash alone.
+ */
+import { describe, expect, it } from 'vitest'
+import { randomSetup } from '../../src/rules/enumerate.js'
+import { seededRandom } from '../../src/rules/rng.js'
+import { parseRuleset } from '../../src/rules/ruleset.js'
+import { formatSetup, readSetup } from '../../src/rules/setup.js'
+import { journaledStrategy, memoryJournal } from '../../src/session/journal.js'
+import { randomStrategy } from '../../src/session/strategy.js'
+
+describe('red team: the journal in a continued match (SPEC §2.2, §6.1)', () => {
+  // it.fails: the journaled setup is refused as "not legal" because it is checked without the
+  // game's additional allowance.
+  it.fails('SPEC §2.2 §6.1: a journaled setup that uses the additional allowance is served back on resume (fails: checked with allowance 0)', async () => {
+    const r = parseRuleset('2.6.1 fleet=standard')
+    if (!r.ok) throw new Error('ruleset')
+    const ruleset = r.value
+    const rng = seededRandom('redteam/journal-additional')
+    let setup = randomSetup(ruleset, rng, 30)
+    for (let i = 0; i < 200 && readSetup(formatSetup(setup), ruleset, 0, 'strict').ok; i++) setup = randomSetup(ruleset, rng, 30)
+    expect(readSetup(formatSetup(setup), ruleset, 30, 'strict').ok).toBe(true)
+    expect(readSetup(formatSetup(setup), ruleset, 0, 'strict').ok).toBe(false)
+    const journal = memoryJournal()
+    journal.append({ k: 'setup', text: formatSetup(setup) })
+    const served = await journaledStrategy(randomStrategy(rng), journal).setup(ruleset)
+    expect(formatSetup(served)).toBe(formatSetup(setup))
+  })
+})

@@ -1,0 +1,104 @@
+/**
+ * Red team: a process that dies and resumes from its transcript and journal (SPEC §2.2) must sign
+ * exactly what it would have signed. The journal gives back the setup and records asynchronously
+ * (the strategy is awaited), but a session that resumes owing a reveal (SPEC §6.3 end steps) or an
+ * answer to the peer's stop (SPEC §6.5) builds its reveal at once, before the journal has served
+ * anything: the reveal holds an empty setup and empty records, and the honest side is convicted on
+ * its own signature (illegal-setup / commitment-mismatch).
+ */
+import { describe, expect, it } from 'vitest'
+import { generateKeyPair } from '../../src/commit/keys.js'
+import { seededSecrets } from '../../src/commit/secrets.js'
+import { seededRandom } from '../../src/rules/rng.js'
+import { memoryChannelPair } from '../../src/session/channel.js'
+import { VirtualClock } from '../../src/session/clock.js'
+import { type Journal, journaledStrategy, memoryJournal } from '../../src/session/journal.js'
+import { type SessionResult, runSession } from '../../src/session/session.js'
+import { type PlayerStrategy, RESIGN, randomStrategy } from '../../src/session/strategy.js'
+import { decodeEnvelope } from '../../src/transcript/envelope.js'
+import { memoryStore } from '../../src/transcript/file.js'
+import type { Role } from '../../src/transcript/messages.js'
+import { TERMS } from '../session/helpers.js'
+import { summary, verdictOf } from './helpers.js'
+
+const terms = { ...TERMS, maxTurns: 4 }
+
+function partsOfBytes(b: Uint8Array): { sender: Role; parts: string[] } {
+  const d = decodeEnvelope(b)
+  if (!d.ok) throw new Error('undecodable')
+  return { sender: d.value.envelope.sender, parts: d.value.envelope.parts.map((p) => p.t) }
+}
+
+/** Runs both sides over one in-memory link; each side's store starts with `stored` and its journal is `journals`. */
+async function play(seed: string, stored: readonly [readonly Uint8Array[], readonly Uint8Array[]], journals: readonly [Journal, Journal], inner: (role: Role) => PlayerStrategy = (role) => randomStrategy(seededRandom(`${seed}/${role}/bot`))): Promise<[SessionResult, SessionResult]> {
+  const clock = new VirtualClock()
+  const pair = memoryChannelPair(undefined, clock)
+  const side = (role: Role, k: 0 | 1): Promise<SessionResult> => {
+    const secrets = seededSecrets(`${seed}/${role}`)
+    return runSession({
+      role,
+      keys: generateKeyPair(secrets),
+      terms,
+      secrets,
+      store: memoryStore(stored[k]),
+      channel: pair.ends[k],
+      clock,
+      strategy: journaledStrategy(inner(role), journals[k]),
+    })
+  }
+  const run = clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
+  // Both resumed processes meet on a new stream: resume frames, then each resends what the other lacks.
+  if (stored[0].length > 0) pair.reconnect()
+  return run
+}
+
+/** The prefix of `file` before the first envelope of `who` holding a part of type `part`. */
+function before(file: readonly Uint8Array[], who: Role, part: string): Uint8Array[] {
+  const i = file.findIndex((b) => {
+    const p = partsOfBytes(b)
+    return p.sender === who && p.parts.includes(part)
+  })
+  expect(i).toBeGreaterThan(0)
+  return file.slice(0, i)
+}
+
+describe('red team: resuming from disk (SPEC §2.2, §6.3, §6.5, §12.7)', () => {
+  // it.fails: the resumed side signs a reveal (or a stop carrying one) before the journal has
+  // given back its setup and records; shown on seed 'redteam/resume/reveal': A (N) signs a reveal
+  // with no ships, which does not even decode (a protocol-violation on A's signature), and B, resumed
+  // too, claims with a reveal whose records of turns 2-4 are empty: B is convicted of a
+  // commitment-mismatch. Two honest players, one crash, and the verdict is an offence.
+  it.fails('SPEC §2.2 §6.3: an honest side that crashes while it owes its reveal resumes and reveals its real setup (fails: the reveal is built before the journal served the setup)', async () => {
+    const seed = 'redteam/resume/reveal'
+    const journals = [memoryJournal(), memoryJournal()] as const
+    const [a, b] = await play(seed, [[], []], journals)
+    expect(a.verdict.status).toBe('complete')
+    // Whoever reveals first (N) dies just before persisting its reveal; the other side had all but it.
+    const first = partsOfBytes(a.transcript.find((x) => partsOfBytes(x).parts.includes('reveal')) ?? new Uint8Array()).sender
+    const cut: [Uint8Array[], Uint8Array[]] = [before(a.transcript, first, 'reveal'), before(b.transcript, first, 'reveal')]
+    const [a2, b2] = await play(seed, cut, journals)
+    // Both honest: the resumed game must end as the uninterrupted one did.
+    expect(summary(a2.verdict)).toBe(summary(a.verdict))
+    expect(summary(b2.verdict)).toBe(summary(b.verdict))
+    expect(summary(verdictOf(a2.transcript, b2.transcript))).toBe(summary(a.verdict))
+  })
+
+  // it.fails: the resumed side answers the peer's stop (SPEC §6.5) at once, from the loop's first
+  // step, with a reveal built before the journal served anything: the winner of a resigned game
+  // is convicted of an offence on its own signature (rule 1 outranks rule 5).
+  it.fails('SPEC §2.2 §6.5 §12.7: an honest side that crashes holding the peer\'s resignation resumes and answers with its real reveal (fails: the answer reveals nothing it committed)', async () => {
+    const seed = 'redteam/resume/answer'
+    const journals = [memoryJournal(), memoryJournal()] as const
+    const inner = (role: Role): PlayerStrategy => {
+      const bot = randomStrategy(seededRandom(`${seed}/${role}/bot`))
+      return role === 'A' ? bot : { setup: (r) => bot.setup(r), record: (ctx) => (ctx.turn === 3 ? RESIGN : bot.record(ctx)) }
+    }
+    const [a, b] = await play(seed, [[], []], journals, inner)
+    expect(summary(a.verdict)).toBe('resigned B -> A')
+    // A persisted B's resignation and died before its answer; B's process holds all it sent.
+    const cut: [Uint8Array[], Uint8Array[]] = [before(a.transcript, 'A', 'stop'), b.transcript.filter((x) => partsOfBytes(x).sender === 'B' || !partsOfBytes(x).parts.includes('stop'))]
+    expect(partsOfBytes(cut[0].at(-1) ?? new Uint8Array()).parts[0]).toBe('stop')
+    const [a2] = await play(seed, cut, journals, inner)
+    expect(summary(a2.verdict)).toBe('resigned B -> A')
+  })
+})
