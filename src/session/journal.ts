@@ -15,7 +15,7 @@
 import { readFileSync, truncateSync } from 'node:fs'
 import { fromBase64url, toBase64url } from '../commit/bytes.js'
 import type { SecretSource } from '../commit/secrets.js'
-import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
+import { type Setup, formatSetup, parseSetup } from '../rules/setup.js'
 import { StorageError, appendLineDurably, ioMessage } from './file-store.js'
 import { type PlayerStrategy, RESIGN, isResignation } from './strategy.js'
 
@@ -97,9 +97,11 @@ export function journaledStrategy(inner: PlayerStrategy, journal: Journal): Play
     async setup(ruleset): Promise<Setup> {
       const old = journal.entries().find((e) => e.k === 'setup')
       if (old !== undefined) {
-        const r = readSetup(old.text, ruleset, 0, 'strict')
-        if (!r.ok) throw new Error(`the journaled setup is not legal: ${r.error.map((v) => v.message).join("; ")}`)
-        return r.value
+        // Served back as it was written; the session checks it against the game's terms, whose
+        // additional allowance (SPEC §6.1) this layer does not know.
+        const r = parseSetup(old.text, 'strict')
+        if (!r.ok) throw new Error(`the journaled setup is unreadable: ${r.error.map((v) => v.message).join('; ')}`)
+        return r.value.map((w) => ({ type: w.type, id: w.id ?? 1, cells: w.cells }))
       }
       const setup = await inner.setup(ruleset)
       journal.append({ k: 'setup', text: formatSetup(setup) })

@@ -137,6 +137,26 @@ class Queue<T> {
     if (t !== undefined) return Promise.resolve(t)
     return new Promise((resolve) => (this.waiter = resolve))
   }
+
+  /**
+   * The next item, or `undefined` once `until` resolves first. A wait that loses the race leaves
+   * no waiter behind: an item pushed later is queued, never handed to a wait nobody reads.
+   */
+  nextBefore(until: Promise<unknown>): Promise<T | undefined> {
+    const t = this.items.shift()
+    if (t !== undefined) return Promise.resolve(t)
+    return new Promise((resolve) => {
+      const take = (item: T): void => {
+        resolve(item)
+      }
+      this.waiter = take
+      void until.then(() => {
+        if (this.waiter !== take) return
+        this.waiter = undefined
+        resolve(undefined)
+      })
+    })
+  }
 }
 
 interface MyRecord {
@@ -206,6 +226,9 @@ class Session {
 
   async run(): Promise<SessionResult> {
     this.restore()
+    // A resumed side that already committed its setup gets it and every committed record back
+    // from the journal before it receives or signs anything: a stop's reveal is built from them.
+    if (this.state?.logs[this.me].setup !== undefined) await this.setupPromise
     void this.receive()
     const outer = (): void => {
       this.events.push({ kind: 'aborted' })
@@ -278,6 +301,14 @@ class Session {
       this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline })
       const ev = await this.nextEvent(deadline)
       if ((ev.kind === 'deadline' || ev.kind === 'aborted') && courtesy) return
+      // An envelope stored as the deadline came is acted on before any claim: a claim never
+      // acknowledges an envelope this side did not consider (SPEC §6.6, §12.7 rule 6).
+      const stored = ev.kind === 'envelope' ? undefined : this.pendingEnvelope()
+      if (stored !== undefined) {
+        this.events.push(ev)
+        await this.handle(stored, due)
+        continue
+      }
       await this.handle(ev, due)
     }
   }
@@ -491,11 +522,14 @@ class Session {
   }
 
   private reveal(): Part {
-    const setup = this.setupChoice?.played ?? []
+    const setup = this.setupChoice?.played
+    // Never a reveal from what is not known yet: it would contradict this side's own commitments.
+    if (setup === undefined) throw new Error('this side would reveal before its setup is known')
     const records: string[] = []
     for (let t = 1; t <= (this.state?.logs[this.me].commits.length ?? 0); t++) {
       const r = this.records.get(t)
-      records.push(r === undefined || isResignation(r) ? '' : r.text)
+      if (r === undefined) throw new Error(`this side would reveal before its record of turn ${t} is known`)
+      records.push(isResignation(r) ? '' : r.text)
     }
     return { t: 'reveal', seed: this.seed, setup: revealedSetup(setup), records }
   }
@@ -556,7 +590,8 @@ class Session {
     const log = this.state?.logs[this.me]
     const parts: Part[] = [{ t: 'stop', reason, detail: asciiDetail(detail) }]
     if (log?.setup !== undefined && log.reveal === undefined) parts.push(this.reveal())
-    await this.sendEnvelope(parts, this.latestTheirs()?.hash)
+    // A stop acknowledges the last envelope of the peer this side acted on, never one merely stored.
+    await this.sendEnvelope(parts, (this.theirs[this.taken - 1] ?? this.latestTheirs())?.hash)
     this.persistBelow = this.taken + LIMITS.afterStopEnvelopes
     this.emit({ kind: 'stopped', by: this.me, reason, detail })
     this.decisionAbort.abort()
@@ -566,8 +601,9 @@ class Session {
     return this.state?.stops[this.me] ?? this.mine.find(isStopEnvelope)
   }
 
+  /** The peer's stop, once the loop has acted on it (a stop merely stored is not answered yet). */
   private theirStop(): SealedEnvelope | undefined {
-    return this.state?.stops[this.them] ?? this.theirs.find(isStopEnvelope)
+    return this.state?.stops[this.them] ?? this.theirs.slice(0, this.taken).find(isStopEnvelope)
   }
 
   /** After this side's stop: keep receiving for `replyMs` and persist what arrives (SPEC §6.5), until the peer stops too. */
@@ -791,6 +827,19 @@ class Session {
     }
   }
 
+  /** A stored envelope of the peer not yet acted on, taken out of the queue of events (the rest keep their order). */
+  private pendingEnvelope(): Event | undefined {
+    if (this.theirs.length <= this.taken) return undefined
+    const held: Event[] = []
+    let found: Event | undefined
+    for (let e = this.events.poll(); e !== undefined; e = this.events.poll()) {
+      if (found === undefined && e.kind === 'envelope') found = e
+      else held.push(e)
+    }
+    for (const e of held) this.events.push(e)
+    return found
+  }
+
   /** The loop acts on one more of the peer's envelopes: one more may be persisted (SPEC §11). */
   private tookEnvelope(): void {
     this.taken++
@@ -883,9 +932,8 @@ class Session {
   private async nextEvent(at: number | undefined): Promise<Event> {
     if (at === undefined) return this.events.next()
     const stop = new AbortController()
-    const timer = this.clock.sleep(at - this.clock.now(), stop.signal).then((): Event => ({ kind: 'deadline' }))
     try {
-      return await Promise.race([this.events.next(), timer])
+      return (await this.events.nextBefore(this.clock.sleep(at - this.clock.now(), stop.signal))) ?? { kind: 'deadline' }
     } finally {
       stop.abort()
     }

@@ -1,11 +1,11 @@
 /**
  * Red team: an envelope that arrives at the very moment the waiting side's deadline fires (SPEC
- * §6.6). The waiting side claims (SPEC §6.5), and its stop acknowledges "the last envelope it
- * received": the session takes that from what it has persisted, not from what its loop has acted
- * on. When the late envelope is persisted between the deadline firing and the claim being sealed,
- * the honest claimant's own stop acknowledges the envelope that made it due, and SPEC §12.7 rule 6
- * reads that as the claimant abandoning the game: the honest side loses on a network delay, and a
- * late peer can aim for it (its envelope need only land on the deadline).
+ * §6.6). The waiting side claims (SPEC §6.5); if its stop acknowledged an envelope merely
+ * persisted, not acted on, a late envelope persisted between the deadline firing and the claim
+ * being sealed would make the honest claimant's stop acknowledge the envelope that made it due,
+ * and SPEC §12.7 rule 6 would read that as the claimant abandoning: the honest side would lose on
+ * a network delay, and a late peer could aim for it. A stored envelope is acted on before any
+ * claim, and a stop acknowledges only what was acted on.
  */
 import { describe, expect, it } from 'vitest'
 import { TERMS, playInMemory } from '../session/helpers.js'
@@ -26,10 +26,10 @@ function landOnDeadline(index: number, offset: number) {
 }
 
 describe('red team: an envelope landing on the deadline (SPEC §6.6, §12.7 rule 6)', () => {
-  // it.fails: with offset 0 the frame (B's results of turn 1, with its commitment ahead, frame 3)
+  // The attack this guards against: with offset 0 the frame (B's results of turn 1, with its commitment ahead, frame 3)
   // is delivered by the same clock tick that fires A's deadline; A's claim then acknowledges it, and
   // every verdict says "abandoned A": the honest side that waited the whole deadline loses.
-  it.fails('SPEC §6.5 §6.6 §12.7: an honest claim made as the late envelope lands never reads as the claimant abandoning (fails: the claim acks the envelope it never acted on)', async () => {
+  it('SPEC §6.5 §6.6 §12.7: an honest claim made as the late envelope lands never reads as the claimant abandoning', async () => {
     for (const offset of [-1, 0, 1]) {
       let clockNow: () => number = () => 0
       const fault = landOnDeadline(3, offset)

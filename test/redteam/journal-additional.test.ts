@@ -1,9 +1,9 @@
 /**
  * Red team: resuming a game of a continued match (SPEC §6.1 `additionalA`/`additionalB`, C-11).
- * The journal serves the setup its player chose, but checks it against a fleet with no additional
- * allowance (`readSetup(text, ruleset, 0)` in journaledStrategy), so a player whose setup uses its
- * additional ships cannot resume after a crash: the process throws, signs nothing, never reveals,
- * and the other side's claim makes it lose ("did not reveal", SPEC §12.7 rule 7) on a crash alone.
+ * The journal serves back the setup its player chose as written; judging it against a fleet with
+ * no additional allowance would refuse a setup that uses the additional ships, and a player could
+ * not resume after a crash: it would never reveal and lose ("did not reveal", SPEC §12.7 rule 7)
+ * on a crash alone. The session checks the setup against the game's own terms.
  */
 import { describe, expect, it } from 'vitest'
 import { randomSetup } from '../../src/rules/enumerate.js'
@@ -14,9 +14,9 @@ import { journaledStrategy, memoryJournal } from '../../src/session/journal.js'
 import { randomStrategy } from '../../src/session/strategy.js'
 
 describe('red team: the journal in a continued match (SPEC §2.2, §6.1)', () => {
-  // it.fails: the journaled setup is refused as "not legal" because it is checked without the
+  // The attack this guards against: the journaled setup is refused as "not legal" because it is checked without the
   // game's additional allowance.
-  it.fails('SPEC §2.2 §6.1: a journaled setup that uses the additional allowance is served back on resume (fails: checked with allowance 0)', async () => {
+  it('SPEC §2.2 §6.1: a journaled setup that uses the additional allowance is served back on resume', async () => {
     const r = parseRuleset('2.6.1 fleet=standard')
     if (!r.ok) throw new Error('ruleset')
     const ruleset = r.value

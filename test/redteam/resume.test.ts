@@ -1,9 +1,9 @@
 /**
  * Red team: a process that dies and resumes from its transcript and journal (SPEC §2.2) must sign
  * exactly what it would have signed. The journal gives back the setup and records asynchronously
- * (the strategy is awaited), but a session that resumes owing a reveal (SPEC §6.3 end steps) or an
- * answer to the peer's stop (SPEC §6.5) builds its reveal at once, before the journal has served
- * anything: the reveal holds an empty setup and empty records, and the honest side is convicted on
+ * (the strategy is awaited); a session that resumes owing a reveal (SPEC §6.3 end steps) or an
+ * answer to the peer's stop (SPEC §6.5) must not build its reveal before the journal has served
+ * them, or the reveal holds an empty setup and empty records and the honest side is convicted on
  * its own signature (illegal-setup / commitment-mismatch).
  */
 import { describe, expect, it } from 'vitest'
@@ -63,12 +63,12 @@ function before(file: readonly Uint8Array[], who: Role, part: string): Uint8Arra
 }
 
 describe('red team: resuming from disk (SPEC §2.2, §6.3, §6.5, §12.7)', () => {
-  // it.fails: the resumed side signs a reveal (or a stop carrying one) before the journal has
+  // The attack this guards against: the resumed side signs a reveal (or a stop carrying one) before the journal has
   // given back its setup and records; shown on seed 'redteam/resume/reveal': A (N) signs a reveal
   // with no ships, which does not even decode (a protocol-violation on A's signature), and B, resumed
   // too, claims with a reveal whose records of turns 2-4 are empty: B is convicted of a
   // commitment-mismatch. Two honest players, one crash, and the verdict is an offence.
-  it.fails('SPEC §2.2 §6.3: an honest side that crashes while it owes its reveal resumes and reveals its real setup (fails: the reveal is built before the journal served the setup)', async () => {
+  it('SPEC §2.2 §6.3: an honest side that crashes while it owes its reveal resumes and reveals its real setup', async () => {
     const seed = 'redteam/resume/reveal'
     const journals = [memoryJournal(), memoryJournal()] as const
     const [a, b] = await play(seed, [[], []], journals)
@@ -83,10 +83,10 @@ describe('red team: resuming from disk (SPEC §2.2, §6.3, §6.5, §12.7)', () =
     expect(summary(verdictOf(a2.transcript, b2.transcript))).toBe(summary(a.verdict))
   })
 
-  // it.fails: the resumed side answers the peer's stop (SPEC §6.5) at once, from the loop's first
+  // The attack this guards against: the resumed side answers the peer's stop (SPEC §6.5) at once, from the loop's first
   // step, with a reveal built before the journal served anything: the winner of a resigned game
   // is convicted of an offence on its own signature (rule 1 outranks rule 5).
-  it.fails('SPEC §2.2 §6.5 §12.7: an honest side that crashes holding the peer\'s resignation resumes and answers with its real reveal (fails: the answer reveals nothing it committed)', async () => {
+  it('SPEC §2.2 §6.5 §12.7: an honest side that crashes holding the peer\'s resignation resumes and answers with its real reveal', async () => {
     const seed = 'redteam/resume/answer'
     const journals = [memoryJournal(), memoryJournal()] as const
     const inner = (role: Role): PlayerStrategy => {
