@@ -90,7 +90,7 @@ describe('the game library: games, resume, export', () => {
     const play = await cli(['resume', 'bbbb'], {}, { env })
     expect(play.code).toBe(64)
     expect(play.err).toBe('spaceships resume: game bbbb2222bbbb2222bbbb2222bbbb2222 was against the hard bot, whose side lived only in that process: it cannot be resumed; start a new one with spaceships play\n')
-    expect((await cli(['resume', 'ffff'], {}, { env })).err).toBe('spaceships resume: no game ffff on this machine (see: spaceships games)\n')
+    expect((await cli(['resume', 'ffff'], {}, { env })).err).toBe('spaceships resume: no game or transcript file named ffff (see: spaceships games)\n')
     const noRecord = await cli(['export', 'aaaa1111'], {}, { env })
     expect(noRecord.code).toBe(64)
     expect(noRecord.err).toContain('has no transcript yet')

@@ -10,7 +10,7 @@ import { stateDir } from '../net/identity.js'
 import { type Journal, fileJournal } from '../session/journal.js'
 import { fileStore } from '../session/file-store.js'
 import type { TranscriptStore } from '../transcript/file.js'
-import { UserError } from './io.js'
+import { UserError, commandName } from './io.js'
 
 export interface GameMeta {
   readonly v: 1
@@ -167,6 +167,6 @@ export function findGame(ref: string, env: NodeJS.ProcessEnv = process.env): Gam
   if (exact !== undefined) return exact
   const matches = ref.length >= 4 ? allGames(env).filter((m) => m.id.startsWith(ref)) : []
   if (matches.length === 1 && matches[0] !== undefined) return matches[0]
-  if (matches.length > 1) throw new UserError(`${ref} names ${matches.length} games; give more of the id (see: spaceships games)`)
-  throw new UserError(`no game ${ref} on this machine (see: spaceships games)`)
+  if (matches.length > 1) throw new UserError(`${ref} names ${matches.length} games; give more of the id (see: ${commandName(env)} games)`)
+  throw new UserError(`no game or transcript file named ${ref} (see: ${commandName(env)} games)`)
 }

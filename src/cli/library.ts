@@ -141,11 +141,15 @@ export async function exportCommand(io: CliIo, ref: string, opts: { out?: string
     }
   }
   const p = progressOf(content, source)
-  const record = gameRecordOf(p, [`exported from ${source}; the verifier's verdict: ${p.verdict.status}`])
+  // The record format has no turn limit: a game ended by the agreed limit reads to the referee as
+  // one that stops before its end (GAME-RECORD.md), so the record says so where a reader sees it.
+  const limit = p.verdict.status === 'complete' && p.verdict.reason === 'turn-limit' ? [`the game ended at the agreed limit of ${p.verdict.turn} turns: ${p.verdict.scores[0]}-${p.verdict.scores[1]}; the referee, knowing no limit, reads it as stopped before its end`] : []
+  const record = gameRecordOf(p, [`exported from ${source}; the verifier's verdict: ${p.verdict.status}`, ...limit])
   if (opts.out === undefined) io.stdout(record)
   else {
     await io.writeFile(opts.out, record)
     io.stdout(`Wrote ${opts.out} (${p.turn} turns). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`)
+    if (limit.length > 0) io.stdout(`Note: ${limit[0]}.\n`)
   }
   return EXIT.ok
 }

@@ -23,7 +23,7 @@ function program(io: CliIo, status: { code: number }): Command {
   const root = new Command('spaceships')
     .description('Spaceships (rules 2.6.1) between players who need no referee.')
     .version(VERSION)
-    .showHelpAfterError()
+    .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
 

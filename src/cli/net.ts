@@ -2,6 +2,7 @@
  * The networked commands: `play` (against the built-in bot over a real libp2p connection on
  * loopback), `host` / `join` / `resume` (two players on two machines), `relay` and `id`.
  */
+import { multiaddr } from '@multiformats/multiaddr'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,7 +20,7 @@ import { systemClock } from '../session/clock.js'
 import { StorageError } from '../session/file-store.js'
 import type { SessionEvent, SessionResult } from '../session/session.js'
 import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
-import { BOT_NAMES, type BotName, isBotName, makeBot } from '../bot/levels.js'
+import { type BotName, isBotName, makeBot } from '../bot/levels.js'
 import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { LIMITS, type Role, type Terms, otherRole } from '../transcript/messages.js'
 import { decodeEnvelope } from '../transcript/envelope.js'
@@ -78,9 +79,11 @@ function termsFrom(f: TermsFlags): Terms {
   return { ...DEFAULT_TERMS, ruleset: formatRuleset(r.value), maxTurns: int('--max-turns', f.maxTurns, 1, LIMITS.maxTurns), setupMs: ms('--turn-seconds', f.turnSeconds), turnMs: ms('--turn-seconds', f.turnSeconds), replyMs: ms('--reply-seconds', f.replySeconds) }
 }
 
-function botName(name: string): BotName {
-  if (!isBotName(name)) throw new UserError(`--bot: one of ${BOT_NAMES.join(', ')}`)
-  return name
+function botName(given: string): BotName {
+  const name = given.toLowerCase()
+  if (!isBotName(name)) throw new UserError(`--bot: no bot "${given}"; choose hard, medium, easy or random`)
+  // The old name of the medium bot is accepted and said as its level.
+  return name === 'strong' ? 'medium' : name
 }
 
 /** `join @FILE`: the invite from a file, or one line saying why it cannot be read. */
@@ -129,12 +132,21 @@ function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
     const sunk = t.theirResults.destroyed.map((r) => `${r.type}${r.id}`)
     return `turn ${String(t.turn).padStart(3)}: ${plural(mine.length, 'strike')}, ${plural(hits, 'hit')}${sunk.length > 0 ? `, destroyed ${sunk.join(' ')}` : ''}; they struck ${theirs}${lost.length > 0 ? `, destroyed your ${lost.join(' ')}` : ''}`
   }
+  // Each turn once, as soon as it is known: when the next record is asked for, or at the end.
+  let said = 0
+  const say = (history: readonly TurnSummary[]): void => {
+    for (const t of history) if (t.turn > said) screen.print(line(t))
+    said = Math.max(said, history.at(-1)?.turn ?? 0)
+  }
   return {
     setup: (r) => inner.setup(r),
     record: (ctx) => {
-      const last = ctx.history.at(-1)
-      if (last !== undefined) screen.print(line(last))
+      say(ctx.history)
       return inner.record(ctx)
+    },
+    finished: (ctx) => {
+      say(ctx.history)
+      return inner.finished?.(ctx)
     },
   }
 }
@@ -147,11 +159,30 @@ function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
+/** Before anything is written: a human side needs a terminal, and addresses must parse. */
+function checkSide(io: CliIo, f: GameFlags & { listen?: string[]; relay?: string[] }): void {
+  if (f.autoplay !== true && io.prompter?.() === undefined) throw new UserError(NO_TERMINAL)
+  for (const [flag, addrs] of [['--listen', f.listen], ['--relay', f.relay]] as const) {
+    for (const a of addrs ?? []) {
+      if (a === '/p2p-circuit') continue
+      try {
+        multiaddr(a)
+      } catch {
+        throw new UserError(`${flag}: "${a}" is not a multiaddr (e.g. /ip4/0.0.0.0/tcp/4011)`)
+      }
+    }
+  }
+}
+
 const NO_TERMINAL = 'standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal'
 
 function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined, say?: () => ((text: string) => Promise<void>) | undefined): PlayerStrategy {
   const screen = screenFor(io)
-  if (meta.kind === 'bot') return narrated(paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0), screen)
+  if (meta.kind === 'bot') {
+    const bot = paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0)
+    // With --json, standard output holds the result's JSON alone.
+    return f.json === true ? bot : narrated(bot, screen)
+  }
   const prompter = io.prompter?.()
   if (prompter === undefined) throw new UserError(NO_TERMINAL)
   return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent, ...(say === undefined ? {} : { say }) })
@@ -172,6 +203,14 @@ function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => strin
       else io.stdout(`Your opponent stopped the game (${e.reason}): ${e.detail}\n`)
     }
   }
+}
+
+/** `--autoplay` on a resumed game hands its side to a bot from now on (a person may have to leave). */
+function withPlayer(meta: GameMeta, f: GameFlags, io: CliIo): GameMeta {
+  if (f.autoplay !== true || meta.player.kind === 'bot') return meta
+  const next: GameMeta = { ...meta, player: playerMeta(f) }
+  writeMeta(next, env(io))
+  return next
 }
 
 function playerMeta(f: GameFlags): GameMeta['player'] {
@@ -207,12 +246,12 @@ function revealedFleet(transcript: readonly Uint8Array[], them: Role): Setup | u
   return undefined
 }
 
-async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transcriptPath: string, lastView: TurnContext | undefined, me: Role): Promise<number> {
+async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transcriptPath: string, lastView: TurnContext | undefined, me: Role, id: string): Promise<number> {
   const text = formatTranscript(result.transcript)
   if (f.out !== undefined) await io.writeFile(f.out, text)
   const audited = verifyTranscript(text)
   if (f.json === true) {
-    io.stdout(`${JSON.stringify({ transcript: f.out ?? transcriptPath, verdict: result.verdict, verifier: audited }, null, 2)}\n`)
+    io.stdout(`${JSON.stringify({ game: id, you: me, transcript: f.out ?? transcriptPath, verdict: result.verdict, verifier: audited }, null, 2)}\n`)
     return exitFor(audited)
   }
   const screen = screenFor(io)
@@ -222,7 +261,8 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
   io.stdout(`\n${screen.paint(outcomeLine(result.verdict, me), 'hit')}\n`)
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
   io.stdout(`Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`)
-  io.stdout(`Check it yourself: ${commandName(env(io))} verify ${f.out ?? transcriptPath}\n`)
+  const cmd = commandName(env(io))
+  io.stdout(`Check it yourself: ${cmd} verify ${f.out ?? transcriptPath}\nSaved as game ${id.slice(0, 8)} (${cmd} games); its record for the referee: ${cmd} export ${id.slice(0, 8)}\n`)
   return exitFor(audited)
 }
 
@@ -273,7 +313,8 @@ function boundListen(node: Libp2p, requested: readonly string[]): string[] {
 
 /** What a host and a joiner of a stored game set up alike: keys, files, player, addresses, events. */
 function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }, opponent: () => string | undefined): NetGameCommon {
-  const waiting = waitingPrinter(io, f, meta.role === 'host' ? 'A' : 'B', opponent)
+  // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
+  const waiting = waitingPrinter(io, { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' }, meta.role === 'host' ? 'A' : 'B', opponent)
   const chat: { say?: (text: string) => Promise<void> } = {}
   return {
     identity,
@@ -308,11 +349,11 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
         if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
         if (meta.opponent !== undefined) io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
         else if (f.json === true) io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-        else io.stdout(`Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
+        else io.stdout(`You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
       },
     })
     writeMeta({ ...current, finished: result.verdict.status, result: outcomeLine(result.verdict, 'A') }, env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A')
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A', meta.id)
   })
 }
 
@@ -327,7 +368,7 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
       invite: parsed.value,
     })
     writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, 'B') }, env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'B')
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'B', meta.id)
   })
 }
 
@@ -377,6 +418,7 @@ export function hostCommand(io: CliIo, f: GameFlags & TermsFlags & { wait: numbe
   return guarded(io, 'host', async () => {
     const terms = termsFrom(f)
     checkSetupFile(f, terms)
+    checkSide(io, f)
     const id = randomBytes(16).toString('hex')
     const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: f.listen ?? DEFAULT_LISTEN, relays: f.relay ?? [], player: playerMeta(f) }
     writeMeta(meta, env(io))
@@ -397,14 +439,15 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     if (!parsed.ok) throw new UserError(`that invite is not usable: ${parsed.error.field}: ${parsed.error.message}`)
     const invite = parsed.value
     checkSetupFile(f, invite.terms)
+    checkSide(io, f)
     const existing = readMeta(invite.id, env(io))
     if (existing !== undefined && existing.finished === undefined) {
       if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
-      return runJoin(io, f, existing)
+      return runJoin(io, f, withPlayer(existing, f, io))
     }
     if (existing !== undefined) throw new UserError(`game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${gameDir(invite.id, env(io))}`)
     const t = invite.terms
-    if (f.json !== true) io.stdout(`Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply; an offence forfeits.\n`)
+    if (f.json !== true) io.stdout(`You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply; an offence forfeits.\n`)
     if (f.yes !== true && f.autoplay !== true) {
       const prompter = io.prompter?.()
       if (prompter === undefined) throw new UserError('no terminal to accept the terms on: use --yes')
@@ -425,9 +468,10 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       io.stdout(open.length === 0 ? `No game to resume (all games: ${cmd} games)\n` : `${open.map((m) => `${m.id.slice(0, 8)}  ${m.role === 'host' ? 'you host (A)' : 'you joined (B)'}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}\n`).join('')}Resume one: ${cmd} resume ID\n`)
       return EXIT.ok
     }
-    const meta = findGame(id, env(io))
+    let meta = findGame(id, env(io))
     if (meta.finished !== undefined) throw new UserError(`game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`)
     if (meta.against !== undefined) throw new UserError(`game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`)
+    meta = withPlayer(meta, f, io)
     if (meta.role === 'join') return runJoin(io, f, meta)
     const invite = parseInvite(meta.invite)
     if (!invite.ok) throw new UserError(`game ${id} never got as far as an invite; host a new one`)
@@ -457,7 +501,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
-      if (f.json !== true) io.stdout(`You (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
+      if (f.json !== true) io.stdout(`You are A (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
       const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`)
       const hosted = hostGame({
         identity: you,
@@ -478,7 +522,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(level, `${seed}/bot`), listen: [], invite: invite.value })
     const [result] = await Promise.all([hosted, joined])
     writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, 'A') }, env(io))
-    return finishGame(io, { ...f, out }, result, out, seen.ctx, 'A')
+    return finishGame(io, { ...f, out }, result, out, seen.ctx, 'A', id)
     })
   })
 }

@@ -11,6 +11,7 @@ import type { Role } from '../transcript/messages.js'
 import { examine, readEvidence } from '../verify/verify.js'
 import { colourEnabled, painter, renderBoards, turnReport } from '../ui/terminal.js'
 import { ownMarks, renderSpace } from '../ui/board.js'
+import { SCREEN_COLUMNS, wrap } from '../ui/panel.js'
 import { type CliIo, EXIT } from './io.js'
 import { exitFor, renderVerdict } from './verify.js'
 
@@ -53,6 +54,10 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
   const history: TurnSummary[] = []
   let game: GameState = started.value
   const turns = Math.min(reveals[0].records.length, reveals[1].records.length)
+  if (opts.turn !== undefined && opts.turn > turns) {
+    io.stderr(`spaceships show: --turn: this game has ${turns} turn${turns === 1 ? '' : 's'}\n`)
+    return EXIT.usage
+  }
   io.stdout(`Game seen by ${me} (${me === 'A' ? 'the host' : 'the joiner'}), ${ruleset.variant} rules, ${turns} turns.\n`)
   for (let turn = 1; turn <= turns; turn++) {
     const ra = readRecord(ruleset, game.players[0], turn, reveals[0].records[turn - 1] ?? '', 'strict')
@@ -67,7 +72,7 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
     history.push({ turn, myAspects: mine, theirAspects: theirs, theirResults, myReports: myResults.destroyed, theirFlashcube: logs[them].flashcubes.get(turn) ?? noFlashcube(turn) })
     game = next.value.game
     if (only !== undefined && turn !== only) continue
-    io.stdout(`\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k]).join('\n')}\n${renderBoards({ state: game.players[k], history }, paint, io.columns)}\n`)
+    io.stdout(`\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k]).map((l) => wrap(l, Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS))).join('\n')}\n${renderBoards({ state: game.players[k], history }, paint, io.columns)}\n`)
   }
   io.stdout(`\n${renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(started.value.players[k === 0 ? 1 : 0]), paint, io.columns).join('\n')}\n`)
   io.stdout(`\n${renderVerdict(verdict)}`)

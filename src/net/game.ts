@@ -170,10 +170,14 @@ function keyOf(peer: string): Uint8Array {
 /** The deadline the session is waiting on now (either side's), as its `waiting` events state it. */
 class DeadlineWatch {
   current: number | undefined
+  /** Only the peer's courtesy verdict is awaited (SPEC §6.3 end): a peer that leaves now has finished. */
+  finishing = false
 
   see(e: SessionEvent): void {
-    if (e.kind === 'waiting') this.current = e.deadline
-    else if (e.kind === 'stopped') this.current = undefined
+    if (e.kind === 'waiting') {
+      this.current = e.deadline
+      this.finishing = e.what === 'verdict'
+    } else if (e.kind === 'stopped') this.current = undefined
   }
 
   /** Milliseconds left before the current deadline, if there is one. */
@@ -255,7 +259,7 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
   const channel = streamChannel({
     onDetach: () => {
       lost = true
-      o.onEvent({ kind: 'disconnected', deadline: watch.current })
+      if (!watch.finishing) o.onEvent({ kind: 'disconnected', deadline: watch.current })
     },
   })
   offerChat(o, channel)
@@ -350,7 +354,7 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   const channel: StreamChannel = streamChannel({
     onDetach: () => {
       lost = true
-      o.onEvent({ kind: 'disconnected', deadline: watch.current })
+      if (!watch.finishing) o.onEvent({ kind: 'disconnected', deadline: watch.current })
       void redial()
     },
   })

@@ -102,7 +102,7 @@ describe('the levels on the command line', () => {
     try {
       const bad = await cli(['play', '--bot', 'grandmaster', '--autoplay', '--json'], {}, { env: { XDG_CONFIG_HOME: home, XDG_STATE_HOME: home } })
       expect(bad.code).toBe(64)
-      expect(bad.err).toContain('hard, medium, easy, random, strong')
+      expect(bad.err).toContain('--bot: no bot "grandmaster"; choose hard, medium, easy or random')
       // No identity made, no game begun.
       expect(readdirSync(home)).toEqual([])
     } finally {

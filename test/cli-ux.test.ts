@@ -1,0 +1,59 @@
+/**
+ * What a new user meets at the command line: mistakes refused before anything is written, JSON
+ * that parses, every turn narrated, limits and ids said where they are needed.
+ */
+import { existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { formatInvite } from '../src/net/invite.js'
+import { DEFAULT_TERMS } from '../src/transcript/messages.js'
+import { cli } from './cli.js'
+
+function home(): NodeJS.ProcessEnv {
+  const d = mkdtempSync(join(tmpdir(), 'spaceships-ux-'))
+  return { XDG_CONFIG_HOME: join(d, 'config'), XDG_STATE_HOME: join(d, 'state'), NO_COLOR: '1' }
+}
+
+const noTerminal = { prompter: () => undefined }
+
+describe('the command line for a new user', () => {
+  it('join and host without a terminal or with a bad address: one line, exit 64, and no game stored to get stuck on', async () => {
+    const env = home()
+    const invite = formatInvite({ id: 'ab'.repeat(16), peer: '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD', addrs: ['/ip4/127.0.0.1/tcp/1'], terms: DEFAULT_TERMS })
+    const joined = await cli(['join', invite, '--yes'], {}, { env, ...noTerminal })
+    expect(joined.code).toBe(64)
+    expect(joined.err).toMatch(/^spaceships join: standard input is not a terminal, so nobody can type your moves: add --autoplay/)
+    const hosted = await cli(['host', '--autoplay', '--listen', 'garbage'], {}, { env, ...noTerminal })
+    expect(hosted.code).toBe(64)
+    expect(hosted.err).toBe('spaceships host: --listen: "garbage" is not a multiaddr (e.g. /ip4/0.0.0.0/tcp/4011)\n')
+    expect((await cli(['games'], {}, { env })).out).toMatch(/^No games on this machine yet/)
+    expect(existsSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games'))).toBe(false)
+  })
+
+  it('a usage error is short: the problem and the suggestion, not the whole help', async () => {
+    const r = await cli(['play', '--autopaly'])
+    expect(r.code).toBe(64)
+    expect(r.err.trim().split('\n').length).toBeLessThanOrEqual(2)
+    expect(r.err).toContain("unknown option '--autopaly'")
+  })
+
+  it('play --json prints JSON alone, naming the game and your side; every turn is narrated without it; a turn-limited export says why the referee sees no end', async () => {
+    const env = home()
+    const json = await cli(['play', '--autoplay', '--bot', 'random', '--max-turns', '3', '--seed', 'ux', '--json'], {}, { env })
+    expect(json.code, json.err).toBe(0)
+    const parsed = JSON.parse(json.out) as { game: string; you: string; verdict: { status: string } }
+    expect(parsed).toMatchObject({ you: 'A', verdict: { status: 'complete' } })
+    const told = await cli(['play', '--autoplay', '--bot', 'random', '--max-turns', '4', '--seed', 'ux2', '--out', 'g.transcript'], {}, { env })
+    expect(told.code, told.err).toBe(0)
+    for (const t of [1, 2, 3, 4]) expect(told.out).toContain(`turn ${String(t).padStart(3)}:`)
+    const id = /Saved as game ([0-9a-f]{8}) /.exec(told.out)?.[1] ?? ''
+    expect(told.out).toContain(`its record for the referee: spaceships export ${id}`)
+    const exported = await cli(['export', id, '--out', 'g.record'], {}, { env })
+    expect(exported.out).toMatch(/Note: the game ended at the agreed limit of 4 turns: \d+-\d+; the referee, knowing no limit, reads it as stopped before its end\./)
+    expect(exported.files['g.record']).toContain('# the game ended at the agreed limit of 4 turns')
+    const shown = await cli(['show', 'g.transcript', '--as', 'A', '--turn', '9'], { 'g.transcript': told.files['g.transcript'] ?? '' }, { env })
+    expect(shown.code).toBe(64)
+    expect(shown.err).toBe('spaceships show: --turn: this game has 4 turns\n')
+  }, 60_000)
+})
