@@ -33,6 +33,13 @@ export interface GameMeta {
   readonly against?: string
   /** The result in words for this player, once over. */
   readonly result?: string
+  /** This side's role in the game when not the usual one (a rematch swaps them, SPEC §2.4). */
+  readonly side?: 'A' | 'B'
+}
+
+/** This side's role in the game: A for the host and B for the joiner, unless a rematch swapped them. */
+export function sideOf(meta: GameMeta): 'A' | 'B' {
+  return meta.side ?? (meta.role === 'host' ? 'A' : 'B')
 }
 
 /** Whether `resume` can carry the game on: unfinished, networked, with an invite out. */

@@ -12,7 +12,7 @@ import type { Role } from '../transcript/messages.js'
 import type { SideLog } from '../verify/log.js'
 import { type Verdict, examine, readEvidence } from '../verify/verify.js'
 import { outcomeLine, shortId } from '../ui/panel.js'
-import { type GameMeta, allGames, findGame, gameDir, resumable } from './games.js'
+import { type GameMeta, allGames, findGame, gameDir, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 
 function env(io: CliIo): NodeJS.ProcessEnv {
@@ -20,7 +20,7 @@ function env(io: CliIo): NodeJS.ProcessEnv {
 }
 
 export function roleOf(meta: GameMeta): Role {
-  return meta.role === 'host' ? 'A' : 'B'
+  return sideOf(meta)
 }
 
 /** What a game's stored transcript shows: the verdict so far, both sides' parts, the turn reached. */

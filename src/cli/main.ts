@@ -110,7 +110,11 @@ function program(io: CliIo, status: { code: number }): Command {
       .option('--max-turns <n>', 'agreed turn limit (SPEC §6.4)', '1000')
       .option('--turn-seconds <n>', 'deadline for each setup and move', '600')
       .option('--reply-seconds <n>', 'deadline for each automatic reply', '60')
-  const netOptions = (c: Command): Command => c.option('--listen <multiaddr>', 'listen address (repeatable)', collect).option('--relay <multiaddr>', 'relay to reserve a slot on, for players behind NAT (repeatable)', collect)
+  const netOptions = (c: Command): Command =>
+    c
+      .option('--listen <multiaddr>', 'listen address (repeatable)', collect)
+      .option('--relay <multiaddr>', 'relay to reserve a slot on, for players behind NAT (repeatable)', collect)
+      .option('--rematch <n>', 'after the game, offer or accept up to N more on the same connection, the sides swapped each time (you are asked; a bot accepts)', wholeNumber('--rematch', 0, 100))
 
   termsOptions(
     gameOptions(

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../commit/secrets.js'
-import { type NetEvent, type NetGameCommon, NobodyJoinedError, RelayError, hostGame, joinGame } from '../net/game.js'
+import { type NetEvent, type NetGameCommon, NobodyJoinedError, type Rematch, RelayError, hostGame, joinGame } from '../net/game.js'
 import { type Identity, IdentityFileError, configDir, defaultIdentityPath, ephemeralIdentity, loadOrCreateIdentity } from '../net/identity.js'
 import { formatInvite, parseInvite } from '../net/invite.js'
 import { createRelayNode } from '../net/node.js'
@@ -30,7 +30,7 @@ import { ownMarks, renderSpace } from '../ui/board.js'
 import { chatLine, clockText, outcomeLine, shortId } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameFiles, type GameMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, writeMeta } from './games.js'
+import { type GameFiles, type GameMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, sideOf, writeMeta } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
@@ -51,6 +51,8 @@ export interface GameFlags {
   readonly json?: boolean
   readonly yes?: boolean
   readonly pace?: number
+  /** The most rematches this side offers or accepts (SPEC §2.4), each with the sides swapped. */
+  readonly rematch?: number
 }
 
 export interface TermsFlags {
@@ -314,7 +316,7 @@ function boundListen(node: Libp2p, requested: readonly string[]): string[] {
 /** What a host and a joiner of a stored game set up alike: keys, files, player, addresses, events. */
 function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }, opponent: () => string | undefined): NetGameCommon {
   // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
-  const waiting = waitingPrinter(io, { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' }, meta.role === 'host' ? 'A' : 'B', opponent)
+  const waiting = waitingPrinter(io, { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' }, sideOf(meta), opponent)
   const chat: { say?: (text: string) => Promise<void> } = {}
   return {
     identity,
@@ -335,8 +337,11 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let current = meta
+    const again = rematches(io, f, meta, identity, files, seen, () => current.opponent)
     const result = await hostGame({
       ...sideOptions(io, f, meta, identity, files, seen, () => current.opponent),
+      ...(again === undefined ? {} : { rematch: again }),
+      side: sideOf(meta),
       inviteId: meta.id,
       terms,
       waitMs,
@@ -352,8 +357,9 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
         else io.stdout(`You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
       },
     })
-    writeMeta({ ...current, finished: result.verdict.status, result: outcomeLine(result.verdict, 'A') }, env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A', meta.id)
+    if (again !== undefined) return again.code
+    writeMeta({ ...current, finished: result.verdict.status, result: outcomeLine(result.verdict, sideOf(meta)) }, env(io))
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
   })
 }
 
@@ -363,13 +369,60 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
   const identity = await identityFor(f, io)
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+    const again = rematches(io, f, meta, identity, files, seen, () => parsed.value.peer)
     const result = await joinGame({
       ...sideOptions(io, f, meta, identity, files, seen, () => parsed.value.peer),
+      ...(again === undefined ? {} : { rematch: again }),
+      side: sideOf(meta),
       invite: parsed.value,
     })
-    writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, 'B') }, env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'B', meta.id)
+    if (again !== undefined) return again.code
+    writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, sideOf(meta)) }, env(io))
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
   })
+}
+
+/**
+ * Rematches for `--rematch N` (SPEC §2.4): each game's end is shown and kept as it comes; then a
+ * bot's side accepts while N lasts, and a person is asked (no by default). Each new game has its
+ * own directory, journal and lock, so it resumes like any other; `code` is the last game's exit.
+ */
+function rematches(io: CliIo, f: GameFlags, first: GameMeta, identity: Identity, firstFiles: GameFiles, firstSeen: { ctx?: TurnContext }, opponent: () => string | undefined): (Rematch & { readonly code: number }) | undefined {
+  if (f.rematch === undefined || f.rematch <= 0) return undefined
+  let left = f.rematch
+  let current = { meta: first, files: firstFiles, seen: firstSeen }
+  const state = { code: EXIT.ok as number }
+  const invite = parseInvite(first.invite)
+  return {
+    get code() {
+      return state.code
+    },
+    async ended(result, game, side) {
+      const m = readMeta(game, env(io)) ?? current.meta
+      writeMeta({ ...m, finished: result.verdict.status, result: outcomeLine(result.verdict, side) }, env(io))
+      // Only the first game goes to --out; each game's transcript stays in its own directory.
+      state.code = await finishGame(io, current.files === firstFiles ? f : { ...f, out: undefined }, result, join(current.files.dir, 'transcript'), current.seen.ctx, side, game)
+      if (current.files !== firstFiles) current.files.release()
+    },
+    async want() {
+      if (left <= 0) return false
+      const yes = current.meta.player.kind === 'bot' ? true : ((await io.prompter?.()?.confirm({ message: 'Play again, with the sides swapped?', default: false })) ?? false)
+      if (yes) left--
+      return yes
+    },
+    next(side, id) {
+      const player: GameMeta['player'] = first.player.kind === 'bot' ? { ...first.player, seed: `${first.player.seed}/${id}` } : first.player
+      const text = invite.ok ? formatInvite({ ...invite.value, id }) : first.invite
+      const peer = opponent()
+      const meta: GameMeta = { v: 1, id, role: first.role, invite: text, listen: first.listen, relays: first.relays, player, side, ...(peer === undefined ? {} : { opponent: peer }) }
+      writeMeta(meta, env(io))
+      const files = openGameFiles(id, env(io))
+      const seen: { ctx?: TurnContext } = {}
+      current = { meta, files, seen }
+      if (f.json !== true) io.stdout(`\nRematch: game ${id.slice(0, 8)}; you are ${side} this time${side === 'A' ? ' (you move first)' : ''}.\n`)
+      return { store: files.store, journal: files.journal, strategy: watched(playerFor(f, io, player, opponent), seen) }
+    },
+  }
 }
 
 /** Runs `body` holding the game directory's lock (one process per game), released however it ends. */

@@ -9,6 +9,7 @@ import type { Connection, Libp2p, Stream } from '@libp2p/interface'
 import { peerIdFromString } from '@libp2p/peer-id'
 import { lpStream } from '@libp2p/utils'
 import { multiaddr } from '@multiformats/multiaddr'
+import { createHash } from 'node:crypto'
 import { constantTimeEqual, utf8 } from '../commit/bytes.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type Journal, journaledSecrets, journaledStrategy } from '../session/journal.js'
@@ -16,10 +17,11 @@ import { componentLogger } from '../log.js'
 import { systemClock } from '../session/clock.js'
 import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
-import { encodeControl } from '../transcript/frame.js'
+import { decodeFrame, encodeControl } from '../transcript/frame.js'
+import type { Channel } from '../session/channel.js'
 import type { SealedEnvelope } from '../transcript/envelope.js'
 import type { TranscriptStore } from '../transcript/file.js'
-import { PROTOCOL_ID, type Terms } from '../transcript/messages.js'
+import { PROTOCOL_ID, type Role, type Terms, otherRole } from '../transcript/messages.js'
 import type { Identity } from './identity.js'
 import { type Invite, relaysOf } from './invite.js'
 import { createPeerNode, dialRelays } from './node.js'
@@ -80,6 +82,36 @@ export interface NetGameCommon {
    * a control frame, never signed or persisted; at most `LIMITS.controlTextBytes` bytes).
    */
   readonly onChat?: (say: (text: string) => Promise<void>) => void
+  /** Play again on this connection with the sides swapped, as long as both players want (SPEC §2.4). */
+  readonly rematch?: Rematch
+  /** This side's role in the game (a rematch swaps them); default A for a host, B for a joiner. */
+  readonly side?: Role
+}
+
+/** The next game after a rematch both players accepted (SPEC §2.4): where it is kept and who plays it. */
+export interface RematchGame {
+  readonly store: TranscriptStore
+  readonly journal?: Journal
+  readonly strategy: PlayerStrategy
+}
+
+/**
+ * Rematches on the game's connection (SPEC §2.4): each game's end goes to `ended` (the first
+ * included); then `want` says whether this side offers (or accepts) another with the sides
+ * swapped; when both do, `next` gives the new game's place and player, and it is played on the
+ * same stream, the previous B as A.
+ */
+export interface Rematch {
+  ended(result: SessionResult, game: string, side: Role): void | Promise<void>
+  want(): Promise<boolean>
+  next(side: Role, id: string): RematchGame | Promise<RematchGame>
+  /** How long to wait for the other side's answer (default a minute). */
+  readonly waitMs?: number
+}
+
+/** The next game's id: derived from the last one, so both sides name it alike without a message. */
+export function rematchId(previous: string): string {
+  return createHash('sha256').update(`spaceships/rematch/${previous}`).digest('hex').slice(0, 32)
 }
 
 function offerChat(o: NetGameCommon, channel: StreamChannel): void {
@@ -199,6 +231,84 @@ function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity
       watch.see(e)
       o.onSessionEvent?.(e)
     },
+  }
+}
+
+/**
+ * The game, then each rematch both players accept (SPEC §2.4), on one channel: sessions are lent
+ * the channel and never close it; `finish` does once the last game is over. Returns the first
+ * game's result (each rematch's goes to its own `done`).
+ */
+async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: StreamChannel, side: Role, terms: Terms, id: string, opponentKey: Uint8Array | undefined): Promise<SessionResult> {
+  const lent: Channel = o.rematch === undefined ? channel : { send: (f) => channel.send(f), receive: (signal) => channel.receive(signal), close: () => undefined }
+  const key = opponentKey === undefined ? {} : { opponentKey }
+  // A rematch frame the peer sent while this side's session still ran is heard through it.
+  const early: Heard = { offer: false, accept: false, decline: false }
+  const hear = (e: SessionEvent): void => {
+    if (e.kind !== 'rematch') return
+    if (e.control === 'rematch-offer') early.offer = true
+    else if (e.control === 'rematch-accept') early.accept = true
+    else early.decline = true
+  }
+  const listened: NetGameCommon = { ...o, onSessionEvent: (e) => { hear(e); o.onSessionEvent?.(e) } }
+  const first = await runSession({ ...sessionInputs(listened, watch), role: side, terms, channel: lent, ...key })
+  let last = first
+  let game = id
+  let role = side
+  while (o.rematch !== undefined) {
+    await o.rematch.ended(last, game, role)
+    if (!(await agreeRematch(channel, o.rematch, role, early))) break
+    Object.assign(early, { offer: false, accept: false, decline: false })
+    role = otherRole(role)
+    game = rematchId(game)
+    const next = await o.rematch.next(role, game)
+    // The new game's own store, journal and player; never the last game's journal.
+    const inputs: NetGameCommon = { ...listened, store: next.store, strategy: next.strategy }
+    delete (inputs as { journal?: Journal }).journal
+    last = await runSession({ ...sessionInputs(next.journal === undefined ? inputs : { ...inputs, journal: next.journal }, watch), role, terms, channel: lent, ...key })
+  }
+  return first
+}
+
+/**
+ * SPEC §2.4: offers or accepts a rematch. Both sides may offer at once (then both want it); an
+ * answer that does not come within the wait, a decline, or the channel closing means no rematch.
+ * Envelope frames still arriving from the game just over are not part of the conversation.
+ */
+interface Heard { offer: boolean; accept: boolean; decline: boolean }
+
+async function agreeRematch(channel: StreamChannel, r: Rematch, role: Role, early: Heard): Promise<boolean> {
+  const wait = new AbortController()
+  const timer = setTimeout(() => { wait.abort(); }, r.waitMs ?? 60_000)
+  const heard: Heard = { ...early }
+  // A peer that left (its node stopped, no rematch wanted) answers nothing: stop waiting for it.
+  const gone = setInterval(() => { if (!channel.attached) wait.abort() }, 250)
+  const me = { answered: false }
+  // Listen while the player decides: the other side may have offered already.
+  const listening = (async () => {
+    for (;;) {
+      const got = await channel.receive(wait.signal)
+      if (got.kind !== 'frame') return
+      const d = decodeFrame(got.bytes, otherRole(role), { game: undefined, hashAt: () => undefined, positionOf: () => undefined })
+      if (!d.ok || d.value.kind !== 'control') continue
+      if (d.value.control === 'rematch-offer') heard.offer = true
+      else if (d.value.control === 'rematch-accept') heard.accept = true
+      else if (d.value.control === 'rematch-decline') heard.decline = true
+      if (heard.accept || heard.decline || (heard.offer && me.answered)) return
+    }
+  })()
+  try {
+    const yes = await r.want()
+    me.answered = true
+    await channel.send(encodeControl(yes ? (heard.offer ? 'rematch-accept' : 'rematch-offer') : 'rematch-decline'))
+    if (!yes) return false
+    if (!heard.offer && !heard.accept && !heard.decline) await listening
+    // Both offered at once, or one offered and the other accepted.
+    return !heard.decline && (heard.offer || heard.accept)
+  } finally {
+    clearTimeout(timer)
+    clearInterval(gone)
+    wait.abort()
   }
 }
 
@@ -327,7 +437,7 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
   const known = opponent
   if (known === undefined) throw new Error('unreachable: no opponent after the first join')
   try {
-    return await finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'A', terms: o.terms, channel, opponentKey: keyOf(known) }))
+    return await finish(node, channel, playGames(o, watch, channel, o.side ?? 'A', o.terms, o.inviteId, keyOf(known)))
   } finally {
     relayWatch.abort()
     o.signal?.removeEventListener('abort', outside)
@@ -392,5 +502,5 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   o.onEvent({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
   await o.onReady?.(node)
   void redial()
-  return finish(node, channel, runSession({ ...sessionInputs(o, watch), role: 'B', terms: invite.terms, channel, opponentKey: keyOf(invite.peer) }))
+  return finish(node, channel, playGames(o, watch, channel, o.side ?? 'B', invite.terms, invite.id, keyOf(invite.peer)))
 }

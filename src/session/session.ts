@@ -70,6 +70,8 @@ export type SessionEvent =
   | { readonly kind: 'waiting'; readonly side: Role; readonly what: string; readonly deadline: number }
   | { readonly kind: 'stopped'; readonly by: Role; readonly reason: StopReason; readonly detail: string }
   | { readonly kind: 'chat'; readonly text: string }
+  /** A rematch frame that arrived during the game (SPEC §2.4): the node answers it once the game is over. */
+  | { readonly kind: 'rematch'; readonly control: 'rematch-offer' | 'rematch-accept' | 'rematch-decline' }
   /** Bytes from the peer that are not evidence (SPEC §2.1), and what was done about them. */
   | { readonly kind: 'ignored'; readonly detail: string }
 
@@ -808,6 +810,7 @@ class Session {
       const now = this.clock.now()
       if (now - this.chatWindow.start >= 1000) this.chatWindow = { start: now, count: 0 }
       if (f.control === 'chat' && ++this.chatWindow.count <= LIMITS.chatPerSecond) this.emit({ kind: 'chat', text: f.text })
+      else if (f.control !== 'chat') this.emit({ kind: 'rematch', control: f.control })
       return
     }
     if (f.kind === 'resume') return this.resend(f.held)
@@ -1077,6 +1080,8 @@ function describeEvent(e: SessionEvent): string {
       return `${e.by} stopped (${e.reason}): ${e.detail}`
     case 'chat':
       return `chat: ${e.text}`
+    case 'rematch':
+      return `heard ${e.control}`
     case 'ignored':
       return `ignored: ${e.detail}`
   }
