@@ -35,7 +35,7 @@ describe('the game library: games, resume, export', () => {
     expect(rows).toHaveLength(1)
     const row = rows[0]
     if (row === undefined) return
-    expect(row).toMatchObject({ kind: 'play', you: 'A', opponent: 'the medium bot', state: 'finished', turn: verdict.turn })
+    expect(row).toMatchObject({ kind: 'play', you: 'A', opponent: 'the medium bot', state: 'finished', turn: verdict.turn, status: 'complete' })
     expect(row.result).toMatch(/^(You win \d+-\d+|You lose \d+-\d+|A draw, \d+-\d+)\.$/)
     expect(Date.now() - Date.parse(row.created)).toBeLessThan(600_000)
     const text = await cli(['games'], {}, { env })
@@ -93,6 +93,6 @@ describe('the game library: games, resume, export', () => {
     expect((await cli(['resume', 'ffff'], {}, { env })).err).toBe('spaceships resume: no game or transcript file named ffff (see: spaceships games)\n')
     const noRecord = await cli(['export', 'aaaa1111'], {}, { env })
     expect(noRecord.code).toBe(64)
-    expect(noRecord.err).toContain('has no transcript yet')
+    expect(noRecord.err).toBe('spaceships: game aaaa1111 is not finished; carry it on with spaceships resume aaaa1111\n')
   })
 })

@@ -57,6 +57,10 @@ interface GameRow {
   readonly turn: number
   readonly state: 'finished' | 'resumable' | 'interrupted' | 'waiting'
   readonly result: string
+  /** The verdict's status (SPEC §12.8), as `spaceships verify` reports it. */
+  readonly status: string
+  /** This machine's copy of the game's transcript. */
+  readonly transcript: string
 }
 
 function rowOf(meta: GameMeta, io: CliIo): GameRow {
@@ -76,7 +80,7 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
           : kind === 'play'
             ? 'interrupted; a game against the bot cannot be resumed'
             : 'interrupted before it began')
-  return { id: meta.id, created: meta.created, kind, you, opponent, turn: p?.turn ?? 0, state, result }
+  return { id: meta.id, created: meta.created, kind, you, opponent, turn: p?.turn ?? 0, state, result, status: p?.verdict.status ?? 'incomplete', transcript: join(gameDir(meta.id, env(io)), 'transcript') }
 }
 
 export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean }): number {
@@ -134,6 +138,7 @@ export async function exportCommand(io: CliIo, ref: string, opts: { out?: string
   } catch {
     const meta = findGame(ref, env(io))
     source = `game ${meta.id}`
+    if (meta.finished === undefined && resumable(meta)) throw new UserError(`game ${meta.id.slice(0, 8)} is not finished; carry it on with ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`)
     try {
       content = readFileSync(join(gameDir(meta.id, env(io)), 'transcript'))
     } catch {
