@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -244,6 +245,32 @@ describe('spaceships play, show and id: the terminal game', () => {
       expect(bytes).not.toContain('good luck')
       expect(bytes).not.toContain('thanks')
     }
+  }, 60_000)
+
+  it('an abandonment win: the joiner process is killed mid-game; the host claims at the deadline and is told it wins by forfeit (SPEC §6.6, §12.7)', async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const term = terminal()
+    const hostFiles: Record<string, string> = {}
+    const host = cli(['host', '--random', '--seed', 'abandon', '--turn-seconds', '3', '--reply-seconds', '2', '--max-turns', '5', '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt'], hostFiles, { env: hostEnv, prompter: term.prompter, tap: term.tap })
+    host.catch((e: unknown) => { console.error('host failed', e); })
+    await term.seen('Waiting for them to join', 0)
+    const main = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
+    const joiner = spawn(process.execPath, [main, 'join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], { env: { ...process.env, ...joinEnv }, stdio: 'ignore' })
+    const gone = new Promise((r) => joiner.on('exit', r))
+    let at = await term.seen('Turn 1 record', 0)
+    await term.type('-\r')
+    at = await term.seen('Sign and send: nothing this turn?', at)
+    await term.type('\r')
+    // Killed once both setups and a turn are committed: it owes its next move, and never reveals.
+    at = await term.seen('Turn 2 record', at)
+    joiner.kill('SIGKILL')
+    await gone
+    await term.type('-\r')
+    await term.seen('Sign and send: nothing this turn?', at)
+    await term.type('\r')
+    const r = await host
+    expect(r.code, r.err + r.out.slice(-1500)).toBe(4)
+    expect(r.out).toContain('Your opponent (B) abandoned the game: you win by forfeit.')
   }, 60_000)
 
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
