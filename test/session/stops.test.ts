@@ -11,17 +11,12 @@ import type { MemoryPair } from '../../src/session/channel.js'
 import type { VirtualClock } from '../../src/session/clock.js'
 import type { SessionEvent } from '../../src/session/session.js'
 import { RESIGN, type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
-import { decodeEnvelope } from '../../src/transcript/envelope.js'
-import { formatTranscript } from '../../src/transcript/file.js'
 import { LIMITS } from '../../src/transcript/messages.js'
-import { type Verdict, verifyFiles } from '../../src/verify/verify.js'
+import type { Verdict } from '../../src/verify/verify.js'
+import { partsOf, verdictOf } from '../redteam/helpers.js'
 import { TERMS, playInMemory } from './helpers.js'
 
 const terms = { ...TERMS, maxTurns: 60 }
-
-function verdictOf(...transcripts: (readonly Uint8Array[])[]): Verdict {
-  return verifyFiles(transcripts.map((t, i) => ({ name: `f${i}`, content: formatTranscript(t) })))
-}
 
 function summary(v: Verdict): string {
   switch (v.status) {
@@ -40,11 +35,6 @@ function summary(v: Verdict): string {
     case 'unreadable':
       return 'unreadable'
   }
-}
-
-function partsOf(b: Uint8Array): string {
-  const d = decodeEnvelope(b)
-  return d.ok ? `${d.value.envelope.sender}${d.value.envelope.seq}:${d.value.envelope.parts.map((p) => p.t).join('+')}` : '?'
 }
 
 const resignAt = (turn: number, seed: string): PlayerStrategy => {
