@@ -6,7 +6,8 @@
  *
  *   node dist/bench/peer.js listen|dial MODE SEED MAX_TURNS GAMES BOT [ADDR]
  *
- * MODE is `full` (the referee-less protocol) or `trusting` (the baseline); BOT is `random` (long
+ * MODE is `full` (the referee-less protocol), `trusting` (the baseline: SPEC §6.3's schedule minus
+ * the crypto) or `pipelined` (trusting play on the schedule only trust allows, trusting.ts); BOT is `random` (long
  * games: turns dominate) or `medium` (games as people play them, about nine turns). The listener
  * prints `{"addr": ...}` once it listens; then GAMES games are played, one stream each, and both
  * sides print one JSON line per game: turns, the wall time and CPU time of the game (from the
@@ -32,7 +33,7 @@ import { memoryStore } from '../transcript/file.js'
 import { PROTOCOL_ID, type Role, SINGLE_GAME, type Terms } from '../transcript/messages.js'
 import { runTrusting } from './trusting.js'
 
-export type BenchMode = 'full' | 'trusting'
+export type BenchMode = 'full' | 'trusting' | 'pipelined'
 
 export interface PeerResult {
   readonly turns: number
@@ -87,7 +88,7 @@ export type BenchBot = 'random' | 'medium'
 
 /** Plays one side of a bot game and returns its turn count. */
 export async function playSide(mode: BenchMode, role: Role, seed: string, channel: Channel, maxTurns: number, bot: BenchBot = 'random'): Promise<number> {
-  if (mode === 'trusting') return (await runTrusting(role, DEFAULT_RULESET, channel, makeBot(bot, `${seed}/${role}/bot`), maxTurns)).turns
+  if (mode !== 'full') return (await runTrusting(role, DEFAULT_RULESET, channel, makeBot(bot, `${seed}/${role}/bot`), maxTurns, mode === 'trusting' ? 'protocol' : 'pipelined')).turns
   const secrets = seededSecrets(`${seed}/${role}`)
   const r = await runSession({ role, keys: generateKeyPair(secrets), terms: benchTerms(maxTurns), secrets, store: memoryStore(), channel, strategy: makeBot(bot, `${seed}/${role}/bot`) })
   if (r.verdict.status !== 'complete') throw new Error(`bench game ${seed}: ${r.verdict.status}`)
@@ -96,7 +97,7 @@ export async function playSide(mode: BenchMode, role: Role, seed: string, channe
 
 async function main(argv: readonly string[]): Promise<void> {
   const [how, modeArg, seed = 'bench', maxTurnsArg = '100', gamesArg = '1', botArg = 'random', addr] = argv
-  const mode: BenchMode = modeArg === 'trusting' ? 'trusting' : 'full'
+  const mode: BenchMode = modeArg === 'trusting' || modeArg === 'pipelined' ? modeArg : 'full'
   const bot: BenchBot = botArg === 'medium' ? 'medium' : 'random'
   const starts = how === 'listen' ? undefined : createInterface({ input: process.stdin })[Symbol.asyncIterator]()
   const maxTurns = Number(maxTurnsArg)

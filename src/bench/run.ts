@@ -49,6 +49,8 @@ interface TurnSeries {
   readonly maxTurns: number
   readonly turns: Stat
   readonly wallMs: { readonly full: Stat; readonly trusting: Stat; readonly ratio: number }
+  /** Trusting play on the pipelined schedule only trust allows (trusting.ts): two one-way delays a turn, not three. */
+  readonly pipelined?: { readonly wallMs: Stat; readonly ratio: number; readonly tcpBytesPerPlayer?: Stat }
   readonly cpuMsPerPlayer: { readonly full: Stat; readonly trusting: Stat; readonly ratio: number }
   readonly bytesPerPlayer: { readonly full: Stat; readonly trusting: Stat }
   readonly tcpBytesPerPlayer?: { readonly full: Stat; readonly trusting: Stat }
@@ -158,12 +160,13 @@ async function nextGame(p: PeerPair, label: string): Promise<TurnRun> {
  * of the machine falls on both; each pair plays a warm-up game first (a peer node is long-running;
  * a fresh process would measure the JIT).
  */
-async function pairedRuns(bot: BenchBot, delayMs: number, maxTurns: number, count: number): Promise<{ full: TurnRun[]; trusting: TurnRun[] }> {
+async function pairedRuns(bot: BenchBot, delayMs: number, maxTurns: number, count: number): Promise<Record<BenchMode, TurnRun[]>> {
   const seed = `turn/${bot}/${delayMs}`
-  const pairs = { full: await peerPair('full', bot, seed, maxTurns, count + 1, delayMs), trusting: await peerPair('trusting', bot, seed, maxTurns, count + 1, delayMs) }
-  const runs: { full: TurnRun[]; trusting: TurnRun[] } = { full: [], trusting: [] }
+  const modes = ['full', 'trusting', 'pipelined'] as const
+  const pairs = { full: await peerPair('full', bot, seed, maxTurns, count + 1, delayMs), trusting: await peerPair('trusting', bot, seed, maxTurns, count + 1, delayMs), pipelined: await peerPair('pipelined', bot, seed, maxTurns, count + 1, delayMs) }
+  const runs: Record<BenchMode, TurnRun[]> = { full: [], trusting: [], pipelined: [] }
   for (let g = 0; g <= count; g++) {
-    for (const mode of ['full', 'trusting'] as const) {
+    for (const mode of modes) {
       const r = await nextGame(pairs[mode], `${mode} ${seed} game ${g}`)
       if (g > 0) runs[mode].push(r)
     }
@@ -297,16 +300,19 @@ async function main(): Promise<void> {
   log(`bench on ${machine}`)
 
   log('1. per turn over libp2p (TCP + Noise + yamux), full protocol vs trusting baseline, alternating')
-  const summary = (full: readonly TurnRun[], trusting: readonly TurnRun[], maxTurns: number): TurnSeries => {
+  const summary = (full: readonly TurnRun[], trusting: readonly TurnRun[], maxTurns: number, pipelined?: readonly TurnRun[]): TurnSeries => {
     const pick = (runs: readonly TurnRun[], f: (r: TurnRun) => number): Stat => stat(runs.map(f))
     const wall = { full: pick(full, (r) => r.wallMsPerTurn), trusting: pick(trusting, (r) => r.wallMsPerTurn) }
     const cpu = { full: pick(full, (r) => r.cpuMsPerTurnPerPlayer), trusting: pick(trusting, (r) => r.cpuMsPerTurnPerPlayer) }
     const tcp = full.every((r) => r.tcpBytesPerTurnPerPlayer !== undefined) ? { tcpBytesPerPlayer: { full: pick(full, (r) => r.tcpBytesPerTurnPerPlayer ?? 0), trusting: pick(trusting, (r) => r.tcpBytesPerTurnPerPlayer ?? 0) } } : {}
+    const piped = pipelined === undefined ? undefined : pick(pipelined, (r) => r.wallMsPerTurn)
+    const pipedTcp = pipelined?.every((r) => r.tcpBytesPerTurnPerPlayer !== undefined) === true ? { tcpBytesPerPlayer: pick(pipelined, (r) => r.tcpBytesPerTurnPerPlayer ?? 0) } : {}
     return {
       games: full.length,
       maxTurns,
       turns: pick(full, (r) => r.turns),
       wallMs: { ...wall, ratio: wall.full.median / wall.trusting.median },
+      ...(piped === undefined ? {} : { pipelined: { wallMs: piped, ratio: wall.full.median / piped.median, ...pipedTcp } }),
       cpuMsPerPlayer: { ...cpu, ratio: cpu.full.median / cpu.trusting.median },
       bytesPerPlayer: { full: pick(full, (r) => r.bytesPerTurnPerPlayer), trusting: pick(trusting, (r) => r.bytesPerTurnPerPlayer) },
       ...tcp,
@@ -327,7 +333,7 @@ async function main(): Promise<void> {
   const series = async (bot: BenchBot, delayMs: number, maxTurns: number): Promise<TurnSeries> => {
     log(`   ${bot} bots, ${delayMs === 0 ? 'loopback' : `a link adding ${delayMs} ms each way`}, a process per player`)
     const r = await pairedRuns(bot, delayMs, maxTurns, REPS)
-    return summary(r.full, r.trusting, maxTurns)
+    return summary(r.full, r.trusting, maxTurns, r.pipelined)
   }
   const twoProcesses = await series('random', 0, PER_TURN_MAX_TURNS)
   const twoProcessesMedium = await series('medium', 0, PER_TURN_MAX_TURNS)
@@ -398,6 +404,12 @@ async function main(): Promise<void> {
   const rows: [string, string, string, string][] = [
     [`wall time per turn over a ${LINK_DELAY_MS} ms link, random bots (${linkRandom.turns.median} turns), ms`, fmt(linkRandom.wallMs.full), fmt(linkRandom.wallMs.trusting), ratio(linkRandom, 1.35)],
     [`wall time per turn over a ${LINK_DELAY_MS} ms link, medium bots (${linkMedium.turns.median} turns), ms`, fmt(linkMedium.wallMs.full), fmt(linkMedium.wallMs.trusting), ratio(linkMedium, 1.5)],
+    ...[linkRandom, linkMedium].map((x, i): [string, string, string, string] => [
+      `the same over the link, ${i === 0 ? 'random' : 'medium'} bots, against pipelined trusting play (no commit-then-reveal schedule can go below 1.5), ms`,
+      fmt(x.wallMs.full),
+      x.pipelined === undefined ? '' : fmt(x.pipelined.wallMs),
+      `ratio ${x.pipelined?.ratio.toFixed(2) ?? '?'}`,
+    ]),
     [`wall time per turn on loopback, random bots (${t.turns.median} turns), ms`, fmt(t.wallMs.full), fmt(t.wallMs.trusting), ratio(t, 2.0)],
     [`wall time per turn on loopback, medium bots (${twoProcessesMedium.turns.median} turns), ms`, fmt(twoProcessesMedium.wallMs.full), fmt(twoProcessesMedium.wallMs.trusting), ratio(twoProcessesMedium, 2.0)],
     ['wall time per turn, both players in one process, random bots, ms', fmt(o.wallMs.full), fmt(o.wallMs.trusting), `ratio ${o.wallMs.ratio.toFixed(2)}`],

@@ -1,10 +1,22 @@
 /**
- * The trusting baseline for the benchmark: the same game over the same channel with the same
- * schedule of visible messages as protocol version 2 (SPEC §6.3: strict alternation, S's aspects
- * first, then F's aspects with its answers, then S's answers with any flashcube data, then F's
- * flashcube data), but nothing a referee-less game needs: no hellos, setup or record commitments
- * (so no commit-only envelope), no openings, no signatures or chains, no reveal and no
- * verification. Each side simply believes the other's answers. Never for play: it prices the protocol.
+ * The trusting baselines for the benchmark: the same game over the same channel with the same
+ * visible messages as protocol version 2 (aspects, results, flashcube data), but nothing a
+ * referee-less game needs: no hellos, setup or record commitments, no openings, no signatures or
+ * chains, no reveal and no verification. Each side simply believes the other's answers. Never for
+ * play: they price the protocol.
+ *
+ * Two schedules:
+ * - `protocol`: SPEC §6.3's envelopes, in its order, minus the crypto. Strict alternation; a turn is
+ *   S's aspects, F's aspects with its answers, S's answers (with any flashcube data), then F's
+ *   flashcube data if due; the sender of the turn's last envelope is the next turn's F (as the
+ *   commitment ahead makes it), and turn 1 opens with A's empty envelope where its commitment
+ *   stands. This is the issue's baseline: it isolates what the crypto costs.
+ * - `pipelined`: what trusting play could do with no commitment at all. The side that sent the
+ *   turn's last answers also sends its next aspects at once, before the other has chosen, so a turn
+ *   is two one-way delays instead of three. Only a trusted client may do this (the other side's
+ *   aspects arrive before its player chooses); no commit-then-reveal schedule can match it, since
+ *   each side's aspects wait for a commitment made after the previous turn's last answer (README,
+ *   "the floor").
  */
 import { readRecord } from '../rules/legality.js'
 import { burnoutsOf, resolveIncoming, withBurnouts } from '../rules/resolve.js'
@@ -19,6 +31,9 @@ import { beamExchanges, visibleAspectsOf } from '../verify/replay.js'
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
+/** SPEC §6.3's schedule minus the crypto, or the pipelined one only trust allows (see above). */
+export type TrustingSchedule = 'protocol' | 'pipelined'
+
 export interface TrustingResult {
   readonly turns: number
   readonly bytesSent: number
@@ -28,7 +43,7 @@ type Message = { aspects?: Aspects; results?: Results; flashcube?: Flashcube }
 
 const json = (m: Message): string => JSON.stringify(m, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v))
 
-export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel, strategy: PlayerStrategy, maxTurns: number): Promise<TrustingResult> {
+export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel, strategy: PlayerStrategy, maxTurns: number, schedule: TrustingSchedule = 'protocol'): Promise<TrustingResult> {
   let bytesSent = 0
   const never = new AbortController().signal
   const send = async (m: Message): Promise<void> => {
@@ -47,6 +62,11 @@ export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel
   let state: PlayerState = initialPlayerState(await strategy.setup(ruleset))
   const history: TurnSummary[] = []
   let first: Role = 'A'
+  // SPEC §6.3 step 1 of turn 1: A's commitment, here an empty envelope S waits for.
+  if (schedule === 'protocol') {
+    if (role === 'A') await send({})
+    else await receive()
+  }
   let turn = 1
   for (; ; turn++) {
     const start = state
@@ -89,9 +109,12 @@ export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel
       }
     }
     history.push({ turn, myAspects, theirAspects, theirResults, myReports: myResults.destroyed, theirFlashcube: theirFlash })
-    // SPEC §6.3: the first mover changes when it sent the turn's last message (flashcube data).
+    // SPEC §6.3: with a commitment ahead its sender, the sender of the turn's last envelope, is the
+    // next F: S unless F sent flashcube data (step 5). Pipelined, S goes on sending first unless F
+    // sent the last envelope, so one side sends twice in a row.
     const sResults = amFirst ? theirResults : myResults
-    if (sResults.destroyed.length > 0) first = otherRole(first)
+    const fSentLast = sResults.destroyed.length > 0
+    if (schedule === 'protocol' ? !fSentLast : fSentLast) first = otherRole(first)
     if (myAspects.idle || theirAspects.idle || myResults.fleetDestroyed || theirResults.fleetDestroyed || turn >= maxTurns) break
   }
   return { turns: turn, bytesSent }
