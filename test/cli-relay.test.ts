@@ -33,8 +33,8 @@ describe('spaceships relay, host --relay, join (the README recipe)', () => {
     const relayAddr = (JSON.parse(relayOut) as { addrs: string[] }).addrs[0] ?? ''
     let hostScreen = ''
     const host = cli(['host', '--relay', relayAddr, '--autoplay', '--wait', '30', '--max-turns', '20'], {}, { env: hostEnv, tap: (t) => (hostScreen += t) })
-    await expect.poll(() => hostScreen, { timeout: 20_000 }).toMatch(/spaceships2\.\S+/)
-    const invite = /spaceships2\.\S+/.exec(hostScreen)?.[0] ?? ''
+    await expect.poll(() => hostScreen, { timeout: 20_000 }).toMatch(/spaceships3\.\S+/)
+    const invite = /spaceships3\.\S+/.exec(hostScreen)?.[0] ?? ''
     const parsed = parseInvite(invite)
     expect(parsed.ok && parsed.value.addrs.some((a) => a.includes(`/p2p-circuit`))).toBe(true)
     const [h, j] = await Promise.all([host, cli(['join', invite, '--yes', '--autoplay', '--json'], {}, { env: joinEnv })])

@@ -1,6 +1,6 @@
 /**
  * The trusting baselines for the benchmark: the same game over the same channel with the same
- * visible messages as protocol version 2 (aspects, results, flashcube data), but nothing a
+ * visible messages as the protocol (aspects, results, flashcube data), but nothing a
  * referee-less game needs: no hellos, setup or record commitments, no openings, no signatures or
  * chains, no reveal and no verification. Each side simply believes the other's answers. Never for
  * play: they price the protocol.

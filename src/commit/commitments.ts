@@ -1,20 +1,22 @@
 /**
  * Salted commitments (protocol/SPEC.md §4): per cell of a player's space, one to occupancy and
- * one to detail, each with its own 256-bit salt; and one per turn to the action record.
+ * one to detail, each with its own 128-bit salt; and one per turn to the action record.
  *
- * Salts are derived from one secret 256-bit seed per player and game with HMAC-SHA256 (SPEC
- * §4.1): each salt is a PRF output under the seed, so opening one cell discloses nothing about
- * any other, and revealing the seed at the end discloses them all at once.
+ * Salts are derived from one secret 256-bit seed per player and game (SPEC §4.1): each salt is a
+ * PRF output under the seed (SHA-256 keyed through its chaining value, HMAC's own assumption), so
+ * opening one cell discloses nothing about any other, and revealing the seed at the end discloses
+ * them all at once. SPEC §4.4 argues the 128-bit salts.
  *
  * The objects below hold one side of one game: the domain blocks are absorbed once, and the seed
  * is copied at construction, so nothing a caller does to its own buffers afterwards changes them.
  * The free functions compute the same values the plain way (vectors, other implementations).
  */
 import { constantTimeEqual, u16, utf8 } from './bytes.js'
-import { BlockHash, BlockMac, DOMAIN, HASH_BYTES, domainBlock, hmacSha256, sha256 } from './hash.js'
+import { BlockHash, DOMAIN, HASH_BYTES, SaltPrf, domainBlock, sha256 } from './hash.js'
 
 export const SEED_BYTES = 32
-export const SALT_BYTES = 32
+/** SPEC §4.1, §4.4: 128 bits, the hiding level; binding rests on the 256-bit outputs. */
+export const SALT_BYTES = 16
 export const GAME_ID_BYTES = 32
 /** SPEC §4.2: cells per space; the setup commitment holds two commitments per cell. */
 export const SPACE_CELLS = 125
@@ -110,7 +112,7 @@ export class SideCommitments {
 
 /** One side's secrets for one game: its salts, its setup vector, its record commitments. */
 export class SideSecrets extends SideCommitments {
-  private readonly salts: BlockMac
+  private readonly salts: SaltPrf
   /** A copy of the seed: revealed at the end (SPEC §7.8), never changed by the caller. */
   readonly seed: Uint8Array
 
@@ -118,12 +120,12 @@ export class SideSecrets extends SideCommitments {
     super(game, role)
     if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
     this.seed = seed.slice()
-    this.salts = new BlockMac(this.seed, DOMAIN.salt, game, role)
+    this.salts = new SaltPrf(this.seed, game, role)
   }
 
   /** SPEC §4.1: `salt(kind, index)`. */
   salt(kind: SaltKind, index: number): Uint8Array {
-    return this.salts.of(saltInput(kind, index))
+    return this.salts.of(saltInput(kind, index), SALT_BYTES)
   }
 
   /** SPEC §4.2: the 8,000-byte setup commitment of `cells` (index order). */
@@ -154,7 +156,8 @@ function committedAt(vector: Uint8Array, cell: number, which: 0 | 1): Uint8Array
  */
 
 export function deriveSalt(seed: Uint8Array, game: Uint8Array, role: 0 | 1, kind: SaltKind, index: number): Uint8Array {
-  return hmacSha256(seed, domainBlock(DOMAIN.salt, game, role), saltInput(kind, index))
+  if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
+  return sha256(domainBlock(DOMAIN.salt, game, role), seed, new Uint8Array(64 - SEED_BYTES), saltInput(kind, index)).slice(0, SALT_BYTES)
 }
 
 export function occupancyCommitment(game: Uint8Array, role: 0 | 1, cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {

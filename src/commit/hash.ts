@@ -4,20 +4,23 @@
  * start with a 64-byte domain block (tag, game id, role, zero fill), so their fixed prefix is
  * exactly one SHA-256 block, absorbed once per game and side.
  */
-import { createHash, createHmac } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { utf8 } from './bytes.js'
-import { HmacSha256, Sha256 } from './sha256.js'
+import { Sha256 } from './sha256.js'
 
 /** SPEC §3.3: the domain-separation tags. */
 export const DOMAIN = {
-  gameId: 'spaceships/2/game-id',
-  salt: 'spaceships/2/salt',
-  occupancy: 'spaceships/2/occupancy',
-  detail: 'spaceships/2/detail',
-  record: 'spaceships/2/record',
-  envelope: 'spaceships/2/envelope',
-  envelopeHash: 'spaceships/2/envelope-hash',
-  /** Not on the wire: deterministic secrets for tests and vectors (`secrets.ts`). */
+  gameId: 'spaceships/3/game-id',
+  salt: 'spaceships/3/salt',
+  occupancy: 'spaceships/3/occupancy',
+  detail: 'spaceships/3/detail',
+  record: 'spaceships/3/record',
+  envelope: 'spaceships/3/envelope',
+  envelopeHash: 'spaceships/3/envelope-hash',
+  /**
+   * Not on the wire: deterministic secrets for tests and vectors (`secrets.ts`). Kept across
+   * protocol versions, so a seeded test game keeps its keys.
+   */
   secrets: 'spaceships/2/seeded-secrets',
 } as const
 export type DomainTag = (typeof DOMAIN)[keyof typeof DOMAIN]
@@ -67,14 +70,6 @@ export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
 }
 
-/** HMAC-SHA256 of the concatenation of `parts` (the plain definition; `BlockMac` is the fast path). */
-export function hmacSha256(key: Uint8Array, ...parts: readonly Uint8Array[]): Uint8Array {
-  const h = createHmac('sha256', key)
-  for (const p of parts) h.update(p)
-  const d = h.digest()
-  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
-}
-
 /** `H(tag(T) ‖ parts...)`. */
 export function taggedHash(t: DomainTag, ...parts: readonly Uint8Array[]): Uint8Array {
   return sha256(tag(t), ...parts)
@@ -97,19 +92,24 @@ export class BlockHash {
 }
 
 /**
- * `HMAC-SHA256(key, block(T, G, p) ‖ rest)`. The key is copied, so a caller that later reuses or
- * overwrites its buffer cannot change the MACs this object computes.
+ * SPEC §4.1: `H(block("spaceships/3/salt", G, p) ‖ seed ‖ zero[32] ‖ rest)`, cut to `length`
+ * bytes. The seed fills the second block, so the state after it is a secret chaining value
+ * (as HMAC's inner key block makes one), and each salt is one compression keyed by it: a PRF
+ * under the assumption HMAC's proof rests on. Every input has the same length, so no output
+ * extends to another. The seed is copied into the state and not kept.
  */
-export class BlockMac {
-  private readonly mac: HmacSha256
-  private readonly inner: Sha256
+export class SaltPrf {
+  private readonly keyed: Sha256
 
-  constructor(key: Uint8Array, t: DomainTag, game: Uint8Array, role: 0 | 1) {
-    this.mac = new HmacSha256(key.slice())
-    this.inner = this.mac.start().update(domainBlock(t, game, role))
+  constructor(seed: Uint8Array, game: Uint8Array, role: 0 | 1) {
+    if (seed.length !== 32) throw new Error('a seed is 32 bytes')
+    const block = new Uint8Array(DOMAIN_BLOCK_BYTES)
+    block.set(seed)
+    this.keyed = new Sha256().update(domainBlock(DOMAIN.salt, game, role)).update(block)
+    block.fill(0)
   }
 
-  of(rest: Uint8Array): Uint8Array {
-    return this.mac.finishWithBytes(this.inner, rest)
+  of(rest: Uint8Array, length: number): Uint8Array {
+    return this.keyed.digestWithBytes(rest).slice(0, length)
   }
 }

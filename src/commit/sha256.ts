@@ -229,37 +229,3 @@ function wordsInto(h: Int32Array, out: Uint8Array): Uint8Array {
   }
   return out
 }
-
-/** Scratch for the inner digest (synchronous, never re-entered). */
-const innerDigest = new Uint8Array(32)
-
-/** HMAC-SHA256 (RFC 2104) keyed once: `start()` gives an inner state to feed, `finish` the MAC. */
-export class HmacSha256 {
-  private readonly inner: Sha256
-  private readonly outer: Sha256
-
-  /** `key` is read once, here: the pads are derived from it and it is not kept. */
-  constructor(key: Uint8Array) {
-    const k = new Uint8Array(64)
-    k.set(key.length > 64 ? new Sha256().update(key).digest() : key)
-    const pad = new Uint8Array(64)
-    for (let i = 0; i < 64; i++) pad[i] = (k[i] ?? 0) ^ 0x36
-    this.inner = new Sha256().update(pad)
-    for (let i = 0; i < 64; i++) pad[i] = (k[i] ?? 0) ^ 0x5c
-    this.outer = new Sha256().update(pad)
-  }
-
-  start(): Sha256 {
-    return this.inner.clone()
-  }
-
-  /** The MAC of what `inner` (a state begun by `start`, or a copy of one) has absorbed; `inner` is spent. */
-  finish(inner: Sha256): Uint8Array {
-    return this.outer.digestWithBytes(inner.digestInto(innerDigest))
-  }
-
-  /** The MAC of what `inner` has absorbed followed by `bytes`; `inner` is left as it is. */
-  finishWithBytes(inner: Sha256, bytes: Uint8Array): Uint8Array {
-    return this.outer.digestWithBytes(inner.digestWithBytes(bytes, innerDigest))
-  }
-}

@@ -4,7 +4,7 @@
  * terms the host's hello will carry), and the game's local name (so both sides keep it in a
  * directory of the same name and a restarted process finds it).
  *
- * `spaceships2.` + base64url(JSON). The invite is not trusted: the PeerId is checked by
+ * `spaceships3.` + base64url(JSON). The invite is not trusted: the PeerId is checked by
  * Noise on connection, the terms by the hellos (SPEC §6.1).
  */
 import { peerIdFromString } from '@libp2p/peer-id'
@@ -12,9 +12,9 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { fromBase64url, toBase64url, utf8 } from '../commit/bytes.js'
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { type Decoder, decodeWith, failAt, integer, object, oneOf, text } from '../transcript/decode.js'
-import { LIMITS, SINGLE_GAME, type Terms } from '../transcript/messages.js'
+import { LIMITS, PROTOCOL_VERSION, SINGLE_GAME, type Terms } from '../transcript/messages.js'
 
-export const INVITE_PREFIX = 'spaceships2.'
+export const INVITE_PREFIX = `spaceships${PROTOCOL_VERSION}.`
 
 /** The terms as an invite carries them (SPEC §2.3): a single game's. */
 interface InviteTerms {
@@ -61,7 +61,7 @@ export function parseInvite(text: string): InviteResult {
   const s = text.trim()
   if (s.length > MAX_INVITE_CHARS) return fail('invite', `longer than ${MAX_INVITE_CHARS} characters`)
   const older = /^spaceships(\d+)\./.exec(s)
-  if (older !== null && older[0] !== INVITE_PREFIX) return fail('invite', `an invite of protocol version ${older[1] ?? '?'}; this node speaks version 2 (SPEC §1): both players need the same version`)
+  if (older !== null && older[0] !== INVITE_PREFIX) return fail('invite', `an invite of protocol version ${older[1] ?? '?'}; this node speaks version ${PROTOCOL_VERSION} (SPEC §1): both players need the same version`)
   if (!s.startsWith(INVITE_PREFIX)) return fail('invite', `an invite starts with "${INVITE_PREFIX}" (copy the whole line the host printed)`)
   const bytes = fromBase64url(s.slice(INVITE_PREFIX.length))
   if (bytes === undefined) return fail('invite', 'the text after the prefix is not base64url (was it cut or wrapped?)')

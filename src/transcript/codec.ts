@@ -542,7 +542,7 @@ function readParts(r: Reader, sender: Role, at: string): Part[] {
   return parts
 }
 
-/** Bytes at least this long, of version 2 and a known sender, frame as an envelope (SPEC §12.1). */
+/** Bytes at least this long, of this version and a known sender, frame as an envelope (SPEC §12.1). */
 export const MIN_ENVELOPE_BYTES = 4 + SIGNATURE_BYTES
 
 /** What can be read of an envelope without decoding its parts: enough to authenticate it (SPEC §12.2). */

@@ -5,9 +5,9 @@
  */
 import { fromBase64url, toBase64url } from '../commit/bytes.js'
 import { type ProtocolError, protocolError } from './errors.js'
-import { LIMITS } from './messages.js'
+import { LIMITS, PROTOCOL_VERSION } from './messages.js'
 
-export const TRANSCRIPT_MAGIC = 'spaceships-transcript 2'
+export const TRANSCRIPT_MAGIC = `spaceships-transcript ${PROTOCOL_VERSION}`
 const MAGIC_PREFIX = 'spaceships-transcript '
 
 export interface TranscriptFileError {
@@ -55,7 +55,7 @@ export function parseTranscript(input: string | Uint8Array): { ok: true; value: 
   if (header !== TRANSCRIPT_MAGIC) {
     if (header.startsWith(MAGIC_PREFIX)) {
       const version = header.slice(MAGIC_PREFIX.length, MAGIC_PREFIX.length + 8)
-      return { ok: false, error: { line: 1, error: protocolError('file.version', '', '§11', `a version ${version} transcript; this program reads version 2`) } }
+      return { ok: false, error: { line: 1, error: protocolError('file.version', '', '§11', `a version ${version} transcript; this program reads version ${PROTOCOL_VERSION}`) } }
     }
     return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§11', `the first line must be "${TRANSCRIPT_MAGIC}"`) } }
   }

@@ -7,8 +7,8 @@ import { formatCell, parseCell } from '../rules/coords.js'
 import { ALL_SHIP_TYPES, type ShipType } from '../rules/ships.js'
 
 /** SPEC §2: the libp2p protocol id; SPEC §5.1: the envelope version byte. */
-export const PROTOCOL_ID = '/spaceships/2.0.0'
-export const PROTOCOL_VERSION = 2
+export const PROTOCOL_ID = '/spaceships/3.0.0'
+export const PROTOCOL_VERSION = 3
 
 /** SPEC §9: limits. Every list and string a peer sends is bounded by one of these. */
 export const LIMITS = {

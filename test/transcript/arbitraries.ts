@@ -20,7 +20,7 @@ export const terms: fc.Arbitrary<Terms> = fc.record({
   match: fc.constant(SINGLE_GAME),
 })
 
-const answer = fc.record({ result: fc.constantFrom('miss' as const, 'hit' as const, 'duplicate-hit' as const), salt: bytes(32), explosions: fc.array(cell, { maxLength: 7 }) })
+const answer = fc.record({ result: fc.constantFrom('miss' as const, 'hit' as const, 'duplicate-hit' as const), salt: bytes(16), explosions: fc.array(cell, { maxLength: 7 }) })
 
 export function part(sender: 'A' | 'B'): fc.Arbitrary<Part> {
   return fc.oneof(
@@ -34,8 +34,8 @@ export function part(sender: 'A' | 'B'): fc.Arbitrary<Part> {
       fleetDestroyed: fc.boolean(),
       beams: fc.array(fc.array(answer, { minLength: 3, maxLength: 5 }), { maxLength: 3 }),
       strikes: fc.array(answer, { maxLength: 12 }),
-      scans: fc.array(fc.record({ result: fc.constantFrom('empty' as const, 'ship' as const, 'ship-destroyed' as const), salt: bytes(32) }), { maxLength: 4 }),
-      destroyed: fc.uniqueArray(fc.record({ type: shipType, id: fc.integer({ min: 1, max: 255 }), cells: ascending(1, 8).chain((cs) => fc.tuple(...cs.map((c) => bytes(32).map((salt) => ({ cell: CELL_NAMES[c] ?? 'Rv1', salt }))))) }), { maxLength: 3, selector: (d) => `${d.type}${d.id}` }).map((ds) => [...ds].sort((x, y) => CODE_SHIPS.indexOf(x.type) - CODE_SHIPS.indexOf(y.type) || x.id - y.id)),
+      scans: fc.array(fc.record({ result: fc.constantFrom('empty' as const, 'ship' as const, 'ship-destroyed' as const), salt: bytes(16) }), { maxLength: 4 }),
+      destroyed: fc.uniqueArray(fc.record({ type: shipType, id: fc.integer({ min: 1, max: 255 }), cells: ascending(1, 8).chain((cs) => fc.tuple(...cs.map((c) => bytes(16).map((salt) => ({ cell: CELL_NAMES[c] ?? 'Rv1', salt }))))) }), { maxLength: 3, selector: (d) => `${d.type}${d.id}` }).map((ds) => [...ds].sort((x, y) => CODE_SHIPS.indexOf(x.type) - CODE_SHIPS.indexOf(y.type) || x.id - y.id)),
     }),
     fc.record({
       t: fc.constant('flashcube' as const),
@@ -43,8 +43,8 @@ export function part(sender: 'A' | 'B'): fc.Arbitrary<Part> {
       reports: fc.array(
         fc.array(
           fc.oneof(
-            fc.record({ cell, kind: fc.constant('empty' as const), salt: bytes(32) }),
-            fc.record({ cell, kind: fc.constant('ship' as const), type: shipType, id: fc.integer({ min: 1, max: 255 }), destroyed: fc.boolean(), salt: bytes(32) }),
+            fc.record({ cell, kind: fc.constant('empty' as const), salt: bytes(16) }),
+            fc.record({ cell, kind: fc.constant('ship' as const), type: shipType, id: fc.integer({ min: 1, max: 255 }), destroyed: fc.boolean(), salt: bytes(16) }),
           ),
           { minLength: 1, maxLength: 8 },
         ),

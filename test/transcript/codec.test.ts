@@ -68,8 +68,9 @@ describe('the binary codec (SPEC §3, §5.1, §7)', () => {
     stop[stop.length - 64 - 1] = 0x0a
     expect(err(stop)).toBe('field.text parts[0].detail §7.9')
     // Report cells out of order.
-    const results = enc([{ t: 'results', turn: 1, fleetDestroyed: false, beams: [], strikes: [], scans: [], destroyed: [{ type: 'HS', id: 1, cells: [{ cell: 'Rv1', salt: new Uint8Array(32) }, { cell: 'Rv2', salt: new Uint8Array(32) }] }] }])
-    const first = results.length - 64 - 2 * 33
+    const results = enc([{ t: 'results', turn: 1, fleetDestroyed: false, beams: [], strikes: [], scans: [], destroyed: [{ type: 'HS', id: 1, cells: [{ cell: 'Rv1', salt: new Uint8Array(16) }, { cell: 'Rv2', salt: new Uint8Array(16) }] }] }])
+    // The first report cell: before the second cell and its salt (1 + 16 bytes each), then the signature.
+    const first = results.length - 64 - 2 * 17
     results[first] = 9
     expect(err(results)).toBe('field.order parts[0].destroyed[0].cells[1] §7.6')
     // An unknown version and an unknown part type.

@@ -1,12 +1,11 @@
-import { hmac } from '@noble/hashes/hmac.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { utf8 } from '../../src/commit/bytes.js'
 import { type CellValue, SPACE_CELLS, SideSecrets, deriveSalt, detailCommitment, occupancyCommitment, recordCommitment } from '../../src/commit/commitments.js'
-import { BlockHash, BlockMac, DOMAIN, domainBlock, taggedHash } from '../../src/commit/hash.js'
-import { hmacReference, sha256Reference } from '../../src/commit/reference.js'
-import { HmacSha256, Sha256 } from '../../src/commit/sha256.js'
+import { BlockHash, DOMAIN, SaltPrf, domainBlock, taggedHash } from '../../src/commit/hash.js'
+import { sha256Reference } from '../../src/commit/reference.js'
+import { Sha256 } from '../../src/commit/sha256.js'
 
 const tags = Object.values(DOMAIN)
 const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 })
@@ -61,19 +60,6 @@ describe('hashing (SPEC §3.3)', () => {
     )
   })
 
-  it('HmacSha256 is RFC 2104 HMAC-SHA256 for any key length, and does not follow later changes to its key buffer', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 150 }), fc.uint8Array({ maxLength: 200 }), (key, data) => {
-        const copy = key.slice()
-        const m = new HmacSha256(key)
-        key.fill(0xa5)
-        expect(m.finish(m.start().update(data))).toEqual(hmac(sha256, copy, data))
-        expect(m.finishWithBytes(m.start(), data)).toEqual(hmac(sha256, copy, data))
-      }),
-      { numRuns: 300 },
-    )
-  })
-
   it('domain blocks are exactly 64 bytes: the tag, the game id, the role, zero fill (SPEC §3.3)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...tags), bytes32, role, (t, game, r) => {
@@ -87,16 +73,17 @@ describe('hashing (SPEC §3.3)', () => {
     expect(taggedHash(DOMAIN.gameId, utf8('x'))).toEqual(sha256Reference(Uint8Array.of(utf8(DOMAIN.gameId).length), utf8(DOMAIN.gameId), utf8('x')))
   })
 
-  it('BlockHash and BlockMac equal the plain definitions over @noble/hashes, and do not follow changes to their key', () => {
+  it('BlockHash and SaltPrf equal the plain definitions over @noble/hashes, and SaltPrf does not follow changes to its seed (SPEC §3.3, §4.1)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...tags), bytes32, role, fc.uint8Array({ maxLength: 120 }), fc.uint8Array({ minLength: 1, maxLength: 64 }), (t, game, r, rest, key) => {
+      fc.property(fc.constantFrom(...tags), bytes32, role, fc.uint8Array({ maxLength: 120 }), bytes32, fc.integer({ min: 1, max: 32 }), (t, game, r, rest, seed, length) => {
         const block = domainBlock(t, game, r)
         expect(new BlockHash(t, game, r).of(rest)).toEqual(sha256Reference(block, rest))
-        const copy = key.slice()
-        const mac = new BlockMac(key, t, game, r)
-        key.fill(0x5a)
-        expect(mac.of(rest)).toEqual(hmacReference(copy, block, rest))
-        expect(mac.of(rest)).toEqual(hmacReference(copy, block, rest))
+        const copy = seed.slice()
+        const prf = new SaltPrf(seed, game, r)
+        seed.fill(0x5a)
+        const plain = sha256Reference(domainBlock(DOMAIN.salt, game, r), copy, new Uint8Array(32), rest).slice(0, length)
+        expect(prf.of(rest, length)).toEqual(plain)
+        expect(prf.of(rest, length)).toEqual(plain)
       }),
       { numRuns: 300 },
     )
@@ -133,7 +120,9 @@ describe('commitments (SPEC §4)', () => {
   it('the plain definitions are the layouts of SPEC §4 over @noble/hashes', () => {
     const game = new Uint8Array(32).fill(7)
     const seed = new Uint8Array(32).fill(9)
-    const salt = hmacReference(seed, domainBlock(DOMAIN.salt, game, 1), Uint8Array.of(2, 0, 45))
+    // SPEC §4.1: the seed fills the second block; k = 2 (detail), i = 45; the first 16 bytes.
+    const salt = sha256Reference(domainBlock(DOMAIN.salt, game, 1), seed, new Uint8Array(32), Uint8Array.of(2, 0, 45)).slice(0, 16)
+    expect(salt.length).toBe(16)
     expect(deriveSalt(seed, game, 1, 'detail', 45)).toEqual(salt)
     expect(occupancyCommitment(game, 1, 45, true, salt)).toEqual(sha256Reference(domainBlock(DOMAIN.occupancy, game, 1), Uint8Array.of(45, 1), salt))
     expect(detailCommitment(game, 1, 45, 4, 2, salt)).toEqual(sha256Reference(domainBlock(DOMAIN.detail, game, 1), Uint8Array.of(45, 4, 2), salt))
