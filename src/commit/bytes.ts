@@ -53,6 +53,7 @@ export function toBase64url(bytes: Uint8Array): string {
 const BASE64URL_VALUE = new Int8Array(128).fill(-1)
 const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 for (let i = 0; i < 64; i++) BASE64URL_VALUE[BASE64URL_ALPHABET.charCodeAt(i)] = i
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/
 
 /**
  * Whether `text` is the one strict base64url encoding (SPEC §3.2) of some bytes (of `length`
@@ -64,13 +65,11 @@ export function isBase64url(text: string, length?: number): boolean {
   const n = text.length
   if (n % 4 === 1) return false
   if (length !== undefined && n !== Math.ceil((length * 4) / 3)) return false
-  let last = 0
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i)
-    last = c < 128 ? (BASE64URL_VALUE[c] ?? -1) : -1
-    if (last < 0) return false
-  }
+  // The engine's regular expressions scan a whole line far faster than a loop over its characters.
+  if (!BASE64URL_TEXT.test(text)) return false
+  if (n === 0) return true
   // A final group of 2 characters holds 1 byte (4 unused bits), of 3 characters 2 bytes (2 unused).
+  const last = BASE64URL_VALUE[text.charCodeAt(n - 1)] ?? -1
   const unusedMask = n % 4 === 2 ? 0x0f : n % 4 === 3 ? 0x03 : 0
   return (last & unusedMask) === 0
 }

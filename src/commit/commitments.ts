@@ -71,27 +71,27 @@ function recordInput(turn: number, salt: Uint8Array, text: string): Uint8Array {
 
 /** The public commitment functions of one side of one game: what a verifier recomputes. */
 export class SideCommitments {
-  private readonly occupancy: BlockHash
-  private readonly detail: BlockHash
+  protected readonly occupancyHash: BlockHash
+  protected readonly detailHash: BlockHash
   private readonly record: BlockHash
 
   constructor(
     readonly game: Uint8Array,
     readonly role: 0 | 1,
   ) {
-    this.occupancy = new BlockHash(DOMAIN.occupancy, game, role)
-    this.detail = new BlockHash(DOMAIN.detail, game, role)
+    this.occupancyHash = new BlockHash(DOMAIN.occupancy, game, role)
+    this.detailHash = new BlockHash(DOMAIN.detail, game, role)
     this.record = new BlockHash(DOMAIN.record, game, role)
   }
 
   /** SPEC §4.2. */
   occupancyOf(cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {
-    return this.occupancy.of(occupancyInput(cell, occupied, salt))
+    return this.occupancyHash.of(occupancyInput(cell, occupied, salt))
   }
 
   /** SPEC §4.2. */
   detailOf(cell: number, type: number, id: number, salt: Uint8Array): Uint8Array {
-    return this.detail.of(detailInput(cell, type, id, salt))
+    return this.detailHash.of(detailInput(cell, type, id, salt))
   }
 
   /** SPEC §4.3. */
@@ -132,10 +132,31 @@ export class SideSecrets extends SideCommitments {
   setupVector(cells: readonly CellValue[]): Uint8Array {
     if (cells.length !== SPACE_CELLS) throw new Error(`a setup has ${SPACE_CELLS} cells`)
     const out = new Uint8Array(SETUP_COMMITMENT_BYTES)
-    cells.forEach((v, cell) => {
-      out.set(this.occupancyOf(cell, v.occupied, this.salt('occupancy', cell)), 2 * cell * HASH_BYTES)
-      out.set(this.detailOf(cell, v.type, v.id, this.salt('detail', cell)), (2 * cell + 1) * HASH_BYTES)
-    })
+    // The verifier recomputes two of these per game: inputs are built in place and each
+    // commitment is written straight into the vector, so a cell allocates nothing.
+    const saltIn = new Uint8Array(3)
+    const salt = new Uint8Array(HASH_BYTES)
+    const occupancy = new Uint8Array(2 + SALT_BYTES)
+    const detail = new Uint8Array(3 + SALT_BYTES)
+    for (let cell = 0; cell < SPACE_CELLS; cell++) {
+      const v = cells[cell] ?? EMPTY_CELL
+      const at = 2 * cell * HASH_BYTES
+      saltIn[1] = cell >>> 8
+      saltIn[2] = cell & 0xff
+      saltIn[0] = SALT_KIND.occupancy
+      this.salts.into(saltIn, salt)
+      occupancy[0] = cell
+      occupancy[1] = v.occupied ? 1 : 0
+      occupancy.set(salt.subarray(0, SALT_BYTES), 2)
+      this.occupancyHash.of(occupancy, out.subarray(at, at + HASH_BYTES))
+      saltIn[0] = SALT_KIND.detail
+      this.salts.into(saltIn, salt)
+      detail[0] = cell
+      detail[1] = v.type
+      detail[2] = v.id
+      detail.set(salt.subarray(0, SALT_BYTES), 3)
+      this.detailHash.of(detail, out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES))
+    }
     return out
   }
 

@@ -29,8 +29,7 @@ export const HASH_BYTES = 32
 /** SPEC §3.3: a domain block is one SHA-256 block. */
 export const DOMAIN_BLOCK_BYTES = 64
 
-/** SPEC §3.3: `tag(T) = u8(len(T)) ‖ T`. */
-export function tag(t: DomainTag): Uint8Array {
+function encodeTag(t: DomainTag): Uint8Array {
   const bytes = utf8(t)
   const out = new Uint8Array(1 + bytes.length)
   out[0] = bytes.length
@@ -38,9 +37,21 @@ export function tag(t: DomainTag): Uint8Array {
   return out
 }
 
+/** Each tag's bytes, encoded once (every envelope hash starts with one); never handed out. */
+const TAG_BYTES = new Map<DomainTag, Uint8Array>(Object.values(DOMAIN).map((t) => [t, encodeTag(t)]))
+
+function tagBytes(t: DomainTag): Uint8Array {
+  return TAG_BYTES.get(t) ?? encodeTag(t)
+}
+
+/** SPEC §3.3: `tag(T) = u8(len(T)) ‖ T` (a fresh copy). */
+export function tag(t: DomainTag): Uint8Array {
+  return tagBytes(t).slice()
+}
+
 /** SPEC §3.3: `block(T, G, p) = tag(T) ‖ G ‖ u8(p)`, zero-filled to 64 bytes. */
 export function domainBlock(t: DomainTag, game: Uint8Array, role: 0 | 1): Uint8Array {
-  const head = tag(t)
+  const head = tagBytes(t)
   if (game.length !== HASH_BYTES) throw new Error('a game id is 32 bytes')
   const out = new Uint8Array(DOMAIN_BLOCK_BYTES)
   out.set(head, 0)
@@ -72,7 +83,7 @@ export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
 
 /** `H(tag(T) ‖ parts...)`. */
 export function taggedHash(t: DomainTag, ...parts: readonly Uint8Array[]): Uint8Array {
-  return sha256(tag(t), ...parts)
+  return sha256(tagBytes(t), ...parts)
 }
 
 /**
@@ -111,5 +122,10 @@ export class SaltPrf {
 
   of(rest: Uint8Array, length: number): Uint8Array {
     return this.keyed.digestWithBytes(rest).slice(0, length)
+  }
+
+  /** The whole 32-byte digest into `out`; its first bytes are the salt (no allocation). */
+  into(rest: Uint8Array, out: Uint8Array): void {
+    this.keyed.digestWithBytes(rest, out)
   }
 }

@@ -36,11 +36,10 @@ export function envelopeHash(unsigned: Uint8Array): Uint8Array {
   return taggedHash(DOMAIN.envelopeHash, unsigned)
 }
 
-function sealed(envelope: Envelope, unsigned: Uint8Array): SealedEnvelope {
+function sealed(envelope: Envelope, unsigned: Uint8Array, hash = envelopeHash(unsigned)): SealedEnvelope {
   const bytes = new Uint8Array(unsigned.length + envelope.sig.length)
   bytes.set(unsigned, 0)
   bytes.set(envelope.sig, unsigned.length)
-  const hash = envelopeHash(unsigned)
   return { envelope, bytes, hash, id: toBase64url(hash) }
 }
 
@@ -62,10 +61,11 @@ export function decodeEnvelope(bytes: Uint8Array): Decoded<SealedEnvelope> {
   return decodeFrameWith(f.value)
 }
 
-export function decodeFrameWith(f: Framed): Decoded<SealedEnvelope> {
+/** Decodes a framed envelope; `hash`, when the caller already holds it, must be `envelopeHash(f.unsigned)`. */
+export function decodeFrameWith(f: Framed, hash?: Uint8Array): Decoded<SealedEnvelope> {
   const d = decodeFramed(f)
   if (!d.ok) return d
-  return { ok: true, value: sealed(d.value, f.unsigned) }
+  return { ok: true, value: sealed(d.value, f.unsigned, hash) }
 }
 
 /** SPEC §5.2: whether the envelope is signed by `publicKey` (which must be usable). */

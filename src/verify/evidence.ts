@@ -55,6 +55,8 @@ export interface Evidence {
 
 interface Item {
   readonly framed: Framed
+  /** SPEC §5.3, over `framed.unsigned`; `id` is its base64url. */
+  readonly hash: Uint8Array
   readonly id: string
   readonly where: Where
 }
@@ -62,6 +64,7 @@ interface Item {
 /** What the verifier holds of one envelope: its bytes (one copy per distinct signature) and its lines. */
 interface Candidate {
   readonly framed: Framed
+  readonly hash: Uint8Array
   readonly id: string
   readonly sigs: Uint8Array[]
   readonly where: Where[]
@@ -75,6 +78,11 @@ function idOf(bytes: Uint8Array): string {
   return toBase64url(bytes)
 }
 
+function itemOf(framed: Framed, where: Where): Item {
+  const hash = envelopeHash(framed.unsigned)
+  return { framed, hash, id: idOf(hash), where }
+}
+
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
@@ -82,7 +90,7 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 function sealedOf(c: Candidate, sig: Uint8Array): SealedEnvelope | ProtocolError {
-  const d = decodeFrameWith({ ...c.framed, sig })
+  const d = decodeFrameWith({ ...c.framed, sig }, c.hash)
   return d.ok ? d.value : d.error
 }
 
@@ -100,16 +108,16 @@ function noGame(problem: string, notes: Note[], hellos: Partial<Record<Role, Sea
 function gameOf(items: readonly Item[]): { a: Item; b: Item; game: Uint8Array } | undefined {
   for (const b of items) {
     if (b.framed.sender !== 'B' || b.framed.seq !== 0) continue
-    const sb = decodeFrameWith(b.framed)
+    const sb = decodeFrameWith(b.framed, b.hash)
     if (!sb.ok || helloOf(sb.value) === undefined) continue
     const ack = sb.value.envelope.ack
     if (ack === undefined) continue
     const ackId = idOf(ack)
     const a = items.find((x) => x.framed.sender === 'A' && x.framed.seq === 0 && x.id === ackId)
     if (a === undefined) continue
-    const sa = decodeFrameWith(a.framed)
+    const sa = decodeFrameWith(a.framed, a.hash)
     if (!sa.ok || helloOf(sa.value)?.terms === undefined || sa.value.envelope.parts.length !== 1) continue
-    return { a, b, game: gameIdOf(envelopeHash(a.framed.unsigned), envelopeHash(b.framed.unsigned)) }
+    return { a, b, game: gameIdOf(a.hash, b.hash) }
   }
   return undefined
 }
@@ -120,7 +128,7 @@ export function gameOfFile(file: FileEvidence): string | undefined {
   for (const l of file.lines) {
     if (l.bytes === undefined) continue
     const framed = frameEnvelope(l.bytes)
-    if (framed.ok && framed.value.seq === 0) items.push({ framed: framed.value, id: idOf(envelopeHash(framed.value.unsigned)), where: { file: file.name, line: l.line } })
+    if (framed.ok && framed.value.seq === 0) items.push(itemOf(framed.value, { file: file.name, line: l.line }))
   }
   const g = gameOf(items)
   return g === undefined ? undefined : idOf(g.game)
@@ -143,7 +151,7 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
         notes.push({ ...where, what: `not an envelope: ${describeProtocolError(framed.error)}` })
         continue
       }
-      items.push({ framed: framed.value, id: idOf(envelopeHash(framed.value.unsigned)), where })
+      items.push(itemOf(framed.value, where))
     }
     if (f.torn) notes.push({ file: f.name, line: f.lines.length + 2, what: 'a last line without its newline was never completely written, and is ignored (SPEC §11)' })
     perFile.push(items)
@@ -159,8 +167,8 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   const gameId = idOf(game)
   const different = games.findIndex((g) => g !== undefined && idOf(g.game) !== gameId)
   if (different >= 0) return noGame(`the files are of different games (${files[0]?.name ?? ''} and ${files[different]?.name ?? ''})`, notes)
-  const sa = decodeFrameWith(first.a.framed)
-  const sb = decodeFrameWith(first.b.framed)
+  const sa = decodeFrameWith(first.a.framed, first.a.hash)
+  const sb = decodeFrameWith(first.b.framed, first.b.hash)
   if (!sa.ok || !sb.ok) return noGame('no game: a hello does not decode', notes)
   const hellos: Record<Role, SealedEnvelope> = { A: sa.value, B: sb.value }
   const keys: Partial<Record<Role, Uint8Array>> = {}
@@ -171,14 +179,7 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
     if (key === undefined || problem !== undefined) return noGame(`no game: ${r}'s hello key is not usable (${problem ?? 'missing'}; SPEC §5.2)`, notes, hellos, game)
     keys[r] = key
   }
-  // Both hellos must be signed by their own keys; any copy with a valid signature will do.
-  for (const r of INDEX_ROLE) {
-    const id = hellos[r].id
-    const copies = perFile.flat().filter((x) => x.id === id)
-    const key = keys[r]
-    const valid = key !== undefined && copies.some((c) => (signatureChecks++, signatureValid({ bytes: concat(c.framed.unsigned, c.framed.sig) }, key)))
-    if (!valid) return noGame(`the game cannot be verified: ${r}'s hello is not signed by the key it states (SPEC §5.2)`, notes, hellos, game)
-  }
+  const readingNotes = notes.length
   // SPEC §12.1: the game's envelopes, each counted once (a copy with another signature is the same envelope).
   const candidates: Record<Role, Map<string, Candidate>> = { A: new Map(), B: new Map() }
   for (const items of perFile) {
@@ -190,14 +191,16 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
         continue
       }
       const known = candidates[f.sender].get(it.id)
-      if (known === undefined) candidates[f.sender].set(it.id, { framed: f, id: it.id, sigs: [f.sig], where: [it.where], authenticated: f.seq === 0 })
+      if (known === undefined) candidates[f.sender].set(it.id, { framed: f, hash: it.hash, id: it.id, sigs: [f.sig], where: [it.where], authenticated: false })
       else {
         if (!known.sigs.some((s) => bytesEqual(s, f.sig))) known.sigs.push(f.sig)
         known.where.push(it.where)
       }
     }
   }
-  // SPEC §5.4, §12.2: authenticate from the highest seq down; a valid signature authenticates its chain through `prev`.
+  // SPEC §5.4, §12.2: authenticate from the highest seq down; a valid signature authenticates its
+  // chain through `prev`, down to the hello, so an honest chain costs one check; a hello no later
+  // envelope binds is checked on its own, any copy of it.
   const gaps: string[] = []
   for (const r of INDEX_ROLE) {
     const key = keys[r] ?? new Uint8Array()
@@ -219,6 +222,8 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
         cur = prev.authenticated ? undefined : prev
       }
     }
+    // SPEC §12.2: the game's hellos must be authenticated under their own keys.
+    if (candidates[r].get(hellos[r].id)?.authenticated !== true) return noGame(`the game cannot be verified: ${r}'s hello is not signed by the key it states, and no envelope of ${r} signed by that key binds it (SPEC §5.4, §12.2)`, notes.slice(0, readingNotes), hellos, game)
     for (const c of all) if (!c.authenticated) for (const w of c.where) notes.push({ ...w, what: `${r}'s envelope ${c.framed.seq}: its signature fails and no later envelope of ${r} binds it, so it is not evidence (SPEC §5.4)` })
   }
   // SPEC §5.3: two authenticated envelopes at one place are equivocation.

@@ -297,6 +297,11 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   const flippedOnly = [...honestLines]
   flippedOnly[atB] = toBase64url(flipped)
   add("One of B's envelopes with a signature byte changed, in place: later envelopes of B authenticate it through prev (SPEC §5.4); nothing changes.", { status: 'complete', reason: 'fleet-destroyed' }, { 'altered-signature.transcript': fileOf(flippedOnly) })
+  const helloA = Buffer.from(honestLines[0] ?? '', 'base64url')
+  helloA[helloA.length - 1] = (helloA[helloA.length - 1] ?? 0) ^ 1
+  const helloFlipped = [toBase64url(helloA), ...honestLines.slice(1)]
+  add("A's hello with a signature byte changed, in place: A's later envelopes authenticate it through prev (SPEC §5.4, §12.2); nothing changes.", { status: 'complete', reason: 'fleet-destroyed' }, { 'altered-hello.transcript': fileOf(helloFlipped) })
+  add("The same altered hello with nothing of A after it: nothing authenticates it, so no game can be verified.", { status: 'incomplete', reason: 'unverifiable' }, { 'altered-hello-alone.transcript': fileOf(helloFlipped.slice(0, 2)) })
   const atA = envelopes.findIndex((s, i) => i > 4 && s.envelope.sender === 'A')
   const deleted = honestLines.filter((_, i) => i !== atA)
   add("One of A's lines deleted: a gap the verifier names, nobody convicted.", { status: 'incomplete', reason: 'gap' }, { 'deleted-line.transcript': fileOf(deleted) })

@@ -11,7 +11,7 @@ import { decodeEnvelope, seal } from '../../src/transcript/envelope.js'
 import { TRANSCRIPT_MAGIC, formatTranscript } from '../../src/transcript/file.js'
 import { generateKeyPair } from '../../src/commit/keys.js'
 import { seededSecrets } from '../../src/commit/secrets.js'
-import { type Verdict, verifyFiles } from '../../src/verify/verify.js'
+import { type Verdict, readEvidence, verifyFiles } from '../../src/verify/verify.js'
 import { TERMS, playInMemory } from '../session/helpers.js'
 
 let fileA: string
@@ -115,6 +115,22 @@ describe('file edits by someone without the players\' keys (SPEC §5.4, §12.7)'
     b[b.length - 1] = (b[b.length - 1] ?? 0) ^ 1
     const v = verdict(file([...ls, toBase64url(b)]))
     expect(v.status).toBe('complete')
+  })
+
+  it('a hello with a signature byte changed still stands when its later envelopes bind it, and an honest file costs one signature check per player (SPEC §5.4, §12.2)', () => {
+    const ls = lines(fileA)
+    const helloBytes = fromBase64url(ls[0] ?? '') ?? new Uint8Array()
+    helloBytes[helloBytes.length - 1] = (helloBytes[helloBytes.length - 1] ?? 0) ^ 0x10
+    const altered = file([toBase64url(helloBytes), ...ls.slice(1)])
+    expect({ ...verdict(altered), notes: [] }).toEqual({ ...honest, notes: [] })
+    for (const content of [fileA, altered]) {
+      const ev = readEvidence([{ name: 'f', content }])
+      expect(ev.ok && ev.value.signatureChecks).toBe(2)
+    }
+    // With nothing of A after it, the altered hello binds nobody: the game cannot be verified.
+    const alone = verdict(file([toBase64url(helloBytes), ls[1] ?? '']))
+    expect(alone.status).toBe('incomplete')
+    expect(alone.status === 'incomplete' && alone.reason).toBe('unverifiable')
   })
 
   it("deleting a line leaves a gap the verifier names, and merging the other player's file fills it", () => {
