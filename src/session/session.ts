@@ -938,7 +938,8 @@ class Session {
     try {
       return (await this.events.nextBefore(this.clock.sleep(at - this.clock.now(), stop.signal))) ?? { kind: 'deadline' }
     } finally {
-      stop.abort()
+      // A reason given: otherwise each of the many waits of a game builds a DOMException and its stack.
+      stop.abort(WAIT_OVER)
     }
   }
 
@@ -1086,3 +1087,6 @@ function describeEvent(e: SessionEvent): string {
       return `ignored: ${e.detail}`
   }
 }
+
+/** The reason a finished wait's timer is cancelled with (never surfaced: the sleep just ends). */
+const WAIT_OVER = new Error('the wait is over')
