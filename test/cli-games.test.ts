@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type GameMeta, writeMeta } from '../src/cli/games.js'
+import { formatInvite } from '../src/net/invite.js'
+import { TERMS } from './session/helpers.js'
 import { verifyTranscript } from '../src/verify/verify.js'
 import { cli } from './cli.js'
 
@@ -17,6 +19,7 @@ function home(): NodeJS.ProcessEnv {
 }
 
 const PEER = '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'
+const invite = (id: string): string => formatInvite({ id, peer: PEER, addrs: ['/ip4/127.0.0.1/tcp/4001'], terms: TERMS })
 
 describe('the game library: games, resume, export', () => {
   it('a finished play game is listed with its result, refused by resume, and exports a record the referee adjudicates as the verifier did (GAME-RECORD.md)', async () => {
@@ -68,10 +71,12 @@ describe('the game library: games, resume, export', () => {
     const env = home()
     const base = { v: 1, listen: [], relays: [], player: { kind: 'human' } } as const
     const games: GameMeta[] = [
-      { ...base, id: 'aaaa1111aaaa1111aaaa1111aaaa1111', role: 'host', invite: 'x', opponent: PEER, created: '2026-11-01T10:00:00.000Z' },
+      { ...base, id: 'aaaa1111aaaa1111aaaa1111aaaa1111', role: 'host', invite: invite('aaaa1111aaaa1111aaaa1111aaaa1111'), opponent: PEER, created: '2026-11-01T10:00:00.000Z' },
       { ...base, id: 'bbbb2222bbbb2222bbbb2222bbbb2222', role: 'host', invite: '', against: 'hard', created: '2026-11-02T10:00:00.000Z' },
-      { ...base, id: 'cccc3333cccc3333cccc3333cccc3333', role: 'join', invite: 'y', opponent: PEER, finished: 'complete', result: 'You win 6-0.', created: '2026-11-03T10:00:00.000Z' },
-      { ...base, id: 'dddd4444dddd4444dddd4444dddd4444', role: 'host', invite: 'z', created: '2026-11-04T10:00:00.000Z' },
+      { ...base, id: 'cccc3333cccc3333cccc3333cccc3333', role: 'join', invite: invite('cccc3333cccc3333cccc3333cccc3333'), opponent: PEER, finished: 'complete', result: 'You win 6-0.', created: '2026-11-03T10:00:00.000Z' },
+      { ...base, id: 'dddd4444dddd4444dddd4444dddd4444', role: 'host', invite: invite('dddd4444dddd4444dddd4444dddd4444'), created: '2026-11-04T10:00:00.000Z' },
+      // A game begun by a protocol 2 node: this version cannot carry it on (SPEC §1).
+      { ...base, id: 'eeee5555eeee5555eeee5555eeee5555', role: 'join', invite: 'spaceships2.eyJ4IjoxfQ', opponent: PEER, created: '2026-11-05T10:00:00.000Z' },
     ]
     for (const g of games) writeMeta(g, env)
     const list = await cli(['resume'], {}, { env: { ...env, npm_command: 'exec' } })
@@ -85,7 +90,11 @@ describe('the game library: games, resume, export', () => {
     expect(shown.out).toContain('bbbb2222  2026-11-02 10:00  play you A vs the hard bot, turn 0\n          interrupted; a game against the bot cannot be resumed')
     expect(shown.out).toContain('cccc3333  2026-11-03 10:00  join you B vs …kSzYFiDD, turn 0\n          You win 6-0.')
     expect(shown.out).toContain('dddd4444  2026-11-04 10:00  host you A vs nobody yet, turn 0\n          waiting for the opponent to join')
+    expect(shown.out).toContain('eeee5555  2026-11-05 10:00  join you B vs …kSzYFiDD, turn 0\n          cannot go on here (another protocol version?): spaceships resume eeee5555 says why')
     for (const line of shown.out.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(100)
+    const old = await cli(['resume', 'eeee'], {}, { env })
+    expect(old.code).toBe(64)
+    expect(old.err).toBe('spaceships resume: game eeee5555eeee5555eeee5555eeee5555 cannot be resumed: its invite: an invite of protocol version 2; this node speaks version 3 (SPEC §1): both players need the same version\n')
 
     const play = await cli(['resume', 'bbbb'], {}, { env })
     expect(play.code).toBe(64)

@@ -3,6 +3,7 @@
  * the full protocol in memory (two sessions: commitments, signatures, checks, reveal, verdict) or,
  * with `fast`, with the rules engine alone, the bots seeing the same wire-form knowledge.
  */
+import { SALT_BYTES } from '../commit/commitments.js'
 import { generateKeyPair } from '../commit/keys.js'
 import { seededSecrets } from '../commit/secrets.js'
 import { formatCell } from '../rules/coords.js'
@@ -22,7 +23,7 @@ import { type Aspects, type Results, SINGLE_GAME, type Terms } from '../transcri
 import { type BotName, makeBot } from '../bot/levels.js'
 
 /** The engine-only mode has no commitments: its answers carry no openings. */
-const NO_SALT = new Uint8Array(32)
+const NO_SALT = new Uint8Array(SALT_BYTES)
 
 /** Times every move of a strategy (think time per turn). */
 export function timed(inner: PlayerStrategy, times: number[]): PlayerStrategy {

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, w
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { stateDir } from '../net/identity.js'
+import { parseInvite } from '../net/invite.js'
 import { type Journal, fileJournal } from '../session/journal.js'
 import { fileStore } from '../session/file-store.js'
 import type { TranscriptStore } from '../transcript/file.js'
@@ -42,9 +43,12 @@ export function sideOf(meta: GameMeta): 'A' | 'B' {
   return meta.side ?? (meta.role === 'host' ? 'A' : 'B')
 }
 
-/** Whether `resume` can carry the game on: unfinished, networked, with an invite out. */
+/**
+ * Whether `resume` can carry the game on: unfinished, networked, with an invite out that this
+ * version reads (a game of another protocol version cannot go on here).
+ */
 export function resumable(meta: GameMeta): boolean {
-  return meta.finished === undefined && meta.against === undefined && meta.invite !== ''
+  return meta.finished === undefined && meta.against === undefined && meta.invite !== '' && parseInvite(meta.invite).ok
 }
 
 export interface GameFiles {

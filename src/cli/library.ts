@@ -79,7 +79,9 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
           ? `unfinished: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
           : kind === 'play'
             ? 'interrupted; a game against the bot cannot be resumed'
-            : 'interrupted before it began')
+            : meta.finished === undefined && meta.invite !== ''
+              ? `cannot go on here (another protocol version?): ${commandName(env(io))} resume ${meta.id.slice(0, 8)} says why`
+              : 'interrupted before it began')
   return { id: meta.id, created: meta.created, kind, you, opponent, turn: p?.turn ?? 0, state, result, status: p?.verdict.status ?? 'incomplete', transcript: join(gameDir(meta.id, env(io)), 'transcript') }
 }
 

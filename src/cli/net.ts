@@ -365,7 +365,7 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
 
 async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
   const parsed = parseInvite(meta.invite)
-  if (!parsed.ok) throw new UserError(`invite: ${parsed.error.field}: ${parsed.error.message}`)
+  if (!parsed.ok) throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
   const identity = await identityFor(f, io)
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
@@ -527,7 +527,7 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
     meta = withPlayer(meta, f, io)
     if (meta.role === 'join') return runJoin(io, f, meta)
     const invite = parseInvite(meta.invite)
-    if (!invite.ok) throw new UserError(`game ${id} never got as far as an invite; host a new one`)
+    if (!invite.ok) throw new UserError(meta.invite === '' ? `game ${id} never got as far as an invite; host a new one` : `game ${id} cannot be resumed: its ${invite.error.field}: ${invite.error.message}`)
     return runHost(io, f, meta, invite.value.terms, 3_600_000)
   })
 }

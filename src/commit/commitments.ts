@@ -12,9 +12,9 @@
  * The free functions compute the same values the plain way (vectors, other implementations).
  */
 import { constantTimeEqual, u16, utf8 } from './bytes.js'
-import { BlockHash, DOMAIN, HASH_BYTES, SaltPrf, domainBlock, sha256 } from './hash.js'
+import { BlockHash, DOMAIN, HASH_BYTES, SEED_BYTES, SaltPrf, domainBlock, sha256 } from './hash.js'
 
-export const SEED_BYTES = 32
+export { SEED_BYTES }
 /** SPEC §4.1, §4.4: 128 bits, the hiding level; binding rests on the 256-bit outputs. */
 export const SALT_BYTES = 16
 export const GAME_ID_BYTES = 32

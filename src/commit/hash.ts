@@ -26,6 +26,8 @@ export const DOMAIN = {
 export type DomainTag = (typeof DOMAIN)[keyof typeof DOMAIN]
 
 export const HASH_BYTES = 32
+/** SPEC §4.1: a player's per-game seed, the salts' PRF key. */
+export const SEED_BYTES = 32
 /** SPEC §3.3: a domain block is one SHA-256 block. */
 export const DOMAIN_BLOCK_BYTES = 64
 
@@ -113,7 +115,7 @@ export class SaltPrf {
   private readonly keyed: Sha256
 
   constructor(seed: Uint8Array, game: Uint8Array, role: 0 | 1) {
-    if (seed.length !== 32) throw new Error('a seed is 32 bytes')
+    if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
     const block = new Uint8Array(DOMAIN_BLOCK_BYTES)
     block.set(seed)
     this.keyed = new Sha256().update(domainBlock(DOMAIN.salt, game, role)).update(block)

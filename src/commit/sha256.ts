@@ -6,7 +6,7 @@
  * whatever the input, and a setup commitment is 250 salt derivations and 250 cell commitments
  * per player (SPEC §4.1, §4.2), each a one-block message after a fixed 64-byte domain block. A
  * state that has absorbed the domain block is kept, and each commitment compresses only its last
- * block, on a scratch state: one compression per commitment and two per salt.
+ * block, on a scratch state: one compression per commitment and one per salt.
  *
  * The output is SHA-256, byte for byte: `test/transcript/hash.test.ts` holds it equal to
  * @noble/hashes on arbitrary inputs, split across arbitrary `update` calls and clones. A finished

@@ -3,6 +3,7 @@
  * shared by the session and by the benchmark's trusting baseline so both send exactly the same
  * content. The openings come from `salts`; the baseline passes none.
  */
+import { SALT_BYTES } from '../commit/commitments.js'
 import { type Cell, formatCell } from '../rules/coords.js'
 import { onlyScans } from '../rules/game.js'
 import type { CheckedRecord } from '../rules/legality.js'
@@ -17,7 +18,7 @@ export interface Salts {
   detail(cell: Cell): Uint8Array
 }
 
-const NO_SALT = new Uint8Array(32)
+const NO_SALT = new Uint8Array(SALT_BYTES)
 export const NO_SALTS: Salts = { occupancy: () => NO_SALT, detail: () => NO_SALT }
 
 export function aspectsMessage(ruleset: Ruleset, turn: number, record: CheckedRecord): Aspects {

@@ -135,8 +135,14 @@ function writeTerms(w: Writer, t: Terms): void {
   w.u8(m.kind === 'single' ? 0 : m.kind === 'scored' ? 1 : 2).u8(m.game).u8(m.of).bytes(m.previous).u16(m.additional[0]).u16(m.additional[1])
 }
 
+/** SPEC §7.6, §7.7: a salt is exactly `SALT_BYTES`; anything else would be signed as malformed bytes. */
+function salt(s: Uint8Array): Uint8Array {
+  if (s.length !== SALT_BYTES) throw new Error(`a salt is ${SALT_BYTES} bytes, not ${s.length}`)
+  return s
+}
+
 function writeAnswer(w: Writer, a: StrikeAnswer): void {
-  w.u8(STRIKE_RESULTS.indexOf(a.result)).bytes(a.salt).cells(a.explosions)
+  w.u8(STRIKE_RESULTS.indexOf(a.result)).bytes(salt(a.salt)).cells(a.explosions)
 }
 
 function writePart(w: Writer, p: Part): void {
@@ -169,11 +175,11 @@ function writePart(w: Writer, p: Part): void {
       w.u8(p.strikes.length)
       for (const a of p.strikes) writeAnswer(w, a)
       w.u8(p.scans.length)
-      for (const s of p.scans) w.u8(SCAN_RESULTS.indexOf(s.result)).bytes(s.salt)
+      for (const s of p.scans) w.u8(SCAN_RESULTS.indexOf(s.result)).bytes(salt(s.salt))
       w.u8(p.destroyed.length)
       for (const d of p.destroyed) {
         w.u8(SHIP_CODES[d.type]).u8(d.id).u8(d.cells.length)
-        for (const c of d.cells) w.u8(cellIndex(c.cell)).bytes(c.salt)
+        for (const c of d.cells) w.u8(cellIndex(c.cell)).bytes(salt(c.salt))
       }
       return
     case 'flashcube':
@@ -184,7 +190,7 @@ function writePart(w: Writer, p: Part): void {
           w.u8(cellIndex(e.cell))
           if (e.kind === 'empty') w.u8(0)
           else w.u8(e.destroyed ? 2 : 1).u8(SHIP_CODES[e.type]).u8(e.id)
-          w.bytes(e.salt)
+          w.bytes(salt(e.salt))
         }
       }
       return

@@ -23,7 +23,7 @@ export interface SealedEnvelope {
 
 const ENVELOPE_TAG = tag(DOMAIN.envelope)
 
-/** SPEC §5.2: the signed message, `tag("spaceships/2/envelope") ‖ U`. */
+/** SPEC §5.2: the signed message, `tag("spaceships/3/envelope") ‖ U`. */
 export function signingMessage(unsigned: Uint8Array): Uint8Array {
   const out = new Uint8Array(ENVELOPE_TAG.length + unsigned.length)
   out.set(ENVELOPE_TAG, 0)
@@ -31,7 +31,7 @@ export function signingMessage(unsigned: Uint8Array): Uint8Array {
   return out
 }
 
-/** SPEC §5.3: `H(tag("spaceships/2/envelope-hash") ‖ U)`. */
+/** SPEC §5.3: `H(tag("spaceships/3/envelope-hash") ‖ U)`. */
 export function envelopeHash(unsigned: Uint8Array): Uint8Array {
   return taggedHash(DOMAIN.envelopeHash, unsigned)
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { SALT_BYTES } from '../../src/commit/commitments.js'
 import { runArena } from '../../src/arena/arena.js'
 import { DEFAULT_WORK, inferFleet } from '../../src/bot/inference.js'
 import { evidenceOf } from '../../src/knowledge/evidence.js'
@@ -13,7 +14,7 @@ const cell = (name: string): number => {
   return c.value
 }
 
-const NO_SALT = new Uint8Array(32)
+const NO_SALT = new Uint8Array(SALT_BYTES)
 
 /** A turn in which I struck and scanned and was answered, in wire form (salts play no part). */
 function turnOf(turn: number, o: { strikes?: [string, 'miss' | 'hit' | 'duplicate-hit'][]; scans?: [string, 'empty' | 'ship' | 'ship-destroyed'][]; destroyed?: { type: 'LS' | 'HS' | 'MD'; cells: string[] }[] }): TurnSummary {

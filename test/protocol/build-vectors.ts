@@ -313,6 +313,7 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   add('The honest game cut after 20 envelopes: it stopped and nobody claimed in this file.', { status: 'incomplete' }, { 'truncated.transcript': fileOf(honestLines.slice(0, 20)) })
   add('A line that is not base64url, inserted: set aside with a note naming the line; nothing else changes.', { status: 'complete', reason: 'fleet-destroyed' }, { 'garbage.transcript': fileOf([...honestLines.slice(0, 5), '{"v":1,"game":"not base64!"}', ...honestLines.slice(5)]) })
   add('A transcript of protocol version 1: unreadable, with the version named.', { status: 'unreadable' }, { 'version-1.transcript': ['spaceships-transcript 1', ...honestLines.slice(0, 2)].join('\n') + '\n' })
+  add('A transcript of protocol version 2 (256-bit HMAC salts): unreadable, with the version named.', { status: 'unreadable' }, { 'version-2.transcript': ['spaceships-transcript 2', ...honestLines.slice(0, 2)].join('\n') + '\n' })
   return { files, manifest }
 }
 

@@ -79,6 +79,21 @@ describe('the binary codec (SPEC §3, §5.1, §7)', () => {
     expect(err(v)).toBe('wire.version version §5.1')
   })
 
+  it('a salt of any length but 16 bytes is refused by the encoder, so a side never signs bytes that do not decode (SPEC §4.1, §7.6, §7.7)', () => {
+    const base = { sender: 'B' as const, seq: 3, game: new Uint8Array(32), prev: new Uint8Array(32), ack: new Uint8Array(32) }
+    for (const n of [0, 15, 17, 32]) {
+      const salt = new Uint8Array(n)
+      const parts = [
+        { t: 'results' as const, turn: 1, fleetDestroyed: false, beams: [], strikes: [{ result: 'miss' as const, salt, explosions: [] }], scans: [], destroyed: [] },
+        { t: 'results' as const, turn: 1, fleetDestroyed: false, beams: [], strikes: [], scans: [{ result: 'empty' as const, salt }], destroyed: [] },
+        { t: 'results' as const, turn: 1, fleetDestroyed: false, beams: [], strikes: [], scans: [], destroyed: [{ type: 'HS' as const, id: 1, cells: [{ cell: 'Rv1', salt }] }] },
+        { t: 'flashcube' as const, turn: 1, reports: [[{ cell: 'Rv1', kind: 'empty' as const, salt }]] },
+      ]
+      for (const p of parts) expect(() => encodeUnsigned({ ...base, parts: [p] })).toThrow(/a salt is 16 bytes/)
+    }
+    expect(decodeEnvelopeBytes(envelopeBytes({ ...base, parts: [{ t: 'flashcube', turn: 1, reports: [[{ cell: 'Rv1', kind: 'empty', salt: new Uint8Array(16) }]] }] }, sig)).ok).toBe(true)
+  })
+
   it('only an envelope with a reveal may exceed 64 KiB, and nothing may exceed 1 MiB (SPEC §9)', () => {
     const long = 'x'.repeat(1000)
     const base = { sender: 'A' as const, seq: 3, game: new Uint8Array(32), prev: new Uint8Array(32), ack: new Uint8Array(32) }
