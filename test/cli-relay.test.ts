@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import type { CliIo } from '../src/cli/io.js'
 import { relayCommand } from '../src/cli/net.js'
 import { parseInvite } from '../src/net/invite.js'
-import { cli } from './cli.js'
+import { cli, inviteOn } from './cli.js'
 
 function home(): NodeJS.ProcessEnv {
   const d = mkdtempSync(join(tmpdir(), 'spaceships-relay-'))
@@ -33,8 +33,7 @@ describe('spaceships relay, host --relay, join (the README recipe)', () => {
     const relayAddr = (JSON.parse(relayOut) as { addrs: string[] }).addrs[0] ?? ''
     let hostScreen = ''
     const host = cli(['host', '--relay', relayAddr, '--autoplay', '--wait', '30', '--max-turns', '20'], {}, { env: hostEnv, tap: (t) => (hostScreen += t) })
-    await expect.poll(() => hostScreen, { timeout: 20_000 }).toMatch(/spaceships3\.\S+/)
-    const invite = /spaceships3\.\S+/.exec(hostScreen)?.[0] ?? ''
+    const invite = await inviteOn(() => hostScreen)
     const parsed = parseInvite(invite)
     expect(parsed.ok && parsed.value.addrs.some((a) => a.includes(`/p2p-circuit`))).toBe(true)
     const [h, j] = await Promise.all([host, cli(['join', invite, '--yes', '--autoplay', '--json'], {}, { env: joinEnv })])

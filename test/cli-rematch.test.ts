@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gameDir } from '../src/cli/games.js'
 import { verifyFiles } from '../src/verify/verify.js'
-import { cli } from './cli.js'
+import { cli, inviteOn } from './cli.js'
 
 function home(): NodeJS.ProcessEnv {
   const d = mkdtempSync(join(tmpdir(), 'spaceships-rematch-'))
@@ -23,8 +23,7 @@ describe('rematch (SPEC §2.4)', () => {
     const [hostEnv, joinEnv] = [home(), home()]
     let hostScreen = ''
     const host = cli(['host', '--autoplay', '--random', '--seed', 'rematch-a', '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '6', '--rematch', '1'], {}, { env: hostEnv, tap: (t) => (hostScreen += t) })
-    await expect.poll(() => hostScreen, { timeout: 20_000 }).toMatch(/spaceships3\.\S+/)
-    const invite = /spaceships3\.\S+/.exec(hostScreen)?.[0] ?? ''
+    const invite = await inviteOn(() => hostScreen)
     const [h, j] = await Promise.all([host, cli(['join', invite, '--yes', '--autoplay', '--seed', 'rematch-b', '--rematch', '1'], {}, { env: joinEnv })])
     expect(h.code, h.err).toBeLessThan(64)
     expect(j.code, j.err).toBeLessThan(64)
@@ -50,8 +49,7 @@ describe('rematch (SPEC §2.4)', () => {
     const [hostEnv, joinEnv] = [home(), home()]
     let hostScreen = ''
     const host = cli(['host', '--autoplay', '--random', '--seed', 'rematch-no', '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '3', '--rematch', '1'], {}, { env: hostEnv, tap: (t) => (hostScreen += t) })
-    await expect.poll(() => hostScreen, { timeout: 20_000 }).toMatch(/spaceships3\.\S+/)
-    const invite = /spaceships3\.\S+/.exec(hostScreen)?.[0] ?? ''
+    const invite = await inviteOn(() => hostScreen)
     const [h, j] = await Promise.all([host, cli(['join', invite, '--yes', '--autoplay', '--seed', 'rematch-no-b'], {}, { env: joinEnv })])
     expect(h.code, h.err).toBeLessThan(64)
     expect(j.code, j.err).toBeLessThan(64)

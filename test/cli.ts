@@ -1,3 +1,5 @@
+import { expect } from 'vitest'
+import { INVITE_PREFIX } from '../src/net/invite.js'
 import { readFile } from 'node:fs/promises'
 import type { CliIo } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'
@@ -27,4 +29,13 @@ export async function cli(args: string[], files: Record<string, string> = {}, ex
   }
   const code = await run(args, io)
   return { code, out, err, files }
+}
+
+/** An invite line as a host prints it (SPEC §2.3), whatever the protocol version. */
+export const INVITE_PATTERN = new RegExp(`${INVITE_PREFIX.replace('.', '\\.')}\\S+`)
+
+/** Waits until a host's screen shows its invite, and returns it. */
+export async function inviteOn(screen: () => string): Promise<string> {
+  await expect.poll(screen, { timeout: 20_000 }).toMatch(INVITE_PATTERN)
+  return INVITE_PATTERN.exec(screen())?.[0] ?? ''
 }

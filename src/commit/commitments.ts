@@ -42,16 +42,15 @@ function saltInput(kind: SaltKind, index: number): Uint8Array {
   return Uint8Array.of(SALT_KIND[kind], (index >>> 8) & 0xff, index & 0xff)
 }
 
-function occupancyInput(cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {
-  const out = new Uint8Array(2 + SALT_BYTES)
+/** SPEC §4.2's inputs after the domain block, written into `out` (a scratch buffer, on the hot path). */
+function occupancyInput(cell: number, occupied: boolean, salt: Uint8Array, out = new Uint8Array(2 + SALT_BYTES)): Uint8Array {
   out[0] = cell
   out[1] = occupied ? 1 : 0
   out.set(salt, 2)
   return out
 }
 
-function detailInput(cell: number, type: number, id: number, salt: Uint8Array): Uint8Array {
-  const out = new Uint8Array(3 + SALT_BYTES)
+function detailInput(cell: number, type: number, id: number, salt: Uint8Array, out = new Uint8Array(3 + SALT_BYTES)): Uint8Array {
   out[0] = cell
   out[1] = type
   out[2] = id
@@ -145,17 +144,10 @@ export class SideSecrets extends SideCommitments {
       saltIn[2] = cell & 0xff
       saltIn[0] = SALT_KIND.occupancy
       this.salts.into(saltIn, salt)
-      occupancy[0] = cell
-      occupancy[1] = v.occupied ? 1 : 0
-      occupancy.set(salt.subarray(0, SALT_BYTES), 2)
-      this.occupancyHash.of(occupancy, out.subarray(at, at + HASH_BYTES))
+      this.occupancyHash.of(occupancyInput(cell, v.occupied, salt.subarray(0, SALT_BYTES), occupancy), out.subarray(at, at + HASH_BYTES))
       saltIn[0] = SALT_KIND.detail
       this.salts.into(saltIn, salt)
-      detail[0] = cell
-      detail[1] = v.type
-      detail[2] = v.id
-      detail.set(salt.subarray(0, SALT_BYTES), 3)
-      this.detailHash.of(detail, out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES))
+      this.detailHash.of(detailInput(cell, v.type, v.id, salt.subarray(0, SALT_BYTES), detail), out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES))
     }
     return out
   }
