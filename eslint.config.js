@@ -27,7 +27,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
-    files: ['eslint.config.js'],
+    files: ['eslint.config.js', 'scripts/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
 )

@@ -11,5 +11,6 @@ import { fileURLToPath } from 'node:url'
 export default function setup(): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..')
   if (existsSync(join(root, 'dist', 'index.js'))) return
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' })
+  // The same build as `npm run build`, so the executable keeps its execute bit.
+  execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' })
 }

@@ -4,7 +4,7 @@
  * maps or sources. Listed with `npm pack --dry-run` (about a second; it packs the dist/ on disk).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string
   engines: { node: string }
   bin: Record<string, string>
   exports: Record<string, string | { types: string; default: string }>
@@ -75,6 +76,15 @@ describe('npm pack: the package contents (package.json files)', () => {
     expect(minimum).not.toBeNull()
     expect(pkg.engines.node).toBe(`>=${minimum?.[1] ?? ''}.${minimum?.[2] ?? ''}`)
     expect(readFileSync(join(ROOT, 'dist', 'cli', 'bin.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true)
+  })
+
+  it('the executable keeps its execute bit through a rebuild, so npx still runs it after npm test or npm pack', () => {
+    // `npm test` and `npm pack` rebuild dist/ (pretest, prepare); npx keeps the link it made on
+    // its first run and never sets the bit again, so the build must (scripts/build.mjs).
+    for (const target of Object.values(pkg.bin)) expect(statSync(join(ROOT, target)).mode & 0o111).toBe(0o111)
+    const r = spawnSync('npx', ['--no-install', 'spaceships', '--version'], { cwd: ROOT, encoding: 'utf8' })
+    expect(r.stderr).toBe('')
+    expect(r.stdout.trim()).toBe(pkg.version)
   })
 })
 
