@@ -24,16 +24,31 @@ describe('spaceships verify (SPEC §12.8)', () => {
   test('exit 4 for an abandoned game, naming who abandoned and how (SPEC §12.7 rules 6, 7)', async () => {
     const r = await cli(['verify', vector('abandoned.transcript')])
     expect(r.code).toBe(4)
-    expect(r.out).toMatch(/^abandoned by B in turn 2 \(stopped while owing its envelope\): B forfeits, A wins/)
+    expect(r.out).toMatch(/^abandoned by B in turn 2 \(stopped while owing its envelope\): A wins\n/)
+    expect(r.out).not.toMatch(/provisional|forfeit/)
     const quit = await cli(['verify', vector('no-reveal-a.transcript')])
     expect(quit.code).toBe(4)
-    expect(quit.out).toMatch(/^abandoned by B in turn \d+ \(did not reveal\)/)
+    expect(quit.out).toMatch(/^abandoned by B in turn \d+ \(its reveal is not in these files\): A wins, provisionally\n/)
+    // SPEC §12.7, last paragraph: every provisional verdict says what it may still become.
+    expect(quit.out).toContain("provisional: it rests on B's reveal being absent from these files; B's own file, or its node met again, can turn it into an adjudication, never into an offence")
+  })
+
+  test('a stall at a deadline is adjudicated and names who stopped, never a forfeit; deleting the answer makes it provisional (SPEC §12.7 rules 7, 8)', async () => {
+    const r = await cli(['verify', vector('stall-b.transcript')])
+    expect(r.code).toBe(5)
+    expect(r.out).toMatch(/^adjudicated \(stopped by B in turn \d+ while A owed its next envelope; scored on the \d+ turns both committed\): A \d+, B \d+: /)
+    expect(r.out).not.toContain('forfeit')
+    const edited = await cli(['verify', vector('stall-b-answer-deleted.transcript')])
+    expect(edited.code).toBe(4)
+    expect(edited.out).toMatch(/^abandoned by A in turn \d+ \(its reveal is not in these files\): B wins, provisionally\n/)
+    const merged = await cli(['verify', vector('stall-b-answer-deleted.transcript'), vector('stall-a.transcript')])
+    expect(merged.code).toBe(5)
   })
 
   test("exit 5 for an adjudication: the quitter's own file, merged, holds its reveal (SPEC §12.7 rule 8)", async () => {
     const r = await cli(['verify', vector('no-reveal-a.transcript'), vector('no-reveal-b.transcript')])
     expect(r.code).toBe(5)
-    expect(r.out).toMatch(/: one game\nadjudicated: stopped before its end; scored on the \d+ turns both committed/)
+    expect(r.out).toMatch(/: one game\nadjudicated \(stopped by A in turn \d+; scored on the \d+ turns both committed\)/)
   })
 
   test('exit 0 for a resignation, which the resigner loses', async () => {

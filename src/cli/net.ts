@@ -27,7 +27,7 @@ import { decodeEnvelope } from '../transcript/envelope.js'
 import type { Setup } from '../rules/setup.js'
 import { initialPlayerState } from '../rules/state.js'
 import { ownMarks, renderSpace } from '../ui/board.js'
-import { chatLine, clockText, outcomeLine, shortId } from '../ui/panel.js'
+import { SCREEN_COLUMNS, UNWITNESSED_TERMS, chatLine, clockText, outcomeLine, shortId, wrap } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
 import { type GameFiles, type GameMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, sideOf, writeMeta } from './games.js'
@@ -200,8 +200,9 @@ function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => strin
       myMoveDue = e.side === me && e.what.includes('commit')
       if (e.side !== me && e.what.includes('commit')) io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
     } else if (e.kind === 'stopped' && e.by !== me) {
-      // Said from what this side saw: its own move was due when the opponent claimed (SPEC §6.6).
-      if (e.reason === 'claim' && myMoveDue) io.stdout('You ran out of time: your move was due when your opponent stopped the game.\n')
+      // Said from what this side saw, never as a loss on time (SPEC §12.7): a claim proves only that
+      // the opponent stopped waiting, and the game is then adjudicated on the committed turns.
+      if (e.reason === 'claim' && myMoveDue) io.stdout('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n')
       else io.stdout(`Your opponent stopped the game (${e.reason}): ${e.detail}\n`)
     }
   }
@@ -354,7 +355,7 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
         if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
         if (meta.opponent !== undefined) io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
         else if (f.json === true) io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-        else io.stdout(`You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move. Waiting for them to join...\n`)
+        else io.stdout(`You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`)
       },
     })
     if (again !== undefined) return again.code
@@ -500,7 +501,7 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     }
     if (existing !== undefined) throw new UserError(`game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${gameDir(invite.id, env(io))}`)
     const t = invite.terms
-    if (f.json !== true) io.stdout(`You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply; an offence forfeits.\n`)
+    if (f.json !== true) io.stdout(`You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`)
     if (f.yes !== true && f.autoplay !== true) {
       const prompter = io.prompter?.()
       if (prompter === undefined) throw new UserError('no terminal to accept the terms on: use --yes')
@@ -554,7 +555,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
-      if (f.json !== true) io.stdout(`You are A (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n`)
+      if (f.json !== true) io.stdout(`You are A (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`)
       const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`)
       const hosted = hostGame({
         identity: you,

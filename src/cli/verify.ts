@@ -26,6 +26,17 @@ export function exitFor(v: Verdict): number {
 
 const winnerText = (w: string): string => (w === 'draw' ? 'a draw' : `${w} wins`)
 
+/**
+ * SPEC §12.7, last paragraph: what a provisional result may still become. Someone editing a file
+ * without a key can only remove evidence, so this is also all that such an edit can have done.
+ */
+export function provisionalNote(v: Verdict & { status: 'abandoned' }): string {
+  // Rule 7 rests on the loser's reveal being absent, rule 6 on the winner's stop (SPEC §12.7).
+  const holder = v.how === 'no-reveal' ? v.by : v.winner
+  const could = v.how === 'no-reveal' ? 'an adjudication' : `${v.winner}'s resignation`
+  return `provisional: it rests on ${holder}'s ${v.how === 'no-reveal' ? 'reveal' : 'stop'} being absent from these files; ${holder}'s own file, or its node met again, can turn it into ${could}, never into an offence`
+}
+
 /** The verdict in one line (several transcripts at once) or a few (one game). */
 export function verdictLine(v: Verdict): string {
   switch (v.status) {
@@ -36,9 +47,12 @@ export function verdictLine(v: Verdict): string {
     case 'offence':
       return `offence by ${v.offence.offender}: ${v.offence.class} in turn ${v.offence.turn} (${v.offence.rule}): ${v.offence.offender} forfeits, ${v.winner} wins`
     case 'abandoned':
-      return `abandoned by ${v.by} in turn ${v.turn} (${v.how === 'stopped' ? 'stopped while owing its envelope' : 'did not reveal'}): ${v.by} forfeits, ${v.winner} wins${v.claimedBy === undefined ? '' : `; claimed by ${v.claimedBy}, unrebutted in these files`}`
-    case 'adjudicated':
-      return `adjudicated: stopped before its end; scored on the ${v.turn} turns both committed: A ${v.scores[0]}, B ${v.scores[1]}: ${winnerText(v.winner)}`
+      return `abandoned by ${v.by} in turn ${v.turn} (${v.how === 'stopped' ? 'stopped while owing its envelope' : 'its reveal is not in these files'}): ${v.winner} wins${v.provisional ? ', provisionally' : ''}`
+    case 'adjudicated': {
+      const who = v.stoppedBy.length === 0 ? 'both revealed' : `stopped by ${v.stoppedBy.join(' and ')}`
+      const due = v.due === undefined ? '' : ` while ${v.due} owed its next envelope`
+      return `adjudicated (${who} in turn ${v.stopTurn}${due}; scored on the ${v.turn} turn${v.turn === 1 ? '' : 's'} both committed): A ${v.scores[0]}, B ${v.scores[1]}: ${winnerText(v.winner)}`
+    }
     case 'incomplete':
       return `incomplete: ${v.detail}`
     case 'unreadable':
@@ -54,6 +68,7 @@ export function renderVerdict(v: Verdict): string {
     lines.push(`  ${o.detail}${o.seq === undefined ? '' : ` (${o.offender}'s envelope ${o.seq})`}`)
   }
   if (v.status === 'abandoned' || v.status === 'adjudicated') lines.push(`  ${v.detail}`)
+  if (v.status === 'abandoned' && v.provisional) lines.push(`  ${provisionalNote(v)}`)
   if (v.status !== 'unreadable') {
     if (v.game !== undefined) lines.push(`  game ${v.game}`)
     const shown = v.notes.slice(0, 8)

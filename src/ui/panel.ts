@@ -172,11 +172,17 @@ export function helpText(ruleset: Ruleset): string {
   ].join('\n')
 }
 
-/** The result, said to the player who is `me`. */
+/**
+ * The result, said to the player who is `me`. Only resignation, not revealing and a proven
+ * offence lose; a game stopped at a deadline is adjudicated on the turns both committed (SPEC
+ * §12.7, DESIGN §1 goal 4: between two parties time is not evidence), and a result that rests on
+ * an envelope the other side may still hold is said to be provisional.
+ */
 export function outcomeLine(v: Verdict, me: Role): string {
   const them = me === 'A' ? 'B' : 'A'
   const score = (s: readonly [number, number]): string => (me === 'A' ? `${s[0]}-${s[1]}` : `${s[1]}-${s[0]}`)
   const result = (w: Role | 'draw', s: readonly [number, number]): string => (w === 'draw' ? `A draw, ${score(s)}.` : w === me ? `You win ${score(s)}.` : `You lose ${score(s)}.`)
+  const who = (r: Role): string => (r === me ? 'you' : `your opponent (${them})`)
   switch (v.status) {
     case 'complete':
       return result(v.winner, v.scores)
@@ -184,20 +190,37 @@ export function outcomeLine(v: Verdict, me: Role): string {
       return v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.'
     case 'offence':
       return v.offence.offender === me ? `Your side broke a rule (${v.offence.class}): you lose by forfeit.` : `Your opponent cheated (${v.offence.class} in turn ${v.offence.turn}): you win by forfeit.`
-    case 'abandoned':
-      return v.by === me
-        ? v.how === 'no-reveal'
-          ? 'You did not reveal in time: your opponent wins by forfeit.'
-          : 'You ran out of time or stopped while your move was due: your opponent wins by forfeit.'
-        : `Your opponent (${them}) abandoned the game: you win by forfeit.`
-    case 'adjudicated':
-      return `The game stopped before its end; scored on the turns both committed: ${result(v.winner, v.scores)}`
+    case 'abandoned': {
+      const settle = v.provisional ? ` ${PROVISIONAL_NOTE}` : ''
+      if (v.how === 'no-reveal') {
+        return v.by === me
+          ? `Your reveal is not in this transcript: your opponent claims the win.${settle}`
+          : `You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.${settle}`
+      }
+      return v.by === me ? `You stopped while your move was due: your opponent wins.${settle}` : `Your opponent (${them}) stopped while its move was due: you win.${settle}`
+    }
+    case 'adjudicated': {
+      const stopped = v.stoppedBy.length === 2 ? 'both of you stopped' : v.stoppedBy.length === 1 && v.stoppedBy[0] !== undefined ? `${who(v.stoppedBy[0])} stopped` : 'it stopped'
+      const due = v.due === undefined ? '' : v.due === me ? ' while your move was due' : ' while your opponent’s move was due'
+      const turns = `${v.turn} turn${v.turn === 1 ? '' : 's'}`
+      return `Adjudicated: ${stopped} in turn ${v.stopTurn}${due}, so the game is scored on the ${turns} both committed. ${result(v.winner, v.scores)}`
+    }
     case 'incomplete':
       return `No result: ${v.detail}.`
     case 'unreadable':
       return 'No result: the transcript is unreadable.'
   }
 }
+
+/**
+ * What an unwitnessed game's terms mean, said before the game (DESIGN §1 goal 4, SPEC §12.7,
+ * §13.3): timing is not evidence between two parties, so a deadline ends a game by adjudication.
+ */
+export const UNWITNESSED_TERMS =
+  'Unwitnessed game: either player can end it at any moment by stopping; it is then adjudicated on the turns both committed, and nobody loses on time. Resigning, not revealing and a proven offence lose.'
+
+/** How a provisional result is settled (SPEC §12.7): the two nodes meet again, or the files are merged. */
+export const PROVISIONAL_NOTE = 'This result is provisional until the two nodes meet again: both running resume on the game settles it, as does verify on both transcripts.'
 
 /**
  * A chat line after `prefix` (who said it), safe to print: the wire already refuses control characters (SPEC §2.4);

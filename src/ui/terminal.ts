@@ -266,7 +266,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const warn = (): void => {
         warning.given = true
         const left = clockText((ctx.deadline ?? 0) - systemClock.now())
-        screen.print(screen.paint(fit(`Hurry: ${left} left to send turn ${ctx.turn}. After that your opponent may claim the game, and you lose by forfeit.`), 'hit'))
+        screen.print(screen.paint(fit(`Hurry: ${left} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`), 'hit'))
       }
       for (;;) {
         const until = ctx.deadline === undefined || warning.given ? undefined : ctx.deadline - warnMs - systemClock.now()

@@ -33,11 +33,30 @@ export type Verdict =
       readonly how: 'stopped' | 'no-reveal'
       readonly turn: number
       readonly winner: Role
-      /** The other side's claim, when it made one: the result is then "claimed by X, unrebutted in these files". */
+      /** The other side's claim, when it made one. */
       readonly claimedBy: Role | undefined
+      /**
+       * SPEC §12.7: the result rests on the absence of an envelope of the other side that another
+       * file may hold (rule 7: the loser's reveal; rule 6: the winner's stop, which may be a
+       * resignation). Both players' files, or the nodes meeting again, settle it.
+       */
+      readonly provisional: boolean
       readonly detail: string
     })
-  | (Common & { readonly status: 'adjudicated'; readonly turn: number; readonly scores: readonly [number, number]; readonly winner: Role | 'draw'; readonly detail: string })
+  | (Common & {
+      readonly status: 'adjudicated'
+      /** The turns both committed, which are scored. */
+      readonly turn: number
+      readonly scores: readonly [number, number]
+      readonly winner: Role | 'draw'
+      /** SPEC §12.7 rule 8: the turn in play when the game stopped. */
+      readonly stopTurn: number
+      /** Who stopped first: each side whose stop does not answer the other's (by fact, its ack); both when the stops crossed. */
+      readonly stoppedBy: readonly Role[]
+      /** The side whose phase envelope was due when the game stopped, if one was. */
+      readonly due: Role | undefined
+      readonly detail: string
+    })
   | (Common & { readonly status: 'incomplete'; readonly reason: 'gap' | 'no-game' | 'refused' | 'no-claim' | 'unverifiable'; readonly detail: string })
   | { readonly status: 'unreadable'; readonly file: string; readonly error: TranscriptFileError }
 
@@ -215,6 +234,14 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   const turn = state.schedule.turn
   // 5. A resignation.
   for (const r of INDEX_ROLE) if (logs[r].stop?.reason === 'resignation') return { ...out, status: 'resigned', by: r, turn, winner: otherRole(r) }
+  // A stop is read by fact, whatever its reason code (SPEC §6.5, §12.7): it answers the other
+  // side's stop when its ack binds that stop, and otherwise the sender stopped of its own accord.
+  const stoppedFirst = (r: Role): boolean => {
+    const mine = state.stops[r]
+    const theirs = state.stops[otherRole(r)]
+    if (mine === undefined || logs[r].stop?.reason === 'resignation') return false
+    return theirs === undefined || mine.envelope.ack === undefined || toBase64url(mine.envelope.ack) !== theirs.id
+  }
   const claimed = (r: Role): boolean => logs[r].stop !== undefined && logs[r].stop.reason !== 'resignation'
   // 6. The due side stopped of its own accord while it owed the due step.
   const due = state.due()
@@ -223,26 +250,36 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   if (due !== undefined && due.phase === 'turn' && last !== undefined) {
     const Z = due.sender
     const stop = state.stops[Z]
-    const otherStop = state.stops[otherRole(Z)]
     const ack = stop?.envelope.ack === undefined ? undefined : toBase64url(stop.envelope.ack)
-    if (stop !== undefined && logs[Z].stop?.reason !== 'resignation' && ack === last.id && (otherStop === undefined || ack !== otherStop.id)) {
-      const claimedBy = claimed(otherRole(Z)) ? otherRole(Z) : undefined
-      return { ...out, status: 'abandoned', by: Z, how: 'stopped', turn, winner: otherRole(Z), claimedBy, detail: `${Z} held ${otherRole(Z)}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; claimed by ${claimedBy}, unrebutted in these files`}` }
+    if (stop !== undefined && stoppedFirst(Z) && ack === last.id) {
+      const W = otherRole(Z)
+      const claimedBy = stoppedFirst(W) ? W : undefined
+      // Provisional while W's stop is not held: a resignation of W crossing Z's stop would decide it (rule 5).
+      const provisional = state.stops[W] === undefined
+      return { ...out, status: 'abandoned', by: Z, how: 'stopped', turn, winner: W, claimedBy, provisional, detail: `${Z} held ${W}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; ${claimedBy} stopped too`}` }
     }
   }
-  // 7. One side claimed and revealed; the other never revealed.
+  // 7. One side stopped (a claim or an accusation: anything but a resignation) and revealed; the other never revealed.
   for (const r of INDEX_ROLE) {
     const o = otherRole(r)
     if (claimed(r) && logs[r].reveal !== undefined && logs[o].reveal === undefined) {
-      return { ...out, status: 'abandoned', by: o, how: 'no-reveal', turn, winner: r, claimedBy: r, detail: `${o} stopped and never revealed; ${r} claimed and revealed (unrebutted in these files: ${o}'s reveal would make it an adjudication)` }
+      return { ...out, status: 'abandoned', by: o, how: 'no-reveal', turn, winner: r, claimedBy: r, provisional: true, detail: `${r} stopped and revealed, and ${o}'s reveal is not in these files` }
     }
   }
   // 8. Both revealed before the end: the committed state, scored.
   if (a !== undefined && b !== undefined) {
     const played = playCommitted(state.ruleset, a, b)
     if (played !== undefined) {
-      const who = INDEX_ROLE.filter(claimed)
-      return { ...out, status: 'adjudicated', turn: played.turn, scores: played.scores, winner: winnerOf(played.scores), detail: `the game stopped in turn ${turn} (${who.length === 0 ? 'both revealed' : `${who.join(' and ')} stopped`}); both revealed, and the ${played.turn} turns both committed are scored` }
+      const stoppedBy = INDEX_ROLE.filter(stoppedFirst)
+      // Whose move was due, said only when the one side that stopped first had sent or held the
+      // last phase envelope (its ack shows it): otherwise envelopes crossed, and the two sides
+      // did not see the same side due.
+      const first = stoppedBy.length === 1 ? stoppedBy[0] : undefined
+      const firstAck = first === undefined ? undefined : state.stops[first]?.envelope.ack
+      const sawLast = last !== undefined && (last.envelope.sender === first || (firstAck !== undefined && toBase64url(firstAck) === last.id))
+      const owed = first !== undefined && due?.phase === 'turn' && due.sender !== first && sawLast ? due.sender : undefined
+      const who = stoppedBy.length === 0 ? 'both sides revealed' : `stopped by ${stoppedBy.join(' and ')}`
+      return { ...out, status: 'adjudicated', turn: played.turn, scores: played.scores, winner: winnerOf(played.scores), stopTurn: turn, stoppedBy, due: owed, detail: `${who} in turn ${turn}${owed === undefined ? '' : ` while ${owed} owed its ${due?.parts.join('+') ?? ''}`}; both revealed; nobody is convicted of lateness, since a claim shows only that its sender stopped waiting (SPEC §12.7)` }
     }
   }
   // 9. Nobody claimed.

@@ -278,10 +278,28 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   })() })
   add('B resigns in turn 2, and still reveals.', { status: 'resigned', by: 'B', winner: 'A' }, { 'resignation.transcript': resign.a })
   const owing = await play('abandoned', { deviation: { stopAfterReceiving: (s) => (s.envelope.seq === 4 ? 'claim' : undefined) } })
-  add('B stops instead of answering what its own acknowledgement shows it holds: it abandoned, and loses (rule 6).', { status: 'abandoned', by: 'B', how: 'stopped', winner: 'A' }, { 'abandoned.transcript': owing.a })
+  add('B stops instead of answering what its own acknowledgement shows it holds: it abandoned, and loses (rule 6); A’s answering stop is in the file, so the result is final.', { status: 'abandoned', by: 'B', how: 'stopped', winner: 'A', provisional: false }, { 'abandoned.transcript': owing.a })
+  // Stops read by fact (SPEC §6.5, §12.7): B stops of its own accord while A's move is due, as a
+  // claim at A's deadline would; A's node answers with its reveal. A claim cannot show whether A
+  // stalled or B claimed early, so the game is adjudicated and names who stopped.
+  const stopAtSeq = (reason: 'claim' | 'accusation' | 'answer'): Deviation => ({ stopAfterSending: (s) => (s.envelope.seq === 6 ? reason : undefined) })
+  const stall = await play('stall', { deviation: stopAtSeq('claim') })
+  add('B stops (a claim) while A’s move is due, as at A’s deadline; A answers with its reveal: adjudicated on the turns both committed, stopped by B while A’s move was due, nobody convicted of lateness (rule 8).', { status: 'adjudicated', stoppedBy: ['B'], due: 'A' }, { 'stall-b.transcript': stall.b })
+  const withoutLastOf = (file: string, sender: Role): string => {
+    const lines = linesOf(file)
+    const envelopes = decodedLines(file)
+    const at = envelopes.map((e) => e.envelope.sender).lastIndexOf(sender)
+    return fileOf(lines.filter((_, i) => i !== at))
+  }
+  add('B’s file of that game with A’s answer deleted by someone without a key: nothing names the answer (it is the last envelope), so no gap shows; A’s reveal is missing and B wins by rule 7, provisionally (SPEC §12.7, last paragraph).', { status: 'abandoned', by: 'A', how: 'no-reveal', winner: 'B', provisional: true }, { 'stall-b-answer-deleted.transcript': withoutLastOf(stall.b, 'A') })
+  add('The edited file merged with A’s own file, which holds its answer: the adjudication again.', { status: 'adjudicated', stoppedBy: ['B'], due: 'A' }, { 'stall-b-answer-deleted.transcript': withoutLastOf(stall.b, 'A'), 'stall-a.transcript': stall.a })
+  const accused = await play('accusation', { deviation: stopAtSeq('accusation') })
+  add('B stops by an accusation that names no offence while A’s move is due, and A’s answer is deleted from B’s file: rule 7 covers an accusation as it covers a claim (provisional); the accusation itself proves nothing.', { status: 'abandoned', by: 'A', how: 'no-reveal', winner: 'B', provisional: true }, { 'accusation-answer-deleted.transcript': withoutLastOf(accused.b, 'A') })
+  const mislabelled = await play('mislabelled-answer', { deviation: stopAtSeq('answer') })
+  add('B’s stop says “answer” though A never stopped: its ack binds no stop of A, so it is read by fact as B stopping of its own accord; A answers: adjudicated, stopped by B.', { status: 'adjudicated', stoppedBy: ['B'], due: 'A' }, { 'mislabelled-answer.transcript': mislabelled.a })
   let sent = 0
   const quit = await play('no-reveal', { deviation: { outgoing: () => (++sent >= 6 ? 'withhold' : undefined) as never } })
-  add('B falls silent in turn 2 and never reveals; A claims and reveals: B loses (rule 7).', { status: 'abandoned', by: 'B', how: 'no-reveal', winner: 'A' }, { 'no-reveal-a.transcript': quit.a })
+  add('B falls silent in turn 2 and never reveals; A claims and reveals: B loses (rule 7), provisionally: it rests on the absence of B’s reveal.', { status: 'abandoned', by: 'B', how: 'no-reveal', winner: 'A', provisional: true }, { 'no-reveal-a.transcript': quit.a })
   add("The same game with B's own file, which holds its reveal, signed but never sent: decided on the committed turns (rule 8).", { status: 'adjudicated' }, { 'no-reveal-a.transcript': quit.a, 'no-reveal-b.transcript': quit.b })
   const refused = await play('refused', { termsB: { ...TERMS, maxTurns: 40, turnMs: 30_000 } })
   add("B refuses A's hello: its terms are not the invite's (SPEC §6.2). No game, nobody at fault.", { status: 'incomplete', reason: 'refused' }, { 'refused.transcript': refused.a })

@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRecord } from '../../src/rules/record.js'
-import { beamWords, chatLine, clockText, describeRecord, outcomeLine, shortId, wrap } from '../../src/ui/panel.js'
+import { PROVISIONAL_NOTE, beamWords, chatLine, clockText, describeRecord, outcomeLine, shortId, wrap } from '../../src/ui/panel.js'
 import type { Verdict } from '../../src/verify/verify.js'
 
 describe('the terminal game in words', () => {
@@ -37,9 +37,17 @@ describe('the terminal game in words', () => {
     const complete: Verdict = { ...base, status: 'complete', reason: 'fleet-destroyed', turn: 9, scores: [6, 0], winner: 'A' }
     expect(outcomeLine(complete, 'A')).toBe('You win 6-0.')
     expect(outcomeLine(complete, 'B')).toBe('You lose 0-6.')
-    const abandoned: Verdict = { ...base, status: 'abandoned', by: 'B', how: 'stopped', turn: 3, winner: 'A', claimedBy: 'A', detail: '' }
-    expect(outcomeLine(abandoned, 'A')).toBe('Your opponent (B) abandoned the game: you win by forfeit.')
-    expect(outcomeLine(abandoned, 'B')).toBe('You ran out of time or stopped while your move was due: your opponent wins by forfeit.')
+    const abandoned: Verdict = { ...base, status: 'abandoned', by: 'B', how: 'stopped', turn: 3, winner: 'A', claimedBy: 'A', provisional: false, detail: '' }
+    expect(outcomeLine(abandoned, 'A')).toBe('Your opponent (B) stopped while its move was due: you win.')
+    expect(outcomeLine(abandoned, 'B')).toBe('You stopped while your move was due: your opponent wins.')
+    // SPEC §12.7 rule 7: resting on the absence of the other's reveal, said to be provisional.
+    const unrevealed: Verdict = { ...base, status: 'abandoned', by: 'B', how: 'no-reveal', turn: 3, winner: 'A', claimedBy: 'A', provisional: true, detail: '' }
+    expect(outcomeLine(unrevealed, 'A')).toBe(`You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time. ${PROVISIONAL_NOTE}`)
+    // Rule 8: a stall at a deadline is adjudicated, never a forfeit, and names who stopped.
+    const stall: Verdict = { ...base, status: 'adjudicated', turn: 1, scores: [23, 20], winner: 'A', stopTurn: 2, stoppedBy: ['B'], due: 'A', detail: '' }
+    expect(outcomeLine(stall, 'A')).toBe('Adjudicated: your opponent (B) stopped in turn 2 while your move was due, so the game is scored on the 1 turn both committed. You win 23-20.')
+    expect(outcomeLine(stall, 'B')).toBe('Adjudicated: you stopped in turn 2 while your opponent’s move was due, so the game is scored on the 1 turn both committed. You lose 20-23.')
+    for (const v of [abandoned, unrevealed, stall]) for (const r of ['A', 'B'] as const) expect(outcomeLine(v, r)).not.toMatch(/forfeit/)
     const resigned: Verdict = { ...base, status: 'resigned', by: 'A', turn: 2, winner: 'B' }
     expect(outcomeLine(resigned, 'A')).toBe('You resigned: your opponent wins.')
     expect(outcomeLine(resigned, 'B')).toBe('Your opponent resigned: you win.')
