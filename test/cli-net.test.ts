@@ -275,7 +275,30 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(r.out).toContain('You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.')
     expect(r.out).toContain('provisional')
     expect(r.out).not.toContain('forfeit')
-  }, 60_000)
+    const id = /Saved as game ([0-9a-f]{8})/.exec(r.out)?.[1] ?? ''
+    const listed = await cli(['games'], {}, { env: hostEnv })
+    expect(listed.out).toContain(`Settle it: spaceships resume ${id}`)
+
+    // The joiner returns; the host's node settles its provisional result (SPEC §12.7): the joiner
+    // learns the end from it, answers with its reveal, and both sides then show one result.
+    const settling = cli(['resume', id, '--settle', '30'], {}, { env: hostEnv })
+    const back = await cli(['resume', id], {}, { env: joinEnv })
+    const settled = await settling
+    expect(settled.out).toContain(`Game ${id} ended with a provisional result`)
+    expect(back.code, back.err + back.out.slice(-800)).toBe(5)
+    expect(settled.code, settled.err + settled.out.slice(-800)).toBe(5)
+    // On a busy machine the joiner's own deadline may pass before the host's node is up: then
+    // both stopped (crossed stops), and still both sides show the same adjudication.
+    const verdictLine = (out: string): string => /\nadjudicated \(stopped by A( and B)? in turn \d+[^\n]*/.exec(out)?.[0] ?? `no adjudication in: ${out.slice(-600)}`
+    expect(verdictLine(back.out)).toMatch(/^\nadjudicated/)
+    expect(verdictLine(settled.out)).toBe(verdictLine(back.out))
+    const [hostRow, joinRow] = await Promise.all([cli(['games', '--json'], {}, { env: hostEnv }), cli(['games', '--json'], {}, { env: joinEnv })])
+    const row = (out: string): { status: string; state: string; transcript: string } => (JSON.parse(out) as { status: string; state: string; transcript: string }[])[0] ?? { status: '', state: '', transcript: '' }
+    expect(row(hostRow.out)).toMatchObject({ status: 'adjudicated', state: 'finished' })
+    expect(row(joinRow.out)).toMatchObject({ status: 'adjudicated', state: 'finished' })
+    const both = await cli(['verify', row(hostRow.out).transcript, row(joinRow.out).transcript])
+    expect(both.code).toBe(5)
+  }, 90_000)
 
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
     const r = await cli(['play'], {}, { env: home(), prompter: () => undefined })

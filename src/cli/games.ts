@@ -11,6 +11,7 @@ import { parseInvite } from '../net/invite.js'
 import { type Journal, fileJournal } from '../session/journal.js'
 import { fileStore } from '../session/file-store.js'
 import type { TranscriptStore } from '../transcript/file.js'
+import type { Verdict } from '../verify/verify.js'
 import { UserError, commandName } from './io.js'
 
 export interface GameMeta {
@@ -34,6 +35,11 @@ export interface GameMeta {
   readonly against?: string
   /** The result in words for this player, once over. */
   readonly result?: string
+  /**
+   * The result rests on an envelope of the other side this machine does not hold (SPEC §12.7):
+   * `resume` settles it by meeting the other node again.
+   */
+  readonly provisional?: boolean
   /** This side's role in the game when not the usual one (a rematch swaps them, SPEC §2.4). */
   readonly side?: 'A' | 'B'
 }
@@ -44,11 +50,17 @@ export function sideOf(meta: GameMeta): 'A' | 'B' {
 }
 
 /**
- * Whether `resume` can carry the game on: unfinished, networked, with an invite out that this
- * version reads (a game of another protocol version cannot go on here).
+ * Whether `resume` can carry the game on: unfinished, or finished with a provisional result it
+ * can settle (SPEC §12.7), networked, with an invite out that this version reads (a game of
+ * another protocol version cannot go on here).
  */
 export function resumable(meta: GameMeta): boolean {
-  return meta.finished === undefined && meta.against === undefined && meta.invite !== '' && parseInvite(meta.invite).ok
+  return (meta.finished === undefined || meta.provisional === true) && meta.against === undefined && meta.invite !== '' && parseInvite(meta.invite).ok
+}
+
+/** What a game's meta keeps of its end: the status, the result in words for `side`, and whether it is provisional. */
+export function endedMeta(meta: GameMeta, verdict: Verdict, result: string): GameMeta {
+  return { ...meta, finished: verdict.status, result, provisional: verdict.status === 'abandoned' && verdict.provisional }
 }
 
 export interface GameFiles {

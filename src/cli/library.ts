@@ -55,7 +55,8 @@ interface GameRow {
   readonly you: Role
   readonly opponent: string | undefined
   readonly turn: number
-  readonly state: 'finished' | 'resumable' | 'interrupted' | 'waiting'
+  /** `provisional`: finished on this machine with a result `resume` can still settle (SPEC §12.7). */
+  readonly state: 'finished' | 'provisional' | 'resumable' | 'interrupted' | 'waiting'
   readonly result: string
   /** The verdict's status (SPEC §12.8), as `spaceships verify` reports it. */
   readonly status: string
@@ -68,9 +69,10 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
   const p = storedProgress(meta, io)
   const kind = meta.against !== undefined ? 'play' : meta.role
   const opponent = meta.against !== undefined ? `the ${meta.against} bot` : meta.opponent
-  const state = meta.finished !== undefined ? 'finished' : resumable(meta) ? (meta.opponent === undefined ? 'waiting' : 'resumable') : 'interrupted'
+  const state = meta.finished !== undefined ? (meta.provisional === true ? 'provisional' : 'finished') : resumable(meta) ? (meta.opponent === undefined ? 'waiting' : 'resumable') : 'interrupted'
+  const settle = state === 'provisional' ? ` Settle it: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}` : ''
   const result =
-    meta.result ??
+    (meta.result === undefined ? undefined : meta.result + settle) ??
     (meta.finished !== undefined && p !== undefined
       ? outcomeLine(p.verdict, you)
       : state === 'waiting'

@@ -139,8 +139,9 @@ function program(io: CliIo, status: { code: number }): Command {
     .action(async (invite: string, opts: GameFlags) => {
       status.code = await (await import('./net.js')).joinCommand(io, invite, opts)
     })
-  gameOptions(root.command('resume').description('Resume an unfinished game after a crash or restart (no id: list them).'))
+  gameOptions(root.command('resume').description('Resume an unfinished game after a crash or restart, or settle a provisional result by meeting the other node again (no id: list them).'))
     .argument('[id]', 'the game id')
+    .option('--settle <seconds>', 'for a game with a provisional result: how long to wait for the other node (default 120)', wholeNumber('--settle', 1, 86_400))
     .action(async (id: string | undefined, opts: GameFlags) => {
       status.code = await (await import('./net.js')).resumeCommand(io, id, opts)
     })

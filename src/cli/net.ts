@@ -30,7 +30,7 @@ import { ownMarks, renderSpace } from '../ui/board.js'
 import { SCREEN_COLUMNS, UNWITNESSED_TERMS, chatLine, clockText, outcomeLine, shortId, wrap } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameFiles, type GameMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, sideOf, writeMeta } from './games.js'
+import { type GameFiles, type GameMeta, endedMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, sideOf, writeMeta } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
@@ -53,7 +53,12 @@ export interface GameFlags {
   readonly pace?: number
   /** The most rematches this side offers or accepts (SPEC §2.4), each with the sides swapped. */
   readonly rematch?: number
+  /** `resume` of a game with a provisional result: seconds to wait for the other node to settle it (SPEC §12.7). */
+  readonly settle?: number
 }
+
+/** How long `resume` waits for the other node to settle a provisional result, unless told. */
+export const SETTLE_SECONDS = 120
 
 export interface TermsFlags {
   readonly ruleset: string
@@ -190,6 +195,15 @@ function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: 
   return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent, ...(say === undefined ? {} : { say }) })
 }
 
+/**
+ * The player of a game this side already stopped, being settled (SPEC §12.7): its setup and
+ * records come back from the journal, and nothing more is ever chosen, so nobody is asked.
+ */
+const SETTLING_PLAYER: PlayerStrategy = {
+  setup: () => Promise.reject(new Error('a game being settled chooses no setup: its journal lacks the one committed')),
+  record: () => Promise.reject(new Error('a game being settled chooses no move')),
+}
+
 /** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
 function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => string | undefined): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
@@ -324,9 +338,10 @@ function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity
     secrets: systemSecrets,
     store: files.store,
     journal: files.journal,
-    strategy: watched(playerFor(f, io, meta.player, opponent, () => chat.say), seen),
+    strategy: meta.provisional === true ? SETTLING_PLAYER : watched(playerFor(f, io, meta.player, opponent, () => chat.say), seen),
     listen: meta.listen,
     relays: meta.relays,
+    ...(meta.provisional === true ? { settleMs: (f.settle ?? SETTLE_SECONDS) * 1000 } : {}),
     onEvent: eventPrinter(io, f.json === true),
     onChat: (say) => { chat.say = say },
     ...(waiting === undefined ? {} : { onSessionEvent: waiting }),
@@ -359,7 +374,7 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
       },
     })
     if (again !== undefined) return again.code
-    writeMeta({ ...current, finished: result.verdict.status, result: outcomeLine(result.verdict, sideOf(meta)) }, env(io))
+    writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
     return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
   })
 }
@@ -378,7 +393,7 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
       invite: parsed.value,
     })
     if (again !== undefined) return again.code
-    writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, sideOf(meta)) }, env(io))
+    writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
     return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
   })
 }
@@ -400,7 +415,7 @@ function rematches(io: CliIo, f: GameFlags, first: GameMeta, identity: Identity,
     },
     async ended(result, game, side) {
       const m = readMeta(game, env(io)) ?? current.meta
-      writeMeta({ ...m, finished: result.verdict.status, result: outcomeLine(result.verdict, side) }, env(io))
+      writeMeta(endedMeta(m, result.verdict, outcomeLine(result.verdict, side)), env(io))
       // Only the first game goes to --out; each game's transcript stays in its own directory.
       state.code = await finishGame(io, current.files === firstFiles ? f : { ...f, out: undefined }, result, join(current.files.dir, 'transcript'), current.seen.ctx, side, game)
       if (current.files !== firstFiles) current.files.release()
@@ -495,7 +510,7 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     checkSetupFile(f, invite.terms)
     checkSide(io, f)
     const existing = readMeta(invite.id, env(io))
-    if (existing !== undefined && existing.finished === undefined) {
+    if (existing !== undefined && (existing.finished === undefined || existing.provisional === true)) {
       if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
       return runJoin(io, f, withPlayer(existing, f, io))
     }
@@ -519,11 +534,14 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
     const cmd = commandName(env(io))
     if (id === undefined) {
       const open = resumableGames(env(io))
-      io.stdout(open.length === 0 ? `No game to resume (all games: ${cmd} games)\n` : `${open.map((m) => `${m.id.slice(0, 8)}  ${m.role === 'host' ? 'you host (A)' : 'you joined (B)'}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}\n`).join('')}Resume one: ${cmd} resume ID\n`)
+      io.stdout(open.length === 0 ? `No game to resume (all games: ${cmd} games)\n` : `${open.map((m) => `${m.id.slice(0, 8)}  ${m.role === 'host' ? 'you host (A)' : 'you joined (B)'}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`)
       return EXIT.ok
     }
     let meta = findGame(id, env(io))
-    if (meta.finished !== undefined) throw new UserError(`game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`)
+    if (meta.provisional === true && f.json !== true) {
+      const short = meta.id.slice(0, 8)
+      io.stdout(`Game ${short} ended with a provisional result: ${meta.result ?? meta.finished ?? ''}\nSettling it: waiting up to ${f.settle ?? SETTLE_SECONDS} s for your opponent's node to meet this one (on their machine: ${cmd} resume ${short}).\n`)
+    } else if (meta.finished !== undefined) throw new UserError(`game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`)
     if (meta.against !== undefined) throw new UserError(`game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`)
     meta = withPlayer(meta, f, io)
     if (meta.role === 'join') return runJoin(io, f, meta)
@@ -575,7 +593,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     if (!invite.ok) throw new Error(`own invite unreadable: ${invite.error.message}`)
     const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(level, `${seed}/bot`), listen: [], invite: invite.value })
     const [result] = await Promise.all([hosted, joined])
-    writeMeta({ ...meta, finished: result.verdict.status, result: outcomeLine(result.verdict, 'A') }, env(io))
+    writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, 'A')), env(io))
     return finishGame(io, { ...f, out }, result, out, seen.ctx, 'A', id)
     })
   })

@@ -86,6 +86,8 @@ export interface NetGameCommon {
   readonly rematch?: Rematch
   /** This side's role in the game (a rematch swaps them); default A for a host, B for a joiner. */
   readonly side?: Role
+  /** A game this side had already stopped: how long to wait for the other node to settle it (session.ts `settleMs`, SPEC §12.7). */
+  readonly settleMs?: number
 }
 
 /** The next game after a rematch both players accepted (SPEC §2.4): where it is kept and who plays it. */
@@ -218,9 +220,10 @@ class DeadlineWatch {
   }
 }
 
-function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; signal?: AbortSignal; onEnvelope?: NetGameCommon['onEnvelope']; onEvent: (e: SessionEvent) => void } {
+function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; signal?: AbortSignal; onEnvelope?: NetGameCommon['onEnvelope']; onEvent: (e: SessionEvent) => void; settleMs?: number } {
   const j = o.journal
   return {
+    ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
     keys: o.identity.keys,
     secrets: j === undefined ? o.secrets : journaledSecrets(o.secrets, j),
     strategy: j === undefined ? o.strategy : journaledStrategy(o.strategy, j),

@@ -96,6 +96,12 @@ export interface SessionOptions {
   readonly onEvent?: (e: SessionEvent) => void
   /** Stops the session from outside: it stops the game by a claim, as when a deadline passes. */
   readonly signal?: AbortSignal
+  /**
+   * A game whose stop this side had already sent when the session began (a provisional result
+   * being settled, SPEC §12.7): how long to wait for the peer to hold every envelope of this side
+   * and for this side to hold the peer's stop. Default `replyMs`.
+   */
+  readonly settleMs?: number
 }
 
 export interface SessionResult {
@@ -206,6 +212,10 @@ class Session {
   private chatWindow = { start: 0, count: 0 }
   /** The turn whose last envelope already waited for the player's next record (at most once a turn). */
   private aheadWaited = 0
+  /** How many of this side's envelopes the peer is known to hold: its resume frames and acks say (SPEC §2.2). */
+  private peerHeld = 0
+  /** This side's stop was in its transcript when the session began: it only settles what the peer lacks. */
+  private settling = false
 
   constructor(private readonly o: SessionOptions) {
     this.me = o.role
@@ -228,6 +238,7 @@ class Session {
 
   async run(): Promise<SessionResult> {
     this.restore()
+    this.settling = this.myStop() !== undefined
     // A resumed side that already committed its setup gets it and every committed record back
     // from the journal before it receives or signs anything: a stop's reveal is built from them.
     if (this.state?.logs[this.me].setup !== undefined) await this.setupPromise
@@ -608,10 +619,16 @@ class Session {
     return this.state?.stops[this.them] ?? this.theirs.slice(0, this.taken).find(isStopEnvelope)
   }
 
-  /** After this side's stop: keep receiving for `replyMs` and persist what arrives (SPEC §6.5), until the peer stops too. */
+  /**
+   * After this side's stop: keep receiving for `replyMs` and persist what arrives (SPEC §6.5), until
+   * the peer stops too. A session that began already stopped settles a provisional result (SPEC
+   * §12.7): it also waits, up to `settleMs`, until the peer holds every envelope of this side, so
+   * the two transcripts end up holding the same evidence and decide the same result.
+   */
   private async afterStop(): Promise<void> {
-    const until = this.clock.now() + this.terms.replyMs
-    while (this.theirStop() === undefined && !this.refused) {
+    const until = this.clock.now() + (this.settling ? (this.o.settleMs ?? this.terms.replyMs) : this.terms.replyMs)
+    const done = (): boolean => this.refused || (this.theirStop() !== undefined && (!this.settling || this.peerHeld >= this.mine.length))
+    while (!done()) {
       const ev = await this.nextEvent(until)
       if (ev.kind === 'deadline' || ev.kind === 'closed') return
       if (ev.kind === 'envelope' && this.state !== undefined) {
@@ -909,6 +926,7 @@ class Session {
     this.persist(s)
     this.theirs.push(s)
     this.position.set(s.id, e.seq)
+    this.notePeerAck(s)
     this.lastReceivedAt = this.clock.now()
     this.emit({ kind: 'envelope', sealed: s, direction: 'received' })
     this.events.push({ kind: 'envelope', sealed: s })
@@ -921,6 +939,7 @@ class Session {
 
   /** SPEC §2.2: this side's envelopes from `held` on, within the resend budget per `replyMs`. */
   private async resend(held: number): Promise<void> {
+    this.notePeerHeld(held)
     const now = this.clock.now()
     if (now - this.resendWindow.start >= this.terms.replyMs) this.resendWindow = { start: now, bytes: 0 }
     for (const s of this.mine.slice(held)) {
@@ -976,6 +995,7 @@ class Session {
       if (e.seq !== chain.length) throw new Error(`the stored transcript skips ${e.sender}'s envelope ${chain.length}`)
       chain.push(s.value)
       this.position.set(s.value.id, e.seq)
+      if (e.sender === this.them) this.notePeerAck(s.value)
       if (this.state === undefined && this.mine.length >= 1 && this.theirs.length >= 1) this.begin()
       if (this.state === undefined || e.seq === 0) continue
       if (isStopEnvelope(s.value)) {
@@ -986,6 +1006,20 @@ class Session {
     this.taken = this.theirs.length
     const hello = this.mine[0]?.envelope.parts[0]
     if (hello?.t === 'hello' && toBase64url(hello.nonce) !== toBase64url(this.nonce)) throw new Error('resuming with other secrets than the stored game was played with: the journal is missing or belongs to another game')
+  }
+
+  /** The peer's envelope acknowledges one of this side's: the peer holds it and every one before it. */
+  private notePeerAck(s: SealedEnvelope): void {
+    const ack = s.envelope.ack === undefined ? undefined : toBase64url(s.envelope.ack)
+    const at = ack === undefined ? undefined : this.position.get(ack)
+    if (at !== undefined && this.mine[at]?.id === ack) this.notePeerHeld(at + 1)
+  }
+
+  private notePeerHeld(held: number): void {
+    if (held <= this.peerHeld) return
+    this.peerHeld = held
+    // A settling side waits on this (afterStop); any event wakes its loop to look again.
+    if (this.settling) this.events.push({ kind: 'decision' })
   }
 
   /** A resumed game: the journaled setup must be the one committed (never sign a second setup). */
