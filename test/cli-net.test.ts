@@ -300,6 +300,30 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(both.code).toBe(5)
   }, 90_000)
 
+  it("a resignation reaches the other player's screen at once, while that player is still at its prompt (SPEC §6.5)", async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const [a, b] = [terminal(), terminal()]
+    const hostFiles: Record<string, string> = {}
+    const host = cli(['host', '--random', '--max-turns', '3', '--seed', 'resign-a', '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt'], hostFiles, { env: hostEnv, prompter: a.prompter, tap: a.tap })
+    host.catch((e: unknown) => { console.error('host failed', e); })
+    await a.seen('Waiting for them to join', 0)
+    const joined = cli(['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--random', '--seed', 'resign-b'], {}, { env: joinEnv, prompter: b.prompter, tap: b.tap })
+    joined.catch((e: unknown) => { console.error('join failed', e); })
+    const atA = await a.seen('Turn 1 record', 0)
+    const atB = await b.seen('Turn 1 record', 0)
+    await b.type('resign\r')
+    await b.seen('Resign this game?', atB)
+    await b.type('y\r')
+    // A types nothing: its prompt is withdrawn and the resignation shown (before, B's stop waited
+    // for A's move, and B then won by adjudication when A stalled).
+    await a.seen('Your opponent resigned.', atA)
+    const [h, j] = await Promise.all([host, joined])
+    expect(h.code, h.err).toBe(0)
+    expect(j.code, j.err).toBe(0)
+    expect(h.out).toContain('Your opponent resigned: you win.')
+    expect(j.out).toContain('You resigned: your opponent wins.')
+  }, 60_000)
+
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
     const r = await cli(['play'], {}, { env: home(), prompter: () => undefined })
     expect(r.code).toBe(64)

@@ -216,8 +216,10 @@ function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => strin
     } else if (e.kind === 'stopped' && e.by !== me) {
       // Said from what this side saw, never as a loss on time (SPEC §12.7): a claim proves only that
       // the opponent stopped waiting, and the game is then adjudicated on the committed turns.
-      if (e.reason === 'claim' && myMoveDue) io.stdout('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n')
-      else io.stdout(`Your opponent stopped the game (${e.reason}): ${e.detail}\n`)
+      if (e.reason === 'resignation') io.stdout('Your opponent resigned.\n')
+      else if (e.reason === 'accusation') io.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
+      else if (e.reason === 'claim' && myMoveDue) io.stdout('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n')
+      else if (e.reason === 'claim') io.stdout(`Your opponent stopped the game: ${e.detail}\n`)
     }
   }
 }

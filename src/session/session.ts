@@ -270,6 +270,13 @@ class Session {
         await this.sendStop('answer', `${this.them} stopped`)
         continue
       }
+      // A resignation is a stop, sent whenever the player gives up, whoever is due (SPEC §6.5):
+      // the other player learns it at once rather than when this side's envelope falls due. Once
+      // this side's setup is committed: a stop before it would be no game, not a resignation.
+      if (this.state?.logs[this.me].setup !== undefined && [...this.records.values()].some(isResignation)) {
+        await this.sendStop('resignation', 'resigned')
+        continue
+      }
       if (this.o.signal?.aborted === true) {
         // Before both hellos there is no game to stop: nothing more is signed.
         if (this.state === undefined) return

@@ -47,6 +47,20 @@ function stopCount(events: readonly SessionEvent[]): number {
 }
 
 describe('games that do not end normally (SPEC §12.7)', () => {
+  it('a resignation is sent the moment the player gives up, whoever is due (SPEC §6.5): the other side learns it while it still thinks', async () => {
+    // A never decides turn 1 (a person at the prompt); B resigns at once, while A owes its move.
+    const thinking: PlayerStrategy = (() => {
+      const inner = randomStrategy(seededRandom('resign-now/a'))
+      return { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === 1 ? new Promise((_resolve, reject) => ctx.signal?.addEventListener('abort', () => { reject(new Error('withdrawn')) })) : inner.record(ctx)) }
+    })()
+    const g = await playInMemory('resign-now', { terms, strategies: [thinking, resignAt(1, 'resign-now/b')] })
+    expect(summary(g.a.verdict)).toBe('resigned B -> A')
+    expect(summary(g.b.verdict)).toBe('resigned B -> A')
+    // Nothing waited for A's deadline: the game ended within moments of the resignation.
+    expect(g.clock.now()).toBeLessThan(terms.turnMs / 10)
+    expect(g.events[0].some((e) => e.kind === 'stopped' && e.by === 'B' && e.reason === 'resignation')).toBe(true)
+  })
+
   it('a resignation loses, and the resigner still reveals so its play is checked (rule 5)', async () => {
     const g = await playInMemory('stops/resign', { terms, strategies: [undefined, resignAt(4, 'stops/resign/B')] })
     for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('resigned B -> A')
