@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { componentLogger } from '../log.js'
 import { VERSION } from '../version.js'
 import { type CliIo, EXIT, UserError, processIo, wholeNumber } from './io.js'
+import { registerSpaaace } from './spaaace.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
 // imported when used, so `spaceships verify` starts fast: a cold start is a cost every audit pays.
 import type { GameFlags, TermsFlags } from './net.js'
@@ -205,6 +206,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .action(async (opts: { identity?: string; json: boolean }) => {
       status.code = await (await import('./net.js')).idCommand(io, opts)
     })
+  registerSpaaace(root, io, status)
   return root
 }
 

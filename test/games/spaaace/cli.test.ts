@@ -1,0 +1,73 @@
+/** `spaceships spaaace referee` and `spaaace record random`, through the command line. */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { cli } from '../../cli.js'
+import { HEADER3, ticks } from './helpers.js'
+
+const GOOD = HEADER3 + ticks(['a: move 2; attack b', 'c: withheld'], ['a: bid 12', 'b: bid 0'])
+const BAD = `${GOOD}tick 3\nzed: buy 2\n`
+
+describe('spaceships spaaace', () => {
+  it('referee FILE prints each tick in words and exits 0', async () => {
+    const r = await cli(['spaaace', 'referee', 'g.rec'], { 'g.rec': GOOD })
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^tick 1\n/)
+    expect(r.out).toContain('a attacks b in sector 2')
+    expect(r.out).toContain('Battle a against b (initiated in tick 1): bids 12 and 0, spent 12 and 0; a wins (S-42).')
+    expect(r.err).toBe('')
+  })
+
+  it('referee --json prints one compact JSON line per tick, keys in the appendix order', async () => {
+    const r = await cli(['spaaace', 'referee', '--json', 'g.rec'], { 'g.rec': GOOD })
+    expect(r.code).toBe(0)
+    const lines = r.out.trimEnd().split('\n')
+    expect(lines).toHaveLength(2)
+    expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual(['tick', 'ships', 'players', 'declarations', 'alliances', 'battles', 'claims', 'offences', 'winners', 'ended'])
+    expect(lines[1]).toContain('"battles":[{"a":"a","b":"b","initiated":1,"bids":[12,0],"spent":[12,0],"winner":"a"}]')
+  })
+
+  it('a record error: the ticks before the bad line on stdout, "error LINE: MESSAGE" on stderr, exit 2', async () => {
+    const r = await cli(['spaaace', 'referee', '--json', 'g.rec'], { 'g.rec': BAD })
+    expect(r.code).toBe(2)
+    expect(r.out.trimEnd().split('\n')).toHaveLength(2)
+    expect(r.err).toBe('error 12: unknown player "zed" (spaaace.md appendix)\n')
+  })
+
+  it('hostile records give one line naming the line and the rule, never a stack trace', async () => {
+    const hostile = ['', '\u0000\u0001garbage', 'spaaace 2\n', `spaaace 1\nterms maxTicks=99999999999999999999\n`, `spaaace 1\nplayer ${'x'.repeat(33)}\n`, `${HEADER3}tick 1\na: move ${'3 '.repeat(5000)}\n`, `${HEADER3}tick 1\na: -\na: -\n`, `${HEADER3}tick 1\ntick 1\n`]
+    for (const text of hostile) {
+      const r = await cli(['spaaace', 'referee', 'h.rec'], { 'h.rec': text })
+      if (r.code === 0) continue
+      expect(r.code).toBe(2)
+      expect(r.err).toMatch(/^error \d+: [^\n]+\((S-\d\d|spaaace\.md appendix)[^\n]*\)\n$/)
+    }
+    const missing = await cli(['spaaace', 'referee', '/nonexistent/x.rec'])
+    expect(missing.code).toBe(2)
+    expect(missing.err).toMatch(/^spaceships spaaace referee: cannot read/)
+  })
+
+  it('record random writes the same record for the same seed, a valid one the referee plays to its end', async () => {
+    const a = await cli(['spaaace', 'record', 'random', '--seed', 's1', '--players', '5'])
+    const b = await cli(['spaaace', 'record', 'random', '--seed', 's1', '--players', '5', '--out', 'r.rec'])
+    expect(a.code).toBe(0)
+    expect(b.files['r.rec']).toBe(a.out)
+    expect(a.out).toMatch(/^spaaace 1\nterms /)
+    const r = await cli(['spaaace', 'referee', '--json', 'r.rec'], { 'r.rec': a.out })
+    expect(r.code).toBe(0)
+    expect(r.out.trimEnd().split('\n').pop()).toMatch(/"ended":true}$/)
+    expect((await cli(['spaaace', 'record', 'random', '--players', '2'])).code).toBe(64)
+  })
+
+  it('the built executable: streams, exit status', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spaaace-'))
+    writeFileSync(join(dir, 'bad.rec'), BAD)
+    const bin = resolve('dist', 'cli', 'main.js')
+    const r = spawnSync(process.execPath, [bin, 'spaaace', 'referee', '--json', join(dir, 'bad.rec')], { encoding: 'utf8' })
+    expect(r.status).toBe(2)
+    expect(r.stdout.split('\n').filter((l) => l !== '')).toHaveLength(2)
+    expect(r.stderr).toBe('error 12: unknown player "zed" (spaaace.md appendix)\n')
+  })
+})
