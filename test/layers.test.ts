@@ -36,18 +36,24 @@ const MAP: Record<string, readonly string[]> = {
   bench: ['arena', 'net', 'pool'],
   // The package's public entry points (package.json `exports`).
   api: ['net', 'session', 'bot', 'referee', 'verify', 'rules'],
-  cli: ['api', 'bench', 'arena', 'pool', 'net', 'ui', 'session', 'bot', 'referee', 'verify', 'knowledge', 'transcript', 'commit', 'rules', 'log', 'version'],
+  // DESIGN.md §7: a game is a module; Spaaace! imports nothing of Spaceships (rules, session, ...)
+  // nor of cli or net. Its referee reads records with its own rules engine only.
+  'games/spaaace/rules': [],
+  'games/spaaace/referee': ['games/spaaace/rules'],
+  cli: ['games/spaaace/referee', 'games/spaaace/rules', 'api', 'bench', 'arena', 'pool', 'net', 'ui', 'session', 'bot', 'referee', 'verify', 'knowledge', 'transcript', 'commit', 'rules', 'log', 'version'],
 }
 
 /** DESIGN.md §4: pure layers. Their runtime import graph reaches no Node module that does I/O. */
-const PURE = ['rules', 'referee', 'verify', 'knowledge', 'transcript', 'commit'] as const
+const PURE = ['rules', 'referee', 'verify', 'knowledge', 'transcript', 'commit', 'games/spaaace/rules', 'games/spaaace/referee'] as const
 /** Node modules that compute and touch nothing outside the process. */
 const COMPUTE_ONLY = new Set(['node:crypto', 'node:zlib'])
 /** The rules engine: no crypto, no clock, no I/O, so no Node module at all. */
-const NO_NODE = new Set(['rules', 'referee'])
+const NO_NODE = new Set(['rules', 'referee', 'games/spaaace/rules', 'games/spaaace/referee'])
 
 function layerOf(file: string): string {
   const rel = relative(SRC, file).split('\\').join('/')
+  // A game's layers are its folders: games/NAME/rules, games/NAME/referee.
+  if (rel.startsWith('games/')) return rel.split('/').slice(0, 3).join('/')
   const slash = rel.indexOf('/')
   if (slash >= 0) return rel.slice(0, slash)
   return rel === 'index.ts' ? 'api' : rel.replace(/\.ts$/, '')
@@ -186,12 +192,20 @@ describe('DESIGN §4: layers, dependencies pointing down only', () => {
       { from: at('ui/terminal.ts'), to: at('referee/adjudicate.ts'), typeOnly: false },
       { from: at('bot/easy.ts'), to: at('session/strategy.ts'), typeOnly: false },
       { from: at('arena/arena.ts'), to: at('commit/keys.ts'), typeOnly: false },
+      { from: at('games/spaaace/rules/tick.ts'), to: at('rules/coords.ts'), typeOnly: false },
+      { from: at('games/spaaace/referee/referee.ts'), to: at('session/session.ts'), typeOnly: true },
+      { from: at('games/spaaace/rules/tick.ts'), to: at('games/spaaace/referee/json.ts'), typeOnly: false },
+      { from: at('games/spaaace/referee/referee.ts'), to: at('cli/net.ts'), typeOnly: false },
     ]
     expect(violations(edges)).toEqual([
       'verify/verify.ts (verify) -> session/session.ts',
       'bot/easy.ts (bot) -> session/session.ts',
       'bench/run.ts (bench) -> cli/verify.ts',
       'ui/terminal.ts (ui) -> referee/adjudicate.ts',
+      'games/spaaace/rules/tick.ts (games/spaaace/rules) -> rules/coords.ts',
+      'games/spaaace/referee/referee.ts (games/spaaace/referee) -> session/session.ts',
+      'games/spaaace/rules/tick.ts (games/spaaace/rules) -> games/spaaace/referee/json.ts',
+      'games/spaaace/referee/referee.ts (games/spaaace/referee) -> cli/net.ts',
     ])
     // The graph walker follows runtime imports to Node's modules: the store adapter writes files.
     expect(runtimeGraph(at('session/file-store.ts')).has('node:fs')).toBe(true)
