@@ -54,7 +54,7 @@ describe('spaceships verify (SPEC §12.8)', () => {
   test('exit 0 for a resignation, which the resigner loses', async () => {
     const r = await cli(['verify', vector('resignation.transcript')])
     expect(r.code).toBe(0)
-    expect(r.out).toMatch(/^resigned: B resigned in turn 2: A wins/)
+    expect(r.out).toMatch(/^resigned: B resigned in turn 1: A wins/)
   })
 
   test('exit 2 for an unreadable or missing file; exit 3 when the files decide nothing', async () => {

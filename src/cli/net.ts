@@ -220,6 +220,9 @@ function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => strin
       else if (e.reason === 'accusation') io.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
       else if (e.reason === 'claim' && myMoveDue) io.stdout('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n')
       else if (e.reason === 'claim') io.stdout(`Your opponent stopped the game: ${e.detail}\n`)
+    } else if (e.kind === 'stopped' && e.reason === 'claim') {
+      // This node's own claim (SPEC §6.5, §6.6): what it did and what it now waits for.
+      io.stdout(`Your node stopped the game (${e.detail}); waiting for your opponent's node to answer with its reveal.\n`)
     }
   }
 }

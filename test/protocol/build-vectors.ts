@@ -276,7 +276,7 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
     const inner = oracle(SETUP_B, SETUP_A, 'v/resignation/b')
     return { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === 2 ? RESIGN : inner.record(ctx)) }
   })() })
-  add('B resigns in turn 2, and still reveals.', { status: 'resigned', by: 'B', winner: 'A' }, { 'resignation.transcript': resign.a })
+  add('B resigns when asked for its turn-2 record, which it is as soon as turn 1 is known to it; its stop goes at once, in turn 1 of the schedule (SPEC §6.5), and it still reveals.', { status: 'resigned', by: 'B', winner: 'A' }, { 'resignation.transcript': resign.a })
   const owing = await play('abandoned', { deviation: { stopAfterReceiving: (s) => (s.envelope.seq === 4 ? 'claim' : undefined) } })
   add('B stops instead of answering what its own acknowledgement shows it holds: it abandoned, and loses (rule 6); A’s answering stop is in the file, so the result is final.', { status: 'abandoned', by: 'B', how: 'stopped', winner: 'A', provisional: false }, { 'abandoned.transcript': owing.a })
   // Stops read by fact (SPEC §6.5, §12.7): B stops of its own accord while A's move is due, as a
