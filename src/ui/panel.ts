@@ -167,7 +167,8 @@ export function helpText(ruleset: Ruleset): string {
     '  A beam hits three cells in a straight line, in the same direction as two undamaged cells of the',
     '  death star: along the colours, the letters or the numbers, or diagonally across two or three of',
     '  them (13 directions). Two hits that are not next to each other burn the beam out.',
-    'Commands: ? or help (this); say TEXT (a line of chat to a person: not signed, not kept);',
+    'Commands: ? or help (this); history (every turn so far) or turn N (one); say TEXT (a line of',
+    '  chat to a person: not signed, not kept);',
     '  resign (give up the game: you lose).',
   ].join('\n')
 }

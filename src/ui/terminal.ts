@@ -91,11 +91,20 @@ export function turnReport(t: TurnSummary, own?: PlayerState): string[] {
   const out: string[] = []
   const strike = (target: string, a: { result: string; explosions: readonly string[] } | undefined): string => (a === undefined ? `${target} ?` : `${target} ${a.result}${a.explosions.length > 1 ? ` (missiles exploded: ${a.explosions.slice(1).join(' ')})` : ''}`)
   const mine = [...t.myAspects.beams.flatMap((b, i) => b.map((c, j) => strike(c, t.theirResults.beams[i]?.[j]))), ...t.myAspects.strikes.map((c, i) => strike(c, t.theirResults.strikes[i])), ...t.myAspects.scans.map((c, i) => `scan ${c} ${t.theirResults.scans[i]?.result ?? '?'}`)]
-  out.push(`Turn ${t.turn}, yours: ${mine.length === 0 ? 'no strikes or scans' : mine.join(', ')}`)
+  // A kamikaze strike's visible aspects are a strike on its target and the death of its launch
+  // cell in the striker's own space (2.6.1 §4.5.4, §5.4): both sides are told of both.
+  const myDeaths = t.myAspects.kamikaze.length === 0 ? '' : `; kamikaze launched from your ${t.myAspects.kamikaze.join(' ')} (that cell is destroyed)`
+  out.push(`Turn ${t.turn}, yours: ${mine.length === 0 ? 'no strikes or scans' : mine.join(', ')}${myDeaths}`)
   for (const d of t.theirResults.destroyed) out.push(`  You destroyed their ${d.type}${d.id} at ${d.cells.map((c) => c.cell).join(' ')}`)
   const theirs = [...t.theirAspects.beams.flat(), ...t.theirAspects.strikes]
-  out.push(`Turn ${t.turn}, theirs: ${theirs.length === 0 ? 'no strikes' : `strikes at ${theirs.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}`)
-  for (const r of t.myReports) out.push(`  They destroyed your ${own?.ships.find((s) => s.type === r.type && s.id === r.id)?.name ?? `${r.type}${r.id}`}`)
+  const theirDeaths = t.theirAspects.kamikaze.length === 0 ? '' : `; kamikaze launched from their ${t.theirAspects.kamikaze.join(' ')} (destroyed in their space)`
+  out.push(`Turn ${t.turn}, theirs: ${theirs.length === 0 ? 'no strikes' : `strikes at ${theirs.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`)
+  for (const r of t.myReports) {
+    const name = own?.ships.find((s) => s.type === r.type && s.id === r.id)?.name ?? `${r.type}${r.id}`
+    // A ship whose cells include this turn's own kamikaze launch was lost at least partly to it.
+    const byOwnKamikaze = r.cells.some((c) => t.myAspects.kamikaze.includes(c.cell))
+    out.push(byOwnKamikaze ? `  Your ${name} is destroyed (one of its cells launched your kamikaze strike)` : `  They destroyed your ${name}`)
+  }
   return out
 }
 
@@ -112,7 +121,7 @@ const WARN_MS = 60_000
 /** Returned when the game stopped during the prompt: a session that stopped never uses a record. */
 const NOTHING_NEEDED = ''
 
-export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · say TEXT (chat) · resign'
+export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · history or turn N · say TEXT (chat) · resign'
 
 export type SetupChoice = { kind: 'ask' } | { kind: 'random' } | { kind: 'text'; text: string }
 
@@ -246,9 +255,9 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const e = entitlements(ctx.ruleset, ctx.state, ctx.turn)
       screen.print(fit(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e), beamWords)}`))
       screen.print(screen.paint(fit(RECORD_HELP), 'dim'))
-      const command = (v: string): 'help' | 'resign' | 'say' | undefined => {
+      const command = (v: string): 'help' | 'resign' | 'say' | 'history' | undefined => {
         const t = v.trim().toLowerCase()
-        return t === '?' || t === 'help' ? 'help' : t === 'resign' ? 'resign' : t === 'say' || t.startsWith('say ') ? 'say' : undefined
+        return t === '?' || t === 'help' ? 'help' : t === 'resign' ? 'resign' : t === 'say' || t.startsWith('say ') ? 'say' : t === 'history' || /^turn \d+$/.test(t) ? 'history' : undefined
       }
       const check = (text: string): true | string => {
         if (command(text) === 'say') return chatProblem(text.trim().slice(3).trim()) ?? true
@@ -304,6 +313,13 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const c = command(text)
         if (c === 'help') {
           screen.print(helpText(ctx.ruleset).split('\n').map((l) => fit(l, '    ')).join('\n'))
+          continue
+        }
+        if (c === 'history') {
+          // Past turns, as each was reported when it ended: all of them, or `turn N` alone.
+          const n = /^turn (\d+)$/.exec(text.trim().toLowerCase())?.[1]
+          const turns = n === undefined ? ctx.history : ctx.history.filter((h) => h.turn === Number(n))
+          screen.print(turns.length === 0 ? (n === undefined ? 'No turn has been played yet.' : `No turn ${n} yet: ${ctx.history.length} played.`) : turns.flatMap((h) => turnReport(h, ctx.state)).map((l) => fit(l)).join('\n'))
           continue
         }
         if (c === 'say') {

@@ -5,7 +5,9 @@ import { seededRandom } from '../../src/rules/rng.js'
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 import { initialPlayerState } from '../../src/rules/state.js'
 import { NO_PAINT } from '../../src/ui/board.js'
-import { type Prompter, humanStrategy } from '../../src/ui/terminal.js'
+import { type Prompter, humanStrategy, turnReport } from '../../src/ui/terminal.js'
+import type { TurnSummary } from '../../src/knowledge/summary.js'
+import type { Aspects, Results } from '../../src/transcript/messages.js'
 
 /** A prompter that does nothing this turn (`-`) and confirms it. */
 const nothing: Prompter = {
@@ -43,5 +45,42 @@ describe('the human player at the terminal', () => {
     // Both bands of the own space: R O Y, then G B, each with its five rows.
     expect(out).toMatch(/^ {2}R {2}1 {2}2 {2}3 {2}4 {2}5 {2}O .* Y .*$/m)
     expect(out).toMatch(/^ {2}G {2}1 {2}2 {2}3 {2}4 {2}5 {2}B {2}1 {2}2 {2}3 {2}4 {2}5$/m)
+  })
+})
+
+describe('the turn report: what both sides did, in words', () => {
+  const aspects = (o: Partial<Aspects>): Aspects => ({ t: 'aspects', turn: 6, idle: false, beams: [], strikes: [], scans: [], kamikaze: [], ...o })
+  const results = (o: Partial<Results>): Results => ({ t: 'results', turn: 6, fleetDestroyed: false, beams: [], strikes: [], scans: [], destroyed: [], ...o })
+  const salt = new Uint8Array(16)
+
+  it("a kamikaze on either side is shown: its target as a strike and its launch cell's death (2.6.1 §4.5.4, §5.4)", () => {
+    const t: TurnSummary = {
+      turn: 6,
+      myAspects: aspects({ strikes: ['Rz1', 'Bx2'], kamikaze: ['Gz5'] }),
+      theirResults: results({ strikes: [{ result: 'duplicate-hit', salt, explosions: [] }, { result: 'miss', salt, explosions: [] }] }),
+      // The opponent's record kRz1 Yx4: a strike on Yx4 and the death of its own Rz1.
+      theirAspects: aspects({ strikes: ['Yx4'], kamikaze: ['Rz1'] }),
+      myReports: [{ type: 'MD', id: 1, cells: [{ cell: 'Gz5', salt }] }],
+      theirFlashcube: { t: 'flashcube', turn: 6, reports: [] },
+    }
+    const lines = turnReport(t)
+    expect(lines[0]).toBe('Turn 6, yours: Rz1 duplicate-hit, Bx2 miss; kamikaze launched from your Gz5 (that cell is destroyed)')
+    expect(lines[1]).toBe('Turn 6, theirs: strikes at Yx4; kamikaze launched from their Rz1 (destroyed in their space)')
+    // Lost to one's own kamikaze, never "They destroyed your MD".
+    expect(lines[2]).toBe('  Your MD1 is destroyed (one of its cells launched your kamikaze strike)')
+  })
+
+  it('history and turn N at the record prompt show past turns as they were reported, then ask again', async () => {
+    const turn = (n: number): TurnSummary => ({ turn: n, myAspects: aspects({ turn: n, strikes: ['Bx2'] }), theirResults: results({ turn: n, strikes: [{ result: 'miss', salt, explosions: [] }] }), theirAspects: aspects({ turn: n, scans: ['Yw4'] }), myReports: [], theirFlashcube: { t: 'flashcube', turn: n, reports: [] } })
+    const lines: string[] = []
+    const asked = ['history', 'turn 1', 'turn 9', '-']
+    const prompter: Prompter = { ...nothing, input: () => Promise.resolve(asked.shift() ?? '-') }
+    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('history') })
+    const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('history')))
+    expect(await human.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 3, state, history: [turn(1), turn(2)] })).toBe('-')
+    expect(asked).toEqual([])
+    expect(lines).toContain('Turn 1, yours: Bx2 miss\nTurn 1, theirs: no strikes; scans at Yw4\nTurn 2, yours: Bx2 miss\nTurn 2, theirs: no strikes; scans at Yw4')
+    expect(lines).toContain('Turn 1, yours: Bx2 miss\nTurn 1, theirs: no strikes; scans at Yw4')
+    expect(lines).toContain('No turn 9 yet: 2 played.')
   })
 })
