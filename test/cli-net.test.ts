@@ -138,6 +138,8 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(r.out).toContain('Turn 1, yours: Rv1 ')
     // The last turn's results are shown, then the opponent's revealed fleet and the result in words.
     expect(r.out).toContain('Turn 3, yours: no strikes or scans')
+    // The game ends with turn 3 (--max-turns, SPEC §6.4): no panel or prompt for a turn 4 flashes up.
+    expect(term.screen()).not.toContain('Turn 4')
     expect(r.out).toContain('Their fleet, as they revealed it')
     expect(r.out).toMatch(/\n(You win \d+-\d+\.|You lose \d+-\d+\.|A draw, \d+-\d+\.)\n/)
     for (const line of r.out.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(100)

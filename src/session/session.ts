@@ -34,7 +34,7 @@ import type { Due } from '../verify/schedule.js'
 import { type Verdict, verifyEnvelopes } from '../verify/verify.js'
 import type { Channel } from './channel.js'
 import { type Clock, systemClock } from './clock.js'
-import { type PlayerStrategy, type Resignation, type TurnContext, type TurnSummary, isResignation } from './strategy.js'
+import { type PlayerStrategy, type Resignation, type TurnContext, type TurnSummary, gameSecret, isResignation } from './strategy.js'
 import { type Salts, aspectsMessage, flashcubeMessage, noFlashcube, resultsMessage } from './wire.js'
 
 /**
@@ -548,6 +548,12 @@ class Session {
     const records: string[] = []
     for (let t = 1; t <= (this.state?.logs[this.me].commits.length ?? 0); t++) {
       const r = this.records.get(t)
+      // A deviating test node may have sent a commitment for a turn its player was never asked
+      // about (a commitment ahead in the last turn): it reveals that turn empty, and is convicted.
+      if (r === undefined && this.o.deviation !== undefined) {
+        records.push('')
+        continue
+      }
       if (r === undefined) throw new Error(`this side would reveal before its record of turn ${t} is known`)
       records.push(isResignation(r) ? '' : r.text)
     }
@@ -654,6 +660,9 @@ class Session {
   private startSetup(): void {
     if (this.setupPromise !== undefined) return
     this.setupPromise = (async () => {
+      // Before the setup, fresh or resumed: the player's randomness for this game comes from the
+      // seed the reveal discloses (strategy.ts `gameSecret`), so a finished game can be replayed.
+      this.o.strategy.begin?.(gameSecret(this.seed))
       const honest = await this.o.strategy.setup(this.ruleset, this.decisionAbort.signal)
       const valid = readSetup(formatSetup(honest), this.ruleset, this.terms.match.additional[ROLE_INDEX[this.me]], 'strict')
       if (!valid.ok && this.o.deviation?.setup === undefined) throw new Error(`the local player chose an illegal setup: ${valid.error.map((v) => v.message).join('; ')}`)
@@ -672,7 +681,7 @@ class Session {
 
   /** Asks the player for turn `t`'s record once everything of turn `t - 1` is known. */
   private startDecision(t: number): Promise<void> {
-    if (this.records.has(t) || this.deciding.has(t)) return Promise.resolve()
+    if (this.records.has(t) || this.deciding.has(t) || this.endedWith(t - 1)) return Promise.resolve()
     const state = this.stateAt(t)
     if (state === undefined || this.setupChoice === undefined) return Promise.resolve()
     this.deciding.add(t)
@@ -723,6 +732,17 @@ class Session {
     if (state === undefined || end === undefined) return
     this.finishedCalled = true
     void this.o.strategy.finished?.({ role: this.me, ruleset: this.ruleset, turn: end.turn, state, history: this.history(end.turn) })
+  }
+
+  /**
+   * Whether turn `t` is the game's last (SPEC §6.4): the player is never asked for a turn that
+   * will not be played, even when its state is known before the schedule has marked the end.
+   */
+  private endedWith(t: number): boolean {
+    if (t < 1 || this.state === undefined) return false
+    if (t >= this.terms.maxTurns) return true
+    const logs = this.state.logs
+    return [logs.A, logs.B].some((l) => l.results[t - 1]?.fleetDestroyed === true || l.aspects[t - 1]?.idle === true)
   }
 
   /** This side's state at the start of turn `t`, once everything of turn `t - 1` is known. */
