@@ -15,18 +15,19 @@
  * ships (one ship found would lead to the next). Every fleet keeps a chance and candidates are
  * uniform random placements, so every legal setup can still be chosen.
  *
- * Deterministic for a seed: all randomness comes from the injected source and all work is counted
+ * Deterministic for its randomness: every random choice and every tie comes from the injected
+ * source (a fixed seed, or the side's per-game secret, `levels.ts`) and all work is counted
  * (search nodes, sweeps, candidates), never timed.
  */
 import { evidenceOf } from '../knowledge/evidence.js'
-import { ALL_CELLS, CELL_COUNT, type Cell, FACE_NEIGHBOURS } from '../rules/coords.js'
+import { ALL_CELLS, CELL_COUNT, type Cell, FACE_NEIGHBOURS, SIDE, cellOf, coordOf } from '../rules/coords.js'
 import { randomPlacement, randomSetup } from '../rules/enumerate.js'
 import { type FleetCounts, legalFleets } from '../rules/fleet.js'
 import { formatRecord, type Action } from '../rules/record.js'
 import { type RandomSource, randomInt, seededRandom } from '../rules/rng.js'
 import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
 import type { Setup } from '../rules/setup.js'
-import { SHIP_TYPES, type ShipType } from '../rules/ships.js'
+import { SHIP_TYPES, type ShipType, placements } from '../rules/ships.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
 import type { PlayerStrategy, TurnContext } from '../session/strategy.js'
 import { type Belief, DEFAULT_WORK, type InferenceWork, inferFleet } from './inference.js'
@@ -61,7 +62,7 @@ const CONTACT_COST = 0.05
 /**
  * The belief before anything is known depends on the ruleset alone, so it is computed once per
  * ruleset from a seed of its own (the same everywhere, whichever game asks first), with more
- * sweeps than a move gets.
+ * sweeps than a move gets, then averaged over the symmetries of the space (`symmetrised`).
  */
 const openingCache = new Map<string, Belief>()
 
@@ -69,9 +70,59 @@ function openingBelief(ruleset: Ruleset): Belief {
   const key = formatRuleset(ruleset)
   const cached = openingCache.get(key)
   if (cached !== undefined) return cached
-  const belief = inferFleet(ruleset, evidenceOf(ruleset.variant, []), seededRandom(`opening ${key}`), { ...DEFAULT_WORK, exactNodes: 0, sweeps: 40 }, CONTACT_PENALTY)
+  const sampled = inferFleet(ruleset, evidenceOf(ruleset.variant, []), seededRandom(`opening ${key}`), { ...DEFAULT_WORK, exactNodes: 0, sweeps: 40 }, CONTACT_PENALTY)
+  const belief = symmetrised(ruleset, sampled)
   openingCache.set(key, belief)
   return belief
+}
+
+/** Where a symmetry of the cube sends a cell: the axes permuted by `axes`, the bits of `flips` mirrored. */
+function mapCell(c: Cell, axes: readonly number[], flips: number): Cell {
+  const x = coordOf(c)
+  const y = axes.map((a, k) => ((flips >> k) & 1 ? SIDE - 1 - (x[a] ?? 0) : (x[a] ?? 0)))
+  return cellOf(y[0] ?? 0, y[1] ?? 0, y[2] ?? 0)
+}
+
+const AXIS_ORDERS = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] as const
+/** The 48 symmetries of the 5x5x5 space (2.6.1 §1.2), each as a cell permutation. */
+const CUBE_SYMMETRIES: readonly Int16Array[] = AXIS_ORDERS.flatMap((axes) => Array.from({ length: 8 }, (_, flips) => Int16Array.from(ALL_CELLS, (c) => mapCell(c, axes, flips))))
+
+/**
+ * Whether every legal placement of every ship type the ruleset may field stays legal under each
+ * symmetry of the space (checked on generators of the group: an axis swap, an axis cycle and one
+ * mirror). Orientation and handedness in the space are irrelevant (2.6.1 §1.2.2; a gapped patrol
+ * cruiser too, C-09), so this holds for the rulesets known today; checked, not assumed, once per
+ * ruleset.
+ */
+function placementsSymmetric(ruleset: Ruleset): boolean {
+  const generators = [Int16Array.from(ALL_CELLS, (c) => mapCell(c, [1, 0, 2], 0)), Int16Array.from(ALL_CELLS, (c) => mapCell(c, [1, 2, 0], 0)), Int16Array.from(ALL_CELLS, (c) => mapCell(c, [0, 1, 2], 1))]
+  const types = new Set(legalFleets(ruleset, 0).flatMap((f) => Object.keys(f) as ShipType[]))
+  const keyOf = (cells: readonly Cell[]): string => [...cells].sort((a, b) => a - b).join(',')
+  for (const t of types) {
+    const list = placements(t, ruleset)
+    const known = new Set(list.map(keyOf))
+    for (const g of generators) for (const cells of list) if (!known.has(keyOf(cells.map((c) => g[c] ?? c)))) return false
+  }
+  return true
+}
+
+/**
+ * The opening belief averaged over the 48 symmetries of the space. Before any evidence, the chance
+ * that a cell holds a ship is the same for all cells a symmetry maps onto each other (each legal
+ * setup has its mirror images, equally legal and equally likely for an opponent who does not favour
+ * a corner); a sampled belief differs between such cells by its sampling noise alone (up to a few
+ * hundredths in 2.6.1, as much as the gaps between classes of cells), and a fixed sample made that
+ * noise pick the same first volley in every game. Averaged, those cells tie exactly, the estimate
+ * is the better for it, and the per-game randomness breaks the ties (`hardActions`).
+ */
+function symmetrised(ruleset: Ruleset, b: Belief): Belief {
+  if (!placementsSymmetric(ruleset)) return b
+  const average = (v: Float64Array): Float64Array => {
+    const out = new Float64Array(v.length)
+    for (const g of CUBE_SYMMETRIES) for (let c = 0; c < v.length; c++) out[c] = (out[c] ?? 0) + (v[g[c] ?? c] ?? 0) / CUBE_SYMMETRIES.length
+    return out
+  }
+  return { ...b, live: average(b.live), liveByType: new Map([...b.liveByType].map(([t, v]) => [t, average(v)])) }
 }
 
 /** How easily the inference would find a setup: its expected hits plus a cost per contact. */
@@ -138,10 +189,10 @@ export function hardStrategy(rng: RandomSource, options: HardOptions = {}): Play
  * missile destroys its undamaged face neighbours in the ship too), so the middle of a destroyer
  * before its ends.
  */
-function launchFirst(ctx: TurnContext, cells: readonly Cell[]): Cell | undefined {
+function launchFirst(ctx: TurnContext, cells: readonly Cell[], tieBreak: (c: Cell) => number): Cell | undefined {
   const { state } = ctx
   const neighbours = (c: Cell): number => (FACE_NEIGHBOURS[c] ?? []).filter((d) => state.shipAt[d] === state.shipAt[c] && state.destroyed[d] === 0).length
-  return [...cells].sort((a, b) => neighbours(b) - neighbours(a) || a - b)[0]
+  return [...cells].sort((a, b) => neighbours(b) - neighbours(a) || tieBreak(b) - tieBreak(a))[0]
 }
 
 /** Binary entropy of a probability, in bits. */
@@ -166,7 +217,8 @@ export function hardActions(ctx: TurnContext, rng: RandomSource, work: Inference
     live = w
     theirRemaining = sum
   }
-  // Seeded jitter breaks ties without favouring low cell numbers.
+  // Jitter from the game's randomness breaks ties (exact ones in the symmetrised opening, and
+  // between equally likely cells later) without favouring low cell numbers or being predictable.
   const jitter = ALL_CELLS.map(() => randomInt(rng, 1000) / 1e9)
   const p = (c: Cell): number => live[c] ?? 0
   const strike = (c: Cell): number => p(c) + (jitter[c] ?? 0)
@@ -178,6 +230,6 @@ export function hardActions(ctx: TurnContext, rng: RandomSource, work: Inference
     theirRemaining: () => theirRemaining,
     // Expected hits less the expected cost of a burn-out (both ends hit; marginals as if apart).
     beam: (line) => line.reduce((sum, c) => sum + strike(c), 0) - BURN_OUT_COST * p(line[0] ?? 0) * p(line[2] ?? 0),
-    launch: (cells) => launchFirst(ctx, cells),
+    launch: (cells) => launchFirst(ctx, cells, (c) => jitter[c] ?? 0),
   })
 }

@@ -10,6 +10,8 @@ import { randomRecord, randomSetup } from '../rules/enumerate.js'
 import { formatRecord } from '../rules/record.js'
 import type { Role } from '../transcript/messages.js'
 import type { TurnSummary } from '../knowledge/summary.js'
+import { utf8 } from '../commit/bytes.js'
+import { sha256 } from '../commit/hash.js'
 
 export type { TurnSummary } from '../knowledge/summary.js'
 
@@ -38,11 +40,30 @@ export function isResignation(x: unknown): x is Resignation {
 }
 
 export interface PlayerStrategy {
+  /**
+   * Called once, before `setup` (also when a stored game resumes), with this side's secret for
+   * the game (`gameSecret`): a player's randomness drawn from it is unknown to the opponent until
+   * the reveal, and replayable by anyone once the seed is revealed.
+   */
+  begin?(gameSecret: Uint8Array): void
   setup(ruleset: Ruleset, signal?: AbortSignal): Setup | Promise<Setup>
   /** This turn's action record in the conventional notation (lenient is fine; it is canonicalised), or a resignation. */
   record(ctx: TurnContext): string | Resignation | Promise<string | Resignation>
   /** The game is over: the state after the last turn and everything learnt (for UIs). */
   finished?(ctx: TurnContext): void | Promise<void>
+}
+
+/** Domain separation: the salts are keyed by the same seed (SPEC §4.1) under tags of their own. */
+const GAME_SECRET_TAG = utf8('spaceships/bot/game-secret')
+
+/**
+ * A side's per-game secret for its player, from the salt seed the session draws (SPEC §4.1) and
+ * reveals at the end: `SHA-256(u8(len(T)) ‖ T ‖ seed)`, T = "spaceships/bot/game-secret". One-way
+ * and domain-separated, so it tells nothing about the salts before the reveal, and after it anyone
+ * holding the reveal's seed derives it again.
+ */
+export function gameSecret(seed: Uint8Array): Uint8Array {
+  return sha256(Uint8Array.of(GAME_SECRET_TAG.length), GAME_SECRET_TAG, seed)
 }
 
 /** A random legal player: uniform legal setups, random legal records. */
