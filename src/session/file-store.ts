@@ -8,7 +8,7 @@
  * (the process died mid-write) is cut off when the file is opened again. Neither was ever sent or
  * acted on, because nothing is sent or acted on before its line is flushed, so dropping it is safe.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs'
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs'
 import { TRANSCRIPT_MAGIC, type TranscriptStore, formatLine, parseTranscript } from '../transcript/file.js'
 import { describeProtocolError } from '../transcript/errors.js'
 
@@ -48,12 +48,21 @@ export function fileStore(path: string): TranscriptStore {
       envelopes.push(l.bytes)
     }
   }
+  // The file's modification time is when its last envelope was persisted, sent or received:
+  // what a resumed session's clock runs from (SPEC §6.6).
+  let writtenAt: number | undefined
+  try {
+    writtenAt = envelopes.length === 0 ? undefined : statSync(path).mtimeMs
+  } catch {
+    writtenAt = undefined
+  }
   return {
     append(bytes) {
       appendLineDurably(path, formatLine(bytes), 'transcript')
       envelopes.push(bytes)
     },
     envelopes: () => envelopes,
+    lastWrittenAt: () => writtenAt,
   }
 }
 

@@ -239,6 +239,10 @@ class Session {
   async run(): Promise<SessionResult> {
     this.restore()
     this.settling = this.myStop() !== undefined
+    // A resumed game's clocks run from when its last envelope was persisted, not from the restart:
+    // a deadline never moves (SPEC §6.6), and the player is shown the time truly left.
+    const written = this.mine.length + this.theirs.length > 0 ? this.o.store.lastWrittenAt?.() : undefined
+    if (written !== undefined) this.lastReceivedAt = this.waitingSince = Math.min(written, this.clock.now())
     // A resumed side that already committed its setup gets it and every committed record back
     // from the journal before it receives or signs anything: a stop's reveal is built from them.
     if (this.state?.logs[this.me].setup !== undefined) await this.setupPromise

@@ -75,6 +75,11 @@ export interface TranscriptStore {
   append(bytes: Uint8Array): void
   /** Every envelope persisted so far, in order. */
   envelopes(): readonly Uint8Array[]
+  /**
+   * When the last envelope held at opening was written (clock ms), for a store that knows: a
+   * resumed session's deadlines run from it (SPEC §6.6), not from the restart.
+   */
+  lastWrittenAt?(): number | undefined
 }
 
 export function memoryStore(initial: readonly Uint8Array[] = []): TranscriptStore {

@@ -274,8 +274,10 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       let typed = ''
       const warn = (): void => {
         warning.given = true
-        const left = clockText((ctx.deadline ?? 0) - systemClock.now())
-        screen.print(screen.paint(fit(`Hurry: ${left} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`), 'hit'))
+        const left = (ctx.deadline ?? 0) - systemClock.now()
+        // A resumed game whose move was already overdue: say so once, not "0:00 left".
+        if (left <= 0) screen.print(screen.paint(fit(`Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed; your node tells you if so. You may still send it.`), 'hit'))
+        else screen.print(screen.paint(fit(`Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`), 'hit'))
       }
       for (;;) {
         const until = ctx.deadline === undefined || warning.given ? undefined : ctx.deadline - warnMs - systemClock.now()

@@ -119,3 +119,29 @@ describe('provisional results settled when the nodes meet again (SPEC §12.7, §
     expect(alone.transcript).toEqual(a.transcript)
   })
 })
+
+describe("a resumed game's clock (SPEC §6.6)", () => {
+  it('runs from when the last envelope was persisted, not from the restart: the player is shown the deadline it really has', async () => {
+    const seed = 'settle/clock'
+    const journals = [memoryJournal(), memoryJournal()] as const
+    const [a, b] = (await round(seed, [[], []], journals, { fault: outage })).results
+    // B was killed after its last envelope; its disk was last written 45 s before it resumes.
+    const bDisk = b.transcript.filter((x) => !(sender(x) === 'B' && isStop(x)))
+    const clock = new VirtualClock(1_000_000)
+    const pair = memoryChannelPair(undefined, clock)
+    const secrets = seededSecrets(`${seed}/B`)
+    const deadlines: number[] = []
+    const inner = journaledStrategy(randomStrategy(seededRandom(`${seed}/B/bot`)), journals[1])
+    const store = { ...memoryStore(bDisk), lastWrittenAt: () => clock.now() - 45_000 }
+    const strategy = { ...inner, record: (ctx: Parameters<typeof inner.record>[0]) => { if (ctx.deadline !== undefined) deadlines.push(ctx.deadline); return inner.record(ctx) } }
+    const secretsA = seededSecrets(`${seed}/A`)
+    const ran = clock.settle<[SessionResult, SessionResult]>([
+      runSession({ role: 'A', keys: generateKeyPair(secretsA), terms, secrets: secretsA, store: memoryStore(a.transcript), channel: pair.ends[0], clock, strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/A/bot`)), journals[0]), settleMs: 5_000 }),
+      runSession({ role: 'B', keys: generateKeyPair(secrets), terms, secrets, store, channel: pair.ends[1], clock, strategy }),
+    ])
+    await ran
+    // The turns B's journal gives back are asked with the deadline of its persisted clock.
+    expect(deadlines.length).toBeGreaterThan(0)
+    expect(deadlines[0]).toBe(1_000_000 - 45_000 + terms.turnMs)
+  })
+})

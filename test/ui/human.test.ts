@@ -48,6 +48,18 @@ describe('the human player at the terminal', () => {
   })
 })
 
+describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
+  it('a move already overdue (a resumed game) is said once as overdue, with what that means, never "0:00 left" and a loss', async () => {
+    const lines: string[] = []
+    const human = humanStrategy({ prompter: nothing, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('late') })
+    const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('late')))
+    await human.record({ role: 'B', ruleset: DEFAULT_RULESET, turn: 4, state, history: [], deadline: Date.now() - 95_000 })
+    const out = lines.join('\n').replace(/\n\s+/g, ' ')
+    expect(out).toMatch(/Your move for turn 4 was due 1:3\d ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed/)
+    expect(out).not.toMatch(/Hurry|forfeit/)
+  })
+})
+
 describe('the turn report: what both sides did, in words', () => {
   const aspects = (o: Partial<Aspects>): Aspects => ({ t: 'aspects', turn: 6, idle: false, beams: [], strikes: [], scans: [], kamikaze: [], ...o })
   const results = (o: Partial<Results>): Results => ({ t: 'results', turn: 6, fleetDestroyed: false, beams: [], strikes: [], scans: [], destroyed: [], ...o })
