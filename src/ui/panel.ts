@@ -108,7 +108,8 @@ export function describeAction(a: Action): string {
     case 'missile':
       return `missile launched from ${formatPartial(a.launch)} at ${formatCell(a.target)}`
     case 'kamikaze':
-      return `kamikaze strike by the ship at ${formatCell(a.launch)} on ${formatCell(a.target)} (the ship is lost)`
+      // 2.6.1 §4.5.3: the launch cell alone becomes destroyed; the ship's other cells stay as they are.
+      return `kamikaze strike by the ship at ${formatCell(a.launch)} on ${formatCell(a.target)} (only its cell ${formatCell(a.launch)} is destroyed)`
     case 'scan':
       return `scan ${formatCell(a.target)}`
   }
@@ -126,7 +127,7 @@ const SHAPES: Record<Variant, Partial<Record<ShipType, string>>> = {
     DS: '8 cells, each next to two others, holding a 2x2x2 cube or a 3x2x1 block',
     KC: '6 cells in a 3x2x1 block',
     FS: '4 cells in a 2x2 square',
-    PC: '4 cells in a straight line',
+    PC: '4 cells in a row along one line of the space',
     MD: '3 cells in a straight line, each a missile',
     HS: '2 adjacent cells, a scanner',
     LS: '1 cell, a scanner',
@@ -144,8 +145,11 @@ const SHAPES: Record<Variant, Partial<Record<ShipType, string>>> = {
 
 /** The ship types of the ruleset's variant, one line each: code, name, shape (the fleet guide). */
 export function shipGuide(ruleset: Ruleset): string[] {
-  return (Object.entries(SHAPES[ruleset.variant]) as [ShipType, string][]).map(([t, shape]) => `  ${t.padEnd(3)}${SHIP_TYPES[t].name}: ${shape}`)
+  return (Object.entries(SHAPES[ruleset.variant]) as [ShipType, string][]).map(([t, shape]) => `  ${t.padEnd(3)}${SHIP_TYPES[t].name}: ${t === 'PC' && !ruleset.strictPatrolCruiser ? GAPPED_PC : shape}`)
 }
+
+/** C-09: unless `strictPatrolCruiser` is agreed, a patrol cruiser may also be a bar with a gap. */
+const GAPPED_PC = '4 cells along one line of the space: in a row, or cells 1, 2, 4 and 5 of a full line (a gap in the middle)'
 
 /** The in-game help (`?` or `help` at the record prompt). */
 export function helpText(ruleset: Ruleset): string {
@@ -161,7 +165,7 @@ export function helpText(ruleset: Ruleset): string {
     '  Rv1            a conventional strike on Rv1 (your fleet gives a number of them each turn)',
     '  bRv1Rv3        a death star beam through three cells in a line, written by its two end cells',
     '  mRv2 Ox3       a missile fired from your missile ship at Rv2 onto Ox3',
-    '  kGz5 Bx1       a kamikaze strike: the ship at Gz5 is lost and strikes Bx1',
+    '  kGz5 Bx1       a kamikaze strike on Bx1 launched from Gz5: only your cell Gz5 is destroyed',
     '  sYw4           a scan of Yw4 (scouts): empty or ship, without destroying anything',
     '  -              nothing this turn',
     '  A beam hits three cells in a straight line, in the same direction as two undamaged cells of the',

@@ -2,7 +2,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseRecord } from '../../src/rules/record.js'
-import { PROVISIONAL_NOTE, beamWords, chatLine, clockText, describeRecord, outcomeLine, shortId, wrap } from '../../src/ui/panel.js'
+import { PROVISIONAL_NOTE, beamWords, chatLine, clockText, describeRecord, helpText, outcomeLine, shortId, wrap } from '../../src/ui/panel.js'
+import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 import type { Verdict } from '../../src/verify/verify.js'
 
 describe('the terminal game in words', () => {
@@ -28,8 +29,18 @@ describe('the terminal game in words', () => {
   it('a record is described action by action before it is signed', () => {
     const r = parseRecord('Rv1 bRv1Rv3 mRv2 Ox3 kGz5 Bx1 sYw4', { variant: '2.6.1', mode: 'lenient' })
     if (!r.ok) throw new Error('bad record')
-    expect(describeRecord(r.value)).toBe('strike Rv1; beam from Rv1 to Rv3; missile launched from Rv2 at Ox3; kamikaze strike by the ship at Gz5 on Bx1 (the ship is lost); scan Yw4')
+    // 2.6.1 §4.5.3: a kamikaze strike destroys its launch cell, not the whole ship.
+    expect(describeRecord(r.value)).toBe('strike Rv1; beam from Rv1 to Rv3; missile launched from Rv2 at Ox3; kamikaze strike by the ship at Gz5 on Bx1 (only its cell Gz5 is destroyed); scan Yw4')
     expect(describeRecord([])).toBe('nothing this turn')
+  })
+
+  it('the help says what a kamikaze strike destroys (2.6.1 §4.5.3) and what a patrol cruiser may look like (C-09)', () => {
+    const help = helpText(DEFAULT_RULESET)
+    expect(help).toContain('kGz5 Bx1       a kamikaze strike on Bx1 launched from Gz5: only your cell Gz5 is destroyed')
+    expect(help).not.toContain('is lost')
+    // C-09: without strictPatrolCruiser the gapped bar (cells 1, 2, 4, 5 of a line) is legal too.
+    expect(help).toContain('PC patrol cruiser: 4 cells along one line of the space: in a row, or cells 1, 2, 4 and 5 of a full line (a gap in the middle)')
+    expect(helpText({ ...DEFAULT_RULESET, strictPatrolCruiser: true })).toContain('PC patrol cruiser: 4 cells in a row along one line of the space')
   })
 
   it('the result is said from the side of the player who reads it', () => {
