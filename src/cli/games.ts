@@ -49,6 +49,13 @@ export function sideOf(meta: GameMeta): 'A' | 'B' {
   return meta.side ?? (meta.role === 'host' ? 'A' : 'B')
 }
 
+/** How a listing names this side's part: who hosts the connection, and the role played in this game (a rematch swaps it, SPEC §2.4). */
+export function roleText(meta: GameMeta): string {
+  const side = sideOf(meta)
+  const usual = meta.role === 'host' ? 'A' : 'B'
+  return `${meta.role === 'host' ? 'you host' : 'you joined'} (${side}${side === usual ? '' : ' in a rematch'})`
+}
+
 /**
  * Whether `resume` can carry the game on: unfinished, or finished with a provisional result it
  * can settle (SPEC §12.7), networked, with an invite out that this version reads (a game of

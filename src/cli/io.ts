@@ -51,13 +51,45 @@ export const EXIT = {
   /** The game stopped before its end, both revealed, and it was scored on the committed state (SPEC §12.7, 8). */
   adjudicated: 5,
   usage: 64,
-  /** A service needed is not there (a relay down or refusing; sysexits EX_UNAVAILABLE). */
+  /**
+   * A service needed is not there (sysexits EX_UNAVAILABLE): a relay down or refusing, or a host
+   * that no longer serves the game being resumed (it refused the invite, SPEC §2.3).
+   */
   unavailable: 69,
   /** Storage failed (a full disk, an I/O error): the game stopped cleanly and resumes once fixed (sysexits EX_TEMPFAIL). */
   storage: 75,
   /** An unexpected failure of the program itself (sysexits EX_SOFTWARE): never a judgement. */
   internal: 70,
 } as const
+
+/** A condition that repeats (a connection lost and restored) is said at most once per this many ms. */
+export const REPEAT_LINE_MS = 5_000
+
+/**
+ * At most one line of each kind per `periodMs`, so a flapping connection cannot flood the
+ * terminal: `take(kind)` is undefined while the kind must stay quiet, else how many lines of it
+ * were held back since the last one said (to be mentioned in the line). Time is `now`'s, so tests
+ * drive it without sleeping.
+ */
+export class LineLimiter {
+  private readonly said = new Map<string, { at: number; held: number }>()
+
+  constructor(
+    private readonly periodMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  take(kind: string): number | undefined {
+    const t = this.now()
+    const last = this.said.get(kind)
+    if (last !== undefined && t - last.at < this.periodMs) {
+      last.held++
+      return undefined
+    }
+    this.said.set(kind, { at: t, held: 0 })
+    return last?.held ?? 0
+  }
+}
 
 /** A mistake the user can fix (a bad flag, a missing file): one line on stderr and its exit status. */
 export class UserError extends Error {

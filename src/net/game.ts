@@ -14,11 +14,11 @@ import { constantTimeEqual, utf8 } from '../commit/bytes.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type Journal, journaledSecrets, journaledStrategy } from '../session/journal.js'
 import { componentLogger } from '../log.js'
-import { systemClock } from '../session/clock.js'
+import { type Clock, systemClock } from '../session/clock.js'
 import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
-import { decodeFrame, encodeControl } from '../transcript/frame.js'
-import type { Channel } from '../session/channel.js'
+import { FRAME, decodeFrame, encodeControl } from '../transcript/frame.js'
+import type { Channel, Received } from '../session/channel.js'
 import type { SealedEnvelope } from '../transcript/envelope.js'
 import type { TranscriptStore } from '../transcript/file.js'
 import { PROTOCOL_ID, type Role, type Terms, otherRole } from '../transcript/messages.js'
@@ -41,6 +41,57 @@ export const PREAMBLE_TIMEOUT_MS = 10_000
 const PREAMBLE_MAX_BYTES = 128
 const REDIAL_MIN_MS = 250
 const REDIAL_MAX_MS = 5_000
+
+/**
+ * SPEC §2.3: a host's whole answer to a stream it does not admit (a wrong invite id, or the id of
+ * a game it no longer plays): this control frame, kind 5, then it closes the stream. The text is
+ * courtesy for the joiner's player; it never names the game the host does serve.
+ */
+export const REFUSAL_KIND = 5
+export const REFUSAL_TEXT = 'no game here for this invite'
+/** SPEC §2.3: refused streams in a row after which a joiner stops dialling for the game. */
+export const REFUSALS_BEFORE_GIVING_UP = 3
+/** SPEC §2.3: the wait after the first refused stream; it doubles after each further one, up to REFUSED_MAX_MS. */
+const REFUSED_MIN_MS = 1_000
+const REFUSED_MAX_MS = 30_000
+/** SPEC §2.3: a stream that carried no refusal for this long (or carried another frame) is admitted. */
+export const ADMISSION_GRACE_MS = 2_000
+
+/** The refusal frame (SPEC §2.3): `0x04 0x05` then the text, as any control frame. */
+export function encodeRefusal(text: string = REFUSAL_TEXT): Uint8Array {
+  const t = utf8(text)
+  const out = new Uint8Array(2 + t.length)
+  out[0] = FRAME.control
+  out[1] = REFUSAL_KIND
+  out.set(t, 2)
+  return out
+}
+
+/**
+ * The text of a refusal frame, or undefined for any other frame. The text is the host's, shown to
+ * a person only when it is printable ASCII (no escapes, no direction overrides); else it is empty.
+ */
+export function refusalOf(frame: Uint8Array): string | undefined {
+  if (frame[0] !== FRAME.control || frame[1] !== REFUSAL_KIND) return undefined
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(frame.subarray(2, 2 + 280))
+  return /^[\x20-\x7e]*$/.test(text) ? text : ''
+}
+
+/**
+ * The host refused this game's invite on REFUSALS_BEFORE_GIVING_UP streams in a row (SPEC §2.3):
+ * it serves another game now (a later rematch, or a new game) or has finished this one. The node
+ * stopped dialling and signed nothing more: the game stays as it was, resumable should its host
+ * serve it again.
+ */
+export class NotServedError extends Error {
+  constructor(
+    readonly game: string,
+    readonly refusals: number,
+    readonly said: string,
+  ) {
+    super(`the other side no longer serves this game (it refused our invite ${refusals} times${said === '' ? '' : `, saying "${said}"`})`)
+  }
+}
 
 export type NetEvent =
   | { kind: 'listening'; addrs: string[] }
@@ -240,9 +291,10 @@ function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity
 /**
  * The game, then each rematch both players accept (SPEC §2.4), on one channel: sessions are lent
  * the channel and never close it; `finish` does once the last game is over. Returns the first
- * game's result (each rematch's goes to its own `done`).
+ * game's result (each rematch's goes to its own `done`). `onGame` hears each rematch's invite id
+ * as its game begins: from then on a new stream must present it (SPEC §2.3, §2.4).
  */
-async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: StreamChannel, side: Role, terms: Terms, id: string, opponentKey: Uint8Array | undefined): Promise<SessionResult> {
+async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: StreamChannel, side: Role, terms: Terms, id: string, opponentKey: Uint8Array | undefined, onGame: (id: string) => void): Promise<SessionResult> {
   const lent: Channel = o.rematch === undefined ? channel : { send: (f) => channel.send(f), receive: (signal) => channel.receive(signal), close: () => undefined }
   const key = opponentKey === undefined ? {} : { opponentKey }
   // A rematch frame the peer sent while this side's session still ran is heard through it.
@@ -264,6 +316,7 @@ async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: Stream
     Object.assign(early, { offer: false, accept: false, decline: false })
     role = otherRole(role)
     game = rematchId(game)
+    onGame(game)
     const next = await o.rematch.next(role, game)
     // The new game's own store, journal and player; never the last game's journal.
     const inputs: NetGameCommon = { ...listened, store: next.store, strategy: next.strategy }
@@ -290,7 +343,8 @@ async function agreeRematch(channel: StreamChannel, r: Rematch, role: Role, earl
   // Listen while the player decides: the other side may have offered already.
   const listening = (async () => {
     for (;;) {
-      const got = await channel.receive(wait.signal)
+      // A joiner whose host refused it too often (NotServedError) has nobody to agree with.
+      const got: Received = await channel.receive(wait.signal).catch(() => ({ kind: 'closed' }))
       if (got.kind !== 'frame') return
       const d = decodeFrame(got.bytes, otherRole(role), { game: undefined, hashAt: () => undefined, positionOf: () => undefined })
       if (!d.ok || d.value.kind !== 'control') continue
@@ -321,8 +375,91 @@ async function agreeRematch(channel: StreamChannel, r: Rematch, role: Role, earl
  * ends shortly before the deadline is noticed in time.
  */
 export function redialDelay(previous: number, leftMs: number | undefined): number {
-  const doubled = Math.min(REDIAL_MAX_MS, previous * 2)
-  return leftMs === undefined ? doubled : Math.max(REDIAL_MIN_MS, Math.min(doubled, Math.floor(leftMs / 4)))
+  return withinDeadline(Math.min(REDIAL_MAX_MS, previous * 2), leftMs)
+}
+
+/** A wait, but never beyond a quarter of the time left before the deadline, nor under REDIAL_MIN_MS (SPEC §2.2). */
+function withinDeadline(ms: number, leftMs: number | undefined): number {
+  return leftMs === undefined ? ms : Math.max(REDIAL_MIN_MS, Math.min(ms, Math.floor(leftMs / 4)))
+}
+
+/**
+ * When a joiner may dial next, and when it gives up (SPEC §2.2, §2.3). A dial that opened no
+ * stream, and a stream that ended before the host admitted it, back off as `redialDelay` says; a
+ * stream the host refused backs off from REFUSED_MIN_MS, doubling up to REFUSED_MAX_MS (both
+ * within the deadline); REFUSALS_BEFORE_GIVING_UP refusals with no game frame between end the
+ * dialling. A lost admitted stream is redialled at once. Time is the given clock's, so tests drive
+ * it without sleeping.
+ */
+export class DialPacer {
+  private notBefore = Number.NEGATIVE_INFINITY
+  private failedStep = REDIAL_MIN_MS
+  private refusedStep = REFUSED_MIN_MS
+  private refusals = 0
+
+  constructor(
+    private readonly clock: Clock,
+    /** Milliseconds left before the current deadline, if one runs (SPEC §6.6). */
+    private readonly left: () => number | undefined = () => undefined,
+  ) {}
+
+  /** Streams refused in a row. */
+  get refused(): number {
+    return this.refusals
+  }
+
+  get gaveUp(): boolean {
+    return this.refusals >= REFUSALS_BEFORE_GIVING_UP
+  }
+
+  /** Milliseconds before the next dial may start (0: now). */
+  waitLeft(): number {
+    return Math.max(0, this.notBefore - this.clock.now())
+  }
+
+  /**
+   * Resolves once the next dial may start. A refusal noticed while waiting (it can arrive after
+   * the stream's end was seen) pushes the time back, and the wait goes on.
+   */
+  async ready(signal?: AbortSignal): Promise<void> {
+    for (let w = this.waitLeft(); w > 0 && signal?.aborted !== true; w = this.waitLeft()) await this.clock.sleep(w, signal)
+  }
+
+  /** A dial that opened no stream, or a stream that ended before the host admitted it: returns the wait. */
+  failed(): number {
+    const wait = withinDeadline(this.failedStep, this.left())
+    this.failedStep = redialDelay(this.failedStep, undefined)
+    this.hold(wait)
+    return wait
+  }
+
+  /** The host refused a stream (SPEC §2.3): returns the wait before the next dial. */
+  refusedStream(): number {
+    this.refusals++
+    const wait = withinDeadline(this.refusedStep, this.left())
+    this.refusedStep = Math.min(REFUSED_MAX_MS, this.refusedStep * 2)
+    this.hold(wait)
+    return wait
+  }
+
+  /** The host admitted a stream: its loss is redialled at once, and that backoff starts again. */
+  admitted(): void {
+    this.notBefore = Number.NEGATIVE_INFINITY
+    this.failedStep = REDIAL_MIN_MS
+  }
+
+  /**
+   * A frame of the game came from the host: it serves the game, so the count of refusals starts
+   * again. (Only this proves it: a stream admitted by time alone may still be refused on a slow link.)
+   */
+  served(): void {
+    this.refusedStep = REFUSED_MIN_MS
+    this.refusals = 0
+  }
+
+  private hold(ms: number): void {
+    this.notBefore = Math.max(this.notBefore, this.clock.now() + ms)
+  }
 }
 
 /** Waits for `p`, or at most `ms` (with a ref'd timer, so the process never idles out meanwhile). */
@@ -344,6 +481,19 @@ async function finish(node: Libp2p, channel: StreamChannel, result: Promise<Sess
     await settledWithin(channel.flushed(), 2000)
     // Stopping a node can wait on sockets whose peer already went; the game's result is known.
     await settledWithin(Promise.resolve(node.stop()), 3000)
+  }
+}
+
+/**
+ * SPEC §2.3: a stream the host does not admit gets the refusal frame and is closed, so its joiner
+ * knows to stop rather than redial at once; one that does not let go within seconds is reset.
+ */
+async function refuseStream(lp: ReturnType<typeof lpStream<Stream>>, stream: Stream): Promise<void> {
+  try {
+    await lp.write(encodeRefusal(), { signal: AbortSignal.timeout(2_000) })
+    await stream.close({ signal: AbortSignal.timeout(2_000) })
+  } catch {
+    stream.abort(new Error('refused'))
   }
 }
 
@@ -376,6 +526,10 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
     },
   })
   offerChat(o, channel)
+  // SPEC §2.3, §2.4: the invite id of the game played now (a rematch moves it on); a stream
+  // presenting any other, an earlier game's of this connection included, is refused.
+  let serving = o.inviteId
+  const earlier: string[] = []
   let connected: () => void = () => undefined
   const firstJoin = new Promise<void>((resolve) => (connected = resolve))
   await node.handle(
@@ -394,7 +548,12 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
       } catch {
         refuse('no invite presented'); return;
       }
-      if (!constantTimeEqual(first, preamble(o.inviteId))) { refuse('presented the wrong invite'); return; }
+      if (!constantTimeEqual(first, preamble(serving))) {
+        const over = earlier.some((id) => constantTimeEqual(first, preamble(id)))
+        o.onEvent({ kind: 'refused', peer, why: over ? 'asked for an earlier game of this connection, which is over' : 'presented the wrong invite' })
+        void refuseStream(lp, stream)
+        return
+      }
       if (opponent === undefined) {
         opponent = peer
         o.onOpponent?.(peer)
@@ -440,7 +599,11 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
   const known = opponent
   if (known === undefined) throw new Error('unreachable: no opponent after the first join')
   try {
-    return await finish(node, channel, playGames(o, watch, channel, o.side ?? 'A', o.terms, o.inviteId, keyOf(known)))
+    const rematched = (id: string): void => {
+      earlier.push(serving)
+      serving = id
+    }
+    return await finish(node, channel, playGames(o, watch, channel, o.side ?? 'A', o.terms, o.inviteId, keyOf(known), rematched))
   } finally {
     relayWatch.abort()
     o.signal?.removeEventListener('abort', outside)
@@ -463,37 +626,92 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   const hostAddrs = invite.addrs.map((a) => multiaddr(a))
   let dialing = false
   let lost = false
+  // SPEC §2.3, §2.4: the invite id this side presents on a new stream; a rematch moves it on.
+  let serving = invite.id
   const watch = new DeadlineWatch()
-  const channel: StreamChannel = streamChannel({
+  const pacer = new DialPacer(systemClock, () => watch.left())
+  const dialling = new AbortController()
+  /**
+   * The stream attached now. It is said to be connected only once the host admits it (SPEC §2.3:
+   * a frame other than a refusal, or ADMISSION_GRACE_MS without one), so a refused stream prints
+   * neither "restored" nor "lost".
+   */
+  interface Attached { readonly relayed: boolean; admitted: boolean; refused: boolean; timer?: NodeJS.Timeout }
+  let attached: Attached | undefined
+  const admit = (a: Attached | undefined): void => {
+    if (a === undefined || attached !== a || a.admitted || a.refused) return
+    a.admitted = true
+    clearTimeout(a.timer)
+    pacer.admitted()
+    o.onEvent({ kind: 'connected', peer: invite.peer, relayed: a.relayed, restored: lost, deadline: watch.current })
+    lost = false
+  }
+  const raw: StreamChannel = streamChannel({
     onDetach: () => {
-      lost = true
-      if (!watch.finishing) o.onEvent({ kind: 'disconnected', deadline: watch.current })
+      const a = attached
+      attached = undefined
+      clearTimeout(a?.timer)
+      if (a?.admitted === true) {
+        lost = true
+        if (!watch.finishing) o.onEvent({ kind: 'disconnected', deadline: watch.current })
+      } else if (a?.refused !== true) pacer.failed()
       void redial()
     },
   })
+  /** What the games read: a refusal never reaches them (SPEC §2.3); any other frame shows the stream admitted and the game served. */
+  const channel: StreamChannel = {
+    get attached() {
+      return raw.attached
+    },
+    get closed() {
+      return raw.closed
+    },
+    attach: (stream) => { raw.attach(stream) },
+    send: (frame) => raw.send(frame),
+    close: () => { raw.close() },
+    flushed: () => raw.flushed(),
+    async receive(signal) {
+      for (;;) {
+        const r = await raw.receive(signal)
+        if (r.kind !== 'frame') return r
+        const said = refusalOf(r.bytes)
+        if (said === undefined) {
+          admit(attached)
+          pacer.served()
+          return r
+        }
+        if (attached !== undefined && !attached.admitted) attached.refused = true
+        const wait = pacer.refusedStream()
+        o.onEvent({ kind: 'redial-failed', detail: `the host refused the invite${said === '' ? '' : ` ("${said}")`}; ${pacer.gaveUp ? 'giving up' : `again in ${wait} ms`}` })
+        // The session fails on this before it signs anything more; the game stays resumable.
+        if (pacer.gaveUp) throw new NotServedError(serving, pacer.refused, said)
+      }
+    },
+  }
   offerChat(o, channel)
   const dialOnce = async (): Promise<void> => {
-    const stream = await node.dialProtocol(hostAddrs, PROTOCOL_ID, { runOnLimitedConnection: true, signal: AbortSignal.timeout(15_000) })
-    await lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES }).write(preamble(invite.id))
+    const stream = await node.dialProtocol(hostAddrs, PROTOCOL_ID, { runOnLimitedConnection: true, signal: AbortSignal.any([dialling.signal, AbortSignal.timeout(15_000)]) })
+    await lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES }).write(preamble(serving))
     const connection = node.getConnections(peerIdFromString(invite.peer)).find((c) => c.streams.includes(stream))
     if (connection === undefined) throw new Error('the stream has no connection')
-    o.onEvent({ kind: 'connected', peer: invite.peer, relayed: isRelayed(connection), restored: lost, deadline: watch.current })
-    lost = false
+    const a: Attached = { relayed: isRelayed(connection), admitted: false, refused: false }
+    attached = a
+    a.timer = setTimeout(() => { admit(a) }, ADMISSION_GRACE_MS)
     channel.attach(stream)
   }
-  /** Redials with backoff until a stream is attached or the game is over (its deadlines rule). */
+  /** Redials, paced by `pacer`, until a stream is attached, the game is over, or the host refused too often. */
   const redial = async (): Promise<void> => {
     if (dialing) return
     dialing = true
-    let wait = REDIAL_MIN_MS
     try {
-      while (!channel.closed && !channel.attached) {
+      for (;;) {
+        await pacer.ready(dialling.signal)
+        if (channel.closed || channel.attached || pacer.gaveUp || dialling.signal.aborted) return
         try {
           await dialOnce()
         } catch (e) {
           o.onEvent({ kind: 'redial-failed', detail: (e as Error).message })
-          await new Promise((r) => setTimeout(r, wait))
-          wait = redialDelay(wait, watch.left())
+          pacer.failed()
         }
       }
     } finally {
@@ -505,5 +723,10 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   o.onEvent({ kind: 'listening', addrs: node.getMultiaddrs().map(String) })
   await o.onReady?.(node)
   void redial()
-  return finish(node, channel, playGames(o, watch, channel, o.side ?? 'B', invite.terms, invite.id, keyOf(invite.peer)))
+  try {
+    return await finish(node, channel, playGames(o, watch, channel, o.side ?? 'B', invite.terms, invite.id, keyOf(invite.peer), (id) => (serving = id)))
+  } finally {
+    dialling.abort()
+    clearTimeout(attached?.timer)
+  }
 }
