@@ -28,7 +28,7 @@ const NO_SALT = new Uint8Array(SALT_BYTES)
 /** Times every move of a strategy (think time per turn). */
 export function timed(inner: PlayerStrategy, times: number[]): PlayerStrategy {
   return {
-    setup: (r) => inner.setup(r),
+    setup: (...a) => inner.setup(...a),
     record: async (ctx) => {
       const t0 = performance.now()
       const text = await inner.record(ctx)

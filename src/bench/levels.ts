@@ -61,7 +61,7 @@ type Reply = { readonly ok: true; readonly result: SliceResult } | { readonly ok
 function checked(inner: PlayerStrategy, times: number[], out: { records: number; illegal: string[] }): PlayerStrategy {
   const clocked = timed(inner, times)
   return {
-    setup: (r) => clocked.setup(r),
+    setup: (...a) => clocked.setup(...a),
     record: async (ctx) => {
       const text = await clocked.record(ctx)
       out.records++

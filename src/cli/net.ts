@@ -146,7 +146,7 @@ function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
     said = Math.max(said, history.at(-1)?.turn ?? 0)
   }
   return {
-    setup: (r) => inner.setup(r),
+    setup: (...a) => inner.setup(...a),
     record: (ctx) => {
       say(ctx.history)
       return inner.record(ctx)
@@ -161,7 +161,7 @@ function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
 /** A bot that waits `ms` before each move, so a watched game can be followed. */
 function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
   if (!(ms > 0)) return inner
-  return { setup: (r) => inner.setup(r), record: async (ctx) => (await new Promise((r) => setTimeout(r, ms)), inner.record(ctx)) }
+  return { setup: (...a) => inner.setup(...a), record: async (ctx) => (await new Promise((r) => setTimeout(r, ms)), inner.record(ctx)) }
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
@@ -291,7 +291,7 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
 /** Wraps a strategy to remember the last view, so the end can draw the final boards. */
 function watched(inner: PlayerStrategy, seen: { ctx?: Parameters<PlayerStrategy['record']>[0] }): PlayerStrategy {
   return {
-    setup: (r) => inner.setup(r),
+    setup: (...a) => inner.setup(...a),
     record: (ctx) => ((seen.ctx = ctx), inner.record(ctx)),
     finished: (ctx) => {
       seen.ctx = ctx

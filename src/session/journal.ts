@@ -94,7 +94,7 @@ export function journaledSecrets(inner: SecretSource, journal: Journal): SecretS
 /** Serves the journaled setup and records; asks `inner` only for what it never answered. */
 export function journaledStrategy(inner: PlayerStrategy, journal: Journal): PlayerStrategy {
   return {
-    async setup(ruleset): Promise<Setup> {
+    async setup(ruleset, signal, deadline): Promise<Setup> {
       const old = journal.entries().find((e) => e.k === 'setup')
       if (old !== undefined) {
         // Served back as it was written; the session checks it against the game's terms, whose
@@ -103,7 +103,7 @@ export function journaledStrategy(inner: PlayerStrategy, journal: Journal): Play
         if (!r.ok) throw new Error(`the journaled setup is unreadable: ${r.error.map((v) => v.message).join('; ')}`)
         return r.value.map((w) => ({ type: w.type, id: w.id ?? 1, cells: w.cells }))
       }
-      const setup = await inner.setup(ruleset)
+      const setup = await inner.setup(ruleset, signal, deadline)
       journal.append({ k: 'setup', text: formatSetup(setup) })
       return setup
     },

@@ -667,7 +667,8 @@ class Session {
       // Before the setup, fresh or resumed: the player's randomness for this game comes from the
       // seed the reveal discloses (strategy.ts `gameSecret`), so a finished game can be replayed.
       this.o.strategy.begin?.(gameSecret(this.seed))
-      const honest = await this.o.strategy.setup(this.ruleset, this.decisionAbort.signal)
+      // The setup is due by setupMs from the hello that made it due (SPEC §6.6), shown to a person.
+      const honest = await this.o.strategy.setup(this.ruleset, this.decisionAbort.signal, this.lastReceivedAt + this.terms.setupMs)
       const valid = readSetup(formatSetup(honest), this.ruleset, this.terms.match.additional[ROLE_INDEX[this.me]], 'strict')
       if (!valid.ok && this.o.deviation?.setup === undefined) throw new Error(`the local player chose an illegal setup: ${valid.error.map((v) => v.message).join('; ')}`)
       this.setupChoice = this.o.deviation?.setup?.(honest) ?? { committed: honest, played: honest }

@@ -46,7 +46,8 @@ export interface PlayerStrategy {
    * the reveal, and replayable by anyone once the seed is revealed.
    */
   begin?(gameSecret: Uint8Array): void
-  setup(ruleset: Ruleset, signal?: AbortSignal): Setup | Promise<Setup>
+  /** This side's setup; `deadline` (clock ms), when given, is when the game's setup deadline passes (SPEC §6.6). */
+  setup(ruleset: Ruleset, signal?: AbortSignal, deadline?: number): Setup | Promise<Setup>
   /** This turn's action record in the conventional notation (lenient is fine; it is canonicalised), or a resignation. */
   record(ctx: TurnContext): string | Resignation | Promise<string | Resignation>
   /** The game is over: the state after the last turn and everything learnt (for UIs). */

@@ -175,12 +175,16 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     screen.print(renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint, screen.columns).join('\n'))
     screen.print(formatSetup(setup))
   }
+  /** " (m:ss left)" before the setup deadline (SPEC §6.6), when there is one. */
+  let setupDeadline: number | undefined
+  const setupLeft = (): string => (setupDeadline === undefined ? '' : ` (${clockText(Math.max(0, setupDeadline - systemClock.now()))} left)`)
   const askSetup = async (ruleset: Ruleset): Promise<Setup> => {
+    if (setupDeadline !== undefined) screen.print(fit(`Choose your setup: ${clockText(Math.max(0, setupDeadline - systemClock.now()))} left before the game's setup deadline. Past it your opponent may stop the game before it begins (no game, nobody wins).`))
     for (;;) {
       const candidate = randomSetup(ruleset, o.rng)
       showSetup(candidate)
       const how = await prompter.select({
-        message: 'Your setup',
+        message: `Your setup${setupLeft()}`,
         choices: [
           { name: 'Play this setup', value: 'use' as const },
           { name: 'Another random setup', value: 'again' as const },
@@ -214,7 +218,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     screen.print(fit('One ship per line: its type (numbered when there are several: LG1, LG2) and its cells, e.g. FS Rv1 Rv2 Rw1 Rw2. Each line is checked as you type it. Commands: undo (remove the last ship), ? (the ship types), cancel (back to the menu); an empty line when the fleet is complete.', ''))
     const lines: string[] = []
     for (;;) {
-      const line = (await prompter.input({ message: `Ship ${lines.length + 1}`, validate: (l) => shipLineProblem(lines, l, ruleset) ?? true })).trim()
+      const line = (await prompter.input({ message: `Ship ${lines.length + 1}${setupLeft()}`, validate: (l) => shipLineProblem(lines, l, ruleset) ?? true })).trim()
       if (line === 'cancel') return undefined
       if (line === '?' || line === 'help') guide()
       else if (line === 'undo') {
@@ -229,7 +233,8 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     }
   }
   return {
-    async setup(ruleset) {
+    async setup(ruleset, _signal, deadline) {
+      setupDeadline = deadline
       if (o.setup.kind === 'random') return randomSetup(ruleset, o.rng)
       if (o.setup.kind === 'text') {
         const r = readSetup(o.setup.text, ruleset, 0, 'lenient')

@@ -49,6 +49,16 @@ describe('the human player at the terminal', () => {
 })
 
 describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
+  it('the setup clock is shown: the time left before the setup deadline, and on every setup prompt', async () => {
+    const lines: string[] = []
+    const messages: string[] = []
+    const prompter: Prompter = { ...nothing, select: <T>(q: { message: string; choices: readonly { value: T }[] }) => (messages.push(q.message), Promise.resolve(q.choices[0]?.value as T)) }
+    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'ask' }, rng: seededRandom('setup-clock') })
+    await human.setup(DEFAULT_RULESET, undefined, Date.now() + 125_000)
+    expect(lines.join('\n').replace(/\n\s+/g, ' ')).toMatch(/Choose your setup: 2:0\d left before the game's setup deadline\. Past it your opponent may stop the game before it begins/)
+    expect(messages).toEqual([expect.stringMatching(/^Your setup \(2:0\d left\)$/)])
+  })
+
   it('a move already overdue (a resumed game) is said once as overdue, with what that means, never "0:00 left" and a loss', async () => {
     const lines: string[] = []
     const human = humanStrategy({ prompter: nothing, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('late') })
