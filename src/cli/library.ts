@@ -157,7 +157,7 @@ export async function exportCommand(io: CliIo, ref: string, opts: { out?: string
   if (opts.out === undefined) io.stdout(record)
   else {
     await io.writeFile(opts.out, record)
-    io.stdout(`Wrote ${opts.out} (${p.turn} turns). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`)
+    io.stdout(`Wrote ${opts.out} (${p.turn} turn${p.turn === 1 ? '' : 's'}). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`)
     if (limit.length > 0) io.stdout(`Note: ${limit[0]}.\n`)
   }
   return EXIT.ok

@@ -58,7 +58,7 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
     io.stderr(`spaceships show: --turn: this game has ${turns} turn${turns === 1 ? '' : 's'}\n`)
     return EXIT.usage
   }
-  io.stdout(`Game seen by ${me} (${me === 'A' ? 'the host' : 'the joiner'}), ${ruleset.variant} rules, ${turns} turns.\n`)
+  io.stdout(`Game seen by ${me} (${me === 'A' ? 'the host' : 'the joiner'}), ${ruleset.variant} rules, ${turns} turn${turns === 1 ? '' : 's'}.\n`)
   for (let turn = 1; turn <= turns; turn++) {
     const ra = readRecord(ruleset, game.players[0], turn, reveals[0].records[turn - 1] ?? '', 'strict')
     const rb = readRecord(ruleset, game.players[1], turn, reveals[1].records[turn - 1] ?? '', 'strict')
