@@ -70,7 +70,7 @@ describe('spaceships verify (SPEC §12.8)', () => {
     const files = names.map(vector)
     const many = await cli(['verify', '--json', '--jobs', '3', ...files])
     const parsed = JSON.parse(many.out) as { summary: Record<string, number>; games: { files: string[]; verdict: unknown }[] }
-    expect(parsed.summary).toEqual({ games: 6, files: 6, complete: 1, resigned: 1, offence: 3, abandoned: 1, adjudicated: 0, incomplete: 0, unreadable: 0 })
+    expect(parsed.summary).toEqual({ games: 6, decisions: 6, files: 6, complete: 1, resigned: 1, offence: 3, abandoned: 1, adjudicated: 0, incomplete: 0, unreadable: 0 })
     for (const f of files) {
       const one = await cli(['verify', '--json', f])
       expect(parsed.games.find((g) => g.files.includes(f))?.verdict).toEqual((JSON.parse(one.out) as { verdict: unknown }).verdict)
@@ -87,7 +87,10 @@ describe('spaceships verify (SPEC §12.8)', () => {
     const pair = await cli(['verify', '--json', vector('deleted-line.transcript'), vector('honest-b.transcript')])
     expect((JSON.parse(pair.out) as { verdict: { status: string } }).verdict.status).toBe('complete')
     const apart = await cli(['verify', '--json', '--separate', vector('deleted-line.transcript'), vector('honest-b.transcript')])
-    expect((JSON.parse(apart.out) as { summary: Record<string, number> }).summary).toMatchObject({ games: 2, complete: 1, incomplete: 1 })
+    // Two decisions of one game: counted as one game (the summary says how many files were decided).
+    expect((JSON.parse(apart.out) as { summary: Record<string, number> }).summary).toMatchObject({ games: 1, decisions: 2, complete: 1, incomplete: 1 })
+    const apartText = await cli(['verify', '--separate', vector('deleted-line.transcript'), vector('honest-b.transcript')])
+    expect(apartText.out.split('\n')[2]).toBe('2 files decided one by one (1 game): 1 complete, 0 resigned, 0 with an offence, 0 abandoned, 0 adjudicated, 1 incomplete, 0 unreadable')
     expect((await cli(['verify', '--jobs', '0', vector('honest-a.transcript')])).code).toBe(64)
   })
 

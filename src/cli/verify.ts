@@ -111,11 +111,14 @@ export async function verifyCommand(paths: readonly string[], options: { json: b
     return exitFor(r.verdict)
   }
   const count = (s: Verdict['status']): number => results.filter((r) => r.verdict.status === s).length
-  const summary = { games: results.length, files: paths.length, complete: count('complete'), resigned: count('resigned'), offence: count('offence'), abandoned: count('abandoned'), adjudicated: count('adjudicated'), incomplete: count('incomplete'), unreadable: count('unreadable') }
+  // With --separate one game's two files are two decisions of one game: games counts games.
+  const games = new Set(results.map((r) => (r.verdict.status !== 'unreadable' && r.verdict.game !== undefined ? r.verdict.game : `file:${r.files.join('+')}`))).size
+  const summary = { games, decisions: results.length, files: paths.length, complete: count('complete'), resigned: count('resigned'), offence: count('offence'), abandoned: count('abandoned'), adjudicated: count('adjudicated'), incomplete: count('incomplete'), unreadable: count('unreadable') }
   if (options.json) io.stdout(`${JSON.stringify({ summary, games: results }, null, 2)}\n`)
   else {
     io.stdout(results.map((r) => `${r.files.join(' + ')}: ${verdictLine(r.verdict)}\n`).join(''))
-    io.stdout(`${summary.games} games in ${summary.files} files: ${summary.complete} complete, ${summary.resigned} resigned, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
+    const what = options.separate === true ? `${summary.files} files decided one by one (${summary.games} game${summary.games === 1 ? '' : 's'})` : `${summary.games} games in ${summary.files} files`
+    io.stdout(`${what}: ${summary.complete} complete, ${summary.resigned} resigned, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
   }
   return worstExit(codes)
 }
