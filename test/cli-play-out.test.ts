@@ -22,7 +22,7 @@ describe('play and its transcript file', () => {
     expect(r.code, r.err).toBe(0)
     expect(r.files).toEqual({})
     const path = /Check it yourself: spaceships verify (\S+)\n/.exec(r.out)?.[1] ?? ''
-    expect(path.startsWith(join(env.XDG_STATE_HOME ?? '', 'spaceships'))).toBe(true)
+    expect(path.startsWith(join(env['XDG_STATE_HOME'] ?? '', 'spaceships'))).toBe(true)
     expect(verifyTranscript(readFileSync(path, 'utf8')).status).toBe('complete')
   }, 60_000)
 
