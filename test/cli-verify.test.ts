@@ -94,6 +94,15 @@ describe('spaceships verify (SPEC §12.8)', () => {
     expect((await cli(['verify', '--jobs', '0', vector('honest-a.transcript')])).code).toBe(64)
   })
 
+  test('export says how a game ended that its record cannot show: a resignation as a comment the referee reader sees, an unrevealed side in the one line that refuses it (GAME-RECORD.md)', async () => {
+    const resigned = await cli(['export', vector('resignation.transcript')])
+    expect(resigned.code).toBe(0)
+    expect(resigned.out).toContain('# how it ended: resigned: B resigned in turn 1: A wins; the referee, which reads only moves, sees a game that stops before its end')
+    const unrevealed = await cli(['export', vector('no-reveal-a.transcript')])
+    expect(unrevealed.code).toBe(64)
+    expect(unrevealed.err).toMatch(/^spaceships: this game ended abandoned by B in turn 2 \(its reveal is not in these files\): A wins, provisionally; a game record needs both players' setups and records, which they reveal, and B never revealed here \(1 of the 2 reveals\)\n$/)
+  })
+
   test('selfplay writes a transcript that verify accepts', async () => {
     const r = await cli(['selfplay', '--seed', 'cli', '--out', 'game.transcript'])
     expect(r.code).toBe(0)

@@ -14,6 +14,7 @@ import { type Verdict, examine, readEvidence } from '../verify/verify.js'
 import { outcomeLine, shortId } from '../ui/panel.js'
 import { type GameMeta, allGames, findGame, gameDir, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
+import { verdictLine } from './verify.js'
 
 function env(io: CliIo): NodeJS.ProcessEnv {
   return io.env ?? process.env
@@ -112,7 +113,8 @@ export function gameRecordOf(p: Progress, comment: readonly string[]): string {
   const [a, b] = reveals
   if (a === undefined || b === undefined || p.rulesetText === undefined) {
     const n = reveals.filter((r) => r !== undefined).length
-    throw new UserError(`a game record needs both players' setups and records, which they reveal at the end; this game holds ${n} of the 2 reveals (${p.verdict.status})`)
+    const missing = (['A', 'B'] as const).filter((_, i) => reveals[i] === undefined).join(' and ')
+    throw new UserError(`this game ended ${verdictLine(p.verdict)}; a game record needs both players' setups and records, which they reveal, and ${missing} never revealed here (${n} of the 2 reveals)`)
   }
   const turns = Math.min(a.records.length, b.records.length)
   const text = formatGameRecord({
@@ -153,12 +155,15 @@ export async function exportCommand(io: CliIo, ref: string, opts: { out?: string
   // The record format has no turn limit: a game ended by the agreed limit reads to the referee as
   // one that stops before its end (GAME-RECORD.md), so the record says so where a reader sees it.
   const limit = p.verdict.status === 'complete' && p.verdict.reason === 'turn-limit' ? [`the game ended at the agreed limit of ${p.verdict.turn} turns: ${p.verdict.scores[0]}-${p.verdict.scores[1]}; the referee, knowing no limit, reads it as stopped before its end`] : []
-  const record = gameRecordOf(p, [`exported from ${source}; the verifier's verdict: ${p.verdict.status}`, ...limit])
+  // A game that did not reach its end (resigned, adjudicated) reads to the referee as legal so
+  // far: the record says how it ended, from the verifier, where a reader sees it.
+  const ended = p.verdict.status === 'complete' ? [] : [`how it ended: ${verdictLine(p.verdict)}; the referee, which reads only moves, sees a game that stops before its end`]
+  const record = gameRecordOf(p, [`exported from ${source}; the verifier's verdict: ${p.verdict.status}`, ...limit, ...ended])
   if (opts.out === undefined) io.stdout(record)
   else {
     await io.writeFile(opts.out, record)
     io.stdout(`Wrote ${opts.out} (${p.turn} turn${p.turn === 1 ? '' : 's'}). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`)
-    if (limit.length > 0) io.stdout(`Note: ${limit[0]}.\n`)
+    for (const note of [...limit, ...ended]) io.stdout(`Note: ${note}.\n`)
   }
   return EXIT.ok
 }
