@@ -94,6 +94,8 @@ export function journaledSecrets(inner: SecretSource, journal: Journal): SecretS
 /** Serves the journaled setup and records; asks `inner` only for what it never answered. */
 export function journaledStrategy(inner: PlayerStrategy, journal: Journal): PlayerStrategy {
   return {
+    // The per-game secret is derived from the journaled seed again, so a resumed bot plays on as it began.
+    ...(inner.begin === undefined ? {} : { begin: (secret: Uint8Array) => { inner.begin?.(secret) } }),
     async setup(ruleset, signal, deadline): Promise<Setup> {
       const old = journal.entries().find((e) => e.k === 'setup')
       if (old !== undefined) {
