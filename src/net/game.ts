@@ -80,8 +80,8 @@ export function refusalOf(frame: Uint8Array): string | undefined {
 /**
  * The host refused this game's invite on REFUSALS_BEFORE_GIVING_UP streams in a row (SPEC §2.3):
  * it serves another game now (a later rematch, or a new game) or has finished this one. The node
- * stopped dialling and signed nothing more: the game stays as it was, resumable should its host
- * serve it again.
+ * stopped dialling and signed no stop: the game stays unfinished, resumable should its host serve
+ * it again.
  */
 export class NotServedError extends Error {
   constructor(
@@ -683,7 +683,7 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
         if (attached !== undefined && !attached.admitted) attached.refused = true
         const wait = pacer.refusedStream()
         o.onEvent({ kind: 'redial-failed', detail: `the host refused the invite${said === '' ? '' : ` ("${said}")`}; ${pacer.gaveUp ? 'giving up' : `again in ${wait} ms`}` })
-        // The session fails on this before it signs anything more; the game stays resumable.
+        // The session fails on this without signing a stop (SPEC §2.3); the game stays resumable.
         if (pacer.gaveUp) throw new NotServedError(serving, pacer.refused, said)
       }
     },
