@@ -3,11 +3,19 @@
  * `session/strategy.ts`, derived from the salt seed the reveal discloses). Before the reveal the
  * opponent cannot predict it; after, anyone can draw it again and replay the bot exactly.
  */
-import { u32, utf8 } from '../commit/bytes.js'
-import { Sha256 } from '../commit/sha256.js'
+import { sha256 } from '@noble/hashes/sha2.js'
 import type { RandomSource } from '../rules/rng.js'
 
-const STREAM_TAG = utf8('spaceships/bot/stream')
+// The bots sit below the protocol's commit layer (DESIGN §4), so the hash comes from the library
+// the project's own SHA-256 is checked against, not from commit/.
+const STREAM_TAG = new TextEncoder().encode('spaceships/bot/stream')
+
+/** A counter as 4 big-endian bytes. */
+function u32(n: number): Uint8Array {
+  const b = new Uint8Array(4)
+  new DataView(b.buffer).setUint32(0, n, false)
+  return b
+}
 const BLOCK_BYTES = 64
 
 /**
@@ -22,16 +30,16 @@ export function secretRandom(secret: Uint8Array): RandomSource {
   block[0] = STREAM_TAG.length
   block.set(STREAM_TAG, 1)
   block.set(secret, 1 + STREAM_TAG.length)
-  const keyed = new Sha256().update(block)
+  const keyed = sha256.create().update(block)
   block.fill(0)
-  const out = new Uint8Array(32)
-  const view = new DataView(out.buffer)
+  let view = new DataView(new ArrayBuffer(32))
   let counter = 0
   let at = 8
   return {
     nextU32(): number {
       if (at === 8) {
-        keyed.digestWithBytes(u32(counter++), out)
+        const out = keyed.clone().update(u32(counter++)).digest()
+        view = new DataView(out.buffer, out.byteOffset, out.byteLength)
         at = 0
       }
       return view.getUint32(4 * at++, false)
