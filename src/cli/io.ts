@@ -56,6 +56,10 @@ export const EXIT = {
    * that no longer serves the game being resumed (it refused the invite, SPEC §2.3).
    */
   unavailable: 69,
+  /** A file or directory this command writes cannot be created: an unwritable or read-only directory, a missing one, a file in its way (sysexits EX_CANTCREAT). */
+  cannotCreate: 73,
+  /** A file or directory this command reads cannot be read, or a game's stored files are damaged (sysexits EX_IOERR). */
+  ioError: 74,
   /** Storage failed (a full disk, an I/O error): the game stopped cleanly and resumes once fixed (sysexits EX_TEMPFAIL). */
   storage: 75,
   /** An unexpected failure of the program itself (sysexits EX_SOFTWARE): never a judgement. */
@@ -130,4 +134,94 @@ function lazyPrompter(): Prompter {
  */
 export function commandName(env: NodeJS.ProcessEnv = process.env): string {
   return env['npm_command'] !== undefined || env['npm_lifecycle_event'] !== undefined ? 'npx spaceships' : 'spaceships'
+}
+
+/** Where this program keeps its files, so a failure there says which setting moves them. */
+export interface Places {
+  /** Games in progress (`$XDG_STATE_HOME/spaceships`). */
+  readonly state: string
+  /** The identity key (`$XDG_CONFIG_HOME/spaceships`). */
+  readonly config: string
+}
+
+const FILE_REASONS: Readonly<Record<string, string>> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'a read-only file system',
+  ENOTDIR: 'a file stands where a directory is expected',
+  ENOENT: 'no such file or directory',
+  EEXIST: 'something else is already there',
+  EISDIR: 'a directory stands where a file is expected',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'over the disk quota',
+  EIO: 'an I/O error',
+  ELOOP: 'a loop of symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+}
+
+/** The system calls that only read: their failure is an input problem, not one of creating. */
+const READING_CALLS = new Set(['scandir', 'opendir', 'read', 'stat', 'lstat', 'access', 'readlink'])
+
+const VERBS: Readonly<Record<string, string>> = { mkdir: 'create the directory', rename: 'write', unlink: 'remove', rmdir: 'remove', write: 'write', scandir: 'list', opendir: 'list', read: 'read', open: 'open' }
+
+function within(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`) || dir.startsWith(`${path}/`)
+}
+
+/**
+ * A file or directory the system refused (a read-only or unwritable directory, a file in the way
+ * of a directory, an unwritable HOME) as one line: what failed, why, and what to do, with exit 73
+ * (cannot create) or 74 (cannot read). Not a bug of this program, so never exit 70.
+ */
+export function fileProblem(e: unknown, places: Places, env: NodeJS.ProcessEnv): UserError | undefined {
+  if (!(e instanceof Error)) return undefined
+  const { code, path, syscall } = e as NodeJS.ErrnoException
+  if (code === undefined || path === undefined || syscall === undefined) return undefined
+  const why = FILE_REASONS[code] ?? code
+  const reading = READING_CALLS.has(syscall) || code === 'EIO'
+  const unset = (name: string): string => (env[name] === undefined || env[name] === '' ? ` (under your HOME, as ${name} is not set)` : '')
+  const hint = within(path, places.state)
+    ? `spaceships keeps its games in ${places.state}${unset('XDG_STATE_HOME')}: make that a directory you can read and write, or set XDG_STATE_HOME to one`
+    : within(path, places.config)
+      ? `spaceships keeps your identity in ${places.config}${unset('XDG_CONFIG_HOME')}: make that a directory you can read and write, or set XDG_CONFIG_HOME to one (or give --identity FILE)`
+      : reading
+        ? 'check that it exists and that you can read it'
+        : 'check that its directory exists and that you can write there, or choose another path'
+  return new UserError(`cannot ${VERBS[syscall] ?? syscall} ${path}: ${why}. ${hint}`, reading ? EXIT.ioError : EXIT.cannotCreate)
+}
+
+/** libp2p's error when a listen address cannot be bound; its message names each address and why. */
+export function isListenError(e: unknown): boolean {
+  return e instanceof Error && e.name === 'UnsupportedListenAddressesError'
+}
+
+const LISTEN_REASONS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'that port is already in use by another program; choose another port, or port 0 for any free one',
+  EADDRNOTAVAIL: "that address is not one of this machine's; give one of its own addresses, or 0.0.0.0 (:: for IPv6) for all of them",
+  EACCES: 'a port below 1024 needs privileges; choose a higher port',
+}
+
+/** A listen address that cannot be bound (a port in use, an address not on this machine): one line, exit 69. */
+export function listenProblem(e: unknown): UserError | undefined {
+  if (!isListenError(e)) return undefined
+  const lines = (e as Error).message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('/'))
+  const each = lines.map((l) => {
+    const at = l.indexOf(': ')
+    const addr = at < 0 ? l : l.slice(0, at)
+    const detail = at < 0 ? '' : l.slice(at + 2)
+    const code = /\bE[A-Z]+\b/.exec(detail)?.[0]
+    return `cannot listen on ${addr}: ${(code === undefined ? undefined : LISTEN_REASONS[code]) ?? (detail === '' ? 'refused by the system' : detail)}`
+  })
+  return new UserError(`--listen: ${each.length === 0 ? 'cannot listen on the addresses given' : each.join('; ')}`, EXIT.unavailable)
+}
+
+/** An output file named by a flag that cannot be written: one line naming the flag, why, and the fix (exit 73). */
+export function cannotWrite(flag: string, path: string, e: unknown): UserError {
+  const code = (e as NodeJS.ErrnoException).code
+  const why = code === 'ENOENT' ? 'its directory does not exist' : ((code === undefined ? undefined : FILE_REASONS[code]) ?? (e as Error).message)
+  const fix = code === 'ENOENT' ? `create that directory, or choose another ${flag}` : `choose another ${flag}, or make its directory one you can write`
+  return new UserError(`${flag} ${path}: cannot write it: ${why}; ${fix}`, EXIT.cannotCreate)
 }

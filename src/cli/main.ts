@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
 import { componentLogger } from '../log.js'
 import { VERSION } from '../version.js'
-import { type CliIo, EXIT, UserError, processIo, wholeNumber } from './io.js'
+import { type CliIo, EXIT, UserError, commandName, fileProblem, listenProblem, processIo, wholeNumber } from './io.js'
 import { registerSpaaace } from './spaaace.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
 // imported when used, so `spaceships verify` starts fast: a cold start is a cost every audit pays.
@@ -18,6 +18,13 @@ function positiveInt(value: string, flag: string): number {
   if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError(`${flag}: a whole number from 1 to 256`)
   return n
 }
+
+/** The exit statuses of the commands that play a game (README, "Exit statuses"). */
+const GAME_EXIT_STATUS =
+  '\nExit status: as verify says of the finished game, 0 complete (or a resignation), 1 an offence, 3 incomplete, 4 abandoned, 5 adjudicated; ' +
+  '64 a usage error or an unusable identity file; 69 a relay unavailable or a --listen address that cannot be bound; ' +
+  '73 a file or directory that cannot be created (the state or config directory, --out); 74 one that cannot be read, or a damaged game; ' +
+  '75 storage failed (the game resumes once fixed); 70 an internal error (a bug); 78 a Node older than 22.12.'
 
 /** Builds the program; each action stores its exit status in `status`. */
 function program(io: CliIo, status: { code: number }): Command {
@@ -94,12 +101,14 @@ function program(io: CliIo, status: { code: number }): Command {
       status.code = (await import('./setup.js')).recordRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
     })
   const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
-  const gameOptions = (c: Command): Command =>
+  // Each command says what an option does there: only `play` has a bot for an opponent, and a
+  // resumed game takes a setup only if it never chose one.
+  const gameOptions = (c: Command, where: 'play' | 'host' | 'join' | 'resume' = 'host'): Command =>
     c
-      .option('--setup <file>', 'your setup from a file in the notation (default: choose interactively)')
-      .option('--random', 'a random legal setup')
-      .option('--autoplay', 'a bot plays your side too (a non-interactive demo)')
-      .option('--bot <name>', 'the built-in bot: hard, medium (its old name: strong), easy or random; in play your opponent, and with --autoplay your side too', 'hard')
+      .option('--setup <file>', where === 'resume' ? 'if the game has no setup yet: yours from a file in the notation (default: choose interactively)' : 'your setup from a file in the notation (default: choose interactively)')
+      .option('--random', where === 'resume' ? 'if the game has no setup yet: a random legal one' : 'a random legal setup')
+      .option('--autoplay', where === 'resume' ? 'a bot plays your side from now on' : 'a bot plays your side too (a non-interactive demo)')
+      .option('--bot <name>', where === 'play' ? 'the built-in bot: hard, medium (its old name: strong), easy or random; your opponent, and with --autoplay your side too' : 'with --autoplay: the built-in bot that plays your side: hard, medium (its old name: strong), easy or random', 'hard')
       .option('--seed <text>', "seed for the bots' choices (reproducible moves; salts stay secret)")
       .option('--pace <ms>', 'with --autoplay: wait this long before each of your bot\'s moves', wholeNumber('--pace', 0, 60_000))
       .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
@@ -122,25 +131,29 @@ function program(io: CliIo, status: { code: number }): Command {
       root
         .command('play')
         .description('Play the built-in bot on this machine, over a real libp2p connection on loopback with the full protocol; the transcript is written and verified at the end.'),
+      'play',
     ),
   )
-    .addHelpText('after', '\nExit status: 0 a complete honest game, 1 an offence, 3 incomplete.')
+    .addHelpText('after', GAME_EXIT_STATUS)
     .action(async (opts: GameFlags & TermsFlags) => {
       status.code = await (await import('./net.js')).playCommand(io, opts)
     })
   netOptions(termsOptions(gameOptions(root.command('host').description('Host a game: print an invite and wait for the opponent to join.'))))
+    .addHelpText('after', GAME_EXIT_STATUS)
     .option('--wait <seconds>', 'how long to wait for the opponent to join', wholeNumber('--wait', 1, 30 * 86_400), 3600)
     .option('--invite-file <file>', 'also write the invite to this file')
     .action(async (opts: GameFlags & TermsFlags & { wait: number; inviteFile?: string }) => {
       status.code = await (await import('./net.js')).hostCommand(io, opts)
     })
-  netOptions(gameOptions(root.command('join').description("Join a game from the host's invite (or @FILE holding it); a game already begun here resumes.")))
+  netOptions(gameOptions(root.command('join').description("Join a game from the host's invite (or @FILE holding it); a game already begun here resumes."), 'join'))
+    .addHelpText('after', GAME_EXIT_STATUS)
     .argument('<invite>', 'the invite the host printed, or @file')
     .option('--yes', 'accept the terms without asking')
     .action(async (invite: string, opts: GameFlags) => {
       status.code = await (await import('./net.js')).joinCommand(io, invite, opts)
     })
-  gameOptions(root.command('resume').description('Resume an unfinished game after a crash or restart, or settle a provisional result by meeting the other node again (no id: list them).'))
+  gameOptions(root.command('resume').description('Resume an unfinished game after a crash or restart, or settle a provisional result by meeting the other node again (no id: list them).'), 'resume')
+    .addHelpText('after', GAME_EXIT_STATUS)
     .argument('[id]', 'the game id')
     .option('--settle <seconds>', 'for a game with a provisional result: how long to wait for the other node (default 120)', wholeNumber('--settle', 1, 86_400))
     .action(async (id: string | undefined, opts: GameFlags) => {
@@ -210,16 +223,49 @@ function program(io: CliIo, status: { code: number }): Command {
   return root
 }
 
+/**
+ * A command name that names no command, when help is asked for: commander would print the help
+ * of the command above it and exit 0, as if the misspelt command existed.
+ */
+function unknownCommand(root: Command, argv: readonly string[]): string | undefined {
+  if (!argv.some((a) => a === '--help' || a === '-h' || a === 'help')) return undefined
+  let at = root
+  for (const a of argv) {
+    if (a.startsWith('-') || at.commands.length === 0) return undefined
+    if (a === 'help') continue
+    const sub = at.commands.find((c) => c.name() === a || c.aliases().includes(a))
+    if (sub === undefined) return a
+    at = sub
+  }
+  return undefined
+}
+
+/** A file error with the places this program keeps its files, loaded only when one happens. */
+async function environmentFileProblem(e: unknown, env: NodeJS.ProcessEnv): Promise<UserError | undefined> {
+  if (!(e instanceof Error) || (e as NodeJS.ErrnoException).syscall === undefined) return undefined
+  const { stateDir, configDir } = await import('../net/identity.js')
+  return fileProblem(e, { state: stateDir(env), config: configDir(env) }, env)
+}
+
 /** Runs the CLI on argv (without `node` and the script); returns the exit status. */
 export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const status = { code: EXIT.ok as number }
   try {
-    await program(io, status).parseAsync([...argv], { from: 'user' })
+    const root = program(io, status)
+    const unknown = unknownCommand(root, argv)
+    if (unknown !== undefined) {
+      io.stderr(`error: unknown command '${unknown}' (the commands: ${commandName(io.env ?? process.env)} --help)\n`)
+      return EXIT.usage
+    }
+    await root.parseAsync([...argv], { from: 'user' })
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage
-    if (e instanceof UserError) {
-      io.stderr(`spaceships: ${e.message}\n`)
-      return e.exitCode
+    // A refusal of the system (a directory that cannot be written, a port in use) is the
+    // environment's, never a bug of this program: one line saying what to do, not exit 70.
+    const problem = e instanceof UserError ? e : (listenProblem(e) ?? (await environmentFileProblem(e, io.env ?? process.env)))
+    if (problem !== undefined) {
+      io.stderr(`spaceships: ${problem.message}\n`)
+      return problem.exitCode
     }
     // Anything else is a bug of this program, never a judgement on a game: exit 70, one line
     // (the stack goes to DEBUG=spaceships:cli).
