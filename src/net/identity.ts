@@ -5,7 +5,7 @@
  *
  * Stored as the 32-byte RFC 8032 seed in base64url, mode 0600, under the XDG config directory.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { privateKeyFromRaw } from '@libp2p/crypto/keys'
@@ -78,6 +78,10 @@ export async function loadOrCreateIdentity(path: string, source: SecretSource = 
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new IdentityFileError(path, (e as Error).message)
   }
   if (text === undefined) {
+    // A symbolic link to nowhere reads as missing, yet a new key cannot be written through it:
+    // the key it pointed at is gone (a moved disk, a deleted backup), which its owner must hear.
+    const target = danglingLink(path)
+    if (target !== undefined) throw new IdentityFileError(path, `a symbolic link to ${target}, which does not exist`)
     const secret = source.bytes(32)
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
     writeFileSync(path, `${IDENTITY_HEADER}\n${toBase64url(secret)}\n`, { mode: 0o600, flag: 'wx' })
@@ -86,8 +90,20 @@ export async function loadOrCreateIdentity(path: string, source: SecretSource = 
   const [header, encoded] = text.split('\n')
   const secret = encoded === undefined ? undefined : fromBase64url(encoded)
   if (header !== IDENTITY_HEADER || secret?.length !== 32) throw new IdentityFileError(path, `not a spaceships identity (expected "${IDENTITY_HEADER}" and a 32-byte base64url key)`)
-  // A key others could read is reported (the caller warns), then made private.
+  // A key others could write is refused: anyone could have put a key of theirs there, and this
+  // player would then sign as them. A key others could read is reported (the caller warns), then
+  // made private.
   const mode = statSync(path).mode & 0o777
+  if ((mode & 0o022) !== 0) throw new IdentityFileError(path, `writable by others (mode ${mode.toString(8)}), so anyone could have replaced it with a key of theirs; if its PeerId is still yours, make it private (chmod 600 ${path}) and run again`)
   if ((mode & 0o077) !== 0) chmodSync(path, 0o600)
   return { identity: await identityFromSecret(secret, path), created: false, ...((mode & 0o077) !== 0 ? { exposedMode: mode } : {}) }
+}
+
+/** Where `path` points when it is a symbolic link whose target does not exist. */
+function danglingLink(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined
+  } catch {
+    return undefined
+  }
 }
