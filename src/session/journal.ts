@@ -40,7 +40,7 @@ export function memoryJournal(): Journal {
  * A last line without its newline was being written when the process died: that input was never
  * used (nothing is used before its line is flushed), so it is cut off before anything is appended.
  */
-export function fileJournal(path: string): Journal {
+export function fileJournal(path: string, name?: string): Journal {
   const entries: JournalEntry[] = []
   let text = ''
   try {
@@ -58,11 +58,17 @@ export function fileJournal(path: string): Journal {
   }
   text.slice(0, whole).split('\n').forEach((line, i) => {
     if (line === '') return
+    let entry: unknown
     try {
-      entries.push(JSON.parse(line) as JournalEntry)
+      entry = JSON.parse(line)
     } catch {
-      throw new StorageError(`${path} line ${i + 1} is damaged; the game cannot resume from it`)
+      entry = undefined
     }
+    // Checked as read: a field of the wrong type would otherwise surface far from here, mid-game,
+    // as a failure of this program instead of a damaged file.
+    const problem = entry === undefined ? 'not JSON' : entryProblem(entry)
+    if (problem !== undefined) throw new StorageError(`${name === undefined ? '' : `${name}: `}${path} line ${i + 1} is damaged (${problem}); the game cannot resume from it`)
+    entries.push(entry as JournalEntry)
   })
   return {
     entries: () => entries,
@@ -70,6 +76,25 @@ export function fileJournal(path: string): Journal {
       appendLineDurably(path, JSON.stringify(entry), 'journal')
       entries.push(entry)
     },
+  }
+}
+
+/** What is wrong with a journal line's entry, or undefined when it is one of the four kinds, well formed. */
+function entryProblem(e: unknown): string | undefined {
+  if (typeof e !== 'object' || e === null || Array.isArray(e)) return 'not an entry'
+  const o = e as Record<string, unknown>
+  const turn = (): string | undefined => (Number.isSafeInteger(o['turn']) && (o['turn'] as number) >= 1 ? undefined : 'its turn is not a whole number from 1')
+  switch (o['k']) {
+    case 'secret':
+      return typeof o['bytes'] === 'string' && fromBase64url(o['bytes']) !== undefined ? undefined : 'its secret is not base64url text'
+    case 'setup':
+      return typeof o['text'] === 'string' ? undefined : 'its setup is not text'
+    case 'record':
+      return turn() ?? (typeof o['text'] === 'string' ? undefined : 'its record is not text')
+    case 'resign':
+      return turn()
+    default:
+      return o['k'] === undefined ? 'an entry of no kind' : `an entry of unknown kind ${JSON.stringify(o['k'])}`
   }
 }
 
