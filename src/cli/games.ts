@@ -3,7 +3,7 @@
  * named by the invite id, holding the transcript, the private journal (0600; it holds the salt
  * seed until the reveal) and what a restart needs to reconnect.
  */
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { stateDir } from '../net/identity.js'
@@ -12,7 +12,7 @@ import { type Journal, fileJournal } from '../session/journal.js'
 import { fileStore } from '../session/file-store.js'
 import type { TranscriptStore } from '../transcript/file.js'
 import type { Verdict } from '../verify/verify.js'
-import { UserError, commandName } from './io.js'
+import { EXIT, UserError, commandName } from './io.js'
 
 export interface GameMeta {
   readonly v: 1
@@ -87,11 +87,70 @@ export function gameDir(id: string, env: NodeJS.ProcessEnv = process.env): strin
 }
 
 export function readMeta(id: string, env: NodeJS.ProcessEnv = process.env): GameMeta | undefined {
+  const r = inspectGame(id, env)
+  return r !== undefined && 'meta' in r ? r.meta : undefined
+}
+
+/** A game directory whose meta.json cannot be read or makes no sense: listed, never hidden. */
+export interface DamagedGame {
+  readonly id: string
+  readonly dir: string
+  /** What is wrong, in words. */
+  readonly problem: string
+}
+
+/** What a stored meta.json must hold for the commands that read it, or what is wrong with it. */
+function metaProblem(m: unknown, id: string): string | undefined {
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return 'meta.json is not a JSON object'
+  const o = m as Record<string, unknown>
+  const strings = (v: unknown): boolean => Array.isArray(v) && v.every((x) => typeof x === 'string')
+  const player = o['player'] as Record<string, unknown> | null | undefined
+  if (o['id'] !== id) return `meta.json names the game ${JSON.stringify(o['id'])}, not ${id}`
+  if (o['role'] !== 'host' && o['role'] !== 'join') return 'meta.json has no role (host or join)'
+  if (typeof o['invite'] !== 'string') return 'meta.json has no invite text'
+  if (!strings(o['listen']) || !strings(o['relays'])) return 'meta.json has no list of addresses'
+  if (typeof player !== 'object' || player === null || (player['kind'] !== 'human' && !(player['kind'] === 'bot' && typeof player['bot'] === 'string' && typeof player['seed'] === 'string'))) return 'meta.json does not say who plays this side'
+  for (const k of ['opponent', 'finished', 'created', 'against', 'result'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') return `meta.json's ${k} is not text`
+  if (o['provisional'] !== undefined && typeof o['provisional'] !== 'boolean') return "meta.json's provisional is not true or false"
+  if (o['side'] !== undefined && o['side'] !== 'A' && o['side'] !== 'B') return "meta.json's side is not A or B"
+  return undefined
+}
+
+/**
+ * A game's meta, or what is wrong with its directory (unreadable, meta.json missing or damaged);
+ * undefined when there is no such game directory at all.
+ */
+export function inspectGame(id: string, env: NodeJS.ProcessEnv = process.env): { readonly meta: GameMeta } | DamagedGame | undefined {
+  const dir = gameDir(id, env)
+  let text: string
   try {
-    return JSON.parse(readFileSync(join(gameDir(id, env), 'meta.json'), 'utf8')) as GameMeta
-  } catch {
-    return undefined
+    text = readFileSync(join(dir, 'meta.json'), 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') {
+      try {
+        if (!statSync(dir).isDirectory()) return { id, dir, problem: 'a file, not a game directory' }
+      } catch {
+        return undefined
+      }
+      return { id, dir, problem: 'no meta.json (a game whose start was cut short, or a stray directory)' }
+    }
+    if (code === 'ENOTDIR') return { id, dir, problem: 'a file, not a game directory' }
+    return { id, dir, problem: `meta.json cannot be read: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'a directory stands in its place' : (code ?? (e as Error).message)}` }
   }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { id, dir, problem: 'meta.json is damaged (not JSON)' }
+  }
+  const problem = metaProblem(parsed, id)
+  return problem === undefined ? { meta: parsed as GameMeta } : { id, dir, problem }
+}
+
+/** A damaged game's one line: its id, what is wrong, and what to do. */
+export function damagedLine(d: DamagedGame): string {
+  return `game ${d.id} is damaged: ${d.problem}. Restore ${join(d.dir, 'meta.json')} from a backup, or move ${d.dir} away`
 }
 
 /** Removes a game that never began (no invite went out), so it is not offered for resuming. */
@@ -155,7 +214,13 @@ function lockGame(dir: string, id: string): () => void {
     const [pidText, host] = holder.trim().split(' ')
     const pid = Number(pidText)
     if (host === hostname() && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid)) {
-      unlinkSync(path)
+      try {
+        unlinkSync(path)
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code
+        const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'a read-only file system' : (code ?? (e as Error).message)
+        throw new UserError(`game ${id}: the lock ${path} is left from process ${pid}, which is gone, but cannot be removed (${why}); make ${dir} writable, then run again`, EXIT.cannotCreate)
+      }
       continue
     }
     throw new UserError(`game ${id} is open in another process (pid ${pidText ?? '?'} on ${host ?? '?'}); finish or stop that one first (a stale lock: remove ${path})`)
@@ -168,22 +233,42 @@ export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env):
   const dir = gameDir(id, env)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const release = lockGame(dir, id)
-  return { dir, store: fileStore(join(dir, 'transcript')), journal: fileJournal(join(dir, 'journal')), release }
+  // A transcript or journal that cannot be read gives the lock back: the game is not open.
+  try {
+    return { dir, store: fileStore(join(dir, 'transcript')), journal: fileJournal(join(dir, 'journal'), `game ${id}`), release }
+  } catch (e) {
+    release()
+    throw e
+  }
 }
 
-/** Every game on this machine, oldest first (games without a date first, by id). */
-export function allGames(env: NodeJS.ProcessEnv = process.env): GameMeta[] {
+/**
+ * Every game on this machine, oldest first (games without a date first, by id), and the game
+ * directories that cannot be read or whose meta.json is damaged. Only a games directory that does
+ * not exist means no games: one that cannot be listed is an error (exit 74), never "no games".
+ */
+export function listGames(env: NodeJS.ProcessEnv = process.env): { readonly games: GameMeta[]; readonly damaged: DamagedGame[] } {
   let names: string[]
   try {
     names = readdirSync(gamesDir(env))
-  } catch {
-    return []
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { games: [], damaged: [] }
+    throw e
   }
-  const games = names.flatMap((n) => {
-    const m = readMeta(n, env)
-    return m === undefined ? [] : [m]
-  })
-  return games.sort((a, b) => (a.created ?? '').localeCompare(b.created ?? '') || a.id.localeCompare(b.id))
+  const games: GameMeta[] = []
+  const damaged: DamagedGame[] = []
+  for (const n of names.sort()) {
+    const r = inspectGame(n, env)
+    if (r === undefined) continue
+    if ('meta' in r) games.push(r.meta)
+    else damaged.push(r)
+  }
+  return { games: games.sort((a, b) => (a.created ?? '').localeCompare(b.created ?? '') || a.id.localeCompare(b.id)), damaged }
+}
+
+/** Every readable game on this machine, oldest first (see listGames for the damaged ones). */
+export function allGames(env: NodeJS.ProcessEnv = process.env): GameMeta[] {
+  return listGames(env).games
 }
 
 /** The games `resume` can carry on. */
@@ -193,10 +278,15 @@ export function resumableGames(env: NodeJS.ProcessEnv = process.env): GameMeta[]
 
 /** A game named by its id or an unambiguous prefix of it (as `games` prints it). */
 export function findGame(ref: string, env: NodeJS.ProcessEnv = process.env): GameMeta {
-  const exact = readMeta(ref, env)
-  if (exact !== undefined) return exact
-  const matches = ref.length >= 4 ? allGames(env).filter((m) => m.id.startsWith(ref)) : []
-  if (matches.length === 1 && matches[0] !== undefined) return matches[0]
-  if (matches.length > 1) throw new UserError(`${ref} names ${matches.length} games; give more of the id (see: ${commandName(env)} games)`)
+  const exact = /^[\w.-]+$/.test(ref) ? inspectGame(ref, env) : undefined
+  if (exact !== undefined && 'meta' in exact) return exact.meta
+  if (exact !== undefined) throw new UserError(damagedLine(exact), EXIT.ioError)
+  const { games, damaged } = ref.length >= 4 ? listGames(env) : { games: [], damaged: [] }
+  const matches = games.filter((m) => m.id.startsWith(ref))
+  const broken = damaged.filter((d) => d.id.startsWith(ref))
+  if (matches.length === 1 && matches[0] !== undefined && broken.length === 0) return matches[0]
+  if (matches.length === 0 && broken.length === 1 && broken[0] !== undefined) throw new UserError(damagedLine(broken[0]), EXIT.ioError)
+  const named = matches.length + broken.length
+  if (named > 1) throw new UserError(`${ref} names ${named} games; give more of the id (see: ${commandName(env)} games)`)
   throw new UserError(`no game or transcript file named ${ref} (see: ${commandName(env)} games)`)
 }

@@ -12,7 +12,7 @@ import type { Role } from '../transcript/messages.js'
 import type { SideLog } from '../verify/log.js'
 import { type Verdict, examine, readEvidence } from '../verify/verify.js'
 import { outcomeLine, shortId } from '../ui/panel.js'
-import { type GameMeta, allGames, findGame, gameDir, resumable, sideOf } from './games.js'
+import { type GameMeta, damagedLine, findGame, gameDir, listGames, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { verdictLine } from './verify.js'
 
@@ -89,15 +89,19 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
 }
 
 export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean }): number {
-  const rows = allGames(env(io)).map((m) => rowOf(m, io))
+  const { games, damaged } = listGames(env(io))
+  const rows = games.map((m) => rowOf(m, io))
   if (opts.json === true) {
-    io.stdout(`${JSON.stringify(rows, null, 2)}\n`)
+    // A damaged game is a row of its own kind: its id, where it is and what is wrong.
+    const broken = damaged.map((d) => ({ id: d.id, state: 'damaged' as const, problem: d.problem, dir: d.dir }))
+    io.stdout(`${JSON.stringify([...rows, ...broken], null, 2)}\n`)
     return EXIT.ok
   }
-  if (rows.length === 0) {
+  if (rows.length === 0 && damaged.length === 0) {
     io.stdout(`No games on this machine yet. Play one: ${commandName(env(io))} play\n`)
     return EXIT.ok
   }
+  for (const d of damaged) io.stdout(`${d.id.slice(0, 8)}  damaged\n          ${damagedLine(d)}\n`)
   for (const r of rows) {
     const date = r.created === undefined ? '(no date)       ' : r.created.slice(0, 16).replace('T', ' ')
     const against = r.opponent === undefined ? 'nobody yet' : shortId(r.opponent)

@@ -3,7 +3,7 @@ import { type Ruleset, formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import { DEFAULT_TERMS, type Terms } from '../transcript/messages.js'
 import type { Verdict } from '../verify/verify.js'
-import { type CliIo, EXIT } from './io.js'
+import { type CliIo, EXIT, cannotWrite } from './io.js'
 
 /** SPEC §12.8: the exit status of a verdict. */
 export function exitFor(v: Verdict): number {
@@ -155,7 +155,11 @@ export async function selfplayCommand(options: { seed?: string; out: string; rul
     return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], strategy: randomStrategy(seededRandom(botSeed)) })
   }
   const [a] = await Promise.all([side('A', 0), side('B', 1)])
-  await io.writeFile(options.out, formatTranscript(a.transcript))
+  try {
+    await io.writeFile(options.out, formatTranscript(a.transcript))
+  } catch (e) {
+    throw cannotWrite('--out', options.out, e)
+  }
   io.stdout(options.json ? `${JSON.stringify({ transcript: options.out, verdict: a.verdict }, null, 2)}\n` : `transcript (A's copy): ${options.out}\n${renderVerdict(a.verdict)}`)
   return exitFor(a.verdict)
 }
