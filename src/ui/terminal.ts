@@ -125,6 +125,29 @@ export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2
 
 export type SetupChoice = { kind: 'ask' } | { kind: 'random' } | { kind: 'text'; text: string }
 
+/**
+ * Lines that arrive on their own (chat, a stop, the connection) while a person types at the record
+ * prompt: written onto the prompt's line they would be glued to it and redrawn over, so the open
+ * prompt is withdrawn, the lines written, and the prompt asked again with what was typed.
+ */
+export class Notices {
+  private interrupt: ((write: () => void) => void) | undefined
+
+  /** Writes a line now with `write`, or, while a prompt is open, once the prompt is withdrawn. */
+  say(write: () => void): void {
+    if (this.interrupt === undefined) write()
+    else this.interrupt(write)
+  }
+
+  /** While the returned function has not been called, lines go to `interrupt`. */
+  hold(interrupt: (write: () => void) => void): () => void {
+    this.interrupt = interrupt
+    return () => {
+      if (this.interrupt === interrupt) this.interrupt = undefined
+    }
+  }
+}
+
 export interface HumanOptions {
   readonly prompter: Prompter
   readonly screen: Screen
@@ -134,6 +157,8 @@ export interface HumanOptions {
   readonly opponent?: () => string | undefined
   /** Sends the opponent a line of chat (SPEC §2.4), once the game's channel exists; absent against a bot. */
   readonly say?: () => ((text: string) => Promise<void>) | undefined
+  /** Where lines that arrive on their own are said, so none is glued onto an open prompt. */
+  readonly notices?: Notices
 }
 
 const SETUP_COMMANDS = new Set(['', 'undo', 'cancel', '?', 'help'])
@@ -291,6 +316,11 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const stopped = (): void => { withdraw.abort() }
         ctx.signal?.addEventListener('abort', stopped)
         const timer = until !== undefined && until > 0 ? setTimeout(stopped, until) : undefined
+        const arrived: (() => void)[] = []
+        const release = o.notices?.hold((write) => {
+          arrived.push(write)
+          withdraw.abort()
+        })
         let text: string
         try {
           text = await prompter.input({
@@ -308,11 +338,16 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           })
         } catch (e) {
           if (!withdraw.signal.aborted) throw e
+          release?.()
+          // Lines that came while the player typed, each on a line of its own above the prompt.
+          for (const write of arrived.splice(0)) write()
           // The game stopped while the player typed: the session no longer needs a record.
           if (ctx.signal?.aborted === true) return NOTHING_NEEDED
-          warn()
+          // Withdrawn for the clock's warning or for lines that arrived: asked again (the
+          // warning, when due, is given at the top of the loop).
           continue
         } finally {
+          release?.()
           clearTimeout(timer)
           ctx.signal?.removeEventListener('abort', stopped)
         }

@@ -5,7 +5,7 @@ import { seededRandom } from '../../src/rules/rng.js'
 import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
 import { initialPlayerState } from '../../src/rules/state.js'
 import { NO_PAINT } from '../../src/ui/board.js'
-import { type Prompter, humanStrategy, turnReport } from '../../src/ui/terminal.js'
+import { Notices, type Prompter, humanStrategy, turnReport } from '../../src/ui/terminal.js'
 import type { TurnSummary } from '../../src/knowledge/summary.js'
 import type { Aspects, Results } from '../../src/transcript/messages.js'
 
@@ -67,6 +67,39 @@ describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
     const out = lines.join('\n').replace(/\n\s+/g, ' ')
     expect(out).toMatch(/Your move for turn 4 was due 1:3\d ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed/)
     expect(out).not.toMatch(/Hurry|forfeit/)
+  })
+})
+
+describe('lines that arrive while the player types', () => {
+  it('are never glued onto the prompt: the prompt is withdrawn, the line written on its own, and the prompt asked again with the text typed so far', async () => {
+    const lines: string[] = []
+    const notices = new Notices()
+    const asks: { default: string | undefined }[] = []
+    let reply: (v: string) => void = () => undefined
+    const prompter: Prompter = {
+      ...nothing,
+      input: (q) => {
+        asks.push({ default: q.default })
+        if (asks.length === 1) {
+          q.transformer?.('Rv')
+          return new Promise((_resolve, reject) => q.signal?.addEventListener('abort', () => { reject(new Error('withdrawn')) }))
+        }
+        return new Promise((resolve) => (reply = resolve))
+      },
+    }
+    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('notice'), notices })
+    const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('notice')))
+    const record = human.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 1, state, history: [] })
+    await expect.poll(() => asks.length).toBe(1)
+    notices.say(() => lines.push('…kSzYFiDD says: good luck'))
+    await expect.poll(() => asks.length).toBe(2)
+    expect(lines.at(-1)).toBe('…kSzYFiDD says: good luck')
+    expect(asks[1]?.default).toBe('Rv')
+    reply('-')
+    expect(await record).toBe('-')
+    // With no prompt open, a line is written at once.
+    notices.say(() => lines.push('connection lost'))
+    expect(lines.at(-1)).toBe('connection lost')
   })
 })
 
