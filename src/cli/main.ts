@@ -64,6 +64,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--seed <text>', 'derive keys, salts and moves from this seed (reproducible; never for real play)')
     .option('--ruleset <ruleset>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
     .option('--json', 'print the verdict as JSON', false)
+    .addHelpText('after', '\nExit status: that of verify for the game played (0 complete); 64 a usage error; 73 --out cannot be written (a missing or unwritable directory).')
     .action(async (opts: { out: string; seed?: string; ruleset: string; json: boolean }) => {
       status.code = await (await import('./verify.js')).selfplayCommand(opts, io)
     })
@@ -163,6 +164,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .command('games')
     .description('List the games on this machine: date, opponent, turn reached, result; which ones resume can carry on.')
     .option('--json', 'print them as JSON', false)
+    .addHelpText('after', '\nA game whose directory cannot be read or whose meta.json is damaged is listed as damaged, with its id and what is wrong.\nExit status: 0 listed; 74 the games directory cannot be read.')
     .action(async (opts: { json: boolean }) => {
       status.code = (await import('./library.js')).gamesCommand(io, opts)
     })
@@ -171,6 +173,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .description('Write a finished game as a game record (protocol/GAME-RECORD.md), the format the referee reads, from the setups and records both players revealed.')
     .argument('<game>', 'a game id (or its first characters, as games prints it) or a transcript file')
     .option('--out <file>', 'write the record here (default: standard output)')
+    .addHelpText('after', '\nExit status: 0 written; 64 no such game, or one that cannot be exported; 73 --out cannot be written; 74 the game is damaged.')
     .action(async (game: string, opts: { out?: string }) => {
       status.code = await (await import('./library.js')).exportCommand(io, game, opts)
     })
@@ -183,6 +186,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .option('--identity <file>', "the relay's key file (default: $XDG_CONFIG_HOME/spaceships/relay-identity)")
     .option('--for <seconds>', 'stop after this long (default: until interrupted)', wholeNumber('--for', 1, 365 * 86_400))
     .option('--json', 'print the addresses as JSON', false)
+    .addHelpText('after', '\nExit status: 0 stopped; 64 a usage error (an --allow that is not a PeerId) or an unusable key file; 69 a --listen address that cannot be bound; 73 the key cannot be created.')
     .action(async (opts: { listen?: string[]; allow?: string[]; open?: boolean; identity?: string; for?: number; json: boolean }) => {
       status.code = await (await import('./net.js')).relayCommand(io, opts)
     })
@@ -216,6 +220,7 @@ function program(io: CliIo, status: { code: number }): Command {
     .description('Show your identity (PeerId), creating it on first use.')
     .option('--identity <file>', 'identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
     .option('--json', 'print as JSON', false)
+    .addHelpText('after', '\nExit status: 0 shown; 64 an unusable identity file (damaged, a link to nowhere, or writable by others); 73 it cannot be created (an unwritable config directory or HOME).')
     .action(async (opts: { identity?: string; json: boolean }) => {
       status.code = await (await import('./net.js')).idCommand(io, opts)
     })
