@@ -104,6 +104,26 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
     expect(['complete', 'adjudicated']).toContain((mine.verdict as { status: string }).status)
   }, 60_000)
 
+  it('the host is killed during the rematch game; its resume listens where it did and admits the joiner, which presents the rematch game\'s id', async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const host = start(['host', '--autoplay', '--bot', 'random', '--seed', 'stops/hA', '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '8', '--pace', '150', '--rematch', '1'], hostEnv)
+    const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+    const joiner = start(['join', invite, '--yes', '--autoplay', '--bot', 'random', '--seed', 'stops/hB', '--rematch', '1'], joinEnv)
+    const short = await until(() => /Rematch: game ([0-9a-f]{8}); you are B this time/.exec(host.out())?.[1], 'the rematch')
+    const id = await until(() => gameId(hostEnv, short), 'the rematch game directory')
+    const transcript = join(gameDir(id, hostEnv), 'transcript')
+    await until(() => (lines(transcript) > 8 ? true : undefined), 'the rematch game under way')
+    host.child.kill('SIGKILL')
+    await host.exit
+    const resumed = start(['resume', short], hostEnv)
+    const [resumedCode, joinCode] = await Promise.all([resumed.exit, joiner.exit])
+    expect(resumedCode, resumed.err() + resumed.out().slice(-500)).toBeLessThan(64)
+    expect(joinCode, joiner.err() + joiner.out().slice(-500)).toBeLessThan(64)
+    const [mine, theirs] = await Promise.all([verified(transcript), verified(join(gameDir(id, joinEnv), 'transcript'))])
+    expect(mine.verdict).toEqual(theirs.verdict)
+    expect(['complete', 'adjudicated']).toContain((mine.verdict as { status: string }).status)
+  }, 60_000)
+
   it('a resume of a game whose host has moved on (it now hosts another game on that address) stops after one line, exit 69, having signed no stop', async () => {
     const [hostEnv, joinEnv] = [home(), home()]
     const first = start(['host', '--autoplay', '--bot', 'random', '--seed', 'zombie/A', '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '50', '--json'], hostEnv)
