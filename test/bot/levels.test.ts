@@ -97,7 +97,7 @@ describe('the levels on the command line', () => {
   it('play offers --bot easy|medium|hard, hard by default, and refuses any other name before it opens a connection', async () => {
     // The help as one line: commander wraps it to the terminal's width.
     const help = (await cli(['play', '--help'])).out.replace(/\s+/g, ' ')
-    expect(help).toMatch(/--bot <name> the built-in bot: hard, medium \(its old name: strong\), easy or random; in play your opponent, and with --autoplay your side too \(default: "hard"\)/)
+    expect(help).toMatch(/--bot <name> the built-in bot: hard, medium \(its old name: strong\), easy or random; your opponent, and with --autoplay your side too \(default: "hard"\)/)
     const home = mkdtempSync(join(tmpdir(), 'spaceships-levels-'))
     try {
       const bad = await cli(['play', '--bot', 'grandmaster', '--autoplay', '--json'], {}, { env: { XDG_CONFIG_HOME: home, XDG_STATE_HOME: home } })
