@@ -67,7 +67,7 @@ export function resumable(meta: GameMeta): boolean {
 
 /** What a game's meta keeps of its end: the status, the result in words for `side`, and whether it is provisional. */
 export function endedMeta(meta: GameMeta, verdict: Verdict, result: string): GameMeta {
-  return { ...meta, finished: verdict.status, result, provisional: verdict.status === 'abandoned' && verdict.provisional }
+  return { ...meta, finished: verdict.status, result, provisional: (verdict.status === 'abandoned' || verdict.status === 'resigned') && verdict.provisional }
 }
 
 export interface GameFiles {

@@ -30,8 +30,9 @@ const winnerText = (w: string): string => (w === 'draw' ? 'a draw' : `${w} wins`
  * SPEC §12.7, last paragraph: what a provisional result may still become. Someone editing a file
  * without a key can only remove evidence, so this is also all that such an edit can have done.
  */
-export function provisionalNote(v: Verdict & { status: 'abandoned' }): string {
-  // Rule 7 rests on the loser's reveal being absent, rule 6 on the winner's stop (SPEC §12.7).
+export function provisionalNote(v: Verdict & { status: 'abandoned' | 'resigned' }): string {
+  // Rule 7 rests on the loser's reveal being absent, rules 5 and 6 on the winner's stop (SPEC §12.7).
+  if (v.status === 'resigned') return `provisional: it rests on ${v.winner}'s stop being absent from these files; ${v.winner}'s own file, or its node met again, can show a resignation that crossed this one, which makes it an adjudication, never an offence`
   const holder = v.how === 'no-reveal' ? v.by : v.winner
   const could = v.how === 'no-reveal' ? 'an adjudication' : `${v.winner}'s resignation`
   return `provisional: it rests on ${holder}'s ${v.how === 'no-reveal' ? 'reveal' : 'stop'} being absent from these files; ${holder}'s own file, or its node met again, can turn it into ${could}, never into an offence`
@@ -43,7 +44,7 @@ export function verdictLine(v: Verdict): string {
     case 'complete':
       return `complete: the game ended after turn ${v.turn} (${v.reason.replace('-', ' ')}); A ${v.scores[0]}, B ${v.scores[1]}: ${winnerText(v.winner)}`
     case 'resigned':
-      return `resigned: ${v.by} resigned in turn ${v.turn}: ${v.winner} wins`
+      return `resigned: ${v.by} resigned in turn ${v.turn}: ${v.winner} wins${v.provisional ? ', provisionally' : ''}`
     case 'offence':
       return `offence by ${v.offence.offender}: ${v.offence.class} in turn ${v.offence.turn} (${v.offence.rule}): ${v.offence.offender} forfeits, ${v.winner} wins`
     case 'abandoned':
@@ -68,7 +69,7 @@ export function renderVerdict(v: Verdict): string {
     lines.push(`  ${o.detail}${o.seq === undefined ? '' : ` (${o.offender}'s envelope ${o.seq})`}`)
   }
   if (v.status === 'abandoned' || v.status === 'adjudicated') lines.push(`  ${v.detail}`)
-  if (v.status === 'abandoned' && v.provisional) lines.push(`  ${provisionalNote(v)}`)
+  if ((v.status === 'abandoned' || v.status === 'resigned') && v.provisional) lines.push(`  ${provisionalNote(v)}`)
   if (v.status !== 'unreadable') {
     if (v.game !== undefined) lines.push(`  game ${v.game}`)
     const shown = v.notes.slice(0, 8)

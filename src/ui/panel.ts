@@ -192,7 +192,7 @@ export function outcomeLine(v: Verdict, me: Role): string {
     case 'complete':
       return result(v.winner, v.scores)
     case 'resigned':
-      return v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.'
+      return (v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.') + (v.provisional ? ` ${PROVISIONAL_NOTE}` : '')
     case 'offence':
       return v.offence.offender === me ? `Your side broke a rule (${v.offence.class}): you lose by forfeit.` : `Your opponent cheated (${v.offence.class} in turn ${v.offence.turn}): you win by forfeit.`
     case 'abandoned': {

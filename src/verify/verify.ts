@@ -24,7 +24,14 @@ interface Common {
 
 export type Verdict =
   | (Common & { readonly status: 'complete'; readonly reason: EndReason; readonly turn: number; readonly scores: readonly [number, number]; readonly winner: Role | 'draw' })
-  | (Common & { readonly status: 'resigned'; readonly by: Role; readonly turn: number; readonly winner: Role })
+  | (Common & {
+      readonly status: 'resigned'
+      readonly by: Role
+      readonly turn: number
+      readonly winner: Role
+      /** SPEC §12.7 rule 5: the winner's stop is not in these files, and it may be a resignation that crossed this one. */
+      readonly provisional: boolean
+    })
   | (Common & { readonly status: 'offence'; readonly offence: ProtocolOffence; readonly winner: Role })
   | (Common & {
       readonly status: 'abandoned'
@@ -232,16 +239,22 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
     if (played !== undefined) return { ...out, status: 'complete', reason: end.reason, turn: end.turn, scores: played.scores, winner: winnerOf(played.scores) }
   }
   const turn = state.schedule.turn
-  // 5. A resignation.
-  for (const r of INDEX_ROLE) if (logs[r].stop?.reason === 'resignation') return { ...out, status: 'resigned', by: r, turn, winner: otherRole(r) }
   // A stop is read by fact, whatever its reason code (SPEC §6.5, §12.7): it answers the other
   // side's stop when its ack binds that stop, and otherwise the sender stopped of its own accord.
-  const stoppedFirst = (r: Role): boolean => {
+  const ownAccord = (r: Role): boolean => {
     const mine = state.stops[r]
     const theirs = state.stops[otherRole(r)]
-    if (mine === undefined || logs[r].stop?.reason === 'resignation') return false
+    if (mine === undefined) return false
     return theirs === undefined || mine.envelope.ack === undefined || toBase64url(mine.envelope.ack) !== theirs.id
   }
+  // 5. A resignation made of the resigner's own accord. Two that crossed (neither answers the
+  // other) are both players giving up: neither loses more than the other, and rule 8 scores the
+  // committed turns. One resignation is provisional while the winner's stop is not held: it may
+  // be a resignation that crossed it.
+  const resigners = INDEX_ROLE.filter((r) => logs[r].stop?.reason === 'resignation' && ownAccord(r))
+  const resigner = resigners.length === 1 ? resigners[0] : undefined
+  if (resigner !== undefined) return { ...out, status: 'resigned', by: resigner, turn, winner: otherRole(resigner), provisional: state.stops[otherRole(resigner)] === undefined }
+  const stoppedFirst = (r: Role): boolean => ownAccord(r) && (logs[r].stop?.reason !== 'resignation' || resigners.length === 2)
   const claimed = (r: Role): boolean => logs[r].stop !== undefined && logs[r].stop.reason !== 'resignation'
   // 6. The due side stopped of its own accord while it owed the due step.
   const due = state.due()
@@ -251,7 +264,7 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
     const Z = due.sender
     const stop = state.stops[Z]
     const ack = stop?.envelope.ack === undefined ? undefined : toBase64url(stop.envelope.ack)
-    if (stop !== undefined && stoppedFirst(Z) && ack === last.id) {
+    if (stop !== undefined && logs[Z].stop?.reason !== 'resignation' && stoppedFirst(Z) && ack === last.id) {
       const W = otherRole(Z)
       const claimedBy = stoppedFirst(W) ? W : undefined
       // Provisional while W's stop is not held: a resignation of W crossing Z's stop would decide it (rule 5).
@@ -278,7 +291,7 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
       const firstAck = first === undefined ? undefined : state.stops[first]?.envelope.ack
       const sawLast = last !== undefined && (last.envelope.sender === first || (firstAck !== undefined && toBase64url(firstAck) === last.id))
       const owed = first !== undefined && due?.phase === 'turn' && due.sender !== first && sawLast ? due.sender : undefined
-      const who = stoppedBy.length === 0 ? 'both sides revealed' : `stopped by ${stoppedBy.join(' and ')}`
+      const who = stoppedBy.length === 0 ? 'both sides revealed' : `stopped by ${stoppedBy.join(' and ')}${resigners.length === 2 ? ' (two resignations that crossed)' : ''}`
       return { ...out, status: 'adjudicated', turn: played.turn, scores: played.scores, winner: winnerOf(played.scores), stopTurn: turn, stoppedBy, due: owed, detail: `${who} in turn ${turn}${owed === undefined ? '' : ` while ${owed} owed its ${due?.parts.join('+') ?? ''}`}; both revealed; nobody is convicted of lateness, since a claim shows only that its sender stopped waiting (SPEC §12.7)` }
     }
   }

@@ -25,7 +25,8 @@ import { encodeEnvelopeFrame } from '../../src/transcript/frame.js'
 import { type FlashcubeAnswer, type Part, type Role, type Terms, SHIP_CODES } from '../../src/transcript/messages.js'
 import { cellValues } from '../../src/verify/replay.js'
 import { SETUP_A, SETUP_B } from '../helpers.js'
-import { TERMS, playInMemory } from '../session/helpers.js'
+import { type PlayOptions, TERMS, playInMemory } from '../session/helpers.js'
+import type { VirtualClock } from '../../src/session/clock.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
 
@@ -216,11 +217,12 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
     Object.assign(files, named)
     manifest.push({ files: Object.keys(named), description, expect: expectV })
   }
-  const play = async (name: string, o: { deviation?: Deviation; deviationA?: Deviation; strategyB?: PlayerStrategy; terms?: Terms; termsB?: Terms } = {}): Promise<{ a: string; b: string }> => {
+  const play = async (name: string, o: { deviation?: Deviation; deviationA?: Deviation; strategyA?: PlayerStrategy; strategyB?: PlayerStrategy; terms?: Terms; termsB?: Terms; onLink?: PlayOptions['onLink'] } = {}): Promise<{ a: string; b: string }> => {
     const g = await playInMemory(`vector/${name}`, {
       terms: o.terms ?? { ...TERMS, maxTurns: 40 },
       ...(o.termsB === undefined ? {} : { termsB: o.termsB }),
-      strategies: [oracle(SETUP_A, SETUP_B, `v/${name}/a`), o.strategyB ?? oracle(SETUP_B, SETUP_A, `v/${name}/b`)],
+      ...(o.onLink === undefined ? {} : { onLink: o.onLink }),
+      strategies: [o.strategyA ?? oracle(SETUP_A, SETUP_B, `v/${name}/a`), o.strategyB ?? oracle(SETUP_B, SETUP_A, `v/${name}/b`)],
       deviations: [o.deviationA, o.deviation],
     })
     return { a: formatTranscript(g.a.transcript), b: formatTranscript(g.b.transcript) }
@@ -277,6 +279,13 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
     return { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === 2 ? RESIGN : inner.record(ctx)) }
   })() })
   add('B resigns when asked for its turn-2 record, which it is as soon as turn 1 is known to it; its stop goes at once, in turn 1 of the schedule (SPEC §6.5), and it still reveals.', { status: 'resigned', by: 'B', winner: 'A' }, { 'resignation.transcript': resign.a })
+  // Both players resign at the same moment of turn 2 (SPEC §12.7 rule 5): the stops cross.
+  const at: { clock?: VirtualClock } = {}
+  const resignAt20s = (inner: PlayerStrategy): PlayerStrategy => ({ setup: (r) => inner.setup(r), record: async (ctx) => (ctx.turn === 2 ? (await at.clock?.sleep(Math.max(0, 20_000 - at.clock.now())), RESIGN) : inner.record(ctx)) })
+  const crossed = await play('resign-crossed', { strategyA: resignAt20s(oracle(SETUP_A, SETUP_B, 'v/resign-crossed/a')), strategyB: resignAt20s(oracle(SETUP_B, SETUP_A, 'v/resign-crossed/b')), onLink: (_pair, clock) => { at.clock = clock } })
+  add('Both players resign at the same moment; neither stop answers the other: both gave up, so neither loses more than the other, and the committed turns are scored (rule 5, then 8).', { status: 'adjudicated', stoppedBy: ['A', 'B'] }, { 'resign-crossed-a.transcript': crossed.a })
+  const lastA = decodedLines(crossed.b).map((e) => e.envelope.sender).lastIndexOf('A')
+  add('B’s file of that game with A’s crossing resignation deleted by someone without a key (nothing acknowledges it): B’s resignation alone, and provisional, since the winner’s stop is missing (rule 5).', { status: 'resigned', by: 'B', provisional: true }, { 'resign-crossed-b-edited.transcript': fileOf(linesOf(crossed.b).filter((_, i) => i !== lastA)) })
   const owing = await play('abandoned', { deviation: { stopAfterReceiving: (s) => (s.envelope.seq === 4 ? 'claim' : undefined) } })
   add('B stops instead of answering what its own acknowledgement shows it holds: it abandoned, and loses (rule 6); A’s answering stop is in the file, so the result is final.', { status: 'abandoned', by: 'B', how: 'stopped', winner: 'A', provisional: false }, { 'abandoned.transcript': owing.a })
   // Stops read by fact (SPEC §6.5, §12.7): B stops of its own accord while A's move is due, as a

@@ -61,6 +61,28 @@ describe('games that do not end normally (SPEC §12.7)', () => {
     expect(g.events[0].some((e) => e.kind === 'stopped' && e.by === 'B' && e.reason === 'resignation')).toBe(true)
   })
 
+  it('two resignations that cross are both players giving up: adjudicated on the committed turns, never a loss for whichever is A; one alone, without the winner\'s stop, is provisional (rule 5, SPEC §12.7)', async () => {
+    const clock: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {}
+    const resignAtTime = (seed: string): PlayerStrategy => {
+      const inner = randomStrategy(seededRandom(seed))
+      // Both players give up at the same moment, in turn 3: the stops cross on the wire.
+      return { setup: (r) => inner.setup(r), record: async (ctx) => (ctx.turn === 3 ? (await clock.sleep?.(20_000 - (clock.now?.() ?? 0)), RESIGN) : inner.record(ctx)) }
+    }
+    const g = await playInMemory('resign-crossed', {
+      terms,
+      strategies: [resignAtTime('resign-crossed/a'), resignAtTime('resign-crossed/b')],
+      onLink: (_pair, c) => {
+        clock.now = () => c.now()
+        clock.sleep = (ms) => c.sleep(Math.max(0, ms))
+      },
+    })
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(v).toMatchObject({ status: 'adjudicated', stoppedBy: ['A', 'B'] })
+    // Someone deletes A's crossing resignation (nothing acknowledges it) from B's file: B's alone
+    // remains, and it says it is provisional, never a final loss.
+    const lastOfA = g.b.transcript.map((x) => partsOf(x).startsWith('A')).lastIndexOf(true)
+    expect(verdictOf(g.b.transcript.filter((_, i) => i !== lastOfA))).toMatchObject({ status: 'resigned', by: 'B', provisional: true })
+  })
+
   it('a resignation loses, and the resigner still reveals so its play is checked (rule 5)', async () => {
     const g = await playInMemory('stops/resign', { terms, strategies: [undefined, resignAt(4, 'stops/resign/B')] })
     for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('resigned B -> A')

@@ -59,7 +59,7 @@ describe('the terminal game in words', () => {
     expect(outcomeLine(stall, 'A')).toBe('Adjudicated: your opponent (B) stopped in turn 2 while your move was due, so the game is scored on the 1 turn both committed. You win 23-20.')
     expect(outcomeLine(stall, 'B')).toBe('Adjudicated: you stopped in turn 2 while your opponent’s move was due, so the game is scored on the 1 turn both committed. You lose 20-23.')
     for (const v of [abandoned, unrevealed, stall]) for (const r of ['A', 'B'] as const) expect(outcomeLine(v, r)).not.toMatch(/forfeit/)
-    const resigned: Verdict = { ...base, status: 'resigned', by: 'A', turn: 2, winner: 'B' }
+    const resigned: Verdict = { ...base, status: 'resigned', by: 'A', turn: 2, winner: 'B', provisional: false }
     expect(outcomeLine(resigned, 'A')).toBe('You resigned: your opponent wins.')
     expect(outcomeLine(resigned, 'B')).toBe('Your opponent resigned: you win.')
   })
