@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../commit/secrets.js'
-import { type NetEvent, type NetGameCommon, NobodyJoinedError, type Rematch, RelayError, hostGame, joinGame } from '../net/game.js'
+import { type NetEvent, type NetGameCommon, NobodyJoinedError, NotServedError, type Rematch, RelayError, hostGame, joinGame } from '../net/game.js'
 import { type Identity, IdentityFileError, configDir, defaultIdentityPath, ephemeralIdentity, loadOrCreateIdentity } from '../net/identity.js'
 import { formatInvite, parseInvite } from '../net/invite.js'
 import { createRelayNode } from '../net/node.js'
@@ -30,11 +30,12 @@ import { ownMarks, renderSpace } from '../ui/board.js'
 import { SCREEN_COLUMNS, UNWITNESSED_TERMS, chatLine, clockText, outcomeLine, shortId, wrap } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameFiles, type GameMeta, endedMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, sideOf, writeMeta } from './games.js'
-import { type CliIo, EXIT, UserError, commandName } from './io.js'
+import { type GameFiles, type GameMeta, endedMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, roleText, sideOf, writeMeta } from './games.js'
+import { type CliIo, EXIT, LineLimiter, REPEAT_LINE_MS, UserError, commandName, isListenError } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
-export function botStrategy(name: BotName, seed: string): PlayerStrategy {
+/** A seed fixes the bot (tests, demos); without one it plays from the session's per-game secret (`makeBot`). */
+export function botStrategy(name: BotName, seed?: string): PlayerStrategy {
   return makeBot(name, seed)
 }
 
@@ -246,13 +247,23 @@ function timeLeft(deadline: number | undefined): string {
   return `; ${s} s left before the deadline`
 }
 
+/**
+ * The node's events as lines on standard error. A condition that repeats (a flapping connection,
+ * a peer dialling again and again) is said at most once per REPEAT_LINE_MS, with how many times it
+ * was held back, so it never scrolls a player's board away.
+ */
 function eventPrinter(io: CliIo, json: boolean): (e: NetEvent) => void {
+  const limit = new LineLimiter(REPEAT_LINE_MS, () => systemClock.now())
+  const say = (kind: string, line: string): void => {
+    const held = limit.take(kind)
+    if (held !== undefined) io.stderr(`${line}${held > 0 ? ` (${held} more like it since the last such line)` : ''}\n`)
+  }
   return (e) => {
     if (json) return
-    if (e.kind === 'connected') io.stderr(e.restored ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}\n` : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}\n`)
-    else if (e.kind === 'disconnected') io.stderr(`connection lost; reconnecting${timeLeft(e.deadline)}\n`)
-    else if (e.kind === 'refused') io.stderr(`refused ${e.peer}: ${e.why}\n`)
-    else if (e.kind === 'relay') io.stderr(e.status === 'reserving' ? `asking the relay ${e.relay} for a slot...\n` : e.status === 'reserved' ? 'relay slot reserved: the invite carries a relayed address\n' : `lost the relay ${e.relay}; dialling it again\n`)
+    if (e.kind === 'connected') say(e.restored ? 'restored' : 'connected', e.restored ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}` : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}`)
+    else if (e.kind === 'disconnected') say('lost', `connection lost; reconnecting${timeLeft(e.deadline)}`)
+    else if (e.kind === 'refused') say(`refused ${e.why}`, `refused ${e.peer}: ${e.why}`)
+    else if (e.kind === 'relay') say(`relay ${e.status} ${e.relay}`, e.status === 'reserving' ? `asking the relay ${e.relay} for a slot...` : e.status === 'reserved' ? 'relay slot reserved: the invite carries a relayed address' : `lost the relay ${e.relay}; dialling it again`)
   }
 }
 
@@ -284,7 +295,8 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
   io.stdout(`Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`)
   const cmd = commandName(env(io))
-  io.stdout(`Check it yourself: ${cmd} verify ${f.out ?? transcriptPath}\nSaved as game ${id.slice(0, 8)} (${cmd} games); its record for the referee: ${cmd} export ${id.slice(0, 8)}\n`)
+  const checked = f.out ?? transcriptPath
+  io.stdout(`Check it yourself: ${cmd} verify ${/^[\w./:@+-]+$/.test(checked) ? checked : JSON.stringify(checked)}\nSaved as game ${id.slice(0, 8)} (${cmd} games); its record for the referee: ${cmd} export ${id.slice(0, 8)}\n`)
   return exitFor(audited)
 }
 
@@ -358,7 +370,8 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let current = meta
-    const again = rematches(io, f, meta, identity, files, seen, () => current.opponent)
+    // The rematch games' own records take the invite and bound ports known once listening (onReady).
+    const again = rematches(io, f, meta, () => current, identity, files, seen, () => current.opponent)
     const result = await hostGame({
       ...sideOptions(io, f, meta, identity, files, seen, () => current.opponent),
       ...(again === undefined ? {} : { rematch: again }),
@@ -390,7 +403,7 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
   const identity = await identityFor(f, io)
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-    const again = rematches(io, f, meta, identity, files, seen, () => parsed.value.peer)
+    const again = rematches(io, f, meta, () => meta, identity, files, seen, () => parsed.value.peer)
     const result = await joinGame({
       ...sideOptions(io, f, meta, identity, files, seen, () => parsed.value.peer),
       ...(again === undefined ? {} : { rematch: again }),
@@ -406,14 +419,16 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
 /**
  * Rematches for `--rematch N` (SPEC §2.4): each game's end is shown and kept as it comes; then a
  * bot's side accepts while N lasts, and a person is asked (no by default). Each new game has its
- * own directory, journal and lock, so it resumes like any other; `code` is the last game's exit.
+ * own directory, journal and lock, so it resumes like any other: its record holds the first
+ * game's invite (the host's PeerId and addresses, as `base` has them by then) under the new
+ * game's own id, which is what `resume` presents (SPEC §2.3), and a host's ports as bound.
+ * `code` is the last game's exit.
  */
-function rematches(io: CliIo, f: GameFlags, first: GameMeta, identity: Identity, firstFiles: GameFiles, firstSeen: { ctx?: TurnContext }, opponent: () => string | undefined): (Rematch & { readonly code: number }) | undefined {
+function rematches(io: CliIo, f: GameFlags, first: GameMeta, base: () => GameMeta, identity: Identity, firstFiles: GameFiles, firstSeen: { ctx?: TurnContext }, opponent: () => string | undefined): (Rematch & { readonly code: number }) | undefined {
   if (f.rematch === undefined || f.rematch <= 0) return undefined
   let left = f.rematch
   let current = { meta: first, files: firstFiles, seen: firstSeen }
   const state = { code: EXIT.ok as number }
-  const invite = parseInvite(first.invite)
   return {
     get code() {
       return state.code
@@ -433,9 +448,11 @@ function rematches(io: CliIo, f: GameFlags, first: GameMeta, identity: Identity,
     },
     next(side, id) {
       const player: GameMeta['player'] = first.player.kind === 'bot' ? { ...first.player, seed: `${first.player.seed}/${id}` } : first.player
-      const text = invite.ok ? formatInvite({ ...invite.value, id }) : first.invite
+      const known = base()
+      const invite = parseInvite(known.invite)
+      const text = invite.ok ? formatInvite({ ...invite.value, id }) : known.invite
       const peer = opponent()
-      const meta: GameMeta = { v: 1, id, role: first.role, invite: text, listen: first.listen, relays: first.relays, player, side, ...(peer === undefined ? {} : { opponent: peer }) }
+      const meta: GameMeta = { v: 1, id, role: first.role, invite: text, listen: known.listen, relays: first.relays, player, side, ...(peer === undefined ? {} : { opponent: peer }) }
       writeMeta(meta, env(io))
       const files = openGameFiles(id, env(io))
       const seen: { ctx?: TurnContext } = {}
@@ -472,6 +489,12 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
       io.stderr(`spaceships ${name}: ${e.message}\n`)
       return EXIT.unavailable
     }
+    if (e instanceof NotServedError) {
+      // One line, then stop (SPEC §2.3): dialling on would only be refused again.
+      const cmd = commandName(env(io))
+      io.stderr(`spaceships ${name}: ${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}: stopping. No stop was signed: game ${e.game.slice(0, 8)} stays unfinished; should its host serve it again, carry on with ${cmd} resume ${e.game.slice(0, 8)}\n`)
+      return EXIT.unavailable
+    }
     if (e instanceof NobodyJoinedError) {
       io.stderr(`spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with ${commandName(env(io))} resume (it lists the game)\n`)
       return EXIT.incomplete
@@ -500,7 +523,7 @@ export function hostCommand(io: CliIo, f: GameFlags & TermsFlags & { wait: numbe
       return await runHost(io, f, meta, terms, f.wait * 1000, f.inviteFile)
     } catch (e) {
       // No invite went out: nothing to resume.
-      if (e instanceof RelayError) forgetGame(meta.id, env(io))
+      if (e instanceof RelayError || isListenError(e)) forgetGame(meta.id, env(io))
       throw e
     }
   })
@@ -539,7 +562,7 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
     const cmd = commandName(env(io))
     if (id === undefined) {
       const open = resumableGames(env(io))
-      io.stdout(open.length === 0 ? `No game to resume (all games: ${cmd} games)\n` : `${open.map((m) => `${m.id.slice(0, 8)}  ${m.role === 'host' ? 'you host (A)' : 'you joined (B)'}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`)
+      io.stdout(open.length === 0 ? `No game to resume (all games: ${cmd} games)\n` : `${open.map((m) => `${m.id.slice(0, 8)}  ${roleText(m)}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`)
       return EXIT.ok
     }
     let meta = findGame(id, env(io))
@@ -574,7 +597,14 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: ['/ip4/127.0.0.1/tcp/0'], relays: [], player: playerMeta({ ...f, seed: `${seed}/you` }), against: level }
     writeMeta(meta, env(io))
     return withGameFiles(id, io, async (files) => {
-      const out = f.out ?? 'game.transcript'
+      // The transcript lives in the game's own directory; nothing goes to the current directory
+      // unless --out asks, and --out never replaces a file: this game has only begun, so whatever
+      // the file holds is not its transcript (sysexits EX_CANTCREAT).
+      const out = f.out
+      if (out !== undefined && (await io.readFile(out).then(() => true, () => false))) {
+        forgetGame(id, env(io))
+        throw new UserError(`--out: ${out} already exists and holds no transcript of this game, which has only begun; choose another file or move that one away`, 73)
+      }
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
@@ -596,10 +626,10 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     })
     const invite = parseInvite(await invited)
     if (!invite.ok) throw new Error(`own invite unreadable: ${invite.error.message}`)
-    const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(level, `${seed}/bot`), listen: [], invite: invite.value })
+    const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(level, f.seed === undefined ? undefined : `${seed}/bot`), listen: [], invite: invite.value })
     const [result] = await Promise.all([hosted, joined])
     writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, 'A')), env(io))
-    return finishGame(io, { ...f, out }, result, out, seen.ctx, 'A', id)
+    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A', id)
     })
   })
 }
@@ -619,6 +649,15 @@ export function idCommand(io: CliIo, f: { identity?: string; json?: boolean }): 
 export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[]; allow?: string[]; open?: boolean; json?: boolean; for?: number }, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
   return guarded(io, 'relay', async () => {
     const allow = f.allow ?? []
+    // A value that is no PeerId would match nobody: the relay would run and serve no one.
+    const { peerIdFromString } = await import('@libp2p/peer-id')
+    for (const a of allow) {
+      try {
+        peerIdFromString(a)
+      } catch {
+        throw new UserError(`--allow: "${a}" is not a PeerId (each player prints theirs with: ${commandName(env(io))} id)`)
+      }
+    }
     if (allow.length === 0 && f.open !== true) throw new UserError('say who may use this relay: --allow PEERID for each player (they print it with: spaceships id), or --open for anyone (each circuit then limited to a day and 64 MiB)')
     const { identity } = await loadOrCreateIdentity(f.identity ?? join(configDir(env(io)), 'relay-identity'))
     const stamp = (): string => new Date().toISOString().slice(11, 19)
