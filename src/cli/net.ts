@@ -29,7 +29,7 @@ import { initialPlayerState } from '../rules/state.js'
 import { ownMarks, renderSpace } from '../ui/board.js'
 import { SCREEN_COLUMNS, UNWITNESSED_TERMS, chatLine, clockText, outcomeLine, shortId, wrap } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
-import { type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
+import { Notices, type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
 import { type GameFiles, type GameMeta, endedMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, roleText, sideOf, writeMeta } from './games.js'
 import { type CliIo, EXIT, LineLimiter, REPEAT_LINE_MS, UserError, commandName, isListenError } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
@@ -147,6 +147,7 @@ function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
     said = Math.max(said, history.at(-1)?.turn ?? 0)
   }
   return {
+    ...passBegin(inner),
     setup: (...a) => inner.setup(...a),
     record: (ctx) => {
       say(ctx.history)
@@ -162,10 +163,15 @@ function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
 /** A bot that waits `ms` before each move, so a watched game can be followed. */
 function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
   if (!(ms > 0)) return inner
-  return { setup: (...a) => inner.setup(...a), record: async (ctx) => (await new Promise((r) => setTimeout(r, ms)), inner.record(ctx)) }
+  return { ...passBegin(inner), setup: (...a) => inner.setup(...a), record: async (ctx) => (await new Promise((r) => setTimeout(r, ms)), inner.record(ctx)) }
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
+
+/** A wrapper keeps its player's per-game secret (PlayerStrategy.begin): a bot without a fixed seed plays from it. */
+function passBegin(inner: PlayerStrategy): Pick<PlayerStrategy, 'begin'> {
+  return inner.begin === undefined ? {} : { begin: (secret) => { inner.begin?.(secret) } }
+}
 
 /** Before anything is written: a human side needs a terminal, and addresses must parse. */
 function checkSide(io: CliIo, f: GameFlags & { listen?: string[]; relay?: string[] }): void {
@@ -184,7 +190,7 @@ function checkSide(io: CliIo, f: GameFlags & { listen?: string[]; relay?: string
 
 const NO_TERMINAL = 'standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal'
 
-function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined, say?: () => ((text: string) => Promise<void>) | undefined): PlayerStrategy {
+function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined, say?: () => ((text: string) => Promise<void>) | undefined, notices?: Notices): PlayerStrategy {
   const screen = screenFor(io)
   if (meta.kind === 'bot') {
     const bot = paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0)
@@ -193,7 +199,7 @@ function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: 
   }
   const prompter = io.prompter?.()
   if (prompter === undefined) throw new UserError(NO_TERMINAL)
-  return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent, ...(say === undefined ? {} : { say }) })
+  return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent, ...(say === undefined ? {} : { say }), ...(notices === undefined ? {} : { notices }) })
 }
 
 /**
@@ -206,24 +212,26 @@ const SETTLING_PLAYER: PlayerStrategy = {
 }
 
 /** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
-function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => string | undefined): ((e: SessionEvent) => void) | undefined {
+function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => string | undefined, notices = new Notices()): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
   let myMoveDue = false
+  // Through the notices: a line that arrives while the player types is never glued onto the prompt.
+  const out = { stdout: (text: string): void => { notices.say(() => { io.stdout(text) }) } }
   return (e) => {
-    if (e.kind === 'chat') io.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
+    if (e.kind === 'chat') out.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
     else if (e.kind === 'waiting') {
       myMoveDue = e.side === me && e.what.includes('commit')
-      if (e.side !== me && e.what.includes('commit')) io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+      if (e.side !== me && e.what.includes('commit')) out.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
     } else if (e.kind === 'stopped' && e.by !== me) {
       // Said from what this side saw, never as a loss on time (SPEC §12.7): a claim proves only that
       // the opponent stopped waiting, and the game is then adjudicated on the committed turns.
-      if (e.reason === 'resignation') io.stdout('Your opponent resigned.\n')
-      else if (e.reason === 'accusation') io.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
-      else if (e.reason === 'claim' && myMoveDue) io.stdout('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n')
-      else if (e.reason === 'claim') io.stdout(`Your opponent stopped the game: ${e.detail}\n`)
+      if (e.reason === 'resignation') out.stdout('Your opponent resigned.\n')
+      else if (e.reason === 'accusation') out.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
+      else if (e.reason === 'claim' && myMoveDue) out.stdout('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n')
+      else if (e.reason === 'claim') out.stdout(`Your opponent stopped the game: ${e.detail}\n`)
     } else if (e.kind === 'stopped' && e.reason === 'claim') {
       // This node's own claim (SPEC §6.5, §6.6): what it did and what it now waits for.
-      io.stdout(`Your node stopped the game (${e.detail}); waiting for your opponent's node to answer with its reveal.\n`)
+      out.stdout(`Your node stopped the game (${e.detail}); waiting for your opponent's node to answer with its reveal.\n`)
     }
   }
 }
@@ -252,11 +260,11 @@ function timeLeft(deadline: number | undefined): string {
  * a peer dialling again and again) is said at most once per REPEAT_LINE_MS, with how many times it
  * was held back, so it never scrolls a player's board away.
  */
-function eventPrinter(io: CliIo, json: boolean): (e: NetEvent) => void {
+function eventPrinter(io: CliIo, json: boolean, notices = new Notices()): (e: NetEvent) => void {
   const limit = new LineLimiter(REPEAT_LINE_MS, () => systemClock.now())
   const say = (kind: string, line: string): void => {
     const held = limit.take(kind)
-    if (held !== undefined) io.stderr(`${line}${held > 0 ? ` (${held} more like it since the last such line)` : ''}\n`)
+    if (held !== undefined) notices.say(() => { io.stderr(`${line}${held > 0 ? ` (${held} more like it since the last such line)` : ''}\n`) })
   }
   return (e) => {
     if (json) return
@@ -303,6 +311,7 @@ async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transc
 /** Wraps a strategy to remember the last view, so the end can draw the final boards. */
 function watched(inner: PlayerStrategy, seen: { ctx?: Parameters<PlayerStrategy['record']>[0] }): PlayerStrategy {
   return {
+    ...passBegin(inner),
     setup: (...a) => inner.setup(...a),
     record: (ctx) => ((seen.ctx = ctx), inner.record(ctx)),
     finished: (ctx) => {
@@ -348,18 +357,19 @@ function boundListen(node: Libp2p, requested: readonly string[]): string[] {
 /** What a host and a joiner of a stored game set up alike: keys, files, player, addresses, events. */
 function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }, opponent: () => string | undefined): NetGameCommon {
   // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
-  const waiting = waitingPrinter(io, { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' }, sideOf(meta), opponent)
+  const notices = new Notices()
+  const waiting = waitingPrinter(io, { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' }, sideOf(meta), opponent, notices)
   const chat: { say?: (text: string) => Promise<void> } = {}
   return {
     identity,
     secrets: systemSecrets,
     store: files.store,
     journal: files.journal,
-    strategy: meta.provisional === true ? SETTLING_PLAYER : watched(playerFor(f, io, meta.player, opponent, () => chat.say), seen),
+    strategy: meta.provisional === true ? SETTLING_PLAYER : watched(playerFor(f, io, meta.player, opponent, () => chat.say, notices), seen),
     listen: meta.listen,
     relays: meta.relays,
     ...(meta.provisional === true ? { settleMs: (f.settle ?? SETTLE_SECONDS) * 1000 } : {}),
-    onEvent: eventPrinter(io, f.json === true),
+    onEvent: eventPrinter(io, f.json === true, notices),
     onChat: (say) => { chat.say = say },
     ...(waiting === undefined ? {} : { onSessionEvent: waiting }),
   }
@@ -609,13 +619,14 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
       if (f.json !== true) io.stdout(`You are A (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`)
-      const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`)
+      const notices = new Notices()
+      const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`, notices)
       const hosted = hostGame({
         identity: you,
         secrets: systemSecrets,
         store: files.store,
         journal: files.journal,
-        strategy: watched(playerFor(f, io, meta.player, () => `the ${level} bot`), seen),
+        strategy: watched(playerFor(f, io, meta.player, () => `the ${level} bot`, undefined, notices), seen),
         listen: meta.listen,
         inviteId: id,
         terms,
