@@ -10,5 +10,8 @@ import { fileURLToPath } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const path = join(root, 'docs', 'LIBRARY.md')
 const doc = readFileSync(path, 'utf8')
-const synced = doc.replace(/(<!-- example: (\S+) -->\n```ts\n)([\s\S]*?)(```\n)/g, (_all, open, file, _code, close) => open + readFileSync(join(root, file), 'utf8') + close)
+const synced = doc.replace(
+  /(<!-- example: (\S+) -->\n```ts\n)([\s\S]*?)(```\n)/g,
+  (_all, open, file, _code, close) => open + readFileSync(join(root, file), 'utf8') + close,
+)
 if (synced !== doc) writeFileSync(path, synced)

@@ -8,7 +8,18 @@
  * as any other user it runs as that user.
  */
 import { spawnSync } from 'node:child_process'
-import { appendFileSync, chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { hostname, tmpdir } from 'node:os'
@@ -70,7 +81,19 @@ async function storedGame(env: NodeJS.ProcessEnv & { dir: string }, id = 'ab'.re
   mkdirSync(dir, { recursive: true })
   const peer = (await ephemeralIdentity()).peerId.toString()
   const invite = formatInvite({ id, peer, addrs: ['/ip4/127.0.0.1/tcp/1'], terms: DEFAULT_TERMS })
-  writeFileSync(join(dir, 'meta.json'), JSON.stringify({ v: 1, id, role: 'host', invite, listen: ['/ip4/127.0.0.1/tcp/0'], relays: [], player: { kind: 'bot', bot: 'random', seed: 's' }, created: '2026-01-01T00:00:00.000Z' }))
+  writeFileSync(
+    join(dir, 'meta.json'),
+    JSON.stringify({
+      v: 1,
+      id,
+      role: 'host',
+      invite,
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      relays: [],
+      player: { kind: 'bot', bot: 'random', seed: 's' },
+      created: '2026-01-01T00:00:00.000Z',
+    }),
+  )
   return dir
 }
 
@@ -88,7 +111,8 @@ describe('the environment refuses something: one line and its exit status (READM
     mkdirSync(state, { recursive: true })
     handOver(env.dir)
     chmodSync(state, 0o555)
-    const noGames = /^spaceships: cannot create the directory .*\/state\/spaceships\/games\/[0-9a-f]{32}: permission denied\. spaceships keeps its games in .*\/state\/spaceships: make that a directory you can read and write, or set XDG_STATE_HOME to one$/
+    const noGames =
+      /^spaceships: cannot create the directory .*\/state\/spaceships\/games\/[0-9a-f]{32}: permission denied\. spaceships keeps its games in .*\/state\/spaceships: make that a directory you can read and write, or set XDG_STATE_HOME to one$/
     const play = spawnCli(['play', '--autoplay', '--bot', 'random'], env)
     expect(play.code, play.err).toBe(EXIT.cannotCreate)
     expect(lastLine(play.err)).toMatch(noGames)
@@ -101,7 +125,8 @@ describe('the environment refuses something: one line and its exit status (READM
     mkdirSync(config, { recursive: true })
     handOver(fresh.dir)
     chmodSync(config, 0o555)
-    const noKey = /^spaceships: cannot open .*\/config\/spaceships\/identity: permission denied\. spaceships keeps your identity in .*\/config\/spaceships: make that a directory you can read and write, or set XDG_CONFIG_HOME to one \(or give --identity FILE\)$/
+    const noKey =
+      /^spaceships: cannot open .*\/config\/spaceships\/identity: permission denied\. spaceships keeps your identity in .*\/config\/spaceships: make that a directory you can read and write, or set XDG_CONFIG_HOME to one \(or give --identity FILE\)$/
     const id = spawnCli(['id'], fresh)
     expect(id.code, id.err).toBe(EXIT.cannotCreate)
     expect(oneLine(id.err)).toMatch(noKey)
@@ -116,7 +141,9 @@ describe('the environment refuses something: one line and its exit status (READM
     const games = spawnCli(['games'], env)
     expect(games.code, games.err).toBe(EXIT.ioError)
     expect(games.out).not.toMatch(/No games/)
-    expect(oneLine(games.err)).toMatch(/^spaceships: cannot list .*\/state\/spaceships\/games: permission denied\. spaceships keeps its games in /)
+    expect(oneLine(games.err)).toMatch(
+      /^spaceships: cannot list .*\/state\/spaceships\/games: permission denied\. spaceships keeps its games in /,
+    )
   }, 30_000)
 
   it('an unwritable HOME with no XDG directory set: one line naming HOME and the setting, exit 73', () => {
@@ -127,7 +154,9 @@ describe('the environment refuses something: one line and its exit status (READM
     chmodSync(home, 0o555)
     const r = spawnCli(['id'], { HOME: home, NO_COLOR: '1' })
     expect(r.code, r.err).toBe(EXIT.cannotCreate)
-    expect(oneLine(r.err)).toMatch(/^spaceships: cannot create the directory .*\/home\/\.config\/spaceships: permission denied\. spaceships keeps your identity in .*\/home\/\.config\/spaceships \(under your HOME, as XDG_CONFIG_HOME is not set\): make that a directory you can read and write, or set XDG_CONFIG_HOME to one/)
+    expect(oneLine(r.err)).toMatch(
+      /^spaceships: cannot create the directory .*\/home\/\.config\/spaceships: permission denied\. spaceships keeps your identity in .*\/home\/\.config\/spaceships \(under your HOME, as XDG_CONFIG_HOME is not set\): make that a directory you can read and write, or set XDG_CONFIG_HOME to one/,
+    )
   }, 20_000)
 
   it('a dangling identity symlink is named with its target; no key is written through it', async () => {
@@ -137,7 +166,9 @@ describe('the environment refuses something: one line and its exit status (READM
     symlinkSync(join(env.dir, 'backup-disk', 'identity'), join(config, 'identity'))
     const r = await cli(['id'], {}, { env })
     expect(r.code).toBe(EXIT.usage)
-    expect(oneLine(r.err)).toMatch(/^spaceships id: your identity file is unusable: .*\/config\/spaceships\/identity: a symbolic link to .*\/backup-disk\/identity, which does not exist \(restore it from a backup, or move it away to create a new identity\)$/)
+    expect(oneLine(r.err)).toMatch(
+      /^spaceships id: your identity file is unusable: .*\/config\/spaceships\/identity: a symbolic link to .*\/backup-disk\/identity, which does not exist \(restore it from a backup, or move it away to create a new identity\)$/,
+    )
     expect(existsSync(join(env.dir, 'backup-disk'))).toBe(false)
   })
 
@@ -150,7 +181,9 @@ describe('the environment refuses something: one line and its exit status (READM
     chmodSync(dir, 0o555)
     const r = spawnCli(['resume', 'abababab'], env)
     expect(r.code, r.err).toBe(EXIT.cannotCreate)
-    expect(lastLine(r.err)).toMatch(/^spaceships resume: game (ab){16}: the lock .*\/lock is left from process 2147483646, which is gone, but cannot be removed \(permission denied\); make .*(ab){16} writable, then run again$/)
+    expect(lastLine(r.err)).toMatch(
+      /^spaceships resume: game (ab){16}: the lock .*\/lock is left from process 2147483646, which is gone, but cannot be removed \(permission denied\); make .*(ab){16} writable, then run again$/,
+    )
   }, 20_000)
 
   it('selfplay --out into a missing directory: one line naming --out, exit 73', async () => {
@@ -166,7 +199,9 @@ describe('the environment refuses something: one line and its exit status (READM
     }
     const code = await run(['selfplay', '--seed', 'env', '--out', join(env.dir, 'missing', 'out.transcript')], io)
     expect(code, err).toBe(EXIT.cannotCreate)
-    expect(oneLine(err)).toMatch(/^spaceships: --out .*\/missing\/out\.transcript: cannot write it: its directory does not exist; create that directory, or choose another --out$/)
+    expect(oneLine(err)).toMatch(
+      /^spaceships: --out .*\/missing\/out\.transcript: cannot write it: its directory does not exist; create that directory, or choose another --out$/,
+    )
     expect(out).toBe('')
   })
 
@@ -174,9 +209,15 @@ describe('the environment refuses something: one line and its exit status (READM
     const env = sandbox()
     const { port, server } = await busyPort()
     try {
-      const inUse = await cli(['host', '--autoplay', '--wait', '1', '--listen', `/ip4/127.0.0.1/tcp/${port}`], {}, { env })
+      const inUse = await cli(
+        ['host', '--autoplay', '--wait', '1', '--listen', `/ip4/127.0.0.1/tcp/${port}`],
+        {},
+        { env },
+      )
       expect(inUse.code, inUse.err).toBe(EXIT.unavailable)
-      expect(lastLine(inUse.err)).toBe(`spaceships: --listen: cannot listen on /ip4/127.0.0.1/tcp/${port}: that port is already in use by another program; choose another port, or port 0 for any free one`)
+      expect(lastLine(inUse.err)).toBe(
+        `spaceships: --listen: cannot listen on /ip4/127.0.0.1/tcp/${port}: that port is already in use by another program; choose another port, or port 0 for any free one`,
+      )
       const relay = await cli(['relay', '--open', '--listen', `/ip4/127.0.0.1/tcp/${port}`], {}, { env })
       expect(relay.code, relay.err).toBe(EXIT.unavailable)
       expect(oneLine(relay.err)).toMatch(/that port is already in use/)
@@ -186,7 +227,9 @@ describe('the environment refuses something: one line and its exit status (READM
     // 192.0.2.1 is TEST-NET-1 (RFC 5737): never an address of this machine.
     const elsewhere = await cli(['host', '--autoplay', '--wait', '1', '--listen', '/ip4/192.0.2.1/tcp/0'], {}, { env })
     expect(elsewhere.code, elsewhere.err).toBe(EXIT.unavailable)
-    expect(lastLine(elsewhere.err)).toMatch(/^spaceships: --listen: cannot listen on \/ip4\/192\.0\.2\.1\/tcp\/0: that address is not one of this machine's/)
+    expect(lastLine(elsewhere.err)).toMatch(
+      /^spaceships: --listen: cannot listen on \/ip4\/192\.0\.2\.1\/tcp\/0: that address is not one of this machine's/,
+    )
     const games = await cli(['games'], {}, { env })
     expect(games.out).toMatch(/^No games on this machine yet/)
   }, 20_000)
@@ -198,7 +241,9 @@ describe('the environment refuses something: one line and its exit status (READM
     appendFileSync(join(dir, 'journal'), '{"k":"setup","text":42}\n')
     const r = await cli(['resume', 'abababab'], {}, { env })
     expect(r.code, r.err).toBe(EXIT.storage)
-    expect(lastLine(r.err)).toMatch(/^spaceships resume: game (ab){16}: .*\/journal line 2 is damaged \(its setup is not text\); the game cannot resume from it\./)
+    expect(lastLine(r.err)).toMatch(
+      /^spaceships resume: game (ab){16}: .*\/journal line 2 is damaged \(its setup is not text\); the game cannot resume from it\./,
+    )
     // The lock was given back: the game is not left open by the failed attempt.
     expect(existsSync(join(dir, 'lock'))).toBe(false)
   })
@@ -210,28 +255,56 @@ describe('the environment refuses something: one line and its exit status (READM
     mkdirSync(join(games, 'ef'.repeat(16)))
     writeFileSync(join(games, 'ef'.repeat(16), 'meta.json'), '{"v":1,"id":"efef')
     mkdirSync(join(games, '12'.repeat(16)))
-    writeFileSync(join(games, '12'.repeat(16), 'meta.json'), JSON.stringify({ v: 1, id: '12'.repeat(16), role: 'host', invite: 7, listen: [], relays: [], player: { kind: 'human' } }))
+    writeFileSync(
+      join(games, '12'.repeat(16), 'meta.json'),
+      JSON.stringify({
+        v: 1,
+        id: '12'.repeat(16),
+        role: 'host',
+        invite: 7,
+        listen: [],
+        relays: [],
+        player: { kind: 'human' },
+      }),
+    )
     // A meta.json nobody can read, root included: a directory in its place.
     mkdirSync(join(games, '34'.repeat(16), 'meta.json'), { recursive: true })
     const listed = await cli(['games'], {}, { env })
     expect(listed.code).toBe(EXIT.ok)
     expect(listed.out).not.toMatch(/No games/)
     expect(listed.out).toContain('cdcdcdcd')
-    expect(listed.out).toMatch(/efefefef {2}damaged\n {10}game (ef){16} is damaged: meta\.json is damaged \(not JSON\)\. Restore .*meta\.json from a backup, or move .* away/)
+    expect(listed.out).toMatch(
+      /efefefef {2}damaged\n {10}game (ef){16} is damaged: meta\.json is damaged \(not JSON\)\. Restore .*meta\.json from a backup, or move .* away/,
+    )
     expect(listed.out).toMatch(/12121212 {2}damaged\n {10}game (12){16} is damaged: meta\.json has no invite text/)
-    expect(listed.out).toMatch(/34343434 {2}damaged\n {10}game (34){16} is damaged: meta\.json cannot be read: a directory stands in its place/)
-    const json = JSON.parse((await cli(['games', '--json'], {}, { env })).out) as { id: string; state: string; problem?: string }[]
-    expect(json.filter((g) => g.state === 'damaged').map((g) => g.id).sort()).toEqual(['12'.repeat(16), '34'.repeat(16), 'ef'.repeat(16)])
+    expect(listed.out).toMatch(
+      /34343434 {2}damaged\n {10}game (34){16} is damaged: meta\.json cannot be read: a directory stands in its place/,
+    )
+    const json = JSON.parse((await cli(['games', '--json'], {}, { env })).out) as {
+      id: string
+      state: string
+      problem?: string
+    }[]
+    expect(
+      json
+        .filter((g) => g.state === 'damaged')
+        .map((g) => g.id)
+        .sort(),
+    ).toEqual(['12'.repeat(16), '34'.repeat(16), 'ef'.repeat(16)])
     const resumed = await cli(['resume', 'efefefef'], {}, { env })
     expect(resumed.code).toBe(EXIT.ioError)
-    expect(oneLine(resumed.err)).toMatch(/^spaceships resume: game (ef){16} is damaged: meta\.json is damaged \(not JSON\)\. Restore /)
+    expect(oneLine(resumed.err)).toMatch(
+      /^spaceships resume: game (ef){16} is damaged: meta\.json is damaged \(not JSON\)\. Restore /,
+    )
   })
 
   it('relay --allow with a value that is not a PeerId is refused before anything starts (exit 64)', async () => {
     const env = sandbox()
     const r = await cli(['relay', '--allow', 'bogus', '--for', '1'], {}, { env })
     expect(r.code).toBe(EXIT.usage)
-    expect(oneLine(r.err)).toBe('spaceships relay: --allow: "bogus" is not a PeerId (each player prints theirs with: spaceships id)')
+    expect(oneLine(r.err)).toBe(
+      'spaceships relay: --allow: "bogus" is not a PeerId (each player prints theirs with: spaceships id)',
+    )
     expect(existsSync(join(env.dir, 'config'))).toBe(false)
   })
 
@@ -243,7 +316,9 @@ describe('the environment refuses something: one line and its exit status (READM
     const r = await cli(['id', '--identity', key], {}, { env })
     expect(r.code).toBe(EXIT.usage)
     const line = oneLine(r.err)
-    expect(line).toMatch(/^spaceships id: your identity file is unusable: .*mine: writable by others \(mode 666\), so anyone could have replaced it with a key of theirs; if its PeerId is still yours, make it private \(chmod 600 .*mine\) and run again/)
+    expect(line).toMatch(
+      /^spaceships id: your identity file is unusable: .*mine: writable by others \(mode 666\), so anyone could have replaced it with a key of theirs; if its PeerId is still yours, make it private \(chmod 600 .*mine\) and run again/,
+    )
     expect(line).not.toMatch(/readable by others/)
     expect(r.out).toBe('')
     // Left as it was found: its owner decides.
@@ -258,7 +333,8 @@ describe('the environment refuses something: one line and its exit status (READM
     expect((await cli(['setup', 'bogus', '-h'])).code).toBe(EXIT.usage)
     expect((await cli(['help', 'play'])).code).toBe(EXIT.ok)
     const play = await cli(['play', '--help'])
-    for (const code of [0, 1, 3, 4, 5, 64, 69, 70, 73, 74, 75, 78]) expect(play.out).toMatch(new RegExp(`\\b${code} [a-z]`))
+    for (const code of [0, 1, 3, 4, 5, 64, 69, 70, 73, 74, 75, 78])
+      expect(play.out).toMatch(new RegExp(`\\b${code} [a-z]`))
     for (const cmd of ['join', 'resume']) {
       const help = (await cli([cmd, '--help'])).out
       expect(help, cmd).not.toMatch(/your opponent/)

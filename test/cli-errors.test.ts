@@ -27,10 +27,20 @@ function oneLine(err: string): string {
 describe('clean errors (exit statuses of the README)', () => {
   it('numeric flags are checked when parsed, naming the flag and the range', async () => {
     const env = home()
-    for (const args of [['host', '--wait', 'abc'], ['host', '--wait', '0'], ['play', '--autoplay', '--pace', '-5'], ['relay', '--for', '1.5'], ['show', 'x', '--turn', 'ten']]) {
+    for (const args of [
+      ['host', '--wait', 'abc'],
+      ['host', '--wait', '0'],
+      ['play', '--autoplay', '--pace', '-5'],
+      ['relay', '--for', '1.5'],
+      ['show', 'x', '--turn', 'ten'],
+    ]) {
       const r = await cli(args, {}, { env })
       expect(r.code, args.join(' ')).toBe(EXIT.usage)
-      expect(oneLine(r.err)).toMatch(new RegExp(`^spaceships: ${args[args.length - 2] ?? ''}: expected a whole number from \\d+ to \\d+, got "${args.at(-1) ?? ''}"$`))
+      expect(oneLine(r.err)).toMatch(
+        new RegExp(
+          `^spaceships: ${args[args.length - 2] ?? ''}: expected a whole number from \\d+ to \\d+, got "${args.at(-1) ?? ''}"$`,
+        ),
+      )
     }
   })
 
@@ -59,7 +69,9 @@ describe('clean errors (exit statuses of the README)', () => {
     writeFileSync(join(env.dir, 'setup.txt'), 'DS Rv1\n')
     const r = await cli(['host', '--setup', join(env.dir, 'setup.txt'), '--wait', '1'], {}, { env })
     expect(r.code).toBe(EXIT.usage)
-    expect(oneLine(r.err)).toMatch(/^spaceships host: --setup .*setup\.txt: not a legal setup for 2\.6\.1 fleet=standard: DS: a death star has 8 cells/)
+    expect(oneLine(r.err)).toMatch(
+      /^spaceships host: --setup .*setup\.txt: not a legal setup for 2\.6\.1 fleet=standard: DS: a death star has 8 cells/,
+    )
     expect(r.out).toBe('')
   })
 
@@ -70,20 +82,28 @@ describe('clean errors (exit statuses of the README)', () => {
     writeFileSync(path, 'garbage\n')
     const bad = await cli(['id'], {}, { env })
     expect(bad.code).toBe(EXIT.usage)
-    expect(oneLine(bad.err)).toMatch(/your identity file is unusable: .*identity: not a spaceships identity .*move it away to create a new identity\)$/)
+    expect(oneLine(bad.err)).toMatch(
+      /your identity file is unusable: .*identity: not a spaceships identity .*move it away to create a new identity\)$/,
+    )
     writeFileSync(path, '')
     const fresh = await cli(['id', '--identity', join(env.dir, 'mine')], {}, { env })
     expect(fresh.code).toBe(0)
     chmodSync(join(env.dir, 'mine'), 0o644)
     const exposed = await cli(['id', '--identity', join(env.dir, 'mine')], {}, { env })
     expect(exposed.code).toBe(0)
-    expect(oneLine(exposed.err)).toMatch(/^warning: your identity key .*mine was readable by others \(mode 644\); it is now private \(600\)/)
+    expect(oneLine(exposed.err)).toMatch(
+      /^warning: your identity key .*mine was readable by others \(mode 644\); it is now private \(600\)/,
+    )
     expect(statSync(join(env.dir, 'mine')).mode & 0o777).toBe(0o600)
   })
 
   it('nobody joining within --wait: one line, exit 3, and the game can be waited for again', async () => {
     const env = home()
-    const r = await cli(['host', '--autoplay', '--wait', '1', '--listen', '/ip4/127.0.0.1/tcp/0', '--json'], {}, { env })
+    const r = await cli(
+      ['host', '--autoplay', '--wait', '1', '--listen', '/ip4/127.0.0.1/tcp/0', '--json'],
+      {},
+      { env },
+    )
     expect(r.code, r.err).toBe(EXIT.incomplete)
     expect(oneLine(r.err)).toMatch(/^spaceships host: nobody joined within 1 s; no game began\. The invite stays valid/)
     const listed = await cli(['resume'], {}, { env })
@@ -102,7 +122,9 @@ describe('clean errors (exit statuses of the README)', () => {
     let err = ''
     const code = await run(['verify', new URL('../protocol/vectors/honest-a.transcript', import.meta.url).pathname], io)
     expect(code).toBe(EXIT.internal)
-    expect(oneLine(err)).toBe('spaceships: internal error: the terminal went away (a bug: run again with DEBUG=spaceships:* for details, and please report it)')
+    expect(oneLine(err)).toBe(
+      'spaceships: internal error: the terminal went away (a bug: run again with DEBUG=spaceships:* for details, and please report it)',
+    )
   })
 
   it('on a Node older than 22.12 the executable says what it needs in one line (exit 78)', () => {

@@ -19,7 +19,8 @@ function home(): NodeJS.ProcessEnv {
 }
 
 const PEER = '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'
-const invite = (id: string): string => formatInvite({ id, peer: PEER, addrs: ['/ip4/127.0.0.1/tcp/4001'], terms: TERMS })
+const invite = (id: string): string =>
+  formatInvite({ id, peer: PEER, addrs: ['/ip4/127.0.0.1/tcp/4001'], terms: TERMS })
 
 describe('the game library: games, resume, export', () => {
   it('a finished play game is listed with its result, refused by resume, and exports a record the referee adjudicates as the verifier did (GAME-RECORD.md)', async () => {
@@ -27,18 +28,38 @@ describe('the game library: games, resume, export', () => {
     const empty = await cli(['games'], {}, { env })
     expect(empty.out).toBe('No games on this machine yet. Play one: spaceships play\n')
 
-    const played = await cli(['play', '--autoplay', '--seed', 'library', '--bot', 'medium', '--out', 'g.transcript'], {}, { env })
+    const played = await cli(
+      ['play', '--autoplay', '--seed', 'library', '--bot', 'medium', '--out', 'g.transcript'],
+      {},
+      { env },
+    )
     expect(played.code, played.err).toBe(0)
     const verdict = verifyTranscript(played.files['g.transcript'] ?? '')
     expect(verdict.status).toBe('complete')
     if (verdict.status !== 'complete') return
 
     const listed = await cli(['games', '--json'], {}, { env })
-    const rows = JSON.parse(listed.out) as { id: string; kind: string; you: string; opponent: string; turn: number; state: string; result: string; created: string }[]
+    const rows = JSON.parse(listed.out) as {
+      id: string
+      kind: string
+      you: string
+      opponent: string
+      turn: number
+      state: string
+      result: string
+      created: string
+    }[]
     expect(rows).toHaveLength(1)
     const row = rows[0]
     if (row === undefined) return
-    expect(row).toMatchObject({ kind: 'play', you: 'A', opponent: 'the medium bot', state: 'finished', turn: verdict.turn, status: 'complete' })
+    expect(row).toMatchObject({
+      kind: 'play',
+      you: 'A',
+      opponent: 'the medium bot',
+      state: 'finished',
+      turn: verdict.turn,
+      status: 'complete',
+    })
     expect(row.result).toMatch(/^(You win \d+-\d+|You lose \d+-\d+|A draw, \d+-\d+)\.$/)
     expect(Date.now() - Date.parse(row.created)).toBeLessThan(600_000)
     const text = await cli(['games'], {}, { env })
@@ -57,7 +78,11 @@ describe('the game library: games, resume, export', () => {
     const record = exported.files['g.record'] ?? ''
     expect(record.split('\n')[0]).toBe('spaceships-record 1')
     // The same record from the transcript file itself.
-    const fromFile = await cli(['export', 'g.transcript'], { 'g.transcript': played.files['g.transcript'] ?? '' }, { env })
+    const fromFile = await cli(
+      ['export', 'g.transcript'],
+      { 'g.transcript': played.files['g.transcript'] ?? '' },
+      { env },
+    )
     expect(fromFile.out.replace(/^# .*\n/m, '')).toBe(record.replace(/^# .*\n/m, ''))
 
     const refereed = await cli(['referee', 'g.record', '--json'], { 'g.record': record }, { env })
@@ -71,12 +96,48 @@ describe('the game library: games, resume, export', () => {
     const env = home()
     const base = { v: 1, listen: [], relays: [], player: { kind: 'human' } } as const
     const games: GameMeta[] = [
-      { ...base, id: 'aaaa1111aaaa1111aaaa1111aaaa1111', role: 'host', invite: invite('aaaa1111aaaa1111aaaa1111aaaa1111'), opponent: PEER, created: '2026-11-01T10:00:00.000Z' },
-      { ...base, id: 'bbbb2222bbbb2222bbbb2222bbbb2222', role: 'host', invite: '', against: 'hard', created: '2026-11-02T10:00:00.000Z' },
-      { ...base, id: 'cccc3333cccc3333cccc3333cccc3333', role: 'join', invite: invite('cccc3333cccc3333cccc3333cccc3333'), opponent: PEER, finished: 'complete', result: 'You win 6-0.', created: '2026-11-03T10:00:00.000Z' },
-      { ...base, id: 'dddd4444dddd4444dddd4444dddd4444', role: 'host', invite: invite('dddd4444dddd4444dddd4444dddd4444'), created: '2026-11-04T10:00:00.000Z' },
+      {
+        ...base,
+        id: 'aaaa1111aaaa1111aaaa1111aaaa1111',
+        role: 'host',
+        invite: invite('aaaa1111aaaa1111aaaa1111aaaa1111'),
+        opponent: PEER,
+        created: '2026-11-01T10:00:00.000Z',
+      },
+      {
+        ...base,
+        id: 'bbbb2222bbbb2222bbbb2222bbbb2222',
+        role: 'host',
+        invite: '',
+        against: 'hard',
+        created: '2026-11-02T10:00:00.000Z',
+      },
+      {
+        ...base,
+        id: 'cccc3333cccc3333cccc3333cccc3333',
+        role: 'join',
+        invite: invite('cccc3333cccc3333cccc3333cccc3333'),
+        opponent: PEER,
+        finished: 'complete',
+        result: 'You win 6-0.',
+        created: '2026-11-03T10:00:00.000Z',
+      },
+      {
+        ...base,
+        id: 'dddd4444dddd4444dddd4444dddd4444',
+        role: 'host',
+        invite: invite('dddd4444dddd4444dddd4444dddd4444'),
+        created: '2026-11-04T10:00:00.000Z',
+      },
       // A game begun by a protocol 2 node: this version cannot carry it on (SPEC §1).
-      { ...base, id: 'eeee5555eeee5555eeee5555eeee5555', role: 'join', invite: 'spaceships2.eyJ4IjoxfQ', opponent: PEER, created: '2026-11-05T10:00:00.000Z' },
+      {
+        ...base,
+        id: 'eeee5555eeee5555eeee5555eeee5555',
+        role: 'join',
+        invite: 'spaceships2.eyJ4IjoxfQ',
+        opponent: PEER,
+        created: '2026-11-05T10:00:00.000Z',
+      },
     ]
     for (const g of games) writeMeta(g, env)
     const list = await cli(['resume'], {}, { env: { ...env, npm_command: 'exec' } })
@@ -86,22 +147,38 @@ describe('the game library: games, resume, export', () => {
       'Resume one: npx spaceships resume ID',
     ])
     const shown = await cli(['games'], {}, { env })
-    expect(shown.out).toContain('aaaa1111  2026-11-01 10:00  host you A vs …kSzYFiDD, turn 0\n          unfinished: spaceships resume aaaa1111')
-    expect(shown.out).toContain('bbbb2222  2026-11-02 10:00  play you A vs the hard bot, turn 0\n          interrupted; a game against the bot cannot be resumed')
+    expect(shown.out).toContain(
+      'aaaa1111  2026-11-01 10:00  host you A vs …kSzYFiDD, turn 0\n          unfinished: spaceships resume aaaa1111',
+    )
+    expect(shown.out).toContain(
+      'bbbb2222  2026-11-02 10:00  play you A vs the hard bot, turn 0\n          interrupted; a game against the bot cannot be resumed',
+    )
     expect(shown.out).toContain('cccc3333  2026-11-03 10:00  join you B vs …kSzYFiDD, turn 0\n          You win 6-0.')
-    expect(shown.out).toContain('dddd4444  2026-11-04 10:00  host you A vs nobody yet, turn 0\n          waiting for the opponent to join')
-    expect(shown.out).toContain('eeee5555  2026-11-05 10:00  join you B vs …kSzYFiDD, turn 0\n          cannot go on here (another protocol version?): spaceships resume eeee5555 says why')
+    expect(shown.out).toContain(
+      'dddd4444  2026-11-04 10:00  host you A vs nobody yet, turn 0\n          waiting for the opponent to join',
+    )
+    expect(shown.out).toContain(
+      'eeee5555  2026-11-05 10:00  join you B vs …kSzYFiDD, turn 0\n          cannot go on here (another protocol version?): spaceships resume eeee5555 says why',
+    )
     for (const line of shown.out.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(100)
     const old = await cli(['resume', 'eeee'], {}, { env })
     expect(old.code).toBe(64)
-    expect(old.err).toBe('spaceships resume: game eeee5555eeee5555eeee5555eeee5555 cannot be resumed: its invite: an invite of protocol version 2; this node speaks version 3 (SPEC §1): both players need the same version\n')
+    expect(old.err).toBe(
+      'spaceships resume: game eeee5555eeee5555eeee5555eeee5555 cannot be resumed: its invite: an invite of protocol version 2; this node speaks version 3 (SPEC §1): both players need the same version\n',
+    )
 
     const play = await cli(['resume', 'bbbb'], {}, { env })
     expect(play.code).toBe(64)
-    expect(play.err).toBe('spaceships resume: game bbbb2222bbbb2222bbbb2222bbbb2222 was against the hard bot, whose side lived only in that process: it cannot be resumed; start a new one with spaceships play\n')
-    expect((await cli(['resume', 'ffff'], {}, { env })).err).toBe('spaceships resume: no game or transcript file named ffff (see: spaceships games)\n')
+    expect(play.err).toBe(
+      'spaceships resume: game bbbb2222bbbb2222bbbb2222bbbb2222 was against the hard bot, whose side lived only in that process: it cannot be resumed; start a new one with spaceships play\n',
+    )
+    expect((await cli(['resume', 'ffff'], {}, { env })).err).toBe(
+      'spaceships resume: no game or transcript file named ffff (see: spaceships games)\n',
+    )
     const noRecord = await cli(['export', 'aaaa1111'], {}, { env })
     expect(noRecord.code).toBe(64)
-    expect(noRecord.err).toBe('spaceships: game aaaa1111 is not finished; carry it on with spaceships resume aaaa1111\n')
+    expect(noRecord.err).toBe(
+      'spaceships: game aaaa1111 is not finished; carry it on with spaceships resume aaaa1111\n',
+    )
   })
 })

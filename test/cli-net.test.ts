@@ -29,12 +29,17 @@ function terminal() {
     throw new Error(`never prompted "${text}"; screen ends: ${screen.slice(-300)}`)
   }
   // The game's own output and the prompts share one screen, as on a real terminal.
-  return { prompter: () => inquirerPrompter({ input, output }), tap: (t: string) => (screen += t), type: async (keys: string) => {
+  return {
+    prompter: () => inquirerPrompter({ input, output }),
+    tap: (t: string) => (screen += t),
+    type: async (keys: string) => {
       // Give the prompt time to attach to the input, as a person would.
       await new Promise((r) => setTimeout(r, 150))
       input.write(keys)
     },
-    seen, screen: () => screen }
+    seen,
+    screen: () => screen,
+  }
 }
 
 describe('spaceships play, show and id: the terminal game', () => {
@@ -43,7 +48,9 @@ describe('spaceships play, show and id: the terminal game', () => {
     const r = await cli(['play', '--autoplay', '--seed', 'cli-play', '--out', 'g.transcript'], {}, { env })
     expect(r.code, r.err).toBe(0)
     expect(r.out).toContain('over libp2p on loopback')
-    expect(r.out).toMatch(/The verifier, reading it with no trust in either player:\ncomplete: the game ended after turn \d+/)
+    expect(r.out).toMatch(
+      /The verifier, reading it with no trust in either player:\ncomplete: the game ended after turn \d+/,
+    )
     const transcript = r.files['g.transcript'] ?? ''
     expect(verifyTranscript(transcript).status).toBe('complete')
     // Your space and what you learnt, drawn at the end (five grids, at most 100 columns).
@@ -52,7 +59,11 @@ describe('spaceships play, show and id: the terminal game', () => {
     // The identity was created on first use, private to its owner.
     expect(statSync(join(env['XDG_CONFIG_HOME'] ?? '', 'spaceships', 'identity')).mode & 0o777).toBe(0o600)
 
-    const shown = await cli(['show', 'g.transcript', '--as', 'B', '--turn', '3'], { 'g.transcript': transcript }, { env })
+    const shown = await cli(
+      ['show', 'g.transcript', '--as', 'B', '--turn', '3'],
+      { 'g.transcript': transcript },
+      { env },
+    )
     expect(shown.code).toBe(0)
     expect(shown.out).toContain('Game seen by B (the joiner)')
     expect(shown.out).toContain('Turn 3, yours:')
@@ -75,7 +86,20 @@ describe('spaceships play, show and id: the terminal game', () => {
 
   it('relay starts a circuit-relay-v2 server with an allow-list and reports its addresses', async () => {
     const env = home()
-    const r = await cli(['relay', '--listen', '/ip4/127.0.0.1/tcp/0', '--allow', '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD', '--for', '1', '--json'], {}, { env })
+    const r = await cli(
+      [
+        'relay',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--allow',
+        '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD',
+        '--for',
+        '1',
+        '--json',
+      ],
+      {},
+      { env },
+    )
     expect(r.code).toBe(0)
     const info = JSON.parse(r.out) as { peerId: string; addrs: string[]; allow: string[] }
     expect(info.addrs.some((a) => a.startsWith('/ip4/127.0.0.1/tcp/') && a.endsWith(`/p2p/${info.peerId}`))).toBe(true)
@@ -98,8 +122,14 @@ describe('spaceships play, show and id: the terminal game', () => {
   it('the terminal game, driven by typed input: help, an illegal record refused with its rule, a confirmation refused then accepted, an empty line refused, - for nothing, the end screen', async () => {
     const env = home()
     const term = terminal()
-    const game = cli(['play', '--max-turns', '3', '--seed', 'typed', '--out', 'typed.transcript'], {}, { env, prompter: term.prompter, tap: term.tap })
-    game.catch((e: unknown) => { console.error('game failed', e); })
+    const game = cli(
+      ['play', '--max-turns', '3', '--seed', 'typed', '--out', 'typed.transcript'],
+      {},
+      { env, prompter: term.prompter, tap: term.tap },
+    )
+    game.catch((e: unknown) => {
+      console.error('game failed', e)
+    })
     let at = await term.seen('Your setup', 0)
     await term.type('\r')
     at = await term.seen('Turn 1. You may:', at)
@@ -149,13 +179,21 @@ describe('spaceships play, show and id: the terminal game', () => {
   it('a typed setup is checked line by line: a wrong shape and an overlap refused with their rule, undo, an incomplete fleet kept, then played (2.6.1 §3.4 §3.5 §6)', async () => {
     const env = home()
     const term = terminal()
-    const game = cli(['play', '--max-turns', '1', '--seed', 'typed-setup', '--out', 's.transcript'], {}, { env, prompter: term.prompter, tap: term.tap })
-    game.catch((e: unknown) => { console.error('game failed', e); })
+    const game = cli(
+      ['play', '--max-turns', '1', '--seed', 'typed-setup', '--out', 's.transcript'],
+      {},
+      { env, prompter: term.prompter, tap: term.tap },
+    )
+    game.catch((e: unknown) => {
+      console.error('game failed', e)
+    })
     let at = await term.seen('Play this setup', 0)
     await term.type('\u001b[B\u001b[B\r')
     at = await term.seen('Ship 1', at)
     // The fleet and every ship's shape are listed before anything is typed.
-    expect(term.screen()).toContain('Your fleet: one of DS KC FS MD LS | DS KC FS MD HS | DS KC PC MD LS | DS KC PC MD HS.')
+    expect(term.screen()).toContain(
+      'Your fleet: one of DS KC FS MD LS | DS KC FS MD HS | DS KC PC MD LS | DS KC PC MD HS.',
+    )
     expect(term.screen()).toContain('KC kill cruiser: 6 cells in a 3x2x1 block')
     const clear = '\u007f'.repeat(60)
     await term.type('DS Ow2 Ox2 Ox3 Yw2 Yx2 Yx3 Gx2 Gx3\r')
@@ -195,36 +233,78 @@ describe('spaceships play, show and id: the terminal game', () => {
   it('the clock: a warning before the deadline keeps what was typed; running out of time is said in one plain sentence, and the result follows (SPEC §6.6, §12.7)', async () => {
     const env = home()
     const term = terminal()
-    const game = cli(['play', '--random', '--turn-seconds', '4', '--max-turns', '3', '--seed', 'clock', '--out', 'c.transcript'], {}, { env, prompter: term.prompter, tap: term.tap })
-    game.catch((e: unknown) => { console.error('game failed', e); })
+    const game = cli(
+      ['play', '--random', '--turn-seconds', '4', '--max-turns', '3', '--seed', 'clock', '--out', 'c.transcript'],
+      {},
+      { env, prompter: term.prompter, tap: term.tap },
+    )
+    game.catch((e: unknown) => {
+      console.error('game failed', e)
+    })
     let at = await term.seen('Turn 1 record', 0)
     expect(term.screen()).toMatch(/0:0[34] left for this move/)
     await term.type('Rv')
     at = await term.seen('Hurry: 0:0', at)
     // No warning promises a result the rules do not give (SPEC §12.7): a stall is adjudicated.
-    expect(term.screen().slice(at)).toMatch(/^\d left to send turn 1\. After that your opponent may stop the game, and it is adjudicated\s+on the turns both committed\./)
+    expect(term.screen().slice(at)).toMatch(
+      /^\d left to send turn 1\. After that your opponent may stop the game, and it is adjudicated\s+on the turns both committed\./,
+    )
     // The prompt comes back with the text typed so far.
     at = await term.seen('Turn 1 record', at)
     await term.seen('Rv', at)
     const r = await game
     // A side that answers the claim with its reveal is scored on the committed turns (SPEC §12.7, 8).
     expect(r.code, r.err).toBe(5)
-    expect(r.out).toContain('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.')
-    expect(r.out).toMatch(/Adjudicated: your opponent \(B\) stopped in turn 1 while your move was due, so the game is scored on the 0 turns both committed\. A draw, \d+-\d+\./)
+    expect(r.out).toContain(
+      'Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.',
+    )
+    expect(r.out).toMatch(
+      /Adjudicated: your opponent \(B\) stopped in turn 1 while your move was due, so the game is scored on the 0 turns both committed\. A draw, \d+-\d+\./,
+    )
     expect(r.out).not.toMatch(/forfeit|ran out of time/)
-    expect(verifyTranscript(r.files['c.transcript'] ?? '')).toMatchObject({ status: 'adjudicated', stoppedBy: ['B'], due: 'A', stopTurn: 1 })
+    expect(verifyTranscript(r.files['c.transcript'] ?? '')).toMatchObject({
+      status: 'adjudicated',
+      stoppedBy: ['B'],
+      due: 'A',
+      stopTurn: 1,
+    })
   }, 60_000)
 
   it('chat between two players at their record prompts: a line each way, never in the transcript (SPEC §2.4)', async () => {
     const [hostEnv, joinEnv] = [home(), home()]
     const [a, b] = [terminal(), terminal()]
     const hostFiles: Record<string, string> = {}
-    const host = cli(['host', '--random', '--max-turns', '1', '--seed', 'chat-a', '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt', '--out', 'a.transcript'], hostFiles, { env: hostEnv, prompter: a.prompter, tap: a.tap })
-    host.catch((e: unknown) => { console.error('host failed', e); })
+    const host = cli(
+      [
+        'host',
+        '--random',
+        '--max-turns',
+        '1',
+        '--seed',
+        'chat-a',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--invite-file',
+        'inv.txt',
+        '--out',
+        'a.transcript',
+      ],
+      hostFiles,
+      { env: hostEnv, prompter: a.prompter, tap: a.tap },
+    )
+    host.catch((e: unknown) => {
+      console.error('host failed', e)
+    })
     await a.seen('Waiting for them to join', 0)
     const invite = (hostFiles['inv.txt'] ?? '').trim()
-    const join = cli(['join', invite, '--yes', '--random', '--seed', 'chat-b', '--out', 'b.transcript'], {}, { env: joinEnv, prompter: b.prompter, tap: b.tap })
-    join.catch((e: unknown) => { console.error('join failed', e); })
+    const join = cli(
+      ['join', invite, '--yes', '--random', '--seed', 'chat-b', '--out', 'b.transcript'],
+      {},
+      { env: joinEnv, prompter: b.prompter, tap: b.tap },
+    )
+    join.catch((e: unknown) => {
+      console.error('join failed', e)
+    })
     let atA = await a.seen('Turn 1 record', 0)
     let atB = await b.seen('Turn 1 record', 0)
     await a.type('say good luck\r')
@@ -245,7 +325,11 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(j.code, j.err).toBe(0)
     for (const t of [h.files['a.transcript'] ?? '', j.files['b.transcript'] ?? '']) {
       expect(verifyTranscript(t).status).toBe('complete')
-      const bytes = t.split('\n').slice(1).map((l) => Buffer.from(l, 'base64url').toString('latin1')).join('')
+      const bytes = t
+        .split('\n')
+        .slice(1)
+        .map((l) => Buffer.from(l, 'base64url').toString('latin1'))
+        .join('')
       expect(bytes).not.toContain('good luck')
       expect(bytes).not.toContain('thanks')
     }
@@ -255,11 +339,35 @@ describe('spaceships play, show and id: the terminal game', () => {
     const [hostEnv, joinEnv] = [home(), home()]
     const term = terminal()
     const hostFiles: Record<string, string> = {}
-    const host = cli(['host', '--random', '--seed', 'abandon', '--turn-seconds', '3', '--reply-seconds', '2', '--max-turns', '5', '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt'], hostFiles, { env: hostEnv, prompter: term.prompter, tap: term.tap })
-    host.catch((e: unknown) => { console.error('host failed', e); })
+    const host = cli(
+      [
+        'host',
+        '--random',
+        '--seed',
+        'abandon',
+        '--turn-seconds',
+        '3',
+        '--reply-seconds',
+        '2',
+        '--max-turns',
+        '5',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--invite-file',
+        'inv.txt',
+      ],
+      hostFiles,
+      { env: hostEnv, prompter: term.prompter, tap: term.tap },
+    )
+    host.catch((e: unknown) => {
+      console.error('host failed', e)
+    })
     await term.seen('Waiting for them to join', 0)
     const main = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
-    const joiner = spawn(process.execPath, [main, 'join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], { env: { ...process.env, ...joinEnv }, stdio: 'ignore' })
+    const joiner = spawn(process.execPath, [main, 'join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], {
+      env: { ...process.env, ...joinEnv },
+      stdio: 'ignore',
+    })
     const gone = new Promise((r) => joiner.on('exit', r))
     let at = await term.seen('Turn 1 record', 0)
     await term.type('-\r')
@@ -274,7 +382,9 @@ describe('spaceships play, show and id: the terminal game', () => {
     await term.type('\r')
     const r = await host
     expect(r.code, r.err + r.out.slice(-1500)).toBe(4)
-    expect(r.out).toContain('You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.')
+    expect(r.out).toContain(
+      'You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.',
+    )
     expect(r.out).toContain('provisional')
     expect(r.out).not.toContain('forfeit')
     const id = /Saved as game ([0-9a-f]{8})/.exec(r.out)?.[1] ?? ''
@@ -291,11 +401,21 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(settled.code, settled.err + settled.out.slice(-800)).toBe(5)
     // On a busy machine the joiner's own deadline may pass before the host's node is up: then
     // both stopped (crossed stops), and still both sides show the same adjudication.
-    const verdictLine = (out: string): string => /\nadjudicated \(stopped by A( and B)? in turn \d+[^\n]*/.exec(out)?.[0] ?? `no adjudication in: ${out.slice(-600)}`
+    const verdictLine = (out: string): string =>
+      /\nadjudicated \(stopped by A( and B)? in turn \d+[^\n]*/.exec(out)?.[0] ??
+      `no adjudication in: ${out.slice(-600)}`
     expect(verdictLine(back.out)).toMatch(/^\nadjudicated/)
     expect(verdictLine(settled.out)).toBe(verdictLine(back.out))
-    const [hostRow, joinRow] = await Promise.all([cli(['games', '--json'], {}, { env: hostEnv }), cli(['games', '--json'], {}, { env: joinEnv })])
-    const row = (out: string): { status: string; state: string; transcript: string } => (JSON.parse(out) as { status: string; state: string; transcript: string }[])[0] ?? { status: '', state: '', transcript: '' }
+    const [hostRow, joinRow] = await Promise.all([
+      cli(['games', '--json'], {}, { env: hostEnv }),
+      cli(['games', '--json'], {}, { env: joinEnv }),
+    ])
+    const row = (out: string): { status: string; state: string; transcript: string } =>
+      (JSON.parse(out) as { status: string; state: string; transcript: string }[])[0] ?? {
+        status: '',
+        state: '',
+        transcript: '',
+      }
     expect(row(hostRow.out)).toMatchObject({ status: 'adjudicated', state: 'finished' })
     expect(row(joinRow.out)).toMatchObject({ status: 'adjudicated', state: 'finished' })
     const both = await cli(['verify', row(hostRow.out).transcript, row(joinRow.out).transcript])
@@ -306,11 +426,34 @@ describe('spaceships play, show and id: the terminal game', () => {
     const [hostEnv, joinEnv] = [home(), home()]
     const [a, b] = [terminal(), terminal()]
     const hostFiles: Record<string, string> = {}
-    const host = cli(['host', '--random', '--max-turns', '3', '--seed', 'resign-a', '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt'], hostFiles, { env: hostEnv, prompter: a.prompter, tap: a.tap })
-    host.catch((e: unknown) => { console.error('host failed', e); })
+    const host = cli(
+      [
+        'host',
+        '--random',
+        '--max-turns',
+        '3',
+        '--seed',
+        'resign-a',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--invite-file',
+        'inv.txt',
+      ],
+      hostFiles,
+      { env: hostEnv, prompter: a.prompter, tap: a.tap },
+    )
+    host.catch((e: unknown) => {
+      console.error('host failed', e)
+    })
     await a.seen('Waiting for them to join', 0)
-    const joined = cli(['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--random', '--seed', 'resign-b'], {}, { env: joinEnv, prompter: b.prompter, tap: b.tap })
-    joined.catch((e: unknown) => { console.error('join failed', e); })
+    const joined = cli(
+      ['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--random', '--seed', 'resign-b'],
+      {},
+      { env: joinEnv, prompter: b.prompter, tap: b.tap },
+    )
+    joined.catch((e: unknown) => {
+      console.error('join failed', e)
+    })
     const atA = await a.seen('Turn 1 record', 0)
     const atB = await b.seen('Turn 1 record', 0)
     await b.type('resign\r')
@@ -329,14 +472,22 @@ describe('spaceships play, show and id: the terminal game', () => {
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
     const r = await cli(['play'], {}, { env: home(), prompter: () => undefined })
     expect(r.code).toBe(64)
-    expect(r.err).toBe('spaceships play: standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal\n')
+    expect(r.err).toBe(
+      'spaceships play: standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal\n',
+    )
   })
 
   it('resign at the record prompt: asked once (no by default), then the game ends and says so', async () => {
     const env = home()
     const term = terminal()
-    const game = cli(['play', '--max-turns', '5', '--seed', 'resign', '--random', '--out', 'r.transcript'], {}, { env, prompter: term.prompter, tap: term.tap })
-    game.catch((e: unknown) => { console.error('game failed', e); })
+    const game = cli(
+      ['play', '--max-turns', '5', '--seed', 'resign', '--random', '--out', 'r.transcript'],
+      {},
+      { env, prompter: term.prompter, tap: term.tap },
+    )
+    game.catch((e: unknown) => {
+      console.error('game failed', e)
+    })
     let at = await term.seen('Turn 1 record', 0)
     await term.type('resign\r')
     at = await term.seen('Resign this game?', at)

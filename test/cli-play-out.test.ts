@@ -28,10 +28,16 @@ describe('play and its transcript file', () => {
 
   it('--out onto an existing file is refused before the game, in one line, with status 73, and the file is untouched', async () => {
     const env = home()
-    const r = await cli(['play', '--autoplay', '--bot', 'random', '--max-turns', '2', '--out', 'kept.transcript'], { 'kept.transcript': 'the first game' }, { env })
+    const r = await cli(
+      ['play', '--autoplay', '--bot', 'random', '--max-turns', '2', '--out', 'kept.transcript'],
+      { 'kept.transcript': 'the first game' },
+      { env },
+    )
     expect(r.code).toBe(73)
     // (A first run also says it created the player's identity, on a line of its own.)
-    expect(r.err.split('\n').filter((l) => l.startsWith('spaceships play:'))).toEqual(['spaceships play: --out: kept.transcript already exists and holds no transcript of this game, which has only begun; choose another file or move that one away'])
+    expect(r.err.split('\n').filter((l) => l.startsWith('spaceships play:'))).toEqual([
+      'spaceships play: --out: kept.transcript already exists and holds no transcript of this game, which has only begun; choose another file or move that one away',
+    ])
     expect(r.files['kept.transcript']).toBe('the first game')
     // No half-begun game is left to be listed.
     expect((await cli(['games', '--json'], {}, { env })).out).not.toContain('"kind": "play"')

@@ -27,16 +27,33 @@ describe('spaceships relay, host --relay, join (the README recipe)', () => {
     let relayOut = ''
     let relayLog = ''
     let stopRelay: () => void = () => undefined
-    const io: CliIo = { stdout: (t) => (relayOut += t), stderr: (t) => (relayLog += t), readFile: () => Promise.reject(new Error('unused')), writeFile: () => Promise.resolve(), env: relayEnv }
-    const relay = relayCommand(io, { listen: ['/ip4/127.0.0.1/tcp/0'], allow: [hostPeer, joinPeer], json: true }, new Promise((r) => (stopRelay = r)))
+    const io: CliIo = {
+      stdout: (t) => (relayOut += t),
+      stderr: (t) => (relayLog += t),
+      readFile: () => Promise.reject(new Error('unused')),
+      writeFile: () => Promise.resolve(),
+      env: relayEnv,
+    }
+    const relay = relayCommand(
+      io,
+      { listen: ['/ip4/127.0.0.1/tcp/0'], allow: [hostPeer, joinPeer], json: true },
+      new Promise((r) => (stopRelay = r)),
+    )
     await expect.poll(() => relayOut, { timeout: 10_000 }).toContain('"addrs"')
     const relayAddr = (JSON.parse(relayOut) as { addrs: string[] }).addrs[0] ?? ''
     let hostScreen = ''
-    const host = cli(['host', '--relay', relayAddr, '--autoplay', '--wait', '30', '--max-turns', '20'], {}, { env: hostEnv, tap: (t) => (hostScreen += t) })
+    const host = cli(
+      ['host', '--relay', relayAddr, '--autoplay', '--wait', '30', '--max-turns', '20'],
+      {},
+      { env: hostEnv, tap: (t) => (hostScreen += t) },
+    )
     const invite = await inviteOn(() => hostScreen)
     const parsed = parseInvite(invite)
     expect(parsed.ok && parsed.value.addrs.some((a) => a.includes(`/p2p-circuit`))).toBe(true)
-    const [h, j] = await Promise.all([host, cli(['join', invite, '--yes', '--autoplay', '--json'], {}, { env: joinEnv })])
+    const [h, j] = await Promise.all([
+      host,
+      cli(['join', invite, '--yes', '--autoplay', '--json'], {}, { env: joinEnv }),
+    ])
     stopRelay()
     expect(await relay).toBe(0)
     expect(h.code, h.err).toBe(0)
@@ -47,17 +64,36 @@ describe('spaceships relay, host --relay, join (the README recipe)', () => {
 
   it('a relay that is not there: one line saying so, exit 69, and no phantom game to resume', async () => {
     const env = home()
-    const r = await cli(['host', '--relay', '/ip4/127.0.0.1/tcp/1/p2p/12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD', '--autoplay', '--wait', '5'], {}, { env })
+    const r = await cli(
+      [
+        'host',
+        '--relay',
+        '/ip4/127.0.0.1/tcp/1/p2p/12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD',
+        '--autoplay',
+        '--wait',
+        '5',
+      ],
+      {},
+      { env },
+    )
     expect(r.code).toBe(69)
-    expect(r.err.trimEnd().split('\n').at(-1)).toMatch(/^spaceships host: cannot reach the relay \/ip4\/127\.0\.0\.1\/tcp\/1\/p2p\/12D3KooW\w+: .*\(is it running, and is the address right\?\)$/)
+    expect(r.err.trimEnd().split('\n').at(-1)).toMatch(
+      /^spaceships host: cannot reach the relay \/ip4\/127\.0\.0\.1\/tcp\/1\/p2p\/12D3KooW\w+: .*\(is it running, and is the address right\?\)$/,
+    )
     expect((await cli(['resume'], {}, { env })).out).toBe('No game to resume (all games: spaceships games)\n')
   }, 30_000)
 
   it('a relay with no allow-list must be opened on purpose', async () => {
     const r = await cli(['relay', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '1'], {}, { env: home() })
     expect(r.code).toBe(64)
-    expect(r.err).toMatch(/^spaceships relay: say who may use this relay: --allow PEERID for each player .*, or --open for anyone/)
-    const open = await cli(['relay', '--listen', '/ip4/127.0.0.1/tcp/0', '--open', '--for', '1', '--json'], {}, { env: home() })
+    expect(r.err).toMatch(
+      /^spaceships relay: say who may use this relay: --allow PEERID for each player .*, or --open for anyone/,
+    )
+    const open = await cli(
+      ['relay', '--listen', '/ip4/127.0.0.1/tcp/0', '--open', '--for', '1', '--json'],
+      {},
+      { env: home() },
+    )
     expect(open.code).toBe(0)
     expect(JSON.parse(open.out)).toMatchObject({ open: true, allow: [] })
   })

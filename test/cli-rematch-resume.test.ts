@@ -30,12 +30,24 @@ interface Proc {
 }
 
 function start(args: string[], env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   let err = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-  return { child, out: () => out, err: () => err, exit: new Promise((r) => child.on('exit', (code) => { r(code) })) }
+  return {
+    child,
+    out: () => out,
+    err: () => err,
+    exit: new Promise((r) =>
+      child.on('exit', (code) => {
+        r(code)
+      }),
+    ),
+  }
 }
 
 async function until<T>(f: () => T | undefined, what: string, ms = 30_000): Promise<T> {
@@ -55,8 +67,12 @@ const text = (path: string): string => {
     return ''
   }
 }
-const lines = (path: string): number => text(path).split('\n').filter((l) => l !== '').length
-const gameId = (env: NodeJS.ProcessEnv, prefix: string): string | undefined => readdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')).find((d) => d.startsWith(prefix))
+const lines = (path: string): number =>
+  text(path)
+    .split('\n')
+    .filter((l) => l !== '').length
+const gameId = (env: NodeJS.ProcessEnv, prefix: string): string | undefined =>
+  readdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')).find((d) => d.startsWith(prefix))
 
 /** `spaceships verify --json` on one file, run as the executable: its verdict and exit status. */
 async function verified(path: string): Promise<{ code: number | null; verdict: unknown }> {
@@ -66,12 +82,47 @@ async function verified(path: string): Promise<{ code: number | null; verdict: u
 }
 
 describe('a crashed rematch game resumes; a game its host no longer serves stops (SPEC §2.3, §2.4)', () => {
-  it('the joiner is killed during the rematch game; resume presents that game\'s own invite id, the host takes it back, and both transcripts verify to the same result', async () => {
+  it("the joiner is killed during the rematch game; resume presents that game's own invite id, the host takes it back, and both transcripts verify to the same result", async () => {
     const [hostEnv, joinEnv] = [home(), home()]
-    const host = start(['host', '--autoplay', '--bot', 'random', '--seed', 'stops/A', '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '8', '--rematch', '1'], hostEnv)
+    const host = start(
+      [
+        'host',
+        '--autoplay',
+        '--bot',
+        'random',
+        '--seed',
+        'stops/A',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--max-turns',
+        '8',
+        '--rematch',
+        '1',
+      ],
+      hostEnv,
+    )
     const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
-    const joiner = start(['join', invite, '--yes', '--autoplay', '--bot', 'random', '--seed', 'stops/B', '--pace', '150', '--rematch', '1'], joinEnv)
-    const short = await until(() => /Rematch: game ([0-9a-f]{8}); you are A this time/.exec(joiner.out())?.[1], 'the rematch')
+    const joiner = start(
+      [
+        'join',
+        invite,
+        '--yes',
+        '--autoplay',
+        '--bot',
+        'random',
+        '--seed',
+        'stops/B',
+        '--pace',
+        '150',
+        '--rematch',
+        '1',
+      ],
+      joinEnv,
+    )
+    const short = await until(
+      () => /Rematch: game ([0-9a-f]{8}); you are A this time/.exec(joiner.out())?.[1],
+      'the rematch',
+    )
     const id = await until(() => gameId(joinEnv, short), 'the rematch game directory')
     const transcript = join(gameDir(id, joinEnv), 'transcript')
     // Mid-game: both hellos, both setups and a turn or so signed.
@@ -91,7 +142,13 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
     expect(lines(transcript)).toBeGreaterThan(killedAt)
     // The host took the stream back at once: no refusal, no reconnection loop.
     expect(host.err()).not.toContain('refused')
-    expect(resumed.err().split('\n').filter((l) => l !== '').length, resumed.err()).toBeLessThanOrEqual(2)
+    expect(
+      resumed
+        .err()
+        .split('\n')
+        .filter((l) => l !== '').length,
+      resumed.err(),
+    ).toBeLessThanOrEqual(2)
     // The host's record of the rematch game can be resumed too: its own invite id, the ports it bound.
     const hostMeta = readMeta(id, hostEnv)
     const hostInvite = parseInvite(hostMeta?.invite ?? '')
@@ -104,12 +161,36 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
     expect(['complete', 'adjudicated']).toContain((mine.verdict as { status: string }).status)
   }, 60_000)
 
-  it('the host is killed during the rematch game; its resume listens where it did and admits the joiner, which presents the rematch game\'s id', async () => {
+  it("the host is killed during the rematch game; its resume listens where it did and admits the joiner, which presents the rematch game's id", async () => {
     const [hostEnv, joinEnv] = [home(), home()]
-    const host = start(['host', '--autoplay', '--bot', 'random', '--seed', 'stops/hA', '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '8', '--pace', '150', '--rematch', '1'], hostEnv)
+    const host = start(
+      [
+        'host',
+        '--autoplay',
+        '--bot',
+        'random',
+        '--seed',
+        'stops/hA',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--max-turns',
+        '8',
+        '--pace',
+        '150',
+        '--rematch',
+        '1',
+      ],
+      hostEnv,
+    )
     const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
-    const joiner = start(['join', invite, '--yes', '--autoplay', '--bot', 'random', '--seed', 'stops/hB', '--rematch', '1'], joinEnv)
-    const short = await until(() => /Rematch: game ([0-9a-f]{8}); you are B this time/.exec(host.out())?.[1], 'the rematch')
+    const joiner = start(
+      ['join', invite, '--yes', '--autoplay', '--bot', 'random', '--seed', 'stops/hB', '--rematch', '1'],
+      joinEnv,
+    )
+    const short = await until(
+      () => /Rematch: game ([0-9a-f]{8}); you are B this time/.exec(host.out())?.[1],
+      'the rematch',
+    )
     const id = await until(() => gameId(hostEnv, short), 'the rematch game directory')
     const transcript = join(gameDir(id, hostEnv), 'transcript')
     await until(() => (lines(transcript) > 8 ? true : undefined), 'the rematch game under way')
@@ -126,9 +207,36 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
 
   it('a resume of a game whose host has moved on (it now hosts another game on that address) stops after one line, exit 69, having signed no stop', async () => {
     const [hostEnv, joinEnv] = [home(), home()]
-    const first = start(['host', '--autoplay', '--bot', 'random', '--seed', 'zombie/A', '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '50', '--json'], hostEnv)
-    const { invite, game } = JSON.parse(await until(() => first.out().split('\n').find((l) => l.startsWith('{"invite"')), 'the invite')) as { invite: string; game: string }
-    const joiner = start(['join', invite, '--yes', '--autoplay', '--bot', 'random', '--seed', 'zombie/B', '--pace', '100', '--json'], joinEnv)
+    const first = start(
+      [
+        'host',
+        '--autoplay',
+        '--bot',
+        'random',
+        '--seed',
+        'zombie/A',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--max-turns',
+        '50',
+        '--json',
+      ],
+      hostEnv,
+    )
+    const { invite, game } = JSON.parse(
+      await until(
+        () =>
+          first
+            .out()
+            .split('\n')
+            .find((l) => l.startsWith('{"invite"')),
+        'the invite',
+      ),
+    ) as { invite: string; game: string }
+    const joiner = start(
+      ['join', invite, '--yes', '--autoplay', '--bot', 'random', '--seed', 'zombie/B', '--pace', '100', '--json'],
+      joinEnv,
+    )
     const transcript = join(gameDir(game, joinEnv), 'transcript')
     await until(() => (lines(transcript) > 6 ? true : undefined), 'the game under way')
     joiner.child.kill('SIGKILL')
@@ -139,7 +247,7 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
     const address = readMeta(game, hostEnv)?.listen[0] ?? ''
     expect(address).toMatch(/^\/ip4\/127\.0\.0\.1\/tcp\/[1-9]\d*$/)
     const next = start(['host', '--autoplay', '--bot', 'random', '--seed', 'zombie/A2', '--listen', address], hostEnv)
-    await until(() => INVITE_PATTERN.exec(next.out())?.[0], 'the next game\'s invite')
+    await until(() => INVITE_PATTERN.exec(next.out())?.[0], "the next game's invite")
     const started = Date.now()
     const zombie = start(['resume', game.slice(0, 8)], joinEnv)
     const code = await zombie.exit
@@ -147,9 +255,14 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
     next.child.kill('SIGKILL')
     await next.exit
     expect(code, zombie.err()).toBe(EXIT.unavailable)
-    const said = zombie.err().split('\n').filter((l) => l !== '')
+    const said = zombie
+      .err()
+      .split('\n')
+      .filter((l) => l !== '')
     expect(said, zombie.err()).toHaveLength(1)
-    expect(said[0]).toMatch(/^spaceships resume: The other side no longer serves this game \(it refused our invite 3 times, saying "no game here for this invite"\): stopping\. No stop was signed: game [0-9a-f]{8} stays unfinished/)
+    expect(said[0]).toMatch(
+      /^spaceships resume: The other side no longer serves this game \(it refused our invite 3 times, saying "no game here for this invite"\): stopping\. No stop was signed: game [0-9a-f]{8} stays unfinished/,
+    )
     // Three streams, 1 s and 2 s apart: then it stops, well before any deadline.
     expect(took).toBeLessThan(15_000)
     // Its move, if it was due, may have been signed (and kept for the host); never a stop.
@@ -157,7 +270,12 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
     expect(text(transcript).startsWith(before.slice(0, before.lastIndexOf('\n') + 1))).toBe(true)
     expect(partsOf(text(transcript), 'B', 'stop')).toEqual([])
     // The host said so once, not once a stream.
-    expect(next.err().split('\n').filter((l) => l.includes('presented the wrong invite'))).toHaveLength(1)
+    expect(
+      next
+        .err()
+        .split('\n')
+        .filter((l) => l.includes('presented the wrong invite')),
+    ).toHaveLength(1)
     // Still resumable: nothing ended it.
     expect(readMeta(game, joinEnv)?.finished).toBeUndefined()
   }, 60_000)

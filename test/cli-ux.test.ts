@@ -20,10 +20,17 @@ const noTerminal = { prompter: () => undefined }
 describe('the command line for a new user', () => {
   it('join and host without a terminal or with a bad address: one line, exit 64, and no game stored to get stuck on', async () => {
     const env = home()
-    const invite = formatInvite({ id: 'ab'.repeat(16), peer: '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD', addrs: ['/ip4/127.0.0.1/tcp/1'], terms: DEFAULT_TERMS })
+    const invite = formatInvite({
+      id: 'ab'.repeat(16),
+      peer: '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD',
+      addrs: ['/ip4/127.0.0.1/tcp/1'],
+      terms: DEFAULT_TERMS,
+    })
     const joined = await cli(['join', invite, '--yes'], {}, { env, ...noTerminal })
     expect(joined.code).toBe(64)
-    expect(joined.err).toMatch(/^spaceships join: standard input is not a terminal, so nobody can type your moves: add --autoplay/)
+    expect(joined.err).toMatch(
+      /^spaceships join: standard input is not a terminal, so nobody can type your moves: add --autoplay/,
+    )
     const hosted = await cli(['host', '--autoplay', '--listen', 'garbage'], {}, { env, ...noTerminal })
     expect(hosted.code).toBe(64)
     expect(hosted.err).toBe('spaceships host: --listen: "garbage" is not a multiaddr (e.g. /ip4/0.0.0.0/tcp/4011)\n')
@@ -40,19 +47,33 @@ describe('the command line for a new user', () => {
 
   it('play --json prints JSON alone, naming the game and your side; every turn is narrated without it; a turn-limited export says why the referee sees no end', async () => {
     const env = home()
-    const json = await cli(['play', '--autoplay', '--bot', 'random', '--max-turns', '3', '--seed', 'ux', '--json'], {}, { env })
+    const json = await cli(
+      ['play', '--autoplay', '--bot', 'random', '--max-turns', '3', '--seed', 'ux', '--json'],
+      {},
+      { env },
+    )
     expect(json.code, json.err).toBe(0)
     const parsed = JSON.parse(json.out) as { game: string; you: string; verdict: { status: string } }
     expect(parsed).toMatchObject({ you: 'A', verdict: { status: 'complete' } })
-    const told = await cli(['play', '--autoplay', '--bot', 'random', '--max-turns', '4', '--seed', 'ux2', '--out', 'g.transcript'], {}, { env })
+    const told = await cli(
+      ['play', '--autoplay', '--bot', 'random', '--max-turns', '4', '--seed', 'ux2', '--out', 'g.transcript'],
+      {},
+      { env },
+    )
     expect(told.code, told.err).toBe(0)
     for (const t of [1, 2, 3, 4]) expect(told.out).toContain(`turn ${String(t).padStart(3)}:`)
     const id = /Saved as game ([0-9a-f]{8}) /.exec(told.out)?.[1] ?? ''
     expect(told.out).toContain(`its record for the referee: spaceships export ${id}`)
     const exported = await cli(['export', id, '--out', 'g.record'], {}, { env })
-    expect(exported.out).toMatch(/Note: the game ended at the agreed limit of 4 turns: \d+-\d+; the referee, knowing no limit, reads it as stopped before its end\./)
+    expect(exported.out).toMatch(
+      /Note: the game ended at the agreed limit of 4 turns: \d+-\d+; the referee, knowing no limit, reads it as stopped before its end\./,
+    )
     expect(exported.files['g.record']).toContain('# the game ended at the agreed limit of 4 turns')
-    const shown = await cli(['show', 'g.transcript', '--as', 'A', '--turn', '9'], { 'g.transcript': told.files['g.transcript'] ?? '' }, { env })
+    const shown = await cli(
+      ['show', 'g.transcript', '--as', 'A', '--turn', '9'],
+      { 'g.transcript': told.files['g.transcript'] ?? '' },
+      { env },
+    )
     expect(shown.code).toBe(64)
     expect(shown.err).toBe('spaceships show: --turn: this game has 4 turns\n')
   }, 60_000)

@@ -18,7 +18,9 @@ describe('spaceships verify (SPEC §12.8)', () => {
     expect(r.out).toContain("(B's envelope 2)")
     const j = await cli(['verify', '--json', vector('equivocation.transcript')])
     expect(j.code).toBe(1)
-    expect(JSON.parse(j.out)).toMatchObject({ verdict: { status: 'offence', offence: { offender: 'B', class: 'equivocation' }, winner: 'A' } })
+    expect(JSON.parse(j.out)).toMatchObject({
+      verdict: { status: 'offence', offence: { offender: 'B', class: 'equivocation' }, winner: 'A' },
+    })
   })
 
   test('exit 4 for an abandoned game, naming who abandoned and how (SPEC §12.7 rules 6, 7)', async () => {
@@ -28,19 +30,27 @@ describe('spaceships verify (SPEC §12.8)', () => {
     expect(r.out).not.toMatch(/provisional|forfeit/)
     const quit = await cli(['verify', vector('no-reveal-a.transcript')])
     expect(quit.code).toBe(4)
-    expect(quit.out).toMatch(/^abandoned by B in turn \d+ \(its reveal is not in these files\): A wins, provisionally\n/)
+    expect(quit.out).toMatch(
+      /^abandoned by B in turn \d+ \(its reveal is not in these files\): A wins, provisionally\n/,
+    )
     // SPEC §12.7, last paragraph: every provisional verdict says what it may still become.
-    expect(quit.out).toContain("provisional: it rests on B's reveal being absent from these files; B's own file, or its node met again, can turn it into an adjudication, never into an offence")
+    expect(quit.out).toContain(
+      "provisional: it rests on B's reveal being absent from these files; B's own file, or its node met again, can turn it into an adjudication, never into an offence",
+    )
   })
 
   test('a stall at a deadline is adjudicated and names who stopped, never a forfeit; deleting the answer makes it provisional (SPEC §12.7 rules 7, 8)', async () => {
     const r = await cli(['verify', vector('stall-b.transcript')])
     expect(r.code).toBe(5)
-    expect(r.out).toMatch(/^adjudicated \(stopped by B in turn \d+ while A owed its next envelope; scored on the \d+ turns both committed\): A \d+, B \d+: /)
+    expect(r.out).toMatch(
+      /^adjudicated \(stopped by B in turn \d+ while A owed its next envelope; scored on the \d+ turns both committed\): A \d+, B \d+: /,
+    )
     expect(r.out).not.toContain('forfeit')
     const edited = await cli(['verify', vector('stall-b-answer-deleted.transcript')])
     expect(edited.code).toBe(4)
-    expect(edited.out).toMatch(/^abandoned by A in turn \d+ \(its reveal is not in these files\): B wins, provisionally\n/)
+    expect(edited.out).toMatch(
+      /^abandoned by A in turn \d+ \(its reveal is not in these files\): B wins, provisionally\n/,
+    )
     const merged = await cli(['verify', vector('stall-b-answer-deleted.transcript'), vector('stall-a.transcript')])
     expect(merged.code).toBe(5)
   })
@@ -48,7 +58,9 @@ describe('spaceships verify (SPEC §12.8)', () => {
   test("exit 5 for an adjudication: the quitter's own file, merged, holds its reveal (SPEC §12.7 rule 8)", async () => {
     const r = await cli(['verify', vector('no-reveal-a.transcript'), vector('no-reveal-b.transcript')])
     expect(r.code).toBe(5)
-    expect(r.out).toMatch(/: one game\nadjudicated \(stopped by A in turn \d+; scored on the \d+ turns both committed\)/)
+    expect(r.out).toMatch(
+      /: one game\nadjudicated \(stopped by A in turn \d+; scored on the \d+ turns both committed\)/,
+    )
   })
 
   test('exit 0 for a resignation, which the resigner loses', async () => {
@@ -66,41 +78,103 @@ describe('spaceships verify (SPEC §12.8)', () => {
   })
 
   test('a whole tournament at once: verdicts on several threads equal the one-game verdicts, one line each, the worst exit status', async () => {
-    const names = ['honest-a.transcript', 'illegal-record.transcript', 'abandoned.transcript', 'equivocation.transcript', 'false-flashcube-data.transcript', 'resignation.transcript']
+    const names = [
+      'honest-a.transcript',
+      'illegal-record.transcript',
+      'abandoned.transcript',
+      'equivocation.transcript',
+      'false-flashcube-data.transcript',
+      'resignation.transcript',
+    ]
     const files = names.map(vector)
     const many = await cli(['verify', '--json', '--jobs', '3', ...files])
-    const parsed = JSON.parse(many.out) as { summary: Record<string, number>; games: { files: string[]; verdict: unknown }[] }
-    expect(parsed.summary).toEqual({ games: 6, decisions: 6, files: 6, complete: 1, resigned: 1, offence: 3, abandoned: 1, adjudicated: 0, incomplete: 0, unreadable: 0 })
+    const parsed = JSON.parse(many.out) as {
+      summary: Record<string, number>
+      games: { files: string[]; verdict: unknown }[]
+    }
+    expect(parsed.summary).toEqual({
+      games: 6,
+      decisions: 6,
+      files: 6,
+      complete: 1,
+      resigned: 1,
+      offence: 3,
+      abandoned: 1,
+      adjudicated: 0,
+      incomplete: 0,
+      unreadable: 0,
+    })
     for (const f of files) {
       const one = await cli(['verify', '--json', f])
-      expect(parsed.games.find((g) => g.files.includes(f))?.verdict).toEqual((JSON.parse(one.out) as { verdict: unknown }).verdict)
+      expect(parsed.games.find((g) => g.files.includes(f))?.verdict).toEqual(
+        (JSON.parse(one.out) as { verdict: unknown }).verdict,
+      )
     }
     // Any offence outranks an abandonment; an unreadable file outranks both.
     expect(many.code).toBe(1)
-    const text = await cli(['verify', '--jobs', '2', vector('honest-a.transcript'), vector('abandoned.transcript'), '/nonexistent/x.transcript'])
+    const text = await cli([
+      'verify',
+      '--jobs',
+      '2',
+      vector('honest-a.transcript'),
+      vector('abandoned.transcript'),
+      '/nonexistent/x.transcript',
+    ])
     expect(text.code).toBe(2)
     const lines = text.out.split('\n')
     expect(lines).toHaveLength(5)
-    for (const want of [/honest-a\.transcript: complete: the game ended after turn \d+/, /abandoned\.transcript: abandoned by B in turn 2/, /x\.transcript: unreadable: cannot read .*ENOENT/]) expect(lines.some((l) => want.test(l)), String(want)).toBe(true)
-    expect(lines[3]).toBe('3 games in 3 files: 1 complete, 0 resigned, 0 with an offence, 1 abandoned, 0 adjudicated, 0 incomplete, 1 unreadable')
+    for (const want of [
+      /honest-a\.transcript: complete: the game ended after turn \d+/,
+      /abandoned\.transcript: abandoned by B in turn 2/,
+      /x\.transcript: unreadable: cannot read .*ENOENT/,
+    ])
+      expect(
+        lines.some((l) => want.test(l)),
+        String(want),
+      ).toBe(true)
+    expect(lines[3]).toBe(
+      '3 games in 3 files: 1 complete, 0 resigned, 0 with an offence, 1 abandoned, 0 adjudicated, 0 incomplete, 1 unreadable',
+    )
     // Both players' files of one game are one game; --separate decides each file alone.
     const pair = await cli(['verify', '--json', vector('deleted-line.transcript'), vector('honest-b.transcript')])
     expect((JSON.parse(pair.out) as { verdict: { status: string } }).verdict.status).toBe('complete')
-    const apart = await cli(['verify', '--json', '--separate', vector('deleted-line.transcript'), vector('honest-b.transcript')])
+    const apart = await cli([
+      'verify',
+      '--json',
+      '--separate',
+      vector('deleted-line.transcript'),
+      vector('honest-b.transcript'),
+    ])
     // Two decisions of one game: counted as one game (the summary says how many files were decided).
-    expect((JSON.parse(apart.out) as { summary: Record<string, number> }).summary).toMatchObject({ games: 1, decisions: 2, complete: 1, incomplete: 1 })
-    const apartText = await cli(['verify', '--separate', vector('deleted-line.transcript'), vector('honest-b.transcript')])
-    expect(apartText.out.split('\n')[2]).toBe('2 files decided one by one (1 game): 1 complete, 0 resigned, 0 with an offence, 0 abandoned, 0 adjudicated, 1 incomplete, 0 unreadable')
+    expect((JSON.parse(apart.out) as { summary: Record<string, number> }).summary).toMatchObject({
+      games: 1,
+      decisions: 2,
+      complete: 1,
+      incomplete: 1,
+    })
+    const apartText = await cli([
+      'verify',
+      '--separate',
+      vector('deleted-line.transcript'),
+      vector('honest-b.transcript'),
+    ])
+    expect(apartText.out.split('\n')[2]).toBe(
+      '2 files decided one by one (1 game): 1 complete, 0 resigned, 0 with an offence, 0 abandoned, 0 adjudicated, 1 incomplete, 0 unreadable',
+    )
     expect((await cli(['verify', '--jobs', '0', vector('honest-a.transcript')])).code).toBe(64)
   })
 
   test('export says how a game ended that its record cannot show: a resignation as a comment the referee reader sees, an unrevealed side in the one line that refuses it (GAME-RECORD.md)', async () => {
     const resigned = await cli(['export', vector('resignation.transcript')])
     expect(resigned.code).toBe(0)
-    expect(resigned.out).toContain('# how it ended: resigned: B resigned in turn 1: A wins; the referee, which reads only moves, sees a game that stops before its end')
+    expect(resigned.out).toContain(
+      '# how it ended: resigned: B resigned in turn 1: A wins; the referee, which reads only moves, sees a game that stops before its end',
+    )
     const unrevealed = await cli(['export', vector('no-reveal-a.transcript')])
     expect(unrevealed.code).toBe(64)
-    expect(unrevealed.err).toMatch(/^spaceships: this game ended abandoned by B in turn 2 \(its reveal is not in these files\): A wins, provisionally; a game record needs both players' setups and records, which they reveal, and B never revealed here \(1 of the 2 reveals\)\n$/)
+    expect(unrevealed.err).toMatch(
+      /^spaceships: this game ended abandoned by B in turn 2 \(its reveal is not in these files\): A wins, provisionally; a game record needs both players' setups and records, which they reveal, and B never revealed here \(1 of the 2 reveals\)\n$/,
+    )
   })
 
   test('selfplay writes a transcript that verify accepts', async () => {

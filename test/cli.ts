@@ -5,7 +5,11 @@ import type { CliIo } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'
 
 /** Runs the CLI in-process, capturing output; files come from the map or from disk, and writes land in the map. */
-export async function cli(args: string[], files: Record<string, string> = {}, extra: Partial<Pick<CliIo, 'env' | 'isTty' | 'prompter'>> & { tap?: (text: string) => void } = {}): Promise<{ code: number; out: string; err: string; files: Record<string, string> }> {
+export async function cli(
+  args: string[],
+  files: Record<string, string> = {},
+  extra: Partial<Pick<CliIo, 'env' | 'isTty' | 'prompter'>> & { tap?: (text: string) => void } = {},
+): Promise<{ code: number; out: string; err: string; files: Record<string, string> }> {
   let out = ''
   let err = ''
   const io: CliIo = {

@@ -39,14 +39,21 @@ describe('the lock on a game directory', () => {
   it('spaceships resume refuses a game another process is playing, in one line', async () => {
     const e = env()
     const peer = (await testIdentity('lock/host')).peerId.toString()
-    const invite = formatInvite({ id: 'ab'.repeat(16), peer, addrs: [`/ip4/127.0.0.1/tcp/9/p2p/${peer}`], terms: NET_TERMS })
+    const invite = formatInvite({
+      id: 'ab'.repeat(16),
+      peer,
+      addrs: [`/ip4/127.0.0.1/tcp/9/p2p/${peer}`],
+      terms: NET_TERMS,
+    })
     writeMeta({ v: 1, id: 'g3', role: 'join', invite, listen: [], relays: [], player: { kind: 'human' } }, e)
     const held = openGameFiles('g3', e)
     try {
       const r = await cli(['resume', 'g3'], {}, { env: e })
       expect(r.code).toBe(64)
       // The identity is created on first use (one line), then the refusal (one line).
-      expect(r.err.trimEnd().split('\n').at(-1)).toMatch(/^spaceships resume: game g3 is open in another process \(pid \d+ on [^)]*\); finish or stop that one first/)
+      expect(r.err.trimEnd().split('\n').at(-1)).toMatch(
+        /^spaceships resume: game g3 is open in another process \(pid \d+ on [^)]*\); finish or stop that one first/,
+      )
     } finally {
       held.release()
     }

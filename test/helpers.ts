@@ -38,7 +38,12 @@ MD Ox5 Oy5 Oz5
 HS Yx1 Yx2
 `
 
-export function game(a: string, b: string, ruleset: Ruleset = DEFAULT_RULESET, additional: [number, number] = [0, 0]): GameState {
+export function game(
+  a: string,
+  b: string,
+  ruleset: Ruleset = DEFAULT_RULESET,
+  additional: [number, number] = [0, 0],
+): GameState {
   const pa = parseSetup(a)
   const pb = parseSetup(b)
   if (!pa.ok || !pb.ok) throw new Error(`bad setup notation in test: ${JSON.stringify([pa, pb])}`)

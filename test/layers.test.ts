@@ -40,11 +40,39 @@ const MAP: Record<string, readonly string[]> = {
   // nor of cli or net. Its referee reads records with its own rules engine only.
   'games/spaaace/rules': [],
   'games/spaaace/referee': ['games/spaaace/rules'],
-  cli: ['games/spaaace/referee', 'games/spaaace/rules', 'api', 'bench', 'arena', 'pool', 'net', 'ui', 'session', 'bot', 'referee', 'verify', 'knowledge', 'transcript', 'commit', 'rules', 'log', 'version'],
+  cli: [
+    'games/spaaace/referee',
+    'games/spaaace/rules',
+    'api',
+    'bench',
+    'arena',
+    'pool',
+    'net',
+    'ui',
+    'session',
+    'bot',
+    'referee',
+    'verify',
+    'knowledge',
+    'transcript',
+    'commit',
+    'rules',
+    'log',
+    'version',
+  ],
 }
 
 /** DESIGN.md §4: pure layers. Their runtime import graph reaches no Node module that does I/O. */
-const PURE = ['rules', 'referee', 'verify', 'knowledge', 'transcript', 'commit', 'games/spaaace/rules', 'games/spaaace/referee'] as const
+const PURE = [
+  'rules',
+  'referee',
+  'verify',
+  'knowledge',
+  'transcript',
+  'commit',
+  'games/spaaace/rules',
+  'games/spaaace/referee',
+] as const
 /** Node modules that compute and touch nothing outside the process. */
 const COMPUTE_ONLY = new Set(['node:crypto', 'node:zlib'])
 /** The rules engine: no crypto, no clock, no I/O, so no Node module at all. */
@@ -82,7 +110,9 @@ interface Import {
 }
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []))
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  )
 }
 
 function importsOf(file: string): Import[] {
@@ -93,8 +123,14 @@ function importsOf(file: string): Import[] {
     out.push({ from: file, to, typeOnly })
   }
   const walk = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text, node.importClause?.phaseModifier === ts.SyntaxKind.TypeKeyword)
-    else if (ts.isExportDeclaration(node) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text, node.isTypeOnly)
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier))
+      add(node.moduleSpecifier.text, node.importClause?.phaseModifier === ts.SyntaxKind.TypeKeyword)
+    else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      add(node.moduleSpecifier.text, node.isTypeOnly)
     else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments
       if (arg !== undefined && ts.isStringLiteral(arg)) add(arg.text, false)
@@ -147,41 +183,49 @@ describe('DESIGN §4: layers, dependencies pointing down only', () => {
   })
 
   it('nothing but the cli imports the cli (bench included), and the relative imports resolve', () => {
-    const intoCli = [...IMPORTS.values()].flat().filter((i) => layerOf(i.to) === 'cli' && i.to.startsWith(SRC) && layerOf(i.from) !== 'cli')
+    const intoCli = [...IMPORTS.values()]
+      .flat()
+      .filter((i) => layerOf(i.to) === 'cli' && i.to.startsWith(SRC) && layerOf(i.from) !== 'cli')
     expect(intoCli.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
     const missing = [...IMPORTS.values()].flat().filter((i) => i.to.startsWith(SRC) && !IMPORTS.has(i.to))
     expect(missing.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
   })
 
-  it('index modules are the package\'s entry points: they name what they export, and src/ imports none of them', () => {
+  it("index modules are the package's entry points: they name what they export, and src/ imports none of them", () => {
     const indexes = FILES.filter((f) => f.endsWith('/index.ts'))
     const starred: string[] = []
     for (const f of indexes) {
       for (const line of readFileSync(f, 'utf8').split('\n')) {
         // Only the root re-exports whole entry points (each a list of names itself).
-        if (/^export \*/.test(line) && !(rel(f) === 'index.ts' && /from '\.\/\w+\/index\.js'/.test(line))) starred.push(`${rel(f)}: ${line}`)
+        if (/^export \*/.test(line) && !(rel(f) === 'index.ts' && /from '\.\/\w+\/index\.js'/.test(line)))
+          starred.push(`${rel(f)}: ${line}`)
       }
     }
     expect(starred).toEqual([])
-    const intoIndex = [...IMPORTS.values()].flat().filter((i) => i.to.endsWith('/index.ts') && rel(i.from) !== 'index.ts')
+    const intoIndex = [...IMPORTS.values()]
+      .flat()
+      .filter((i) => i.to.endsWith('/index.ts') && rel(i.from) !== 'index.ts')
     expect(intoIndex.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
     const byName = [...IMPORTS.values()].flat().filter((i) => i.to === 'spaceships' || i.to.startsWith('spaceships/'))
     expect(byName.map((i) => `${rel(i.from)} -> ${i.to}`)).toEqual([])
   })
 
-  it.each(PURE)('the runtime import graph of %s reaches no Node I/O module (pure: files only at the edges)', (layer) => {
-    const bad: string[] = []
-    for (const f of FILES.filter((x) => layerOf(x) === layer)) {
-      for (const [to, by] of runtimeGraph(f)) {
-        if (to.startsWith(SRC)) continue
-        const node = to.startsWith('node:')
-        if (node && (NO_NODE.has(layer) || !COMPUTE_ONLY.has(to))) bad.push(`${rel(f)} reaches ${to} through ${by}`)
-        // A package in a pure layer's graph would bring its own I/O; only the reference hashes may.
-        if (!node && !to.startsWith('@noble/hashes/')) bad.push(`${rel(f)} reaches ${to} through ${by}`)
+  it.each(PURE)(
+    'the runtime import graph of %s reaches no Node I/O module (pure: files only at the edges)',
+    (layer) => {
+      const bad: string[] = []
+      for (const f of FILES.filter((x) => layerOf(x) === layer)) {
+        for (const [to, by] of runtimeGraph(f)) {
+          if (to.startsWith(SRC)) continue
+          const node = to.startsWith('node:')
+          if (node && (NO_NODE.has(layer) || !COMPUTE_ONLY.has(to))) bad.push(`${rel(f)} reaches ${to} through ${by}`)
+          // A package in a pure layer's graph would bring its own I/O; only the reference hashes may.
+          if (!node && !to.startsWith('@noble/hashes/')) bad.push(`${rel(f)} reaches ${to} through ${by}`)
+        }
       }
-    }
-    expect(bad).toEqual([])
-  })
+      expect(bad).toEqual([])
+    },
+  )
 
   it('the checker itself refuses an upward import, a bot reaching into the session, bench importing cli, and sees node:fs behind the store', () => {
     const at = (p: string): string => join(SRC, p)

@@ -18,7 +18,10 @@ import { describe as describeVerdict, verifyPaths } from '../docs/examples/verif
 import { cli } from './cli.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; exports: Record<string, string | { types: string; default: string }> }
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string
+  exports: Record<string, string | { types: string; default: string }>
+}
 const vector = (name: string): string => join(ROOT, 'protocol', 'vectors', name)
 
 describe('the package by its name (package.json exports, docs/LIBRARY.md)', () => {
@@ -36,9 +39,29 @@ describe('the package by its name (package.json exports, docs/LIBRARY.md)', () =
   })
 
   it('the root entry point has the public names of every part but net, and no internals', () => {
-    for (const name of ['runSession', 'memoryChannelPair', 'verifyFiles', 'adjudicate', 'parseGameRecord', 'readRecord', 'makeBot', 'DEFAULT_TERMS']) expect(root).toHaveProperty(name)
+    for (const name of [
+      'runSession',
+      'memoryChannelPair',
+      'verifyFiles',
+      'adjudicate',
+      'parseGameRecord',
+      'readRecord',
+      'makeBot',
+      'DEFAULT_TERMS',
+    ])
+      expect(root).toHaveProperty(name)
     // The session's internals, the verifier's steps, the codec, the network.
-    for (const name of ['Inbox', 'decide', 'examine', 'gatherEvidence', 'encodeUnsigned', 'verdictPartOf', 'hostGame', 'createPeerNode']) expect(root).not.toHaveProperty(name)
+    for (const name of [
+      'Inbox',
+      'decide',
+      'examine',
+      'gatherEvidence',
+      'encodeUnsigned',
+      'verdictPartOf',
+      'hostGame',
+      'createPeerNode',
+    ])
+      expect(root).not.toHaveProperty(name)
   })
 
   it('an in-memory game through spaceships/session ends complete on both sides, and spaceships/verify agrees from both files and from each', async () => {
@@ -77,14 +100,20 @@ describe('the package by its name (package.json exports, docs/LIBRARY.md)', () =
   })
 
   it('the verification example gives the vectors their verdicts (SPEC §12.7)', () => {
-    expect(describeVerdict(verifyPaths([vector('honest-a.transcript'), vector('honest-b.transcript')]))).toMatch(/^complete: scores \d+:\d+/)
+    expect(describeVerdict(verifyPaths([vector('honest-a.transcript'), vector('honest-b.transcript')]))).toMatch(
+      /^complete: scores \d+:\d+/,
+    )
     const equivocation = verifyPaths([vector('equivocation.transcript')])
     expect(equivocation.status).toBe('offence')
     expect(describeVerdict(equivocation)).toMatch(/^offence: equivocation by [AB]/)
   })
 
   it('the examples run as documented, with Node alone (type stripping, the package by its name)', () => {
-    const run = spawnSync(process.execPath, ['docs/examples/verification.ts', 'protocol/vectors/honest-a.transcript', 'protocol/vectors/honest-b.transcript'], { cwd: ROOT, encoding: 'utf8' })
+    const run = spawnSync(
+      process.execPath,
+      ['docs/examples/verification.ts', 'protocol/vectors/honest-a.transcript', 'protocol/vectors/honest-b.transcript'],
+      { cwd: ROOT, encoding: 'utf8' },
+    )
     expect(run.stderr).toBe('')
     expect(run.stdout).toMatch(/^complete: scores \d+:\d+, [AB] wins\n$/)
   })
@@ -92,11 +121,15 @@ describe('the package by its name (package.json exports, docs/LIBRARY.md)', () =
   it('docs/LIBRARY.md shows each example exactly as the file this test runs', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'LIBRARY.md'), 'utf8')
     const blocks = [...doc.matchAll(/<!-- example: (\S+) -->\n```ts\n([\s\S]*?)```\n/g)]
-    expect(blocks.map((m) => m[1])).toEqual(['docs/examples/in-memory-game.ts', 'docs/examples/verification.ts', 'docs/examples/custom-strategy.ts'])
+    expect(blocks.map((m) => m[1])).toEqual([
+      'docs/examples/in-memory-game.ts',
+      'docs/examples/verification.ts',
+      'docs/examples/custom-strategy.ts',
+    ])
     for (const [, file = '', code] of blocks) expect(code).toBe(readFileSync(join(ROOT, file), 'utf8'))
   })
 
-  it('one version: `spaceships --version` prints package.json\'s', async () => {
+  it("one version: `spaceships --version` prints package.json's", async () => {
     const r = await cli(['--version'])
     expect(r.out.trim()).toBe(pkg.version)
     expect(pkg.version).toMatch(/^0\.\d+\.\d+$/)

@@ -4,7 +4,16 @@
  * maps or sources. Listed with `npm pack --dry-run` (about a second; it packs the dist/ on disk).
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -39,7 +48,16 @@ beforeAll(() => {
 
 describe('npm pack: the package contents (package.json files)', () => {
   it('ships the executable, every entry point of exports with its types, and the documents', () => {
-    const wanted = ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs/LIBRARY.md', 'protocol/SPEC.md', 'protocol/NOTATION.md', 'protocol/GAME-RECORD.md']
+    const wanted = [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'docs/LIBRARY.md',
+      'protocol/SPEC.md',
+      'protocol/NOTATION.md',
+      'protocol/GAME-RECORD.md',
+    ]
     for (const target of Object.values(pkg.bin)) wanted.push(posix.normalize(target))
     for (const target of Object.values(pkg.exports)) {
       if (typeof target === 'string') wanted.push(posix.normalize(target))
@@ -51,7 +69,15 @@ describe('npm pack: the package contents (package.json files)', () => {
   })
 
   it('ships no benchmarks, test vectors, source maps, sources or tests, and nothing large', () => {
-    const refused = [...paths].filter((p) => p.startsWith('dist/bench/') || p.startsWith('protocol/vectors/') || p.endsWith('.map') || p.startsWith('src/') || p.startsWith('test/') || p.startsWith('bench/'))
+    const refused = [...paths].filter(
+      (p) =>
+        p.startsWith('dist/bench/') ||
+        p.startsWith('protocol/vectors/') ||
+        p.endsWith('.map') ||
+        p.startsWith('src/') ||
+        p.startsWith('test/') ||
+        p.startsWith('bench/'),
+    )
     expect(refused).toEqual([])
     expect(packed.files.filter((f) => f.size > 100_000).map((f) => f.path)).toEqual([])
     expect(packed.unpackedSize).toBeLessThan(1_500_000)
@@ -92,15 +118,22 @@ describe('the packed package, installed: a consumer in another directory (docs/L
   let dir = ''
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'spaceships-consumer-'))
-    const r = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })
+    const r = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
     expect(r.status, r.stderr).toBe(0)
     const [info] = JSON.parse(r.stdout) as { filename: string }[]
     const installed = join(dir, 'node_modules', 'spaceships')
     mkdirSync(installed, { recursive: true })
-    const untar = spawnSync('tar', ['xzf', join(dir, info?.filename ?? ''), '-C', installed, '--strip-components=1'], { encoding: 'utf8' })
+    const untar = spawnSync('tar', ['xzf', join(dir, info?.filename ?? ''), '-C', installed, '--strip-components=1'], {
+      encoding: 'utf8',
+    })
     expect(untar.status, untar.stderr).toBe(0)
     // The dependencies as npm would install them: this project's (no registry in a test).
-    for (const name of readdirSync(join(ROOT, 'node_modules'))) if (name !== 'spaceships' && name !== '.bin') symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name))
+    for (const name of readdirSync(join(ROOT, 'node_modules')))
+      if (name !== 'spaceships' && name !== '.bin')
+        symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name))
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', type: 'module', private: true }))
   })
   afterAll(() => {
@@ -115,7 +148,7 @@ describe('the packed package, installed: a consumer in another directory (docs/L
         'const { ends } = memoryChannelPair()',
         "const side = (role, k) => { const secrets = seededSecrets('consumer/' + role); return runSession({ role, keys: generateKeyPair(secrets), terms: DEFAULT_TERMS, secrets, store: memoryStore(), channel: ends[k], strategy: makeBot('easy', 'consumer/' + role) }) }",
         "const [a, b] = await Promise.all([side('A', 0), side('B', 1)])",
-        "console.log(a.verdict.status, b.verdict.status, verifyTranscript(formatTranscript(a.transcript)).status)",
+        'console.log(a.verdict.status, b.verdict.status, verifyTranscript(formatTranscript(a.transcript)).status)',
         "await import('spaceships/dist/commit/keys.js').catch((e) => console.log(e.code))",
       ].join('\n'),
     )
@@ -133,10 +166,24 @@ describe('the packed package, installed: a consumer in another directory (docs/L
         "const s: PlayerStrategy = randomStrategy(seededRandom('x'))\nconst v: Verdict = verifyFiles([])\nconst p = parseGameRecord('')\nexport const out = [s, v.status, p.ok ? adjudicate(p.value).status : p.error, readRecord]",
       ),
     )
-    writeFileSync(join(dir, 'online.ts'), source("import { type HostOptions, hostGame } from 'spaceships/net'", 'export const host: (o: HostOptions) => unknown = hostGame'))
+    writeFileSync(
+      join(dir, 'online.ts'),
+      source(
+        "import { type HostOptions, hostGame } from 'spaceships/net'",
+        'export const host: (o: HostOptions) => unknown = hostGame',
+      ),
+    )
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
     const check = (file: string, types: string[]): string => {
-      const compilerOptions = { strict: true, noEmit: true, skipLibCheck: false, target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', types }
+      const compilerOptions = {
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        target: 'ES2023',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        types,
+      }
       writeFileSync(join(dir, `tsconfig.${file}.json`), JSON.stringify({ compilerOptions, files: [`${file}.ts`] }))
       return spawnSync(process.execPath, [tsc, '-p', `tsconfig.${file}.json`], { cwd: dir, encoding: 'utf8' }).stdout
     }

@@ -33,5 +33,7 @@ export function sweeper(seed: string): PlayerStrategy {
 
 if (argv[1] === fileURLToPath(import.meta.url)) {
   const [a] = await playInMemory('sweeper', [sweeper('sweeper/A'), randomStrategy(seededRandom('sweeper/B'))])
-  console.log(`the sweeper (A) against a random player: ${a.verdict.status}${a.verdict.status === 'complete' ? `, winner ${a.verdict.winner}` : ''}`)
+  console.log(
+    `the sweeper (A) against a random player: ${a.verdict.status}${a.verdict.status === 'complete' ? `, winner ${a.verdict.winner}` : ''}`,
+  )
 }

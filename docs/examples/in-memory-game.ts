@@ -7,14 +7,27 @@
 import { argv } from 'node:process'
 import { fileURLToPath } from 'node:url'
 import { seededRandom } from 'spaceships/rules'
-import { DEFAULT_TERMS, type PlayerStrategy, type SessionResult, generateKeyPair, memoryChannelPair, memoryStore, randomStrategy, runSession, seededSecrets } from 'spaceships/session'
+import {
+  DEFAULT_TERMS,
+  type PlayerStrategy,
+  type SessionResult,
+  generateKeyPair,
+  memoryChannelPair,
+  memoryStore,
+  randomStrategy,
+  runSession,
+  seededSecrets,
+} from 'spaceships/session'
 
 /**
  * Plays one game between two strategies (random legal players unless given) and returns both
  * sides' results: each side's own verdict and its transcript (every envelope it persisted).
  * Secrets are seeded so the game can be replayed exactly; a real game uses `systemSecrets`.
  */
-export async function playInMemory(seed: string, strategies?: readonly [PlayerStrategy, PlayerStrategy]): Promise<readonly [SessionResult, SessionResult]> {
+export async function playInMemory(
+  seed: string,
+  strategies?: readonly [PlayerStrategy, PlayerStrategy],
+): Promise<readonly [SessionResult, SessionResult]> {
   const { ends } = memoryChannelPair()
   const side = (role: 'A' | 'B', k: 0 | 1): Promise<SessionResult> => {
     const secrets = seededSecrets(`${seed}/${role}`)
@@ -34,6 +47,9 @@ export async function playInMemory(seed: string, strategies?: readonly [PlayerSt
 
 if (argv[1] === fileURLToPath(import.meta.url)) {
   const [a, b] = await playInMemory(argv[2] ?? 'example')
-  console.log(`A: ${a.verdict.status}, ${a.transcript.length} envelopes; B: ${b.verdict.status}, ${b.transcript.length} envelopes`)
-  if (a.verdict.status === 'complete') console.log(`winner ${a.verdict.winner}, scores ${a.verdict.scores.join(':')} after turn ${a.verdict.turn}`)
+  console.log(
+    `A: ${a.verdict.status}, ${a.transcript.length} envelopes; B: ${b.verdict.status}, ${b.transcript.length} envelopes`,
+  )
+  if (a.verdict.status === 'complete')
+    console.log(`winner ${a.verdict.winner}, scores ${a.verdict.scores.join(':')} after turn ${a.verdict.turn}`)
 }

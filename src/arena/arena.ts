@@ -108,7 +108,9 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
     const botA = timed(watch('a', makeBot(o.a, `${seed}/a`, o.work)), think.a)
     const botB = timed(watch('b', makeBot(o.b, `${seed}/b`, o.work)), think.b)
     const [first, second] = swap ? [botB, botA] : [botA, botB]
-    const result = o.fast ? await engineGame(o.ruleset, first, second, o.maxTurns ?? 1000) : await protocolGame(o.ruleset, first, second, seed, o.maxTurns ?? 1000)
+    const result = o.fast
+      ? await engineGame(o.ruleset, first, second, o.maxTurns ?? 1000)
+      : await protocolGame(o.ruleset, first, second, seed, o.maxTurns ?? 1000)
     if (typeof result === 'string') {
       failures.push(`game ${g}: ${result}`)
       continue
@@ -138,14 +140,34 @@ export async function runArena(o: ArenaOptions): Promise<ArenaReport> {
   }
 }
 
-const TERMS: Omit<Terms, 'ruleset' | 'maxTurns'> = { setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME }
+const TERMS: Omit<Terms, 'ruleset' | 'maxTurns'> = {
+  setupMs: 60_000,
+  turnMs: 60_000,
+  replyMs: 60_000,
+  sanction: 'forfeit',
+  match: SINGLE_GAME,
+}
 
-async function protocolGame(ruleset: Ruleset, a: PlayerStrategy, b: PlayerStrategy, seed: string, maxTurns: number): Promise<GameOutcome | string> {
+async function protocolGame(
+  ruleset: Ruleset,
+  a: PlayerStrategy,
+  b: PlayerStrategy,
+  seed: string,
+  maxTurns: number,
+): Promise<GameOutcome | string> {
   const terms: Terms = { ...TERMS, ruleset: formatRuleset(ruleset), maxTurns }
   const pair = memoryChannelPair()
   const side = (role: 'A' | 'B', k: 0 | 1, strategy: PlayerStrategy) => {
     const secrets = seededSecrets(`${seed}/${role}`)
-    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], strategy })
+    return runSession({
+      role,
+      keys: generateKeyPair(secrets),
+      terms,
+      secrets,
+      store: memoryStore(),
+      channel: pair.ends[k],
+      strategy,
+    })
   }
   const [ra] = await Promise.all([side('A', 0, a), side('B', 1, b)])
   const v = ra.verdict
@@ -154,20 +176,46 @@ async function protocolGame(ruleset: Ruleset, a: PlayerStrategy, b: PlayerStrate
 }
 
 /** What player k learnt in a turn, in the wire form the session gives strategies. */
-export function summaryOf(report: { turn: number; records: readonly [CheckedRecord, CheckedRecord]; players: readonly [PlayerTurn, PlayerTurn] }, k: 0 | 1, idle: readonly [boolean, boolean]): TurnSummary {
+export function summaryOf(
+  report: {
+    turn: number
+    records: readonly [CheckedRecord, CheckedRecord]
+    players: readonly [PlayerTurn, PlayerTurn]
+  },
+  k: 0 | 1,
+  idle: readonly [boolean, boolean],
+): TurnSummary {
   const other = k === 0 ? 1 : 0
-  const aspects = (r: CheckedRecord, isIdle: boolean): Aspects => ({ t: 'aspects', turn: report.turn, beams: r.beams.map((b) => b.targets.map(formatCell)), strikes: r.strikes.map(formatCell), scans: r.scans.map(formatCell), kamikaze: r.kamikazeLaunches.map(formatCell), idle: isIdle })
+  const aspects = (r: CheckedRecord, isIdle: boolean): Aspects => ({
+    t: 'aspects',
+    turn: report.turn,
+    beams: r.beams.map((b) => b.targets.map(formatCell)),
+    strikes: r.strikes.map(formatCell),
+    scans: r.scans.map(formatCell),
+    kamikaze: r.kamikazeLaunches.map(formatCell),
+    idle: isIdle,
+  })
   const mine = report.players[k]
   const theirs = report.players[other]
-  const strikeAnswer = (e: { result: 'miss' | 'hit' | 'duplicate-hit'; explosions: readonly number[] }) => ({ result: e.result, salt: NO_SALT, explosions: e.explosions.map(formatCell) })
+  const strikeAnswer = (e: { result: 'miss' | 'hit' | 'duplicate-hit'; explosions: readonly number[] }) => ({
+    result: e.result,
+    salt: NO_SALT,
+    explosions: e.explosions.map(formatCell),
+  })
   const myRecord = report.records[k]
   const theirResults: Results = {
     t: 'results',
     turn: report.turn,
-    beams: myRecord.beams.map((_, i) => mine.exchanges.flatMap((e) => (e.kind === 'beam-strike' && e.beam === i ? [strikeAnswer(e)] : []))),
+    beams: myRecord.beams.map((_, i) =>
+      mine.exchanges.flatMap((e) => (e.kind === 'beam-strike' && e.beam === i ? [strikeAnswer(e)] : [])),
+    ),
     strikes: mine.exchanges.flatMap((e) => (e.kind === 'strike' ? [strikeAnswer(e)] : [])),
     scans: mine.exchanges.flatMap((e) => (e.kind === 'scan' ? [{ result: e.result, salt: NO_SALT }] : [])),
-    destroyed: theirs.destructions.map((d) => ({ type: d.type, id: d.id ?? 1, cells: d.cells.map((c) => ({ cell: formatCell(c), salt: NO_SALT })) })),
+    destroyed: theirs.destructions.map((d) => ({
+      type: d.type,
+      id: d.id ?? 1,
+      cells: d.cells.map((c) => ({ cell: formatCell(c), salt: NO_SALT })),
+    })),
     fleetDestroyed: false,
   }
   return {
@@ -175,39 +223,85 @@ export function summaryOf(report: { turn: number; records: readonly [CheckedReco
     myAspects: aspects(myRecord, idle[k]),
     theirAspects: aspects(report.records[other], idle[other]),
     theirResults,
-    myReports: mine.destructions.map((d) => ({ type: d.type, id: d.id ?? 1, cells: d.cells.map((c) => ({ cell: formatCell(c), salt: NO_SALT })) })),
-    theirFlashcube: { t: 'flashcube', turn: report.turn, reports: theirs.flashcube.map((list) => list.map((f) => (f.kind === 'empty' ? { cell: formatCell(f.cell), kind: 'empty' as const, salt: NO_SALT } : { cell: formatCell(f.cell), kind: 'ship' as const, type: f.type, id: f.id ?? 1, destroyed: f.destroyed, salt: NO_SALT }))) },
+    myReports: mine.destructions.map((d) => ({
+      type: d.type,
+      id: d.id ?? 1,
+      cells: d.cells.map((c) => ({ cell: formatCell(c), salt: NO_SALT })),
+    })),
+    theirFlashcube: {
+      t: 'flashcube',
+      turn: report.turn,
+      reports: theirs.flashcube.map((list) =>
+        list.map((f) =>
+          f.kind === 'empty'
+            ? { cell: formatCell(f.cell), kind: 'empty' as const, salt: NO_SALT }
+            : {
+                cell: formatCell(f.cell),
+                kind: 'ship' as const,
+                type: f.type,
+                id: f.id ?? 1,
+                destroyed: f.destroyed,
+                salt: NO_SALT,
+              },
+        ),
+      ),
+    },
   }
 }
 
-async function engineGame(ruleset: Ruleset, a: PlayerStrategy, b: PlayerStrategy, maxTurns: number): Promise<GameOutcome | string> {
-  const written = [parseSetup(formatSetup(await a.setup(ruleset)), 'strict'), parseSetup(formatSetup(await b.setup(ruleset)), 'strict')] as const
+async function engineGame(
+  ruleset: Ruleset,
+  a: PlayerStrategy,
+  b: PlayerStrategy,
+  maxTurns: number,
+): Promise<GameOutcome | string> {
+  const written = [
+    parseSetup(formatSetup(await a.setup(ruleset)), 'strict'),
+    parseSetup(formatSetup(await b.setup(ruleset)), 'strict'),
+  ] as const
   if (!written[0].ok || !written[1].ok) return 'unwritable setup'
   const started = startGame(ruleset, [written[0].value, written[1].value])
   if (!started.ok) return `illegal setup: ${JSON.stringify(started.error).slice(0, 200)}`
   let game: GameState = started.value
   const history: [TurnSummary[], TurnSummary[]] = [[], []]
   for (let turn = 1; turn <= maxTurns; turn++) {
-    const choices = [await a.record({ role: 'A', ruleset, turn, state: game.players[0], history: history[0] }), await b.record({ role: 'B', ruleset, turn, state: game.players[1], history: history[1] })]
+    const choices = [
+      await a.record({ role: 'A', ruleset, turn, state: game.players[0], history: history[0] }),
+      await b.record({ role: 'B', ruleset, turn, state: game.players[1], history: history[1] }),
+    ]
     if (choices.some(isResignation)) return `a bot resigned in turn ${turn}`
     const texts = choices.map((c) => (isResignation(c) ? '' : c))
     const checked = ([0, 1] as const).map((k) => readRecord(ruleset, game.players[k], turn, texts[k] ?? '', 'lenient'))
     const [ra, rb] = checked
-    if (ra === undefined || rb === undefined || !ra.ok || !rb.ok) return `illegal record in turn ${turn}: ${JSON.stringify(checked.map((c) => (c.ok ? 'ok' : c.error))).slice(0, 300)}`
+    if (ra === undefined || rb === undefined || !ra.ok || !rb.ok)
+      return `illegal record in turn ${turn}: ${JSON.stringify(checked.map((c) => (c.ok ? 'ok' : c.error))).slice(0, 300)}`
     const next = playTurn(game, [ra.value.actions, rb.value.actions])
     if (!next.ok) return `turn ${turn} rejected`
-    const idle = [ra.value, rb.value].map((r) => r.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, r)) as [boolean, boolean]
+    const idle = [ra.value, rb.value].map((r) => r.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, r)) as [
+      boolean,
+      boolean,
+    ]
     for (const k of [0, 1] as const) history[k].push(summaryOf(next.value.report, k, idle))
     game = next.value.game
     const end = next.value.report.end
-    if (end !== undefined) return { winner: end.winner === 'draw' ? 'draw' : end.winner === 0 ? 'A' : 'B', scores: end.scores, turns: turn, reason: end.reason }
+    if (end !== undefined)
+      return {
+        winner: end.winner === 'draw' ? 'draw' : end.winner === 0 ? 'A' : 'B',
+        scores: end.scores,
+        turns: turn,
+        reason: end.reason,
+      }
   }
   const scores = scoresOf(game.players)
-  return { winner: scores[0] > scores[1] ? 'A' : scores[1] > scores[0] ? 'B' : 'draw', scores, turns: maxTurns, reason: 'turn-limit' }
+  return {
+    winner: scores[0] > scores[1] ? 'A' : scores[1] > scores[0] ? 'B' : 'draw',
+    scores,
+    turns: maxTurns,
+    reason: 'turn-limit',
+  }
 }
 
 /** A one-line progress report. */
 export function progressLine(done: number, total: number, r: { a: number; b: number; draws: number }): string {
   return `${done}/${total} games: ${r.a} won, ${r.b} lost, ${r.draws} drawn`
 }
-

@@ -71,7 +71,8 @@ function checked(inner: PlayerStrategy, times: number[], out: { records: number;
         return text
       }
       const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'strict')
-      if (!r.ok) out.illegal.push(`turn ${ctx.turn}: ${text}: ${r.error.map((v) => `${v.rule} ${v.message}`).join('; ')}`)
+      if (!r.ok)
+        out.illegal.push(`turn ${ctx.turn}: ${text}: ${r.error.map((v) => `${v.rule} ${v.message}`).join('; ')}`)
       return text
     },
   }
@@ -92,7 +93,16 @@ async function playSlice(task: Task): Promise<SliceResult> {
     observe: (side, bot) => checked(bot, think[side], out),
     onGame: (_done, o) => turns.push(o.turns),
   })
-  return { task, wins: { ...r.wins }, margin: r.meanMargin * turns.length, turns, think, records: out.records, illegal: out.illegal, failures: [...r.failures] }
+  return {
+    task,
+    wins: { ...r.wins },
+    margin: r.meanMargin * turns.length,
+    turns,
+    think,
+    records: out.records,
+    illegal: out.illegal,
+    failures: [...r.failures],
+  }
 }
 
 const quantile = (xs: readonly number[], q: number): number => {
@@ -133,13 +143,23 @@ async function main(args: readonly string[]): Promise<void> {
   const tasks: Task[] = []
   for (const variant of VARIANTS)
     for (const [a, b] of MATCHES)
-      for (let first = 0; first < games; first += SLICE) tasks.push({ a, b, variant, seed: `${seed}/${variant}/${a}/${b}`, firstGame: first, games: Math.min(SLICE, games - first) })
+      for (let first = 0; first < games; first += SLICE)
+        tasks.push({
+          a,
+          b,
+          variant,
+          seed: `${seed}/${variant}/${a}/${b}`,
+          firstGame: first,
+          games: Math.min(SLICE, games - first),
+        })
   // The slowest matches first, so the pool ends together.
   const cost = (t: Task): number => (t.a === 'hard' || t.b === 'hard' ? 2 : 1) + (t.b === 'random' ? 0 : 1)
   tasks.sort((x, y) => cost(y) - cost(x))
   const load0 = loadavg()
   const started = performance.now()
-  process.stderr.write(`${tasks.length} slices of up to ${SLICE} games on ${jobs} worker threads (${cpus()[0]?.model ?? 'cpu'}, ${cpus().length} cores, load ${load0.map((x) => x.toFixed(2)).join(' ')})\n`)
+  process.stderr.write(
+    `${tasks.length} slices of up to ${SLICE} games on ${jobs} worker threads (${cpus()[0]?.model ?? 'cpu'}, ${cpus().length} cores, load ${load0.map((x) => x.toFixed(2)).join(' ')})\n`,
+  )
   const results: SliceResult[] = []
   let next = 0
   const worker = async (): Promise<void> => {
@@ -154,7 +174,8 @@ async function main(args: readonly string[]): Promise<void> {
           w.postMessage(task)
         })
         w.removeAllListeners('error')
-        if (!reply.ok) throw new Error(`${task.variant} ${task.a} vs ${task.b}, games from ${task.firstGame}: ${reply.error}`)
+        if (!reply.ok)
+          throw new Error(`${task.variant} ${task.a} vs ${task.b}, games from ${task.firstGame}: ${reply.error}`)
         results.push(reply.result)
         if (process.stderr.isTTY) process.stderr.write(`\r${results.length}/${tasks.length} slices`)
       }
@@ -174,7 +195,11 @@ async function main(args: readonly string[]): Promise<void> {
       const mine = results.filter((r) => r.task.variant === variant && r.task.a === a && r.task.b === b)
       const sum = (f: (r: SliceResult) => number): number => mine.reduce((n, r) => n + f(r), 0)
       const think = { a: mine.flatMap((r) => r.think.a), b: mine.flatMap((r) => r.think.b) }
-      for (const [level, times] of [[a, think.a], [b, think.b]] as const) levelTimes.set(level, [...(levelTimes.get(level) ?? []), ...times])
+      for (const [level, times] of [
+        [a, think.a],
+        [b, think.b],
+      ] as const)
+        levelTimes.set(level, [...(levelTimes.get(level) ?? []), ...times])
       const played = sum((r) => r.turns.length)
       matches.push({
         a,
@@ -184,7 +209,10 @@ async function main(args: readonly string[]): Promise<void> {
         wins: { a: sum((r) => r.wins.a), b: sum((r) => r.wins.b), draws: sum((r) => r.wins.draws) },
         meanMargin: played === 0 ? 0 : sum((r) => r.margin) / played,
         meanTurns: played === 0 ? 0 : sum((r) => r.turns.reduce((x, y) => x + y, 0)) / played,
-        thinkMs: { a: { median: quantile(think.a, 0.5), p95: quantile(think.a, 0.95) }, b: { median: quantile(think.b, 0.5), p95: quantile(think.b, 0.95) } },
+        thinkMs: {
+          a: { median: quantile(think.a, 0.5), p95: quantile(think.a, 0.95) },
+          b: { median: quantile(think.b, 0.5), p95: quantile(think.b, 0.95) },
+        },
         records: sum((r) => r.records),
         illegal: mine.flatMap((r) => r.illegal),
         failures: mine.flatMap((r) => r.failures),
@@ -212,11 +240,21 @@ async function main(args: readonly string[]): Promise<void> {
   const records = matches.reduce((n, m) => n + m.records, 0)
   const illegal = matches.flatMap((m) => m.illegal)
   const failures = matches.flatMap((m) => m.failures)
-  lines.push(`${records.toLocaleString('en')} records checked strictly, ${illegal.length} illegal; ${failures.length} games failed.`)
+  lines.push(
+    `${records.toLocaleString('en')} records checked strictly, ${illegal.length} illegal; ${failures.length} games failed.`,
+  )
   for (const x of [...illegal, ...failures].slice(0, 20)) lines.push(`  ${x}`)
   process.stdout.write(`${lines.join('\n')}\n`)
-  const levels = Object.fromEntries([...levelTimes].map(([level, t]) => [level, { moves: t.length, medianMs: quantile(t, 0.5), p95Ms: quantile(t, 0.95) }]))
-  writeFileSync(outFile, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, jobs, seconds, load: { start: load0, end: load1 }, games, seed, matches, levels }, null, 2)}\n`)
+  const levels = Object.fromEntries(
+    [...levelTimes].map(([level, t]) => [
+      level,
+      { moves: t.length, medianMs: quantile(t, 0.5), p95Ms: quantile(t, 0.95) },
+    ]),
+  )
+  writeFileSync(
+    outFile,
+    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: cpus()[0]?.model, cores: cpus().length, jobs, seconds, load: { start: load0, end: load1 }, games, seed, matches, levels }, null, 2)}\n`,
+  )
   process.stderr.write(`raw figures in ${outFile}\n`)
   if (illegal.length > 0 || failures.length > 0) process.exitCode = 1
 }
@@ -227,8 +265,12 @@ if (isMainThread) {
   const port = parentPort
   port?.on('message', (task: Task) => {
     playSlice(task).then(
-      (result) => { port.postMessage({ ok: true, result } satisfies Reply); },
-      (e: unknown) => { port.postMessage({ ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies Reply); },
+      (result) => {
+        port.postMessage({ ok: true, result } satisfies Reply)
+      },
+      (e: unknown) => {
+        port.postMessage({ ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) } satisfies Reply)
+      },
     )
   })
 }

@@ -42,12 +42,24 @@ export interface PeerResult {
   readonly bytesSent: number
 }
 
-export const benchTerms = (maxTurns: number): Terms => ({ ruleset: formatRuleset(DEFAULT_RULESET), maxTurns, setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME })
+export const benchTerms = (maxTurns: number): Terms => ({
+  ruleset: formatRuleset(DEFAULT_RULESET),
+  maxTurns,
+  setupMs: 60_000,
+  turnMs: 60_000,
+  replyMs: 60_000,
+  sanction: 'forfeit',
+  match: SINGLE_GAME,
+})
 
 /** A libp2p node (TCP, Noise, yamux) for one side of a benchmark link. */
 export async function benchNode(seed: string, role: Role, listen: boolean): Promise<Libp2p> {
   const identity = await identityFromSecret(seededSecrets(`${seed}/${role}/identity`).bytes(32))
-  const node = await createPeerNode({ identity, listen: listen ? ['/ip4/127.0.0.1/tcp/0'] : [], admission: () => 'anyone' })
+  const node = await createPeerNode({
+    identity,
+    listen: listen ? ['/ip4/127.0.0.1/tcp/0'] : [],
+    admission: () => 'anyone',
+  })
   await node.start()
   return node
 }
@@ -66,7 +78,12 @@ export async function acceptChannel(node: Libp2p): Promise<{ channel: StreamChan
 
 export async function dialChannel(node: Libp2p, addrs: readonly string[]): Promise<StreamChannel> {
   const channel = streamChannel()
-  channel.attach(await node.dialProtocol(addrs.map((a) => multiaddr(a)), PROTOCOL_ID))
+  channel.attach(
+    await node.dialProtocol(
+      addrs.map((a) => multiaddr(a)),
+      PROTOCOL_ID,
+    ),
+  )
   return channel
 }
 
@@ -87,10 +104,35 @@ export function counting(c: Channel, total: { bytes: number }): Channel {
 export type BenchBot = 'random' | 'medium'
 
 /** Plays one side of a bot game and returns its turn count. */
-export async function playSide(mode: BenchMode, role: Role, seed: string, channel: Channel, maxTurns: number, bot: BenchBot = 'random'): Promise<number> {
-  if (mode !== 'full') return (await runTrusting(role, DEFAULT_RULESET, channel, makeBot(bot, `${seed}/${role}/bot`), maxTurns, mode === 'trusting' ? 'protocol' : 'pipelined')).turns
+export async function playSide(
+  mode: BenchMode,
+  role: Role,
+  seed: string,
+  channel: Channel,
+  maxTurns: number,
+  bot: BenchBot = 'random',
+): Promise<number> {
+  if (mode !== 'full')
+    return (
+      await runTrusting(
+        role,
+        DEFAULT_RULESET,
+        channel,
+        makeBot(bot, `${seed}/${role}/bot`),
+        maxTurns,
+        mode === 'trusting' ? 'protocol' : 'pipelined',
+      )
+    ).turns
   const secrets = seededSecrets(`${seed}/${role}`)
-  const r = await runSession({ role, keys: generateKeyPair(secrets), terms: benchTerms(maxTurns), secrets, store: memoryStore(), channel, strategy: makeBot(bot, `${seed}/${role}/bot`) })
+  const r = await runSession({
+    role,
+    keys: generateKeyPair(secrets),
+    terms: benchTerms(maxTurns),
+    secrets,
+    store: memoryStore(),
+    channel,
+    strategy: makeBot(bot, `${seed}/${role}/bot`),
+  })
   if (r.verdict.status !== 'complete') throw new Error(`bench game ${seed}: ${r.verdict.status}`)
   return r.verdict.turn
 }

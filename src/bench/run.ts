@@ -28,7 +28,17 @@ import { formatTranscript, memoryStore } from '../transcript/file.js'
 import { verifyTranscript } from '../verify/verify.js'
 import { defaultJobs, verifyGroups } from '../pool/verify-pool.js'
 import { worstCase } from './worst.js'
-import { type BenchBot, type BenchMode, type PeerResult, acceptChannel, benchNode, benchTerms, counting, dialChannel, playSide } from './peer.js'
+import {
+  type BenchBot,
+  type BenchMode,
+  type PeerResult,
+  acceptChannel,
+  benchNode,
+  benchTerms,
+  counting,
+  dialChannel,
+  playSide,
+} from './peer.js'
 import { type Link, delayLink, viaPort } from './link.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
@@ -92,13 +102,21 @@ async function perTurnOneProcess(mode: BenchMode, seed: string): Promise<TurnRun
   const bytes = { bytes: 0 }
   const cpu0 = process.cpuUsage()
   const t0 = performance.now()
-  const [turns] = await Promise.all([playSide(mode, 'A', seed, counting(accepted.channel, bytes), PER_TURN_MAX_TURNS), playSide(mode, 'B', seed, counting(b, bytes), PER_TURN_MAX_TURNS)])
+  const [turns] = await Promise.all([
+    playSide(mode, 'A', seed, counting(accepted.channel, bytes), PER_TURN_MAX_TURNS),
+    playSide(mode, 'B', seed, counting(b, bytes), PER_TURN_MAX_TURNS),
+  ])
   const wall = performance.now() - t0
   const cpu = process.cpuUsage(cpu0)
   accepted.channel.close()
   b.close()
   await Promise.all([na.stop(), nb.stop()] as Promise<void>[])
-  return { wallMsPerTurn: wall / turns, cpuMsPerTurnPerPlayer: (cpu.user + cpu.system) / 1000 / turns / 2, bytesPerTurnPerPlayer: bytes.bytes / turns / 2, turns }
+  return {
+    wallMsPerTurn: wall / turns,
+    cpuMsPerTurnPerPlayer: (cpu.user + cpu.system) / 1000 / turns / 2,
+    bytesPerTurnPerPlayer: bytes.bytes / turns / 2,
+    turns,
+  }
 }
 
 /** A bench peer process: its JSON lines as they come, and (for a dialer) a way to start its next game. */
@@ -133,7 +151,14 @@ interface PeerPair {
   readonly link: Link
 }
 
-async function peerPair(mode: BenchMode, bot: BenchBot, seed: string, maxTurns: number, games: number, delayMs: number): Promise<PeerPair> {
+async function peerPair(
+  mode: BenchMode,
+  bot: BenchBot,
+  seed: string,
+  maxTurns: number,
+  games: number,
+  delayMs: number,
+): Promise<PeerPair> {
   const host = peerProcess(['listen', mode, seed, String(maxTurns), String(games), bot])
   const { addr } = await nextJson<{ addr: string[] }>(host.lines)
   const tcp = addr.find((a) => a.includes('/tcp/'))
@@ -151,7 +176,13 @@ async function nextGame(p: PeerPair, label: string): Promise<TurnRun> {
   const [a, b] = await Promise.all([nextJson<PeerResult>(p.host.lines), nextJson<PeerResult>(p.join.lines)])
   if (a.turns !== b.turns || a.turns === 0) throw new Error(`${label}: the sides disagree on the game's length`)
   const tcp = p.link.bytes.up + p.link.bytes.down - before
-  return { wallMsPerTurn: Math.max(a.wallMs, b.wallMs) / a.turns, cpuMsPerTurnPerPlayer: (a.cpuMs + b.cpuMs) / 2 / a.turns, bytesPerTurnPerPlayer: (a.bytesSent + b.bytesSent) / 2 / a.turns, tcpBytesPerTurnPerPlayer: tcp / 2 / a.turns, turns: a.turns }
+  return {
+    wallMsPerTurn: Math.max(a.wallMs, b.wallMs) / a.turns,
+    cpuMsPerTurnPerPlayer: (a.cpuMs + b.cpuMs) / 2 / a.turns,
+    bytesPerTurnPerPlayer: (a.bytesSent + b.bytesSent) / 2 / a.turns,
+    tcpBytesPerTurnPerPlayer: tcp / 2 / a.turns,
+    turns: a.turns,
+  }
 }
 
 /**
@@ -160,10 +191,19 @@ async function nextGame(p: PeerPair, label: string): Promise<TurnRun> {
  * of the machine falls on both; each pair plays a warm-up game first (a peer node is long-running;
  * a fresh process would measure the JIT).
  */
-async function pairedRuns(bot: BenchBot, delayMs: number, maxTurns: number, count: number): Promise<Record<BenchMode, TurnRun[]>> {
+async function pairedRuns(
+  bot: BenchBot,
+  delayMs: number,
+  maxTurns: number,
+  count: number,
+): Promise<Record<BenchMode, TurnRun[]>> {
   const seed = `turn/${bot}/${delayMs}`
   const modes = ['full', 'trusting', 'pipelined'] as const
-  const pairs = { full: await peerPair('full', bot, seed, maxTurns, count + 1, delayMs), trusting: await peerPair('trusting', bot, seed, maxTurns, count + 1, delayMs), pipelined: await peerPair('pipelined', bot, seed, maxTurns, count + 1, delayMs) }
+  const pairs = {
+    full: await peerPair('full', bot, seed, maxTurns, count + 1, delayMs),
+    trusting: await peerPair('trusting', bot, seed, maxTurns, count + 1, delayMs),
+    pipelined: await peerPair('pipelined', bot, seed, maxTurns, count + 1, delayMs),
+  }
   const runs: Record<BenchMode, TurnRun[]> = { full: [], trusting: [], pipelined: [] }
   for (let g = 0; g <= count; g++) {
     for (const mode of modes) {
@@ -182,13 +222,35 @@ async function pairedRuns(bot: BenchBot, delayMs: number, maxTurns: number, coun
 /** A whole game over libp2p: nodes, connection, invite preamble, hello, play, reveal, both verifications. */
 async function wholeGame(bot: 'medium' | 'random', seed: string): Promise<{ ms: number; turns: number }> {
   const t0 = performance.now()
-  const [ia, ib] = await Promise.all([identityFromSecret(seededSecrets(`${seed}/ia`).bytes(32)), identityFromSecret(seededSecrets(`${seed}/ib`).bytes(32))])
+  const [ia, ib] = await Promise.all([
+    identityFromSecret(seededSecrets(`${seed}/ia`).bytes(32)),
+    identityFromSecret(seededSecrets(`${seed}/ib`).bytes(32)),
+  ])
   const id = '0123456789abcdef0123456789abcdef'
   let invited: (addrs: string[]) => void = () => undefined
   const addrs = new Promise<string[]>((r) => (invited = r))
   const t = terms(1000)
-  const host = hostGame({ identity: ia, secrets: seededSecrets(`${seed}/A`), store: memoryStore(), strategy: makeBot(bot, `${seed}/A`), listen: ['/ip4/127.0.0.1/tcp/0'], inviteId: id, terms: t, waitMs: 10_000, onReady: (n: Libp2p) => { invited(n.getMultiaddrs().map(String)); } })
-  const join = joinGame({ identity: ib, secrets: seededSecrets(`${seed}/B`), store: memoryStore(), strategy: makeBot(bot, `${seed}/B`), listen: [], invite: { id, peer: ia.peerId.toString(), addrs: await addrs, terms: t } })
+  const host = hostGame({
+    identity: ia,
+    secrets: seededSecrets(`${seed}/A`),
+    store: memoryStore(),
+    strategy: makeBot(bot, `${seed}/A`),
+    listen: ['/ip4/127.0.0.1/tcp/0'],
+    inviteId: id,
+    terms: t,
+    waitMs: 10_000,
+    onReady: (n: Libp2p) => {
+      invited(n.getMultiaddrs().map(String))
+    },
+  })
+  const join = joinGame({
+    identity: ib,
+    secrets: seededSecrets(`${seed}/B`),
+    store: memoryStore(),
+    strategy: makeBot(bot, `${seed}/B`),
+    listen: [],
+    invite: { id, peer: ia.peerId.toString(), addrs: await addrs, terms: t },
+  })
   const [h] = await Promise.all([host, join])
   const ms = performance.now() - t0
   if (h.verdict.status !== 'complete') throw new Error(`whole game ${seed}: ${h.verdict.status}`)
@@ -203,7 +265,15 @@ async function transcripts(bot: 'medium' | 'random', count: number, maxTurns: nu
     const [ca, cb] = pair.ends
     const side = (role: 'A' | 'B', channel: Channel) => {
       const secrets = seededSecrets(`verify/${bot}/${i}/${role}`)
-      return runSession({ role, keys: generateKeyPair(secrets), terms: terms(maxTurns), secrets, store: memoryStore(), channel, strategy: makeBot(bot, `verify/${bot}/${i}/${role}/bot`) })
+      return runSession({
+        role,
+        keys: generateKeyPair(secrets),
+        terms: terms(maxTurns),
+        secrets,
+        store: memoryStore(),
+        channel,
+        strategy: makeBot(bot, `verify/${bot}/${i}/${role}/bot`),
+      })
     }
     const [ra] = await Promise.all([side('A', ca), side('B', cb)])
     out.push(formatTranscript(ra.transcript))
@@ -215,7 +285,8 @@ function verifierRate(files: readonly string[]): { gamesPerSecond: Stat; envelop
   const rates: number[] = []
   for (let rep = 0; rep <= REPS; rep++) {
     const t0 = performance.now()
-    for (const f of files) if (verifyTranscript(f).status !== 'complete') throw new Error('a bench transcript does not verify')
+    for (const f of files)
+      if (verifyTranscript(f).status !== 'complete') throw new Error('a bench transcript does not verify')
     const s = (performance.now() - t0) / 1000
     if (rep > 0) rates.push(files.length / s)
   }
@@ -227,13 +298,18 @@ function verifierRate(files: readonly string[]): { gamesPerSecond: Stat; envelop
  * `spaceships verify --jobs N` over a tournament (the strong-bot transcripts, repeated to 200):
  * wall-clock games/s on every core, worker start-up included.
  */
-async function verifierRateAllCores(files: readonly string[]): Promise<{ gamesPerSecond: Stat; threads: number; transcripts: number }> {
+async function verifierRateAllCores(
+  files: readonly string[],
+): Promise<{ gamesPerSecond: Stat; threads: number; transcripts: number }> {
   const bytes = Array.from({ length: 200 }, (_, i) => new TextEncoder().encode(files[i % files.length] ?? ''))
   const threads = defaultJobs()
   const rates: number[] = []
   for (let rep = 0; rep <= 3; rep++) {
     const t0 = performance.now()
-    const verdicts = await verifyGroups(bytes.map((content, i) => [{ name: String(i), content }]), threads)
+    const verdicts = await verifyGroups(
+      bytes.map((content, i) => [{ name: String(i), content }]),
+      threads,
+    )
     const s = (performance.now() - t0) / 1000
     if (verdicts.some((v) => v.status !== 'complete')) throw new Error('a bench transcript does not verify')
     if (rep > 0) rates.push(bytes.length / s)
@@ -244,8 +320,15 @@ async function verifierRateAllCores(files: readonly string[]): Promise<{ gamesPe
 function engineRate(): { turnsPerSecond: Stat; gamesPerSecond: Stat; meanTurns: number } {
   // Records are generated first, so only resolution (the reducer) is timed, not the random bot.
   const games = Array.from({ length: 40 }, (_, i) => playRandomGame(RULESET, seededRandom(`engine/${i}`)))
-  const setups = games.map((g) => g.states[0]?.players.map((p) => p.ships.map((s): WrittenShip => ({ type: s.type, id: s.id, cells: s.cells, text: s.type }))) as [WrittenShip[], WrittenShip[]])
-  const records = games.map((g) => g.reports.map((r) => [r.records[0].actions, r.records[1].actions] as [ActionRecord, ActionRecord]))
+  const setups = games.map(
+    (g) =>
+      g.states[0]?.players.map((p) =>
+        p.ships.map((s): WrittenShip => ({ type: s.type, id: s.id, cells: s.cells, text: s.type })),
+      ) as [WrittenShip[], WrittenShip[]],
+  )
+  const records = games.map((g) =>
+    g.reports.map((r) => [r.records[0].actions, r.records[1].actions] as [ActionRecord, ActionRecord]),
+  )
   const turns = records.reduce((n, r) => n + r.length, 0)
   const tps: number[] = []
   const gps: number[] = []
@@ -271,7 +354,10 @@ function engineRate(): { turnsPerSecond: Stat; gamesPerSecond: Stat; meanTurns: 
 }
 
 /** Runs a command, returning its wall time and its peak RSS (VmHWM, polled from /proc). */
-function timedProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; peakRssMiB: number; code: number | null }> {
+function timedProcess(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ ms: number; peakRssMiB: number; code: number | null }> {
   return new Promise((resolve) => {
     const t0 = performance.now()
     const child = spawn(process.execPath, [...args], { env, stdio: 'ignore' })
@@ -291,7 +377,8 @@ function timedProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<
   })
 }
 
-const fmt = (s: Stat, digits = 2): string => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}..${s.max.toFixed(digits)})`
+const fmt = (s: Stat, digits = 2): string =>
+  `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}..${s.max.toFixed(digits)})`
 
 async function main(): Promise<void> {
   const started = performance.now()
@@ -300,21 +387,44 @@ async function main(): Promise<void> {
   log(`bench on ${machine}`)
 
   log('1. per turn over libp2p (TCP + Noise + yamux), full protocol vs trusting baseline, alternating')
-  const summary = (full: readonly TurnRun[], trusting: readonly TurnRun[], maxTurns: number, pipelined?: readonly TurnRun[]): TurnSeries => {
+  const summary = (
+    full: readonly TurnRun[],
+    trusting: readonly TurnRun[],
+    maxTurns: number,
+    pipelined?: readonly TurnRun[],
+  ): TurnSeries => {
     const pick = (runs: readonly TurnRun[], f: (r: TurnRun) => number): Stat => stat(runs.map(f))
     const wall = { full: pick(full, (r) => r.wallMsPerTurn), trusting: pick(trusting, (r) => r.wallMsPerTurn) }
-    const cpu = { full: pick(full, (r) => r.cpuMsPerTurnPerPlayer), trusting: pick(trusting, (r) => r.cpuMsPerTurnPerPlayer) }
-    const tcp = full.every((r) => r.tcpBytesPerTurnPerPlayer !== undefined) ? { tcpBytesPerPlayer: { full: pick(full, (r) => r.tcpBytesPerTurnPerPlayer ?? 0), trusting: pick(trusting, (r) => r.tcpBytesPerTurnPerPlayer ?? 0) } } : {}
+    const cpu = {
+      full: pick(full, (r) => r.cpuMsPerTurnPerPlayer),
+      trusting: pick(trusting, (r) => r.cpuMsPerTurnPerPlayer),
+    }
+    const tcp = full.every((r) => r.tcpBytesPerTurnPerPlayer !== undefined)
+      ? {
+          tcpBytesPerPlayer: {
+            full: pick(full, (r) => r.tcpBytesPerTurnPerPlayer ?? 0),
+            trusting: pick(trusting, (r) => r.tcpBytesPerTurnPerPlayer ?? 0),
+          },
+        }
+      : {}
     const piped = pipelined === undefined ? undefined : pick(pipelined, (r) => r.wallMsPerTurn)
-    const pipedTcp = pipelined?.every((r) => r.tcpBytesPerTurnPerPlayer !== undefined) === true ? { tcpBytesPerPlayer: pick(pipelined, (r) => r.tcpBytesPerTurnPerPlayer ?? 0) } : {}
+    const pipedTcp =
+      pipelined?.every((r) => r.tcpBytesPerTurnPerPlayer !== undefined) === true
+        ? { tcpBytesPerPlayer: pick(pipelined, (r) => r.tcpBytesPerTurnPerPlayer ?? 0) }
+        : {}
     return {
       games: full.length,
       maxTurns,
       turns: pick(full, (r) => r.turns),
       wallMs: { ...wall, ratio: wall.full.median / wall.trusting.median },
-      ...(piped === undefined ? {} : { pipelined: { wallMs: piped, ratio: wall.full.median / piped.median, ...pipedTcp } }),
+      ...(piped === undefined
+        ? {}
+        : { pipelined: { wallMs: piped, ratio: wall.full.median / piped.median, ...pipedTcp } }),
       cpuMsPerPlayer: { ...cpu, ratio: cpu.full.median / cpu.trusting.median },
-      bytesPerPlayer: { full: pick(full, (r) => r.bytesPerTurnPerPlayer), trusting: pick(trusting, (r) => r.bytesPerTurnPerPlayer) },
+      bytesPerPlayer: {
+        full: pick(full, (r) => r.bytesPerTurnPerPlayer),
+        trusting: pick(trusting, (r) => r.bytesPerTurnPerPlayer),
+      },
       ...tcp,
     }
   }
@@ -367,7 +477,21 @@ async function main(): Promise<void> {
   const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), NO_COLOR: '1' }
   const transcriptFile = join(home, 'game.transcript')
   writeFileSync(transcriptFile, strongFiles[0] ?? '')
-  const node = await timedProcess([CLI, 'play', '--autoplay', '--bot', 'random', '--max-turns', '100', '--json', '--out', join(home, 'play.transcript')], env)
+  const node = await timedProcess(
+    [
+      CLI,
+      'play',
+      '--autoplay',
+      '--bot',
+      'random',
+      '--max-turns',
+      '100',
+      '--json',
+      '--out',
+      join(home, 'play.transcript'),
+    ],
+    env,
+  )
   if (node.code !== 0) throw new Error('the play process failed')
   const cold: number[] = []
   for (let i = 0; i <= REPS + 2; i++) {
@@ -385,10 +509,26 @@ async function main(): Promise<void> {
     perTurnMedium: twoProcessesMedium,
     perTurnLink: { delayMs: LINK_DELAY_MS, random: linkRandom, medium: linkMedium },
     perTurnOneProcess: oneProcess,
-    wholeGame: { medium: { ms: stat(wholeStrong.map((g) => g.ms)), turns: stat(wholeStrong.map((g) => g.turns)) }, random: { ms: stat(wholeRandom.map((g) => g.ms)), turns: stat(wholeRandom.map((g) => g.turns)) } },
-    verifier: { mediumGames: verifyStrong, randomGames: verifyRandom, allCores: verifyAllCores, worstCase: { lines: worst.lines, bytes: worst.bytes, validCpuMs: stat(worst.validCpuMs), brokenCpuMs: stat(worst.brokenCpuMs) } },
+    wholeGame: {
+      medium: { ms: stat(wholeStrong.map((g) => g.ms)), turns: stat(wholeStrong.map((g) => g.turns)) },
+      random: { ms: stat(wholeRandom.map((g) => g.ms)), turns: stat(wholeRandom.map((g) => g.turns)) },
+    },
+    verifier: {
+      mediumGames: verifyStrong,
+      randomGames: verifyRandom,
+      allCores: verifyAllCores,
+      worstCase: {
+        lines: worst.lines,
+        bytes: worst.bytes,
+        validCpuMs: stat(worst.validCpuMs),
+        brokenCpuMs: stat(worst.brokenCpuMs),
+      },
+    },
     engine,
-    peerNode: { peakRssMiB: node.peakRssMiB, note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process' },
+    peerNode: {
+      peakRssMiB: node.peakRssMiB,
+      note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process',
+    },
     verifyColdStartMs: coldStat,
     seconds: (performance.now() - started) / 1000,
   }
@@ -398,39 +538,130 @@ async function main(): Promise<void> {
   const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
   const t = twoProcesses
   const o = oneProcess
-  const ratio = (x: TurnSeries, max: number): string => `ratio ${x.wallMs.ratio.toFixed(2)} <= ${max}: ${goal(x.wallMs.ratio <= max)}`
-  const tcpOf = (x: TurnSeries): [string, string] => (x.tcpBytesPerPlayer === undefined ? ['', ''] : [fmt(x.tcpBytesPerPlayer.full, 0), fmt(x.tcpBytesPerPlayer.trusting, 0)])
+  const ratio = (x: TurnSeries, max: number): string =>
+    `ratio ${x.wallMs.ratio.toFixed(2)} <= ${max}: ${goal(x.wallMs.ratio <= max)}`
+  const tcpOf = (x: TurnSeries): [string, string] =>
+    x.tcpBytesPerPlayer === undefined
+      ? ['', '']
+      : [fmt(x.tcpBytesPerPlayer.full, 0), fmt(x.tcpBytesPerPlayer.trusting, 0)]
   const w = results.wholeGame.medium
   const rows: [string, string, string, string][] = [
-    [`wall time per turn over a ${LINK_DELAY_MS} ms link, random bots (${linkRandom.turns.median} turns), ms`, fmt(linkRandom.wallMs.full), fmt(linkRandom.wallMs.trusting), ratio(linkRandom, 1.35)],
-    [`wall time per turn over a ${LINK_DELAY_MS} ms link, medium bots (${linkMedium.turns.median} turns), ms`, fmt(linkMedium.wallMs.full), fmt(linkMedium.wallMs.trusting), ratio(linkMedium, 1.5)],
+    [
+      `wall time per turn over a ${LINK_DELAY_MS} ms link, random bots (${linkRandom.turns.median} turns), ms`,
+      fmt(linkRandom.wallMs.full),
+      fmt(linkRandom.wallMs.trusting),
+      ratio(linkRandom, 1.35),
+    ],
+    [
+      `wall time per turn over a ${LINK_DELAY_MS} ms link, medium bots (${linkMedium.turns.median} turns), ms`,
+      fmt(linkMedium.wallMs.full),
+      fmt(linkMedium.wallMs.trusting),
+      ratio(linkMedium, 1.5),
+    ],
     ...[linkRandom, linkMedium].map((x, i): [string, string, string, string] => [
       `the same over the link, ${i === 0 ? 'random' : 'medium'} bots, against pipelined trusting play (no commit-then-reveal schedule can go below 1.5), ms`,
       fmt(x.wallMs.full),
       x.pipelined === undefined ? '' : fmt(x.pipelined.wallMs),
       `ratio ${x.pipelined?.ratio.toFixed(2) ?? '?'}`,
     ]),
-    [`wall time per turn on loopback, random bots (${t.turns.median} turns), ms`, fmt(t.wallMs.full), fmt(t.wallMs.trusting), ratio(t, 2.0)],
-    [`wall time per turn on loopback, medium bots (${twoProcessesMedium.turns.median} turns), ms`, fmt(twoProcessesMedium.wallMs.full), fmt(twoProcessesMedium.wallMs.trusting), ratio(twoProcessesMedium, 2.0)],
-    ['wall time per turn, both players in one process, random bots, ms', fmt(o.wallMs.full), fmt(o.wallMs.trusting), `ratio ${o.wallMs.ratio.toFixed(2)}`],
-    ['CPU per turn per player, random bots, ms', fmt(t.cpuMsPerPlayer.full), fmt(t.cpuMsPerPlayer.trusting), `ratio ${t.cpuMsPerPlayer.ratio.toFixed(2)}`],
-    ['CPU per turn per player, medium bots, ms', fmt(twoProcessesMedium.cpuMsPerPlayer.full), fmt(twoProcessesMedium.cpuMsPerPlayer.trusting), `ratio ${twoProcessesMedium.cpuMsPerPlayer.ratio.toFixed(2)}`],
-    ['bytes per turn per player at TCP level, medium bots', ...tcpOf(twoProcessesMedium), `<= 1600: ${goal((twoProcessesMedium.tcpBytesPerPlayer?.full.median ?? Infinity) <= 1600)}`],
+    [
+      `wall time per turn on loopback, random bots (${t.turns.median} turns), ms`,
+      fmt(t.wallMs.full),
+      fmt(t.wallMs.trusting),
+      ratio(t, 2.0),
+    ],
+    [
+      `wall time per turn on loopback, medium bots (${twoProcessesMedium.turns.median} turns), ms`,
+      fmt(twoProcessesMedium.wallMs.full),
+      fmt(twoProcessesMedium.wallMs.trusting),
+      ratio(twoProcessesMedium, 2.0),
+    ],
+    [
+      'wall time per turn, both players in one process, random bots, ms',
+      fmt(o.wallMs.full),
+      fmt(o.wallMs.trusting),
+      `ratio ${o.wallMs.ratio.toFixed(2)}`,
+    ],
+    [
+      'CPU per turn per player, random bots, ms',
+      fmt(t.cpuMsPerPlayer.full),
+      fmt(t.cpuMsPerPlayer.trusting),
+      `ratio ${t.cpuMsPerPlayer.ratio.toFixed(2)}`,
+    ],
+    [
+      'CPU per turn per player, medium bots, ms',
+      fmt(twoProcessesMedium.cpuMsPerPlayer.full),
+      fmt(twoProcessesMedium.cpuMsPerPlayer.trusting),
+      `ratio ${twoProcessesMedium.cpuMsPerPlayer.ratio.toFixed(2)}`,
+    ],
+    [
+      'bytes per turn per player at TCP level, medium bots',
+      ...tcpOf(twoProcessesMedium),
+      `<= 1600: ${goal((twoProcessesMedium.tcpBytesPerPlayer?.full.median ?? Infinity) <= 1600)}`,
+    ],
     ['bytes per turn per player at TCP level, random bots', ...tcpOf(t), ''],
-    ['game frames per turn per player (without libp2p framing), medium bots', fmt(twoProcessesMedium.bytesPerPlayer.full, 0), fmt(twoProcessesMedium.bytesPerPlayer.trusting, 0), ''],
-    [`whole game over loopback, medium bots (median ${w.turns.median} turns), ms`, fmt(w.ms, 0), '', `< 150 ms: ${goal(w.ms.median < 150)}`],
-    [`whole game, random bots (median ${results.wholeGame.random.turns.median} turns), ms`, fmt(results.wholeGame.random.ms, 0), '', ''],
-    [`verifier, medium-bot games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s, one core`, fmt(verifyStrong.gamesPerSecond, 0), '', `>= 400: ${goal(verifyStrong.gamesPerSecond.median >= 400)}`],
-    [`verifier, medium-bot games, ${verifyAllCores.threads} threads (verify --jobs), games/s`, fmt(verifyAllCores.gamesPerSecond, 0), '', ''],
-    [`verifier, random-bot games (${verifyRandom.envelopesPerGame.toFixed(0)} envelopes), games/s`, fmt(verifyRandom.gamesPerSecond, 1), '', ''],
-    [`verifier, the largest transcript (${worst.lines} envelopes), CPU ms, signatures valid`, fmt(results.verifier.worstCase.validCpuMs, 0), '', `< 2000 ms: ${goal(results.verifier.worstCase.validCpuMs.median < 2000)}`],
-    ['verifier, the same file with every signature but the hellos broken, CPU ms', fmt(results.verifier.worstCase.brokenCpuMs, 0), '', `< 2000 ms: ${goal(results.verifier.worstCase.brokenCpuMs.median < 2000)}`],
+    [
+      'game frames per turn per player (without libp2p framing), medium bots',
+      fmt(twoProcessesMedium.bytesPerPlayer.full, 0),
+      fmt(twoProcessesMedium.bytesPerPlayer.trusting, 0),
+      '',
+    ],
+    [
+      `whole game over loopback, medium bots (median ${w.turns.median} turns), ms`,
+      fmt(w.ms, 0),
+      '',
+      `< 150 ms: ${goal(w.ms.median < 150)}`,
+    ],
+    [
+      `whole game, random bots (median ${results.wholeGame.random.turns.median} turns), ms`,
+      fmt(results.wholeGame.random.ms, 0),
+      '',
+      '',
+    ],
+    [
+      `verifier, medium-bot games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s, one core`,
+      fmt(verifyStrong.gamesPerSecond, 0),
+      '',
+      `>= 400: ${goal(verifyStrong.gamesPerSecond.median >= 400)}`,
+    ],
+    [
+      `verifier, medium-bot games, ${verifyAllCores.threads} threads (verify --jobs), games/s`,
+      fmt(verifyAllCores.gamesPerSecond, 0),
+      '',
+      '',
+    ],
+    [
+      `verifier, random-bot games (${verifyRandom.envelopesPerGame.toFixed(0)} envelopes), games/s`,
+      fmt(verifyRandom.gamesPerSecond, 1),
+      '',
+      '',
+    ],
+    [
+      `verifier, the largest transcript (${worst.lines} envelopes), CPU ms, signatures valid`,
+      fmt(results.verifier.worstCase.validCpuMs, 0),
+      '',
+      `< 2000 ms: ${goal(results.verifier.worstCase.validCpuMs.median < 2000)}`,
+    ],
+    [
+      'verifier, the same file with every signature but the hellos broken, CPU ms',
+      fmt(results.verifier.worstCase.brokenCpuMs, 0),
+      '',
+      `< 2000 ms: ${goal(results.verifier.worstCase.brokenCpuMs.median < 2000)}`,
+    ],
     ['rules engine, turns/s', fmt(engine.turnsPerSecond, 0), '', ''],
     [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],
     ['peak RSS of a play process (two nodes), MiB', node.peakRssMiB.toFixed(0), '', ''],
     ['spaceships verify cold start, ms', fmt(coldStat, 0), '', `< 150 ms: ${goal(coldStat.median < 150)}`],
   ]
-  const out = [`${machine}; medians (min..max) over ${REPS} runs after warm-up`, '', '| figure | referee-less | trusting baseline | goal |', '| --- | --- | --- | --- |', ...rows.map((r) => `| ${r.join(' | ')} |`), '', `bench/results.json written; ${results.seconds.toFixed(0)} s`]
+  const out = [
+    `${machine}; medians (min..max) over ${REPS} runs after warm-up`,
+    '',
+    '| figure | referee-less | trusting baseline | goal |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    `bench/results.json written; ${results.seconds.toFixed(0)} s`,
+  ]
   process.stdout.write(out.join('\n') + '\n')
 }
 

@@ -43,7 +43,14 @@ type Message = { aspects?: Aspects; results?: Results; flashcube?: Flashcube }
 
 const json = (m: Message): string => JSON.stringify(m, (_k, v: unknown) => (v instanceof Uint8Array ? undefined : v))
 
-export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel, strategy: PlayerStrategy, maxTurns: number, schedule: TrustingSchedule = 'protocol'): Promise<TrustingResult> {
+export async function runTrusting(
+  role: Role,
+  ruleset: Ruleset,
+  channel: Channel,
+  strategy: PlayerStrategy,
+  maxTurns: number,
+  schedule: TrustingSchedule = 'protocol',
+): Promise<TrustingResult> {
   let bytesSent = 0
   const never = new AbortController().signal
   const send = async (m: Message): Promise<void> => {
@@ -81,9 +88,17 @@ export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel
     let theirResults: Results
     let myFlash: Flashcube = noFlashcube(turn)
     let theirFlash: Flashcube = noFlashcube(turn)
-    const answer = (aspects: Aspects): Results => resultsMessage(turn, aspects, resolveIncoming(ruleset, start, record, visibleAspectsOf(aspects)), NO_SALTS)
+    const answer = (aspects: Aspects): Results =>
+      resultsMessage(turn, aspects, resolveIncoming(ruleset, start, record, visibleAspectsOf(aspects)), NO_SALTS)
     const after = (theirs: Results, mine: Aspects, aspects: Aspects): PlayerState =>
-      withBurnouts(resolveIncoming(ruleset, start, record, visibleAspectsOf(aspects)).state, burnoutsOf(ruleset, record.beams.map((b) => b.ship), beamExchanges(theirs, mine)))
+      withBurnouts(
+        resolveIncoming(ruleset, start, record, visibleAspectsOf(aspects)).state,
+        burnoutsOf(
+          ruleset,
+          record.beams.map((b) => b.ship),
+          beamExchanges(theirs, mine),
+        ),
+      )
     if (!amFirst) {
       await send({ aspects: myAspects })
       const m3 = await receive()
@@ -108,14 +123,28 @@ export async function runTrusting(role: Role, ruleset: Ruleset, channel: Channel
         await send({ flashcube: myFlash })
       }
     }
-    history.push({ turn, myAspects, theirAspects, theirResults, myReports: myResults.destroyed, theirFlashcube: theirFlash })
+    history.push({
+      turn,
+      myAspects,
+      theirAspects,
+      theirResults,
+      myReports: myResults.destroyed,
+      theirFlashcube: theirFlash,
+    })
     // SPEC §6.3: with a commitment ahead its sender, the sender of the turn's last envelope, is the
     // next F: S unless F sent flashcube data (step 5). Pipelined, S goes on sending first unless F
     // sent the last envelope, so one side sends twice in a row.
     const sResults = amFirst ? theirResults : myResults
     const fSentLast = sResults.destroyed.length > 0
     if (schedule === 'protocol' ? !fSentLast : fSentLast) first = otherRole(first)
-    if (myAspects.idle || theirAspects.idle || myResults.fleetDestroyed || theirResults.fleetDestroyed || turn >= maxTurns) break
+    if (
+      myAspects.idle ||
+      theirAspects.idle ||
+      myResults.fleetDestroyed ||
+      theirResults.fleetDestroyed ||
+      turn >= maxTurns
+    )
+      break
   }
   return { turns: turn, bytesSent }
 }

@@ -38,14 +38,30 @@ function neverHits(own: Setup, opponent: Setup, seed: string): PlayerStrategy {
 
 /** The longest game the terms allow, as A's transcript file. */
 export async function longestTranscript(): Promise<{ file: string; lines: number }> {
-  const terms: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: LIMITS.maxTurns, setupMs: 60_000, turnMs: 60_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME }
+  const terms: Terms = {
+    ruleset: '2.6.1 fleet=standard',
+    maxTurns: LIMITS.maxTurns,
+    setupMs: 60_000,
+    turnMs: 60_000,
+    replyMs: 60_000,
+    sanction: 'forfeit',
+    match: SINGLE_GAME,
+  }
   const rng = seededRandom('worst/setups')
   const setups = [randomSetup(DEFAULT_RULESET, rng), randomSetup(DEFAULT_RULESET, rng)] as const
   const pair = memoryChannelPair()
   const side = (role: 'A' | 'B', k: 0 | 1) => {
     const secrets = seededSecrets(`worst/${role}`)
     const strategy = neverHits(setups[k], setups[k === 0 ? 1 : 0], `worst/${role}/bot`)
-    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], strategy })
+    return runSession({
+      role,
+      keys: generateKeyPair(secrets),
+      terms,
+      secrets,
+      store: memoryStore(),
+      channel: pair.ends[k],
+      strategy,
+    })
   }
   const [a] = await Promise.all([side('A', 0), side('B', 1)])
   if (a.verdict.status !== 'complete') throw new Error(`the longest game did not complete: ${a.verdict.status}`)
@@ -89,7 +105,8 @@ export async function worstCase(): Promise<WorstCase> {
     })
     // With every signature broken nothing after the hellos is evidence: the game decides nothing.
     const b = cpuMs(() => {
-      if (verifyTranscript(broken).status !== 'incomplete') throw new Error('a file of broken signatures was not incomplete')
+      if (verifyTranscript(broken).status !== 'incomplete')
+        throw new Error('a file of broken signatures was not incomplete')
     })
     if (rep > 0) {
       validCpuMs.push(v)
@@ -103,5 +120,7 @@ if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
   const t0 = performance.now()
   const w = await worstCase()
   const median = (xs: readonly number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0
-  process.stdout.write(`${w.lines} envelopes, ${(w.bytes / 1024).toFixed(0)} KiB; verify CPU median of ${REPS}: valid ${median(w.validCpuMs).toFixed(0)} ms, signatures broken ${median(w.brokenCpuMs).toFixed(0)} ms (goal < 2000 ms); ${((performance.now() - t0) / 1000).toFixed(1)} s\n`)
+  process.stdout.write(
+    `${w.lines} envelopes, ${(w.bytes / 1024).toFixed(0)} KiB; verify CPU median of ${REPS}: valid ${median(w.validCpuMs).toFixed(0)} ms, signatures broken ${median(w.brokenCpuMs).toFixed(0)} ms (goal < 2000 ms); ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+  )
 }

@@ -33,12 +33,24 @@ export function easyStrategy(rng: RandomSource): PlayerStrategy {
         const [x, y, z] = coordOf(c)
         return ((x + y + z) % 2 === 0 ? 1 : 0.5) + (jitter[c] ?? 0)
       }
-      const fleetCells = Math.max(...legalFleets(ctx.ruleset, 0).map((f) => Object.entries(f).reduce((n, [t, m]) => n + SHIP_TYPES[t as keyof typeof SHIP_TYPES].size * m, 0)))
+      const fleetCells = Math.max(
+        ...legalFleets(ctx.ruleset, 0).map((f) =>
+          Object.entries(f).reduce((n, [t, m]) => n + SHIP_TYPES[t as keyof typeof SHIP_TYPES].size * m, 0),
+        ),
+      )
       const dead = ALL_CELLS.filter((c) => {
         const x = k[c]
         return wounded(c) || (x?.kind === 'identified' && x.destroyed)
       }).length
-      return formatRecord(planActions(ctx, { strikable: open, strike: value, scannable: open, scan: value, theirRemaining: () => fleetCells - dead }))
+      return formatRecord(
+        planActions(ctx, {
+          strikable: open,
+          strike: value,
+          scannable: open,
+          scan: value,
+          theirRemaining: () => fleetCells - dead,
+        }),
+      )
     },
   }
 }

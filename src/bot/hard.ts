@@ -70,7 +70,13 @@ function openingBelief(ruleset: Ruleset): Belief {
   const key = formatRuleset(ruleset)
   const cached = openingCache.get(key)
   if (cached !== undefined) return cached
-  const sampled = inferFleet(ruleset, evidenceOf(ruleset.variant, []), seededRandom(`opening ${key}`), { ...DEFAULT_WORK, exactNodes: 0, sweeps: 40 }, CONTACT_PENALTY)
+  const sampled = inferFleet(
+    ruleset,
+    evidenceOf(ruleset.variant, []),
+    seededRandom(`opening ${key}`),
+    { ...DEFAULT_WORK, exactNodes: 0, sweeps: 40 },
+    CONTACT_PENALTY,
+  )
   const belief = symmetrised(ruleset, sampled)
   openingCache.set(key, belief)
   return belief
@@ -83,9 +89,18 @@ function mapCell(c: Cell, axes: readonly number[], flips: number): Cell {
   return cellOf(y[0] ?? 0, y[1] ?? 0, y[2] ?? 0)
 }
 
-const AXIS_ORDERS = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] as const
+const AXIS_ORDERS = [
+  [0, 1, 2],
+  [0, 2, 1],
+  [1, 0, 2],
+  [1, 2, 0],
+  [2, 0, 1],
+  [2, 1, 0],
+] as const
 /** The 48 symmetries of the 5x5x5 space (2.6.1 §1.2), each as a cell permutation. */
-const CUBE_SYMMETRIES: readonly Int16Array[] = AXIS_ORDERS.flatMap((axes) => Array.from({ length: 8 }, (_, flips) => Int16Array.from(ALL_CELLS, (c) => mapCell(c, axes, flips))))
+const CUBE_SYMMETRIES: readonly Int16Array[] = AXIS_ORDERS.flatMap((axes) =>
+  Array.from({ length: 8 }, (_, flips) => Int16Array.from(ALL_CELLS, (c) => mapCell(c, axes, flips))),
+)
 
 /**
  * Whether every legal placement of every ship type the ruleset may field stays legal under each
@@ -95,13 +110,18 @@ const CUBE_SYMMETRIES: readonly Int16Array[] = AXIS_ORDERS.flatMap((axes) => Arr
  * ruleset.
  */
 function placementsSymmetric(ruleset: Ruleset): boolean {
-  const generators = [Int16Array.from(ALL_CELLS, (c) => mapCell(c, [1, 0, 2], 0)), Int16Array.from(ALL_CELLS, (c) => mapCell(c, [1, 2, 0], 0)), Int16Array.from(ALL_CELLS, (c) => mapCell(c, [0, 1, 2], 1))]
+  const generators = [
+    Int16Array.from(ALL_CELLS, (c) => mapCell(c, [1, 0, 2], 0)),
+    Int16Array.from(ALL_CELLS, (c) => mapCell(c, [1, 2, 0], 0)),
+    Int16Array.from(ALL_CELLS, (c) => mapCell(c, [0, 1, 2], 1)),
+  ]
   const types = new Set(legalFleets(ruleset, 0).flatMap((f) => Object.keys(f) as ShipType[]))
   const keyOf = (cells: readonly Cell[]): string => [...cells].sort((a, b) => a - b).join(',')
   for (const t of types) {
     const list = placements(t, ruleset)
     const known = new Set(list.map(keyOf))
-    for (const g of generators) for (const cells of list) if (!known.has(keyOf(cells.map((c) => g[c] ?? c)))) return false
+    for (const g of generators)
+      for (const cells of list) if (!known.has(keyOf(cells.map((c) => g[c] ?? c)))) return false
   }
   return true
 }
@@ -119,7 +139,8 @@ function symmetrised(ruleset: Ruleset, b: Belief): Belief {
   if (!placementsSymmetric(ruleset)) return b
   const average = (v: Float64Array): Float64Array => {
     const out = new Float64Array(v.length)
-    for (const g of CUBE_SYMMETRIES) for (let c = 0; c < v.length; c++) out[c] = (out[c] ?? 0) + (v[g[c] ?? c] ?? 0) / CUBE_SYMMETRIES.length
+    for (const g of CUBE_SYMMETRIES)
+      for (let c = 0; c < v.length; c++) out[c] = (out[c] ?? 0) + (v[g[c] ?? c] ?? 0) / CUBE_SYMMETRIES.length
     return out
   }
   return { ...b, live: average(b.live), liveByType: new Map([...b.liveByType].map(([t, v]) => [t, average(v)])) }
@@ -191,7 +212,8 @@ export function hardStrategy(rng: RandomSource, options: HardOptions = {}): Play
  */
 function launchFirst(ctx: TurnContext, cells: readonly Cell[], tieBreak: (c: Cell) => number): Cell | undefined {
   const { state } = ctx
-  const neighbours = (c: Cell): number => (FACE_NEIGHBOURS[c] ?? []).filter((d) => state.shipAt[d] === state.shipAt[c] && state.destroyed[d] === 0).length
+  const neighbours = (c: Cell): number =>
+    (FACE_NEIGHBOURS[c] ?? []).filter((d) => state.shipAt[d] === state.shipAt[c] && state.destroyed[d] === 0).length
   return [...cells].sort((a, b) => neighbours(b) - neighbours(a) || tieBreak(b) - tieBreak(a))[0]
 }
 
@@ -203,7 +225,8 @@ function entropy(p: number): number {
 
 export function hardActions(ctx: TurnContext, rng: RandomSource, work: InferenceWork): Action[] {
   const ev = evidenceOf(ctx.ruleset.variant, ctx.history)
-  const belief = ctx.history.length === 0 ? openingBelief(ctx.ruleset) : inferFleet(ctx.ruleset, ev, rng, work, CONTACT_PENALTY)
+  const belief =
+    ctx.history.length === 0 ? openingBelief(ctx.ruleset) : inferFleet(ctx.ruleset, ev, rng, work, CONTACT_PENALTY)
   let live = belief.live
   let theirRemaining = belief.remaining
   if (belief.method === 'none') {

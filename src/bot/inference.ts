@@ -113,31 +113,51 @@ function maskOf(flags: Uint8Array): Uint32Array {
 /** Placement i of a table meets mask m. */
 function meets(t: Table, i: number, m: Uint32Array): boolean {
   const o = i * WORDS
-  return ((t.masks[o] ?? 0) & (m[0] ?? 0)) !== 0 || ((t.masks[o + 1] ?? 0) & (m[1] ?? 0)) !== 0 || ((t.masks[o + 2] ?? 0) & (m[2] ?? 0)) !== 0 || ((t.masks[o + 3] ?? 0) & (m[3] ?? 0)) !== 0
+  return (
+    ((t.masks[o] ?? 0) & (m[0] ?? 0)) !== 0 ||
+    ((t.masks[o + 1] ?? 0) & (m[1] ?? 0)) !== 0 ||
+    ((t.masks[o + 2] ?? 0) & (m[2] ?? 0)) !== 0 ||
+    ((t.masks[o + 3] ?? 0) & (m[3] ?? 0)) !== 0
+  )
 }
 
 /** Placement i of a table holds every cell of mask m. */
 function holds(t: Table, i: number, m: Uint32Array): boolean {
   const o = i * WORDS
-  return ((m[0] ?? 0) & ~(t.masks[o] ?? 0)) === 0 && ((m[1] ?? 0) & ~(t.masks[o + 1] ?? 0)) === 0 && ((m[2] ?? 0) & ~(t.masks[o + 2] ?? 0)) === 0 && ((m[3] ?? 0) & ~(t.masks[o + 3] ?? 0)) === 0
+  return (
+    ((m[0] ?? 0) & ~(t.masks[o] ?? 0)) === 0 &&
+    ((m[1] ?? 0) & ~(t.masks[o + 1] ?? 0)) === 0 &&
+    ((m[2] ?? 0) & ~(t.masks[o + 2] ?? 0)) === 0 &&
+    ((m[3] ?? 0) & ~(t.masks[o + 3] ?? 0)) === 0
+  )
 }
 
 /** Every cell of placement i of a table is in mask m. */
 function within(t: Table, i: number, m: Uint32Array): boolean {
   const o = i * WORDS
-  return ((t.masks[o] ?? 0) & ~(m[0] ?? 0)) === 0 && ((t.masks[o + 1] ?? 0) & ~(m[1] ?? 0)) === 0 && ((t.masks[o + 2] ?? 0) & ~(m[2] ?? 0)) === 0 && ((t.masks[o + 3] ?? 0) & ~(m[3] ?? 0)) === 0
+  return (
+    ((t.masks[o] ?? 0) & ~(m[0] ?? 0)) === 0 &&
+    ((t.masks[o + 1] ?? 0) & ~(m[1] ?? 0)) === 0 &&
+    ((t.masks[o + 2] ?? 0) & ~(m[2] ?? 0)) === 0 &&
+    ((t.masks[o + 3] ?? 0) & ~(m[3] ?? 0)) === 0
+  )
 }
 
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555)
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333)
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24)
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24
 }
 
 /** Cells of mask m that share a face with placement i (outside it). */
 function touching(t: Table, i: number, m: Uint32Array): number {
   const o = i * WORDS
-  return popcount((t.near[o] ?? 0) & (m[0] ?? 0)) + popcount((t.near[o + 1] ?? 0) & (m[1] ?? 0)) + popcount((t.near[o + 2] ?? 0) & (m[2] ?? 0)) + popcount((t.near[o + 3] ?? 0) & (m[3] ?? 0))
+  return (
+    popcount((t.near[o] ?? 0) & (m[0] ?? 0)) +
+    popcount((t.near[o + 1] ?? 0) & (m[1] ?? 0)) +
+    popcount((t.near[o + 2] ?? 0) & (m[2] ?? 0)) +
+    popcount((t.near[o + 3] ?? 0) & (m[3] ?? 0))
+  )
 }
 
 function toggle(occ: Uint32Array, t: Table, i: number): void {
@@ -187,7 +207,9 @@ function problemOf(ruleset: Ruleset, ev: Evidence, contactPenalty: number): Prob
     if (t !== undefined && reportedCells[c] === 0) namedTypes.add(t)
   }
   const destroyedMask = maskOf(ev.destroyed)
-  const groups = ev.explosions.map((g) => maskOf(Uint8Array.from({ length: CELL_COUNT }, (_, c) => (g.includes(c) ? 1 : 0))))
+  const groups = ev.explosions.map((g) =>
+    maskOf(Uint8Array.from({ length: CELL_COUNT }, (_, c) => (g.includes(c) ? 1 : 0))),
+  )
   const tables = new Map<ShipType, Table>()
   const allowed = new Map<ShipType, Int32Array>()
   const allowedFor = (type: ShipType): Int32Array => {
@@ -232,7 +254,19 @@ function problemOf(ruleset: Ruleset, ev: Evidence, contactPenalty: number): Prob
     for (const c of around) reportedNear[c] = (reportedNear[c] ?? 0) + 1
   }
   const contactWeight = Float64Array.from({ length: 8 * CELL_COUNT }, (_, k) => Math.exp(-contactPenalty * k))
-  return { tables, allowed, need: maskOf(need), needCount, fleets, fleetKeys: new Set(fleets.map(multisetKey)), destroyed: ev.destroyed, reportedOcc: maskOf(reportedCells), reportedNear, contactPenalty, contactWeight }
+  return {
+    tables,
+    allowed,
+    need: maskOf(need),
+    needCount,
+    fleets,
+    fleetKeys: new Set(fleets.map(multisetKey)),
+    destroyed: ev.destroyed,
+    reportedOcc: maskOf(reportedCells),
+    reportedNear,
+    contactPenalty,
+    contactWeight,
+  }
 }
 
 /**
@@ -446,7 +480,8 @@ function start(p: Problem, fleet: readonly ShipType[], rng: RandomSource, budget
     for (let s = 0; s < n; s++) {
       if (place[s] !== -1 || (u < 0 && s !== next)) continue
       const t = tables[s] as Table
-      for (const i of p.allowed.get(t.type) ?? []) if ((u < 0 || hasBitAt(t, i, u)) && !meets(t, i, occ)) out.push({ s, i })
+      for (const i of p.allowed.get(t.type) ?? [])
+        if ((u < 0 || hasBitAt(t, i, u)) && !meets(t, i, occ)) out.push({ s, i })
     }
     return out
   }
@@ -505,7 +540,15 @@ function alternatives(p: Problem, types: readonly ShipType[], s: number): ShipTy
  * Gibbs step for ship s: its exact conditional distribution over placements (and allowed types)
  * given the other ships; adds that distribution to `mass` and moves the ship to a draw from it.
  */
-function gibbs(p: Problem, st: State, s: number, alts: readonly ShipType[], rng: RandomSource, scratch: Scratch, mass: Mass): void {
+function gibbs(
+  p: Problem,
+  st: State,
+  s: number,
+  alts: readonly ShipType[],
+  rng: RandomSource,
+  scratch: Scratch,
+  mass: Mass,
+): void {
   const own = p.tables.get(st.types[s] as ShipType) as Table
   const cur = st.place[s] ?? 0
   toggle(st.occ, own, cur)
@@ -579,13 +622,17 @@ function blockMove(p: Problem, st: State, block: readonly number[], rng: RandomS
   const newT = [...oldT]
   newT[0] = p.tables.get(alts[Math.floor(uniform(rng) * alts.length)] ?? (oldT[0] as Table).type) as Table
   const oldX = block.map((s) => st.place[s] ?? 0)
-  block.forEach((_, j) => { toggle(st.occ, oldT[j] as Table, oldX[j] ?? 0) })
+  block.forEach((_, j) => {
+    toggle(st.occ, oldT[j] as Table, oldX[j] ?? 0)
+  })
   const rest = st.occ.slice()
   const must = new Uint32Array(WORDS)
   for (let w = 0; w < WORDS; w++) must[w] = (p.need[w] ?? 0) & ~(rest[w] ?? 0)
   if (must.every((w) => w === 0) && newT[0] === oldT[0]) {
     // The block explains no known ship cell and keeps its types: Gibbs steps move it as well.
-    block.forEach((_, j) => { toggle(st.occ, oldT[j] as Table, oldX[j] ?? 0) })
+    block.forEach((_, j) => {
+      toggle(st.occ, oldT[j] as Table, oldX[j] ?? 0)
+    })
     return
   }
   /**
@@ -600,13 +647,17 @@ function blockMove(p: Problem, st: State, block: readonly number[], rng: RandomS
       const t = ts[j] as Table
       const last = j === k - 1
       const todo: Cell[] = []
-      for (let w = 0; w < WORDS; w++) for (let bits = left[w] ?? 0; bits !== 0; bits &= bits - 1) todo.push(w * 32 + 31 - Math.clz32(bits & -bits))
+      for (let w = 0; w < WORDS; w++)
+        for (let bits = left[w] ?? 0; bits !== 0; bits &= bits - 1) todo.push(w * 32 + 31 - Math.clz32(bits & -bits))
       const cover = new Int32Array(todo.length)
       let all = 0
       for (const i of p.allowed.get(t.type) ?? []) {
         if (meets(t, i, occ) || (last && !holds(t, i, left))) continue
         scratch.index[all++] = i
-        if (!last) todo.forEach((u, r) => { if (hasBitAt(t, i, u)) cover[r] = (cover[r] ?? 0) + 1 })
+        if (!last)
+          todo.forEach((u, r) => {
+            if (hasBitAt(t, i, u)) cover[r] = (cover[r] ?? 0) + 1
+          })
       }
       if (all === 0) return 0
       if (draw) {
@@ -711,7 +762,13 @@ function sample(p: Problem, rng: RandomSource, work: InferenceWork, mass: Mass):
 // ---------------------------------------------------------------------------------------------
 
 /** The belief over the opponent's setup from the evidence, exact or sampled within `work`. */
-export function inferFleet(ruleset: Ruleset, ev: Evidence, rng: RandomSource, work: InferenceWork = DEFAULT_WORK, contactPenalty = 0): Belief {
+export function inferFleet(
+  ruleset: Ruleset,
+  ev: Evidence,
+  rng: RandomSource,
+  work: InferenceWork = DEFAULT_WORK,
+  contactPenalty = 0,
+): Belief {
   const p = problemOf(ruleset, ev, contactPenalty)
   let mass = emptyMass()
   let method: Belief['method'] = 'exact'

@@ -27,7 +27,12 @@ export function isBotName(s: string): s is BotName {
 export function makeBot(name: BotName, seed?: string, work?: number): PlayerStrategy {
   if (seed !== undefined) return levelStrategy(name, seededRandom(seed), work)
   const rng = new GameRandom()
-  return { ...levelStrategy(name, rng, work), begin: (secret) => { rng.begin(secret) } }
+  return {
+    ...levelStrategy(name, rng, work),
+    begin: (secret) => {
+      rng.begin(secret)
+    },
+  }
 }
 
 function levelStrategy(name: BotName, rng: RandomSource, work: number | undefined): PlayerStrategy {

@@ -59,10 +59,16 @@ export function planActions(ctx: TurnContext, v: CellValues): Action[] {
     const [e1, , e2] = top.line as [Cell, Cell, Cell]
     for (const c of top.line) taken.add(c)
     const ship = state.ships[b.ship]
-    actions.push({ kind: 'beam', ends: [e1, e2], tag: ship === undefined ? undefined : { type: ship.type, id: ship.id } })
+    actions.push({
+      kind: 'beam',
+      ends: [e1, e2],
+      tag: ship === undefined ? undefined : { type: ship.type, id: ship.id },
+    })
   }
   for (const r of opts.rows) {
-    const ranked = r.rows.map((row) => ({ row, value: rowCells(row).reduce((s, c) => s + (taken.has(c) ? 0 : v.strike(c)), 0) })).sort((a, b) => b.value - a.value)
+    const ranked = r.rows
+      .map((row) => ({ row, value: rowCells(row).reduce((s, c) => s + (taken.has(c) ? 0 : v.strike(c)), 0) }))
+      .sort((a, b) => b.value - a.value)
     const top = ranked[0]
     if (top === undefined || top.value <= 0) continue
     for (const c of rowCells(top.row)) taken.add(c)

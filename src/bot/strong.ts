@@ -63,7 +63,11 @@ function factOf(k: Knowledge): CellFact {
 }
 
 /** Per cell: the estimated weight of an undamaged opponent ship cell there (relative). */
-export function targetWeights(ruleset: Ruleset, knowledge: readonly Knowledge[], reportedDestroyed: ReadonlyMap<ShipType, number>): Float64Array {
+export function targetWeights(
+  ruleset: Ruleset,
+  knowledge: readonly Knowledge[],
+  reportedDestroyed: ReadonlyMap<ShipType, number>,
+): Float64Array {
   const facts = knowledge.map(factOf)
   const identifiedType = knowledge.map((k) => (k.kind === 'identified' ? k.type : undefined))
   const weights = new Float64Array(ALL_CELLS.length)
@@ -138,19 +142,29 @@ export function strongStrategy(rng: RandomSource): PlayerStrategy {
 export function chooseActions(ctx: TurnContext, rng: RandomSource): Action[] {
   const knowledge = opponentKnowledge(ctx.history)
   const reported = new Map<ShipType, number>()
-  for (const t of ctx.history) for (const d of t.theirResults.destroyed) reported.set(d.type, (reported.get(d.type) ?? 0) + 1)
+  for (const t of ctx.history)
+    for (const d of t.theirResults.destroyed) reported.set(d.type, (reported.get(d.type) ?? 0) + 1)
   const w = targetWeights(ctx.ruleset, knowledge, reported)
   // Seeded jitter breaks ties without favouring low cell numbers.
   const jitter = ALL_CELLS.map(() => randomInt(rng, 1000) / 1e9)
   const score = (c: Cell): number => (w[c] ?? 0) + (jitter[c] ?? 0)
   const useful = (c: Cell): boolean => (w[c] ?? 0) > 0
-  return planActions(ctx, { strikable: useful, strike: score, scannable: useful, scan: score, theirRemaining: () => estimatedRemaining(ctx.ruleset, knowledge) })
+  return planActions(ctx, {
+    strikable: useful,
+    strike: score,
+    scannable: useful,
+    scan: score,
+    theirRemaining: () => estimatedRemaining(ctx.ruleset, knowledge),
+  })
 }
 
 /** Undamaged opponent ship cells, expected: the fleet's cells less every known destroyed cell. */
 function estimatedRemaining(ruleset: Ruleset, knowledge: readonly Knowledge[]): number {
   let cells = 0
   for (const [t, n] of expectedFleet(ruleset)) cells += n * SHIP_TYPES[t].size
-  const dead = knowledge.filter((k) => k.kind === 'hit' || k.kind === 'explosion' || k.kind === 'destroyed' || (k.kind === 'identified' && k.destroyed)).length
+  const dead = knowledge.filter(
+    (k) =>
+      k.kind === 'hit' || k.kind === 'explosion' || k.kind === 'destroyed' || (k.kind === 'identified' && k.destroyed),
+  ).length
   return cells - dead
 }

@@ -43,7 +43,8 @@ export async function arenaCommand(io: CliIo, f: ArenaFlags): Promise<number> {
   if (!Number.isInteger(games) || games < 1 || games > 1_000_000) return usage('--games: a whole number from 1')
   if (!Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > 1000) return usage('--max-turns: 1 to 1000')
   const work = f.work === undefined ? undefined : Number(f.work)
-  if (work !== undefined && !(Number.isInteger(work) && work >= 1 && work <= 10_000)) return usage('--work: a whole number from 1 to 10000')
+  if (work !== undefined && !(Number.isInteger(work) && work >= 1 && work <= 10_000))
+    return usage('--work: a whole number from 1 to 10000')
   const ruleset = parseRuleset(f.ruleset)
   if (!ruleset.ok) return usage(`--ruleset: ${ruleset.error.message}`)
   const tally = { a: 0, b: 0, draws: 0 }

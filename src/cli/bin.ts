@@ -14,7 +14,9 @@ const EXIT_CONFIG = 78
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
 if (major < MINIMUM_NODE[0] || (major === MINIMUM_NODE[0] && minor < MINIMUM_NODE[1])) {
-  process.stderr.write(`spaceships: needs Node.js ${MINIMUM_NODE.join('.')} or later; this is ${process.version}. Install a newer Node, or run \`npx spaceships\` inside the project, which brings its own.\n`)
+  process.stderr.write(
+    `spaceships: needs Node.js ${MINIMUM_NODE.join('.')} or later; this is ${process.version}. Install a newer Node, or run \`npx spaceships\` inside the project, which brings its own.\n`,
+  )
   process.exit(EXIT_CONFIG)
 }
 module.enableCompileCache()

@@ -62,12 +62,22 @@ export function roleText(meta: GameMeta): string {
  * another protocol version cannot go on here).
  */
 export function resumable(meta: GameMeta): boolean {
-  return (meta.finished === undefined || meta.provisional === true) && meta.against === undefined && meta.invite !== '' && parseInvite(meta.invite).ok
+  return (
+    (meta.finished === undefined || meta.provisional === true) &&
+    meta.against === undefined &&
+    meta.invite !== '' &&
+    parseInvite(meta.invite).ok
+  )
 }
 
 /** What a game's meta keeps of its end: the status, the result in words for `side`, and whether it is provisional. */
 export function endedMeta(meta: GameMeta, verdict: Verdict, result: string): GameMeta {
-  return { ...meta, finished: verdict.status, result, provisional: (verdict.status === 'abandoned' || verdict.status === 'resigned') && verdict.provisional }
+  return {
+    ...meta,
+    finished: verdict.status,
+    result,
+    provisional: (verdict.status === 'abandoned' || verdict.status === 'resigned') && verdict.provisional,
+  }
 }
 
 export interface GameFiles {
@@ -109,9 +119,17 @@ function metaProblem(m: unknown, id: string): string | undefined {
   if (o['role'] !== 'host' && o['role'] !== 'join') return 'meta.json has no role (host or join)'
   if (typeof o['invite'] !== 'string') return 'meta.json has no invite text'
   if (!strings(o['listen']) || !strings(o['relays'])) return 'meta.json has no list of addresses'
-  if (typeof player !== 'object' || player === null || (player['kind'] !== 'human' && !(player['kind'] === 'bot' && typeof player['bot'] === 'string' && typeof player['seed'] === 'string'))) return 'meta.json does not say who plays this side'
-  for (const k of ['opponent', 'finished', 'created', 'against', 'result'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') return `meta.json's ${k} is not text`
-  if (o['provisional'] !== undefined && typeof o['provisional'] !== 'boolean') return "meta.json's provisional is not true or false"
+  if (
+    typeof player !== 'object' ||
+    player === null ||
+    (player['kind'] !== 'human' &&
+      !(player['kind'] === 'bot' && typeof player['bot'] === 'string' && typeof player['seed'] === 'string'))
+  )
+    return 'meta.json does not say who plays this side'
+  for (const k of ['opponent', 'finished', 'created', 'against', 'result'] as const)
+    if (o[k] !== undefined && typeof o[k] !== 'string') return `meta.json's ${k} is not text`
+  if (o['provisional'] !== undefined && typeof o['provisional'] !== 'boolean')
+    return "meta.json's provisional is not true or false"
   if (o['side'] !== undefined && o['side'] !== 'A' && o['side'] !== 'B') return "meta.json's side is not A or B"
   return undefined
 }
@@ -120,7 +138,10 @@ function metaProblem(m: unknown, id: string): string | undefined {
  * A game's meta, or what is wrong with its directory (unreadable, meta.json missing or damaged);
  * undefined when there is no such game directory at all.
  */
-export function inspectGame(id: string, env: NodeJS.ProcessEnv = process.env): { readonly meta: GameMeta } | DamagedGame | undefined {
+export function inspectGame(
+  id: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { readonly meta: GameMeta } | DamagedGame | undefined {
   const dir = gameDir(id, env)
   let text: string
   try {
@@ -136,7 +157,11 @@ export function inspectGame(id: string, env: NodeJS.ProcessEnv = process.env): {
       return { id, dir, problem: 'no meta.json (a game whose start was cut short, or a stray directory)' }
     }
     if (code === 'ENOTDIR') return { id, dir, problem: 'a file, not a game directory' }
-    return { id, dir, problem: `meta.json cannot be read: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'a directory stands in its place' : (code ?? (e as Error).message)}` }
+    return {
+      id,
+      dir,
+      problem: `meta.json cannot be read: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'a directory stands in its place' : (code ?? (e as Error).message)}`,
+    }
   }
   let parsed: unknown
   try {
@@ -160,7 +185,8 @@ export function forgetGame(id: string, env: NodeJS.ProcessEnv = process.env): vo
 
 /** Written to a temporary file and renamed over the old one, so a crash never leaves half a file. */
 export function writeMeta(meta: GameMeta, env: NodeJS.ProcessEnv = process.env): void {
-  if (meta.created === undefined) meta = { ...meta, created: readMeta(meta.id, env)?.created ?? new Date().toISOString() }
+  if (meta.created === undefined)
+    meta = { ...meta, created: readMeta(meta.id, env)?.created ?? new Date().toISOString() }
   const dir = gameDir(meta.id, env)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const tmp = join(dir, `meta.json.${process.pid}.tmp`)
@@ -218,12 +244,22 @@ function lockGame(dir: string, id: string): () => void {
         unlinkSync(path)
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code
-        const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'a read-only file system' : (code ?? (e as Error).message)
-        throw new UserError(`game ${id}: the lock ${path} is left from process ${pid}, which is gone, but cannot be removed (${why}); make ${dir} writable, then run again`, EXIT.cannotCreate)
+        const why =
+          code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : code === 'EROFS'
+              ? 'a read-only file system'
+              : (code ?? (e as Error).message)
+        throw new UserError(
+          `game ${id}: the lock ${path} is left from process ${pid}, which is gone, but cannot be removed (${why}); make ${dir} writable, then run again`,
+          EXIT.cannotCreate,
+        )
       }
       continue
     }
-    throw new UserError(`game ${id} is open in another process (pid ${pidText ?? '?'} on ${host ?? '?'}); finish or stop that one first (a stale lock: remove ${path})`)
+    throw new UserError(
+      `game ${id} is open in another process (pid ${pidText ?? '?'} on ${host ?? '?'}); finish or stop that one first (a stale lock: remove ${path})`,
+    )
   }
   throw new UserError(`game ${id}: cannot take the lock ${path}`)
 }
@@ -235,7 +271,12 @@ export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env):
   const release = lockGame(dir, id)
   // A transcript or journal that cannot be read gives the lock back: the game is not open.
   try {
-    return { dir, store: fileStore(join(dir, 'transcript')), journal: fileJournal(join(dir, 'journal'), `game ${id}`), release }
+    return {
+      dir,
+      store: fileStore(join(dir, 'transcript')),
+      journal: fileJournal(join(dir, 'journal'), `game ${id}`),
+      release,
+    }
   } catch (e) {
     release()
     throw e
@@ -247,7 +288,10 @@ export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env):
  * directories that cannot be read or whose meta.json is damaged. Only a games directory that does
  * not exist means no games: one that cannot be listed is an error (exit 74), never "no games".
  */
-export function listGames(env: NodeJS.ProcessEnv = process.env): { readonly games: GameMeta[]; readonly damaged: DamagedGame[] } {
+export function listGames(env: NodeJS.ProcessEnv = process.env): {
+  readonly games: GameMeta[]
+  readonly damaged: DamagedGame[]
+} {
   let names: string[]
   try {
     names = readdirSync(gamesDir(env))
@@ -263,7 +307,10 @@ export function listGames(env: NodeJS.ProcessEnv = process.env): { readonly game
     if ('meta' in r) games.push(r.meta)
     else damaged.push(r)
   }
-  return { games: games.sort((a, b) => (a.created ?? '').localeCompare(b.created ?? '') || a.id.localeCompare(b.id)), damaged }
+  return {
+    games: games.sort((a, b) => (a.created ?? '').localeCompare(b.created ?? '') || a.id.localeCompare(b.id)),
+    damaged,
+  }
 }
 
 /** Every readable game on this machine, oldest first (see listGames for the damaged ones). */
@@ -285,8 +332,10 @@ export function findGame(ref: string, env: NodeJS.ProcessEnv = process.env): Gam
   const matches = games.filter((m) => m.id.startsWith(ref))
   const broken = damaged.filter((d) => d.id.startsWith(ref))
   if (matches.length === 1 && matches[0] !== undefined && broken.length === 0) return matches[0]
-  if (matches.length === 0 && broken.length === 1 && broken[0] !== undefined) throw new UserError(damagedLine(broken[0]), EXIT.ioError)
+  if (matches.length === 0 && broken.length === 1 && broken[0] !== undefined)
+    throw new UserError(damagedLine(broken[0]), EXIT.ioError)
   const named = matches.length + broken.length
-  if (named > 1) throw new UserError(`${ref} names ${named} games; give more of the id (see: ${commandName(env)} games)`)
+  if (named > 1)
+    throw new UserError(`${ref} names ${named} games; give more of the id (see: ${commandName(env)} games)`)
   throw new UserError(`no game or transcript file named ${ref} (see: ${commandName(env)} games)`)
 }

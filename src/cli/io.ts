@@ -112,7 +112,8 @@ export class UserError extends Error {
 export function wholeNumber(flag: string, min: number, max: number): (value: string) => number {
   return (value) => {
     const n = Number(value)
-    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) throw new UserError(`${flag}: expected a whole number from ${min} to ${max}, got "${value}"`)
+    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
+      throw new UserError(`${flag}: expected a whole number from ${min} to ${max}, got "${value}"`)
     return n
   }
 }
@@ -162,7 +163,17 @@ const FILE_REASONS: Readonly<Record<string, string>> = {
 /** The system calls that only read: their failure is an input problem, not one of creating. */
 const READING_CALLS = new Set(['scandir', 'opendir', 'read', 'stat', 'lstat', 'access', 'readlink'])
 
-const VERBS: Readonly<Record<string, string>> = { mkdir: 'create the directory', rename: 'write', unlink: 'remove', rmdir: 'remove', write: 'write', scandir: 'list', opendir: 'list', read: 'read', open: 'open' }
+const VERBS: Readonly<Record<string, string>> = {
+  mkdir: 'create the directory',
+  rename: 'write',
+  unlink: 'remove',
+  rmdir: 'remove',
+  write: 'write',
+  scandir: 'list',
+  opendir: 'list',
+  read: 'read',
+  open: 'open',
+}
 
 function within(path: string, dir: string): boolean {
   return path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`) || dir.startsWith(`${path}/`)
@@ -179,7 +190,8 @@ export function fileProblem(e: unknown, places: Places, env: NodeJS.ProcessEnv):
   if (code === undefined || path === undefined || syscall === undefined) return undefined
   const why = FILE_REASONS[code] ?? code
   const reading = READING_CALLS.has(syscall) || code === 'EIO'
-  const unset = (name: string): string => (env[name] === undefined || env[name] === '' ? ` (under your HOME, as ${name} is not set)` : '')
+  const unset = (name: string): string =>
+    env[name] === undefined || env[name] === '' ? ` (under your HOME, as ${name} is not set)` : ''
   const hint = within(path, places.state)
     ? `spaceships keeps its games in ${places.state}${unset('XDG_STATE_HOME')}: make that a directory you can read and write, or set XDG_STATE_HOME to one`
     : within(path, places.config)
@@ -187,7 +199,10 @@ export function fileProblem(e: unknown, places: Places, env: NodeJS.ProcessEnv):
       : reading
         ? 'check that it exists and that you can read it'
         : 'check that its directory exists and that you can write there, or choose another path'
-  return new UserError(`cannot ${VERBS[syscall] ?? syscall} ${path}: ${why}. ${hint}`, reading ? EXIT.ioError : EXIT.cannotCreate)
+  return new UserError(
+    `cannot ${VERBS[syscall] ?? syscall} ${path}: ${why}. ${hint}`,
+    reading ? EXIT.ioError : EXIT.cannotCreate,
+  )
 }
 
 /** libp2p's error when a listen address cannot be bound; its message names each address and why. */
@@ -197,7 +212,8 @@ export function isListenError(e: unknown): boolean {
 
 const LISTEN_REASONS: Readonly<Record<string, string>> = {
   EADDRINUSE: 'that port is already in use by another program; choose another port, or port 0 for any free one',
-  EADDRNOTAVAIL: "that address is not one of this machine's; give one of its own addresses, or 0.0.0.0 (:: for IPv6) for all of them",
+  EADDRNOTAVAIL:
+    "that address is not one of this machine's; give one of its own addresses, or 0.0.0.0 (:: for IPv6) for all of them",
   EACCES: 'a port below 1024 needs privileges; choose a higher port',
 }
 
@@ -215,13 +231,22 @@ export function listenProblem(e: unknown): UserError | undefined {
     const code = /\bE[A-Z]+\b/.exec(detail)?.[0]
     return `cannot listen on ${addr}: ${(code === undefined ? undefined : LISTEN_REASONS[code]) ?? (detail === '' ? 'refused by the system' : detail)}`
   })
-  return new UserError(`--listen: ${each.length === 0 ? 'cannot listen on the addresses given' : each.join('; ')}`, EXIT.unavailable)
+  return new UserError(
+    `--listen: ${each.length === 0 ? 'cannot listen on the addresses given' : each.join('; ')}`,
+    EXIT.unavailable,
+  )
 }
 
 /** An output file named by a flag that cannot be written: one line naming the flag, why, and the fix (exit 73). */
 export function cannotWrite(flag: string, path: string, e: unknown): UserError {
   const code = (e as NodeJS.ErrnoException).code
-  const why = code === 'ENOENT' ? 'its directory does not exist' : ((code === undefined ? undefined : FILE_REASONS[code]) ?? (e as Error).message)
-  const fix = code === 'ENOENT' ? `create that directory, or choose another ${flag}` : `choose another ${flag}, or make its directory one you can write`
+  const why =
+    code === 'ENOENT'
+      ? 'its directory does not exist'
+      : ((code === undefined ? undefined : FILE_REASONS[code]) ?? (e as Error).message)
+  const fix =
+    code === 'ENOENT'
+      ? `create that directory, or choose another ${flag}`
+      : `choose another ${flag}, or make its directory one you can write`
   return new UserError(`${flag} ${path}: cannot write it: ${why}; ${fix}`, EXIT.cannotCreate)
 }

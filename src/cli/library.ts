@@ -70,7 +70,16 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
   const p = storedProgress(meta, io)
   const kind = meta.against !== undefined ? 'play' : meta.role
   const opponent = meta.against !== undefined ? `the ${meta.against} bot` : meta.opponent
-  const state = meta.finished !== undefined ? (meta.provisional === true ? 'provisional' : 'finished') : resumable(meta) ? (meta.opponent === undefined ? 'waiting' : 'resumable') : 'interrupted'
+  const state =
+    meta.finished !== undefined
+      ? meta.provisional === true
+        ? 'provisional'
+        : 'finished'
+      : resumable(meta)
+        ? meta.opponent === undefined
+          ? 'waiting'
+          : 'resumable'
+        : 'interrupted'
   const settle = state === 'provisional' ? ` Settle it: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}` : ''
   const result =
     (meta.result === undefined ? undefined : meta.result + settle) ??
@@ -85,7 +94,18 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
             : meta.finished === undefined && meta.invite !== ''
               ? `cannot go on here (another protocol version?): ${commandName(env(io))} resume ${meta.id.slice(0, 8)} says why`
               : 'interrupted before it began')
-  return { id: meta.id, created: meta.created, kind, you, opponent, turn: p?.turn ?? 0, state, result, status: p?.verdict.status ?? 'incomplete', transcript: join(gameDir(meta.id, env(io)), 'transcript') }
+  return {
+    id: meta.id,
+    created: meta.created,
+    kind,
+    you,
+    opponent,
+    turn: p?.turn ?? 0,
+    state,
+    result,
+    status: p?.verdict.status ?? 'incomplete',
+    transcript: join(gameDir(meta.id, env(io)), 'transcript'),
+  }
 }
 
 export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean }): number {
@@ -105,7 +125,9 @@ export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean })
   for (const r of rows) {
     const date = r.created === undefined ? '(no date)       ' : r.created.slice(0, 16).replace('T', ' ')
     const against = r.opponent === undefined ? 'nobody yet' : shortId(r.opponent)
-    io.stdout(`${r.id.slice(0, 8)}  ${date}  ${r.kind.padEnd(4)} you ${r.you} vs ${against}, turn ${r.turn}\n          ${r.result}\n`)
+    io.stdout(
+      `${r.id.slice(0, 8)}  ${date}  ${r.kind.padEnd(4)} you ${r.you} vs ${against}, turn ${r.turn}\n          ${r.result}\n`,
+    )
   }
   io.stdout(`\nA game's record for the referee: ${commandName(env(io))} export ID\n`)
   return EXIT.ok
@@ -118,7 +140,9 @@ export function gameRecordOf(p: Progress, comment: readonly string[]): string {
   if (a === undefined || b === undefined || p.rulesetText === undefined) {
     const n = reveals.filter((r) => r !== undefined).length
     const missing = (['A', 'B'] as const).filter((_, i) => reveals[i] === undefined).join(' and ')
-    throw new UserError(`this game ended ${verdictLine(p.verdict)}; a game record needs both players' setups and records, which they reveal, and ${missing} never revealed here (${n} of the 2 reveals)`)
+    throw new UserError(
+      `this game ended ${verdictLine(p.verdict)}; a game record needs both players' setups and records, which they reveal, and ${missing} never revealed here (${n} of the 2 reveals)`,
+    )
   }
   const turns = Math.min(a.records.length, b.records.length)
   const text = formatGameRecord({
@@ -131,7 +155,12 @@ export function gameRecordOf(p: Progress, comment: readonly string[]): string {
         line: 0,
         setups: [formatSetup(a.setup), formatSetup(b.setup)],
         setupLines: [0, 0],
-        turns: Array.from({ length: turns }, (_, i) => ({ turn: i + 1, line: 0, records: [a.records[i] ?? '', b.records[i] ?? ''] as const, recordLines: [0, 0] as const })),
+        turns: Array.from({ length: turns }, (_, i) => ({
+          turn: i + 1,
+          line: 0,
+          records: [a.records[i] ?? '', b.records[i] ?? ''] as const,
+          recordLines: [0, 0] as const,
+        })),
       },
     ],
   })
@@ -148,7 +177,10 @@ export async function exportCommand(io: CliIo, ref: string, opts: { out?: string
   } catch {
     const meta = findGame(ref, env(io))
     source = `game ${meta.id}`
-    if (meta.finished === undefined && resumable(meta)) throw new UserError(`game ${meta.id.slice(0, 8)} is not finished; carry it on with ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`)
+    if (meta.finished === undefined && resumable(meta))
+      throw new UserError(
+        `game ${meta.id.slice(0, 8)} is not finished; carry it on with ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`,
+      )
     try {
       content = readFileSync(join(gameDir(meta.id, env(io)), 'transcript'))
     } catch {
@@ -158,15 +190,31 @@ export async function exportCommand(io: CliIo, ref: string, opts: { out?: string
   const p = progressOf(content, source)
   // The record format has no turn limit: a game ended by the agreed limit reads to the referee as
   // one that stops before its end (GAME-RECORD.md), so the record says so where a reader sees it.
-  const limit = p.verdict.status === 'complete' && p.verdict.reason === 'turn-limit' ? [`the game ended at the agreed limit of ${p.verdict.turn} turns: ${p.verdict.scores[0]}-${p.verdict.scores[1]}; the referee, knowing no limit, reads it as stopped before its end`] : []
+  const limit =
+    p.verdict.status === 'complete' && p.verdict.reason === 'turn-limit'
+      ? [
+          `the game ended at the agreed limit of ${p.verdict.turn} turns: ${p.verdict.scores[0]}-${p.verdict.scores[1]}; the referee, knowing no limit, reads it as stopped before its end`,
+        ]
+      : []
   // A game that did not reach its end (resigned, adjudicated) reads to the referee as legal so
   // far: the record says how it ended, from the verifier, where a reader sees it.
-  const ended = p.verdict.status === 'complete' ? [] : [`how it ended: ${verdictLine(p.verdict)}; the referee, which reads only moves, sees a game that stops before its end`]
-  const record = gameRecordOf(p, [`exported from ${source}; the verifier's verdict: ${p.verdict.status}`, ...limit, ...ended])
+  const ended =
+    p.verdict.status === 'complete'
+      ? []
+      : [
+          `how it ended: ${verdictLine(p.verdict)}; the referee, which reads only moves, sees a game that stops before its end`,
+        ]
+  const record = gameRecordOf(p, [
+    `exported from ${source}; the verifier's verdict: ${p.verdict.status}`,
+    ...limit,
+    ...ended,
+  ])
   if (opts.out === undefined) io.stdout(record)
   else {
     await io.writeFile(opts.out, record)
-    io.stdout(`Wrote ${opts.out} (${p.turn} turn${p.turn === 1 ? '' : 's'}). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`)
+    io.stdout(
+      `Wrote ${opts.out} (${p.turn} turn${p.turn === 1 ? '' : 's'}). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`,
+    )
     for (const note of [...limit, ...ended]) io.stdout(`Note: ${note}.\n`)
   }
   return EXIT.ok

@@ -8,8 +8,24 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../commit/secrets.js'
-import { type NetEvent, type NetGameCommon, NobodyJoinedError, NotServedError, type Rematch, RelayError, hostGame, joinGame } from '../net/game.js'
-import { type Identity, IdentityFileError, configDir, defaultIdentityPath, ephemeralIdentity, loadOrCreateIdentity } from '../net/identity.js'
+import {
+  type NetEvent,
+  type NetGameCommon,
+  NobodyJoinedError,
+  NotServedError,
+  type Rematch,
+  RelayError,
+  hostGame,
+  joinGame,
+} from '../net/game.js'
+import {
+  type Identity,
+  IdentityFileError,
+  configDir,
+  defaultIdentityPath,
+  ephemeralIdentity,
+  loadOrCreateIdentity,
+} from '../net/identity.js'
 import { formatInvite, parseInvite } from '../net/invite.js'
 import { createRelayNode } from '../net/node.js'
 import { seededRandom } from '../rules/rng.js'
@@ -29,8 +45,29 @@ import { initialPlayerState } from '../rules/state.js'
 import { ownMarks, renderSpace } from '../ui/board.js'
 import { SCREEN_COLUMNS, UNWITNESSED_TERMS, chatLine, clockText, outcomeLine, shortId, wrap } from '../ui/panel.js'
 import { verifyTranscript } from '../verify/verify.js'
-import { Notices, type Screen, type SetupChoice, colourEnabled, humanStrategy, painter, renderBoards } from '../ui/terminal.js'
-import { type GameFiles, type GameMeta, endedMeta, findGame, forgetGame, gameDir, openGameFiles, readMeta, resumableGames, roleText, sideOf, writeMeta } from './games.js'
+import {
+  Notices,
+  type Screen,
+  type SetupChoice,
+  colourEnabled,
+  humanStrategy,
+  painter,
+  renderBoards,
+} from '../ui/terminal.js'
+import {
+  type GameFiles,
+  type GameMeta,
+  endedMeta,
+  findGame,
+  forgetGame,
+  gameDir,
+  openGameFiles,
+  readMeta,
+  resumableGames,
+  roleText,
+  sideOf,
+  writeMeta,
+} from './games.js'
 import { type CliIo, EXIT, LineLimiter, REPEAT_LINE_MS, UserError, commandName, isListenError } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
 
@@ -68,11 +105,16 @@ export interface TermsFlags {
   readonly replySeconds: string
 }
 
-
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
 function screenFor(io: CliIo): Screen {
-  return { print: (t) => { io.stdout(t + '\n'); }, paint: painter(colourEnabled(env(io), io.isTty ?? false)), ...(io.columns === undefined ? {} : { columns: io.columns }) }
+  return {
+    print: (t) => {
+      io.stdout(t + '\n')
+    },
+    paint: painter(colourEnabled(env(io), io.isTty ?? false)),
+    ...(io.columns === undefined ? {} : { columns: io.columns }),
+  }
 }
 
 function termsFrom(f: TermsFlags): Terms {
@@ -80,11 +122,20 @@ function termsFrom(f: TermsFlags): Terms {
   if (!r.ok) throw new UserError(`--ruleset: ${r.error.message}`)
   const int = (name: string, v: string, min: number, max: number): number => {
     const n = Number(v)
-    if (!Number.isInteger(n) || n < min || n > max) throw new UserError(`${name}: expected a whole number from ${min} to ${max}, got "${v}"`)
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new UserError(`${name}: expected a whole number from ${min} to ${max}, got "${v}"`)
     return n
   }
-  const ms = (name: string, v: string): number => int(name, v, LIMITS.minDeadlineMs / 1000, LIMITS.maxDeadlineMs / 1000) * 1000
-  return { ...DEFAULT_TERMS, ruleset: formatRuleset(r.value), maxTurns: int('--max-turns', f.maxTurns, 1, LIMITS.maxTurns), setupMs: ms('--turn-seconds', f.turnSeconds), turnMs: ms('--turn-seconds', f.turnSeconds), replyMs: ms('--reply-seconds', f.replySeconds) }
+  const ms = (name: string, v: string): number =>
+    int(name, v, LIMITS.minDeadlineMs / 1000, LIMITS.maxDeadlineMs / 1000) * 1000
+  return {
+    ...DEFAULT_TERMS,
+    ruleset: formatRuleset(r.value),
+    maxTurns: int('--max-turns', f.maxTurns, 1, LIMITS.maxTurns),
+    setupMs: ms('--turn-seconds', f.turnSeconds),
+    turnMs: ms('--turn-seconds', f.turnSeconds),
+    replyMs: ms('--reply-seconds', f.replySeconds),
+  }
 }
 
 function botName(given: string): BotName {
@@ -100,7 +151,14 @@ function readInviteFile(path: string): string {
     return readFileSync(path, 'utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a file' : code === 'EACCES' ? 'permission denied' : (e as Error).message
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'a directory, not a file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message
     throw new UserError(`cannot read the invite from ${path}: ${why}`)
   }
 }
@@ -112,7 +170,10 @@ function checkSetupFile(f: GameFlags, terms: Terms): void {
   const ruleset = parseRuleset(terms.ruleset)
   if (!ruleset.ok) return
   const r = readSetup(choice.text, ruleset.value, 0, 'lenient')
-  if (!r.ok) throw new UserError(`--setup ${f.setup ?? ''}: not a legal setup for ${terms.ruleset}: ${r.error.map(describeViolation).join('; ')}`)
+  if (!r.ok)
+    throw new UserError(
+      `--setup ${f.setup ?? ''}: not a legal setup for ${terms.ruleset}: ${r.error.map(describeViolation).join('; ')}`,
+    )
 }
 
 function setupChoice(f: GameFlags): SetupChoice {
@@ -163,20 +224,33 @@ function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
 /** A bot that waits `ms` before each move, so a watched game can be followed. */
 function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
   if (!(ms > 0)) return inner
-  return { ...passBegin(inner), setup: (...a) => inner.setup(...a), record: async (ctx) => (await new Promise((r) => setTimeout(r, ms)), inner.record(ctx)) }
+  return {
+    ...passBegin(inner),
+    setup: (...a) => inner.setup(...a),
+    record: async (ctx) => (await new Promise((r) => setTimeout(r, ms)), inner.record(ctx)),
+  }
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
 /** A wrapper keeps its player's per-game secret (PlayerStrategy.begin): a bot without a fixed seed plays from it. */
 function passBegin(inner: PlayerStrategy): Pick<PlayerStrategy, 'begin'> {
-  return inner.begin === undefined ? {} : { begin: (secret) => { inner.begin?.(secret) } }
+  return inner.begin === undefined
+    ? {}
+    : {
+        begin: (secret) => {
+          inner.begin?.(secret)
+        },
+      }
 }
 
 /** Before anything is written: a human side needs a terminal, and addresses must parse. */
 function checkSide(io: CliIo, f: GameFlags & { listen?: string[]; relay?: string[] }): void {
   if (f.autoplay !== true && io.prompter?.() === undefined) throw new UserError(NO_TERMINAL)
-  for (const [flag, addrs] of [['--listen', f.listen], ['--relay', f.relay]] as const) {
+  for (const [flag, addrs] of [
+    ['--listen', f.listen],
+    ['--relay', f.relay],
+  ] as const) {
     for (const a of addrs ?? []) {
       if (a === '/p2p-circuit') continue
       try {
@@ -188,9 +262,17 @@ function checkSide(io: CliIo, f: GameFlags & { listen?: string[]; relay?: string
   }
 }
 
-const NO_TERMINAL = 'standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal'
+const NO_TERMINAL =
+  'standard input is not a terminal, so nobody can type your moves: add --autoplay to let a bot play your side, or run it in a terminal'
 
-function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: () => string | undefined, say?: () => ((text: string) => Promise<void>) | undefined, notices?: Notices): PlayerStrategy {
+function playerFor(
+  f: GameFlags,
+  io: CliIo,
+  meta: GameMeta['player'],
+  opponent: () => string | undefined,
+  say?: () => ((text: string) => Promise<void>) | undefined,
+  notices?: Notices,
+): PlayerStrategy {
   const screen = screenFor(io)
   if (meta.kind === 'bot') {
     const bot = paced(botStrategy(botName(meta.bot), meta.seed), f.pace ?? 0)
@@ -199,7 +281,15 @@ function playerFor(f: GameFlags, io: CliIo, meta: GameMeta['player'], opponent: 
   }
   const prompter = io.prompter?.()
   if (prompter === undefined) throw new UserError(NO_TERMINAL)
-  return humanStrategy({ prompter, screen, setup: setupChoice(f), rng: seededRandom(f.seed ?? randomSeed()), opponent, ...(say === undefined ? {} : { say }), ...(notices === undefined ? {} : { notices }) })
+  return humanStrategy({
+    prompter,
+    screen,
+    setup: setupChoice(f),
+    rng: seededRandom(f.seed ?? randomSeed()),
+    opponent,
+    ...(say === undefined ? {} : { say }),
+    ...(notices === undefined ? {} : { notices }),
+  })
 }
 
 /**
@@ -212,26 +302,45 @@ const SETTLING_PLAYER: PlayerStrategy = {
 }
 
 /** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
-function waitingPrinter(io: CliIo, f: GameFlags, me: Role, opponent: () => string | undefined, notices = new Notices()): ((e: SessionEvent) => void) | undefined {
+function waitingPrinter(
+  io: CliIo,
+  f: GameFlags,
+  me: Role,
+  opponent: () => string | undefined,
+  notices = new Notices(),
+): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
   let myMoveDue = false
   // Through the notices: a line that arrives while the player types is never glued onto the prompt.
-  const out = { stdout: (text: string): void => { notices.say(() => { io.stdout(text) }) } }
+  const out = {
+    stdout: (text: string): void => {
+      notices.say(() => {
+        io.stdout(text)
+      })
+    },
+  }
   return (e) => {
     if (e.kind === 'chat') out.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
     else if (e.kind === 'waiting') {
       myMoveDue = e.side === me && e.what.includes('commit')
-      if (e.side !== me && e.what.includes('commit')) out.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+      if (e.side !== me && e.what.includes('commit'))
+        out.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
     } else if (e.kind === 'stopped' && e.by !== me) {
       // Said from what this side saw, never as a loss on time (SPEC §12.7): a claim proves only that
       // the opponent stopped waiting, and the game is then adjudicated on the committed turns.
       if (e.reason === 'resignation') out.stdout('Your opponent resigned.\n')
-      else if (e.reason === 'accusation') out.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
-      else if (e.reason === 'claim' && myMoveDue) out.stdout('Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n')
+      else if (e.reason === 'accusation')
+        out.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
+      else if (e.reason === 'claim' && myMoveDue)
+        out.stdout(
+          'Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n',
+        )
       else if (e.reason === 'claim') out.stdout(`Your opponent stopped the game: ${e.detail}\n`)
     } else if (e.kind === 'stopped' && e.reason === 'claim') {
       // This node's own claim (SPEC §6.5, §6.6): what it did and what it now waits for.
-      out.stdout(`Your node stopped the game (${e.detail}); waiting for your opponent's node to answer with its reveal.\n`)
+      out.stdout(
+        `Your node stopped the game (${e.detail}); waiting for your opponent's node to answer with its reveal.\n`,
+      )
     }
   }
 }
@@ -264,14 +373,31 @@ function eventPrinter(io: CliIo, json: boolean, notices = new Notices()): (e: Ne
   const limit = new LineLimiter(REPEAT_LINE_MS, () => systemClock.now())
   const say = (kind: string, line: string): void => {
     const held = limit.take(kind)
-    if (held !== undefined) notices.say(() => { io.stderr(`${line}${held > 0 ? ` (${held} more like it since the last such line)` : ''}\n`) })
+    if (held !== undefined)
+      notices.say(() => {
+        io.stderr(`${line}${held > 0 ? ` (${held} more like it since the last such line)` : ''}\n`)
+      })
   }
   return (e) => {
     if (json) return
-    if (e.kind === 'connected') say(e.restored ? 'restored' : 'connected', e.restored ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}` : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}`)
+    if (e.kind === 'connected')
+      say(
+        e.restored ? 'restored' : 'connected',
+        e.restored
+          ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}`
+          : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}`,
+      )
     else if (e.kind === 'disconnected') say('lost', `connection lost; reconnecting${timeLeft(e.deadline)}`)
     else if (e.kind === 'refused') say(`refused ${e.why}`, `refused ${e.peer}: ${e.why}`)
-    else if (e.kind === 'relay') say(`relay ${e.status} ${e.relay}`, e.status === 'reserving' ? `asking the relay ${e.relay} for a slot...` : e.status === 'reserved' ? 'relay slot reserved: the invite carries a relayed address' : `lost the relay ${e.relay}; dialling it again`)
+    else if (e.kind === 'relay')
+      say(
+        `relay ${e.status} ${e.relay}`,
+        e.status === 'reserving'
+          ? `asking the relay ${e.relay} for a slot...`
+          : e.status === 'reserved'
+            ? 'relay slot reserved: the invite carries a relayed address'
+            : `lost the relay ${e.relay}; dialling it again`,
+      )
   }
 }
 
@@ -287,24 +413,49 @@ function revealedFleet(transcript: readonly Uint8Array[], them: Role): Setup | u
   return undefined
 }
 
-async function finishGame(io: CliIo, f: GameFlags, result: SessionResult, transcriptPath: string, lastView: TurnContext | undefined, me: Role, id: string): Promise<number> {
+async function finishGame(
+  io: CliIo,
+  f: GameFlags,
+  result: SessionResult,
+  transcriptPath: string,
+  lastView: TurnContext | undefined,
+  me: Role,
+  id: string,
+): Promise<number> {
   const text = formatTranscript(result.transcript)
   if (f.out !== undefined) await io.writeFile(f.out, text)
   const audited = verifyTranscript(text)
   if (f.json === true) {
-    io.stdout(`${JSON.stringify({ game: id, you: me, transcript: f.out ?? transcriptPath, verdict: result.verdict, verifier: audited }, null, 2)}\n`)
+    io.stdout(
+      `${JSON.stringify({ game: id, you: me, transcript: f.out ?? transcriptPath, verdict: result.verdict, verifier: audited }, null, 2)}\n`,
+    )
     return exitFor(audited)
   }
   const screen = screenFor(io)
   if (lastView !== undefined) screen.print(renderBoards(lastView, screen.paint, screen.columns))
   const theirs = revealedFleet(result.transcript, otherRole(me))
-  if (theirs !== undefined) screen.print(['', ...renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(initialPlayerState(theirs)), screen.paint, screen.columns)].join('\n'))
+  if (theirs !== undefined)
+    screen.print(
+      [
+        '',
+        ...renderSpace(
+          'Their fleet, as they revealed it (where each ship was placed)',
+          ownMarks(initialPlayerState(theirs)),
+          screen.paint,
+          screen.columns,
+        ),
+      ].join('\n'),
+    )
   io.stdout(`\n${screen.paint(outcomeLine(result.verdict, me), 'hit')}\n`)
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
-  io.stdout(`Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`)
+  io.stdout(
+    `Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`,
+  )
   const cmd = commandName(env(io))
   const checked = f.out ?? transcriptPath
-  io.stdout(`Check it yourself: ${cmd} verify ${/^[\w./:@+-]+$/.test(checked) ? checked : JSON.stringify(checked)}\nSaved as game ${id.slice(0, 8)} (${cmd} games); its record for the referee: ${cmd} export ${id.slice(0, 8)}\n`)
+  io.stdout(
+    `Check it yourself: ${cmd} verify ${/^[\w./:@+-]+$/.test(checked) ? checked : JSON.stringify(checked)}\nSaved as game ${id.slice(0, 8)} (${cmd} games); its record for the referee: ${cmd} export ${id.slice(0, 8)}\n`,
+  )
   return exitFor(audited)
 }
 
@@ -323,7 +474,10 @@ function watched(inner: PlayerStrategy, seen: { ctx?: Parameters<PlayerStrategy[
 
 /** A key others could read is reported: whoever read it can sign transcripts as this player. */
 function warnExposed(io: CliIo, identity: Identity, exposedMode: number | undefined): void {
-  if (exposedMode !== undefined) io.stderr(`warning: your identity key ${identity.path} was readable by others (mode ${exposedMode.toString(8)}); it is now private (600). Anyone who read it can sign as you: if that may have happened, move it away to create a new identity.\n`)
+  if (exposedMode !== undefined)
+    io.stderr(
+      `warning: your identity key ${identity.path} was readable by others (mode ${exposedMode.toString(8)}); it is now private (600). Anyone who read it can sign as you: if that may have happened, move it away to create a new identity.\n`,
+    )
 }
 
 async function identityFor(f: GameFlags, io: CliIo): Promise<Identity> {
@@ -338,7 +492,8 @@ const DEFAULT_LISTEN = ['/ip4/0.0.0.0/tcp/0', '/ip4/0.0.0.0/tcp/0/ws']
 /** The addresses an invite should carry: dialable ones, loopback last, relayed ones included. */
 function inviteAddrs(node: Libp2p): string[] {
   const all = node.getMultiaddrs().map(String)
-  const rank = (a: string): number => (a.includes('/p2p-circuit') ? 1 : a.includes('/127.0.0.1/') || a.includes('/::1/') ? 2 : 0)
+  const rank = (a: string): number =>
+    a.includes('/p2p-circuit') ? 1 : a.includes('/127.0.0.1/') || a.includes('/::1/') ? 2 : 0
   return all.sort((a, b) => rank(a) - rank(b)).slice(0, 12)
 }
 
@@ -348,40 +503,80 @@ function boundListen(node: Libp2p, requested: readonly string[]): string[] {
   return requested.map((r) => {
     if (!/\/tcp\/0(\/|$)/.test(r)) return r
     const ws = r.endsWith('/ws')
-    const got = ports.find((a) => (ws ? a.includes('/ws') : !a.includes('/ws')) && !a.includes('/p2p-circuit') && /\/tcp\/\d+/.test(a))
+    const got = ports.find(
+      (a) => (ws ? a.includes('/ws') : !a.includes('/ws')) && !a.includes('/p2p-circuit') && /\/tcp\/\d+/.test(a),
+    )
     const port = got === undefined ? undefined : /\/tcp\/(\d+)/.exec(got)?.[1]
     return port === undefined ? r : r.replace('/tcp/0', `/tcp/${port}`)
   })
 }
 
 /** What a host and a joiner of a stored game set up alike: keys, files, player, addresses, events. */
-function sideOptions(io: CliIo, f: GameFlags, meta: GameMeta, identity: Identity, files: GameFiles, seen: { ctx?: TurnContext }, opponent: () => string | undefined): NetGameCommon {
+function sideOptions(
+  io: CliIo,
+  f: GameFlags,
+  meta: GameMeta,
+  identity: Identity,
+  files: GameFiles,
+  seen: { ctx?: TurnContext },
+  opponent: () => string | undefined,
+): NetGameCommon {
   // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
   const notices = new Notices()
-  const waiting = waitingPrinter(io, { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' }, sideOf(meta), opponent, notices)
+  const waiting = waitingPrinter(
+    io,
+    { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' },
+    sideOf(meta),
+    opponent,
+    notices,
+  )
   const chat: { say?: (text: string) => Promise<void> } = {}
   return {
     identity,
     secrets: systemSecrets,
     store: files.store,
     journal: files.journal,
-    strategy: meta.provisional === true ? SETTLING_PLAYER : watched(playerFor(f, io, meta.player, opponent, () => chat.say, notices), seen),
+    strategy:
+      meta.provisional === true
+        ? SETTLING_PLAYER
+        : watched(
+            playerFor(f, io, meta.player, opponent, () => chat.say, notices),
+            seen,
+          ),
     listen: meta.listen,
     relays: meta.relays,
     ...(meta.provisional === true ? { settleMs: (f.settle ?? SETTLE_SECONDS) * 1000 } : {}),
     onEvent: eventPrinter(io, f.json === true, notices),
-    onChat: (say) => { chat.say = say },
+    onChat: (say) => {
+      chat.say = say
+    },
     ...(waiting === undefined ? {} : { onSessionEvent: waiting }),
   }
 }
 
-async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, waitMs: number, inviteFile?: string): Promise<number> {
+async function runHost(
+  io: CliIo,
+  f: GameFlags,
+  meta: GameMeta,
+  terms: Terms,
+  waitMs: number,
+  inviteFile?: string,
+): Promise<number> {
   const identity = await identityFor(f, io)
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let current = meta
     // The rematch games' own records take the invite and bound ports known once listening (onReady).
-    const again = rematches(io, f, meta, () => current, identity, files, seen, () => current.opponent)
+    const again = rematches(
+      io,
+      f,
+      meta,
+      () => current,
+      identity,
+      files,
+      seen,
+      () => current.opponent,
+    )
     const result = await hostGame({
       ...sideOptions(io, f, meta, identity, files, seen, () => current.opponent),
       ...(again === undefined ? {} : { rematch: again }),
@@ -390,15 +585,22 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
       terms,
       waitMs,
       ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
-      onOpponent: (peer) => { writeMeta((current = { ...current, opponent: peer }), env(io)); },
+      onOpponent: (peer) => {
+        writeMeta((current = { ...current, opponent: peer }), env(io))
+      },
       onReady: async (node) => {
         const invite = formatInvite({ id: meta.id, peer: identity.peerId.toString(), addrs: inviteAddrs(node), terms })
         current = { ...current, invite, listen: boundListen(node, meta.listen) }
         writeMeta(current, env(io))
         if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
-        if (meta.opponent !== undefined) io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
-        else if (f.json === true) io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-        else io.stdout(`You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`)
+        if (meta.opponent !== undefined)
+          io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
+        else if (f.json === true)
+          io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
+        else
+          io.stdout(
+            `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
+          )
       },
     })
     if (again !== undefined) return again.code
@@ -409,11 +611,21 @@ async function runHost(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, wa
 
 async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
   const parsed = parseInvite(meta.invite)
-  if (!parsed.ok) throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
+  if (!parsed.ok)
+    throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
   const identity = await identityFor(f, io)
   return withGameFiles(meta.id, io, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-    const again = rematches(io, f, meta, () => meta, identity, files, seen, () => parsed.value.peer)
+    const again = rematches(
+      io,
+      f,
+      meta,
+      () => meta,
+      identity,
+      files,
+      seen,
+      () => parsed.value.peer,
+    )
     const result = await joinGame({
       ...sideOptions(io, f, meta, identity, files, seen, () => parsed.value.peer),
       ...(again === undefined ? {} : { rematch: again }),
@@ -434,7 +646,16 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
  * game's own id, which is what `resume` presents (SPEC §2.3), and a host's ports as bound.
  * `code` is the last game's exit.
  */
-function rematches(io: CliIo, f: GameFlags, first: GameMeta, base: () => GameMeta, identity: Identity, firstFiles: GameFiles, firstSeen: { ctx?: TurnContext }, opponent: () => string | undefined): (Rematch & { readonly code: number }) | undefined {
+function rematches(
+  io: CliIo,
+  f: GameFlags,
+  first: GameMeta,
+  base: () => GameMeta,
+  identity: Identity,
+  firstFiles: GameFiles,
+  firstSeen: { ctx?: TurnContext },
+  opponent: () => string | undefined,
+): (Rematch & { readonly code: number }) | undefined {
   if (f.rematch === undefined || f.rematch <= 0) return undefined
   let left = f.rematch
   let current = { meta: first, files: firstFiles, seen: firstSeen }
@@ -447,27 +668,53 @@ function rematches(io: CliIo, f: GameFlags, first: GameMeta, base: () => GameMet
       const m = readMeta(game, env(io)) ?? current.meta
       writeMeta(endedMeta(m, result.verdict, outcomeLine(result.verdict, side)), env(io))
       // Only the first game goes to --out; each game's transcript stays in its own directory.
-      state.code = await finishGame(io, current.files === firstFiles ? f : { ...f, out: undefined }, result, join(current.files.dir, 'transcript'), current.seen.ctx, side, game)
+      state.code = await finishGame(
+        io,
+        current.files === firstFiles ? f : { ...f, out: undefined },
+        result,
+        join(current.files.dir, 'transcript'),
+        current.seen.ctx,
+        side,
+        game,
+      )
       if (current.files !== firstFiles) current.files.release()
     },
     async want() {
       if (left <= 0) return false
-      const yes = current.meta.player.kind === 'bot' ? true : ((await io.prompter?.()?.confirm({ message: 'Play again, with the sides swapped?', default: false })) ?? false)
+      const yes =
+        current.meta.player.kind === 'bot'
+          ? true
+          : ((await io.prompter?.()?.confirm({ message: 'Play again, with the sides swapped?', default: false })) ??
+            false)
       if (yes) left--
       return yes
     },
     next(side, id) {
-      const player: GameMeta['player'] = first.player.kind === 'bot' ? { ...first.player, seed: `${first.player.seed}/${id}` } : first.player
+      const player: GameMeta['player'] =
+        first.player.kind === 'bot' ? { ...first.player, seed: `${first.player.seed}/${id}` } : first.player
       const known = base()
       const invite = parseInvite(known.invite)
       const text = invite.ok ? formatInvite({ ...invite.value, id }) : known.invite
       const peer = opponent()
-      const meta: GameMeta = { v: 1, id, role: first.role, invite: text, listen: known.listen, relays: first.relays, player, side, ...(peer === undefined ? {} : { opponent: peer }) }
+      const meta: GameMeta = {
+        v: 1,
+        id,
+        role: first.role,
+        invite: text,
+        listen: known.listen,
+        relays: first.relays,
+        player,
+        side,
+        ...(peer === undefined ? {} : { opponent: peer }),
+      }
       writeMeta(meta, env(io))
       const files = openGameFiles(id, env(io))
       const seen: { ctx?: TurnContext } = {}
       current = { meta, files, seen }
-      if (f.json !== true) io.stdout(`\nRematch: game ${id.slice(0, 8)}; you are ${side} this time${side === 'A' ? ' (you move first)' : ''}.\n`)
+      if (f.json !== true)
+        io.stdout(
+          `\nRematch: game ${id.slice(0, 8)}; you are ${side} this time${side === 'A' ? ' (you move first)' : ''}.\n`,
+        )
       return { store: files.store, journal: files.journal, strategy: watched(playerFor(f, io, player, opponent), seen) }
     },
   }
@@ -492,7 +739,9 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
       return e.exitCode
     }
     if (e instanceof StorageError) {
-      io.stderr(`spaceships ${name}: ${e.message}. The game stopped before signing or sending anything more; fix that, then run ${commandName(env(io))} resume (it lists the game)\n`)
+      io.stderr(
+        `spaceships ${name}: ${e.message}. The game stopped before signing or sending anything more; fix that, then run ${commandName(env(io))} resume (it lists the game)\n`,
+      )
       return EXIT.storage
     }
     if (e instanceof RelayError) {
@@ -502,32 +751,53 @@ async function guarded(io: CliIo, name: string, body: () => Promise<number>): Pr
     if (e instanceof NotServedError) {
       // One line, then stop (SPEC §2.3): dialling on would only be refused again.
       const cmd = commandName(env(io))
-      io.stderr(`spaceships ${name}: ${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}: stopping. No stop was signed: game ${e.game.slice(0, 8)} stays unfinished; should its host serve it again, carry on with ${cmd} resume ${e.game.slice(0, 8)}\n`)
+      io.stderr(
+        `spaceships ${name}: ${e.message.charAt(0).toUpperCase()}${e.message.slice(1)}: stopping. No stop was signed: game ${e.game.slice(0, 8)} stays unfinished; should its host serve it again, carry on with ${cmd} resume ${e.game.slice(0, 8)}\n`,
+      )
       return EXIT.unavailable
     }
     if (e instanceof NobodyJoinedError) {
-      io.stderr(`spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with ${commandName(env(io))} resume (it lists the game)\n`)
+      io.stderr(
+        `spaceships ${name}: ${e.message}; no game began. The invite stays valid: wait again with ${commandName(env(io))} resume (it lists the game)\n`,
+      )
       return EXIT.incomplete
     }
     if (e instanceof IdentityFileError) {
-      io.stderr(`spaceships ${name}: your identity file is unusable: ${e.message} (restore it from a backup, or move it away to create a new identity)\n`)
+      io.stderr(
+        `spaceships ${name}: your identity file is unusable: ${e.message} (restore it from a backup, or move it away to create a new identity)\n`,
+      )
       return EXIT.usage
     }
     if (e instanceof Error && e.name === 'ExitPromptError') {
-      io.stderr(name === 'play' ? `spaceships play: stopped. A game against the bot cannot be resumed; start a new one with ${commandName(env(io))} play\n` : `spaceships ${name}: stopped. Resume with: ${commandName(env(io))} resume\n`)
+      io.stderr(
+        name === 'play'
+          ? `spaceships play: stopped. A game against the bot cannot be resumed; start a new one with ${commandName(env(io))} play\n`
+          : `spaceships ${name}: stopped. Resume with: ${commandName(env(io))} resume\n`,
+      )
       return EXIT.incomplete
     }
     throw e
   }
 }
 
-export function hostCommand(io: CliIo, f: GameFlags & TermsFlags & { wait: number; inviteFile?: string }): Promise<number> {
+export function hostCommand(
+  io: CliIo,
+  f: GameFlags & TermsFlags & { wait: number; inviteFile?: string },
+): Promise<number> {
   return guarded(io, 'host', async () => {
     const terms = termsFrom(f)
     checkSetupFile(f, terms)
     checkSide(io, f)
     const id = randomBytes(16).toString('hex')
-    const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: f.listen ?? DEFAULT_LISTEN, relays: f.relay ?? [], player: playerMeta(f) }
+    const meta: GameMeta = {
+      v: 1,
+      id,
+      role: 'host',
+      invite: '',
+      listen: f.listen ?? DEFAULT_LISTEN,
+      relays: f.relay ?? [],
+      player: playerMeta(f),
+    }
     writeMeta(meta, env(io))
     try {
       return await runHost(io, f, meta, terms, f.wait * 1000, f.inviteFile)
@@ -552,16 +822,31 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
       if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
       return runJoin(io, f, withPlayer(existing, f, io))
     }
-    if (existing !== undefined) throw new UserError(`game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${gameDir(invite.id, env(io))}`)
+    if (existing !== undefined)
+      throw new UserError(
+        `game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${gameDir(invite.id, env(io))}`,
+      )
     const t = invite.terms
-    if (f.json !== true) io.stdout(`You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`)
+    if (f.json !== true)
+      io.stdout(
+        `You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`,
+      )
     if (f.yes !== true && f.autoplay !== true) {
       const prompter = io.prompter?.()
       if (prompter === undefined) throw new UserError('no terminal to accept the terms on: use --yes')
       if (!(await prompter.confirm({ message: 'Accept these terms and play?' }))) return EXIT.ok
     }
     // The invite itself is stored, never "@file": the game must stay joinable from this machine.
-    const meta: GameMeta = { v: 1, id: invite.id, role: 'join', invite: text.trim(), opponent: invite.peer, listen: f.listen ?? [], relays: f.relay ?? [], player: playerMeta(f) }
+    const meta: GameMeta = {
+      v: 1,
+      id: invite.id,
+      role: 'join',
+      invite: text.trim(),
+      opponent: invite.peer,
+      listen: f.listen ?? [],
+      relays: f.relay ?? [],
+      player: playerMeta(f),
+    }
     writeMeta(meta, env(io))
     return runJoin(io, f, meta)
   })
@@ -572,19 +857,36 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
     const cmd = commandName(env(io))
     if (id === undefined) {
       const open = resumableGames(env(io))
-      io.stdout(open.length === 0 ? `No game to resume (all games: ${cmd} games)\n` : `${open.map((m) => `${m.id.slice(0, 8)}  ${roleText(m)}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`)
+      io.stdout(
+        open.length === 0
+          ? `No game to resume (all games: ${cmd} games)\n`
+          : `${open.map((m) => `${m.id.slice(0, 8)}  ${roleText(m)}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`,
+      )
       return EXIT.ok
     }
     let meta = findGame(id, env(io))
     if (meta.provisional === true && f.json !== true) {
       const short = meta.id.slice(0, 8)
-      io.stdout(`Game ${short} ended with a provisional result: ${meta.result ?? meta.finished ?? ''}\nSettling it: waiting up to ${f.settle ?? SETTLE_SECONDS} s for your opponent's node to meet this one (on their machine: ${cmd} resume ${short}).\n`)
-    } else if (meta.finished !== undefined) throw new UserError(`game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`)
-    if (meta.against !== undefined) throw new UserError(`game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`)
+      io.stdout(
+        `Game ${short} ended with a provisional result: ${meta.result ?? meta.finished ?? ''}\nSettling it: waiting up to ${f.settle ?? SETTLE_SECONDS} s for your opponent's node to meet this one (on their machine: ${cmd} resume ${short}).\n`,
+      )
+    } else if (meta.finished !== undefined)
+      throw new UserError(
+        `game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`,
+      )
+    if (meta.against !== undefined)
+      throw new UserError(
+        `game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`,
+      )
     meta = withPlayer(meta, f, io)
     if (meta.role === 'join') return runJoin(io, f, meta)
     const invite = parseInvite(meta.invite)
-    if (!invite.ok) throw new UserError(meta.invite === '' ? `game ${id} never got as far as an invite; host a new one` : `game ${id} cannot be resumed: its ${invite.error.field}: ${invite.error.message}`)
+    if (!invite.ok)
+      throw new UserError(
+        meta.invite === ''
+          ? `game ${id} never got as far as an invite; host a new one`
+          : `game ${id} cannot be resumed: its ${invite.error.field}: ${invite.error.message}`,
+      )
     return runHost(io, f, meta, invite.value.terms, 3_600_000)
   })
 }
@@ -604,21 +906,42 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     const you = await identityFor(f, io)
     const botIdentity = await ephemeralIdentity()
     const id = randomBytes(16).toString('hex')
-    const meta: GameMeta = { v: 1, id, role: 'host', invite: '', listen: ['/ip4/127.0.0.1/tcp/0'], relays: [], player: playerMeta({ ...f, seed: `${seed}/you` }), against: level }
+    const meta: GameMeta = {
+      v: 1,
+      id,
+      role: 'host',
+      invite: '',
+      listen: ['/ip4/127.0.0.1/tcp/0'],
+      relays: [],
+      player: playerMeta({ ...f, seed: `${seed}/you` }),
+      against: level,
+    }
     writeMeta(meta, env(io))
     return withGameFiles(id, io, async (files) => {
       // The transcript lives in the game's own directory; nothing goes to the current directory
       // unless --out asks, and --out never replaces a file: this game has only begun, so whatever
       // the file holds is not its transcript (sysexits EX_CANTCREAT).
       const out = f.out
-      if (out !== undefined && (await io.readFile(out).then(() => true, () => false))) {
+      if (
+        out !== undefined &&
+        (await io.readFile(out).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         forgetGame(id, env(io))
-        throw new UserError(`--out: ${out} already exists and holds no transcript of this game, which has only begun; choose another file or move that one away`, 73)
+        throw new UserError(
+          `--out: ${out} already exists and holds no transcript of this game, which has only begun; choose another file or move that one away`,
+          73,
+        )
       }
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       let sendInvite: (text: string) => void = () => undefined
       const invited = new Promise<string>((r) => (sendInvite = r))
-      if (f.json !== true) io.stdout(`You are A (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`)
+      if (f.json !== true)
+        io.stdout(
+          `You are A (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`,
+        )
       const notices = new Notices()
       const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`, notices)
       const hosted = hostGame({
@@ -626,21 +949,33 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
         secrets: systemSecrets,
         store: files.store,
         journal: files.journal,
-        strategy: watched(playerFor(f, io, meta.player, () => `the ${level} bot`, undefined, notices), seen),
+        strategy: watched(
+          playerFor(f, io, meta.player, () => `the ${level} bot`, undefined, notices),
+          seen,
+        ),
         listen: meta.listen,
         inviteId: id,
         terms,
         waitMs: 30_000,
         onEvent: eventPrinter(io, true),
         ...(waitingFor === undefined ? {} : { onSessionEvent: waitingFor }),
-        onReady: (node) => { sendInvite(formatInvite({ id, peer: you.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms })); },
-    })
-    const invite = parseInvite(await invited)
-    if (!invite.ok) throw new Error(`own invite unreadable: ${invite.error.message}`)
-    const joined = joinGame({ identity: botIdentity, secrets: systemSecrets, store: memoryStore(), strategy: botStrategy(level, f.seed === undefined ? undefined : `${seed}/bot`), listen: [], invite: invite.value })
-    const [result] = await Promise.all([hosted, joined])
-    writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, 'A')), env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A', id)
+        onReady: (node) => {
+          sendInvite(formatInvite({ id, peer: you.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms }))
+        },
+      })
+      const invite = parseInvite(await invited)
+      if (!invite.ok) throw new Error(`own invite unreadable: ${invite.error.message}`)
+      const joined = joinGame({
+        identity: botIdentity,
+        secrets: systemSecrets,
+        store: memoryStore(),
+        strategy: botStrategy(level, f.seed === undefined ? undefined : `${seed}/bot`),
+        listen: [],
+        invite: invite.value,
+      })
+      const [result] = await Promise.all([hosted, joined])
+      writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, 'A')), env(io))
+      return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A', id)
     })
   })
 }
@@ -651,13 +986,20 @@ export function idCommand(io: CliIo, f: { identity?: string; json?: boolean }): 
     warnExposed(io, identity, exposedMode)
     const peer = identity.peerId.toString()
     if (f.json === true) io.stdout(`${JSON.stringify({ peerId: peer, path: identity.path, created })}\n`)
-    else io.stdout(`${peer}\n${created ? 'created' : 'stored'} in ${identity.path} (keep it private; it signs your transcripts)\n`)
+    else
+      io.stdout(
+        `${peer}\n${created ? 'created' : 'stored'} in ${identity.path} (keep it private; it signs your transcripts)\n`,
+      )
     return EXIT.ok
   })
 }
 
 /** A circuit-relay-v2 server for players behind NAT; runs until interrupted (or `--for`). */
-export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[]; allow?: string[]; open?: boolean; json?: boolean; for?: number }, stop: Promise<void> = new Promise(() => undefined)): Promise<number> {
+export function relayCommand(
+  io: CliIo,
+  f: { identity?: string; listen?: string[]; allow?: string[]; open?: boolean; json?: boolean; for?: number },
+  stop: Promise<void> = new Promise(() => undefined),
+): Promise<number> {
   return guarded(io, 'relay', async () => {
     const allow = f.allow ?? []
     // A value that is no PeerId would match nobody: the relay would run and serve no one.
@@ -666,26 +1008,38 @@ export function relayCommand(io: CliIo, f: { identity?: string; listen?: string[
       try {
         peerIdFromString(a)
       } catch {
-        throw new UserError(`--allow: "${a}" is not a PeerId (each player prints theirs with: ${commandName(env(io))} id)`)
+        throw new UserError(
+          `--allow: "${a}" is not a PeerId (each player prints theirs with: ${commandName(env(io))} id)`,
+        )
       }
     }
-    if (allow.length === 0 && f.open !== true) throw new UserError('say who may use this relay: --allow PEERID for each player (they print it with: spaceships id), or --open for anyone (each circuit then limited to a day and 64 MiB)')
+    if (allow.length === 0 && f.open !== true)
+      throw new UserError(
+        'say who may use this relay: --allow PEERID for each player (they print it with: spaceships id), or --open for anyone (each circuit then limited to a day and 64 MiB)',
+      )
     const { identity } = await loadOrCreateIdentity(f.identity ?? join(configDir(env(io)), 'relay-identity'))
     const stamp = (): string => new Date().toISOString().slice(11, 19)
     const node = await createRelayNode({
       identity,
       listen: f.listen ?? ['/ip4/0.0.0.0/tcp/4001', '/ip4/0.0.0.0/tcp/4002/ws'],
       admission: () => (allow.length === 0 ? 'anyone' : new Set(allow)),
-      onRefused: (peer) => { io.stderr(`${stamp()} refused ${peer}: not on the allow-list\n`); },
+      onRefused: (peer) => {
+        io.stderr(`${stamp()} refused ${peer}: not on the allow-list\n`)
+      },
       onRelay: (e) => {
-        if (e.kind === 'reservation') io.stderr(`${stamp()} reservation by ${e.peer}: ${e.granted ? 'granted' : 'refused'}\n`)
+        if (e.kind === 'reservation')
+          io.stderr(`${stamp()} reservation by ${e.peer}: ${e.granted ? 'granted' : 'refused'}\n`)
         else io.stderr(`${stamp()} circuit ${e.from} -> ${e.to}: ${e.granted ? 'opened' : 'refused'}\n`)
       },
     })
     await node.start()
     const addrs = node.getMultiaddrs().map(String)
-    if (f.json === true) io.stdout(`${JSON.stringify({ peerId: identity.peerId.toString(), addrs, allow, open: allow.length === 0 })}\n`)
-    else io.stdout(`Relay ${identity.peerId.toString()} listening on:\n${addrs.map((a) => `  ${a}\n`).join('')}${allow.length === 0 ? 'Open to anyone; each circuit is limited to a day and 64 MiB.\n' : `Allowed: ${allow.join(', ')}\n`}Players use: --relay <one of the addresses above>\n`)
+    if (f.json === true)
+      io.stdout(`${JSON.stringify({ peerId: identity.peerId.toString(), addrs, allow, open: allow.length === 0 })}\n`)
+    else
+      io.stdout(
+        `Relay ${identity.peerId.toString()} listening on:\n${addrs.map((a) => `  ${a}\n`).join('')}${allow.length === 0 ? 'Open to anyone; each circuit is limited to a day and 64 MiB.\n' : `Allowed: ${allow.join(', ')}\n`}Players use: --relay <one of the addresses above>\n`,
+      )
     const forMs = f.for === undefined ? undefined : f.for * 1000
     const timer = forMs === undefined ? stop : Promise.race([stop, new Promise<void>((r) => setTimeout(r, forMs))])
     await timer

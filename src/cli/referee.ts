@@ -10,7 +10,8 @@ export async function refereeCommand(path: string, options: { json: boolean }, i
     bytes = await io.readFile(path)
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
-    if (options.json) io.stdout(`${JSON.stringify({ status: 'unreadable', error: { code: 'file.io', line: 0, message } }, null, 2)}\n`)
+    if (options.json)
+      io.stdout(`${JSON.stringify({ status: 'unreadable', error: { code: 'file.io', line: 0, message } }, null, 2)}\n`)
     else io.stderr(`spaceships referee: cannot read ${path}: ${message}\n`)
     return EXIT.unreadable
   }

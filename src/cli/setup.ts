@@ -21,7 +21,9 @@ function rulesetOrError(text: string, io: CliIo) {
 
 function additionalOrError(text: string, io: CliIo): number | undefined {
   if (!/^\d{1,3}$/.test(text)) {
-    io.stderr('spaceships: --additional takes a whole number (remaining materiel carried into a continued match, §10.3)\n')
+    io.stderr(
+      'spaceships: --additional takes a whole number (remaining materiel carried into a continued match, §10.3)\n',
+    )
     return undefined
   }
   return Number(text)
@@ -32,7 +34,9 @@ export function setupRandomCommand(options: SetupOptions, io: CliIo, defaultSeed
   const additional = additionalOrError(options.additional, io)
   if (!r.ok || additional === undefined) return EXIT.usage
   const seed = options.seed ?? defaultSeed()
-  io.stdout(`# random setup, ruleset ${options.ruleset}, seed ${seed}\n${formatSetup(randomSetup(r.value, seededRandom(seed), additional))}\n`)
+  io.stdout(
+    `# random setup, ruleset ${options.ruleset}, seed ${seed}\n${formatSetup(randomSetup(r.value, seededRandom(seed), additional))}\n`,
+  )
   return EXIT.ok
 }
 
@@ -56,7 +60,11 @@ export async function setupCheckCommand(path: string, options: SetupOptions, io:
   return EXIT.ok
 }
 
-export function recordRandomCommand(options: { ruleset: string; seed?: string }, io: CliIo, defaultSeed: () => string): number {
+export function recordRandomCommand(
+  options: { ruleset: string; seed?: string },
+  io: CliIo,
+  defaultSeed: () => string,
+): number {
   const r = rulesetOrError(options.ruleset, io)
   if (!r.ok) return EXIT.usage
   io.stdout(randomGameRecord(r.value, options.seed ?? defaultSeed()))

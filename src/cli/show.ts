@@ -15,7 +15,11 @@ import { SCREEN_COLUMNS, wrap } from '../ui/panel.js'
 import { type CliIo, EXIT } from './io.js'
 import { exitFor, renderVerdict } from './verify.js'
 
-export async function showCommand(io: CliIo, paths: readonly string[], opts: { as: string; turn?: number }): Promise<number> {
+export async function showCommand(
+  io: CliIo,
+  paths: readonly string[],
+  opts: { as: string; turn?: number },
+): Promise<number> {
   if (opts.as !== 'A' && opts.as !== 'B') {
     io.stderr('spaceships show: --as must be A or B\n')
     return EXIT.usage
@@ -39,10 +43,13 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
   const { verdict, logs, ruleset } = examine(ev.value)
   const reveals = [logs?.A.reveal, logs?.B.reveal] as const
   if (logs === undefined || ruleset === undefined || reveals[0] === undefined || reveals[1] === undefined) {
-    io.stdout(`show needs both players' reveals, and these files hold ${reveals.filter((r) => r !== undefined).length}. The verifier says:\n${renderVerdict(verdict)}`)
+    io.stdout(
+      `show needs both players' reveals, and these files hold ${reveals.filter((r) => r !== undefined).length}. The verifier says:\n${renderVerdict(verdict)}`,
+    )
     return exitFor(verdict)
   }
-  const written = (r: NonNullable<(typeof reveals)[number]>) => r.setup.map((s) => ({ type: s.type, id: s.id, cells: s.cells, text: `${s.type}${s.id}` }))
+  const written = (r: NonNullable<(typeof reveals)[number]>) =>
+    r.setup.map((s) => ({ type: s.type, id: s.id, cells: s.cells, text: `${s.type}${s.id}` }))
   const started = startGame(ruleset, [written(reveals[0]), written(reveals[1])])
   if (!started.ok) {
     io.stdout(renderVerdict(verdict))
@@ -58,7 +65,9 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
     io.stderr(`spaceships show: --turn: this game has ${turns} turn${turns === 1 ? '' : 's'}\n`)
     return EXIT.usage
   }
-  io.stdout(`Game seen by ${me} (${me === 'A' ? 'the host' : 'the joiner'}), ${ruleset.variant} rules, ${turns} turn${turns === 1 ? '' : 's'}.\n`)
+  io.stdout(
+    `Game seen by ${me} (${me === 'A' ? 'the host' : 'the joiner'}), ${ruleset.variant} rules, ${turns} turn${turns === 1 ? '' : 's'}.\n`,
+  )
   for (let turn = 1; turn <= turns; turn++) {
     const ra = readRecord(ruleset, game.players[0], turn, reveals[0].records[turn - 1] ?? '', 'strict')
     const rb = readRecord(ruleset, game.players[1], turn, reveals[1].records[turn - 1] ?? '', 'strict')
@@ -66,15 +75,36 @@ export async function showCommand(io: CliIo, paths: readonly string[], opts: { a
     const theirs = logs[them].aspects[turn - 1]
     const theirResults = logs[them].results[turn - 1]
     const myResults = logs[me].results[turn - 1]
-    if (!ra.ok || !rb.ok || mine === undefined || theirs === undefined || theirResults === undefined || myResults === undefined) break
+    if (
+      !ra.ok ||
+      !rb.ok ||
+      mine === undefined ||
+      theirs === undefined ||
+      theirResults === undefined ||
+      myResults === undefined
+    )
+      break
     const next = playTurn(game, [ra.value.actions, rb.value.actions])
     if (!next.ok) break
-    history.push({ turn, myAspects: mine, theirAspects: theirs, theirResults, myReports: myResults.destroyed, theirFlashcube: logs[them].flashcubes.get(turn) ?? noFlashcube(turn) })
+    history.push({
+      turn,
+      myAspects: mine,
+      theirAspects: theirs,
+      theirResults,
+      myReports: myResults.destroyed,
+      theirFlashcube: logs[them].flashcubes.get(turn) ?? noFlashcube(turn),
+    })
     game = next.value.game
     if (only !== undefined && turn !== only) continue
-    io.stdout(`\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k]).map((l) => wrap(l, Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS))).join('\n')}\n${renderBoards({ state: game.players[k], history }, paint, io.columns)}\n`)
+    io.stdout(
+      `\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k])
+        .map((l) => wrap(l, Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)))
+        .join('\n')}\n${renderBoards({ state: game.players[k], history }, paint, io.columns)}\n`,
+    )
   }
-  io.stdout(`\n${renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(started.value.players[k === 0 ? 1 : 0]), paint, io.columns).join('\n')}\n`)
+  io.stdout(
+    `\n${renderSpace('Their fleet, as they revealed it (where each ship was placed)', ownMarks(started.value.players[k === 0 ? 1 : 0]), paint, io.columns).join('\n')}\n`,
+  )
   io.stdout(`\n${renderVerdict(verdict)}`)
   return exitFor(verdict)
 }

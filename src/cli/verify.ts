@@ -32,7 +32,8 @@ const winnerText = (w: string): string => (w === 'draw' ? 'a draw' : `${w} wins`
  */
 export function provisionalNote(v: Verdict & { status: 'abandoned' | 'resigned' }): string {
   // Rule 7 rests on the loser's reveal being absent, rules 5 and 6 on the winner's stop (SPEC §12.7).
-  if (v.status === 'resigned') return `provisional: it rests on ${v.winner}'s stop being absent from these files; ${v.winner}'s own file, or its node met again, can show a resignation that crossed this one, which makes it an adjudication, never an offence`
+  if (v.status === 'resigned')
+    return `provisional: it rests on ${v.winner}'s stop being absent from these files; ${v.winner}'s own file, or its node met again, can show a resignation that crossed this one, which makes it an adjudication, never an offence`
   const holder = v.how === 'no-reveal' ? v.by : v.winner
   const could = v.how === 'no-reveal' ? 'an adjudication' : `${v.winner}'s resignation`
   return `provisional: it rests on ${holder}'s ${v.how === 'no-reveal' ? 'reveal' : 'stop'} being absent from these files; ${holder}'s own file, or its node met again, can turn it into ${could}, never into an offence`
@@ -57,7 +58,9 @@ export function verdictLine(v: Verdict): string {
     case 'incomplete':
       return `incomplete: ${v.detail}`
     case 'unreadable':
-      return v.error.error.code === 'file.io' ? `unreadable: cannot read ${v.file}: ${v.error.error.message}` : `unreadable: ${v.file === '' ? '' : `${v.file}: `}line ${v.error.line}: ${describeProtocolError(v.error.error)}`
+      return v.error.error.code === 'file.io'
+        ? `unreadable: cannot read ${v.file}: ${v.error.error.message}`
+        : `unreadable: ${v.file === '' ? '' : `${v.file}: `}line ${v.error.line}: ${describeProtocolError(v.error.error)}`
   }
 }
 
@@ -81,17 +84,26 @@ export function renderVerdict(v: Verdict): string {
 
 /** Several games' exit status: the first of unreadable, offence, incomplete, abandoned, adjudicated that occurs, else ok. */
 function worstExit(codes: readonly number[]): number {
-  for (const c of [EXIT.unreadable, EXIT.illegal, EXIT.incomplete, EXIT.abandoned, EXIT.adjudicated]) if (codes.includes(c)) return c
+  for (const c of [EXIT.unreadable, EXIT.illegal, EXIT.incomplete, EXIT.abandoned, EXIT.adjudicated])
+    if (codes.includes(c)) return c
   return EXIT.ok
 }
 
-export async function verifyCommand(paths: readonly string[], options: { json: boolean; jobs?: number; separate?: boolean }, io: CliIo): Promise<number> {
+export async function verifyCommand(
+  paths: readonly string[],
+  options: { json: boolean; jobs?: number; separate?: boolean },
+  io: CliIo,
+): Promise<number> {
   const files: { name: string; content: Uint8Array | undefined; error: string | undefined }[] = []
   for (const path of paths) {
     try {
       files.push({ name: path, content: await io.readFile(path), error: undefined })
     } catch (e) {
-      files.push({ name: path, content: undefined, error: (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e)) })
+      files.push({
+        name: path,
+        content: undefined,
+        error: (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e)),
+      })
     }
   }
   const { groupByGame, verifyGroups, defaultJobs } = await import('../pool/verify-pool.js')
@@ -99,7 +111,20 @@ export async function verifyCommand(paths: readonly string[], options: { json: b
   const groups = options.separate === true ? readable.map((f) => [f]) : groupByGame(readable)
   const verdicts = await verifyGroups(groups, options.jobs ?? defaultJobs())
   const results: { files: string[]; verdict: Verdict }[] = [
-    ...files.flatMap((f) => (f.error === undefined ? [] : [{ files: [f.name], verdict: { status: 'unreadable' as const, file: f.name, error: { line: 0, error: { code: 'file.io' as const, field: '', rule: '§11', message: f.error } } } }])),
+    ...files.flatMap((f) =>
+      f.error === undefined
+        ? []
+        : [
+            {
+              files: [f.name],
+              verdict: {
+                status: 'unreadable' as const,
+                file: f.name,
+                error: { line: 0, error: { code: 'file.io' as const, field: '', rule: '§11', message: f.error } },
+              },
+            },
+          ],
+    ),
     ...groups.map((g, i) => ({ files: g.map((f) => f.name), verdict: verdicts[i] as Verdict })),
   ]
   const codes = results.map((r) => exitFor(r.verdict))
@@ -107,19 +132,40 @@ export async function verifyCommand(paths: readonly string[], options: { json: b
     const r = results[0]
     if (r === undefined) return EXIT.unreadable
     if (options.json) io.stdout(`${JSON.stringify({ files: r.files, verdict: r.verdict }, null, 2)}\n`)
-    else if (r.verdict.status === 'unreadable' && r.verdict.error.error.code === 'file.io') io.stderr(`spaceships verify: cannot read ${r.verdict.file}: ${r.verdict.error.error.message}\n`)
+    else if (r.verdict.status === 'unreadable' && r.verdict.error.error.code === 'file.io')
+      io.stderr(`spaceships verify: cannot read ${r.verdict.file}: ${r.verdict.error.error.message}\n`)
     else io.stdout((r.files.length > 1 ? `${r.files.join(' + ')}: one game\n` : '') + renderVerdict(r.verdict))
     return exitFor(r.verdict)
   }
   const count = (s: Verdict['status']): number => results.filter((r) => r.verdict.status === s).length
   // With --separate one game's two files are two decisions of one game: games counts games.
-  const games = new Set(results.map((r) => (r.verdict.status !== 'unreadable' && r.verdict.game !== undefined ? r.verdict.game : `file:${r.files.join('+')}`))).size
-  const summary = { games, decisions: results.length, files: paths.length, complete: count('complete'), resigned: count('resigned'), offence: count('offence'), abandoned: count('abandoned'), adjudicated: count('adjudicated'), incomplete: count('incomplete'), unreadable: count('unreadable') }
+  const games = new Set(
+    results.map((r) =>
+      r.verdict.status !== 'unreadable' && r.verdict.game !== undefined ? r.verdict.game : `file:${r.files.join('+')}`,
+    ),
+  ).size
+  const summary = {
+    games,
+    decisions: results.length,
+    files: paths.length,
+    complete: count('complete'),
+    resigned: count('resigned'),
+    offence: count('offence'),
+    abandoned: count('abandoned'),
+    adjudicated: count('adjudicated'),
+    incomplete: count('incomplete'),
+    unreadable: count('unreadable'),
+  }
   if (options.json) io.stdout(`${JSON.stringify({ summary, games: results }, null, 2)}\n`)
   else {
     io.stdout(results.map((r) => `${r.files.join(' + ')}: ${verdictLine(r.verdict)}\n`).join(''))
-    const what = options.separate === true ? `${summary.files} files decided one by one (${summary.games} game${summary.games === 1 ? '' : 's'})` : `${summary.games} games in ${summary.files} files`
-    io.stdout(`${what}: ${summary.complete} complete, ${summary.resigned} resigned, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`)
+    const what =
+      options.separate === true
+        ? `${summary.files} files decided one by one (${summary.games} game${summary.games === 1 ? '' : 's'})`
+        : `${summary.games} games in ${summary.files} files`
+    io.stdout(
+      `${what}: ${summary.complete} complete, ${summary.resigned} resigned, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`,
+    )
   }
   return worstExit(codes)
 }
@@ -131,7 +177,10 @@ export { DEFAULT_TERMS }
  * written to `out`. With a seed, keys, salts and moves are all derived from it (a reproducible
  * demo, never for real play); without, they come from the system's CSPRNG.
  */
-export async function selfplayCommand(options: { seed?: string; out: string; ruleset: string; json: boolean }, io: CliIo): Promise<number> {
+export async function selfplayCommand(
+  options: { seed?: string; out: string; ruleset: string; json: boolean },
+  io: CliIo,
+): Promise<number> {
   const parsed = parseRuleset(options.ruleset)
   if (!parsed.ok) {
     io.stderr(`spaceships selfplay: --ruleset: ${parsed.error.message}\n`)
@@ -140,7 +189,15 @@ export async function selfplayCommand(options: { seed?: string; out: string; rul
   const ruleset: Ruleset = parsed.value
   const terms: Terms = { ...DEFAULT_TERMS, ruleset: formatRuleset(ruleset) }
   // The session and the bots load here, not with `verify` (its cold start).
-  const [{ generateKeyPair }, { seededSecrets, systemSecrets }, { seededRandom }, { memoryChannelPair }, { runSession }, { randomStrategy }, { formatTranscript, memoryStore }] = await Promise.all([
+  const [
+    { generateKeyPair },
+    { seededSecrets, systemSecrets },
+    { seededRandom },
+    { memoryChannelPair },
+    { runSession },
+    { randomStrategy },
+    { formatTranscript, memoryStore },
+  ] = await Promise.all([
     import('../commit/keys.js'),
     import('../commit/secrets.js'),
     import('../rules/rng.js'),
@@ -152,8 +209,17 @@ export async function selfplayCommand(options: { seed?: string; out: string; rul
   const pair = memoryChannelPair()
   const side = (role: 'A' | 'B', k: 0 | 1) => {
     const secrets = options.seed === undefined ? systemSecrets : seededSecrets(`${options.seed}/${role}`)
-    const botSeed = options.seed === undefined ? Array.from(systemSecrets.bytes(8)).join('.') : `${options.seed}/${role}/bot`
-    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], strategy: randomStrategy(seededRandom(botSeed)) })
+    const botSeed =
+      options.seed === undefined ? Array.from(systemSecrets.bytes(8)).join('.') : `${options.seed}/${role}/bot`
+    return runSession({
+      role,
+      keys: generateKeyPair(secrets),
+      terms,
+      secrets,
+      store: memoryStore(),
+      channel: pair.ends[k],
+      strategy: randomStrategy(seededRandom(botSeed)),
+    })
   }
   const [a] = await Promise.all([side('A', 0), side('B', 1)])
   try {
@@ -161,6 +227,10 @@ export async function selfplayCommand(options: { seed?: string; out: string; rul
   } catch (e) {
     throw cannotWrite('--out', options.out, e)
   }
-  io.stdout(options.json ? `${JSON.stringify({ transcript: options.out, verdict: a.verdict }, null, 2)}\n` : `transcript (A's copy): ${options.out}\n${renderVerdict(a.verdict)}`)
+  io.stdout(
+    options.json
+      ? `${JSON.stringify({ transcript: options.out, verdict: a.verdict }, null, 2)}\n`
+      : `transcript (A's copy): ${options.out}\n${renderVerdict(a.verdict)}`,
+  )
   return exitFor(a.verdict)
 }

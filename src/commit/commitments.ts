@@ -43,14 +43,25 @@ function saltInput(kind: SaltKind, index: number): Uint8Array {
 }
 
 /** SPEC §4.2's inputs after the domain block, written into `out` (a scratch buffer, on the hot path). */
-function occupancyInput(cell: number, occupied: boolean, salt: Uint8Array, out = new Uint8Array(2 + SALT_BYTES)): Uint8Array {
+function occupancyInput(
+  cell: number,
+  occupied: boolean,
+  salt: Uint8Array,
+  out = new Uint8Array(2 + SALT_BYTES),
+): Uint8Array {
   out[0] = cell
   out[1] = occupied ? 1 : 0
   out.set(salt, 2)
   return out
 }
 
-function detailInput(cell: number, type: number, id: number, salt: Uint8Array, out = new Uint8Array(3 + SALT_BYTES)): Uint8Array {
+function detailInput(
+  cell: number,
+  type: number,
+  id: number,
+  salt: Uint8Array,
+  out = new Uint8Array(3 + SALT_BYTES),
+): Uint8Array {
   out[0] = cell
   out[1] = type
   out[2] = id
@@ -144,10 +155,16 @@ export class SideSecrets extends SideCommitments {
       saltIn[2] = cell & 0xff
       saltIn[0] = SALT_KIND.occupancy
       this.salts.into(saltIn, salt)
-      this.occupancyHash.of(occupancyInput(cell, v.occupied, salt.subarray(0, SALT_BYTES), occupancy), out.subarray(at, at + HASH_BYTES))
+      this.occupancyHash.of(
+        occupancyInput(cell, v.occupied, salt.subarray(0, SALT_BYTES), occupancy),
+        out.subarray(at, at + HASH_BYTES),
+      )
       saltIn[0] = SALT_KIND.detail
       this.salts.into(saltIn, salt)
-      this.detailHash.of(detailInput(cell, v.type, v.id, salt.subarray(0, SALT_BYTES), detail), out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES))
+      this.detailHash.of(
+        detailInput(cell, v.type, v.id, salt.subarray(0, SALT_BYTES), detail),
+        out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES),
+      )
     }
     return out
   }
@@ -170,17 +187,41 @@ function committedAt(vector: Uint8Array, cell: number, which: 0 | 1): Uint8Array
 
 export function deriveSalt(seed: Uint8Array, game: Uint8Array, role: 0 | 1, kind: SaltKind, index: number): Uint8Array {
   if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
-  return sha256(domainBlock(DOMAIN.salt, game, role), seed, new Uint8Array(64 - SEED_BYTES), saltInput(kind, index)).slice(0, SALT_BYTES)
+  return sha256(
+    domainBlock(DOMAIN.salt, game, role),
+    seed,
+    new Uint8Array(64 - SEED_BYTES),
+    saltInput(kind, index),
+  ).slice(0, SALT_BYTES)
 }
 
-export function occupancyCommitment(game: Uint8Array, role: 0 | 1, cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {
+export function occupancyCommitment(
+  game: Uint8Array,
+  role: 0 | 1,
+  cell: number,
+  occupied: boolean,
+  salt: Uint8Array,
+): Uint8Array {
   return sha256(domainBlock(DOMAIN.occupancy, game, role), occupancyInput(cell, occupied, salt))
 }
 
-export function detailCommitment(game: Uint8Array, role: 0 | 1, cell: number, type: number, id: number, salt: Uint8Array): Uint8Array {
+export function detailCommitment(
+  game: Uint8Array,
+  role: 0 | 1,
+  cell: number,
+  type: number,
+  id: number,
+  salt: Uint8Array,
+): Uint8Array {
   return sha256(domainBlock(DOMAIN.detail, game, role), detailInput(cell, type, id, salt))
 }
 
-export function recordCommitment(game: Uint8Array, role: 0 | 1, turn: number, salt: Uint8Array, text: string): Uint8Array {
+export function recordCommitment(
+  game: Uint8Array,
+  role: 0 | 1,
+  turn: number,
+  salt: Uint8Array,
+  text: string,
+): Uint8Array {
   return sha256(domainBlock(DOMAIN.record, game, role), recordInput(turn, salt, text))
 }

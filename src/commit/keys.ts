@@ -12,7 +12,13 @@
  *
  * Signing is RFC 8032 and deterministic, so the native signer gives the same bytes as any other.
  */
-import { type KeyObject, createPrivateKey, createPublicKey, sign as nativeSign, verify as nativeVerify } from 'node:crypto'
+import {
+  type KeyObject,
+  createPrivateKey,
+  createPublicKey,
+  sign as nativeSign,
+  verify as nativeVerify,
+} from 'node:crypto'
 import { toBase64url } from './bytes.js'
 import type { SecretSource } from './secrets.js'
 
@@ -26,7 +32,24 @@ export interface KeyPair {
 }
 
 /** RFC 8410: the PKCS #8 DER of an Ed25519 private key is this prefix, then the 32-byte seed. */
-const PKCS8_ED25519_PREFIX = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20)
+const PKCS8_ED25519_PREFIX = Uint8Array.of(
+  0x30,
+  0x2e,
+  0x02,
+  0x01,
+  0x00,
+  0x30,
+  0x05,
+  0x06,
+  0x03,
+  0x2b,
+  0x65,
+  0x70,
+  0x04,
+  0x22,
+  0x04,
+  0x20,
+)
 
 function nativeFromSecret(secretKey: Uint8Array): KeyObject {
   const der = new Uint8Array(PKCS8_ED25519_PREFIX.length + 32)
@@ -159,7 +182,11 @@ export function publicKeyProblem(publicKey: Uint8Array): KeyProblem {
   const id = toBase64url(publicKey)
   if (keyProblems.has(id)) return keyProblems.get(id)
   const hex = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('hex')
-  const problem: KeyProblem = !decodesCanonically(publicKey) ? 'non-canonical' : SMALL_ORDER_ENCODINGS.includes(hex) ? 'small-order' : undefined
+  const problem: KeyProblem = !decodesCanonically(publicKey)
+    ? 'non-canonical'
+    : SMALL_ORDER_ENCODINGS.includes(hex)
+      ? 'small-order'
+      : undefined
   if (keyProblems.size >= PUBLIC_KEY_CACHE) keyProblems.clear()
   keyProblems.set(id, problem)
   return problem

@@ -18,7 +18,8 @@ export function seededSecrets(seed: string): SecretSource {
   return {
     bytes(n) {
       const out = new Uint8Array(n)
-      for (let at = 0; at < n; at += 32) out.set(taggedHash(DOMAIN.secrets, utf8(seed), u32(counter++)).subarray(0, Math.min(32, n - at)), at)
+      for (let at = 0; at < n; at += 32)
+        out.set(taggedHash(DOMAIN.secrets, utf8(seed), u32(counter++)).subarray(0, Math.min(32, n - at)), at)
       return out
     },
   }

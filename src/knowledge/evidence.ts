@@ -52,10 +52,11 @@ export function evidenceOf(variant: Variant, history: readonly TurnSummary[]): E
   const reported: ReportedShip[] = []
   const explosions: Cell[][] = []
   // Names in a TurnSummary were decoded strictly; one that is not a cell teaches nothing.
-  const cells = (names: readonly CellName[]): Cell[] => names.flatMap((n) => {
-    const c = parseCell(n)
-    return c.ok ? [c.value] : []
-  })
+  const cells = (names: readonly CellName[]): Cell[] =>
+    names.flatMap((n) => {
+      const c = parseCell(n)
+      return c.ok ? [c.value] : []
+    })
   const ship = (cs: readonly Cell[], dead: boolean): void => {
     for (const c of cs) {
       occupied[c] = 1
@@ -76,8 +77,14 @@ export function evidenceOf(variant: Variant, history: readonly TurnSummary[]): E
         explosions.push(group)
       }
     }
-    t.myAspects.strikes.forEach((target, i) => { strike(target, t.theirResults.strikes[i]) })
-    t.myAspects.beams.forEach((beam, b) => { beam.forEach((target, i) => { strike(target, t.theirResults.beams[b]?.[i]) }) })
+    t.myAspects.strikes.forEach((target, i) => {
+      strike(target, t.theirResults.strikes[i])
+    })
+    t.myAspects.beams.forEach((beam, b) => {
+      beam.forEach((target, i) => {
+        strike(target, t.theirResults.beams[b]?.[i])
+      })
+    })
     t.myAspects.scans.forEach((target, i) => {
       const r = t.theirResults.scans[i]?.result
       const [c] = cells([target])

@@ -20,7 +20,15 @@ export type Knowledge =
   | { readonly kind: 'destroyed' }
   | { readonly kind: 'identified'; readonly type: ShipType; readonly destroyed: boolean }
 
-const RANK: Record<Knowledge['kind'], number> = { unknown: 0, empty: 1, ship: 2, hit: 3, explosion: 4, destroyed: 4, identified: 5 }
+const RANK: Record<Knowledge['kind'], number> = {
+  unknown: 0,
+  empty: 1,
+  ship: 2,
+  hit: 3,
+  explosion: 4,
+  destroyed: 4,
+  identified: 5,
+}
 
 export function opponentKnowledge(history: readonly TurnSummary[]): Knowledge[] {
   const k: Knowledge[] = Array.from({ length: 125 }, () => ({ kind: 'unknown' }))
@@ -32,7 +40,15 @@ export function opponentKnowledge(history: readonly TurnSummary[]): Knowledge[] 
     const was = k[c]
     if (was === undefined) return
     // A ship seen undestroyed by flashcube and destroyed since stays identified, now destroyed.
-    if (was.kind === 'identified' && !was.destroyed && (what.kind === 'hit' || what.kind === 'explosion' || what.kind === 'destroyed' || (what.kind === 'identified' && what.destroyed))) k[c] = { ...was, destroyed: true }
+    if (
+      was.kind === 'identified' &&
+      !was.destroyed &&
+      (what.kind === 'hit' ||
+        what.kind === 'explosion' ||
+        what.kind === 'destroyed' ||
+        (what.kind === 'identified' && what.destroyed))
+    )
+      k[c] = { ...was, destroyed: true }
     else if (RANK[what.kind] > RANK[was.kind]) k[c] = what
   }
   for (const t of history) {
@@ -43,19 +59,32 @@ export function opponentKnowledge(history: readonly TurnSummary[]): Knowledge[] 
       else learn(target, { kind: 'destroyed' })
       for (const e of a.explosions.slice(1)) learn(e, { kind: 'explosion' })
     }
-    t.myAspects.strikes.forEach((target, i) => { strike(target, t.theirResults.strikes[i]); })
-    t.myAspects.beams.forEach((beam, b) => { beam.forEach((target, i) => { strike(target, t.theirResults.beams[b]?.[i]); }); })
+    t.myAspects.strikes.forEach((target, i) => {
+      strike(target, t.theirResults.strikes[i])
+    })
+    t.myAspects.beams.forEach((beam, b) => {
+      beam.forEach((target, i) => {
+        strike(target, t.theirResults.beams[b]?.[i])
+      })
+    })
     t.myAspects.scans.forEach((target, i) => {
       const r = t.theirResults.scans[i]?.result
       if (r === 'empty') learn(target, { kind: 'empty', how: 'scan' })
       else if (r === 'ship') learn(target, { kind: 'ship' })
       else if (r === 'ship-destroyed') learn(target, { kind: 'destroyed' })
     })
-    for (const d of t.theirResults.destroyed) for (const c of d.cells) learn(c.cell, { kind: 'identified', type: d.type, destroyed: true })
+    for (const d of t.theirResults.destroyed)
+      for (const c of d.cells) learn(c.cell, { kind: 'identified', type: d.type, destroyed: true })
     // The opponent's kamikaze launch cells die with the strike (C-19).
     for (const c of t.theirAspects.kamikaze) learn(c, { kind: 'destroyed' })
     for (const report of t.theirFlashcube.reports)
-      for (const a of report) learn(a.cell, a.kind === 'empty' ? { kind: 'empty', how: 'flashcube' } : { kind: 'identified', type: a.type, destroyed: a.destroyed })
+      for (const a of report)
+        learn(
+          a.cell,
+          a.kind === 'empty'
+            ? { kind: 'empty', how: 'flashcube' }
+            : { kind: 'identified', type: a.type, destroyed: a.destroyed },
+        )
   }
   return k
 }

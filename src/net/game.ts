@@ -89,7 +89,9 @@ export class NotServedError extends Error {
     readonly refusals: number,
     readonly said: string,
   ) {
-    super(`the other side no longer serves this game (it refused our invite ${refusals} times${said === '' ? '' : `, saying "${said}"`})`)
+    super(
+      `the other side no longer serves this game (it refused our invite ${refusals} times${said === '' ? '' : `, saying "${said}"`})`,
+    )
   }
 }
 
@@ -207,20 +209,33 @@ export class RelayError extends Error {}
  * (a `/p2p-circuit` address through it), so the invite carries a relayed address; a relay that
  * drops the connection later is dialled again with backoff, so its slot comes back after a restart.
  */
-async function reserveOnRelays(node: Libp2p, relays: readonly string[], onEvent: ((e: NetEvent) => void) | undefined, signal: AbortSignal): Promise<void> {
+async function reserveOnRelays(
+  node: Libp2p,
+  relays: readonly string[],
+  onEvent: ((e: NetEvent) => void) | undefined,
+  signal: AbortSignal,
+): Promise<void> {
   const ids = peerIdsOf(relays)
-  const reserved = (id: string): boolean => node.getMultiaddrs().some((a) => a.toString().includes(`/p2p/${id}/p2p-circuit`))
+  const reserved = (id: string): boolean =>
+    node.getMultiaddrs().some((a) => a.toString().includes(`/p2p/${id}/p2p-circuit`))
   for (const [i, r] of relays.entries()) {
     const id = ids[i] ?? r
     onEvent?.({ kind: 'relay', relay: r, status: 'reserving' })
     try {
-      await node.dial(multiaddr(r), { signal: AbortSignal.any([signal, AbortSignal.timeout(RELAY_RESERVATION_TIMEOUT_MS)]) })
+      await node.dial(multiaddr(r), {
+        signal: AbortSignal.any([signal, AbortSignal.timeout(RELAY_RESERVATION_TIMEOUT_MS)]),
+      })
     } catch (e) {
-      throw new RelayError(`cannot reach the relay ${r}: ${(e as Error).message} (is it running, and is the address right?)`)
+      throw new RelayError(
+        `cannot reach the relay ${r}: ${(e as Error).message} (is it running, and is the address right?)`,
+      )
     }
     const until = Date.now() + RELAY_RESERVATION_TIMEOUT_MS
     while (!reserved(id)) {
-      if (Date.now() > until) throw new RelayError(`the relay ${r} granted no slot within ${RELAY_RESERVATION_TIMEOUT_MS / 1000} s (is your PeerId ${node.peerId.toString()} on its --allow list?)`)
+      if (Date.now() > until)
+        throw new RelayError(
+          `the relay ${r} granted no slot within ${RELAY_RESERVATION_TIMEOUT_MS / 1000} s (is your PeerId ${node.peerId.toString()} on its --allow list?)`,
+        )
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     onEvent?.({ kind: 'relay', relay: r, status: 'reserved' })
@@ -233,7 +248,9 @@ async function reserveOnRelays(node: Libp2p, relays: readonly string[], onEvent:
     void (async () => {
       for (let wait = 1000; !signal.aborted; wait = Math.min(RELAY_REDIAL_MAX_MS, wait * 2)) {
         try {
-          await node.dial(multiaddr(r), { signal: AbortSignal.any([signal, AbortSignal.timeout(RELAY_RESERVATION_TIMEOUT_MS)]) })
+          await node.dial(multiaddr(r), {
+            signal: AbortSignal.any([signal, AbortSignal.timeout(RELAY_RESERVATION_TIMEOUT_MS)]),
+          })
           return
         } catch {
           await new Promise((resolve) => setTimeout(resolve, wait))
@@ -243,7 +260,8 @@ async function reserveOnRelays(node: Libp2p, relays: readonly string[], onEvent:
   })
 }
 
-const peerIdsOf = (addrs: readonly string[]): string[] => addrs.flatMap((a) => (a.includes('/p2p/') ? [a.slice(a.lastIndexOf('/p2p/') + 5)] : []))
+const peerIdsOf = (addrs: readonly string[]): string[] =>
+  addrs.flatMap((a) => (a.includes('/p2p/') ? [a.slice(a.lastIndexOf('/p2p/') + 5)] : []))
 
 function keyOf(peer: string): Uint8Array {
   const key = peerIdFromString(peer).publicKey
@@ -271,7 +289,19 @@ class DeadlineWatch {
   }
 }
 
-function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity['keys']; secrets: SecretSource; strategy: PlayerStrategy; store: TranscriptStore; signal?: AbortSignal; onEnvelope?: NetGameCommon['onEnvelope']; onEvent: (e: SessionEvent) => void; settleMs?: number } {
+function sessionInputs(
+  o: NetGameCommon,
+  watch: DeadlineWatch,
+): {
+  keys: Identity['keys']
+  secrets: SecretSource
+  strategy: PlayerStrategy
+  store: TranscriptStore
+  signal?: AbortSignal
+  onEnvelope?: NetGameCommon['onEnvelope']
+  onEvent: (e: SessionEvent) => void
+  settleMs?: number
+} {
   const j = o.journal
   return {
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
@@ -294,8 +324,20 @@ function sessionInputs(o: NetGameCommon, watch: DeadlineWatch): { keys: Identity
  * game's result (each rematch's goes to its own `done`). `onGame` hears each rematch's invite id
  * as its game begins: from then on a new stream must present it (SPEC §2.3, §2.4).
  */
-async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: StreamChannel, side: Role, terms: Terms, id: string, opponentKey: Uint8Array | undefined, onGame: (id: string) => void): Promise<SessionResult> {
-  const lent: Channel = o.rematch === undefined ? channel : { send: (f) => channel.send(f), receive: (signal) => channel.receive(signal), close: () => undefined }
+async function playGames(
+  o: NetGameCommon,
+  watch: DeadlineWatch,
+  channel: StreamChannel,
+  side: Role,
+  terms: Terms,
+  id: string,
+  opponentKey: Uint8Array | undefined,
+  onGame: (id: string) => void,
+): Promise<SessionResult> {
+  const lent: Channel =
+    o.rematch === undefined
+      ? channel
+      : { send: (f) => channel.send(f), receive: (signal) => channel.receive(signal), close: () => undefined }
   const key = opponentKey === undefined ? {} : { opponentKey }
   // A rematch frame the peer sent while this side's session still ran is heard through it.
   const early: Heard = { offer: false, accept: false, decline: false }
@@ -305,7 +347,13 @@ async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: Stream
     else if (e.control === 'rematch-accept') early.accept = true
     else early.decline = true
   }
-  const listened: NetGameCommon = { ...o, onSessionEvent: (e) => { hear(e); o.onSessionEvent?.(e) } }
+  const listened: NetGameCommon = {
+    ...o,
+    onSessionEvent: (e) => {
+      hear(e)
+      o.onSessionEvent?.(e)
+    },
+  }
   const first = await runSession({ ...sessionInputs(listened, watch), role: side, terms, channel: lent, ...key })
   let last = first
   let game = id
@@ -321,7 +369,13 @@ async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: Stream
     // The new game's own store, journal and player; never the last game's journal.
     const inputs: NetGameCommon = { ...listened, store: next.store, strategy: next.strategy }
     delete (inputs as { journal?: Journal }).journal
-    last = await runSession({ ...sessionInputs(next.journal === undefined ? inputs : { ...inputs, journal: next.journal }, watch), role, terms, channel: lent, ...key })
+    last = await runSession({
+      ...sessionInputs(next.journal === undefined ? inputs : { ...inputs, journal: next.journal }, watch),
+      role,
+      terms,
+      channel: lent,
+      ...key,
+    })
   }
   return first
 }
@@ -331,14 +385,22 @@ async function playGames(o: NetGameCommon, watch: DeadlineWatch, channel: Stream
  * answer that does not come within the wait, a decline, or the channel closing means no rematch.
  * Envelope frames still arriving from the game just over are not part of the conversation.
  */
-interface Heard { offer: boolean; accept: boolean; decline: boolean }
+interface Heard {
+  offer: boolean
+  accept: boolean
+  decline: boolean
+}
 
 async function agreeRematch(channel: StreamChannel, r: Rematch, role: Role, early: Heard): Promise<boolean> {
   const wait = new AbortController()
-  const timer = setTimeout(() => { wait.abort(); }, r.waitMs ?? 60_000)
+  const timer = setTimeout(() => {
+    wait.abort()
+  }, r.waitMs ?? 60_000)
   const heard: Heard = { ...early }
   // A peer that left (its node stopped, no rematch wanted) answers nothing: stop waiting for it.
-  const gone = setInterval(() => { if (!channel.attached) wait.abort() }, 250)
+  const gone = setInterval(() => {
+    if (!channel.attached) wait.abort()
+  }, 250)
   const me = { answered: false }
   // Listen while the player decides: the other side may have offered already.
   const listening = (async () => {
@@ -346,7 +408,11 @@ async function agreeRematch(channel: StreamChannel, r: Rematch, role: Role, earl
       // A joiner whose host refused it too often (NotServedError) has nobody to agree with.
       const got: Received = await channel.receive(wait.signal).catch(() => ({ kind: 'closed' }))
       if (got.kind !== 'frame') return
-      const d = decodeFrame(got.bytes, otherRole(role), { game: undefined, hashAt: () => undefined, positionOf: () => undefined })
+      const d = decodeFrame(got.bytes, otherRole(role), {
+        game: undefined,
+        hashAt: () => undefined,
+        positionOf: () => undefined,
+      })
       if (!d.ok || d.value.kind !== 'control') continue
       if (d.value.control === 'rematch-offer') heard.offer = true
       else if (d.value.control === 'rematch-accept') heard.accept = true
@@ -422,7 +488,8 @@ export class DialPacer {
    * the stream's end was seen) pushes the time back, and the wait goes on.
    */
   async ready(signal?: AbortSignal): Promise<void> {
-    for (let w = this.waitLeft(); w > 0 && signal?.aborted !== true; w = this.waitLeft()) await this.clock.sleep(w, signal)
+    for (let w = this.waitLeft(); w > 0 && signal?.aborted !== true; w = this.waitLeft())
+      await this.clock.sleep(w, signal)
   }
 
   /** A dial that opened no stream, or a stream that ended before the host admitted it: returns the wait. */
@@ -515,7 +582,9 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
     listen,
     // Until someone presents the invite anyone may try; afterwards only the opponent and relays.
     admission: () => (opponent === undefined ? 'anyone' : new Set([opponent, ...relayPeers])),
-    onRefused: (peer) => { o.onEvent({ kind: 'refused', peer, why: 'not the opponent of this game' }); },
+    onRefused: (peer) => {
+      o.onEvent({ kind: 'refused', peer, why: 'not the opponent of this game' })
+    },
   })
   const watch = new DeadlineWatch()
   let lost = false
@@ -540,17 +609,25 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
         o.onEvent({ kind: 'refused', peer, why })
         stream.abort(new Error(why))
       }
-      if (opponent !== undefined && peer !== opponent) { refuse('not the opponent of this game'); return; }
+      if (opponent !== undefined && peer !== opponent) {
+        refuse('not the opponent of this game')
+        return
+      }
       const lp = lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES })
       let first: Uint8Array
       try {
         first = (await lp.read({ signal: AbortSignal.timeout(PREAMBLE_TIMEOUT_MS) })).subarray()
       } catch {
-        refuse('no invite presented'); return;
+        refuse('no invite presented')
+        return
       }
       if (!constantTimeEqual(first, preamble(serving))) {
         const over = earlier.some((id) => constantTimeEqual(first, preamble(id)))
-        o.onEvent({ kind: 'refused', peer, why: over ? 'asked for an earlier game of this connection, which is over' : 'presented the wrong invite' })
+        o.onEvent({
+          kind: 'refused',
+          peer,
+          why: over ? 'asked for an earlier game of this connection, which is over' : 'presented the wrong invite',
+        })
         void refuseStream(lp, stream)
         return
       }
@@ -567,7 +644,9 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
   )
   await node.start()
   const relayWatch = new AbortController()
-  const outside = (): void => { relayWatch.abort(); }
+  const outside = (): void => {
+    relayWatch.abort()
+  }
   o.signal?.addEventListener('abort', outside, { once: true })
   try {
     await reserveOnRelays(node, relays, o.onEvent, relayWatch.signal)
@@ -580,10 +659,18 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
       const waited = await Promise.race([
         firstJoin.then(() => 'joined' as const),
         new Promise<'timeout'>((r) => {
-          timer = setTimeout(() => { r('timeout'); }, o.waitMs).unref()
+          timer = setTimeout(() => {
+            r('timeout')
+          }, o.waitMs).unref()
         }),
         new Promise<'aborted'>((r) => {
-          relayWatch.signal.addEventListener('abort', () => { r('aborted'); }, { once: true })
+          relayWatch.signal.addEventListener(
+            'abort',
+            () => {
+              r('aborted')
+            },
+            { once: true },
+          )
         }),
       ])
       clearTimeout(timer)
@@ -603,7 +690,11 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
       earlier.push(serving)
       serving = id
     }
-    return await finish(node, channel, playGames(o, watch, channel, o.side ?? 'A', o.terms, o.inviteId, keyOf(known), rematched))
+    return await finish(
+      node,
+      channel,
+      playGames(o, watch, channel, o.side ?? 'A', o.terms, o.inviteId, keyOf(known), rematched),
+    )
   } finally {
     relayWatch.abort()
     o.signal?.removeEventListener('abort', outside)
@@ -620,7 +711,9 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
     identity: o.identity,
     listen: o.listen,
     admission: () => new Set([invite.peer, ...relayPeers]),
-    onRefused: (peer) => { o.onEvent({ kind: 'refused', peer, why: 'not the host of this game' }); },
+    onRefused: (peer) => {
+      o.onEvent({ kind: 'refused', peer, why: 'not the host of this game' })
+    },
   })
   o.onOpponent?.(invite.peer)
   const hostAddrs = invite.addrs.map((a) => multiaddr(a))
@@ -636,7 +729,12 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
    * a frame other than a refusal, or ADMISSION_GRACE_MS without one), so a refused stream prints
    * neither "restored" nor "lost".
    */
-  interface Attached { readonly relayed: boolean; admitted: boolean; refused: boolean; timer?: NodeJS.Timeout }
+  interface Attached {
+    readonly relayed: boolean
+    admitted: boolean
+    refused: boolean
+    timer?: NodeJS.Timeout
+  }
   let attached: Attached | undefined
   const admit = (a: Attached | undefined): void => {
     if (a === undefined || attached !== a || a.admitted || a.refused) return
@@ -666,9 +764,13 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
     get closed() {
       return raw.closed
     },
-    attach: (stream) => { raw.attach(stream) },
+    attach: (stream) => {
+      raw.attach(stream)
+    },
     send: (frame) => raw.send(frame),
-    close: () => { raw.close() },
+    close: () => {
+      raw.close()
+    },
     flushed: () => raw.flushed(),
     async receive(signal) {
       for (;;) {
@@ -682,7 +784,10 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
         }
         if (attached !== undefined && !attached.admitted) attached.refused = true
         const wait = pacer.refusedStream()
-        o.onEvent({ kind: 'redial-failed', detail: `the host refused the invite${said === '' ? '' : ` ("${said}")`}; ${pacer.gaveUp ? 'giving up' : `again in ${wait} ms`}` })
+        o.onEvent({
+          kind: 'redial-failed',
+          detail: `the host refused the invite${said === '' ? '' : ` ("${said}")`}; ${pacer.gaveUp ? 'giving up' : `again in ${wait} ms`}`,
+        })
         // The session fails on this without signing a stop (SPEC §2.3); the game stays resumable.
         if (pacer.gaveUp) throw new NotServedError(serving, pacer.refused, said)
       }
@@ -690,13 +795,18 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   }
   offerChat(o, channel)
   const dialOnce = async (): Promise<void> => {
-    const stream = await node.dialProtocol(hostAddrs, PROTOCOL_ID, { runOnLimitedConnection: true, signal: AbortSignal.any([dialling.signal, AbortSignal.timeout(15_000)]) })
+    const stream = await node.dialProtocol(hostAddrs, PROTOCOL_ID, {
+      runOnLimitedConnection: true,
+      signal: AbortSignal.any([dialling.signal, AbortSignal.timeout(15_000)]),
+    })
     await lpStream(stream, { maxDataLength: PREAMBLE_MAX_BYTES }).write(preamble(serving))
     const connection = node.getConnections(peerIdFromString(invite.peer)).find((c) => c.streams.includes(stream))
     if (connection === undefined) throw new Error('the stream has no connection')
     const a: Attached = { relayed: isRelayed(connection), admitted: false, refused: false }
     attached = a
-    a.timer = setTimeout(() => { admit(a) }, ADMISSION_GRACE_MS)
+    a.timer = setTimeout(() => {
+      admit(a)
+    }, ADMISSION_GRACE_MS)
     channel.attach(stream)
   }
   /** Redials, paced by `pacer`, until a stream is attached, the game is over, or the host refused too often. */
@@ -724,7 +834,11 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   await o.onReady?.(node)
   void redial()
   try {
-    return await finish(node, channel, playGames(o, watch, channel, o.side ?? 'B', invite.terms, invite.id, keyOf(invite.peer), (id) => (serving = id)))
+    return await finish(
+      node,
+      channel,
+      playGames(o, watch, channel, o.side ?? 'B', invite.terms, invite.id, keyOf(invite.peer), (id) => (serving = id)),
+    )
   } finally {
     dialling.abort()
     clearTimeout(attached?.timer)

@@ -70,7 +70,10 @@ export class IdentityFileError extends Error {
  * is written with mode 0600 before the key is used, and an existing file readable by others is
  * tightened rather than trusted silently.
  */
-export async function loadOrCreateIdentity(path: string, source: SecretSource = systemSecrets): Promise<{ identity: Identity; created: boolean; exposedMode?: number }> {
+export async function loadOrCreateIdentity(
+  path: string,
+  source: SecretSource = systemSecrets,
+): Promise<{ identity: Identity; created: boolean; exposedMode?: number }> {
   let text: string | undefined
   try {
     text = readFileSync(path, 'utf8')
@@ -89,14 +92,26 @@ export async function loadOrCreateIdentity(path: string, source: SecretSource = 
   }
   const [header, encoded] = text.split('\n')
   const secret = encoded === undefined ? undefined : fromBase64url(encoded)
-  if (header !== IDENTITY_HEADER || secret?.length !== 32) throw new IdentityFileError(path, `not a spaceships identity (expected "${IDENTITY_HEADER}" and a 32-byte base64url key)`)
+  if (header !== IDENTITY_HEADER || secret?.length !== 32)
+    throw new IdentityFileError(
+      path,
+      `not a spaceships identity (expected "${IDENTITY_HEADER}" and a 32-byte base64url key)`,
+    )
   // A key others could write is refused: anyone could have put a key of theirs there, and this
   // player would then sign as them. A key others could read is reported (the caller warns), then
   // made private.
   const mode = statSync(path).mode & 0o777
-  if ((mode & 0o022) !== 0) throw new IdentityFileError(path, `writable by others (mode ${mode.toString(8)}), so anyone could have replaced it with a key of theirs; if its PeerId is still yours, make it private (chmod 600 ${path}) and run again`)
+  if ((mode & 0o022) !== 0)
+    throw new IdentityFileError(
+      path,
+      `writable by others (mode ${mode.toString(8)}), so anyone could have replaced it with a key of theirs; if its PeerId is still yours, make it private (chmod 600 ${path}) and run again`,
+    )
   if ((mode & 0o077) !== 0) chmodSync(path, 0o600)
-  return { identity: await identityFromSecret(secret, path), created: false, ...((mode & 0o077) !== 0 ? { exposedMode: mode } : {}) }
+  return {
+    identity: await identityFromSecret(secret, path),
+    created: false,
+    ...((mode & 0o077) !== 0 ? { exposedMode: mode } : {}),
+  }
 }
 
 /** Where `path` points when it is a symbolic link whose target does not exist. */

@@ -30,11 +30,22 @@ const canonicalRuleset: Decoder<string> = (v, at) => {
   const t = text(LIMITS.rulesetBytes, '§2.3')(v, at)
   const r = parseRuleset(t)
   if (!r.ok) return failAt('field.format', at, '§2.3', r.error.message)
-  if (formatRuleset(r.value) !== t) return failAt('field.format', at, '§2.3', `not canonical: write "${formatRuleset(r.value)}"`)
+  if (formatRuleset(r.value) !== t)
+    return failAt('field.format', at, '§2.3', `not canonical: write "${formatRuleset(r.value)}"`)
   return t
 }
 const deadline = integer(LIMITS.minDeadlineMs, LIMITS.maxDeadlineMs, '§6.1')
-const termsDecoder = object<InviteTerms>({ ruleset: canonicalRuleset, maxTurns: integer(1, LIMITS.maxTurns, '§6.1'), setupMs: deadline, turnMs: deadline, replyMs: deadline, sanction: oneOf(['forfeit'], '§6.1') }, '§2.3')
+const termsDecoder = object<InviteTerms>(
+  {
+    ruleset: canonicalRuleset,
+    maxTurns: integer(1, LIMITS.maxTurns, '§6.1'),
+    setupMs: deadline,
+    turnMs: deadline,
+    replyMs: deadline,
+    sanction: oneOf(['forfeit'], '§6.1'),
+  },
+  '§2.3',
+)
 /** SPEC §2.3: invites are short enough to paste; more than this is refused unread. */
 export const MAX_INVITE_CHARS = 4096
 const MAX_INVITE_ADDRS = 16
@@ -51,8 +62,17 @@ export type InviteResult = { ok: true; value: Invite } | { ok: false; error: { f
 
 export function formatInvite(invite: Invite): string {
   const t = invite.terms
-  const terms: InviteTerms = { ruleset: t.ruleset, maxTurns: t.maxTurns, setupMs: t.setupMs, turnMs: t.turnMs, replyMs: t.replyMs, sanction: t.sanction }
-  return INVITE_PREFIX + toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms })))
+  const terms: InviteTerms = {
+    ruleset: t.ruleset,
+    maxTurns: t.maxTurns,
+    setupMs: t.setupMs,
+    turnMs: t.turnMs,
+    replyMs: t.replyMs,
+    sanction: t.sanction,
+  }
+  return (
+    INVITE_PREFIX + toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms })))
+  )
 }
 
 const fail = (field: string, message: string): InviteResult => ({ ok: false, error: { field, message } })
@@ -61,8 +81,13 @@ export function parseInvite(text: string): InviteResult {
   const s = text.trim()
   if (s.length > MAX_INVITE_CHARS) return fail('invite', `longer than ${MAX_INVITE_CHARS} characters`)
   const older = /^spaceships(\d+)\./.exec(s)
-  if (older !== null && older[0] !== INVITE_PREFIX) return fail('invite', `an invite of protocol version ${older[1] ?? '?'}; this node speaks version ${PROTOCOL_VERSION} (SPEC §1): both players need the same version`)
-  if (!s.startsWith(INVITE_PREFIX)) return fail('invite', `an invite starts with "${INVITE_PREFIX}" (copy the whole line the host printed)`)
+  if (older !== null && older[0] !== INVITE_PREFIX)
+    return fail(
+      'invite',
+      `an invite of protocol version ${older[1] ?? '?'}; this node speaks version ${PROTOCOL_VERSION} (SPEC §1): both players need the same version`,
+    )
+  if (!s.startsWith(INVITE_PREFIX))
+    return fail('invite', `an invite starts with "${INVITE_PREFIX}" (copy the whole line the host printed)`)
   const bytes = fromBase64url(s.slice(INVITE_PREFIX.length))
   if (bytes === undefined) return fail('invite', 'the text after the prefix is not base64url (was it cut or wrapped?)')
   let json: unknown
@@ -73,7 +98,8 @@ export function parseInvite(text: string): InviteResult {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return fail('invite', 'not an object inside')
   const o = json as Record<string, unknown>
-  if (typeof o['id'] !== 'string' || !/^[0-9a-f]{32}$/.test(o['id'])) return fail('id', 'must be 32 lowercase hex digits')
+  if (typeof o['id'] !== 'string' || !/^[0-9a-f]{32}$/.test(o['id']))
+    return fail('id', 'must be 32 lowercase hex digits')
   if (typeof o['peer'] !== 'string') return fail('peer', 'must be a PeerId')
   try {
     const p = peerIdFromString(o['peer'])
@@ -82,8 +108,9 @@ export function parseInvite(text: string): InviteResult {
     return fail('peer', 'not a valid PeerId')
   }
   const addrs = o['addrs']
-  if (!Array.isArray(addrs) || addrs.length > MAX_INVITE_ADDRS || !addrs.every((a) => typeof a === 'string')) return fail('addrs', `must be a list of at most ${MAX_INVITE_ADDRS} multiaddrs`)
-  for (const [i, a] of (addrs).entries()) {
+  if (!Array.isArray(addrs) || addrs.length > MAX_INVITE_ADDRS || !addrs.every((a) => typeof a === 'string'))
+    return fail('addrs', `must be a list of at most ${MAX_INVITE_ADDRS} multiaddrs`)
+  for (const [i, a] of addrs.entries()) {
     try {
       multiaddr(a)
     } catch {
@@ -92,7 +119,10 @@ export function parseInvite(text: string): InviteResult {
   }
   const terms = decodeWith(termsDecoder, o['terms'], 'terms')
   if (!terms.ok) return fail(terms.error.field, terms.error.message)
-  return { ok: true, value: { id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } } }
+  return {
+    ok: true,
+    value: { id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } },
+  }
 }
 
 /** The relays an invite's circuit addresses go through (the joiner must admit them). */

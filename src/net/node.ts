@@ -26,10 +26,16 @@ export function admits(admission: Admission, peer: PeerId): boolean {
 }
 
 /** What a relay reports, one event per reservation or circuit asked of it (the relay's log). */
-export type RelayEvent = { readonly kind: 'reservation'; readonly peer: string; readonly granted: boolean } | { readonly kind: 'circuit'; readonly from: string; readonly to: string; readonly granted: boolean }
+export type RelayEvent =
+  | { readonly kind: 'reservation'; readonly peer: string; readonly granted: boolean }
+  | { readonly kind: 'circuit'; readonly from: string; readonly to: string; readonly granted: boolean }
 
 /** Denies every connection, dial and relayed circuit that involves a peer not admitted. */
-export function gaterFor(admission: () => Admission, onRefused?: (peer: string) => void, onRelay?: (e: RelayEvent) => void): ConnectionGater {
+export function gaterFor(
+  admission: () => Admission,
+  onRefused?: (peer: string) => void,
+  onRelay?: (e: RelayEvent) => void,
+): ConnectionGater {
   const deny = (peer: PeerId): boolean => {
     const refused = !admits(admission(), peer)
     if (refused) onRefused?.(peer.toString())
@@ -91,7 +97,13 @@ export const RELAY_MAX_RESERVATIONS = 256
  * OPEN_RELAY_LIMIT, enough for the longest game the terms allow. Many players may dial at once
  * (a tournament): the per-address rate limit on new connections is raised accordingly.
  */
-export async function createRelayNode(o: { identity: Identity; listen: readonly string[]; admission: () => Admission; onRefused?: (peer: string) => void; onRelay?: (e: RelayEvent) => void }): Promise<Libp2p> {
+export async function createRelayNode(o: {
+  identity: Identity
+  listen: readonly string[]
+  admission: () => Admission
+  onRefused?: (peer: string) => void
+  onRelay?: (e: RelayEvent) => void
+}): Promise<Libp2p> {
   const open = o.admission() === 'anyone'
   return createLibp2p({
     privateKey: o.identity.privateKey,
@@ -100,13 +112,23 @@ export async function createRelayNode(o: { identity: Identity; listen: readonly 
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     connectionGater: gaterFor(o.admission, o.onRefused, o.onRelay),
-    connectionManager: { maxConnections: 2 * RELAY_MAX_RESERVATIONS + 64, inboundConnectionThreshold: 1000, maxIncomingPendingConnections: 256 },
+    connectionManager: {
+      maxConnections: 2 * RELAY_MAX_RESERVATIONS + 64,
+      inboundConnectionThreshold: 1000,
+      maxIncomingPendingConnections: 256,
+    },
     services: {
       identify: identify(),
       ping: ping(),
       relay: circuitRelayServer({
         reservations: open
-          ? { maxReservations: RELAY_MAX_RESERVATIONS, applyDefaultLimit: true, defaultDurationLimit: OPEN_RELAY_LIMIT.durationMs, defaultDataLimit: BigInt(OPEN_RELAY_LIMIT.dataBytes), reservationTtl: 24 * 3_600_000 }
+          ? {
+              maxReservations: RELAY_MAX_RESERVATIONS,
+              applyDefaultLimit: true,
+              defaultDurationLimit: OPEN_RELAY_LIMIT.durationMs,
+              defaultDataLimit: BigInt(OPEN_RELAY_LIMIT.dataBytes),
+              reservationTtl: 24 * 3_600_000,
+            }
           : { maxReservations: RELAY_MAX_RESERVATIONS, applyDefaultLimit: false, reservationTtl: 24 * 3_600_000 },
       }),
     },

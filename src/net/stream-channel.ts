@@ -49,9 +49,16 @@ export function streamChannel(options: StreamChannelOptions = {}): StreamChannel
       } catch (e) {
         if (current?.stream !== stream || closed) return
         const name = (e as Error).name
-        if (name === 'InvalidDataLengthError' || name === 'InvalidDataLengthLengthError' || name === 'InvalidMessageLengthError') {
+        if (
+          name === 'InvalidDataLengthError' ||
+          name === 'InvalidDataLengthLengthError' ||
+          name === 'InvalidMessageLengthError'
+        ) {
           // The stream cannot be read past a bad length prefix: report it, drop the stream, and let a new one come.
-          deliver({ kind: 'malformed', detail: `a frame over ${MAX_FRAME_BYTES} bytes or with a bad length prefix (SPEC §2.1)` })
+          deliver({
+            kind: 'malformed',
+            detail: `a frame over ${MAX_FRAME_BYTES} bytes or with a bad length prefix (SPEC §2.1)`,
+          })
           stream.abort(new Error('malformed frame'))
         }
         // However the stream ended, only the session's deadline decides that the peer is gone (SPEC §2.2).

@@ -31,7 +31,9 @@ export function groupByGame(files: readonly NamedFile[]): NamedFile[][] {
   const out: NamedFile[][] = []
   for (const f of files) {
     const parsed = parseTranscript(f.content)
-    const game = parsed.ok ? gameOfFile({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn }) : undefined
+    const game = parsed.ok
+      ? gameOfFile({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn })
+      : undefined
     if (game === undefined) {
       out.push([f])
       continue

@@ -7,7 +7,18 @@
  */
 import { formatCell } from '../rules/coords.js'
 import type { RuleViolation } from '../rules/errors.js'
-import { type GameEnd, type GameState, type MatchKind, PLAYER_NAMES, type TurnReport, matchScores, matchWinner, nextAdditional, playTurn, startGame } from '../rules/game.js'
+import {
+  type GameEnd,
+  type GameState,
+  type MatchKind,
+  PLAYER_NAMES,
+  type TurnReport,
+  matchScores,
+  matchWinner,
+  nextAdditional,
+  playTurn,
+  startGame,
+} from '../rules/game.js'
 import { formatRecord, parseRecord } from '../rules/record.js'
 import type { Exchange, FlashcubeEntry } from '../rules/resolve.js'
 import { formatRuleset } from '../rules/ruleset.js'
@@ -20,7 +31,12 @@ export type { EntitlementView }
 export type PlayerName = (typeof PLAYER_NAMES)[number]
 
 export type ExchangeView =
-  | { readonly kind: 'beam-strike' | 'strike'; readonly target: string; readonly result: string; readonly explosions: readonly string[] }
+  | {
+      readonly kind: 'beam-strike' | 'strike'
+      readonly target: string
+      readonly result: string
+      readonly explosions: readonly string[]
+    }
   | { readonly kind: 'scan'; readonly target: string; readonly result: string }
   | { readonly kind: 'kamikaze-death'; readonly cell: string }
 
@@ -29,7 +45,9 @@ export interface DestructionView {
   readonly cells: readonly string[]
 }
 
-export type FlashcubeView = { readonly cell: string; readonly empty: true } | { readonly cell: string; readonly empty: false; readonly destroyed: boolean; readonly ship: string }
+export type FlashcubeView =
+  | { readonly cell: string; readonly empty: true }
+  | { readonly cell: string; readonly empty: false; readonly destroyed: boolean; readonly ship: string }
 
 export interface PlayerTurnView {
   readonly entitlements: EntitlementView
@@ -106,7 +124,9 @@ export function exchangeView(e: Exchange): ExchangeView {
 }
 
 export function flashcubeView(f: FlashcubeEntry): FlashcubeView {
-  return f.kind === 'empty' ? { cell: formatCell(f.cell), empty: true } : { cell: formatCell(f.cell), empty: false, destroyed: f.destroyed, ship: f.name }
+  return f.kind === 'empty'
+    ? { cell: formatCell(f.cell), empty: true }
+    : { cell: formatCell(f.cell), empty: false, destroyed: f.destroyed, ship: f.name }
 }
 
 export function turnView(before: GameState, report: TurnReport): TurnView {
@@ -143,7 +163,14 @@ export function adjudicate(file: GameRecordFile): Adjudication {
   const syntax = { variant: file.ruleset.variant, mode: 'lenient' as const }
   let previous: GameEnd | undefined
   const base = { ruleset: formatRuleset(file.ruleset), match: file.match, players: file.players }
-  const stop = (offence: OffenceView, partial: GameView): Adjudication => ({ ...base, status: 'illegal', games: [...games, partial], offence, result: undefined, malformed: undefined })
+  const stop = (offence: OffenceView, partial: GameView): Adjudication => ({
+    ...base,
+    status: 'illegal',
+    games: [...games, partial],
+    offence,
+    result: undefined,
+    malformed: undefined,
+  })
 
   for (const recorded of file.games) {
     const additional = nextAdditional(file.match, previous)
@@ -151,7 +178,17 @@ export function adjudicate(file: GameRecordFile): Adjudication {
     for (const k of [0, 1] as const) {
       const w = written[k]
       if (w !== undefined && !w.ok) {
-        return stop({ game: recorded.index, player: PLAYER_NAMES[k], turn: 0, kind: 'illegal setup', line: recorded.setupLines[k], violations: w.error }, { game: recorded.index, additional, setups: undefined, turns: [], end: undefined })
+        return stop(
+          {
+            game: recorded.index,
+            player: PLAYER_NAMES[k],
+            turn: 0,
+            kind: 'illegal setup',
+            line: recorded.setupLines[k],
+            violations: w.error,
+          },
+          { game: recorded.index, additional, setups: undefined, turns: [], end: undefined },
+        )
       }
     }
     const [wa, wb] = written
@@ -161,7 +198,17 @@ export function adjudicate(file: GameRecordFile): Adjudication {
       const o = started.error[0]
       if (o === undefined) throw new Error('startGame failed without an offence')
       const k = o.player
-      return stop({ game: recorded.index, player: PLAYER_NAMES[k], turn: 0, kind: 'illegal setup', line: recorded.setupLines[k], violations: o.violations }, { game: recorded.index, additional, setups: undefined, turns: [], end: undefined })
+      return stop(
+        {
+          game: recorded.index,
+          player: PLAYER_NAMES[k],
+          turn: 0,
+          kind: 'illegal setup',
+          line: recorded.setupLines[k],
+          violations: o.violations,
+        },
+        { game: recorded.index, additional, setups: undefined, turns: [], end: undefined },
+      )
     }
     let game = started.value
     const setups: [string, string] = [formatSetup(game.players[0].ships), formatSetup(game.players[1].ships)]
@@ -176,7 +223,15 @@ export function adjudicate(file: GameRecordFile): Adjudication {
       let offence: OffenceView | undefined
       for (const k of [0, 1] as const) {
         const r = parsed[k]
-        if (offence === undefined && r !== undefined && !r.ok) offence = { game: recorded.index, player: PLAYER_NAMES[k], turn: t.turn, kind: 'illegal record', line: t.recordLines[k], violations: r.error }
+        if (offence === undefined && r !== undefined && !r.ok)
+          offence = {
+            game: recorded.index,
+            player: PLAYER_NAMES[k],
+            turn: t.turn,
+            kind: 'illegal record',
+            line: t.recordLines[k],
+            violations: r.error,
+          }
       }
       const [ra, rb] = parsed
       if (offence === undefined && ra?.ok === true && rb?.ok === true) {
@@ -187,21 +242,46 @@ export function adjudicate(file: GameRecordFile): Adjudication {
           continue
         }
         const o = played.error.reason === 'illegal' ? played.error.offences[0] : undefined
-        if (o !== undefined) offence = { game: recorded.index, player: PLAYER_NAMES[o.player], turn: t.turn, kind: 'illegal record', line: t.recordLines[o.player], violations: o.violations }
+        if (o !== undefined)
+          offence = {
+            game: recorded.index,
+            player: PLAYER_NAMES[o.player],
+            turn: t.turn,
+            kind: 'illegal record',
+            line: t.recordLines[o.player],
+            violations: o.violations,
+          }
       }
-      if (offence !== undefined) return stop(offence, { game: recorded.index, additional, setups, turns, end: undefined })
+      if (offence !== undefined)
+        return stop(offence, { game: recorded.index, additional, setups, turns, end: undefined })
     }
     const end = game.end === undefined ? undefined : endView(game.end)
     games.push({ game: recorded.index, additional, setups, turns, end })
-    if (trailing !== undefined) return { ...base, status: 'malformed', games, offence: undefined, result: undefined, malformed: trailing }
+    if (trailing !== undefined)
+      return { ...base, status: 'malformed', games, offence: undefined, result: undefined, malformed: trailing }
     if (game.end === undefined) {
       const next = file.games[recorded.index]
-      if (next !== undefined) return { ...base, status: 'malformed', games, offence: undefined, result: undefined, malformed: `game ${next.index} (line ${next.line}) begins before game ${recorded.index} ended` }
+      if (next !== undefined)
+        return {
+          ...base,
+          status: 'malformed',
+          games,
+          offence: undefined,
+          result: undefined,
+          malformed: `game ${next.index} (line ${next.line}) begins before game ${recorded.index} ended`,
+        }
       return { ...base, status: 'unfinished', games, offence: undefined, result: undefined, malformed: undefined }
     }
     ends.push(game.end)
     previous = game.end
   }
   const winner = matchWinner(ends)
-  return { ...base, status: 'complete', games, offence: undefined, result: { scores: matchScores(ends), winner: winner === 'draw' ? 'draw' : PLAYER_NAMES[winner] }, malformed: undefined }
+  return {
+    ...base,
+    status: 'complete',
+    games,
+    offence: undefined,
+    result: { scores: matchScores(ends), winner: winner === 'draw' ? 'draw' : PLAYER_NAMES[winner] },
+    malformed: undefined,
+  }
 }

@@ -69,23 +69,35 @@ interface GameDraft {
   line: number
   setups: [string[] | undefined, string[] | undefined]
   setupLines: [number, number]
-  turns: { turn: number; line: number; records: [string | undefined, string | undefined]; recordLines: [number, number] }[]
+  turns: {
+    turn: number
+    line: number
+    records: [string | undefined, string | undefined]
+    recordLines: [number, number]
+  }[]
 }
 
 /** Parses a record file. Returns the first structural error with its line. */
-export function parseGameRecord(input: string | Uint8Array): { ok: true; value: GameRecordFile } | { ok: false; error: FileError } {
-  const err = (code: FileErrorCode, line: number, message: string) => ({ ok: false as const, error: { code, line, message } })
+export function parseGameRecord(
+  input: string | Uint8Array,
+): { ok: true; value: GameRecordFile } | { ok: false; error: FileError } {
+  const err = (code: FileErrorCode, line: number, message: string) => ({
+    ok: false as const,
+    error: { code, line, message },
+  })
   let text: string
   if (typeof input === 'string') text = input
   else {
-    if (input.length > RECORD_LIMITS.maxBytes) return err('file.too-large', 0, `a record file is at most ${RECORD_LIMITS.maxBytes} bytes`)
+    if (input.length > RECORD_LIMITS.maxBytes)
+      return err('file.too-large', 0, `a record file is at most ${RECORD_LIMITS.maxBytes} bytes`)
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(input)
     } catch {
       return err('file.encoding', 0, 'a record file is UTF-8 text')
     }
   }
-  if (text.length > RECORD_LIMITS.maxBytes) return err('file.too-large', 0, `a record file is at most ${RECORD_LIMITS.maxBytes} bytes`)
+  if (text.length > RECORD_LIMITS.maxBytes)
+    return err('file.too-large', 0, `a record file is at most ${RECORD_LIMITS.maxBytes} bytes`)
   const lines = text.split(/\r?\n/)
   let rulesetText: string | undefined
   let ruleset: Ruleset | undefined
@@ -107,11 +119,13 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1
     const raw = lines[i] ?? ''
-    if (raw.length > RECORD_LIMITS.maxLineLength) return err('file.line-too-long', lineNo, `lines are at most ${RECORD_LIMITS.maxLineLength} characters`)
+    if (raw.length > RECORD_LIMITS.maxLineLength)
+      return err('file.line-too-long', lineNo, `lines are at most ${RECORD_LIMITS.maxLineLength} characters`)
     const line = (raw.includes('#') ? raw.slice(0, raw.indexOf('#')) : raw).trim()
     if (line === '') continue
     if (!sawMagic) {
-      if (line !== RECORD_MAGIC) return err('file.magic', lineNo, `a record file starts with the line "${RECORD_MAGIC}"`)
+      if (line !== RECORD_MAGIC)
+        return err('file.magic', lineNo, `a record file starts with the line "${RECORD_MAGIC}"`)
       sawMagic = true
       continue
     }
@@ -128,11 +142,13 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
         ruleset = r.value
       } else if (word === 'match') {
         if (match !== undefined) return err('file.duplicate', lineNo, 'match given twice')
-        if (args !== 'single' && args !== 'scored' && args !== 'continued') return err('file.match', lineNo, 'match is single, scored or continued')
+        if (args !== 'single' && args !== 'scored' && args !== 'continued')
+          return err('file.match', lineNo, 'match is single, scored or continued')
         match = args
       } else {
         if (players !== undefined) return err('file.duplicate', lineNo, 'players given twice')
-        if (rest.length !== 2) return err('file.directive', lineNo, 'players takes two names without spaces: players Alice Bob')
+        if (rest.length !== 2)
+          return err('file.directive', lineNo, 'players takes two names without spaces: players Alice Bob')
         players = [rest[0] ?? 'A', rest[1] ?? 'B']
       }
       continue
@@ -140,7 +156,8 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
     if (word === 'game') {
       const n = Number(args)
       const expected = games.length + 1
-      if (!/^\d+$/.test(args) || n !== expected) return err('file.order', lineNo, `games are numbered in order: expected game ${expected}`)
+      if (!/^\d+$/.test(args) || n !== expected)
+        return err('file.order', lineNo, `games are numbered in order: expected game ${expected}`)
       if (n > RECORD_LIMITS.maxGames) return err('file.limit', lineNo, `at most ${RECORD_LIMITS.maxGames} games`)
       games.push({ index: n, line: lineNo, setups: [undefined, undefined], setupLines: [0, 0], turns: [] })
       section = { kind: 'none' }
@@ -152,7 +169,8 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
       if (g === undefined) return err('file.order', lineNo, 'setup outside a game')
       const k = args === 'A' ? 0 : 1
       if (g.turns.length > 0) return err('file.order', lineNo, 'setups come before the first turn')
-      if (g.setups[k] !== undefined) return err('file.duplicate', lineNo, `setup ${args} given twice in game ${g.index}`)
+      if (g.setups[k] !== undefined)
+        return err('file.duplicate', lineNo, `setup ${args} given twice in game ${g.index}`)
       g.setups[k] = []
       g.setupLines[k] = lineNo
       section = { kind: 'setup', player: k }
@@ -162,8 +180,10 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
       const g = currentGame(lineNo, false)
       if (g === undefined) return err('file.order', lineNo, 'turn before any setup')
       const expected = g.turns.length + 1
-      if (!/^\d+$/.test(args) || Number(args) !== expected) return err('file.order', lineNo, `turns are numbered in order: expected turn ${expected}`)
-      if (expected > RECORD_LIMITS.maxTurnsPerGame) return err('file.limit', lineNo, `at most ${RECORD_LIMITS.maxTurnsPerGame} turns a game`)
+      if (!/^\d+$/.test(args) || Number(args) !== expected)
+        return err('file.order', lineNo, `turns are numbered in order: expected turn ${expected}`)
+      if (expected > RECORD_LIMITS.maxTurnsPerGame)
+        return err('file.limit', lineNo, `at most ${RECORD_LIMITS.maxTurnsPerGame} turns a game`)
       const previous = g.turns.at(-1)
       if (previous !== undefined && (previous.records[0] === undefined || previous.records[1] === undefined)) {
         return err('file.missing', previous.line, `turn ${previous.turn} needs both A: and B: records`)
@@ -175,9 +195,11 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
     const who = /^([AB]):(.*)$/.exec(line)
     if (who !== null) {
       const t = games.at(-1)?.turns.at(-1)
-      if (section.kind !== 'turn' || t === undefined) return err('file.order', lineNo, 'A: and B: records belong under a turn line')
+      if (section.kind !== 'turn' || t === undefined)
+        return err('file.order', lineNo, 'A: and B: records belong under a turn line')
       const k = who[1] === 'A' ? 0 : 1
-      if (t.records[k] !== undefined) return err('file.duplicate', lineNo, `turn ${t.turn} has two ${who[1] ?? ''}: records`)
+      if (t.records[k] !== undefined)
+        return err('file.duplicate', lineNo, `turn ${t.turn} has two ${who[1] ?? ''}: records`)
       t.records[k] = (who[2] ?? '').trim()
       t.recordLines[k] = lineNo
       continue
@@ -187,19 +209,26 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
       g?.setups[section.player]?.push(line)
       continue
     }
-    return err('file.directive', lineNo, `not understood: "${line.slice(0, 40)}" (expected ruleset, match, players, game, setup, turn, A: or B:)`)
+    return err(
+      'file.directive',
+      lineNo,
+      `not understood: "${line.slice(0, 40)}" (expected ruleset, match, players, game, setup, turn, A: or B:)`,
+    )
   }
   if (!sawMagic) return err('file.magic', 0, `a record file starts with the line "${RECORD_MAGIC}"`)
   if (games.length === 0) return err('file.missing', 0, 'the record holds no game')
   for (const g of games) {
-    for (const k of [0, 1] as const) if (g.setups[k] === undefined) return err('file.missing', g.line, `game ${g.index} has no setup ${k === 0 ? 'A' : 'B'}`)
+    for (const k of [0, 1] as const)
+      if (g.setups[k] === undefined)
+        return err('file.missing', g.line, `game ${g.index} has no setup ${k === 0 ? 'A' : 'B'}`)
     const last = g.turns.at(-1)
     if (last !== undefined && (last.records[0] === undefined || last.records[1] === undefined)) {
       return err('file.missing', last.line, `turn ${last.turn} needs both A: and B: records`)
     }
   }
   const matchKind = match ?? 'single'
-  if (matchKind === 'single' && games.length > 1) return err('file.match', games[1]?.line ?? 0, 'several games need "match scored" or "match continued"')
+  if (matchKind === 'single' && games.length > 1)
+    return err('file.match', games[1]?.line ?? 0, 'several games need "match scored" or "match continued"')
   return {
     ok: true,
     value: {
@@ -212,7 +241,12 @@ export function parseGameRecord(input: string | Uint8Array): { ok: true; value: 
         line: g.line,
         setups: [(g.setups[0] ?? []).join('\n'), (g.setups[1] ?? []).join('\n')],
         setupLines: g.setupLines,
-        turns: g.turns.map((t) => ({ turn: t.turn, line: t.line, records: [t.records[0] ?? '', t.records[1] ?? ''], recordLines: t.recordLines })),
+        turns: g.turns.map((t) => ({
+          turn: t.turn,
+          line: t.line,
+          records: [t.records[0] ?? '', t.records[1] ?? ''],
+          recordLines: t.recordLines,
+        })),
       })),
     },
   }

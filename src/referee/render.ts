@@ -21,31 +21,53 @@ export function exchangeLine(x: ExchangeView): string {
 }
 
 export function flashcubeLine(list: readonly FlashcubeView[]): string {
-  return list.map((f) => (f.empty ? `${f.cell} empty` : `${f.cell} ${f.ship} ${f.destroyed ? 'destroyed' : 'undamaged'}`)).join(', ')
+  return list
+    .map((f) => (f.empty ? `${f.cell} empty` : `${f.cell} ${f.ship} ${f.destroyed ? 'destroyed' : 'undamaged'}`))
+    .join(', ')
 }
 
 function renderGame(a: Adjudication, g: GameView, out: string[]): void {
   const names = { A: a.players[0], B: a.players[1] }
   const label = (p: PlayerName): string => (names[p] === p ? p : `${p} (${names[p]})`)
-  if (a.games.length > 1 || a.match !== 'single') out.push(`== Game ${g.game}${g.additional[0] + g.additional[1] > 0 ? ` (additional ships: A ${g.additional[0]}, B ${g.additional[1]})` : ''}`)
+  if (a.games.length > 1 || a.match !== 'single')
+    out.push(
+      `== Game ${g.game}${g.additional[0] + g.additional[1] > 0 ? ` (additional ships: A ${g.additional[0]}, B ${g.additional[1]})` : ''}`,
+    )
   if (g.setups !== undefined) {
-    for (const [k, p] of [[0, 'A'], [1, 'B']] as const) {
+    for (const [k, p] of [
+      [0, 'A'],
+      [1, 'B'],
+    ] as const) {
       out.push(`Setup ${label(p)}:`)
       for (const line of g.setups[k].split('\n')) out.push(`  ${line}`)
     }
   }
   for (const t of g.turns) {
     out.push('', `Turn ${t.turn}`)
-    for (const [k, p] of [[0, 'A'], [1, 'B']] as const) out.push(`  ${p} may: ${entitlementLine(t.players[k].entitlements)}`)
-    for (const [k, p] of [[0, 'A'], [1, 'B']] as const) out.push(`  ${p} records: ${t.players[k].record === '' ? '(nothing)' : t.players[k].record}`)
-    for (const [k, p] of [[0, 'A'], [1, 'B']] as const) {
+    for (const [k, p] of [
+      [0, 'A'],
+      [1, 'B'],
+    ] as const)
+      out.push(`  ${p} may: ${entitlementLine(t.players[k].entitlements)}`)
+    for (const [k, p] of [
+      [0, 'A'],
+      [1, 'B'],
+    ] as const)
+      out.push(`  ${p} records: ${t.players[k].record === '' ? '(nothing)' : t.players[k].record}`)
+    for (const [k, p] of [
+      [0, 'A'],
+      [1, 'B'],
+    ] as const) {
       const pt = t.players[k]
       if (pt.exchanges.length === 0) continue
       out.push(`  ${p} -> ${OTHER[p]}:`)
       for (const x of pt.exchanges) out.push(`    ${exchangeLine(x)}`)
       for (const b of pt.burnouts) out.push(`    ${b}'s beam weapon burns out (§8.2.4)`)
     }
-    for (const [k, p] of [[0, 'A'], [1, 'B']] as const) {
+    for (const [k, p] of [
+      [0, 'A'],
+      [1, 'B'],
+    ] as const) {
       const other = t.players[k === 0 ? 1 : 0]
       t.players[k].destroyed.forEach((d, i) => {
         out.push(`  ${p} reports ${d.ship} destroyed: ${d.cells.join(' ')}`)
@@ -56,9 +78,15 @@ function renderGame(a: Adjudication, g: GameView, out: string[]): void {
   }
   if (g.end !== undefined) {
     const e = g.end
-    const why = e.reason === 'fleet-destroyed' ? `${e.by.map((p) => `${label(p)}'s fleet`).join(' and ')} destroyed` : `${e.by.map(label).join(' and ')} had only kamikaze strikes and scans and recorded only scans`
+    const why =
+      e.reason === 'fleet-destroyed'
+        ? `${e.by.map((p) => `${label(p)}'s fleet`).join(' and ')} destroyed`
+        : `${e.by.map(label).join(' and ')} had only kamikaze strikes and scans and recorded only scans`
     const result = e.winner === 'draw' ? 'Draw' : `${label(e.winner)} wins`
-    out.push('', `Game ${g.game} ends after turn ${e.turn}: ${why} (${e.rule}). Score A ${e.scores[0]}, B ${e.scores[1]}. ${result}.`)
+    out.push(
+      '',
+      `Game ${g.game} ends after turn ${e.turn}: ${why} (${e.rule}). Score A ${e.scores[0]}, B ${e.scores[1]}. ${result}.`,
+    )
   }
 }
 
@@ -74,7 +102,9 @@ export function renderAdjudication(a: Adjudication): string {
     case 'complete': {
       const r = a.result
       if (r !== undefined && (a.games.length > 1 || a.match !== 'single')) {
-        out.push(`Match complete: overall score A ${r.scores[0]}, B ${r.scores[1]}; ${r.winner === 'draw' ? 'a draw' : `${r.winner} wins`} (§9.4, §9.5).`)
+        out.push(
+          `Match complete: overall score A ${r.scores[0]}, B ${r.scores[1]}; ${r.winner === 'draw' ? 'a draw' : `${r.winner} wins`} (§9.4, §9.5).`,
+        )
       }
       out.push('LEGAL: every setup and record obeys the rules.')
       break

@@ -11,7 +11,12 @@ import { formatGameRecord } from './file.js'
 
 export function randomGameRecord(ruleset: Ruleset, seed: string, maxTurns = 1000): string {
   const { setups, reports } = playRandomGame(ruleset, seededRandom(seed), maxTurns)
-  const turns = reports.map((r) => ({ turn: r.turn, line: 0, records: [formatRecord(r.records[0].actions), formatRecord(r.records[1].actions)] as const, recordLines: [0, 0] as const }))
+  const turns = reports.map((r) => ({
+    turn: r.turn,
+    line: 0,
+    records: [formatRecord(r.records[0].actions), formatRecord(r.records[1].actions)] as const,
+    recordLines: [0, 0] as const,
+  }))
   const header = `# Two random legal players, seed ${seed} (spaceships record random --seed ${seed}).\n`
   return (
     header +
@@ -19,7 +24,9 @@ export function randomGameRecord(ruleset: Ruleset, seed: string, maxTurns = 1000
       rulesetText: formatRuleset(ruleset),
       match: 'single',
       players: ['A', 'B'],
-      games: [{ index: 1, line: 0, setups: [formatSetup(setups[0]), formatSetup(setups[1])], setupLines: [0, 0], turns }],
+      games: [
+        { index: 1, line: 0, setups: [formatSetup(setups[0]), formatSetup(setups[1])], setupLines: [0, 0], turns },
+      ],
     })
   )
 }

@@ -32,9 +32,7 @@ export function coordOf(cell: Cell): Coord {
 }
 
 export function inSpace(colour: number, letter: number, number: number): boolean {
-  return (
-    colour >= 0 && colour < SIDE && letter >= 0 && letter < SIDE && number >= 0 && number < SIDE
-  )
+  return colour >= 0 && colour < SIDE && letter >= 0 && letter < SIDE && number >= 0 && number < SIDE
 }
 
 export const ALL_CELLS: readonly Cell[] = Array.from({ length: CELL_COUNT }, (_, i) => i)
@@ -62,16 +60,25 @@ export function parseCell(text: string): Result<Cell, RuleViolation> {
   if (hit !== undefined) return ok(hit)
   if (text.length !== 3) {
     return fail(
-      violation('cell.syntax', 'C-01 §11.4.4', text, 'a cell is exactly three characters: colour, letter, number, e.g. Rv1'),
+      violation(
+        'cell.syntax',
+        'C-01 §11.4.4',
+        text,
+        'a cell is exactly three characters: colour, letter, number, e.g. Rv1',
+      ),
     )
   }
   const [c, l] = [text[0] ?? '', text[1] ?? '']
   if (!(COLOURS as readonly string[]).includes(c)) {
-    const hint = (COLOURS as readonly string[]).includes(c.toUpperCase()) ? ` (colours are capitals: ${c.toUpperCase()})` : ''
+    const hint = (COLOURS as readonly string[]).includes(c.toUpperCase())
+      ? ` (colours are capitals: ${c.toUpperCase()})`
+      : ''
     return fail(violation('cell.colour', 'C-01 §11.4.1', text, `colour must be one of R O Y G B${hint}`))
   }
   if (!(LETTERS as readonly string[]).includes(l)) {
-    const hint = (LETTERS as readonly string[]).includes(l.toLowerCase()) ? ` (letters are lower case: ${l.toLowerCase()})` : ''
+    const hint = (LETTERS as readonly string[]).includes(l.toLowerCase())
+      ? ` (letters are lower case: ${l.toLowerCase()})`
+      : ''
     return fail(violation('cell.letter', 'C-01 §11.4.2', text, `letter must be one of v w x y z${hint}`))
   }
   return fail(violation('cell.number', 'C-01 §11.4.3', text, 'number must be 1..5'))
@@ -245,7 +252,11 @@ export const DIRECTIONS: readonly Direction[] = (() => {
 /** DIRECTIONS index of each offset (dc, dl, dn) in {-1, 0, 1}^3, at (dc+1)*9 + (dl+1)*3 + (dn+1). */
 const OFFSET_DIRECTION: readonly number[] = Array.from({ length: 27 }, (_, i) => {
   const d = [Math.floor(i / 9) - 1, (Math.floor(i / 3) % 3) - 1, (i % 3) - 1]
-  return DIRECTIONS.findIndex((e) => (e[0] === d[0] && e[1] === d[1] && e[2] === d[2]) || (e[0] === -(d[0] ?? 0) && e[1] === -(d[1] ?? 0) && e[2] === -(d[2] ?? 0)))
+  return DIRECTIONS.findIndex(
+    (e) =>
+      (e[0] === d[0] && e[1] === d[1] && e[2] === d[2]) ||
+      (e[0] === -(d[0] ?? 0) && e[1] === -(d[1] ?? 0) && e[2] === -(d[2] ?? 0)),
+  )
 })
 
 /** Indices into DIRECTIONS of the axial directions, by axis: [colour, letter, number]. */
@@ -262,7 +273,9 @@ export function computeDirectionBetween(a: Cell, b: Cell): number {
   const [bc, bl, bn] = coordOf(b)
   const d = [bc - ac, bl - al, bn - an]
   return DIRECTIONS.findIndex(
-    (e) => (e[0] === d[0] && e[1] === d[1] && e[2] === d[2]) || (e[0] === -(d[0] ?? 0) && e[1] === -(d[1] ?? 0) && e[2] === -(d[2] ?? 0)),
+    (e) =>
+      (e[0] === d[0] && e[1] === d[1] && e[2] === d[2]) ||
+      (e[0] === -(d[0] ?? 0) && e[1] === -(d[1] ?? 0) && e[2] === -(d[2] ?? 0)),
   )
 }
 
@@ -291,7 +304,10 @@ export function step(cell: Cell, d: Direction, k: number): Cell | undefined {
  * written end cells, returns [first end, middle, second end] and the direction index, or
  * undefined when the two cells are not the ends of such a line.
  */
-export function beamLine(end1: Cell, end2: Cell): { cells: readonly [Cell, Cell, Cell]; direction: number } | undefined {
+export function beamLine(
+  end1: Cell,
+  end2: Cell,
+): { cells: readonly [Cell, Cell, Cell]; direction: number } | undefined {
   const [ac, al, an] = coordOf(end1)
   const [bc, bl, bn] = coordOf(end2)
   const d = [bc - ac, bl - al, bn - an]

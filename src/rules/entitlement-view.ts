@@ -21,11 +21,18 @@ export function entitlementView(ruleset: Ruleset, p: PlayerState, e: Entitlement
   const nameOf = (i: number): string => p.ships[i]?.name ?? '?'
   return {
     conventional: e.conventionalPool,
-    missiles: e.ships.filter((s) => s.missileCells.length > 0).map((s) => ({ ship: nameOf(s.ship), cells: s.missileCells.map(formatCell) })),
+    missiles: e.ships
+      .filter((s) => s.missileCells.length > 0)
+      .map((s) => ({ ship: nameOf(s.ship), cells: s.missileCells.map(formatCell) })),
     beams: e.ships
       .filter((s) => s.beamDirections.length > 0)
-      .map((s) => ({ ship: nameOf(s.ship), directions: ruleset.variant === 'classic' ? ['rows through it'] : s.beamDirections.map(describeDirection) })),
-    kamikazes: e.ships.filter((s) => s.kamikazeCells.length > 0).map((s) => ({ ship: nameOf(s.ship), cells: s.kamikazeCells.map(formatCell) })),
+      .map((s) => ({
+        ship: nameOf(s.ship),
+        directions: ruleset.variant === 'classic' ? ['rows through it'] : s.beamDirections.map(describeDirection),
+      })),
+    kamikazes: e.ships
+      .filter((s) => s.kamikazeCells.length > 0)
+      .map((s) => ({ ship: nameOf(s.ship), cells: s.kamikazeCells.map(formatCell) })),
     scans: e.scans,
     onlyKamikazeAndScans: e.onlyKamikazeAndScans,
   }
@@ -33,7 +40,10 @@ export function entitlementView(ruleset: Ruleset, p: PlayerState, e: Entitlement
 
 /** One line: the entitlements separated by semicolons. */
 /** `beams` words a beam's directions; the default lists them in the notation (`+letter-number`). */
-export function entitlementLine(e: EntitlementView, beams: (directions: readonly string[]) => string = (d) => (d.length === 13 ? 'any direction' : d.join(', '))): string {
+export function entitlementLine(
+  e: EntitlementView,
+  beams: (directions: readonly string[]) => string = (d) => (d.length === 13 ? 'any direction' : d.join(', ')),
+): string {
   const parts = [`${e.conventional} conventional strike${e.conventional === 1 ? '' : 's'}`]
   for (const m of e.missiles) parts.push(`missile from ${m.ship} (${m.cells.join(' ')})`)
   for (const b of e.beams) parts.push(`beam from ${b.ship} (${beams(b.directions)})`)

@@ -87,10 +87,20 @@ export function actionOptions(ruleset: Ruleset, p: PlayerState, turn: number): A
     entitlements: ent,
     beams: classic
       ? []
-      : firing.map((s) => ({ ship: s.ship, lines: BEAM_LINES.filter((l) => s.beamDirections.includes(directionIndexBetween(l[0], l[1]))) })),
-    rows: classic ? firing.map((s) => ({ ship: s.ship, rows: ALL_ROWS.filter((r) => rowCells(r).some((c) => (p.shipAt[c] ?? -1) === s.ship)) })) : [],
+      : firing.map((s) => ({
+          ship: s.ship,
+          lines: BEAM_LINES.filter((l) => s.beamDirections.includes(directionIndexBetween(l[0], l[1]))),
+        })),
+    rows: classic
+      ? firing.map((s) => ({
+          ship: s.ship,
+          rows: ALL_ROWS.filter((r) => rowCells(r).some((c) => (p.shipAt[c] ?? -1) === s.ship)),
+        }))
+      : [],
     missiles: ent.ships.filter((s) => s.missileCells.length > 0).map((s) => ({ ship: s.ship, cells: s.missileCells })),
-    kamikazes: ent.ships.filter((s) => s.kamikazeCells.length > 0).map((s) => ({ ship: s.ship, cells: s.kamikazeCells })),
+    kamikazes: ent.ships
+      .filter((s) => s.kamikazeCells.length > 0)
+      .map((s) => ({ ship: s.ship, cells: s.kamikazeCells })),
   }
 }
 
@@ -111,8 +121,10 @@ export function randomRecord(ruleset: Ruleset, p: PlayerState, turn: number, rng
       actions.push({ kind: 'beam', ends, tag: ship === undefined ? undefined : { type: ship.type, id: ship.id } })
     }
   for (const r of opts.rows) if (chance(1, 2)) actions.push({ kind: 'row', row: pick(rng, r.rows) })
-  for (const m of opts.missiles) if (chance(1, 2)) actions.push({ kind: 'missile', launch: partialOf(pick(rng, m.cells)), target: target() })
-  for (const k of opts.kamikazes) if (chance(1, 3)) actions.push({ kind: 'kamikaze', launch: pick(rng, k.cells), target: target() })
+  for (const m of opts.missiles)
+    if (chance(1, 2)) actions.push({ kind: 'missile', launch: partialOf(pick(rng, m.cells)), target: target() })
+  for (const k of opts.kamikazes)
+    if (chance(1, 3)) actions.push({ kind: 'kamikaze', launch: pick(rng, k.cells), target: target() })
   const strikes = randomInt(rng, opts.entitlements.conventionalPool + 1)
   for (let i = 0; i < strikes; i++) actions.push({ kind: 'strike', target: target() })
   const scans = randomInt(rng, opts.entitlements.scans + 1)
@@ -132,7 +144,10 @@ export interface RandomGame {
 
 export function playRandomGame(ruleset: Ruleset, rng: RandomSource, maxTurns = 1000): RandomGame {
   const setups = [randomSetup(ruleset, rng), randomSetup(ruleset, rng)] as const
-  const started = startGame(ruleset, [setups[0].map((s) => ({ ...s, text: s.type })), setups[1].map((s) => ({ ...s, text: s.type }))])
+  const started = startGame(ruleset, [
+    setups[0].map((s) => ({ ...s, text: s.type })),
+    setups[1].map((s) => ({ ...s, text: s.type })),
+  ])
   if (!started.ok) throw new Error('randomSetup produced an illegal setup')
   let game = started.value
   const states: GameState[] = [game]

@@ -57,8 +57,7 @@ export interface RuleViolation {
 }
 
 export type Result<T, E = readonly RuleViolation[]> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: E }
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E }
 
 export function ok<T>(value: T): { readonly ok: true; readonly value: T } {
   return { ok: true, value }
@@ -68,12 +67,7 @@ export function fail<E>(error: E): { readonly ok: false; readonly error: E } {
   return { ok: false, error }
 }
 
-export function violation(
-  code: ViolationCode,
-  rule: string,
-  subject: string,
-  message: string,
-): RuleViolation {
+export function violation(code: ViolationCode, rule: string, subject: string, message: string): RuleViolation {
   return { code, rule, subject, message }
 }
 

@@ -93,10 +93,13 @@ function splitExists(counts: FleetCounts, ruleset: Ruleset): boolean {
  */
 export function fleetProblem(counts: FleetCounts, ruleset: Ruleset, additional: number): string | undefined {
   const variant = ruleset.variant
-  const unknown = (Object.keys(counts) as ShipType[]).filter((t) => (counts[t] ?? 0) > 0 && !VARIANT_SHIP_TYPES[variant].includes(t))
+  const unknown = (Object.keys(counts) as ShipType[]).filter(
+    (t) => (counts[t] ?? 0) > 0 && !VARIANT_SHIP_TYPES[variant].includes(t),
+  )
   if (unknown.length > 0) return `${unknown.join(', ')} not in variant ${variant}`
   // Every base fleet has the same measure, so the total is fixed; then look for a legal split.
-  if (fleetMeasure(counts, variant) === baseMeasure(ruleset) + additional && splitExists(counts, ruleset)) return undefined
+  if (fleetMeasure(counts, variant) === baseMeasure(ruleset) + additional && splitExists(counts, ruleset))
+    return undefined
   const unit = variant === 'classic' ? 'cells' : 'cost'
   const expected =
     ruleset.fleet.kind === 'standard'
@@ -104,7 +107,10 @@ export function fleetProblem(counts: FleetCounts, ruleset: Ruleset, additional: 
         ? 'DS KC FS MD HF'
         : 'DS, KC, FS or PC, MD, LS or HS'
       : `ships of total cost ${ruleset.fleet.total}${describeRestrictions(ruleset.fleet.restrictions)}`
-  const extraText = additional > 0 ? `, plus additional ships of total ${unit} ${additional}${describeRestrictions(ruleset.additional)}` : ''
+  const extraText =
+    additional > 0
+      ? `, plus additional ships of total ${unit} ${additional}${describeRestrictions(ruleset.additional)}`
+      : ''
   return `fleet must be ${expected}${extraText}; got ${formatCounts(counts)}`
 }
 
@@ -132,7 +138,10 @@ export function formatCounts(counts: FleetCounts): string {
 export function legalFleets(ruleset: Ruleset, additional: number): FleetCounts[] {
   const variant = ruleset.variant
   const types = VARIANT_SHIP_TYPES[variant]
-  const bases = ruleset.fleet.kind === 'standard' ? standardFleets(variant) : compositions(types, ruleset.fleet.total, ruleset.fleet.restrictions, variant)
+  const bases =
+    ruleset.fleet.kind === 'standard'
+      ? standardFleets(variant)
+      : compositions(types, ruleset.fleet.total, ruleset.fleet.restrictions, variant)
   const extras = additional === 0 ? [{}] : compositions(types, additional, ruleset.additional, variant)
   const seen = new Set<string>()
   const out: FleetCounts[] = []
@@ -153,7 +162,12 @@ export function legalFleets(ruleset: Ruleset, additional: number): FleetCounts[]
 }
 
 /** Multisets of the allowed types whose measure totals exactly `total`. */
-function compositions(types: readonly ShipType[], total: number, r: FleetRestrictions, variant: Variant): FleetCounts[] {
+function compositions(
+  types: readonly ShipType[],
+  total: number,
+  r: FleetRestrictions,
+  variant: Variant,
+): FleetCounts[] {
   const allowed = types.filter((t) => (r.allowed ?? types).includes(t))
   const out: FleetCounts[] = []
   const chosen: Partial<Record<ShipType, number>> = {}

@@ -83,7 +83,10 @@ export type TurnRejection =
   | { readonly reason: 'game-over'; readonly end: GameEnd }
   | { readonly reason: 'illegal'; readonly offences: readonly Offence[] }
 
-export function playTurn(game: GameState, records: readonly [ActionRecord, ActionRecord]): Result<{ game: GameState; report: TurnReport }, TurnRejection> {
+export function playTurn(
+  game: GameState,
+  records: readonly [ActionRecord, ActionRecord],
+): Result<{ game: GameState; report: TurnReport }, TurnRejection> {
   if (game.end !== undefined) return fail({ reason: 'game-over', end: game.end })
   const offences: Offence[] = []
   const checked: CheckedRecord[] = []
@@ -96,12 +99,16 @@ export function playTurn(game: GameState, records: readonly [ActionRecord, Actio
   const pair = checked as [CheckedRecord, CheckedRecord]
   const { states, turns } = resolveTurn(game.ruleset, game.players, pair)
   const destroyedBy = ([0, 1] as const).filter((k) => fleetDestroyed(states[k]))
-  const idleBy = ([0, 1] as const).filter((k) => pair[k].entitlements.onlyKamikazeAndScans && onlyScans(game.ruleset, pair[k]))
+  const idleBy = ([0, 1] as const).filter(
+    (k) => pair[k].entitlements.onlyKamikazeAndScans && onlyScans(game.ruleset, pair[k]),
+  )
   let end: GameEnd | undefined
   const scores = scoresOf(states)
   // C-25 first: when both conditions hold, the fleet's destruction is the more telling reason.
-  if (destroyedBy.length > 0) end = { reason: 'fleet-destroyed', by: destroyedBy, turn: game.turn, scores, winner: winnerOf(scores) }
-  else if (idleBy.length > 0) end = { reason: 'no-actions', by: idleBy, turn: game.turn, scores, winner: winnerOf(scores) }
+  if (destroyedBy.length > 0)
+    end = { reason: 'fleet-destroyed', by: destroyedBy, turn: game.turn, scores, winner: winnerOf(scores) }
+  else if (idleBy.length > 0)
+    end = { reason: 'no-actions', by: idleBy, turn: game.turn, scores, winner: winnerOf(scores) }
   const next: GameState = { ruleset: game.ruleset, turn: game.turn + 1, players: states, end }
   return ok({ game: next, report: { turn: game.turn, records: pair, players: turns, end } })
 }

@@ -2,7 +2,16 @@
  * Legality of a player's action record against its entitlements at the start of the turn (C-07,
  * C-12..C-17), and its canonical form. Returns every violation, never throws.
  */
-import { AXIAL_DIRECTIONS, type Cell, beamLine, formatCell, formatPartial, matchesPartial, partialOf, rowCells } from './coords.js'
+import {
+  AXIAL_DIRECTIONS,
+  type Cell,
+  beamLine,
+  formatCell,
+  formatPartial,
+  matchesPartial,
+  partialOf,
+  rowCells,
+} from './coords.js'
 import { type Result, type RuleViolation, fail, ok, violation } from './errors.js'
 import { type Action, type ActionRecord, formatAction, formatRecord, parseRecord } from './record.js'
 import type { NotationMode } from './setup.js'
@@ -50,7 +59,12 @@ function assignShips(candidates: readonly (readonly number[])[]): number[] | und
   return out
 }
 
-export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, record: ActionRecord): Result<CheckedRecord> {
+export function checkRecord(
+  ruleset: Ruleset,
+  p: PlayerState,
+  turn: number,
+  record: ActionRecord,
+): Result<CheckedRecord> {
   const ent = entitlements(ruleset, p, turn)
   const errors: RuleViolation[] = []
   const allMissiles = ent.ships.flatMap((s) => s.missileCells)
@@ -77,13 +91,30 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
         const matches = allMissiles.filter((c) => matchesPartial(c, action.launch))
         const launch = matches[0]
         if (matches.length !== 1 || launch === undefined) {
-          const what = matches.length === 0 ? 'matches none of your unfired missiles' : `is ambiguous: matches ${matches.map(formatCell).join(', ')}`
-          errors.push(violation(matches.length === 0 ? 'record.missile-no-match' : 'record.missile-ambiguous', 'C-07 C-13 §8.1.3.1', token, `m${formatPartial(action.launch)} ${what}`))
+          const what =
+            matches.length === 0
+              ? 'matches none of your unfired missiles'
+              : `is ambiguous: matches ${matches.map(formatCell).join(', ')}`
+          errors.push(
+            violation(
+              matches.length === 0 ? 'record.missile-no-match' : 'record.missile-ambiguous',
+              'C-07 C-13 §8.1.3.1',
+              token,
+              `m${formatPartial(action.launch)} ${what}`,
+            ),
+          )
           break
         }
         const ship = p.shipAt[launch] ?? -1
         if (missileShips.has(ship)) {
-          errors.push(violation('record.missile-twice', 'C-13 C-17 §8.1.3', token, `${p.ships[ship]?.name ?? '?'} may launch one missile a turn`))
+          errors.push(
+            violation(
+              'record.missile-twice',
+              'C-13 C-17 §8.1.3',
+              token,
+              `${p.ships[ship]?.name ?? '?'} may launch one missile a turn`,
+            ),
+          )
           break
         }
         missileShips.add(ship)
@@ -96,15 +127,36 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
         const ship = p.shipAt[action.launch] ?? -1
         const shipEnt = ent.ships[ship]
         if (shipEnt === undefined || p.destroyed[action.launch] === 1) {
-          errors.push(violation('record.kamikaze-launch', '§4.5.2', token, `${formatCell(action.launch)} is not an undamaged cell of your ships`))
+          errors.push(
+            violation(
+              'record.kamikaze-launch',
+              '§4.5.2',
+              token,
+              `${formatCell(action.launch)} is not an undamaged cell of your ships`,
+            ),
+          )
           break
         }
         if (shipEnt.kamikazeCells.length === 0) {
-          errors.push(violation('record.kamikaze-not-entitled', 'C-14 §4.5 §6.8.2', token, `${shipEnt.name} may not kamikaze: it gives ${kamikazeBlocker(ent, ship)}`))
+          errors.push(
+            violation(
+              'record.kamikaze-not-entitled',
+              'C-14 §4.5 §6.8.2',
+              token,
+              `${shipEnt.name} may not kamikaze: it gives ${kamikazeBlocker(ent, ship)}`,
+            ),
+          )
           break
         }
         if (kamikazeShips.has(ship)) {
-          errors.push(violation('record.kamikaze-twice', 'C-17 §4.5', token, `${shipEnt.name} may launch one kamikaze strike a turn`))
+          errors.push(
+            violation(
+              'record.kamikaze-twice',
+              'C-17 §4.5',
+              token,
+              `${shipEnt.name} may launch one kamikaze strike a turn`,
+            ),
+          )
           break
         }
         kamikazeShips.add(ship)
@@ -120,25 +172,57 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
       case 'beam': {
         const line = beamLine(action.ends[0], action.ends[1])
         if (line === undefined) {
-          errors.push(violation('record.beam-line', 'C-04 §8.2.1', token, `${formatCell(action.ends[0])} and ${formatCell(action.ends[1])} are not the ends of three loosely adjacent cells in a straight line`))
+          errors.push(
+            violation(
+              'record.beam-line',
+              'C-04 §8.2.1',
+              token,
+              `${formatCell(action.ends[0])} and ${formatCell(action.ends[1])} are not the ends of three loosely adjacent cells in a straight line`,
+            ),
+          )
           break
         }
         const able = ent.ships.filter((s) => s.beamDirections.includes(line.direction)).map((s) => s.ship)
         if (able.length === 0) {
-          errors.push(violation('record.beam-not-entitled', 'C-15 §8.2.2', token, 'no death star of yours has two undamaged loosely adjacent cells parallel to this line, or its beam has burnt out'))
+          errors.push(
+            violation(
+              'record.beam-not-entitled',
+              'C-15 §8.2.2',
+              token,
+              'no death star of yours has two undamaged loosely adjacent cells parallel to this line, or its beam has burnt out',
+            ),
+          )
           break
         }
         let candidates = able
         if (action.tag !== undefined) {
           const tag = action.tag
-          const named = p.ships.findIndex((s) => s.type === tag.type && (tag.id === undefined ? p.ships.filter((o) => o.type === tag.type).length === 1 : s.id === tag.id))
+          const named = p.ships.findIndex(
+            (s) =>
+              s.type === tag.type &&
+              (tag.id === undefined ? p.ships.filter((o) => o.type === tag.type).length === 1 : s.id === tag.id),
+          )
           if (named < 0 || !able.includes(named)) {
-            errors.push(violation('record.beam-tag-wrong', 'C-15 §8.2.3.1', token, `the tag must name a death star that can fire this beam: ${able.map((s) => p.ships[s]?.name ?? '?').join(', ')}`))
+            errors.push(
+              violation(
+                'record.beam-tag-wrong',
+                'C-15 §8.2.3.1',
+                token,
+                `the tag must name a death star that can fire this beam: ${able.map((s) => p.ships[s]?.name ?? '?').join(', ')}`,
+              ),
+            )
             break
           }
           candidates = [named]
         } else if (able.length >= 2) {
-          errors.push(violation('record.beam-tag-required', 'C-15 §8.2.3.1 §11.5.2.1', token, `several ships could fire this beam (${able.map((s) => p.ships[s]?.name ?? '?').join(', ')}): name one, e.g. b${formatCell(action.ends[0])}${formatCell(action.ends[1])}(${p.ships[able[0] ?? 0]?.name ?? ''})`))
+          errors.push(
+            violation(
+              'record.beam-tag-required',
+              'C-15 §8.2.3.1 §11.5.2.1',
+              token,
+              `several ships could fire this beam (${able.map((s) => p.ships[s]?.name ?? '?').join(', ')}): name one, e.g. b${formatCell(action.ends[0])}${formatCell(action.ends[1])}(${p.ships[able[0] ?? 0]?.name ?? ''})`,
+            ),
+          )
           break
         }
         beamCandidates.push(candidates)
@@ -147,9 +231,18 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
       }
       case 'row': {
         const cells = rowCells(action.row)
-        const able = ent.ships.filter((s) => s.beamDirections.length > 0 && cells.some((c) => (p.shipAt[c] ?? -1) === s.ship)).map((s) => s.ship)
+        const able = ent.ships
+          .filter((s) => s.beamDirections.length > 0 && cells.some((c) => (p.shipAt[c] ?? -1) === s.ship))
+          .map((s) => s.ship)
         if (able.length === 0) {
-          errors.push(violation('record.beam-not-entitled', 'classic §6.1.3', token, 'the row must pass through an undamaged death star of yours'))
+          errors.push(
+            violation(
+              'record.beam-not-entitled',
+              'classic §6.1.3',
+              token,
+              'the row must pass through an undamaged death star of yours',
+            ),
+          )
           break
         }
         beamCandidates.push(able)
@@ -160,19 +253,44 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
   }
 
   if (conventional > ent.conventionalPool) {
-    errors.push(violation('record.strikes-exceed-pool', 'C-12 C-17 §4.4.1', `${conventional} strikes`, `${conventional} conventional strikes but the pool holds ${ent.conventionalPool}`))
+    errors.push(
+      violation(
+        'record.strikes-exceed-pool',
+        'C-12 C-17 §4.4.1',
+        `${conventional} strikes`,
+        `${conventional} conventional strikes but the pool holds ${ent.conventionalPool}`,
+      ),
+    )
   }
   if (scans.length > ent.scans) {
-    errors.push(violation('record.scans-exceed', 'C-16 §8.3.1', `${scans.length} scans`, `${scans.length} scans but ${ent.scans} available`))
+    errors.push(
+      violation(
+        'record.scans-exceed',
+        'C-16 §8.3.1',
+        `${scans.length} scans`,
+        `${scans.length} scans but ${ent.scans} available`,
+      ),
+    )
   }
   const assignment = assignShips(beamCandidates)
   if (assignment === undefined) {
-    errors.push(violation('record.beam-assignment', 'C-15 §8.2', `${beamTokens.length} beams`, 'each death star fires at most one beam a turn: these beams need more death stars than can fire them'))
+    errors.push(
+      violation(
+        'record.beam-assignment',
+        'C-15 §8.2',
+        `${beamTokens.length} beams`,
+        'each death star fires at most one beam a turn: these beams need more death stars than can fire them',
+      ),
+    )
   }
   if (errors.length > 0) return fail(errors)
 
   // Rebuild canonical order: beams were held aside so tags could be settled; put them back in place.
-  const beams: BeamFiring[] = beamTokens.map((b, i) => ({ targets: b.targets, ship: assignment?.[i] ?? -1, direction: b.direction }))
+  const beams: BeamFiring[] = beamTokens.map((b, i) => ({
+    targets: b.targets,
+    ship: assignment?.[i] ?? -1,
+    direction: b.direction,
+  }))
   const actions: Action[] = []
   let nextBeam = 0
   let rest = 0
@@ -184,7 +302,13 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
       if (b === undefined || firing === undefined) continue
       if (action.kind === 'beam') {
         const ship = p.ships[firing.ship]
-        actions.push({ ...action, tag: b.tagged && ship !== undefined ? { type: ship.type, id: p.ships.filter((s) => s.type === ship.type).length >= 2 ? ship.id : undefined } : undefined })
+        actions.push({
+          ...action,
+          tag:
+            b.tagged && ship !== undefined
+              ? { type: ship.type, id: p.ships.filter((s) => s.type === ship.type).length >= 2 ? ship.id : undefined }
+              : undefined,
+        })
       } else actions.push(action)
     } else {
       const c = canonical[rest++]
@@ -193,7 +317,6 @@ export function checkRecord(ruleset: Ruleset, p: PlayerState, turn: number, reco
   }
   return ok({ actions, beams, strikes, missileLaunches, kamikazeLaunches, scans, entitlements: ent })
 }
-
 
 function kamikazeBlocker(ent: Entitlements, ship: number): string {
   const s = ent.ships[ship]
@@ -208,14 +331,22 @@ function kamikazeBlocker(ent: Entitlements, ship: number): string {
  * text must also be exactly the record's canonical form (protocol/NOTATION.md), which is what the
  * protocol commits to and signs: one record, one byte string.
  */
-export function readRecord(ruleset: Ruleset, p: PlayerState, turn: number, text: string, mode: NotationMode): Result<CheckedRecord> {
+export function readRecord(
+  ruleset: Ruleset,
+  p: PlayerState,
+  turn: number,
+  text: string,
+  mode: NotationMode,
+): Result<CheckedRecord> {
   const parsed = parseRecord(text, { variant: ruleset.variant, mode })
   if (!parsed.ok) return parsed
   const checked = checkRecord(ruleset, p, turn, parsed.value)
   if (!checked.ok || mode === 'lenient') return checked
   const canonical = formatRecord(checked.value.actions)
   if (canonical !== text) {
-    return fail([violation('record.not-canonical', 'C-06 C-15', text, `not in canonical form; canonical: "${canonical}"`)])
+    return fail([
+      violation('record.not-canonical', 'C-06 C-15', text, `not in canonical form; canonical: "${canonical}"`),
+    ])
   }
   return checked
 }

@@ -83,14 +83,28 @@ function parseBeam(word: string, syntax: RecordSyntax): Result<Action, RuleViola
     const { partial, used } = readPartial(body)
     const given = [partial.colour, partial.letter, partial.number].filter((v) => v !== undefined).length
     if (used !== body.length || given !== 2) {
-      return fail(violation('beam.syntax', 'classic §8.2.2', word, 'a classic beam is b and the two coordinate values that fix a row, e.g. bRv, bR1 or bv1'))
+      return fail(
+        violation(
+          'beam.syntax',
+          'classic §8.2.2',
+          word,
+          'a classic beam is b and the two coordinate values that fix a row, e.g. bRv, bR1 or bv1',
+        ),
+      )
     }
     const free = partial.colour === undefined ? 0 : partial.letter === undefined ? 1 : 2
     return ok({ kind: 'row', row: { free, fixed: partial } })
   }
   const m = /^([A-Za-z0-9]{3})([A-Za-z0-9]{3})(?:\((.*)\))?$/.exec(body)
   if (m === null) {
-    return fail(violation('beam.syntax', 'C-06 §11.5.2', word, 'a beam is b and the two end cells of its line, e.g. bRv1Rv3, with an optional (DS2) tag'))
+    return fail(
+      violation(
+        'beam.syntax',
+        'C-06 §11.5.2',
+        word,
+        'a beam is b and the two end cells of its line, e.g. bRv1Rv3, with an optional (DS2) tag',
+      ),
+    )
   }
   const a = cellAt(m[1] ?? '', '§11.5.2', 'first beam end')
   if (!a.ok) return a
@@ -100,7 +114,14 @@ function parseBeam(word: string, syntax: RecordSyntax): Result<Action, RuleViola
   if (m[3] !== undefined) {
     const t = /^([A-Z]{2})([1-9][0-9]{0,2})?$/.exec(m[3])
     if (t === null || !isShipType(t[1] ?? '')) {
-      return fail(violation('beam.tag-syntax', 'C-15 §11.5.2.1', word, 'the beam tag names the firing ship by type and identity, e.g. (DS2)'))
+      return fail(
+        violation(
+          'beam.tag-syntax',
+          'C-15 §11.5.2.1',
+          word,
+          'the beam tag names the firing ship by type and identity, e.g. (DS2)',
+        ),
+      )
     }
     tag = { type: t[1] as ShipType, id: t[2] === undefined ? undefined : Number(t[2]) }
   }
@@ -134,7 +155,15 @@ export function parseRecord(text: string, syntax: RecordSyntax): Result<ActionRe
     if (joined === '') i++
     if (next === undefined) return fail(violation(code, rule, word, `a ${kind} strike is followed by its target cell`))
     const cell = parseCell(next)
-    if (!cell.ok) return fail(violation(code, rule, `${word} ${next}`, `a ${kind} strike is followed by its target cell; ${cell.error.message}`))
+    if (!cell.ok)
+      return fail(
+        violation(
+          code,
+          rule,
+          `${word} ${next}`,
+          `a ${kind} strike is followed by its target cell; ${cell.error.message}`,
+        ),
+      )
     return cell
   }
   while (i < words.length) {
@@ -157,11 +186,25 @@ export function parseRecord(text: string, syntax: RecordSyntax): Result<ActionRe
       const { partial, used } = readPartial(word.slice(1))
       const rest = word.slice(1 + used)
       if (used === 0 || (rest !== '' && syntax.mode === 'strict')) {
-        errors.push(violation('missile.launch-syntax', 'C-06 §11.5.3', word, 'a missile strike is m and 1 to 3 coordinate values of the launch cell, then its target cell, e.g. mRv1 Ox3'))
+        errors.push(
+          violation(
+            'missile.launch-syntax',
+            'C-06 §11.5.3',
+            word,
+            'a missile strike is m and 1 to 3 coordinate values of the launch cell, then its target cell, e.g. mRv1 Ox3',
+          ),
+        )
         continue
       }
       if (syntax.mode === 'strict' && !isFullPartial(partial)) {
-        errors.push(violation('missile.launch-syntax', 'C-06 §11.5.3', word, 'canonical records write the missile launch cell in full'))
+        errors.push(
+          violation(
+            'missile.launch-syntax',
+            'C-06 §11.5.3',
+            word,
+            'canonical records write the missile launch cell in full',
+          ),
+        )
         continue
       }
       const target = takeTarget(word, 'missile', rest)
@@ -181,8 +224,13 @@ export function parseRecord(text: string, syntax: RecordSyntax): Result<ActionRe
       if (cell.ok) actions.push({ kind: 'strike', target: cell.value })
       else errors.push(cell.error)
     } else {
-      const hint = (LETTERS as readonly string[]).includes(head) || (NUMBERS as readonly string[]).includes(head) ? ' (cells start with a colour R O Y G B)' : ''
-      errors.push(violation('token.unknown', 'C-06 §11.5', word, `not an action: a cell, b..., m..., k..., or s...${hint}`))
+      const hint =
+        (LETTERS as readonly string[]).includes(head) || (NUMBERS as readonly string[]).includes(head)
+          ? ' (cells start with a colour R O Y G B)'
+          : ''
+      errors.push(
+        violation('token.unknown', 'C-06 §11.5', word, `not an action: a cell, b..., m..., k..., or s...${hint}`),
+      )
     }
   }
   return errors.length > 0 ? fail(errors) : ok(actions)

@@ -14,8 +14,19 @@ export type ScanOutcome = 'empty' | 'ship' | 'ship-destroyed'
 
 /** A visible aspect (§5) and, where it has one, its visible result. */
 export type Exchange =
-  | { readonly kind: 'beam-strike'; readonly target: Cell; readonly beam: number; readonly result: StrikeOutcome; readonly explosions: readonly Cell[] }
-  | { readonly kind: 'strike'; readonly target: Cell; readonly result: StrikeOutcome; readonly explosions: readonly Cell[] }
+  | {
+      readonly kind: 'beam-strike'
+      readonly target: Cell
+      readonly beam: number
+      readonly result: StrikeOutcome
+      readonly explosions: readonly Cell[]
+    }
+  | {
+      readonly kind: 'strike'
+      readonly target: Cell
+      readonly result: StrikeOutcome
+      readonly explosions: readonly Cell[]
+    }
   | { readonly kind: 'scan'; readonly target: Cell; readonly result: ScanOutcome }
   /** §5.4: no visible result. */
   | { readonly kind: 'kamikaze-death'; readonly cell: Cell }
@@ -33,7 +44,14 @@ export interface DestructionReport {
 /** Flashcube data for one cell (§7.2, C-24), as of the end of the turn. */
 export type FlashcubeEntry =
   | { readonly cell: Cell; readonly kind: 'empty' }
-  | { readonly cell: Cell; readonly kind: 'ship'; readonly destroyed: boolean; readonly type: ShipType; readonly id: number | undefined; readonly name: string }
+  | {
+      readonly cell: Cell
+      readonly kind: 'ship'
+      readonly destroyed: boolean
+      readonly type: ShipType
+      readonly id: number | undefined
+      readonly name: string
+    }
 
 export interface PlayerTurn {
   /** This player's actions' visible aspects with the opponent's results, in C-19 order. */
@@ -99,11 +117,21 @@ export interface VisibleAspects {
 }
 
 export function aspectsOf(record: CheckedRecord): VisibleAspects {
-  return { beams: record.beams.map((b) => b.targets), strikes: record.strikes, scans: record.scans, kamikaze: record.kamikazeLaunches }
+  return {
+    beams: record.beams.map((b) => b.targets),
+    strikes: record.strikes,
+    scans: record.scans,
+    kamikaze: record.kamikazeLaunches,
+  }
 }
 
 /** The active player's visible aspects resolved against the passive player (C-19). */
-function resolveAgainst(ruleset: Ruleset, aspects: VisibleAspects, passiveStart: PlayerState, passive: Mutable): Exchange[] {
+function resolveAgainst(
+  ruleset: Ruleset,
+  aspects: VisibleAspects,
+  passiveStart: PlayerState,
+  passive: Mutable,
+): Exchange[] {
   const classic = ruleset.variant === 'classic'
   const judge = (): PlayerState => (classic ? passiveStart : view(passiveStart, passive))
   const exchanges: Exchange[] = []
@@ -168,7 +196,9 @@ export function resolveIncoming(
   if (!classic) for (const c of own.kamikazeLaunches) live.destroyed[c] = 1
   // 2.6.1 judges each strike against the live state (C-19, C-20); classic against a frozen copy
   // of the state as revealed, since all its damage lands at the end of the turn.
-  const judged = classic ? { ...start, destroyed: live.destroyed.slice(), fired: live.fired.slice() } : view(start, live)
+  const judged = classic
+    ? { ...start, destroyed: live.destroyed.slice(), fired: live.fired.slice() }
+    : view(start, live)
   const exchanges = resolveAgainst(ruleset, incoming, judged, live)
   if (classic) for (const c of own.kamikazeLaunches) live.destroyed[c] = 1
   const after = view(start, live)
@@ -203,7 +233,14 @@ export function flashcubeEntry(p: PlayerState, cell: Cell): FlashcubeEntry {
   const ship = p.ships[s]
   if (ship === undefined) return { cell, kind: 'empty' }
   const several = p.ships.filter((o) => o.type === ship.type).length >= 2
-  return { cell, kind: 'ship', destroyed: p.destroyed[cell] === 1, type: ship.type, id: several ? ship.id : undefined, name: ship.name }
+  return {
+    cell,
+    kind: 'ship',
+    destroyed: p.destroyed[cell] === 1,
+    type: ship.type,
+    id: several ? ship.id : undefined,
+    name: ship.name,
+  }
 }
 
 function countLost(before: PlayerState, after: PlayerState): number {
@@ -227,10 +264,21 @@ export function resolveTurn(
     resolveIncoming(ruleset, states[1], records[1], aspectsOf(records[0])),
   ] as const
   const burnouts = [
-    burnoutsOf(ruleset, records[0].beams.map((b) => b.ship), halves[1].exchanges),
-    burnoutsOf(ruleset, records[1].beams.map((b) => b.ship), halves[0].exchanges),
+    burnoutsOf(
+      ruleset,
+      records[0].beams.map((b) => b.ship),
+      halves[1].exchanges,
+    ),
+    burnoutsOf(
+      ruleset,
+      records[1].beams.map((b) => b.ship),
+      halves[0].exchanges,
+    ),
   ] as const
-  const next: [PlayerState, PlayerState] = [withBurnouts(halves[0].state, burnouts[0]), withBurnouts(halves[1].state, burnouts[1])]
+  const next: [PlayerState, PlayerState] = [
+    withBurnouts(halves[0].state, burnouts[0]),
+    withBurnouts(halves[1].state, burnouts[1]),
+  ]
   const turn = (k: 0 | 1): PlayerTurn => {
     const other = halves[k === 0 ? 1 : 0]
     return {

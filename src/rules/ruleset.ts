@@ -72,7 +72,11 @@ function parseTypes(value: string, variant: Variant, word: string): Result<ShipT
   return ok(types)
 }
 
-function parseMax(value: string, variant: Variant, word: string): Result<Partial<Record<ShipType, number>>, RuleViolation> {
+function parseMax(
+  value: string,
+  variant: Variant,
+  word: string,
+): Result<Partial<Record<ShipType, number>>, RuleViolation> {
   const max: Partial<Record<ShipType, number>> = {}
   for (const part of value.split(',')) {
     const [t, n] = part.split(':')
@@ -100,7 +104,9 @@ export function parseRuleset(text: string): Result<Ruleset, RuleViolation> {
   let strictPatrolCruiser = false
   const seen = new Set<string>()
   for (const word of words.slice(1)) {
-    const [key, value] = word.includes('=') ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)] : [word, '']
+    const [key, value] = word.includes('=')
+      ? [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]
+      : [word, '']
     if (seen.has(key)) return fail(violation('token.unknown', 'C-28', word, `${key} given twice`))
     seen.add(key)
     if (key === 'strictPatrolCruiser' && value === '') {

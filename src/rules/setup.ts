@@ -6,7 +6,15 @@ import { CELL_COUNT, type Cell, formatCell, parseCell, sortCells } from './coord
 import { type Result, type RuleViolation, fail, ok, violation } from './errors.js'
 import { type FleetCounts, fleetProblem } from './fleet.js'
 import type { Ruleset } from './ruleset.js'
-import { ALL_SHIP_TYPES, SHIP_TYPES, type ShipType, VARIANT_SHIP_TYPES, formatShipName, isShipType, shapeProblem } from './ships.js'
+import {
+  ALL_SHIP_TYPES,
+  SHIP_TYPES,
+  type ShipType,
+  VARIANT_SHIP_TYPES,
+  formatShipName,
+  isShipType,
+  shapeProblem,
+} from './ships.js'
 
 /** A ship as placed. `id` is 1..k among the player's k ships of its type (C-05). */
 export interface PlacedShip {
@@ -33,9 +41,18 @@ export function parseShipName(text: string): Result<{ type: ShipType; id: number
   const code = m?.[1] ?? text.slice(0, 2)
   if (m === null || !isShipType(code)) {
     if (isShipType(code)) {
-      return fail(violation('ship.identity-syntax', 'C-05 §11.6.1', text, 'identity must be a number 1, 2, ... right after the type code'))
+      return fail(
+        violation(
+          'ship.identity-syntax',
+          'C-05 §11.6.1',
+          text,
+          'identity must be a number 1, 2, ... right after the type code',
+        ),
+      )
     }
-    return fail(violation('ship.type-unknown', 'C-05 §11.6', text, `unknown ship type; types are ${ALL_SHIP_TYPES.join(' ')}`))
+    return fail(
+      violation('ship.type-unknown', 'C-05 §11.6', text, `unknown ship type; types are ${ALL_SHIP_TYPES.join(' ')}`),
+    )
   }
   return ok({ type: code, id: m[2] === undefined ? undefined : Number(m[2]) })
 }
@@ -49,7 +66,14 @@ function splitWords(line: string, mode: NotationMode): string[] | undefined {
 export function parseShipLine(line: string, mode: NotationMode = 'lenient'): Result<WrittenShip, RuleViolation> {
   const words = splitWords(line, mode)
   if (words === undefined || words.length === 0) {
-    return fail(violation('setup.line-syntax', 'C-05 §11.3.1', line, 'a ship line is its type and identity then its cells, separated by single spaces'))
+    return fail(
+      violation(
+        'setup.line-syntax',
+        'C-05 §11.3.1',
+        line,
+        'a ship line is its type and identity then its cells, separated by single spaces',
+      ),
+    )
   }
   const name = parseShipName(words[0] ?? '')
   if (!name.ok) return name
@@ -84,7 +108,9 @@ export function parseSetup(text: string, mode: NotationMode = 'lenient'): Result
 /** Canonical setup text: ships in type-table order then identity, cells in index order. */
 export function formatSetup(setup: Setup): string {
   return canonicalOrder(setup)
-    .map((s) => [formatShipName(s.type, s.id, countOfType(setup, s.type)), ...sortCells(s.cells).map(formatCell)].join(' '))
+    .map((s) =>
+      [formatShipName(s.type, s.id, countOfType(setup, s.type)), ...sortCells(s.cells).map(formatCell)].join(' '),
+    )
     .join('\n')
 }
 
@@ -113,7 +139,14 @@ export function validateSetup(written: readonly WrittenShip[], ruleset: Ruleset,
   // Ships may not intersect (§3.4) and have at least one cell, so no legal setup has more ships
   // than the space has cells; refusing early keeps hostile input linear.
   if (written.length > CELL_COUNT) {
-    return fail([violation('setup.fleet', '§3.4 §3.6', 'fleet', `${written.length} ships cannot fit in ${CELL_COUNT} cells without intersecting`)])
+    return fail([
+      violation(
+        'setup.fleet',
+        '§3.4 §3.6',
+        'fleet',
+        `${written.length} ships cannot fit in ${CELL_COUNT} cells without intersecting`,
+      ),
+    ])
   }
   const counts = fleetOf(written)
   const owner = new Map<Cell, string>()
@@ -121,17 +154,33 @@ export function validateSetup(written: readonly WrittenShip[], ruleset: Ruleset,
   for (const w of written) {
     const name = w.text.split(/[\s,]+/)[0] ?? w.type
     if (!VARIANT_SHIP_TYPES[variant].includes(w.type)) {
-      errors.push(violation('setup.type-not-in-variant', variant === 'classic' ? 'classic §3.3' : '§6', name, `${SHIP_TYPES[w.type].name} is not a ship of variant ${variant}`))
+      errors.push(
+        violation(
+          'setup.type-not-in-variant',
+          variant === 'classic' ? 'classic §3.3' : '§6',
+          name,
+          `${SHIP_TYPES[w.type].name} is not a ship of variant ${variant}`,
+        ),
+      )
       continue
     }
     const k = counts[w.type] ?? 0
     let id = w.id
     if (k === 1 && (id === undefined || id === 1)) id = 1
     else if (k === 1) {
-      errors.push(violation('setup.identity', 'C-05 §11.6.1', name, `only one ${w.type}: write ${w.type} (or ${w.type}1)`))
+      errors.push(
+        violation('setup.identity', 'C-05 §11.6.1', name, `only one ${w.type}: write ${w.type} (or ${w.type}1)`),
+      )
       continue
     } else if (id === undefined) {
-      errors.push(violation('setup.identity', 'C-05 §11.6.1', name, `${k} ships of type ${w.type}: identities ${w.type}1..${w.type}${k} are required`))
+      errors.push(
+        violation(
+          'setup.identity',
+          'C-05 §11.6.1',
+          name,
+          `${k} ships of type ${w.type}: identities ${w.type}1..${w.type}${k} are required`,
+        ),
+      )
       continue
     }
     const seen = new Set<Cell>()
@@ -142,26 +191,53 @@ export function validateSetup(written: readonly WrittenShip[], ruleset: Ruleset,
     }
     for (const c of w.cells) {
       const other = owner.get(c)
-      if (other !== undefined) errors.push(violation('setup.intersect', '§3.4', name, `cell ${formatCell(c)} is also in ${other}`))
+      if (other !== undefined)
+        errors.push(violation('setup.intersect', '§3.4', name, `cell ${formatCell(c)} is also in ${other}`))
       else owner.set(c, name)
     }
     const problem = shapeProblem(w.type, w.cells, ruleset)
-    if (problem !== undefined) errors.push(violation(w.cells.length === SHIP_TYPES[w.type].size ? 'setup.shape' : 'setup.size', `§3.5 ${problem.rule}`, name, problem.message))
+    if (problem !== undefined)
+      errors.push(
+        violation(
+          w.cells.length === SHIP_TYPES[w.type].size ? 'setup.shape' : 'setup.size',
+          `§3.5 ${problem.rule}`,
+          name,
+          problem.message,
+        ),
+      )
     ships.push({ type: w.type, id, cells: sortCells(w.cells) })
   }
   for (const t of ALL_SHIP_TYPES) {
-    const ids = ships.filter((s) => s.type === t).map((s) => s.id).sort((a, b) => a - b)
+    const ids = ships
+      .filter((s) => s.type === t)
+      .map((s) => s.id)
+      .sort((a, b) => a - b)
     if (ids.length >= 2 && !ids.every((id, i) => id === i + 1)) {
-      errors.push(violation('setup.identity', 'C-05 §11.6.1', t, `identities of the ${ids.length} ${t} ships must be exactly 1..${ids.length}; got ${ids.join(', ')}`))
+      errors.push(
+        violation(
+          'setup.identity',
+          'C-05 §11.6.1',
+          t,
+          `identities of the ${ids.length} ${t} ships must be exactly 1..${ids.length}; got ${ids.join(', ')}`,
+        ),
+      )
     }
   }
   const fleet = fleetProblem(counts, ruleset, additional)
-  if (fleet !== undefined) errors.push(violation('setup.fleet', variant === 'classic' ? 'classic §3.3 §7.2' : '§3.6 §3.7 C-10 C-11', 'fleet', fleet))
+  if (fleet !== undefined)
+    errors.push(
+      violation('setup.fleet', variant === 'classic' ? 'classic §3.3 §7.2' : '§3.6 §3.7 C-10 C-11', 'fleet', fleet),
+    )
   return errors.length > 0 ? fail(errors) : ok(canonicalOrder(ships))
 }
 
 /** Parse and validate in one step. */
-export function readSetup(text: string, ruleset: Ruleset, additional = 0, mode: NotationMode = 'lenient'): Result<Setup> {
+export function readSetup(
+  text: string,
+  ruleset: Ruleset,
+  additional = 0,
+  mode: NotationMode = 'lenient',
+): Result<Setup> {
   const parsed = parseSetup(text, mode)
   return parsed.ok ? validateSetup(parsed.value, ruleset, additional) : parsed
 }

@@ -19,7 +19,15 @@ export const SHIP_TYPES = {
   KC: { name: 'kill cruiser', size: 6, cost: 6, missiles: false, beam: false, scanner: false, neverKamikaze: false },
   FS: { name: 'flying saucer', size: 4, cost: 4, missiles: false, beam: false, scanner: false, neverKamikaze: false },
   PC: { name: 'patrol cruiser', size: 4, cost: 4, missiles: false, beam: false, scanner: false, neverKamikaze: false },
-  MD: { name: 'missile destroyer', size: 3, cost: 3, missiles: true, beam: false, scanner: false, neverKamikaze: false },
+  MD: {
+    name: 'missile destroyer',
+    size: 3,
+    cost: 3,
+    missiles: true,
+    beam: false,
+    scanner: false,
+    neverKamikaze: false,
+  },
   HS: { name: 'heavy scout', size: 2, cost: 3, missiles: false, beam: false, scanner: true, neverKamikaze: false },
   // §6.8.2: a light scout never entitles its player to a kamikaze strike.
   LS: { name: 'light scout', size: 1, cost: 3, missiles: false, beam: false, scanner: true, neverKamikaze: true },
@@ -73,11 +81,18 @@ function isBox(cells: readonly Cell[], dims: readonly [number, number, number]):
 
 /** The six orientations of a 3x2x1 box and the one of a cube, as extents per axis. */
 const KC_EXTENTS: readonly (readonly [number, number, number])[] = [
-  [3, 2, 1], [3, 1, 2], [2, 3, 1], [1, 3, 2], [2, 1, 3], [1, 2, 3],
+  [3, 2, 1],
+  [3, 1, 2],
+  [2, 3, 1],
+  [1, 3, 2],
+  [2, 1, 3],
+  [1, 2, 3],
 ]
 const CUBE_EXTENT = [2, 2, 2] as const
 const FS_EXTENTS: readonly (readonly [number, number, number])[] = [
-  [2, 2, 1], [2, 1, 2], [1, 2, 2],
+  [2, 2, 1],
+  [2, 1, 2],
+  [1, 2, 2],
 ]
 
 /** Every axis-aligned box of the given extents inside the space, cells sorted. */
@@ -146,7 +161,8 @@ export function shapeProblem(type: ShipType, cells: readonly Cell[], options: Sh
       if (options.variant === 'classic') {
         return isBox(cells, [2, 2, 2]) ? undefined : problem('a classic death star is a 2x2x2 cube', 'classic §6.1.1')
       }
-      if (!minDegreeAtLeast(cells, 2)) return problem('every death star cell must be adjacent to at least two others', '§6.2.2 C-08')
+      if (!minDegreeAtLeast(cells, 2))
+        return problem('every death star cell must be adjacent to at least two others', '§6.2.2 C-08')
       if (!containsBox(set, CUBE_EXTENT) && !KC_EXTENTS.some((e) => containsBox(set, e))) {
         return problem('a death star must contain a 2x2x2 cube or a 3x2x1 box', '§6.2.3 C-08')
       }
@@ -164,11 +180,15 @@ export function shapeProblem(type: ShipType, cells: readonly Cell[], options: Sh
       }
       return undefined
     case 'MD':
-      return onOneAxisLine(cells) && isAdjacentSet(cells) ? undefined : problem('a missile destroyer is three adjacent cells in a straight line', '§6.6.1 §6.6.2')
+      return onOneAxisLine(cells) && isAdjacentSet(cells)
+        ? undefined
+        : problem('a missile destroyer is three adjacent cells in a straight line', '§6.6.1 §6.6.2')
     case 'HS':
     case 'AG':
     case 'HF':
-      return isAdjacentSet(cells) ? undefined : problem(`a ${spec.name} is two adjacent cells`, '§6.7.1 §6.9 classic §6.5')
+      return isAdjacentSet(cells)
+        ? undefined
+        : problem(`a ${spec.name} is two adjacent cells`, '§6.7.1 §6.9 classic §6.5')
     case 'LS':
     case 'LG':
       return undefined
@@ -214,7 +234,16 @@ function generate(type: ShipType, options: ShapeOptions): Cell[][] {
       return FS_EXTENTS.flatMap((e) => boxesOf(e))
     case 'PC': {
       const out: Cell[][] = []
-      const patterns = options.strictPatrolCruiser ? [[0, 1, 2, 3], [1, 2, 3, 4]] : [[0, 1, 2, 3], [1, 2, 3, 4], [0, 1, 3, 4]]
+      const patterns = options.strictPatrolCruiser
+        ? [
+            [0, 1, 2, 3],
+            [1, 2, 3, 4],
+          ]
+        : [
+            [0, 1, 2, 3],
+            [1, 2, 3, 4],
+            [0, 1, 3, 4],
+          ]
       for (const line of axisLines())
         for (const pattern of patterns) out.push(sortCells(pattern.map((i) => line[i] ?? 0)))
       return out

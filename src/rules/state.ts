@@ -2,7 +2,15 @@
  * Game state and what each player is entitled to at the start of a turn (2.6.1 §2.4, §4, §6, §8;
  * C-12..C-16). States are immutable values: resolution returns new ones.
  */
-import { AXIAL_DIRECTIONS, CELL_COUNT, type Cell, DIRECTIONS, FACE_NEIGHBOURS, adjacent, directionIndexBetween } from './coords.js'
+import {
+  AXIAL_DIRECTIONS,
+  CELL_COUNT,
+  type Cell,
+  DIRECTIONS,
+  FACE_NEIGHBOURS,
+  adjacent,
+  directionIndexBetween,
+} from './coords.js'
 import type { Ruleset } from './ruleset.js'
 import type { PlacedShip, Setup } from './setup.js'
 import { SHIP_TYPES, formatShipName } from './ships.js'
@@ -28,7 +36,10 @@ export interface PlayerState {
 
 export function initialPlayerState(setup: Setup): PlayerState {
   const shipAt = new Int8Array(CELL_COUNT).fill(-1)
-  const ships: Ship[] = setup.map((s) => ({ ...s, name: formatShipName(s.type, s.id, setup.filter((o) => o.type === s.type).length) }))
+  const ships: Ship[] = setup.map((s) => ({
+    ...s,
+    name: formatShipName(s.type, s.id, setup.filter((o) => o.type === s.type).length),
+  }))
   ships.forEach((s, i) => {
     for (const c of s.cells) shipAt[c] = i
   })
@@ -131,7 +142,8 @@ export function entitlements(ruleset: Ruleset, p: PlayerState, turn: number): En
   const ships: ShipEntitlement[] = p.ships.map((ship, i) => {
     const live = undamagedCells(p, i)
     const spec = SHIP_TYPES[ship.type]
-    if (live.length === 0) return { ship: i, name: ship.name, conventional: 0, missileCells: [], kamikazeCells: [], beamDirections: [] }
+    if (live.length === 0)
+      return { ship: i, name: ship.name, conventional: 0, missileCells: [], kamikazeCells: [], beamDirections: [] }
     // §6.2.4 (classic §6.1.2): a death star gives exactly one strike until destroyed.
     const conventional = ship.type === 'DS' ? 1 : classic ? adjacentPairs(live) : maximumMatching(live)
     const missileCells = live.filter((c) => isUnfiredMissile(p, c))
@@ -143,7 +155,14 @@ export function entitlements(ruleset: Ruleset, p: PlayerState, turn: number): En
       if (classic) beams = live.length === ship.cells.length ? [...AXIAL_DIRECTIONS] : []
       else if (!p.burntOut[i]) beams = beamDirections(live)
     }
-    return { ship: i, name: ship.name, conventional, missileCells, kamikazeCells: kamikaze ? live : [], beamDirections: beams }
+    return {
+      ship: i,
+      name: ship.name,
+      conventional,
+      missileCells,
+      kamikazeCells: kamikaze ? live : [],
+      beamDirections: beams,
+    }
   })
   const conventionalPool = ships.reduce((n, s) => n + s.conventional, 0)
   const hasScanner = p.ships.some((s, i) => SHIP_TYPES[s.type].scanner && !isShipDestroyed(p, i))
@@ -157,7 +176,9 @@ export function describeDirection(index: number): string {
   const d = DIRECTIONS[index]
   if (d === undefined) return '?'
   // Signed axes, e.g. `+letter-number` (face diagonal) or `+colour+letter+number` (body diagonal).
-  return ['colour', 'letter', 'number'].map((axis, a) => (d[a] === 0 ? '' : `${(d[a] ?? 0) > 0 ? '+' : '-'}${axis}`)).join('')
+  return ['colour', 'letter', 'number']
+    .map((axis, a) => (d[a] === 0 ? '' : `${(d[a] ?? 0) > 0 ? '+' : '-'}${axis}`))
+    .join('')
 }
 
 /** Face neighbours of `cell` in the same ship (missile explosions, §8.1.4.1). */

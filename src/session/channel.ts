@@ -11,7 +11,12 @@ import type { Clock } from './clock.js'
  * session then sends a resume frame, SPEC §2.2); `malformed` bytes that are not even a frame;
  * `closed` once the channel is closed and nothing more will arrive; `aborted` when the signal fired.
  */
-export type Received = { readonly kind: 'frame'; readonly bytes: Uint8Array } | { readonly kind: 'reconnected' } | { readonly kind: 'malformed'; readonly detail: string } | { readonly kind: 'closed' } | { readonly kind: 'aborted' }
+export type Received =
+  | { readonly kind: 'frame'; readonly bytes: Uint8Array }
+  | { readonly kind: 'reconnected' }
+  | { readonly kind: 'malformed'; readonly detail: string }
+  | { readonly kind: 'closed' }
+  | { readonly kind: 'aborted' }
 
 export interface Channel {
   /** Sends a frame; resolves once it is handed to the transport (a frame sent while disconnected is dropped: resumption resends, SPEC §2.2). */
@@ -68,7 +73,11 @@ export class Inbox {
  * stays first-in first-out, as a stream does), or (tests of reconnection) drop it and every later
  * one until `reconnect` is called on the pair.
  */
-export type Fault = (frame: Uint8Array, from: 0 | 1, index: number) => 'deliver' | 'drop' | 'cut' | { readonly delay: number }
+export type Fault = (
+  frame: Uint8Array,
+  from: 0 | 1,
+  index: number,
+) => 'deliver' | 'drop' | 'cut' | { readonly delay: number }
 
 export interface MemoryPair {
   readonly ends: readonly [Channel, Channel]

@@ -61,7 +61,14 @@ export class VirtualClock implements Clock {
         resolve()
         return
       }
-      const timer: Timer = { at: this.time + ms, seq: this.counter++, fire: () => { signal?.removeEventListener('abort', cancel); resolve() } }
+      const timer: Timer = {
+        at: this.time + ms,
+        seq: this.counter++,
+        fire: () => {
+          signal?.removeEventListener('abort', cancel)
+          resolve()
+        },
+      }
       const cancel = (): void => {
         const i = this.timers.indexOf(timer)
         if (i >= 0) this.timers.splice(i, 1)
@@ -103,7 +110,10 @@ export class VirtualClock implements Clock {
    * promise chains settle within a few event-loop turns), and when nothing moves, jumps to the next
    * sleep. Throws if nothing can move and nothing is pending (a deadlock), or after `maxJumps`.
    */
-  async settle<T extends readonly unknown[]>(work: { readonly [K in keyof T]: Promise<T[K]> }, maxJumps = 100_000): Promise<T> {
+  async settle<T extends readonly unknown[]>(
+    work: { readonly [K in keyof T]: Promise<T[K]> },
+    maxJumps = 100_000,
+  ): Promise<T> {
     let settled = 0
     const all = Promise.allSettled(work).then((r) => {
       settled = 1
@@ -117,7 +127,8 @@ export class VirtualClock implements Clock {
       if (next === undefined) {
         // Nothing pending on this clock: real I/O may still be under way (a disk write); give it time.
         await new Promise((r) => setTimeout(r, 1))
-        if (this.next() === undefined && settled === 0 && jumps > maxJumps) throw new Error('virtual clock: nothing can move')
+        if (this.next() === undefined && settled === 0 && jumps > maxJumps)
+          throw new Error('virtual clock: nothing can move')
         continue
       }
       if (jumps > maxJumps) throw new Error(`virtual clock: still running after ${maxJumps} jumps`)

@@ -8,7 +8,17 @@
  * (the process died mid-write) is cut off when the file is opened again. Neither was ever sent or
  * acted on, because nothing is sent or acted on before its line is flushed, so dropping it is safe.
  */
-import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, truncateSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs'
 import { TRANSCRIPT_MAGIC, type TranscriptStore, formatLine, parseTranscript } from '../transcript/file.js'
 import { describeProtocolError } from '../transcript/errors.js'
 
@@ -19,7 +29,11 @@ export class StorageError extends Error {
 
 export function ioMessage(e: unknown): string {
   const err = e as NodeJS.ErrnoException
-  return err.code === 'ENOSPC' ? 'the disk is full' : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied' : (err.code ?? err.message)
+  return err.code === 'ENOSPC'
+    ? 'the disk is full'
+    : err.code === 'EACCES' || err.code === 'EPERM'
+      ? 'permission denied'
+      : (err.code ?? err.message)
 }
 
 export function fileStore(path: string): TranscriptStore {
@@ -27,7 +41,8 @@ export function fileStore(path: string): TranscriptStore {
   try {
     text = readFileSync(path, 'latin1')
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
   }
   const whole = text.lastIndexOf('\n') + 1
   if (whole < text.length) {
@@ -42,9 +57,13 @@ export function fileStore(path: string): TranscriptStore {
   if (text === '') appendLineDurably(path, TRANSCRIPT_MAGIC, 'transcript')
   else {
     const parsed = parseTranscript(text)
-    if (!parsed.ok) throw new StorageError(`${path} is not a transcript this program can resume: ${describeProtocolError(parsed.error.error)}`)
+    if (!parsed.ok)
+      throw new StorageError(
+        `${path} is not a transcript this program can resume: ${describeProtocolError(parsed.error.error)}`,
+      )
     for (const l of parsed.value.lines) {
-      if (l.bytes === undefined) throw new StorageError(`${path} line ${l.line} is damaged; the game cannot resume from it`)
+      if (l.bytes === undefined)
+        throw new StorageError(`${path} line ${l.line} is damaged; the game cannot resume from it`)
       envelopes.push(l.bytes)
     }
   }

@@ -4,9 +4,24 @@
  * chooses the setup and the records; the session commits, signs, checks the other side, persists
  * every envelope before it is sent or acted on, and ends with this side's verdict.
  */
-export { type SessionEvent, type SessionOptions, type SessionResult, describeOffence, runSession, termsProblem } from './session.js'
+export {
+  type SessionEvent,
+  type SessionOptions,
+  type SessionResult,
+  describeOffence,
+  runSession,
+  termsProblem,
+} from './session.js'
 export { type Channel, type MemoryPair, type Received, memoryChannelPair } from './channel.js'
-export { type PlayerStrategy, type Resignation, type TurnContext, type TurnSummary, RESIGN, isResignation, randomStrategy } from './strategy.js'
+export {
+  type PlayerStrategy,
+  type Resignation,
+  type TurnContext,
+  type TurnSummary,
+  RESIGN,
+  isResignation,
+  randomStrategy,
+} from './strategy.js'
 export { type Clock, VirtualClock, systemClock } from './clock.js'
 export { StorageError, fileStore } from './file-store.js'
 export { type Journal, fileJournal, journaledSecrets, journaledStrategy, memoryJournal } from './journal.js'

@@ -46,7 +46,8 @@ export function fileJournal(path: string, name?: string): Journal {
   try {
     text = readFileSync(path, 'utf8')
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new StorageError(`cannot read the journal ${path}: ${ioMessage(e)}`)
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StorageError(`cannot read the journal ${path}: ${ioMessage(e)}`)
   }
   const whole = text.lastIndexOf('\n') + 1
   if (whole < text.length) {
@@ -56,20 +57,26 @@ export function fileJournal(path: string, name?: string): Journal {
       throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
     }
   }
-  text.slice(0, whole).split('\n').forEach((line, i) => {
-    if (line === '') return
-    let entry: unknown
-    try {
-      entry = JSON.parse(line)
-    } catch {
-      entry = undefined
-    }
-    // Checked as read: a field of the wrong type would otherwise surface far from here, mid-game,
-    // as a failure of this program instead of a damaged file.
-    const problem = entry === undefined ? 'not JSON' : entryProblem(entry)
-    if (problem !== undefined) throw new StorageError(`${name === undefined ? '' : `${name}: `}${path} line ${i + 1} is damaged (${problem}); the game cannot resume from it`)
-    entries.push(entry as JournalEntry)
-  })
+  text
+    .slice(0, whole)
+    .split('\n')
+    .forEach((line, i) => {
+      if (line === '') return
+      let entry: unknown
+      try {
+        entry = JSON.parse(line)
+      } catch {
+        entry = undefined
+      }
+      // Checked as read: a field of the wrong type would otherwise surface far from here, mid-game,
+      // as a failure of this program instead of a damaged file.
+      const problem = entry === undefined ? 'not JSON' : entryProblem(entry)
+      if (problem !== undefined)
+        throw new StorageError(
+          `${name === undefined ? '' : `${name}: `}${path} line ${i + 1} is damaged (${problem}); the game cannot resume from it`,
+        )
+      entries.push(entry as JournalEntry)
+    })
   return {
     entries: () => entries,
     append(entry) {
@@ -83,10 +90,13 @@ export function fileJournal(path: string, name?: string): Journal {
 function entryProblem(e: unknown): string | undefined {
   if (typeof e !== 'object' || e === null || Array.isArray(e)) return 'not an entry'
   const o = e as Record<string, unknown>
-  const turn = (): string | undefined => (Number.isSafeInteger(o['turn']) && (o['turn'] as number) >= 1 ? undefined : 'its turn is not a whole number from 1')
+  const turn = (): string | undefined =>
+    Number.isSafeInteger(o['turn']) && (o['turn'] as number) >= 1 ? undefined : 'its turn is not a whole number from 1'
   switch (o['k']) {
     case 'secret':
-      return typeof o['bytes'] === 'string' && fromBase64url(o['bytes']) !== undefined ? undefined : 'its secret is not base64url text'
+      return typeof o['bytes'] === 'string' && fromBase64url(o['bytes']) !== undefined
+        ? undefined
+        : 'its secret is not base64url text'
     case 'setup':
       return typeof o['text'] === 'string' ? undefined : 'its setup is not text'
     case 'record':
@@ -106,7 +116,8 @@ export function journaledSecrets(inner: SecretSource, journal: Journal): SecretS
       const old = replay.shift()
       if (old !== undefined) {
         const b = fromBase64url(old)
-        if (b?.length !== length) throw new Error(`the journal's secret draw has ${b?.length ?? 'no'} bytes where ${length} are needed`)
+        if (b?.length !== length)
+          throw new Error(`the journal's secret draw has ${b?.length ?? 'no'} bytes where ${length} are needed`)
         return b
       }
       const fresh = inner.bytes(length)
@@ -120,7 +131,13 @@ export function journaledSecrets(inner: SecretSource, journal: Journal): SecretS
 export function journaledStrategy(inner: PlayerStrategy, journal: Journal): PlayerStrategy {
   return {
     // The per-game secret is derived from the journaled seed again, so a resumed bot plays on as it began.
-    ...(inner.begin === undefined ? {} : { begin: (secret: Uint8Array) => { inner.begin?.(secret) } }),
+    ...(inner.begin === undefined
+      ? {}
+      : {
+          begin: (secret: Uint8Array) => {
+            inner.begin?.(secret)
+          },
+        }),
     async setup(ruleset, signal, deadline): Promise<Setup> {
       const old = journal.entries().find((e) => e.k === 'setup')
       if (old !== undefined) {
@@ -139,7 +156,9 @@ export function journaledStrategy(inner: PlayerStrategy, journal: Journal): Play
       if (old?.k === 'record') return old.text
       if (old?.k === 'resign') return RESIGN
       const choice = await inner.record(ctx)
-      journal.append(isResignation(choice) ? { k: 'resign', turn: ctx.turn } : { k: 'record', turn: ctx.turn, text: choice })
+      journal.append(
+        isResignation(choice) ? { k: 'resign', turn: ctx.turn } : { k: 'record', turn: ctx.turn, text: choice },
+      )
       return choice
     },
     finished: (ctx) => inner.finished?.(ctx),

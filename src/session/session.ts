@@ -22,11 +22,29 @@ import { type Ruleset, parseRuleset } from '../rules/ruleset.js'
 import { type Setup, formatSetup, readSetup } from '../rules/setup.js'
 import { type PlayerState, initialPlayerState } from '../rules/state.js'
 import { decodeFramed, encodeUnsigned, frameEnvelope } from '../transcript/codec.js'
-import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, seal, signatureValid } from '../transcript/envelope.js'
+import {
+  type SealedEnvelope,
+  decodeFrameWith,
+  envelopeHash,
+  gameIdOf,
+  seal,
+  signatureValid,
+} from '../transcript/envelope.js'
 import { describeProtocolError } from '../transcript/errors.js'
 import type { TranscriptStore } from '../transcript/file.js'
 import { type FrameContext, decodeFrame, encodeEnvelopeFrame, encodeResume } from '../transcript/frame.js'
-import { type Hello, LIMITS, type Part, type Results, type Role, ROLE_INDEX, type StopReason, type Terms, type VerdictPart, otherRole } from '../transcript/messages.js'
+import {
+  type Hello,
+  LIMITS,
+  type Part,
+  type Results,
+  type Role,
+  ROLE_INDEX,
+  type StopReason,
+  type Terms,
+  type VerdictPart,
+  otherRole,
+} from '../transcript/messages.js'
 import { GameState, isStopEnvelope } from '../verify/game.js'
 import type { ProtocolOffence } from '../verify/offence.js'
 import { beamExchanges, cellValues, revealedSetup, visibleAspectsOf } from '../verify/replay.js'
@@ -34,7 +52,14 @@ import type { Due } from '../verify/schedule.js'
 import { type Verdict, verifyEnvelopes } from '../verify/verify.js'
 import type { Channel } from './channel.js'
 import { type Clock, systemClock } from './clock.js'
-import { type PlayerStrategy, type Resignation, type TurnContext, type TurnSummary, gameSecret, isResignation } from './strategy.js'
+import {
+  type PlayerStrategy,
+  type Resignation,
+  type TurnContext,
+  type TurnSummary,
+  gameSecret,
+  isResignation,
+} from './strategy.js'
 import { type Salts, aspectsMessage, flashcubeMessage, noFlashcube, resultsMessage } from './wire.js'
 
 /**
@@ -50,7 +75,10 @@ export interface Deviation {
    * Rewrite an envelope about to be sent: return the envelopes to persist and send instead (the
    * first stands in this side's chain), or `withhold` to sign and keep it without sending it.
    */
-  outgoing?(parts: readonly Part[], seal: (parts: readonly Part[], override?: Partial<SealOverride>) => SealedEnvelope): readonly SealedEnvelope[] | 'withhold'
+  outgoing?(
+    parts: readonly Part[],
+    seal: (parts: readonly Part[], override?: Partial<SealOverride>) => SealedEnvelope,
+  ): readonly SealedEnvelope[] | 'withhold'
   /** Stop at once after sending this envelope (a claim made too early: the peer is not late yet). */
   stopAfterSending?(sent: SealedEnvelope): StopReason | undefined
   /** Stop at once after receiving this envelope instead of answering it (abandonment while owing). */
@@ -266,7 +294,8 @@ class Session {
   private async loop(): Promise<void> {
     if (this.me === 'A' && this.mine.length === 0) await this.sendHello()
     for (;;) {
-      if (this.failure !== undefined) throw this.failure instanceof Error ? this.failure : new Error('the session failed')
+      if (this.failure !== undefined)
+        throw this.failure instanceof Error ? this.failure : new Error('the session failed')
       if (this.refused) return
       const myStop = this.myStop()
       if (myStop !== undefined) return this.afterStop()
@@ -314,7 +343,12 @@ class Session {
           await this.sendPhase(parts)
           continue
         }
-        const ms = due.deadline === 'setup' ? this.terms.setupMs : due.deadline === 'turn' ? this.terms.turnMs : this.terms.replyMs
+        const ms =
+          due.deadline === 'setup'
+            ? this.terms.setupMs
+            : due.deadline === 'turn'
+              ? this.terms.turnMs
+              : this.terms.replyMs
         this.emit({ kind: 'waiting', side: this.me, what: due.parts.join('+'), deadline: this.lastReceivedAt + ms })
         await this.handle(await this.events.next(), due)
         continue
@@ -354,7 +388,8 @@ class Session {
         if (due?.sender === this.them) await this.sendStop('claim', ev.detail)
         return
       case 'closed':
-        if (due?.sender === this.them) await this.sendStop('claim', `the connection closed while waiting for ${due.parts.join('+')}`)
+        if (due?.sender === this.them)
+          await this.sendStop('claim', `the connection closed while waiting for ${due.parts.join('+')}`)
         return
       case 'deadline':
         if (this.o.signal?.aborted === true) return
@@ -391,7 +426,12 @@ class Session {
   /* Hellos (SPEC §6.1, §6.2)                                                                 */
 
   private hello(): Hello {
-    return { t: 'hello', key: this.o.keys.publicKey, nonce: this.nonce, terms: this.me === 'A' ? this.terms : undefined }
+    return {
+      t: 'hello',
+      key: this.o.keys.publicKey,
+      nonce: this.nonce,
+      terms: this.me === 'A' ? this.terms : undefined,
+    }
   }
 
   private async sendHello(): Promise<void> {
@@ -405,14 +445,17 @@ class Session {
     const hello = parts[0]
     if (hello?.t !== 'hello' || s.envelope.seq !== 0) return this.refuse('version', 'the first envelope is not a hello')
     const expected = this.o.opponentKey
-    if (expected !== undefined && toBase64url(expected) !== toBase64url(hello.key)) return this.refuse('key', 'the hello is not signed by the peer this connection reached')
+    if (expected !== undefined && toBase64url(expected) !== toBase64url(hello.key))
+      return this.refuse('key', 'the hello is not signed by the peer this connection reached')
     if (this.me === 'B') {
       const terms = hello.terms
-      if (terms === undefined || !sameTerms(terms, this.o.terms)) return this.refuse('terms', 'the hello states other terms than the invite')
+      if (terms === undefined || !sameTerms(terms, this.o.terms))
+        return this.refuse('terms', 'the hello states other terms than the invite')
       await this.sendHello()
     } else {
       const mine = this.mine[0]
-      if (mine === undefined || s.envelope.ack === undefined || toBase64url(s.envelope.ack) !== mine.id) return this.refuse('version', "B's hello does not acknowledge A's")
+      if (mine === undefined || s.envelope.ack === undefined || toBase64url(s.envelope.ack) !== mine.id)
+        return this.refuse('version', "B's hello does not acknowledge A's")
       if (parts.some((p) => p.t === 'refuse')) {
         this.refused = true
         return
@@ -423,7 +466,8 @@ class Session {
 
   private async refuse(reason: 'version' | 'terms' | 'key', detail: string): Promise<void> {
     this.refused = true
-    if (this.me === 'B' && this.mine.length === 0) await this.sendEnvelope([this.hello(), { t: 'refuse', reason, detail }], this.theirs[0]?.hash)
+    if (this.me === 'B' && this.mine.length === 0)
+      await this.sendEnvelope([this.hello(), { t: 'refuse', reason, detail }], this.theirs[0]?.hash)
     else if (this.me === 'A' && this.mine.length === 1 && this.theirs.length === 1) {
       const a = this.mine[0]
       const b = this.theirs[0]
@@ -457,7 +501,8 @@ class Session {
   }
 
   private deadlineOf(due: Due): number {
-    const ms = due.deadline === 'setup' ? this.terms.setupMs : due.deadline === 'turn' ? this.terms.turnMs : this.terms.replyMs
+    const ms =
+      due.deadline === 'setup' ? this.terms.setupMs : due.deadline === 'turn' ? this.terms.turnMs : this.terms.replyMs
     return this.waitingSince + ms
   }
 
@@ -493,7 +538,14 @@ class Session {
           const r = this.records.get(t)
           const start = this.stateAt(t)
           if (theirAspects === undefined || r === undefined || isResignation(r) || start === undefined) return undefined
-          out.push(resultsMessage(t, theirAspects, resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)), this.salts()))
+          out.push(
+            resultsMessage(
+              t,
+              theirAspects,
+              resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)),
+              this.salts(),
+            ),
+          )
           break
         }
         case 'flashcube': {
@@ -528,7 +580,11 @@ class Session {
     if (t === undefined || due.alternative?.at(-1) !== 'commit' || this.state === undefined) return []
     const r = this.records.get(t)
     if (r === undefined || isResignation(r)) return []
-    const commit: Part = { t: 'commit', turn: t, record: this.secrets?.recordCommitment(t, r.text) ?? new Uint8Array(32) }
+    const commit: Part = {
+      t: 'commit',
+      turn: t,
+      record: this.secrets?.recordCommitment(t, r.text) ?? new Uint8Array(32),
+    }
     return this.state.schedule.aheadProblem([...parts, commit]) === undefined ? [commit] : []
   }
 
@@ -575,7 +631,14 @@ class Session {
     const seq = override.seq ?? this.mine.length
     const prev = this.mine[seq - 1]?.hash
     const ack = override.ack ?? this.latestTheirs()?.hash
-    return seal(this.o.keys, { sender: this.me, seq, game: seq >= 1 ? (override.game ?? this.state?.game ?? this.refusalGame) : undefined, prev: seq >= 1 ? prev : undefined, ack: this.me === 'A' && seq === 0 ? undefined : ack, parts })
+    return seal(this.o.keys, {
+      sender: this.me,
+      seq,
+      game: seq >= 1 ? (override.game ?? this.state?.game ?? this.refusalGame) : undefined,
+      prev: seq >= 1 ? prev : undefined,
+      ack: this.me === 'A' && seq === 0 ? undefined : ack,
+      parts,
+    })
   }
 
   private latestTheirs(): SealedEnvelope | undefined {
@@ -594,10 +657,13 @@ class Session {
   /** Seals, persists, admits to the state and sends one envelope (or a deviation's replacements). */
   private async sendEnvelope(parts: readonly Part[], ack: Uint8Array | undefined): Promise<void> {
     const honest = this.sealParts(parts, ack === undefined ? {} : { ack })
-    const dev = this.o.deviation?.outgoing?.(parts, (p, override) => this.sealParts(p, { ...(ack === undefined ? {} : { ack }), ...override }))
+    const dev = this.o.deviation?.outgoing?.(parts, (p, override) =>
+      this.sealParts(p, { ...(ack === undefined ? {} : { ack }), ...override }),
+    )
     const out = dev === undefined || dev === 'withhold' ? [honest] : dev
     const own = out[0] ?? honest
-    if (own.envelope.seq > LIMITS.maxSeq) throw new Error(`this side would sign envelope ${own.envelope.seq}, past the last seq (SPEC §9)`)
+    if (own.envelope.seq > LIMITS.maxSeq)
+      throw new Error(`this side would sign envelope ${own.envelope.seq}, past the last seq (SPEC §9)`)
     for (const s of out) this.persist(s)
     this.mine.push(own)
     this.position.set(own.id, own.envelope.seq)
@@ -607,7 +673,8 @@ class Session {
         const bad = this.state.applyPhase(own, { own: true })
         // An honest side's own envelope that the schedule does not take is a fault of this
         // program: stop rather than sign the same step again.
-        if (this.o.deviation === undefined && this.state.lastPhase !== own) throw new Error(`own envelope ${own.envelope.seq} not admitted: ${bad?.detail ?? 'unknown'}`)
+        if (this.o.deviation === undefined && this.state.lastPhase !== own)
+          throw new Error(`own envelope ${own.envelope.seq} not admitted: ${bad?.detail ?? 'unknown'}`)
       }
     }
     for (const s of out) this.emit({ kind: 'envelope', sealed: s, direction: 'sent' })
@@ -644,7 +711,8 @@ class Session {
    */
   private async afterStop(): Promise<void> {
     const until = this.clock.now() + (this.settling ? (this.o.settleMs ?? this.terms.replyMs) : this.terms.replyMs)
-    const done = (): boolean => this.refused || (this.theirStop() !== undefined && (!this.settling || this.peerHeld >= this.mine.length))
+    const done = (): boolean =>
+      this.refused || (this.theirStop() !== undefined && (!this.settling || this.peerHeld >= this.mine.length))
     while (!done()) {
       const ev = await this.nextEvent(until)
       if (ev.kind === 'deadline' || ev.kind === 'closed') return
@@ -668,9 +736,19 @@ class Session {
       // seed the reveal discloses (strategy.ts `gameSecret`), so a finished game can be replayed.
       this.o.strategy.begin?.(gameSecret(this.seed))
       // The setup is due by setupMs from the hello that made it due (SPEC §6.6), shown to a person.
-      const honest = await this.o.strategy.setup(this.ruleset, this.decisionAbort.signal, this.lastReceivedAt + this.terms.setupMs)
-      const valid = readSetup(formatSetup(honest), this.ruleset, this.terms.match.additional[ROLE_INDEX[this.me]], 'strict')
-      if (!valid.ok && this.o.deviation?.setup === undefined) throw new Error(`the local player chose an illegal setup: ${valid.error.map((v) => v.message).join('; ')}`)
+      const honest = await this.o.strategy.setup(
+        this.ruleset,
+        this.decisionAbort.signal,
+        this.lastReceivedAt + this.terms.setupMs,
+      )
+      const valid = readSetup(
+        formatSetup(honest),
+        this.ruleset,
+        this.terms.match.additional[ROLE_INDEX[this.me]],
+        'strict',
+      )
+      if (!valid.ok && this.o.deviation?.setup === undefined)
+        throw new Error(`the local player chose an illegal setup: ${valid.error.map((v) => v.message).join('; ')}`)
       this.setupChoice = this.o.deviation?.setup?.(honest) ?? { committed: honest, played: honest }
       this.states.set(1, initialPlayerState(this.setupChoice.played))
       this.checkRestoredSetup()
@@ -690,7 +768,15 @@ class Session {
     const state = this.stateAt(t)
     if (state === undefined || this.setupChoice === undefined) return Promise.resolve()
     this.deciding.add(t)
-    const ctx: TurnContext = { role: this.me, ruleset: this.ruleset, turn: t, state, history: this.history(t - 1), signal: this.decisionAbort.signal, deadline: this.lastReceivedAt + this.terms.turnMs }
+    const ctx: TurnContext = {
+      role: this.me,
+      ruleset: this.ruleset,
+      turn: t,
+      state,
+      history: this.history(t - 1),
+      signal: this.decisionAbort.signal,
+      deadline: this.lastReceivedAt + this.terms.turnMs,
+    }
     return (async () => {
       const choice = await this.o.strategy.record(ctx)
       if (this.records.has(t)) return
@@ -699,7 +785,10 @@ class Session {
         const checked = readRecord(this.ruleset, state, t, choice, 'lenient')
         const dev = this.o.deviation?.record?.(ctx, checked.ok ? checked.value : undefined)
         if (dev !== undefined) this.records.set(t, dev)
-        else if (!checked.ok) throw new Error(`the local player chose an illegal record for turn ${t}: ${checked.error.map((v) => v.message).join('; ')}`)
+        else if (!checked.ok)
+          throw new Error(
+            `the local player chose an illegal record for turn ${t}: ${checked.error.map((v) => v.message).join('; ')}`,
+          )
         else this.records.set(t, { text: formatRecord(checked.value.actions), record: checked.value })
       }
       this.checkRestoredRecord(t)
@@ -736,7 +825,13 @@ class Session {
     const state = end === undefined ? undefined : this.stateAt(end.turn + 1)
     if (state === undefined || end === undefined) return
     this.finishedCalled = true
-    void this.o.strategy.finished?.({ role: this.me, ruleset: this.ruleset, turn: end.turn, state, history: this.history(end.turn) })
+    void this.o.strategy.finished?.({
+      role: this.me,
+      ruleset: this.ruleset,
+      turn: end.turn,
+      state,
+      history: this.history(end.turn),
+    })
   }
 
   /**
@@ -760,7 +855,8 @@ class Session {
     // Turn t - 1 is over for this side only once its flashcube data is in, when it reported a
     // destruction; its own results may not be sent yet (a commitment ahead rides with them).
     const mine = this.state?.logs[this.me].results[t - 2] ?? this.resultsToSend(t - 1)
-    if (mine === undefined || (mine.destroyed.length > 0 && !this.state?.logs[this.them].flashcubes.has(t - 1))) return undefined
+    if (mine === undefined || (mine.destroyed.length > 0 && !this.state?.logs[this.them].flashcubes.has(t - 1)))
+      return undefined
     this.states.set(t, before)
     return before
   }
@@ -772,7 +868,12 @@ class Session {
     const r = this.records.get(t)
     const start = this.stateAt(t)
     if (theirAspects === undefined || r === undefined || isResignation(r) || start === undefined) return undefined
-    return resultsMessage(t, theirAspects, resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)), this.salts())
+    return resultsMessage(
+      t,
+      theirAspects,
+      resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)),
+      this.salts(),
+    )
   }
 
   private afterTurn(t: number): PlayerState | undefined {
@@ -782,9 +883,24 @@ class Session {
     const theirAspects = logs?.[this.them].aspects[t - 1]
     const theirResults = logs?.[this.them].results[t - 1]
     const myAspects = logs?.[this.me].aspects[t - 1]
-    if (start === undefined || r === undefined || isResignation(r) || theirAspects === undefined || theirResults === undefined || myAspects === undefined) return undefined
+    if (
+      start === undefined ||
+      r === undefined ||
+      isResignation(r) ||
+      theirAspects === undefined ||
+      theirResults === undefined ||
+      myAspects === undefined
+    )
+      return undefined
     const half = resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects))
-    return withBurnouts(half.state, burnoutsOf(this.ruleset, r.record.beams.map((b) => b.ship), beamExchanges(theirResults, myAspects)))
+    return withBurnouts(
+      half.state,
+      burnoutsOf(
+        this.ruleset,
+        r.record.beams.map((b) => b.ship),
+        beamExchanges(theirResults, myAspects),
+      ),
+    )
   }
 
   /** What this side learnt in turns 1..`upTo`, in wire form (for the player). */
@@ -798,8 +914,21 @@ class Session {
       const theirResults = logs[this.them].results[t - 1]
       // This side's own results of the last turn may not be sent yet (a commitment ahead rides with them).
       const myResults = logs[this.me].results[t - 1] ?? this.resultsToSend(t)
-      if (myAspects === undefined || theirAspects === undefined || theirResults === undefined || myResults === undefined) break
-      out.push({ turn: t, myAspects, theirAspects, theirResults, myReports: myResults.destroyed, theirFlashcube: logs[this.them].flashcubes.get(t) ?? noFlashcube(t) })
+      if (
+        myAspects === undefined ||
+        theirAspects === undefined ||
+        theirResults === undefined ||
+        myResults === undefined
+      )
+        break
+      out.push({
+        turn: t,
+        myAspects,
+        theirAspects,
+        theirResults,
+        myReports: myResults.destroyed,
+        theirFlashcube: logs[this.them].flashcubes.get(t) ?? noFlashcube(t),
+      })
     }
     return out
   }
@@ -858,7 +987,8 @@ class Session {
       // SPEC §2.4: conversation, not evidence; beyond CHAT_PER_SECOND a second it is dropped.
       const now = this.clock.now()
       if (now - this.chatWindow.start >= 1000) this.chatWindow = { start: now, count: 0 }
-      if (f.control === 'chat' && ++this.chatWindow.count <= LIMITS.chatPerSecond) this.emit({ kind: 'chat', text: f.text })
+      if (f.control === 'chat' && ++this.chatWindow.count <= LIMITS.chatPerSecond)
+        this.emit({ kind: 'chat', text: f.text })
       else if (f.control !== 'chat') this.emit({ kind: 'rematch', control: f.control })
       return
     }
@@ -921,7 +1051,10 @@ class Session {
       return
     }
     const decoded = decodeFrameWith(f)
-    const key = f.seq === 0 && decoded.ok && decoded.value.envelope.parts[0]?.t === 'hello' ? decoded.value.envelope.parts[0].key : this.theirKey()
+    const key =
+      f.seq === 0 && decoded.ok && decoded.value.envelope.parts[0]?.t === 'hello'
+        ? decoded.value.envelope.parts[0].key
+        : this.theirKey()
     if (key === undefined || publicKeyProblem(key) !== undefined) {
       this.events.push({ kind: 'bad', detail: `${this.them}'s hello key is not usable` })
       return
@@ -935,25 +1068,34 @@ class Session {
       if (f.seq >= 1 && this.state !== undefined && sameGame(f.unsigned, this.state.game) && !this.equivocationHeld) {
         this.equivocationHeld = true
         this.persistBytes(bytes)
-        this.events.push({ kind: 'equivocation', detail: `${this.them} signed two different envelopes at its place ${f.seq}` })
+        this.events.push({
+          kind: 'equivocation',
+          detail: `${this.them} signed two different envelopes at its place ${f.seq}`,
+        })
       }
       return
     }
     if (!decoded.ok) {
-      this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${f.seq} does not decode: ${describeProtocolError(decoded.error)}` })
+      this.events.push({
+        kind: 'bad',
+        detail: `${this.them}'s envelope ${f.seq} does not decode: ${describeProtocolError(decoded.error)}`,
+      })
       return
     }
     const s = decoded.value
     const e = s.envelope
     if (e.seq >= 1) {
       if (this.state === undefined || !sameGame(f.unsigned, this.state.game)) {
-      this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${e.seq} names another game` })
-      return
-    }
+        this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${e.seq} names another game` })
+        return
+      }
       if (e.prev === undefined || toBase64url(e.prev) !== this.theirs[e.seq - 1]?.id) {
-      this.events.push({ kind: 'bad', detail: `${this.them}'s envelope ${e.seq} does not follow its envelope ${e.seq - 1}` })
-      return
-    }
+        this.events.push({
+          kind: 'bad',
+          detail: `${this.them}'s envelope ${e.seq} does not follow its envelope ${e.seq - 1}`,
+        })
+        return
+      }
     }
     this.persist(s)
     this.theirs.push(s)
@@ -987,7 +1129,9 @@ class Session {
     if (at === undefined) return this.events.next()
     const stop = new AbortController()
     try {
-      return (await this.events.nextBefore(this.clock.sleep(at - this.clock.now(), stop.signal))) ?? { kind: 'deadline' }
+      return (
+        (await this.events.nextBefore(this.clock.sleep(at - this.clock.now(), stop.signal))) ?? { kind: 'deadline' }
+      )
     } finally {
       // A reason given: otherwise each of the many waits of a game builds a DOMException and its stack.
       stop.abort(WAIT_OVER)
@@ -1015,9 +1159,11 @@ class Session {
     if (stored.length === 0) return
     for (const bytes of stored) {
       const d = frameEnvelope(bytes)
-      if (!d.ok) throw new Error(`the stored transcript holds an unreadable envelope: ${describeProtocolError(d.error)}`)
+      if (!d.ok)
+        throw new Error(`the stored transcript holds an unreadable envelope: ${describeProtocolError(d.error)}`)
       const s = decodeFrameWith(d.value)
-      if (!s.ok) throw new Error(`the stored transcript holds an undecodable envelope: ${describeProtocolError(s.error)}`)
+      if (!s.ok)
+        throw new Error(`the stored transcript holds an undecodable envelope: ${describeProtocolError(s.error)}`)
       const e = s.value.envelope
       const chain = e.sender === this.me ? this.mine : this.theirs
       if (e.seq < chain.length) {
@@ -1037,7 +1183,10 @@ class Session {
     }
     this.taken = this.theirs.length
     const hello = this.mine[0]?.envelope.parts[0]
-    if (hello?.t === 'hello' && toBase64url(hello.nonce) !== toBase64url(this.nonce)) throw new Error('resuming with other secrets than the stored game was played with: the journal is missing or belongs to another game')
+    if (hello?.t === 'hello' && toBase64url(hello.nonce) !== toBase64url(this.nonce))
+      throw new Error(
+        'resuming with other secrets than the stored game was played with: the journal is missing or belongs to another game',
+      )
   }
 
   /** The peer's envelope acknowledges one of this side's: the peer holds it and every one before it. */
@@ -1059,7 +1208,10 @@ class Session {
     const log = this.state?.logs[this.me]
     if (log?.setup === undefined || this.secrets === undefined || this.setupChoice === undefined) return
     const vector = this.secrets.setupVector(cellValues(this.setupChoice.committed))
-    if (toBase64url(vector) !== toBase64url(log.setup.cells)) throw new Error('resuming diverged: the journaled setup is not the one this side committed (is the journal of this game?)')
+    if (toBase64url(vector) !== toBase64url(log.setup.cells))
+      throw new Error(
+        'resuming diverged: the journaled setup is not the one this side committed (is the journal of this game?)',
+      )
   }
 
   /** A resumed game: a journaled record must be the one committed for its turn. */
@@ -1067,7 +1219,8 @@ class Session {
     const commit = this.state?.logs[this.me].commits[t - 1]
     const r = this.records.get(t)
     if (commit === undefined || r === undefined || isResignation(r) || this.secrets === undefined) return
-    if (toBase64url(this.secrets.recordCommitment(t, r.text)) !== toBase64url(commit.record)) throw new Error(`resuming diverged: the journaled record of turn ${t} is not the one this side committed`)
+    if (toBase64url(this.secrets.recordCommitment(t, r.text)) !== toBase64url(commit.record))
+      throw new Error(`resuming diverged: the journaled record of turn ${t} is not the one this side committed`)
   }
 
   private emit(e: SessionEvent): void {
@@ -1085,7 +1238,14 @@ function sameGame(unsigned: Uint8Array, game: Uint8Array): boolean {
 export function termsProblem(terms: Terms): string | undefined {
   let bytes: Uint8Array
   try {
-    bytes = encodeUnsigned({ sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms }] })
+    bytes = encodeUnsigned({
+      sender: 'A',
+      seq: 0,
+      game: undefined,
+      prev: undefined,
+      ack: undefined,
+      parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms }],
+    })
   } catch (e) {
     return (e as Error).message
   }
@@ -1094,7 +1254,28 @@ export function termsProblem(terms: Terms): string | undefined {
 }
 
 function sameTerms(a: Terms, b: Terms): boolean {
-  return toBase64url(encodeUnsigned({ sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms: a }] })) === toBase64url(encodeUnsigned({ sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms: b }] }))
+  return (
+    toBase64url(
+      encodeUnsigned({
+        sender: 'A',
+        seq: 0,
+        game: undefined,
+        prev: undefined,
+        ack: undefined,
+        parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms: a }],
+      }),
+    ) ===
+    toBase64url(
+      encodeUnsigned({
+        sender: 'A',
+        seq: 0,
+        game: undefined,
+        prev: undefined,
+        ack: undefined,
+        parts: [{ t: 'hello', key: new Uint8Array(32), nonce: new Uint8Array(32), terms: b }],
+      }),
+    )
+  )
 }
 
 /** A detail text as the wire takes it (SPEC §3.1): printable ASCII, at most 200 bytes. */
@@ -1111,13 +1292,31 @@ export function verdictPartOf(v: Verdict): VerdictPart {
   const detail = (text: string): string => asciiDetail(text)
   switch (v.status) {
     case 'complete':
-      return { t: 'verdict', outcome: 'complete', winner: v.winner, scores: v.scores, detail: detail(`${v.reason} after turn ${v.turn}`) }
+      return {
+        t: 'verdict',
+        outcome: 'complete',
+        winner: v.winner,
+        scores: v.scores,
+        detail: detail(`${v.reason} after turn ${v.turn}`),
+      }
     case 'resigned':
       return { t: 'verdict', outcome: 'resigned', winner: v.winner, scores: [0, 0], detail: detail(`${v.by} resigned`) }
     case 'offence':
-      return { t: 'verdict', outcome: 'offence', winner: v.winner, scores: [0, 0], detail: detail(describeOffence(v.offence)) }
+      return {
+        t: 'verdict',
+        outcome: 'offence',
+        winner: v.winner,
+        scores: [0, 0],
+        detail: detail(describeOffence(v.offence)),
+      }
     case 'abandoned':
-      return { t: 'verdict', outcome: v.how === 'stopped' ? 'abandoned' : 'no-reveal', winner: v.winner, scores: [0, 0], detail: detail(v.detail) }
+      return {
+        t: 'verdict',
+        outcome: v.how === 'stopped' ? 'abandoned' : 'no-reveal',
+        winner: v.winner,
+        scores: [0, 0],
+        detail: detail(v.detail),
+      }
     case 'adjudicated':
       return { t: 'verdict', outcome: 'adjudicated', winner: v.winner, scores: v.scores, detail: detail(v.detail) }
     case 'incomplete':

@@ -10,7 +10,15 @@ import type { CheckedRecord } from '../rules/legality.js'
 import { type IncomingResolution, aspectsOf, flashcubeEntry } from '../rules/resolve.js'
 import type { Ruleset } from '../rules/ruleset.js'
 import { type PlayerState, fleetDestroyed } from '../rules/state.js'
-import { type Aspects, type Destruction, type Flashcube, type FlashcubeAnswer, type Results, SHIP_CODES, cellIndex } from '../transcript/messages.js'
+import {
+  type Aspects,
+  type Destruction,
+  type Flashcube,
+  type FlashcubeAnswer,
+  type Results,
+  SHIP_CODES,
+  cellIndex,
+} from '../transcript/messages.js'
 
 /** Openings of one's own cells: occupancy (strikes, scans) and detail (reports, flashcube). */
 export interface Salts {
@@ -36,23 +44,40 @@ export function aspectsMessage(ruleset: Ruleset, turn: number, record: CheckedRe
 
 /** Answers to the other side's aspects, in their order, and this side's destruction reports (SPEC §7.6). */
 export function resultsMessage(turn: number, theirAspects: Aspects, half: IncomingResolution, salts: Salts): Results {
-  const answers = half.exchanges.flatMap((e) => (e.kind === 'beam-strike' || e.kind === 'strike' ? [{ e, a: { result: e.result, salt: salts.occupancy(e.target), explosions: e.explosions.map(formatCell) } }] : []))
+  const answers = half.exchanges.flatMap((e) =>
+    e.kind === 'beam-strike' || e.kind === 'strike'
+      ? [{ e, a: { result: e.result, salt: salts.occupancy(e.target), explosions: e.explosions.map(formatCell) } }]
+      : [],
+  )
   const reports = half.destructions
-    .map((r): Destruction => ({ type: r.type, id: half.state.ships[r.ship]?.id ?? 1, cells: [...r.cells].sort((x, y) => x - y).map((c) => ({ cell: formatCell(c), salt: salts.detail(c) })) }))
+    .map((r): Destruction => ({
+      type: r.type,
+      id: half.state.ships[r.ship]?.id ?? 1,
+      cells: [...r.cells].sort((x, y) => x - y).map((c) => ({ cell: formatCell(c), salt: salts.detail(c) })),
+    }))
     .sort((x, y) => SHIP_CODES[x.type] - SHIP_CODES[y.type] || x.id - y.id)
   return {
     t: 'results',
     turn,
     fleetDestroyed: fleetDestroyed(half.state),
-    beams: theirAspects.beams.map((_, i) => answers.filter((x) => x.e.kind === 'beam-strike' && x.e.beam === i).map((x) => x.a)),
+    beams: theirAspects.beams.map((_, i) =>
+      answers.filter((x) => x.e.kind === 'beam-strike' && x.e.beam === i).map((x) => x.a),
+    ),
     strikes: answers.filter((x) => x.e.kind === 'strike').map((x) => x.a),
-    scans: half.exchanges.flatMap((e) => (e.kind === 'scan' ? [{ result: e.result, salt: salts.occupancy(e.target) }] : [])),
+    scans: half.exchanges.flatMap((e) =>
+      e.kind === 'scan' ? [{ result: e.result, salt: salts.occupancy(e.target) }] : [],
+    ),
     destroyed: reports,
   }
 }
 
 /** Flashcube data: this side's contents at the cells of each of the other side's reports (SPEC §7.7, C-24). */
-export function flashcubeMessage(turn: number, after: PlayerState, theirReports: readonly Destruction[], salts: Salts): Flashcube {
+export function flashcubeMessage(
+  turn: number,
+  after: PlayerState,
+  theirReports: readonly Destruction[],
+  salts: Salts,
+): Flashcube {
   return {
     t: 'flashcube',
     turn,
@@ -61,7 +86,16 @@ export function flashcubeMessage(turn: number, after: PlayerState, theirReports:
         const cell = cellIndex(c.cell)
         const entry = flashcubeEntry(after, cell)
         const salt = salts.detail(cell)
-        return entry.kind === 'empty' ? { cell: c.cell, kind: 'empty', salt } : { cell: c.cell, kind: 'ship', type: entry.type, id: after.ships[after.shipAt[cell] ?? -1]?.id ?? 1, destroyed: entry.destroyed, salt }
+        return entry.kind === 'empty'
+          ? { cell: c.cell, kind: 'empty', salt }
+          : {
+              cell: c.cell,
+              kind: 'ship',
+              type: entry.type,
+              id: after.ships[after.shipAt[cell] ?? -1]?.id ?? 1,
+              destroyed: entry.destroyed,
+              salt,
+            }
       }),
     ),
   }

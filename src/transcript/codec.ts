@@ -132,7 +132,12 @@ class Writer {
 function writeTerms(w: Writer, t: Terms): void {
   w.text8(t.ruleset).u16(t.maxTurns).u32(t.setupMs).u32(t.turnMs).u32(t.replyMs).u8(1)
   const m = t.match
-  w.u8(m.kind === 'single' ? 0 : m.kind === 'scored' ? 1 : 2).u8(m.game).u8(m.of).bytes(m.previous).u16(m.additional[0]).u16(m.additional[1])
+  w.u8(m.kind === 'single' ? 0 : m.kind === 'scored' ? 1 : 2)
+    .u8(m.game)
+    .u8(m.of)
+    .bytes(m.previous)
+    .u16(m.additional[0])
+    .u16(m.additional[1])
 }
 
 /** SPEC §7.6, §7.7: a salt is exactly `SALT_BYTES`; anything else would be signed as malformed bytes. */
@@ -162,12 +167,16 @@ function writePart(w: Writer, p: Part): void {
       w.u16(p.turn).bytes(p.record)
       return
     case 'aspects':
-      w.u16(p.turn).u8(p.idle ? 1 : 0).u8(p.beams.length)
+      w.u16(p.turn)
+        .u8(p.idle ? 1 : 0)
+        .u8(p.beams.length)
       for (const b of p.beams) w.cells(b)
       w.cells(p.strikes).cells(p.scans).cells(p.kamikaze)
       return
     case 'results':
-      w.u16(p.turn).u8(p.fleetDestroyed ? 1 : 0).u8(p.beams.length)
+      w.u16(p.turn)
+        .u8(p.fleetDestroyed ? 1 : 0)
+        .u8(p.beams.length)
       for (const b of p.beams) {
         w.u8(b.length)
         for (const a of b) writeAnswer(w, a)
@@ -189,7 +198,10 @@ function writePart(w: Writer, p: Part): void {
         for (const e of r) {
           w.u8(cellIndex(e.cell))
           if (e.kind === 'empty') w.u8(0)
-          else w.u8(e.destroyed ? 2 : 1).u8(SHIP_CODES[e.type]).u8(e.id)
+          else
+            w.u8(e.destroyed ? 2 : 1)
+              .u8(SHIP_CODES[e.type])
+              .u8(e.id)
           w.bytes(salt(e.salt))
         }
       }
@@ -207,7 +219,11 @@ function writePart(w: Writer, p: Part): void {
       w.u8(STOP_REASONS.indexOf(p.reason) + 1).text8(p.detail)
       return
     case 'verdict':
-      w.u8(VERDICT_OUTCOMES.indexOf(p.outcome)).u8(WINNERS.indexOf(p.winner)).u8(p.scores[0]).u8(p.scores[1]).text8(p.detail)
+      w.u8(VERDICT_OUTCOMES.indexOf(p.outcome))
+        .u8(WINNERS.indexOf(p.winner))
+        .u8(p.scores[0])
+        .u8(p.scores[1])
+        .text8(p.detail)
       return
   }
 }
@@ -280,7 +296,9 @@ class Reader {
 
   u32(field: string, rule: string): number {
     this.need(4, field, rule)
-    const v = ((this.b[this.at] ?? 0) * 0x1000000) + (((this.b[this.at + 1] ?? 0) << 16) | ((this.b[this.at + 2] ?? 0) << 8) | (this.b[this.at + 3] ?? 0))
+    const v =
+      (this.b[this.at] ?? 0) * 0x1000000 +
+      (((this.b[this.at + 1] ?? 0) << 16) | ((this.b[this.at + 2] ?? 0) << 8) | (this.b[this.at + 3] ?? 0))
     this.at += 4
     return v
   }
@@ -310,7 +328,8 @@ class Reader {
     let s = ''
     for (let i = 0; i < n; i++) {
       const c = this.b[this.at + i] ?? 0
-      if (c < 0x20 || c > 0x7e) fail('field.text', field, rule, `byte ${i} is 0x${c.toString(16).padStart(2, '0')}, not printable ASCII`)
+      if (c < 0x20 || c > 0x7e)
+        fail('field.text', field, rule, `byte ${i} is 0x${c.toString(16).padStart(2, '0')}, not printable ASCII`)
       s += String.fromCharCode(c)
     }
     this.at += n
@@ -359,9 +378,11 @@ function readTerms(r: Reader, at: string): Terms {
   const ruleset = r.text(1, LIMITS.rulesetBytes, `${at}.ruleset`, rule)
   const parsed = parseRuleset(ruleset)
   if (!parsed.ok) fail('field.text', `${at}.ruleset`, rule, parsed.error.message)
-  if (formatRuleset(parsed.value) !== ruleset) fail('field.text', `${at}.ruleset`, rule, `not canonical: write "${formatRuleset(parsed.value)}"`)
+  if (formatRuleset(parsed.value) !== ruleset)
+    fail('field.text', `${at}.ruleset`, rule, `not canonical: write "${formatRuleset(parsed.value)}"`)
   const maxTurns = r.range(`${at}.maxTurns`, rule, r.u16(`${at}.maxTurns`, rule), 1, LIMITS.maxTurns)
-  const deadline = (name: string): number => r.range(`${at}.${name}`, rule, r.u32(`${at}.${name}`, rule), LIMITS.minDeadlineMs, LIMITS.maxDeadlineMs)
+  const deadline = (name: string): number =>
+    r.range(`${at}.${name}`, rule, r.u32(`${at}.${name}`, rule), LIMITS.minDeadlineMs, LIMITS.maxDeadlineMs)
   const setupMs = deadline('setupMs')
   const turnMs = deadline('turnMs')
   const replyMs = deadline('replyMs')
@@ -374,11 +395,20 @@ function readTerms(r: Reader, at: string): Terms {
   const additional: [number, number] = [r.u16(`${at}.additionalA`, rule), r.u16(`${at}.additionalB`, rule)]
   for (const [i, a] of additional.entries()) r.range(`${at}.additional${i === 0 ? 'A' : 'B'}`, rule, a, 0, 125)
   const noExtra = additional[0] === 0 && additional[1] === 0
-  if (kind === 'single' && (game !== 1 || of !== 1 || !isZero(previous) || !noExtra)) fail('field.range', `${at}.matchKind`, rule, 'a single game is game 1 of 1, with no previous game and no additional ships')
+  if (kind === 'single' && (game !== 1 || of !== 1 || !isZero(previous) || !noExtra))
+    fail(
+      'field.range',
+      `${at}.matchKind`,
+      rule,
+      'a single game is game 1 of 1, with no previous game and no additional ships',
+    )
   if (kind !== 'single' && of !== 0 && of < game) fail('field.range', `${at}.gameCount`, rule, `game ${game} of ${of}`)
-  if (kind !== 'single' && (game === 1) !== isZero(previous)) fail('field.range', `${at}.previous`, rule, 'the previous game id is zero exactly in the first game of a match')
-  if (kind !== 'continued' && !noExtra) fail('field.range', `${at}.additionalA`, rule, 'additional ships belong to continued matches')
-  if (kind === 'continued' && game === 1 && !noExtra) fail('field.range', `${at}.additionalA`, rule, 'the first game of a continued match has no additional ships')
+  if (kind !== 'single' && (game === 1) !== isZero(previous))
+    fail('field.range', `${at}.previous`, rule, 'the previous game id is zero exactly in the first game of a match')
+  if (kind !== 'continued' && !noExtra)
+    fail('field.range', `${at}.additionalA`, rule, 'additional ships belong to continued matches')
+  if (kind === 'continued' && game === 1 && !noExtra)
+    fail('field.range', `${at}.additionalA`, rule, 'the first game of a continued match has no additional ships')
   const match: MatchTerms = { kind, game, of, previous: isZero(previous) ? ZERO_ID : previous, additional }
   return { ruleset, maxTurns, setupMs, turnMs, replyMs, sanction: 'forfeit', match }
 }
@@ -399,7 +429,9 @@ function readAnswer(r: Reader, at: string): StrikeAnswer {
 }
 
 function ascending(r: Reader, cells: readonly number[], field: string, rule: string): void {
-  for (let i = 1; i < cells.length; i++) if ((cells[i] ?? 0) <= (cells[i - 1] ?? 0)) fail('field.order', `${field}[${i}]`, rule, 'cells must be in strictly ascending index order')
+  for (let i = 1; i < cells.length; i++)
+    if ((cells[i] ?? 0) <= (cells[i - 1] ?? 0))
+      fail('field.order', `${field}[${i}]`, rule, 'cells must be in strictly ascending index order')
 }
 
 function readPart(r: Reader, sender: Role, at: string): Part {
@@ -412,7 +444,9 @@ function readPart(r: Reader, sender: Role, at: string): Part {
       return h
     }
     case PART_CODES.refuse: {
-      const reason = REFUSAL_REASONS[r.range(`${at}.reason`, '§6.2', r.u8(`${at}.reason`, '§6.2'), 1, REFUSAL_REASONS.length) - 1] ?? 'busy'
+      const reason =
+        REFUSAL_REASONS[r.range(`${at}.reason`, '§6.2', r.u8(`${at}.reason`, '§6.2'), 1, REFUSAL_REASONS.length) - 1] ??
+        'busy'
       return { t: 'refuse', reason, detail: r.text(1, LIMITS.detailBytes, `${at}.detail`, '§6.2') }
     }
     case PART_CODES.setup:
@@ -493,7 +527,14 @@ function readPart(r: Reader, sender: Role, at: string): Part {
           else {
             const type = r.shipType(`${f}.type`, rule)
             const id = r.range(`${f}.id`, rule, r.u8(`${f}.id`, rule), 1, 255)
-            entries.push({ cell, kind: 'ship', type, id, destroyed: kind === 2, salt: r.bytes(SALT_BYTES, `${f}.salt`, rule) })
+            entries.push({
+              cell,
+              kind: 'ship',
+              type,
+              id,
+              destroyed: kind === 2,
+              salt: r.bytes(SALT_BYTES, `${f}.salt`, rule),
+            })
           }
         }
         reports.push(entries)
@@ -525,16 +566,26 @@ function readPart(r: Reader, sender: Role, at: string): Part {
       return rv
     }
     case PART_CODES.stop: {
-      const reason = STOP_REASONS[r.range(`${at}.reason`, '§7.9', r.u8(`${at}.reason`, '§7.9'), 1, STOP_REASONS.length) - 1] ?? 'claim'
+      const reason =
+        STOP_REASONS[r.range(`${at}.reason`, '§7.9', r.u8(`${at}.reason`, '§7.9'), 1, STOP_REASONS.length) - 1] ??
+        'claim'
       return { t: 'stop', reason, detail: r.text(1, LIMITS.detailBytes, `${at}.detail`, '§7.9') }
     }
     case PART_CODES.verdict: {
       const rule = '§7.10'
-      const outcome = VERDICT_OUTCOMES[r.range(`${at}.outcome`, rule, r.u8(`${at}.outcome`, rule), 0, VERDICT_OUTCOMES.length - 1)] ?? 'incomplete'
+      const outcome =
+        VERDICT_OUTCOMES[r.range(`${at}.outcome`, rule, r.u8(`${at}.outcome`, rule), 0, VERDICT_OUTCOMES.length - 1)] ??
+        'incomplete'
       const winner = WINNERS[r.range(`${at}.winner`, rule, r.u8(`${at}.winner`, rule), 0, WINNERS.length - 1)] ?? 'none'
       const a = r.range(`${at}.scoreA`, rule, r.u8(`${at}.scoreA`, rule), 0, 125)
       const b = r.range(`${at}.scoreB`, rule, r.u8(`${at}.scoreB`, rule), 0, 125)
-      return { t: 'verdict', outcome, winner, scores: [a, b], detail: r.text(1, LIMITS.detailBytes, `${at}.detail`, rule) }
+      return {
+        t: 'verdict',
+        outcome,
+        winner,
+        scores: [a, b],
+        detail: r.text(1, LIMITS.detailBytes, `${at}.detail`, rule),
+      }
     }
     default:
       return fail('field.range', `${at}.type`, '§7', `unknown part type ${code}`)
@@ -561,11 +612,37 @@ export interface Framed {
 }
 
 export function frameEnvelope(bytes: Uint8Array): Decoded<Framed> {
-  if (bytes.length < MIN_ENVELOPE_BYTES) return { ok: false, error: protocolError('wire.truncated', '', '§5.1', `${bytes.length} bytes; an envelope has at least ${MIN_ENVELOPE_BYTES}`) }
-  if (bytes.length > LIMITS.revealEnvelopeBytes) return { ok: false, error: protocolError('wire.too-large', '', '§9', `${bytes.length} bytes; at most ${LIMITS.revealEnvelopeBytes}`) }
-  if (bytes[0] !== PROTOCOL_VERSION) return { ok: false, error: protocolError('wire.version', 'version', '§5.1', `version ${bytes[0] ?? 0}; this is version ${PROTOCOL_VERSION}`) }
+  if (bytes.length < MIN_ENVELOPE_BYTES)
+    return {
+      ok: false,
+      error: protocolError(
+        'wire.truncated',
+        '',
+        '§5.1',
+        `${bytes.length} bytes; an envelope has at least ${MIN_ENVELOPE_BYTES}`,
+      ),
+    }
+  if (bytes.length > LIMITS.revealEnvelopeBytes)
+    return {
+      ok: false,
+      error: protocolError('wire.too-large', '', '§9', `${bytes.length} bytes; at most ${LIMITS.revealEnvelopeBytes}`),
+    }
+  if (bytes[0] !== PROTOCOL_VERSION)
+    return {
+      ok: false,
+      error: protocolError(
+        'wire.version',
+        'version',
+        '§5.1',
+        `version ${bytes[0] ?? 0}; this is version ${PROTOCOL_VERSION}`,
+      ),
+    }
   const role = INDEX_ROLE[bytes[1] ?? 9]
-  if (role === undefined || (bytes[1] ?? 9) > 1) return { ok: false, error: protocolError('field.range', 'sender', '§5.1', `sender ${bytes[1] ?? 0}; 0 (A) or 1 (B)`) }
+  if (role === undefined || (bytes[1] ?? 9) > 1)
+    return {
+      ok: false,
+      error: protocolError('field.range', 'sender', '§5.1', `sender ${bytes[1] ?? 0}; 0 (A) or 1 (B)`),
+    }
   const seq = ((bytes[2] ?? 0) << 8) | (bytes[3] ?? 0)
   const cut = bytes.length - SIGNATURE_BYTES
   return { ok: true, value: { sender: role, seq, unsigned: bytes.slice(0, cut), sig: bytes.slice(cut) } }
@@ -584,7 +661,12 @@ export function decodeFramed(f: Framed): Decoded<Envelope> {
     const parts = readParts(r, f.sender, 'parts')
     r.end('parts', '§5.1')
     if (f.unsigned.length + SIGNATURE_BYTES > LIMITS.envelopeBytes && !parts.some((p) => p.t === 'reveal')) {
-      fail('wire.too-large', '', '§9', `${f.unsigned.length + SIGNATURE_BYTES} bytes; only an envelope with a reveal may exceed ${LIMITS.envelopeBytes}`)
+      fail(
+        'wire.too-large',
+        '',
+        '§9',
+        `${f.unsigned.length + SIGNATURE_BYTES} bytes; only an envelope with a reveal may exceed ${LIMITS.envelopeBytes}`,
+      )
     }
     const e: Envelope = { sender: f.sender, seq, game, prev, ack, parts, sig: f.sig }
     return e

@@ -19,7 +19,11 @@ export function failAt(code: ProtocolErrorCode, at: string, rule: string, messag
   throw new DecodeFailure(protocolError(code, at, rule, message))
 }
 
-export function decodeWith<T>(decoder: Decoder<T>, value: unknown, at = ''): { ok: true; value: T } | { ok: false; error: ProtocolError } {
+export function decodeWith<T>(
+  decoder: Decoder<T>,
+  value: unknown,
+  at = '',
+): { ok: true; value: T } | { ok: false; error: ProtocolError } {
   try {
     return { ok: true, value: decoder(value, at) }
   } catch (e) {
@@ -32,13 +36,15 @@ const RULE_TYPES = '§3.4'
 
 export function integer(min: number, max: number, rule = RULE_TYPES): Decoder<number> {
   return (v, at) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || Object.is(v, -0)) failAt('field.type', at, rule, 'expected an integer')
+    if (typeof v !== 'number' || !Number.isInteger(v) || Object.is(v, -0))
+      failAt('field.type', at, rule, 'expected an integer')
     if (v < min || v > max) failAt('field.range', at, rule, `expected ${min}..${max}, got ${v}`)
     return v
   }
 }
 
-export const boolean: Decoder<boolean> = (v, at) => (typeof v === 'boolean' ? v : failAt('field.type', at, RULE_TYPES, 'expected true or false'))
+export const boolean: Decoder<boolean> = (v, at) =>
+  typeof v === 'boolean' ? v : failAt('field.type', at, RULE_TYPES, 'expected true or false')
 
 /** Text without control characters (newlines allowed where `multiline`), at most `max` UTF-16 units. */
 export function text(max: number, rule = RULE_TYPES, multiline = false): Decoder<string> {
@@ -48,7 +54,8 @@ export function text(max: number, rule = RULE_TYPES, multiline = false): Decoder
   return (v, at) => {
     if (typeof v !== 'string') failAt('field.type', at, rule, 'expected a string')
     if (v.length > max) failAt('field.length', at, rule, `at most ${max} characters, got ${v.length}`)
-    if (!allowed.test(v) || !v.isWellFormed()) failAt('field.format', at, rule, multiline ? 'no control characters but newlines' : 'no control characters')
+    if (!allowed.test(v) || !v.isWellFormed())
+      failAt('field.format', at, rule, multiline ? 'no control characters but newlines' : 'no control characters')
     return v
   }
 }
@@ -56,7 +63,8 @@ export function text(max: number, rule = RULE_TYPES, multiline = false): Decoder
 export function oneOf<const T extends string>(values: readonly T[], rule = RULE_TYPES): Decoder<T> {
   return (v, at) => {
     if (typeof v !== 'string') failAt('field.type', at, rule, 'expected a string')
-    if (!(values as readonly string[]).includes(v)) failAt('field.format', at, rule, `expected one of ${values.join(', ')}`)
+    if (!(values as readonly string[]).includes(v))
+      failAt('field.format', at, rule, `expected one of ${values.join(', ')}`)
     return v as T
   }
 }
@@ -76,7 +84,8 @@ export function base64url(bytes: number, rule = '§3.2', allowEmpty = false): De
 export function list<T>(item: Decoder<T>, max: number, rule = RULE_TYPES, min = 0): Decoder<T[]> {
   return (v, at) => {
     if (!Array.isArray(v)) failAt('field.type', at, rule, 'expected an array')
-    if (v.length > max || v.length < min) failAt('field.length', at, rule, `expected ${min}..${max} items, got ${v.length}`)
+    if (v.length > max || v.length < min)
+      failAt('field.length', at, rule, `expected ${min}..${max} items, got ${v.length}`)
     return v.map((x, i) => item(x, `${at}[${i}]`))
   }
 }
@@ -93,7 +102,8 @@ export function object<T>(shape: Shape<T>, rule = RULE_TYPES): Decoder<T> {
   return (v, at) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) failAt('field.type', at, rule, 'expected an object')
     const record = v as Record<string, unknown>
-    for (const k of Object.keys(record)) if (!(keys as string[]).includes(k)) failAt('field.unknown', join(at, k), rule, `unknown field "${k}"`)
+    for (const k of Object.keys(record))
+      if (!(keys as string[]).includes(k)) failAt('field.unknown', join(at, k), rule, `unknown field "${k}"`)
     const out: Partial<T> = {}
     for (const k of keys) {
       if (!Object.hasOwn(record, k)) failAt('field.missing', join(at, k), rule, `missing field "${k}"`)
@@ -109,7 +119,12 @@ export function tagged<T>(key: string, shapes: Readonly<Record<string, Decoder<T
     if (typeof v !== 'object' || v === null || Array.isArray(v)) failAt('field.type', at, rule, 'expected an object')
     const tag = (v as Record<string, unknown>)[key]
     if (typeof tag !== 'string' || !Object.hasOwn(shapes, tag)) {
-      failAt(tag === undefined ? 'field.missing' : 'field.format', join(at, key), rule, `expected one of ${Object.keys(shapes).join(', ')}`)
+      failAt(
+        tag === undefined ? 'field.missing' : 'field.format',
+        join(at, key),
+        rule,
+        `expected one of ${Object.keys(shapes).join(', ')}`,
+      )
     }
     const d = shapes[tag]
     if (d === undefined) return failAt('field.format', join(at, key), rule, 'unknown kind')

@@ -46,4 +46,5 @@ export function describeProtocolError(e: ProtocolError): string {
   return `${e.code}${e.field === '' ? '' : ` at ${e.field}`} (SPEC ${e.rule}): ${e.message}`
 }
 
-export type Decoded<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ProtocolError }
+export type Decoded<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ProtocolError }

@@ -42,29 +42,78 @@ export function formatTranscript(envelopes: readonly Uint8Array[]): string {
  * Reads a transcript file. Only the whole file can fail (size, header, version); each line that
  * is not strict base64url is returned with its error, for the verifier to report and set aside.
  */
-export function parseTranscript(input: string | Uint8Array): { ok: true; value: ParsedTranscript } | { ok: false; error: TranscriptFileError } {
+export function parseTranscript(
+  input: string | Uint8Array,
+): { ok: true; value: ParsedTranscript } | { ok: false; error: TranscriptFileError } {
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.length
-  if (size > LIMITS.fileBytes) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§9', `${size} bytes; at most ${LIMITS.fileBytes}`) } }
-  const text = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('latin1')
+  if (size > LIMITS.fileBytes)
+    return {
+      ok: false,
+      error: {
+        line: 0,
+        error: protocolError('file.too-large', '', '§9', `${size} bytes; at most ${LIMITS.fileBytes}`),
+      },
+    }
+  const text =
+    typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('latin1')
   const rows = text.split('\n')
   const torn = rows.length > 0 && rows[rows.length - 1] !== ''
   // The last element is what follows the final newline: empty in a whole file, a torn line otherwise.
   rows.pop()
   const header = rows[0]
-  if (header === undefined) return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§11', `an empty file; a transcript starts with "${TRANSCRIPT_MAGIC}"`) } }
+  if (header === undefined)
+    return {
+      ok: false,
+      error: {
+        line: 1,
+        error: protocolError('file.header', '', '§11', `an empty file; a transcript starts with "${TRANSCRIPT_MAGIC}"`),
+      },
+    }
   if (header !== TRANSCRIPT_MAGIC) {
     if (header.startsWith(MAGIC_PREFIX)) {
       const version = header.slice(MAGIC_PREFIX.length, MAGIC_PREFIX.length + 8)
-      return { ok: false, error: { line: 1, error: protocolError('file.version', '', '§11', `a version ${version} transcript; this program reads version ${PROTOCOL_VERSION}`) } }
+      return {
+        ok: false,
+        error: {
+          line: 1,
+          error: protocolError(
+            'file.version',
+            '',
+            '§11',
+            `a version ${version} transcript; this program reads version ${PROTOCOL_VERSION}`,
+          ),
+        },
+      }
     }
-    return { ok: false, error: { line: 1, error: protocolError('file.header', '', '§11', `the first line must be "${TRANSCRIPT_MAGIC}"`) } }
+    return {
+      ok: false,
+      error: {
+        line: 1,
+        error: protocolError('file.header', '', '§11', `the first line must be "${TRANSCRIPT_MAGIC}"`),
+      },
+    }
   }
-  if (rows.length - 1 > LIMITS.fileLines) return { ok: false, error: { line: 0, error: protocolError('file.too-large', '', '§9', `${rows.length - 1} lines; at most ${LIMITS.fileLines}`) } }
+  if (rows.length - 1 > LIMITS.fileLines)
+    return {
+      ok: false,
+      error: {
+        line: 0,
+        error: protocolError('file.too-large', '', '§9', `${rows.length - 1} lines; at most ${LIMITS.fileLines}`),
+      },
+    }
   const lines: TranscriptLine[] = []
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i] ?? ''
     const bytes = fromBase64url(row)
-    lines.push(bytes === undefined || row === '' ? { line: i + 1, bytes: undefined, error: protocolError('wire.base64', '', '§11', row === '' ? 'an empty line' : 'not strict base64url') } : { line: i + 1, bytes, error: undefined })
+    lines.push(
+      bytes === undefined || row === ''
+        ? {
+            line: i + 1,
+            bytes: undefined,
+            error: protocolError('wire.base64', '', '§11', row === '' ? 'an empty line' : 'not strict base64url'),
+          }
+        : { line: i + 1, bytes, error: undefined },
+    )
   }
   return { ok: true, value: { lines, torn } }
 }

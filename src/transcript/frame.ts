@@ -58,7 +58,12 @@ export function encodeEnvelopeFrame(s: SealedEnvelope, ctx: FrameContext): Uint8
   const receiver = otherRole(e.sender)
   const ackSeq = e.ack === undefined ? undefined : ctx.positionOf(toBase64url(e.ack))
   const compactable =
-    e.seq >= 1 && ctx.game !== undefined && sameBytes(e.game, ctx.game) && sameBytes(ctx.hashAt(e.sender, e.seq - 1), e.prev) && ackSeq !== undefined && sameBytes(ctx.hashAt(receiver, ackSeq), e.ack)
+    e.seq >= 1 &&
+    ctx.game !== undefined &&
+    sameBytes(e.game, ctx.game) &&
+    sameBytes(ctx.hashAt(e.sender, e.seq - 1), e.prev) &&
+    ackSeq !== undefined &&
+    sameBytes(ctx.hashAt(receiver, ackSeq), e.ack)
   if (!compactable) return prefixed(FRAME.full, s.bytes)
   // The parts as encoded: the unsigned bytes after the header (version, sender, seq, game, prev, ack).
   const header = 4 + 3 * HASH_BYTES
@@ -139,12 +144,14 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
     } catch {
       return frameError('control text is not UTF-8')
     }
-    if (body.length - 1 > LIMITS.controlTextBytes) return frameError(`control text over ${LIMITS.controlTextBytes} bytes`)
+    if (body.length - 1 > LIMITS.controlTextBytes)
+      return frameError(`control text over ${LIMITS.controlTextBytes} bytes`)
     if (CONTROL_CHARS.test(text)) return frameError('control text holds control characters')
     if (kind !== 'chat' && text !== '') return frameError('only chat frames carry text')
     return { ok: true, value: { kind: 'control', control: kind, text } }
   }
-  if (form !== FRAME.compact && form !== FRAME.deflated) return frameError(`unknown frame form 0x${(form ?? 0).toString(16).padStart(2, '0')}`)
+  if (form !== FRAME.compact && form !== FRAME.deflated)
+    return frameError(`unknown frame form 0x${(form ?? 0).toString(16).padStart(2, '0')}`)
   if (frame.length < 4) return frameError('a compact frame ends inside its header')
   const seq = ((frame[1] ?? 0) << 8) | (frame[2] ?? 0)
   let at = 3
@@ -159,13 +166,21 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
       break
     }
   }
-  if (ctx.game === undefined) return frameError('a compact frame before the game id is known (the hellos travel in full)')
+  if (ctx.game === undefined)
+    return frameError('a compact frame before the game id is known (the hellos travel in full)')
   if (seq < 1) return frameError('a compact frame for a hello')
   const prev = ctx.hashAt(sender, seq - 1)
-  if (prev === undefined) return frameError(`a compact frame for envelope ${seq} of ${sender}, whose envelope ${seq - 1} this side does not hold`)
-  if (ack === 0) return frameError('a compact frame names no acknowledged envelope (every envelope after the hellos acknowledges one)')
+  if (prev === undefined)
+    return frameError(
+      `a compact frame for envelope ${seq} of ${sender}, whose envelope ${seq - 1} this side does not hold`,
+    )
+  if (ack === 0)
+    return frameError(
+      'a compact frame names no acknowledged envelope (every envelope after the hellos acknowledges one)',
+    )
   const ackHash = ctx.hashAt(otherRole(sender), ack - 1)
-  if (ackHash === undefined) return frameError(`ack names envelope ${ack - 1} of ${otherRole(sender)}, which this side never sent`)
+  if (ackHash === undefined)
+    return frameError(`ack names envelope ${ack - 1} of ${otherRole(sender)}, which this side never sent`)
   if (frame.length < at + SIGNATURE_BYTES) return frameError('the frame ends inside the signature')
   const sig = frame.subarray(at, at + SIGNATURE_BYTES)
   let parts = frame.subarray(at + SIGNATURE_BYTES)

@@ -62,7 +62,18 @@ export const ROLE_INDEX: Readonly<Record<Role, 0 | 1>> = { A: 0, B: 1 }
 export const INDEX_ROLE: readonly [Role, Role] = ['A', 'B']
 
 /** SPEC §3.2: ship type codes. */
-export const SHIP_CODES: Readonly<Record<ShipType, number>> = { DS: 1, KC: 2, FS: 3, PC: 4, MD: 5, HS: 6, LS: 7, AG: 8, LG: 9, HF: 10 }
+export const SHIP_CODES: Readonly<Record<ShipType, number>> = {
+  DS: 1,
+  KC: 2,
+  FS: 3,
+  PC: 4,
+  MD: 5,
+  HS: 6,
+  LS: 7,
+  AG: 8,
+  LG: 9,
+  HF: 10,
+}
 export const CODE_SHIPS: readonly (ShipType | undefined)[] = [undefined, ...ALL_SHIP_TYPES]
 
 /** A cell in canonical notation (`Rv1`). */
@@ -90,7 +101,13 @@ export interface MatchTerms {
   readonly additional: readonly [number, number]
 }
 
-export const SINGLE_GAME: MatchTerms = { kind: 'single', game: 1, of: 1, previous: new Uint8Array(32), additional: [0, 0] }
+export const SINGLE_GAME: MatchTerms = {
+  kind: 'single',
+  game: 1,
+  of: 1,
+  previous: new Uint8Array(32),
+  additional: [0, 0],
+}
 
 /** SPEC §6.1: the terms A states in its hello and B accepts by acknowledging it. */
 export interface Terms {
@@ -108,7 +125,15 @@ export interface Terms {
  * Terms for a single game at the standard ruleset with ten minutes per setup and per turn and a
  * minute per answer (SPEC §6.1): what the CLI offers unless told otherwise.
  */
-export const DEFAULT_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 600_000, turnMs: 600_000, replyMs: 60_000, sanction: 'forfeit', match: SINGLE_GAME }
+export const DEFAULT_TERMS: Terms = {
+  ruleset: '2.6.1 fleet=standard',
+  maxTurns: 1000,
+  setupMs: 600_000,
+  turnMs: 600_000,
+  replyMs: 60_000,
+  sanction: 'forfeit',
+  match: SINGLE_GAME,
+}
 
 export interface Hello {
   readonly t: 'hello'
@@ -196,7 +221,14 @@ export interface Results {
 
 export type FlashcubeAnswer =
   | { readonly cell: CellName; readonly kind: 'empty'; readonly salt: Uint8Array }
-  | { readonly cell: CellName; readonly kind: 'ship'; readonly type: ShipType; readonly id: number; readonly destroyed: boolean; readonly salt: Uint8Array }
+  | {
+      readonly cell: CellName
+      readonly kind: 'ship'
+      readonly type: ShipType
+      readonly id: number
+      readonly destroyed: boolean
+      readonly salt: Uint8Array
+    }
 
 export interface Flashcube {
   readonly t: 'flashcube'
@@ -230,7 +262,15 @@ export interface Stop {
 }
 
 /** SPEC §7.10, §12.8: the status a verdict part states. */
-export const VERDICT_OUTCOMES = ['complete', 'offence', 'resigned', 'abandoned', 'no-reveal', 'adjudicated', 'incomplete'] as const
+export const VERDICT_OUTCOMES = [
+  'complete',
+  'offence',
+  'resigned',
+  'abandoned',
+  'no-reveal',
+  'adjudicated',
+  'incomplete',
+] as const
 export type VerdictOutcome = (typeof VERDICT_OUTCOMES)[number]
 export const WINNERS = ['A', 'B', 'draw', 'none'] as const
 export type Winner = (typeof WINNERS)[number]
@@ -243,11 +283,23 @@ export interface VerdictPart {
   readonly detail: string
 }
 
-export type Part = Hello | Refuse | SetupCommit | RecordCommit | Aspects | Results | Flashcube | Reveal | Stop | VerdictPart
+export type Part =
+  Hello | Refuse | SetupCommit | RecordCommit | Aspects | Results | Flashcube | Reveal | Stop | VerdictPart
 export type PartType = Part['t']
 
 /** SPEC §7: part type codes. */
-export const PART_CODES: Readonly<Record<PartType, number>> = { hello: 1, refuse: 2, setup: 3, commit: 4, aspects: 5, results: 6, flashcube: 7, reveal: 8, stop: 9, verdict: 10 }
+export const PART_CODES: Readonly<Record<PartType, number>> = {
+  hello: 1,
+  refuse: 2,
+  setup: 3,
+  commit: 4,
+  aspects: 5,
+  results: 6,
+  flashcube: 7,
+  reveal: 8,
+  stop: 9,
+  verdict: 10,
+}
 
 export const OFFENCE_CLASSES = [
   'illegal-setup',

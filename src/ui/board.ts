@@ -53,7 +53,8 @@ export function knowledgeMark(k: Knowledge): Mark {
 }
 
 export const OWN_LEGEND = 'DS..LG ship   ds destroyed   M^ fired missile   · empty'
-export const OPPONENT_LEGEND = 'o miss   - empty (scan, flashcube)   s ship (scan)   X hit   x destroyed\n* missile explosion   ds destroyed (report)   DS ship (flashcube)   · unknown'
+export const OPPONENT_LEGEND =
+  'o miss   - empty (scan, flashcube)   s ship (scan)   X hit   x destroyed\n* missile explosion   ds destroyed (report)   DS ship (flashcube)   · unknown'
 
 /** The width of five grids side by side, with the indent. */
 export const BOARD_COLUMNS = 92
@@ -62,12 +63,25 @@ export const BOARD_COLUMNS = 92
  * Five grids side by side (92 columns): a title, the colour headings, then rows v..z. On a
  * narrower terminal (`columns` under 92, e.g. 80) the grids come in two bands, R O Y then G B.
  */
-export function renderSpace(title: string, marks: readonly Mark[], paint: Paint = NO_PAINT, columns = BOARD_COLUMNS): string[] {
-  const bands = columns >= BOARD_COLUMNS ? [COLOURS.map((_, c) => c)] : [[0, 1, 2], [3, 4]]
+export function renderSpace(
+  title: string,
+  marks: readonly Mark[],
+  paint: Paint = NO_PAINT,
+  columns = BOARD_COLUMNS,
+): string[] {
+  const bands =
+    columns >= BOARD_COLUMNS
+      ? [COLOURS.map((_, c) => c)]
+      : [
+          [0, 1, 2],
+          [3, 4],
+        ]
   const lines = [title]
   for (const [b, band] of bands.entries()) {
     if (b > 0) lines.push('')
-    lines.push(('  ' + band.map((c) => `${COLOURS[c] ?? '?'} ${NUMBERS.map((n) => ` ${n}`).join(' ')}  `).join('')).trimEnd())
+    lines.push(
+      ('  ' + band.map((c) => `${COLOURS[c] ?? '?'} ${NUMBERS.map((n) => ` ${n}`).join(' ')}  `).join('')).trimEnd(),
+    )
     for (let l = 0; l < LETTERS.length; l++) {
       const row = band.map((c) => {
         const cells = NUMBERS.map((_, n) => {

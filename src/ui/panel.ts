@@ -145,11 +145,15 @@ const SHAPES: Record<Variant, Partial<Record<ShipType, string>>> = {
 
 /** The ship types of the ruleset's variant, one line each: code, name, shape (the fleet guide). */
 export function shipGuide(ruleset: Ruleset): string[] {
-  return (Object.entries(SHAPES[ruleset.variant]) as [ShipType, string][]).map(([t, shape]) => `  ${t.padEnd(3)}${SHIP_TYPES[t].name}: ${t === 'PC' && !ruleset.strictPatrolCruiser ? GAPPED_PC : shape}`)
+  return (Object.entries(SHAPES[ruleset.variant]) as [ShipType, string][]).map(
+    ([t, shape]) =>
+      `  ${t.padEnd(3)}${SHIP_TYPES[t].name}: ${t === 'PC' && !ruleset.strictPatrolCruiser ? GAPPED_PC : shape}`,
+  )
 }
 
 /** C-09: unless `strictPatrolCruiser` is agreed, a patrol cruiser may also be a bar with a gap. */
-const GAPPED_PC = '4 cells along one line of the space: in a row, or cells 1, 2, 4 and 5 of a full line (a gap in the middle)'
+const GAPPED_PC =
+  '4 cells along one line of the space: in a row, or cells 1, 2, 4 and 5 of a full line (a gap in the middle)'
 
 /** The in-game help (`?` or `help` at the record prompt). */
 export function helpText(ruleset: Ruleset): string {
@@ -186,15 +190,21 @@ export function helpText(ruleset: Ruleset): string {
 export function outcomeLine(v: Verdict, me: Role): string {
   const them = me === 'A' ? 'B' : 'A'
   const score = (s: readonly [number, number]): string => (me === 'A' ? `${s[0]}-${s[1]}` : `${s[1]}-${s[0]}`)
-  const result = (w: Role | 'draw', s: readonly [number, number]): string => (w === 'draw' ? `A draw, ${score(s)}.` : w === me ? `You win ${score(s)}.` : `You lose ${score(s)}.`)
+  const result = (w: Role | 'draw', s: readonly [number, number]): string =>
+    w === 'draw' ? `A draw, ${score(s)}.` : w === me ? `You win ${score(s)}.` : `You lose ${score(s)}.`
   const who = (r: Role): string => (r === me ? 'you' : `your opponent (${them})`)
   switch (v.status) {
     case 'complete':
       return result(v.winner, v.scores)
     case 'resigned':
-      return (v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.') + (v.provisional ? ` ${PROVISIONAL_NOTE}` : '')
+      return (
+        (v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.') +
+        (v.provisional ? ` ${PROVISIONAL_NOTE}` : '')
+      )
     case 'offence':
-      return v.offence.offender === me ? `Your side broke a rule (${v.offence.class}): you lose by forfeit.` : `Your opponent cheated (${v.offence.class} in turn ${v.offence.turn}): you win by forfeit.`
+      return v.offence.offender === me
+        ? `Your side broke a rule (${v.offence.class}): you lose by forfeit.`
+        : `Your opponent cheated (${v.offence.class} in turn ${v.offence.turn}): you win by forfeit.`
     case 'abandoned': {
       const settle = v.provisional ? ` ${PROVISIONAL_NOTE}` : ''
       if (v.how === 'no-reveal') {
@@ -202,11 +212,19 @@ export function outcomeLine(v: Verdict, me: Role): string {
           ? `Your reveal is not in this transcript: your opponent claims the win.${settle}`
           : `You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.${settle}`
       }
-      return v.by === me ? `You stopped while your move was due: your opponent wins.${settle}` : `Your opponent (${them}) stopped while its move was due: you win.${settle}`
+      return v.by === me
+        ? `You stopped while your move was due: your opponent wins.${settle}`
+        : `Your opponent (${them}) stopped while its move was due: you win.${settle}`
     }
     case 'adjudicated': {
-      const stopped = v.stoppedBy.length === 2 ? 'both of you stopped' : v.stoppedBy.length === 1 && v.stoppedBy[0] !== undefined ? `${who(v.stoppedBy[0])} stopped` : 'it stopped'
-      const due = v.due === undefined ? '' : v.due === me ? ' while your move was due' : ' while your opponent’s move was due'
+      const stopped =
+        v.stoppedBy.length === 2
+          ? 'both of you stopped'
+          : v.stoppedBy.length === 1 && v.stoppedBy[0] !== undefined
+            ? `${who(v.stoppedBy[0])} stopped`
+            : 'it stopped'
+      const due =
+        v.due === undefined ? '' : v.due === me ? ' while your move was due' : ' while your opponent’s move was due'
       const turns = `${v.turn} turn${v.turn === 1 ? '' : 's'}`
       return `Adjudicated: ${stopped} in turn ${v.stopTurn}${due}, so the game is scored on the ${turns} both committed. ${result(v.winner, v.scores)}`
     }
@@ -225,7 +243,8 @@ export const UNWITNESSED_TERMS =
   'Unwitnessed game: either player can end it at any moment by stopping; it is then adjudicated on the turns both committed, and nobody loses on time. Resigning, not revealing and a proven offence lose.'
 
 /** How a provisional result is settled (SPEC §12.7): the two nodes meet again, or the files are merged. */
-export const PROVISIONAL_NOTE = 'This result is provisional until the two nodes meet again: both running resume on the game settles it, as does verify on both transcripts.'
+export const PROVISIONAL_NOTE =
+  'This result is provisional until the two nodes meet again: both running resume on the game settles it, as does verify on both transcripts.'
 
 /**
  * A chat line after `prefix` (who said it), safe to print: the wire already refuses control characters (SPEC §2.4);
@@ -233,7 +252,10 @@ export const PROVISIONAL_NOTE = 'This result is provisional until the two nodes 
  * on a terminal, so they are shown as their code points.
  */
 export function chatLine(prefix: string, text: string): string {
-  const shown = text.replace(/\p{Cf}/gu, (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`)
+  const shown = text.replace(
+    /\p{Cf}/gu,
+    (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`,
+  )
   return wrap(`${prefix} ${shown}`)
 }
 
@@ -248,9 +270,14 @@ export function beamWords(directions: readonly string[]): string {
   if (directions.length === 13) return 'any direction: along the colours, letters or numbers, or 10 diagonals'
   // Classic beams are written in words already ("rows through it").
   if (directions.some((d) => !/^([+-](colour|letter|number))+$/.test(d))) return directions.join(', ')
-  const straight = directions.filter((d) => (d.match(/[+-]/g) ?? []).length === 1).map((d) => AXIS_WORDS[d.slice(1)] ?? d)
+  const straight = directions
+    .filter((d) => (d.match(/[+-]/g) ?? []).length === 1)
+    .map((d) => AXIS_WORDS[d.slice(1)] ?? d)
   const diagonals = directions.length - straight.length
-  const along = straight.length === 0 ? '' : `along the ${straight.length === 1 ? straight[0] : `${straight.slice(0, -1).join(', ')} or ${straight.at(-1)}`}`
+  const along =
+    straight.length === 0
+      ? ''
+      : `along the ${straight.length === 1 ? straight[0] : `${straight.slice(0, -1).join(', ')} or ${straight.at(-1)}`}`
   const across = diagonals === 0 ? '' : `${diagonals} diagonal${diagonals === 1 ? '' : 's'}`
   return along !== '' && across !== '' ? `${along}, or ${across}` : along + across
 }

@@ -24,13 +24,38 @@ import type { TurnSummary } from '../knowledge/summary.js'
 import { opponentKnowledge } from '../knowledge/knowledge.js'
 import { LIMITS } from '../transcript/messages.js'
 import { SHIP_TYPES } from '../rules/ships.js'
-import { SCREEN_COLUMNS, beamWords, chatLine, clockText, describeRecord, helpText, shipGuide, statusPanel, wrap } from './panel.js'
-import { NO_PAINT, OPPONENT_LEGEND, OWN_LEGEND, type Paint, type Style, knowledgeMark, ownMarks, renderSpace } from './board.js'
+import {
+  SCREEN_COLUMNS,
+  beamWords,
+  chatLine,
+  clockText,
+  describeRecord,
+  helpText,
+  shipGuide,
+  statusPanel,
+  wrap,
+} from './panel.js'
+import {
+  NO_PAINT,
+  OPPONENT_LEGEND,
+  OWN_LEGEND,
+  type Paint,
+  type Style,
+  knowledgeMark,
+  ownMarks,
+  renderSpace,
+} from './board.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
 export interface Prompter {
   /** With `signal`, the prompt is withdrawn when it aborts (the promise rejects); `default` is editable text. */
-  input(o: { message: string; validate?: (v: string) => true | string; transformer?: (v: string) => string; default?: string; signal?: AbortSignal }): Promise<string>
+  input(o: {
+    message: string
+    validate?: (v: string) => true | string
+    transformer?: (v: string) => string
+    default?: string
+    signal?: AbortSignal
+  }): Promise<string>
   select<T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }): Promise<T>
   confirm(o: { message: string; default?: boolean }): Promise<boolean>
 }
@@ -44,14 +69,43 @@ export interface PromptStreams {
 export function inquirerPrompter(streams?: PromptStreams): Prompter {
   // Inquirer ends the output stream it is given when a prompt is done; a stream that outlives one
   // prompt (a test's screen, a pipe) gets a fresh forwarding stream per prompt.
-  const forward = (out: NodeJS.WritableStream): Writable => new Writable({ write: (chunk: Buffer, _enc, done) => void out.write(chunk, () => { done(); }) })
-  const ctx = (signal?: AbortSignal): { input?: NodeJS.ReadableStream; output?: Writable; clearPromptOnDone?: boolean; signal?: AbortSignal } | undefined => {
+  const forward = (out: NodeJS.WritableStream): Writable =>
+    new Writable({
+      write: (chunk: Buffer, _enc, done) =>
+        void out.write(chunk, () => {
+          done()
+        }),
+    })
+  const ctx = (
+    signal?: AbortSignal,
+  ):
+    | { input?: NodeJS.ReadableStream; output?: Writable; clearPromptOnDone?: boolean; signal?: AbortSignal }
+    | undefined => {
     const s = signal === undefined ? {} : { signal }
-    return streams === undefined ? (signal === undefined ? undefined : s) : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
+    return streams === undefined
+      ? signal === undefined
+        ? undefined
+        : s
+      : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
   }
   return {
-    input: (o) => input({ message: o.message, ...(o.default === undefined || o.default === '' ? {} : { default: o.default, prefill: 'editable' as const }), ...(o.validate === undefined ? {} : { validate: o.validate }), ...(o.transformer === undefined ? {} : { transformer: (v: string, { isFinal }: { isFinal: boolean }) => (isFinal ? v : (o.transformer?.(v) ?? v)) }) }, ctx(o.signal)),
-    select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) => select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx()),
+    input: (o) =>
+      input(
+        {
+          message: o.message,
+          ...(o.default === undefined || o.default === '' ? {} : { default: o.default, prefill: 'editable' as const }),
+          ...(o.validate === undefined ? {} : { validate: o.validate }),
+          ...(o.transformer === undefined
+            ? {}
+            : {
+                transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                  isFinal ? v : (o.transformer?.(v) ?? v),
+              }),
+        },
+        ctx(o.signal),
+      ),
+    select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) =>
+      select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx()),
     confirm: (o) => confirm({ message: o.message, default: o.default ?? true }, ctx()),
   }
 }
@@ -74,14 +128,32 @@ export function colourEnabled(env: NodeJS.ProcessEnv, isTty: boolean): boolean {
 export function painter(enabled: boolean): Paint {
   if (!enabled) return NO_PAINT
   const c = pc.createColors(true)
-  const styles: Record<Style, (s: string) => string> = { plain: (s) => s, dim: c.dim, ship: c.cyan, damage: c.red, hit: (s) => c.bold(c.red(s)), miss: c.blue, scan: c.yellow, known: c.magenta }
+  const styles: Record<Style, (s: string) => string> = {
+    plain: (s) => s,
+    dim: c.dim,
+    ship: c.cyan,
+    damage: c.red,
+    hit: (s) => c.bold(c.red(s)),
+    miss: c.blue,
+    scan: c.yellow,
+    known: c.magenta,
+  }
   return (text, style) => styles[style](text)
 }
 
 /** Both spaces as this player sees them after `history`. */
-export function renderBoards(ctx: { state: TurnContext['state']; history: readonly TurnSummary[] }, paint: Paint, columns?: number): string {
+export function renderBoards(
+  ctx: { state: TurnContext['state']; history: readonly TurnSummary[] },
+  paint: Paint,
+  columns?: number,
+): string {
   const own = renderSpace('Your space', ownMarks(ctx.state), paint, columns)
-  const theirs = renderSpace("Opponent's space (what you know)", opponentKnowledge(ctx.history).map(knowledgeMark), paint, columns)
+  const theirs = renderSpace(
+    "Opponent's space (what you know)",
+    opponentKnowledge(ctx.history).map(knowledgeMark),
+    paint,
+    columns,
+  )
   const legend = (text: string): string[] => text.split('\n').map((l) => paint(`  ${l}`, 'dim'))
   return [...own, ...legend(OWN_LEGEND), '', ...theirs, ...legend(OPPONENT_LEGEND)].join('\n')
 }
@@ -89,21 +161,41 @@ export function renderBoards(ctx: { state: TurnContext['state']; history: readon
 /** One line per answer the opponent gave last turn, in the order they resolved; `own` names own ships as the setup does (C-05: a lone ship has no number). */
 export function turnReport(t: TurnSummary, own?: PlayerState): string[] {
   const out: string[] = []
-  const strike = (target: string, a: { result: string; explosions: readonly string[] } | undefined): string => (a === undefined ? `${target} ?` : `${target} ${a.result}${a.explosions.length > 1 ? ` (missiles exploded: ${a.explosions.slice(1).join(' ')})` : ''}`)
-  const mine = [...t.myAspects.beams.flatMap((b, i) => b.map((c, j) => strike(c, t.theirResults.beams[i]?.[j]))), ...t.myAspects.strikes.map((c, i) => strike(c, t.theirResults.strikes[i])), ...t.myAspects.scans.map((c, i) => `scan ${c} ${t.theirResults.scans[i]?.result ?? '?'}`)]
+  const strike = (target: string, a: { result: string; explosions: readonly string[] } | undefined): string =>
+    a === undefined
+      ? `${target} ?`
+      : `${target} ${a.result}${a.explosions.length > 1 ? ` (missiles exploded: ${a.explosions.slice(1).join(' ')})` : ''}`
+  const mine = [
+    ...t.myAspects.beams.flatMap((b, i) => b.map((c, j) => strike(c, t.theirResults.beams[i]?.[j]))),
+    ...t.myAspects.strikes.map((c, i) => strike(c, t.theirResults.strikes[i])),
+    ...t.myAspects.scans.map((c, i) => `scan ${c} ${t.theirResults.scans[i]?.result ?? '?'}`),
+  ]
   // A kamikaze strike's visible aspects are a strike on its target and the death of its launch
   // cell in the striker's own space (2.6.1 §4.5.4, §5.4): both sides are told of both.
-  const myDeaths = t.myAspects.kamikaze.length === 0 ? '' : `; kamikaze launched from your ${t.myAspects.kamikaze.join(' ')} (that cell is destroyed)`
+  const myDeaths =
+    t.myAspects.kamikaze.length === 0
+      ? ''
+      : `; kamikaze launched from your ${t.myAspects.kamikaze.join(' ')} (that cell is destroyed)`
   out.push(`Turn ${t.turn}, yours: ${mine.length === 0 ? 'no strikes or scans' : mine.join(', ')}${myDeaths}`)
-  for (const d of t.theirResults.destroyed) out.push(`  You destroyed their ${d.type}${d.id} at ${d.cells.map((c) => c.cell).join(' ')}`)
+  for (const d of t.theirResults.destroyed)
+    out.push(`  You destroyed their ${d.type}${d.id} at ${d.cells.map((c) => c.cell).join(' ')}`)
   const theirs = [...t.theirAspects.beams.flat(), ...t.theirAspects.strikes]
-  const theirDeaths = t.theirAspects.kamikaze.length === 0 ? '' : `; kamikaze launched from their ${t.theirAspects.kamikaze.join(' ')} (destroyed in their space)`
-  out.push(`Turn ${t.turn}, theirs: ${theirs.length === 0 ? 'no strikes' : `strikes at ${theirs.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`)
+  const theirDeaths =
+    t.theirAspects.kamikaze.length === 0
+      ? ''
+      : `; kamikaze launched from their ${t.theirAspects.kamikaze.join(' ')} (destroyed in their space)`
+  out.push(
+    `Turn ${t.turn}, theirs: ${theirs.length === 0 ? 'no strikes' : `strikes at ${theirs.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`,
+  )
   for (const r of t.myReports) {
     const name = own?.ships.find((s) => s.type === r.type && s.id === r.id)?.name ?? `${r.type}${r.id}`
     // A ship whose cells include this turn's own kamikaze launch was lost at least partly to it.
     const byOwnKamikaze = r.cells.some((c) => t.myAspects.kamikaze.includes(c.cell))
-    out.push(byOwnKamikaze ? `  Your ${name} is destroyed (one of its cells launched your kamikaze strike)` : `  They destroyed your ${name}`)
+    out.push(
+      byOwnKamikaze
+        ? `  Your ${name} is destroyed (one of its cells launched your kamikaze strike)`
+        : `  They destroyed your ${name}`,
+    )
   }
   return out
 }
@@ -112,7 +204,9 @@ export function turnReport(t: TurnSummary, own?: PlayerState): string[] {
 function chatProblem(text: string): string | undefined {
   if (text === '') return 'say what? e.g. say good luck'
   const bytes = new TextEncoder().encode(text).length
-  return bytes > LIMITS.controlTextBytes ? `a chat line is at most ${LIMITS.controlTextBytes} bytes; this one is ${bytes}` : undefined
+  return bytes > LIMITS.controlTextBytes
+    ? `a chat line is at most ${LIMITS.controlTextBytes} bytes; this one is ${bytes}`
+    : undefined
 }
 
 /** The most warning before a move's deadline. */
@@ -121,7 +215,8 @@ const WARN_MS = 60_000
 /** Returned when the game stopped during the prompt: a session that stopped never uses a record. */
 const NOTHING_NEEDED = ''
 
-export const RECORD_HELP = 'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · history or turn N · say TEXT (chat) · resign'
+export const RECORD_HELP =
+  'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · history or turn N · say TEXT (chat) · resign'
 
 export type SetupChoice = { kind: 'ask' } | { kind: 'random' } | { kind: 'text'; text: string }
 
@@ -186,7 +281,9 @@ export function fleetChoice(ruleset: Ruleset): string {
   const fleets = legalFleets(ruleset, 0)
   if (fleets.length === 1 && fleets[0] !== undefined) return formatCounts(fleets[0])
   if (fleets.length <= 6) return `one of ${fleets.map(formatCounts).join(' | ')}`
-  return ruleset.fleet.kind === 'cost' ? `ships whose costs add up to exactly ${ruleset.fleet.total} (${fleets.length} fleets)` : `${fleets.length} possible fleets`
+  return ruleset.fleet.kind === 'cost'
+    ? `ships whose costs add up to exactly ${ruleset.fleet.total} (${fleets.length} fleets)`
+    : `${fleets.length} possible fleets`
 }
 
 /** A human at the terminal, as a session strategy. */
@@ -197,14 +294,22 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const fit = (text: string, indent?: string): string => wrap(text, width, indent)
   const burntOutSaid = new Set<number>()
   const showSetup = (setup: Setup): void => {
-    screen.print(renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint, screen.columns).join('\n'))
+    screen.print(
+      renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint, screen.columns).join('\n'),
+    )
     screen.print(formatSetup(setup))
   }
   /** " (m:ss left)" before the setup deadline (SPEC §6.6), when there is one. */
   let setupDeadline: number | undefined
-  const setupLeft = (): string => (setupDeadline === undefined ? '' : ` (${clockText(Math.max(0, setupDeadline - systemClock.now()))} left)`)
+  const setupLeft = (): string =>
+    setupDeadline === undefined ? '' : ` (${clockText(Math.max(0, setupDeadline - systemClock.now()))} left)`
   const askSetup = async (ruleset: Ruleset): Promise<Setup> => {
-    if (setupDeadline !== undefined) screen.print(fit(`Choose your setup: ${clockText(Math.max(0, setupDeadline - systemClock.now()))} left before the game's setup deadline. Past it your opponent may stop the game before it begins (no game, nobody wins).`))
+    if (setupDeadline !== undefined)
+      screen.print(
+        fit(
+          `Choose your setup: ${clockText(Math.max(0, setupDeadline - systemClock.now()))} left before the game's setup deadline. Past it your opponent may stop the game before it begins (no game, nobody wins).`,
+        ),
+      )
     for (;;) {
       const candidate = randomSetup(ruleset, o.rng)
       showSetup(candidate)
@@ -226,7 +331,13 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         if (await prompter.confirm({ message: 'Play this setup?' })) return typed
         continue
       }
-      const text = readFileSync(await prompter.input({ message: 'Setup file', validate: (p) => (readable(p) ? true : 'cannot read that file') }), 'utf8')
+      const text = readFileSync(
+        await prompter.input({
+          message: 'Setup file',
+          validate: (p) => (readable(p) ? true : 'cannot read that file'),
+        }),
+        'utf8',
+      )
       const r = readSetup(text, ruleset, 0, 'lenient')
       if (r.ok) {
         showSetup(r.value)
@@ -237,13 +348,27 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
   /** Ship by ship, each line checked as it is typed; what was typed is kept until it is legal. */
   const typeSetup = async (ruleset: Ruleset): Promise<Setup | undefined> => {
     const guide = (): void => {
-      screen.print([`Your fleet: ${fleetChoice(ruleset)}.`, 'Ship types:', ...shipGuide(ruleset)].map((l) => fit(l, '      ')).join('\n'))
+      screen.print(
+        [`Your fleet: ${fleetChoice(ruleset)}.`, 'Ship types:', ...shipGuide(ruleset)]
+          .map((l) => fit(l, '      '))
+          .join('\n'),
+      )
     }
     guide()
-    screen.print(fit('One ship per line: its type (numbered when there are several: LG1, LG2) and its cells, e.g. FS Rv1 Rv2 Rw1 Rw2. Each line is checked as you type it. Commands: undo (remove the last ship), ? (the ship types), cancel (back to the menu); an empty line when the fleet is complete.', ''))
+    screen.print(
+      fit(
+        'One ship per line: its type (numbered when there are several: LG1, LG2) and its cells, e.g. FS Rv1 Rv2 Rw1 Rw2. Each line is checked as you type it. Commands: undo (remove the last ship), ? (the ship types), cancel (back to the menu); an empty line when the fleet is complete.',
+        '',
+      ),
+    )
     const lines: string[] = []
     for (;;) {
-      const line = (await prompter.input({ message: `Ship ${lines.length + 1}${setupLeft()}`, validate: (l) => shipLineProblem(lines, l, ruleset) ?? true })).trim()
+      const line = (
+        await prompter.input({
+          message: `Ship ${lines.length + 1}${setupLeft()}`,
+          validate: (l) => shipLineProblem(lines, l, ruleset) ?? true,
+        })
+      ).trim()
       if (line === 'cancel') return undefined
       if (line === '?' || line === 'help') guide()
       else if (line === 'undo') {
@@ -253,7 +378,12 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       else {
         const r = readSetup(lines.join('\n'), ruleset, 0, 'lenient')
         if (r.ok) return r.value
-        screen.print([`Not a whole legal setup yet (your ${lines.length} ships are kept: add more, undo, or cancel):`, ...r.error.map((v) => fit(`  ${describeViolation(v)}`))].join('\n'))
+        screen.print(
+          [
+            `Not a whole legal setup yet (your ${lines.length} ships are kept: add more, undo, or cancel):`,
+            ...r.error.map((v) => fit(`  ${describeViolation(v)}`)),
+          ].join('\n'),
+        )
       }
     }
   }
@@ -271,23 +401,54 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     async record(ctx) {
       const last = ctx.history.at(-1)
       screen.print('')
-      if (last !== undefined) screen.print(turnReport(last, ctx.state).map((l) => fit(l)).join('\n'))
+      if (last !== undefined)
+        screen.print(
+          turnReport(last, ctx.state)
+            .map((l) => fit(l))
+            .join('\n'),
+        )
       // A beam that burns out leaves "You may" with no word of its own: say it once (§8.2.4, C-21).
       for (const [i, burnt] of ctx.state.burntOut.entries()) {
         const ship = ctx.state.ships[i]
         if (!burnt || burntOutSaid.has(i) || ship === undefined) continue
         burntOutSaid.add(i)
-        screen.print(fit(`Your ${SHIP_TYPES[ship.type].name} ${ship.name}'s beam burnt out (both end cells of its firing were hits, §8.2.4 C-21): it cannot fire again, and it keeps its conventional strike.`))
+        screen.print(
+          fit(
+            `Your ${SHIP_TYPES[ship.type].name} ${ship.name}'s beam burnt out (both end cells of its firing were hits, §8.2.4 C-21): it cannot fire again, and it keeps its conventional strike.`,
+          ),
+        )
       }
       screen.print(renderBoards(ctx, screen.paint, screen.columns))
       const timeLeft = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
-      screen.print(statusPanel({ role: ctx.role, opponent: o.opponent?.(), turn: ctx.turn, state: ctx.state, history: ctx.history, timeLeft }, width).join('\n'))
+      screen.print(
+        statusPanel(
+          {
+            role: ctx.role,
+            opponent: o.opponent?.(),
+            turn: ctx.turn,
+            state: ctx.state,
+            history: ctx.history,
+            timeLeft,
+          },
+          width,
+        ).join('\n'),
+      )
       const e = entitlements(ctx.ruleset, ctx.state, ctx.turn)
-      screen.print(fit(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e), beamWords)}`))
+      screen.print(
+        fit(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e), beamWords)}`),
+      )
       screen.print(screen.paint(fit(RECORD_HELP), 'dim'))
       const command = (v: string): 'help' | 'resign' | 'say' | 'history' | undefined => {
         const t = v.trim().toLowerCase()
-        return t === '?' || t === 'help' ? 'help' : t === 'resign' ? 'resign' : t === 'say' || t.startsWith('say ') ? 'say' : t === 'history' || /^turn \d+$/.test(t) ? 'history' : undefined
+        return t === '?' || t === 'help'
+          ? 'help'
+          : t === 'resign'
+            ? 'resign'
+            : t === 'say' || t.startsWith('say ')
+              ? 'say'
+              : t === 'history' || /^turn \d+$/.test(t)
+                ? 'history'
+                : undefined
       }
       const check = (text: string): true | string => {
         if (command(text) === 'say') return chatProblem(text.trim().slice(3).trim()) ?? true
@@ -306,14 +467,33 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         warning.given = true
         const left = (ctx.deadline ?? 0) - systemClock.now()
         // A resumed game whose move was already overdue: say so once, not "0:00 left".
-        if (left <= 0) screen.print(screen.paint(fit(`Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed; your node tells you if so. You may still send it.`), 'hit'))
-        else screen.print(screen.paint(fit(`Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`), 'hit'))
+        if (left <= 0)
+          screen.print(
+            screen.paint(
+              fit(
+                `Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed; your node tells you if so. You may still send it.`,
+              ),
+              'hit',
+            ),
+          )
+        else
+          screen.print(
+            screen.paint(
+              fit(
+                `Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`,
+              ),
+              'hit',
+            ),
+          )
       }
       for (;;) {
-        const until = ctx.deadline === undefined || warning.given ? undefined : ctx.deadline - warnMs - systemClock.now()
+        const until =
+          ctx.deadline === undefined || warning.given ? undefined : ctx.deadline - warnMs - systemClock.now()
         if (until !== undefined && until <= 0) warn()
         const withdraw = new AbortController()
-        const stopped = (): void => { withdraw.abort() }
+        const stopped = (): void => {
+          withdraw.abort()
+        }
         ctx.signal?.addEventListener('abort', stopped)
         const timer = until !== undefined && until > 0 ? setTimeout(stopped, until) : undefined
         const arrived: (() => void)[] = []
@@ -333,7 +513,9 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
               typed = v
               if (v === '') return v
               const r = check(v)
-              return r === true ? `${v}  ${screen.paint('ok', 'ship')}` : `${v}  ${screen.paint(r.length > 60 ? r.slice(0, 57) + '...' : r, 'dim')}`
+              return r === true
+                ? `${v}  ${screen.paint('ok', 'ship')}`
+                : `${v}  ${screen.paint(r.length > 60 ? r.slice(0, 57) + '...' : r, 'dim')}`
             },
           })
         } catch (e) {
@@ -354,14 +536,28 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         typed = ''
         const c = command(text)
         if (c === 'help') {
-          screen.print(helpText(ctx.ruleset).split('\n').map((l) => fit(l, '    ')).join('\n'))
+          screen.print(
+            helpText(ctx.ruleset)
+              .split('\n')
+              .map((l) => fit(l, '    '))
+              .join('\n'),
+          )
           continue
         }
         if (c === 'history') {
           // Past turns, as each was reported when it ended: all of them, or `turn N` alone.
           const n = /^turn (\d+)$/.exec(text.trim().toLowerCase())?.[1]
           const turns = n === undefined ? ctx.history : ctx.history.filter((h) => h.turn === Number(n))
-          screen.print(turns.length === 0 ? (n === undefined ? 'No turn has been played yet.' : `No turn ${n} yet: ${ctx.history.length} played.`) : turns.flatMap((h) => turnReport(h, ctx.state)).map((l) => fit(l)).join('\n'))
+          screen.print(
+            turns.length === 0
+              ? n === undefined
+                ? 'No turn has been played yet.'
+                : `No turn ${n} yet: ${ctx.history.length} played.`
+              : turns
+                  .flatMap((h) => turnReport(h, ctx.state))
+                  .map((l) => fit(l))
+                  .join('\n'),
+          )
           continue
         }
         if (c === 'say') {
@@ -375,7 +571,13 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           continue
         }
         if (c === 'resign') {
-          if (await prompter.confirm({ message: 'Resign this game? You lose it, and your setup and moves are revealed.', default: false })) return RESIGN
+          if (
+            await prompter.confirm({
+              message: 'Resign this game? You lose it, and your setup and moves are revealed.',
+              default: false,
+            })
+          )
+            return RESIGN
           continue
         }
         const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
@@ -389,7 +591,11 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       const last = ctx.history.at(-1)
       if (last === undefined) return
       screen.print('')
-      screen.print(turnReport(last, ctx.state).map((l) => fit(l)).join('\n'))
+      screen.print(
+        turnReport(last, ctx.state)
+          .map((l) => fit(l))
+          .join('\n'),
+      )
     },
   }
 }

@@ -33,7 +33,9 @@ export interface Note extends Where {
 }
 
 /** An entry of a sender's chain: an envelope, or authenticated bytes that do not decode. */
-export type ChainEntry = { readonly kind: 'envelope'; readonly sealed: SealedEnvelope; readonly where: Where } | { readonly kind: 'malformed'; readonly seq: number; readonly error: ProtocolError; readonly where: Where }
+export type ChainEntry =
+  | { readonly kind: 'envelope'; readonly sealed: SealedEnvelope; readonly where: Where }
+  | { readonly kind: 'malformed'; readonly seq: number; readonly error: ProtocolError; readonly where: Where }
 
 export interface Evidence {
   /** The game id (absent when the files name no game, or several). */
@@ -100,8 +102,23 @@ function helloOf(s: SealedEnvelope | ProtocolError): Hello | undefined {
   return p?.t === 'hello' ? p : undefined
 }
 
-function noGame(problem: string, notes: Note[], hellos: Partial<Record<Role, SealedEnvelope>> = {}, game?: Uint8Array): Evidence {
-  return { game, problem, hellos, chains: { A: [], B: [] }, held: new Set(), offences: [], gaps: [], notes, signatureChecks: 0 }
+function noGame(
+  problem: string,
+  notes: Note[],
+  hellos: Partial<Record<Role, SealedEnvelope>> = {},
+  game?: Uint8Array,
+): Evidence {
+  return {
+    game,
+    problem,
+    hellos,
+    chains: { A: [], B: [] },
+    held: new Set(),
+    offences: [],
+    gaps: [],
+    notes,
+    signatureChecks: 0,
+  }
 }
 
 /** SPEC §12.1: the game of one file, fixed by its first B hello (in line order) that acks an A hello of the file. */
@@ -143,7 +160,10 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
     for (const l of f.lines) {
       const where = { file: f.name, line: l.line }
       if (l.bytes === undefined) {
-        notes.push({ ...where, what: `not an envelope: ${l.error === undefined ? 'unreadable' : describeProtocolError(l.error)}` })
+        notes.push({
+          ...where,
+          what: `not an envelope: ${l.error === undefined ? 'unreadable' : describeProtocolError(l.error)}`,
+        })
         continue
       }
       const framed = frameEnvelope(l.bytes)
@@ -153,7 +173,12 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
       }
       items.push(itemOf(framed.value, where))
     }
-    if (f.torn) notes.push({ file: f.name, line: f.lines.length + 2, what: 'a last line without its newline was never completely written, and is ignored (SPEC §11)' })
+    if (f.torn)
+      notes.push({
+        file: f.name,
+        line: f.lines.length + 2,
+        what: 'a last line without its newline was never completely written, and is ignored (SPEC §11)',
+      })
     perFile.push(items)
   }
   const games = perFile.map(gameOf)
@@ -166,7 +191,11 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   const game = first.game
   const gameId = idOf(game)
   const different = games.findIndex((g) => g !== undefined && idOf(g.game) !== gameId)
-  if (different >= 0) return noGame(`the files are of different games (${files[0]?.name ?? ''} and ${files[different]?.name ?? ''})`, notes)
+  if (different >= 0)
+    return noGame(
+      `the files are of different games (${files[0]?.name ?? ''} and ${files[different]?.name ?? ''})`,
+      notes,
+    )
   const sa = decodeFrameWith(first.a.framed, first.a.hash)
   const sb = decodeFrameWith(first.b.framed, first.b.hash)
   if (!sa.ok || !sb.ok) return noGame('no game: a hello does not decode', notes)
@@ -176,7 +205,8 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   for (const r of INDEX_ROLE) {
     const key = helloOf(hellos[r])?.key
     const problem = key === undefined ? 'missing' : publicKeyProblem(key)
-    if (key === undefined || problem !== undefined) return noGame(`no game: ${r}'s hello key is not usable (${problem ?? 'missing'}; SPEC §5.2)`, notes, hellos, game)
+    if (key === undefined || problem !== undefined)
+      return noGame(`no game: ${r}'s hello key is not usable (${problem ?? 'missing'}; SPEC §5.2)`, notes, hellos, game)
     keys[r] = key
   }
   const readingNotes = notes.length
@@ -185,13 +215,31 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   for (const items of perFile) {
     for (const it of items) {
       const f = it.framed
-      const inGame = f.seq === 0 ? it.id === hellos[f.sender].id : f.unsigned.length >= PREV_AT + HASH_BYTES && bytesEqual(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES), game)
+      const inGame =
+        f.seq === 0
+          ? it.id === hellos[f.sender].id
+          : f.unsigned.length >= PREV_AT + HASH_BYTES &&
+            bytesEqual(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES), game)
       if (!inGame) {
-        notes.push({ ...it.where, what: f.seq === 0 ? `a hello of another game (${f.sender}), not evidence` : `an envelope of another game (${f.sender} ${f.seq}), not evidence` })
+        notes.push({
+          ...it.where,
+          what:
+            f.seq === 0
+              ? `a hello of another game (${f.sender}), not evidence`
+              : `an envelope of another game (${f.sender} ${f.seq}), not evidence`,
+        })
         continue
       }
       const known = candidates[f.sender].get(it.id)
-      if (known === undefined) candidates[f.sender].set(it.id, { framed: f, hash: it.hash, id: it.id, sigs: [f.sig], where: [it.where], authenticated: false })
+      if (known === undefined)
+        candidates[f.sender].set(it.id, {
+          framed: f,
+          hash: it.hash,
+          id: it.id,
+          sigs: [f.sig],
+          where: [it.where],
+          authenticated: false,
+        })
       else {
         if (!known.sigs.some((s) => bytesEqual(s, f.sig))) known.sigs.push(f.sig)
         known.where.push(it.where)
@@ -207,7 +255,9 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
     const all = [...candidates[r].values()].sort((x, y) => y.framed.seq - x.framed.seq)
     for (const c of all) {
       if (c.authenticated) continue
-      const ok = c.sigs.some((sig) => (signatureChecks++, signatureValid({ bytes: concat(c.framed.unsigned, sig) }, key)))
+      const ok = c.sigs.some(
+        (sig) => (signatureChecks++, signatureValid({ bytes: concat(c.framed.unsigned, sig) }, key)),
+      )
       if (!ok) continue
       let cur: Candidate | undefined = c
       while (cur !== undefined) {
@@ -223,18 +273,41 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
       }
     }
     // SPEC §12.2: the game's hellos must be authenticated under their own keys.
-    if (candidates[r].get(hellos[r].id)?.authenticated !== true) return noGame(`the game cannot be verified: ${r}'s hello is not signed by the key it states, and no envelope of ${r} signed by that key binds it (SPEC §5.4, §12.2)`, notes.slice(0, readingNotes), hellos, game)
-    for (const c of all) if (!c.authenticated) for (const w of c.where) notes.push({ ...w, what: `${r}'s envelope ${c.framed.seq}: its signature fails and no later envelope of ${r} binds it, so it is not evidence (SPEC §5.4)` })
+    if (candidates[r].get(hellos[r].id)?.authenticated !== true)
+      return noGame(
+        `the game cannot be verified: ${r}'s hello is not signed by the key it states, and no envelope of ${r} signed by that key binds it (SPEC §5.4, §12.2)`,
+        notes.slice(0, readingNotes),
+        hellos,
+        game,
+      )
+    for (const c of all)
+      if (!c.authenticated)
+        for (const w of c.where)
+          notes.push({
+            ...w,
+            what: `${r}'s envelope ${c.framed.seq}: its signature fails and no later envelope of ${r} binds it, so it is not evidence (SPEC §5.4)`,
+          })
   }
   // SPEC §5.3: two authenticated envelopes at one place are equivocation.
   const offences: ProtocolOffence[] = []
   const bySeq: Record<Role, Map<number, Candidate[]>> = { A: new Map(), B: new Map() }
   for (const r of INDEX_ROLE) {
-    for (const c of candidates[r].values()) if (c.authenticated) bySeq[r].set(c.framed.seq, [...(bySeq[r].get(c.framed.seq) ?? []), c])
+    for (const c of candidates[r].values())
+      if (c.authenticated) bySeq[r].set(c.framed.seq, [...(bySeq[r].get(c.framed.seq) ?? []), c])
     for (const [seq, list] of bySeq[r]) {
       if (list.length < 2 || seq === 0) continue
-      const turns = list.map((c) => sealedOf(c, c.sigs[0] ?? new Uint8Array())).map((x) => ('envelope' in x ? (firstTurn(x) ?? 0) : 0))
-      offences.push({ offender: r, class: 'equivocation', rule: 'SPEC §5.3', turn: Math.min(...turns), stage: STAGE.schedule, detail: `two different envelopes signed at ${r}'s place ${seq}`, seq })
+      const turns = list
+        .map((c) => sealedOf(c, c.sigs[0] ?? new Uint8Array()))
+        .map((x) => ('envelope' in x ? (firstTurn(x) ?? 0) : 0))
+      offences.push({
+        offender: r,
+        class: 'equivocation',
+        rule: 'SPEC §5.3',
+        turn: Math.min(...turns),
+        stage: STAGE.schedule,
+        detail: `two different envelopes signed at ${r}'s place ${seq}`,
+        seq,
+      })
     }
   }
   // SPEC §12.2: each chain from its hello through `prev`, up to its first gap.
@@ -243,7 +316,11 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   const prevOf = (c: Candidate): string => idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
   for (const r of INDEX_ROLE) {
     const chain = chains[r]
-    chain.push({ kind: 'envelope', sealed: hellos[r], where: candidates[r].get(hellos[r].id)?.where[0] ?? { file: '', line: 0 } })
+    chain.push({
+      kind: 'envelope',
+      sealed: hellos[r],
+      where: candidates[r].get(hellos[r].id)?.where[0] ?? { file: '', line: 0 },
+    })
     held.add(hellos[r].id)
     let prevId = hellos[r].id
     const maxSeq = Math.max(0, ...bySeq[r].keys())

@@ -52,7 +52,14 @@ export class GameState {
     return this.schedule.due()
   }
 
-  private violation(sender: Role, seq: number, turn: number, detail: string, rule = 'SPEC §6.3', stage: Stage = STAGE.schedule): ProtocolOffence {
+  private violation(
+    sender: Role,
+    seq: number,
+    turn: number,
+    detail: string,
+    rule = 'SPEC §6.3',
+    stage: Stage = STAGE.schedule,
+  ): ProtocolOffence {
     return { offender: sender, class: 'protocol-violation', rule, turn, stage, detail, seq }
   }
 
@@ -70,17 +77,28 @@ export class GameState {
     const X = e.sender
     const due = this.schedule.due()
     const turn = this.currentTurn()
-    if (this.stops[X] !== undefined) return this.violation(X, e.seq, turn, `${describeParts(e.parts)} after its own stop`, 'SPEC §6.5')
-    if (due === undefined) return this.violation(X, e.seq, turn, `${describeParts(e.parts)} after the game's last envelope`)
-    if (due.sender !== X) return this.violation(X, e.seq, turn, `${describeParts(e.parts)} sent when ${due.sender} was due`)
-    if (!matchesDue(due, e.parts)) return this.violation(X, e.seq, turn, `${describeParts(e.parts)} sent where ${due.parts.join('+')} was due`)
+    if (this.stops[X] !== undefined)
+      return this.violation(X, e.seq, turn, `${describeParts(e.parts)} after its own stop`, 'SPEC §6.5')
+    if (due === undefined)
+      return this.violation(X, e.seq, turn, `${describeParts(e.parts)} after the game's last envelope`)
+    if (due.sender !== X)
+      return this.violation(X, e.seq, turn, `${describeParts(e.parts)} sent when ${due.sender} was due`)
+    if (!matchesDue(due, e.parts))
+      return this.violation(X, e.seq, turn, `${describeParts(e.parts)} sent where ${due.parts.join('+')} was due`)
     if (this.lastPhase === undefined || e.ack === undefined || toBase64url(e.ack) !== this.lastPhase.id) {
-      return this.violation(X, e.seq, turn, `envelope ${e.seq} does not acknowledge ${otherRole(X)}'s previous envelope (${otherRole(X)} ${this.lastPhase?.envelope.seq ?? '?'})`, 'SPEC §6.3 §5.1')
+      return this.violation(
+        X,
+        e.seq,
+        turn,
+        `envelope ${e.seq} does not acknowledge ${otherRole(X)}'s previous envelope (${otherRole(X)} ${this.lastPhase?.envelope.seq ?? '?'})`,
+        'SPEC §6.3 §5.1',
+      )
     }
     for (const p of e.parts) {
       // A commitment sent ahead, at the end of a turn's last envelope, names the next turn (SPEC §6.3).
       const want = p.t === 'commit' ? (due.commitTurn ?? due.turn) : due.turn
-      if ('turn' in p && p.turn !== want) return this.violation(X, e.seq, turn, `${p.t} names turn ${p.turn} where turn ${want} is due`)
+      if ('turn' in p && p.turn !== want)
+        return this.violation(X, e.seq, turn, `${p.t} names turn ${p.turn} where turn ${want} is due`)
     }
     // A session admits its own envelopes too, to follow the schedule: a deliberately deviating
     // test node is admitted whatever its envelope holds (its peer and the verifier convict it).
@@ -141,7 +159,13 @@ export class GameState {
     const owesReveal = log.setup !== undefined && log.reveal === undefined
     const shape = owesReveal ? ['stop', 'reveal'] : ['stop']
     if (e.parts.length !== shape.length || e.parts.some((p, i) => p.t !== shape[i])) {
-      return this.violation(X, e.seq, turn, `a stop envelope holds ${describeParts(e.parts)}; ${shape.join('+')} was due`, 'SPEC §6.5')
+      return this.violation(
+        X,
+        e.seq,
+        turn,
+        `a stop envelope holds ${describeParts(e.parts)}; ${shape.join('+')} was due`,
+        'SPEC §6.5',
+      )
     }
     for (const p of e.parts) logPart(log, p, e.seq)
     this.stops[X] = s

@@ -2,7 +2,20 @@
  * One player's parts of a game, in schedule order (protocol/SPEC.md §6.3), with the `seq` of the
  * envelope that carried each, so an offence can name its envelope (SPEC §12.6).
  */
-import type { Aspects, Flashcube, Hello, Part, RecordCommit, Refuse, Results, Reveal, Role, SetupCommit, Stop, VerdictPart } from '../transcript/messages.js'
+import type {
+  Aspects,
+  Flashcube,
+  Hello,
+  Part,
+  RecordCommit,
+  Refuse,
+  Results,
+  Reveal,
+  Role,
+  SetupCommit,
+  Stop,
+  VerdictPart,
+} from '../transcript/messages.js'
 
 export interface SideLog {
   readonly role: Role
@@ -23,7 +36,20 @@ export interface SideLog {
 }
 
 export function emptySideLog(role: Role): SideLog {
-  return { role, hello: undefined, refuse: undefined, setup: undefined, commits: [], aspects: [], results: [], flashcubes: new Map(), reveal: undefined, stop: undefined, verdict: undefined, seqs: new Map() }
+  return {
+    role,
+    hello: undefined,
+    refuse: undefined,
+    setup: undefined,
+    commits: [],
+    aspects: [],
+    results: [],
+    flashcubes: new Map(),
+    reveal: undefined,
+    stop: undefined,
+    verdict: undefined,
+    seqs: new Map(),
+  }
 }
 
 export function partKey(p: Part): string {

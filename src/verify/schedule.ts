@@ -67,9 +67,20 @@ export class Schedule {
     const s = this.state
     switch (s.phase) {
       case 'hello':
-        return s.sender === 'A' ? { sender: 'A', parts: ['hello'], turn: 0, deadline: 'reply', phase: 'hello' } : { sender: 'B', parts: ['hello'], alternative: ['hello', 'refuse'], turn: 0, deadline: 'reply', phase: 'hello' }
+        return s.sender === 'A'
+          ? { sender: 'A', parts: ['hello'], turn: 0, deadline: 'reply', phase: 'hello' }
+          : {
+              sender: 'B',
+              parts: ['hello'],
+              alternative: ['hello', 'refuse'],
+              turn: 0,
+              deadline: 'reply',
+              phase: 'hello',
+            }
       case 'setup':
-        return s.sender === 'A' ? { sender: 'A', parts: ['setup'], alternative: ['refuse'], turn: 0, deadline: 'setup', phase: 'setup' } : { sender: 'B', parts: ['setup'], turn: 0, deadline: 'setup', phase: 'setup' }
+        return s.sender === 'A'
+          ? { sender: 'A', parts: ['setup'], alternative: ['refuse'], turn: 0, deadline: 'setup', phase: 'setup' }
+          : { sender: 'B', parts: ['setup'], turn: 0, deadline: 'setup', phase: 'setup' }
       case 'turn': {
         const F = s.first
         const S = otherRole(F)
@@ -83,10 +94,26 @@ export class Schedule {
             return { sender: F, parts: ['aspects', 'results'], turn: t, deadline: 'reply', phase: 'turn' }
           case 4: {
             const parts: PartType[] = reported(this.results[F]) ? ['results', 'flashcube'] : ['results']
-            return { sender: S, parts, alternative: [...parts, 'commit'], turn: t, commitTurn: t + 1, deadline: 'reply', phase: 'turn' }
+            return {
+              sender: S,
+              parts,
+              alternative: [...parts, 'commit'],
+              turn: t,
+              commitTurn: t + 1,
+              deadline: 'reply',
+              phase: 'turn',
+            }
           }
           case 5:
-            return { sender: F, parts: ['flashcube'], alternative: ['flashcube', 'commit'], turn: t, commitTurn: t + 1, deadline: 'reply', phase: 'turn' }
+            return {
+              sender: F,
+              parts: ['flashcube'],
+              alternative: ['flashcube', 'commit'],
+              turn: t,
+              commitTurn: t + 1,
+              deadline: 'reply',
+              phase: 'turn',
+            }
         }
         break
       }
@@ -112,14 +139,18 @@ export class Schedule {
   aheadProblem(parts: readonly Part[]): string | undefined {
     const s = this.state
     const due = this.due()
-    if (s.phase !== 'turn' || due === undefined || parts.at(-1)?.t !== 'commit' || (s.step !== 4 && s.step !== 5)) return undefined
+    if (s.phase !== 'turn' || due === undefined || parts.at(-1)?.t !== 'commit' || (s.step !== 4 && s.step !== 5))
+      return undefined
     const results = parts.find((p): p is Results => p.t === 'results')
-    if (s.step === 4 && reported(results)) return `a commitment to turn ${s.turn + 1} in an envelope that reports a destruction: flashcube data for it is still due`
+    if (s.step === 4 && reported(results))
+      return `a commitment to turn ${s.turn + 1} in an envelope that reports a destruction: flashcube data for it is still due`
     const saved = this.results[due.sender]
     if (results !== undefined) this.results[due.sender] = results
     const end = this.endOf(s.turn)
     this.results[due.sender] = saved
-    return end === undefined ? undefined : `a commitment to turn ${s.turn + 1}, but the game ends after turn ${s.turn} (${end.reason})`
+    return end === undefined
+      ? undefined
+      : `a commitment to turn ${s.turn + 1}, but the game ends after turn ${s.turn} (${end.reason})`
   }
 
   /** Advances past the due envelope, which held `parts` (already checked to match `due()`). */
@@ -140,7 +171,8 @@ export class Schedule {
         this.state = s.sender === 'A' ? { phase: 'hello', sender: 'B' } : { phase: 'setup', sender: 'A' }
         return
       case 'setup':
-        this.state = s.sender === 'A' ? { phase: 'setup', sender: 'B' } : { phase: 'turn', turn: 1, step: 1, first: 'A' }
+        this.state =
+          s.sender === 'A' ? { phase: 'setup', sender: 'B' } : { phase: 'turn', turn: 1, step: 1, first: 'A' }
         return
       case 'turn': {
         const F = s.first
@@ -193,6 +225,7 @@ function reported(r: Results | undefined): boolean {
 
 /** Whether `parts` is exactly what `due` allows (types in order). */
 export function matchesDue(due: Due, parts: readonly Part[]): boolean {
-  const same = (want: readonly PartType[]): boolean => want.length === parts.length && want.every((t, i) => parts[i]?.t === t)
+  const same = (want: readonly PartType[]): boolean =>
+    want.length === parts.length && want.every((t, i) => parts[i]?.t === t)
   return same(due.parts) || (due.alternative !== undefined && same(due.alternative))
 }

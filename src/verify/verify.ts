@@ -23,7 +23,13 @@ interface Common {
 }
 
 export type Verdict =
-  | (Common & { readonly status: 'complete'; readonly reason: EndReason; readonly turn: number; readonly scores: readonly [number, number]; readonly winner: Role | 'draw' })
+  | (Common & {
+      readonly status: 'complete'
+      readonly reason: EndReason
+      readonly turn: number
+      readonly scores: readonly [number, number]
+      readonly winner: Role | 'draw'
+    })
   | (Common & {
       readonly status: 'resigned'
       readonly by: Role
@@ -64,7 +70,11 @@ export type Verdict =
       readonly due: Role | undefined
       readonly detail: string
     })
-  | (Common & { readonly status: 'incomplete'; readonly reason: 'gap' | 'no-game' | 'refused' | 'no-claim' | 'unverifiable'; readonly detail: string })
+  | (Common & {
+      readonly status: 'incomplete'
+      readonly reason: 'gap' | 'no-game' | 'refused' | 'no-claim' | 'unverifiable'
+      readonly detail: string
+    })
   | { readonly status: 'unreadable'; readonly file: string; readonly error: TranscriptFileError }
 
 export type VerdictStatus = Verdict['status']
@@ -100,7 +110,15 @@ function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: Sealed
     const other = otherRole(s.envelope.sender)
     const last = ev.chains[other].at(-1)
     if (last?.kind === 'envelope' && isStopEnvelope(last.sealed)) {
-      offences.push({ offender: s.envelope.sender, class: 'protocol-violation', rule: 'SPEC §5.1 §6.5 §12.3', turn: state.schedule.turn, stage: STAGE.schedule, detail: `envelope ${s.envelope.seq} acknowledges an envelope ${other} never signed (${other}'s chain is complete up to its stop)`, seq: s.envelope.seq })
+      offences.push({
+        offender: s.envelope.sender,
+        class: 'protocol-violation',
+        rule: 'SPEC §5.1 §6.5 §12.3',
+        turn: state.schedule.turn,
+        stage: STAGE.schedule,
+        detail: `envelope ${s.envelope.seq} acknowledges an envelope ${other} never signed (${other}'s chain is complete up to its stop)`,
+        seq: s.envelope.seq,
+      })
       ended = true
       return true
     }
@@ -108,7 +126,15 @@ function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: Sealed
     return true
   }
   const malformed = (r: Role, seq: number, detail: string): void => {
-    offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §5.1 §12.2', turn: state.schedule.turn, stage: STAGE.schedule, detail, seq })
+    offences.push({
+      offender: r,
+      class: 'protocol-violation',
+      rule: 'SPEC §5.1 §12.2',
+      turn: state.schedule.turn,
+      stage: STAGE.schedule,
+      detail,
+      seq,
+    })
   }
   for (;;) {
     const due = state.due()
@@ -117,7 +143,11 @@ function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: Sealed
     const entry = ev.chains[X][at[X]]
     if (entry === undefined) break
     if (entry.kind === 'malformed') {
-      malformed(X, entry.seq, `${X} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`)
+      malformed(
+        X,
+        entry.seq,
+        `${X} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`,
+      )
       ended = true
       break
     }
@@ -139,18 +169,40 @@ function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: Sealed
     const entry = ev.chains[r][at[r]]
     if (entry === undefined) continue
     if (entry.kind === 'malformed') {
-      if (!ended) malformed(r, entry.seq, `${r} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`)
+      if (!ended)
+        malformed(
+          r,
+          entry.seq,
+          `${r} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`,
+        )
       continue
     }
     const s = entry.sealed
     if (ackMissing(s)) continue
     if (!isStopEnvelope(s)) {
-      if (!ended) offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §6.3', turn: state.schedule.turn, stage: STAGE.schedule, detail: `envelope ${s.envelope.seq} (${s.envelope.parts.map((p) => p.t).join('+')}) sent out of turn`, seq: s.envelope.seq })
+      if (!ended)
+        offences.push({
+          offender: r,
+          class: 'protocol-violation',
+          rule: 'SPEC §6.3',
+          turn: state.schedule.turn,
+          stage: STAGE.schedule,
+          detail: `envelope ${s.envelope.seq} (${s.envelope.parts.map((p) => p.t).join('+')}) sent out of turn`,
+          seq: s.envelope.seq,
+        })
       continue
     }
     const backwards = ackGoesBackwards(ev, s)
     if (backwards !== undefined) {
-      offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §5.1 §6.5', turn: state.schedule.turn, stage: STAGE.schedule, detail: backwards, seq: s.envelope.seq })
+      offences.push({
+        offender: r,
+        class: 'protocol-violation',
+        rule: 'SPEC §5.1 §6.5',
+        turn: state.schedule.turn,
+        stage: STAGE.schedule,
+        detail: backwards,
+        seq: s.envelope.seq,
+      })
       continue
     }
     const bad = state.applyStop(s)
@@ -159,7 +211,16 @@ function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: Sealed
       continue
     }
     const after = ev.chains[r][at[r] + 1]
-    if (after !== undefined) offences.push({ offender: r, class: 'protocol-violation', rule: 'SPEC §6.5', turn: state.schedule.turn, stage: STAGE.schedule, detail: `envelope ${after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq} after its own stop`, seq: after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq })
+    if (after !== undefined)
+      offences.push({
+        offender: r,
+        class: 'protocol-violation',
+        rule: 'SPEC §6.5',
+        turn: state.schedule.turn,
+        stage: STAGE.schedule,
+        detail: `envelope ${after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq} after its own stop`,
+        seq: after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq,
+      })
   }
   return { state, offences, gaps }
 }
@@ -177,7 +238,9 @@ function ackGoesBackwards(ev: Evidence, s: SealedEnvelope): string | undefined {
   if (previous?.kind !== 'envelope') return undefined
   const before = position(previous.sealed.envelope.ack)
   const now = position(e.ack)
-  return now < before ? `envelope ${e.seq} acknowledges ${otherRole(e.sender)}'s envelope ${now}, behind the ${before} its envelope ${e.seq - 1} acknowledged` : undefined
+  return now < before
+    ? `envelope ${e.seq} acknowledges ${otherRole(e.sender)}'s envelope ${now}, behind the ${before} its envelope ${e.seq - 1} acknowledged`
+    : undefined
 }
 
 function winnerOf(scores: readonly [number, number]): Role | 'draw' {
@@ -190,7 +253,11 @@ export function decide(ev: Evidence): Verdict {
 }
 
 /** The result, and each side's parts as the walk admitted them (for replays such as `spaceships show`). */
-export function examine(ev: Evidence): { verdict: Verdict; logs: Record<Role, SideLog> | undefined; ruleset: Ruleset | undefined } {
+export function examine(ev: Evidence): {
+  verdict: Verdict
+  logs: Record<Role, SideLog> | undefined
+  ruleset: Ruleset | undefined
+} {
   let seen: GameState | undefined
   const verdict = judge(ev, (s) => (seen = s))
   return { verdict, logs: seen?.logs, ruleset: seen?.ruleset }
@@ -200,13 +267,26 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   const game = ev.game === undefined ? undefined : toBase64url(ev.game)
   const notes = [...ev.notes.map(describeNote), ...ev.gaps.map((g) => `missing: ${g}`)]
   const base = { game, notes }
-  if (ev.problem !== undefined) return { ...base, status: 'incomplete', reason: ev.problem.startsWith('no game') ? 'no-game' : 'unverifiable', detail: ev.problem }
+  if (ev.problem !== undefined)
+    return {
+      ...base,
+      status: 'incomplete',
+      reason: ev.problem.startsWith('no game') ? 'no-game' : 'unverifiable',
+      detail: ev.problem,
+    }
   const helloA = ev.hellos.A
   const helloB = ev.hellos.B
   const terms = helloA?.envelope.parts[0]?.t === 'hello' ? helloA.envelope.parts[0].terms : undefined
-  if (helloA === undefined || helloB === undefined || terms === undefined) return { ...base, status: 'incomplete', reason: 'no-game', detail: 'no game: a hello is missing' }
+  if (helloA === undefined || helloB === undefined || terms === undefined)
+    return { ...base, status: 'incomplete', reason: 'no-game', detail: 'no game: a hello is missing' }
   const refusedByB = helloB.envelope.parts.find((p) => p.t === 'refuse')
-  if (refusedByB?.t === 'refuse') return { ...base, status: 'incomplete', reason: 'refused', detail: `no game: B refused A's hello (${refusedByB.reason}: ${refusedByB.detail})` }
+  if (refusedByB?.t === 'refuse')
+    return {
+      ...base,
+      status: 'incomplete',
+      reason: 'refused',
+      detail: `no game: B refused A's hello (${refusedByB.reason}: ${refusedByB.detail})`,
+    }
   const w = walk(ev, terms, helloA, helloB)
   const { state } = w
   onState(state)
@@ -215,7 +295,13 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   const offences = [...ev.offences, ...w.offences]
   for (const r of INDEX_ROLE) {
     if (logs[r].reveal === undefined) continue
-    const rep = replaySide(state.ruleset, state.game, terms.match.additional[r === 'A' ? 0 : 1], logs[r], logs[otherRole(r)])
+    const rep = replaySide(
+      state.ruleset,
+      state.game,
+      terms.match.additional[r === 'A' ? 0 : 1],
+      logs[r],
+      logs[otherRole(r)],
+    )
     replays[r] = rep
     if (rep.offence !== undefined) offences.push(rep.offence)
   }
@@ -226,17 +312,44 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   if (offence !== undefined) return { ...out, status: 'offence', offence, winner: otherRole(offence.offender) }
   // 2. Missing evidence the chains prove to exist.
   const gaps = [...ev.gaps, ...w.gaps]
-  if (gaps.length > 0) return { ...out, status: 'incomplete', reason: 'gap', detail: `these files lack ${gaps[0] ?? ''}; the other player's file may hold it` }
+  if (gaps.length > 0)
+    return {
+      ...out,
+      status: 'incomplete',
+      reason: 'gap',
+      detail: `these files lack ${gaps[0] ?? ''}; the other player's file may hold it`,
+    }
   // 3. No game.
-  if (state.schedule.refused) return { ...out, status: 'incomplete', reason: 'refused', detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})` }
-  for (const r of INDEX_ROLE) if (logs[r].setup === undefined) return { ...out, status: 'incomplete', reason: 'no-game', detail: `no game: ${r} never committed its setup${state.stops[otherRole(r)] !== undefined ? ` (${otherRole(r)} stopped waiting)` : ''}` }
+  if (state.schedule.refused)
+    return {
+      ...out,
+      status: 'incomplete',
+      reason: 'refused',
+      detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})`,
+    }
+  for (const r of INDEX_ROLE)
+    if (logs[r].setup === undefined)
+      return {
+        ...out,
+        status: 'incomplete',
+        reason: 'no-game',
+        detail: `no game: ${r} never committed its setup${state.stops[otherRole(r)] !== undefined ? ` (${otherRole(r)} stopped waiting)` : ''}`,
+      }
   const end = state.schedule.end
   const a = replays.A
   const b = replays.B
   // 4. The game reached its end and both revealed.
   if (end !== undefined && a !== undefined && b !== undefined) {
     const played = playCommitted(state.ruleset, a, b)
-    if (played !== undefined) return { ...out, status: 'complete', reason: end.reason, turn: end.turn, scores: played.scores, winner: winnerOf(played.scores) }
+    if (played !== undefined)
+      return {
+        ...out,
+        status: 'complete',
+        reason: end.reason,
+        turn: end.turn,
+        scores: played.scores,
+        winner: winnerOf(played.scores),
+      }
   }
   const turn = state.schedule.turn
   // A stop is read by fact, whatever its reason code (SPEC §6.5, §12.7): it answers the other
@@ -253,8 +366,17 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   // be a resignation that crossed it.
   const resigners = INDEX_ROLE.filter((r) => logs[r].stop?.reason === 'resignation' && ownAccord(r))
   const resigner = resigners.length === 1 ? resigners[0] : undefined
-  if (resigner !== undefined) return { ...out, status: 'resigned', by: resigner, turn, winner: otherRole(resigner), provisional: state.stops[otherRole(resigner)] === undefined }
-  const stoppedFirst = (r: Role): boolean => ownAccord(r) && (logs[r].stop?.reason !== 'resignation' || resigners.length === 2)
+  if (resigner !== undefined)
+    return {
+      ...out,
+      status: 'resigned',
+      by: resigner,
+      turn,
+      winner: otherRole(resigner),
+      provisional: state.stops[otherRole(resigner)] === undefined,
+    }
+  const stoppedFirst = (r: Role): boolean =>
+    ownAccord(r) && (logs[r].stop?.reason !== 'resignation' || resigners.length === 2)
   const claimed = (r: Role): boolean => logs[r].stop !== undefined && logs[r].stop.reason !== 'resignation'
   // 6. The due side stopped of its own accord while it owed the due step.
   const due = state.due()
@@ -269,14 +391,34 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
       const claimedBy = stoppedFirst(W) ? W : undefined
       // Provisional while W's stop is not held: a resignation of W crossing Z's stop would decide it (rule 5).
       const provisional = state.stops[W] === undefined
-      return { ...out, status: 'abandoned', by: Z, how: 'stopped', turn, winner: W, claimedBy, provisional, detail: `${Z} held ${W}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; ${claimedBy} stopped too`}` }
+      return {
+        ...out,
+        status: 'abandoned',
+        by: Z,
+        how: 'stopped',
+        turn,
+        winner: W,
+        claimedBy,
+        provisional,
+        detail: `${Z} held ${W}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; ${claimedBy} stopped too`}`,
+      }
     }
   }
   // 7. One side stopped (a claim or an accusation: anything but a resignation) and revealed; the other never revealed.
   for (const r of INDEX_ROLE) {
     const o = otherRole(r)
     if (claimed(r) && logs[r].reveal !== undefined && logs[o].reveal === undefined) {
-      return { ...out, status: 'abandoned', by: o, how: 'no-reveal', turn, winner: r, claimedBy: r, provisional: true, detail: `${r} stopped and revealed, and ${o}'s reveal is not in these files` }
+      return {
+        ...out,
+        status: 'abandoned',
+        by: o,
+        how: 'no-reveal',
+        turn,
+        winner: r,
+        claimedBy: r,
+        provisional: true,
+        detail: `${r} stopped and revealed, and ${o}'s reveal is not in these files`,
+      }
     }
   }
   // 8. Both revealed before the end: the committed state, scored.
@@ -289,19 +431,42 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
       // did not see the same side due.
       const first = stoppedBy.length === 1 ? stoppedBy[0] : undefined
       const firstAck = first === undefined ? undefined : state.stops[first]?.envelope.ack
-      const sawLast = last !== undefined && (last.envelope.sender === first || (firstAck !== undefined && toBase64url(firstAck) === last.id))
-      const owed = first !== undefined && due?.phase === 'turn' && due.sender !== first && sawLast ? due.sender : undefined
-      const who = stoppedBy.length === 0 ? 'both sides revealed' : `stopped by ${stoppedBy.join(' and ')}${resigners.length === 2 ? ' (two resignations that crossed)' : ''}`
-      return { ...out, status: 'adjudicated', turn: played.turn, scores: played.scores, winner: winnerOf(played.scores), stopTurn: turn, stoppedBy, due: owed, detail: `${who} in turn ${turn}${owed === undefined ? '' : ` while ${owed} owed its ${due?.parts.join('+') ?? ''}`}; both revealed; nobody is convicted of lateness, since a claim shows only that its sender stopped waiting (SPEC §12.7)` }
+      const sawLast =
+        last !== undefined &&
+        (last.envelope.sender === first || (firstAck !== undefined && toBase64url(firstAck) === last.id))
+      const owed =
+        first !== undefined && due?.phase === 'turn' && due.sender !== first && sawLast ? due.sender : undefined
+      const who =
+        stoppedBy.length === 0
+          ? 'both sides revealed'
+          : `stopped by ${stoppedBy.join(' and ')}${resigners.length === 2 ? ' (two resignations that crossed)' : ''}`
+      return {
+        ...out,
+        status: 'adjudicated',
+        turn: played.turn,
+        scores: played.scores,
+        winner: winnerOf(played.scores),
+        stopTurn: turn,
+        stoppedBy,
+        due: owed,
+        detail: `${who} in turn ${turn}${owed === undefined ? '' : ` while ${owed} owed its ${due?.parts.join('+') ?? ''}`}; both revealed; nobody is convicted of lateness, since a claim shows only that its sender stopped waiting (SPEC §12.7)`,
+      }
     }
   }
   // 9. Nobody claimed.
   const owing = due === undefined ? 'nobody' : `${due.sender} owes its ${due.parts.join('+')} of turn ${due.turn}`
-  return { ...out, status: 'incomplete', reason: 'no-claim', detail: `the game stopped in turn ${turn} and nobody claimed (${owing})` }
+  return {
+    ...out,
+    status: 'incomplete',
+    reason: 'no-claim',
+    detail: `the game stopped in turn ${turn} and nobody claimed (${owing})`,
+  }
 }
 
 /** Reads transcript files (their bytes or text) as evidence, or says which is unreadable. */
-export function readEvidence(files: readonly { readonly name: string; readonly content: string | Uint8Array }[]): { ok: true; value: Evidence } | { ok: false; verdict: Verdict } {
+export function readEvidence(
+  files: readonly { readonly name: string; readonly content: string | Uint8Array }[],
+): { ok: true; value: Evidence } | { ok: false; verdict: Verdict } {
   const evidence: FileEvidence[] = []
   for (const f of files) {
     const parsed = parseTranscript(f.content)
@@ -312,7 +477,9 @@ export function readEvidence(files: readonly { readonly name: string; readonly c
 }
 
 /** Verifies one game from the given transcript files (their bytes or text). */
-export function verifyFiles(files: readonly { readonly name: string; readonly content: string | Uint8Array }[]): Verdict {
+export function verifyFiles(
+  files: readonly { readonly name: string; readonly content: string | Uint8Array }[],
+): Verdict {
   const ev = readEvidence(files)
   return ev.ok ? decide(ev.value) : ev.verdict
 }
@@ -324,5 +491,9 @@ export function verifyTranscript(content: string | Uint8Array, name = ''): Verdi
 
 /** The envelopes of a session's own store, verified as a file of it would be. */
 export function verifyEnvelopes(envelopes: readonly Uint8Array[]): Verdict {
-  return decide(gatherEvidence([{ name: '', lines: envelopes.map((bytes, i) => ({ line: i + 2, bytes, error: undefined })), torn: false }]))
+  return decide(
+    gatherEvidence([
+      { name: '', lines: envelopes.map((bytes, i) => ({ line: i + 2, bytes, error: undefined })), torn: false },
+    ]),
+  )
 }

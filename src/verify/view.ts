@@ -14,7 +14,20 @@ import { CELL_COUNT, FACE_NEIGHBOURS, beamLine, coordOf, formatCell } from '../r
 import { type FleetCounts, fleetMeasure, legalFleets } from '../rules/fleet.js'
 import type { Ruleset } from '../rules/ruleset.js'
 import { SHIP_TYPES, type ShipType, VARIANT_SHIP_TYPES, shapeProblem } from '../rules/ships.js'
-import { type Aspects, type CellName, type Destruction, type Flashcube, type OffenceClass, type Results, type Role, ROLE_INDEX, SHIP_CODES, type ScanAnswer, type StrikeAnswer, cellIndex } from '../transcript/messages.js'
+import {
+  type Aspects,
+  type CellName,
+  type Destruction,
+  type Flashcube,
+  type OffenceClass,
+  type Results,
+  type Role,
+  ROLE_INDEX,
+  SHIP_CODES,
+  type ScanAnswer,
+  type StrikeAnswer,
+  cellIndex,
+} from '../transcript/messages.js'
 import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
 
 /**
@@ -74,7 +87,9 @@ export class SideView {
   /** SPEC §8: the legal fleets that hold every reported ship (by count and identity). */
   possibleFleets(extra?: Reported): FleetCounts[] {
     const all = extra === undefined ? this.reported : [...this.reported, extra]
-    return this.fleets.filter((f) => all.every((r) => (f[r.type] ?? 0) >= r.id && (f[r.type] ?? 0) >= all.filter((x) => x.type === r.type).length))
+    return this.fleets.filter((f) =>
+      all.every((r) => (f[r.type] ?? 0) >= r.id && (f[r.type] ?? 0) >= all.filter((x) => x.type === r.type).length),
+    )
   }
 
   private alive(f: FleetCounts, type: ShipType): number {
@@ -83,34 +98,63 @@ export class SideView {
 
   /** SPEC §8: whether the owner's aspects of `turn` break a public bound; checked before any answer. */
   checkAspects(turn: number, a: Aspects): Check {
-    const bad = (rule: string, detail: string): ProtocolOffence => this.offence(turn, 'illegal-record', STAGE.record, rule, detail)
+    const bad = (rule: string, detail: string): ProtocolOffence =>
+      this.offence(turn, 'illegal-record', STAGE.record, rule, detail)
     const fleets = this.possibleFleets()
     const repDS = this.reportedCount('DS')
     // 1. Beams: their shape, and no more than the death stars that may still fire.
     for (const [i, b] of a.beams.entries()) {
       const cells = b.map(cellIndex)
       if (this.classic) {
-        if (!isRow(cells)) return bad('classic §6.1.3 SPEC §8', `beam ${i + 1} (${b.join(' ')}) is not the five cells of one row in ascending order`)
+        if (!isRow(cells))
+          return bad(
+            'classic §6.1.3 SPEC §8',
+            `beam ${i + 1} (${b.join(' ')}) is not the five cells of one row in ascending order`,
+          )
       } else {
         const line = cells.length === 3 ? beamLine(cells[0] ?? 0, cells[2] ?? 0) : undefined
-        if (line === undefined || line.cells[1] !== cells[1]) return bad('2.6.1 §8.2.1 C-04 C-15 SPEC §8', `beam ${i + 1} (${b.join(' ')}) is not three loosely adjacent cells in a straight line, written end, middle, end`)
+        if (line === undefined || line.cells[1] !== cells[1])
+          return bad(
+            '2.6.1 §8.2.1 C-04 C-15 SPEC §8',
+            `beam ${i + 1} (${b.join(' ')}) is not three loosely adjacent cells in a straight line, written end, middle, end`,
+          )
       }
     }
     const beamBound = Math.max(0, ...fleets.map((f) => this.alive(f, 'DS'))) - Math.max(0, this.burnouts - repDS)
-    if (a.beams.length > Math.max(0, beamBound)) return bad('2.6.1 §8.2 C-15 C-21 SPEC §8', `${a.beams.length} beam firings; at most ${Math.max(0, beamBound)} death stars may still fire`)
+    if (a.beams.length > Math.max(0, beamBound))
+      return bad(
+        '2.6.1 §8.2 C-15 C-21 SPEC §8',
+        `${a.beams.length} beam firings; at most ${Math.max(0, beamBound)} death stars may still fire`,
+      )
     // 2. Scans: exactly bounded in 2.6.1 (C-16); none in classic.
-    const scanBound = this.classic ? 0 : !fleets.some((f) => this.alive(f, 'HS') + this.alive(f, 'LS') > 0) ? 0 : turn === 1 ? 1 : Math.max(1, this.lostLastTurn)
-    if (a.scans.length > scanBound) return bad(this.classic ? 'classic §4 SPEC §8' : '2.6.1 §8.3.1 C-16 SPEC §8', `${a.scans.length} scans; at most ${scanBound} ${this.classic ? '(classic has no scanner)' : turn === 1 ? 'in turn 1' : `after ${this.lostLastTurn} own cells lost last turn`}`)
+    const scanBound = this.classic
+      ? 0
+      : !fleets.some((f) => this.alive(f, 'HS') + this.alive(f, 'LS') > 0)
+        ? 0
+        : turn === 1
+          ? 1
+          : Math.max(1, this.lostLastTurn)
+    if (a.scans.length > scanBound)
+      return bad(
+        this.classic ? 'classic §4 SPEC §8' : '2.6.1 §8.3.1 C-16 SPEC §8',
+        `${a.scans.length} scans; at most ${scanBound} ${this.classic ? '(classic has no scanner)' : turn === 1 ? 'in turn 1' : `after ${this.lostLastTurn} own cells lost last turn`}`,
+      )
     // 3. Kamikaze launch cells: undamaged ship cells, one per ship, never a death star's or light scout's.
     const launches = new Set<number>()
     const ships = new Set<string>()
     for (const k of a.kamikaze) {
       const c = cellIndex(k)
       if (this.empty[c] === 1) return bad('2.6.1 §4.5.2 C-14 SPEC §8', `kamikaze launch cell ${k} is known to be empty`)
-      if (this.destroyed[c] === 1) return bad('2.6.1 §4.5.2 C-14 SPEC §8', `kamikaze launch cell ${k} is known to be destroyed`)
+      if (this.destroyed[c] === 1)
+        return bad('2.6.1 §4.5.2 C-14 SPEC §8', `kamikaze launch cell ${k} is known to be destroyed`)
       const id = this.identified.get(c)
-      if (id !== undefined && SHIP_TYPES[id.type].neverKamikaze) return bad('2.6.1 §6.8.2 C-14 SPEC §8', `kamikaze from ${k}, a light scout`)
-      if (id?.type === 'DS') return bad('2.6.1 §6.2.4 C-14 SPEC §8', `kamikaze from ${k}, a death star (it always has a conventional strike)`)
+      if (id !== undefined && SHIP_TYPES[id.type].neverKamikaze)
+        return bad('2.6.1 §6.8.2 C-14 SPEC §8', `kamikaze from ${k}, a light scout`)
+      if (id?.type === 'DS')
+        return bad(
+          '2.6.1 §6.2.4 C-14 SPEC §8',
+          `kamikaze from ${k}, a death star (it always has a conventional strike)`,
+        )
       if (launches.has(c)) return bad('C-17 SPEC §8', `two kamikaze strikes from ${k}`)
       launches.add(c)
       if (id !== undefined) {
@@ -119,14 +163,29 @@ export class SideView {
         ships.add(name)
       }
     }
-    if (a.kamikaze.length > a.strikes.length) return bad('C-17 SPEC §8', `${a.kamikaze.length} kamikaze launches but ${a.strikes.length} strike targets`)
+    if (a.kamikaze.length > a.strikes.length)
+      return bad('C-17 SPEC §8', `${a.kamikaze.length} kamikaze launches but ${a.strikes.length} strike targets`)
     // 4. Strike tokens: at most what the ships not reported destroyed could give.
     const table = MAX_TOKENS[this.ruleset.variant]
-    const strikeBound = Math.max(0, ...fleets.map((f) => VARIANT_SHIP_TYPES[this.ruleset.variant].reduce((n, t) => n + this.alive(f, t) * (table[t] ?? 0), 0)))
-    if (a.strikes.length > strikeBound) return bad('C-12 C-13 C-14 C-17 SPEC §8', `${a.strikes.length} strikes; the ships not reported destroyed give at most ${strikeBound}`)
+    const strikeBound = Math.max(
+      0,
+      ...fleets.map((f) =>
+        VARIANT_SHIP_TYPES[this.ruleset.variant].reduce((n, t) => n + this.alive(f, t) * (table[t] ?? 0), 0),
+      ),
+    )
+    if (a.strikes.length > strikeBound)
+      return bad(
+        'C-12 C-13 C-14 C-17 SPEC §8',
+        `${a.strikes.length} strikes; the ships not reported destroyed give at most ${strikeBound}`,
+      )
     // 5. The idle claim: only scans, and (2.6.1) no death star that still gives a strike.
-    if (a.idle && (a.beams.length > 0 || a.strikes.length > 0 || a.kamikaze.length > 0)) return bad('2.6.1 §2.3.2 C-26 SPEC §8', 'a no-actions claim with actions other than scans')
-    if (a.idle && !this.classic && fleets.every((f) => this.alive(f, 'DS') > 0)) return bad('2.6.1 §2.3.2 §6.2.4 C-26 SPEC §8', 'a no-actions claim while a death star not reported destroyed still gives a strike')
+    if (a.idle && (a.beams.length > 0 || a.strikes.length > 0 || a.kamikaze.length > 0))
+      return bad('2.6.1 §2.3.2 C-26 SPEC §8', 'a no-actions claim with actions other than scans')
+    if (a.idle && !this.classic && fleets.every((f) => this.alive(f, 'DS') > 0))
+      return bad(
+        '2.6.1 §2.3.2 §6.2.4 C-26 SPEC §8',
+        'a no-actions claim while a death star not reported destroyed still gives a strike',
+      )
     return undefined
   }
 
@@ -134,9 +193,21 @@ export class SideView {
   private openOccupancy(turn: number, cell: number, occupied: boolean, salt: Uint8Array, what: string): Check {
     if (this.commitments.opensOccupancy(this.vector, cell, occupied, salt)) return undefined
     if (this.commitments.opensOccupancy(this.vector, cell, !occupied, salt)) {
-      return this.offence(turn, 'false-visible-result', STAGE.results, occupied ? '2.6.1 §5.2.2 C-20' : '2.6.1 §5.2.3 C-20', `${what} on ${formatCell(cell)}: the opening shows the cell ${occupied ? 'is empty' : 'holds a ship'}`)
+      return this.offence(
+        turn,
+        'false-visible-result',
+        STAGE.results,
+        occupied ? '2.6.1 §5.2.2 C-20' : '2.6.1 §5.2.3 C-20',
+        `${what} on ${formatCell(cell)}: the opening shows the cell ${occupied ? 'is empty' : 'holds a ship'}`,
+      )
     }
-    return this.offence(turn, 'commitment-mismatch', STAGE.results, 'SPEC §4.2 §12.4', `${what} on ${formatCell(cell)}: the salt opens neither occupancy value`)
+    return this.offence(
+      turn,
+      'commitment-mismatch',
+      STAGE.results,
+      'SPEC §4.2 §12.4',
+      `${what} on ${formatCell(cell)}: the salt opens neither occupancy value`,
+    )
   }
 
   /**
@@ -145,10 +216,17 @@ export class SideView {
    * this turn (its kamikaze launch cells are destroyed by its own hand, C-18).
    */
   checkResults(turn: number, r: Results, ownAspects: Aspects, incoming: Aspects): Check {
-    const shape = (detail: string): ProtocolOffence => this.offence(turn, 'protocol-violation', STAGE.results, 'SPEC §7.6', detail)
-    if (r.beams.length !== incoming.beams.length || r.beams.some((b, i) => b.length !== (incoming.beams[i]?.length ?? -1))) return shape('beam answers do not match the beam strikes shown, firing by firing')
-    if (r.strikes.length !== incoming.strikes.length) return shape(`${r.strikes.length} strike answers for ${incoming.strikes.length} strikes`)
-    if (r.scans.length !== incoming.scans.length) return shape(`${r.scans.length} scan answers for ${incoming.scans.length} scans`)
+    const shape = (detail: string): ProtocolOffence =>
+      this.offence(turn, 'protocol-violation', STAGE.results, 'SPEC §7.6', detail)
+    if (
+      r.beams.length !== incoming.beams.length ||
+      r.beams.some((b, i) => b.length !== (incoming.beams[i]?.length ?? -1))
+    )
+      return shape('beam answers do not match the beam strikes shown, firing by firing')
+    if (r.strikes.length !== incoming.strikes.length)
+      return shape(`${r.strikes.length} strike answers for ${incoming.strikes.length} strikes`)
+    if (r.scans.length !== incoming.scans.length)
+      return shape(`${r.scans.length} scan answers for ${incoming.scans.length} scans`)
     const before = this.destroyed.slice()
     const live = this.destroyed
     if (!this.classic) for (const k of ownAspects.kamikaze) live[cellIndex(k)] = 1
@@ -160,14 +238,29 @@ export class SideView {
       if (bad !== undefined) return bad
       if (a.result !== 'miss') {
         const expected = judge[cell] === 1 ? 'duplicate-hit' : 'hit'
-        if (a.result !== expected) return this.offence(turn, 'false-visible-result', STAGE.results, '2.6.1 §5.2.3 §5.2.4 C-20', `${what} on ${target}: answered ${a.result}, but the cell was ${judge[cell] === 1 ? 'already' : 'not yet'} destroyed`)
+        if (a.result !== expected)
+          return this.offence(
+            turn,
+            'false-visible-result',
+            STAGE.results,
+            '2.6.1 §5.2.3 §5.2.4 C-20',
+            `${what} on ${target}: answered ${a.result}, but the cell was ${judge[cell] === 1 ? 'already' : 'not yet'} destroyed`,
+          )
       }
       if (a.explosions.length > 0) {
         const neighbours = FACE_NEIGHBOURS[cell] ?? []
         const rest = a.explosions.slice(1).map(cellIndex)
-        const ordered = rest.every((c, i) => neighbours.includes(c) && (i === 0 || c > (rest[i - 1] ?? -1)) && judge[c] === 0)
+        const ordered = rest.every(
+          (c, i) => neighbours.includes(c) && (i === 0 || c > (rest[i - 1] ?? -1)) && judge[c] === 0,
+        )
         if (a.result !== 'hit' || a.explosions[0] !== target || !ordered) {
-          return this.offence(turn, 'false-visible-result', STAGE.results, '2.6.1 §8.1.4 C-20', `${what} on ${target}: explosions must start at the target, then undamaged face neighbours in ascending order, and only on a hit`)
+          return this.offence(
+            turn,
+            'false-visible-result',
+            STAGE.results,
+            '2.6.1 §8.1.4 C-20',
+            `${what} on ${target}: explosions must start at the target, then undamaged face neighbours in ascending order, and only on a hit`,
+          )
         }
       }
       if (a.result === 'miss') this.empty[cell] = 1
@@ -179,13 +272,17 @@ export class SideView {
       const targets = incoming.beams[b] ?? []
       for (let i = 0; i < targets.length; i++) {
         const answer = r.beams[b]?.[i]
-        const bad = answer === undefined ? shape('a beam answer is missing') : strikeOne(targets[i] ?? '', answer, 'beam strike')
+        const bad =
+          answer === undefined ? shape('a beam answer is missing') : strikeOne(targets[i] ?? '', answer, 'beam strike')
         if (bad !== undefined) return bad
       }
     }
     for (let i = 0; i < incoming.strikes.length; i++) {
       const answer = r.strikes[i]
-      const bad = answer === undefined ? shape('a strike answer is missing') : strikeOne(incoming.strikes[i] ?? '', answer, 'strike')
+      const bad =
+        answer === undefined
+          ? shape('a strike answer is missing')
+          : strikeOne(incoming.strikes[i] ?? '', answer, 'strike')
       if (bad !== undefined) return bad
     }
     for (let i = 0; i < incoming.scans.length; i++) {
@@ -198,7 +295,14 @@ export class SideView {
       if (a.result === 'empty') this.empty[cell] = 1
       else {
         const expected = judge[cell] === 1 ? 'ship-destroyed' : 'ship'
-        if (a.result !== expected) return this.offence(turn, 'false-visible-result', STAGE.results, '2.6.1 §8.3.4.1 C-22', `scan on ${target}: answered ${a.result}, but the cell was ${judge[cell] === 1 ? 'already' : 'not yet'} destroyed`)
+        if (a.result !== expected)
+          return this.offence(
+            turn,
+            'false-visible-result',
+            STAGE.results,
+            '2.6.1 §8.3.4.1 C-22',
+            `scan on ${target}: answered ${a.result}, but the cell was ${judge[cell] === 1 ? 'already' : 'not yet'} destroyed`,
+          )
       }
     }
     if (this.classic) for (const k of ownAspects.kamikaze) live[cellIndex(k)] = 1
@@ -211,48 +315,102 @@ export class SideView {
   }
 
   private checkReports(turn: number, before: Uint8Array, r: Results): Check {
-    const bad = (rule: string, detail: string): ProtocolOffence => this.offence(turn, 'false-destruction-report', STAGE.results, rule, detail)
+    const bad = (rule: string, detail: string): ProtocolOffence =>
+      this.offence(turn, 'false-destruction-report', STAGE.results, rule, detail)
     if (this.classic) {
-      if (r.destroyed.length > 0) return this.offence(turn, 'protocol-violation', STAGE.results, 'SPEC §7.6', 'classic games have no destruction reports')
+      if (r.destroyed.length > 0)
+        return this.offence(
+          turn,
+          'protocol-violation',
+          STAGE.results,
+          'SPEC §7.6',
+          'classic games have no destruction reports',
+        )
       return undefined
     }
     for (const d of r.destroyed) {
       const name = `${d.type}${d.id}`
       const cells = d.cells.map((c) => cellIndex(c.cell))
-      if (!VARIANT_SHIP_TYPES[this.ruleset.variant].includes(d.type)) return bad('2.6.1 §6 C-23', `${d.type} is not a ship of this variant`)
-      if (this.reported.some((x) => x.type === d.type && x.id === d.id)) return bad('2.6.1 §2.2.4 C-23', `${name} was already reported destroyed`)
-      if (this.possibleFleets(d).length === 0) return bad('2.6.1 §3.6 C-05 C-23 SPEC §8', `no legal fleet holds ${name} besides the ships already reported`)
+      if (!VARIANT_SHIP_TYPES[this.ruleset.variant].includes(d.type))
+        return bad('2.6.1 §6 C-23', `${d.type} is not a ship of this variant`)
+      if (this.reported.some((x) => x.type === d.type && x.id === d.id))
+        return bad('2.6.1 §2.2.4 C-23', `${name} was already reported destroyed`)
+      if (this.possibleFleets(d).length === 0)
+        return bad('2.6.1 §3.6 C-05 C-23 SPEC §8', `no legal fleet holds ${name} besides the ships already reported`)
       for (const c of d.cells) {
-        if (!this.commitments.opensDetail(this.vector, cellIndex(c.cell), SHIP_CODES[d.type], d.id, c.salt)) return bad('2.6.1 §2.2.4 C-23', `report of ${name}: the detail opening of ${c.cell} does not show ${name}`)
+        if (!this.commitments.opensDetail(this.vector, cellIndex(c.cell), SHIP_CODES[d.type], d.id, c.salt))
+          return bad('2.6.1 §2.2.4 C-23', `report of ${name}: the detail opening of ${c.cell} does not show ${name}`)
       }
       const standing = cells.filter((c) => this.destroyed[c] !== 1)
-      if (standing.length > 0) return bad('2.6.1 §2.2.4 C-23', `report of ${name}: ${standing.map(formatCell).join(' ')} not destroyed by any answer or kamikaze launch`)
-      if (cells.every((c) => before[c] === 1)) return bad('2.6.1 §2.2.4 C-23', `report of ${name}: no cell of it was destroyed this turn (a late report)`)
+      if (standing.length > 0)
+        return bad(
+          '2.6.1 §2.2.4 C-23',
+          `report of ${name}: ${standing.map(formatCell).join(' ')} not destroyed by any answer or kamikaze launch`,
+        )
+      if (cells.every((c) => before[c] === 1))
+        return bad('2.6.1 §2.2.4 C-23', `report of ${name}: no cell of it was destroyed this turn (a late report)`)
       const shapeBad = shapeProblem(d.type, cells, this.ruleset)
-      if (shapeBad !== undefined) return bad(`2.6.1 §3.5 ${shapeBad.rule} C-23`, `report of ${name} does not list the whole ship: ${shapeBad.message}`)
+      if (shapeBad !== undefined)
+        return bad(
+          `2.6.1 §3.5 ${shapeBad.rule} C-23`,
+          `report of ${name} does not list the whole ship: ${shapeBad.message}`,
+        )
       this.reported.push({ type: d.type, id: d.id })
       for (const c of cells) this.identified.set(c, { type: d.type, id: d.id })
     }
     // SPEC §8: every legal fleet has the same measure, so the fleet is gone exactly when the reports reach it.
     const total = fleetMeasure(this.fleets[0] ?? {}, this.ruleset.variant)
     const gone = fleetMeasure(countsOf(this.reported), this.ruleset.variant) === total
-    if (r.fleetDestroyed !== gone) return bad('2.6.1 §2.3.1 C-25 SPEC §8', r.fleetDestroyed ? 'claimed the whole fleet destroyed, but the reports do not cover a whole fleet' : 'the reports cover the whole fleet, but the fleet was not claimed destroyed')
+    if (r.fleetDestroyed !== gone)
+      return bad(
+        '2.6.1 §2.3.1 C-25 SPEC §8',
+        r.fleetDestroyed
+          ? 'claimed the whole fleet destroyed, but the reports do not cover a whole fleet'
+          : 'the reports cover the whole fleet, but the fleet was not claimed destroyed',
+      )
     return undefined
   }
 
   /** SPEC §12.4.4: the owner's flashcube data for the other side's reports of `turn` (C-24). */
   checkFlashcube(turn: number, f: Flashcube, otherReports: readonly Destruction[]): Check {
-    if (f.reports.length !== otherReports.length || f.reports.some((entries, i) => entries.length !== (otherReports[i]?.cells.length ?? -1) || entries.some((x, j) => x.cell !== otherReports[i]?.cells[j]?.cell))) {
-      return this.offence(turn, 'protocol-violation', STAGE.flashcube, 'SPEC §7.7', 'flashcube data must answer every destruction report, cell by cell in the same order')
+    if (
+      f.reports.length !== otherReports.length ||
+      f.reports.some(
+        (entries, i) =>
+          entries.length !== (otherReports[i]?.cells.length ?? -1) ||
+          entries.some((x, j) => x.cell !== otherReports[i]?.cells[j]?.cell),
+      )
+    ) {
+      return this.offence(
+        turn,
+        'protocol-violation',
+        STAGE.flashcube,
+        'SPEC §7.7',
+        'flashcube data must answer every destruction report, cell by cell in the same order',
+      )
     }
     for (const entries of f.reports) {
       for (const x of entries) {
         const cell = cellIndex(x.cell)
-        const [type, id, name] = x.kind === 'empty' ? [0, 0, 'an empty cell'] : [SHIP_CODES[x.type], x.id, `${x.type}${x.id}`]
-        if (!this.commitments.opensDetail(this.vector, cell, type, id, x.salt)) return this.offence(turn, 'false-flashcube-data', STAGE.flashcube, '2.6.1 §7.2 C-24', `flashcube data for ${x.cell}: the detail opening does not show ${name}`)
+        const [type, id, name] =
+          x.kind === 'empty' ? [0, 0, 'an empty cell'] : [SHIP_CODES[x.type], x.id, `${x.type}${x.id}`]
+        if (!this.commitments.opensDetail(this.vector, cell, type, id, x.salt))
+          return this.offence(
+            turn,
+            'false-flashcube-data',
+            STAGE.flashcube,
+            '2.6.1 §7.2 C-24',
+            `flashcube data for ${x.cell}: the detail opening does not show ${name}`,
+          )
         const destroyed = this.destroyed[cell] === 1
         if ((x.kind === 'ship' && x.destroyed !== destroyed) || (x.kind === 'empty' && destroyed)) {
-          return this.offence(turn, 'false-flashcube-data', STAGE.flashcube, '2.6.1 §7.2.2 C-24', `flashcube data for ${x.cell}: the cell is ${destroyed ? '' : 'not '}destroyed by the owner's own answers`)
+          return this.offence(
+            turn,
+            'false-flashcube-data',
+            STAGE.flashcube,
+            '2.6.1 §7.2.2 C-24',
+            `flashcube data for ${x.cell}: the cell is ${destroyed ? '' : 'not '}destroyed by the owner's own answers`,
+          )
         }
         if (x.kind === 'empty') this.empty[cell] = 1
         else this.identified.set(cell, { type: x.type, id: x.id })

@@ -10,7 +10,15 @@ describe('bot levels in the arena', () => {
     const moves: string[] = []
     const illegal: string[] = []
     for (const ruleset of [DEFAULT_RULESET, CLASSIC_RULESET]) {
-      const r = await runArena({ a: 'hard', b: 'medium', games: 40, seed: `levels/${ruleset.variant}`, ruleset, fast: true, observe: (_side, bot) => recorded(bot, moves, illegal) })
+      const r = await runArena({
+        a: 'hard',
+        b: 'medium',
+        games: 40,
+        seed: `levels/${ruleset.variant}`,
+        ruleset,
+        fast: true,
+        observe: (_side, bot) => recorded(bot, moves, illegal),
+      })
       expect(r.failures).toEqual([])
       expect(r.wins.a, `${ruleset.variant}: ${JSON.stringify(r.wins)}`).toBeGreaterThanOrEqual(30)
     }
@@ -29,7 +37,15 @@ describe('bot levels in the arena', () => {
         ['medium', 'easy', 10],
         ['easy', 'random', 10],
       ] as const) {
-        const r = await runArena({ a, b, games, seed: `legal/${ruleset.variant}/${a}/${b}`, ruleset, fast: true, observe: (_side, bot) => recorded(bot, moves, illegal) })
+        const r = await runArena({
+          a,
+          b,
+          games,
+          seed: `legal/${ruleset.variant}/${a}/${b}`,
+          ruleset,
+          fast: true,
+          observe: (_side, bot) => recorded(bot, moves, illegal),
+        })
         expect(r.failures).toEqual([])
       }
     expect(illegal).toEqual([])

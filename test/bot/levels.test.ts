@@ -11,7 +11,16 @@ import { recorded } from './recorded.js'
 /** Setups and moves of both sides over two fast games (the bots swap sides in the second). */
 async function transcriptOf(a: BotName, b: BotName, seed: string, ruleset: Ruleset, work?: number): Promise<string[]> {
   const moves: string[] = []
-  const r = await runArena({ a, b, games: 2, seed, ruleset, fast: true, ...(work === undefined ? {} : { work }), observe: (_side, bot) => recorded(bot, moves, []) })
+  const r = await runArena({
+    a,
+    b,
+    games: 2,
+    seed,
+    ruleset,
+    fast: true,
+    ...(work === undefined ? {} : { work }),
+    observe: (_side, bot) => recorded(bot, moves, []),
+  })
   expect(r.failures).toEqual([])
   return moves
 }
@@ -45,7 +54,8 @@ describe('bot levels: easy, medium, hard', () => {
     const calm = []
     for (const [a, b, ruleset, work] of games) calm.push(await transcriptOf(a, b, `clock/${a}/${b}`, ruleset, work))
     racingClock()
-    for (const [k, [a, b, ruleset, work]] of games.entries()) expect(await transcriptOf(a, b, `clock/${a}/${b}`, ruleset, work), `${a} against ${b}`).toEqual(calm[k])
+    for (const [k, [a, b, ruleset, work]] of games.entries())
+      expect(await transcriptOf(a, b, `clock/${a}/${b}`, ruleset, work), `${a} against ${b}`).toEqual(calm[k])
   })
 
   it('the work budget is a real knob: a small budget replays exactly, and plays other moves than the default', async () => {
@@ -56,19 +66,50 @@ describe('bot levels: easy, medium, hard', () => {
 
   it('the levels are ordered: hard and medium beat random every time, medium beats easy, easy beats random', async () => {
     for (const level of ['hard', 'medium'] as const) {
-      const r = await runArena({ a: level, b: 'random', games: 10, seed: 'order', ruleset: DEFAULT_RULESET, fast: true })
+      const r = await runArena({
+        a: level,
+        b: 'random',
+        games: 10,
+        seed: 'order',
+        ruleset: DEFAULT_RULESET,
+        fast: true,
+      })
       expect(r.wins.a, level).toBe(10)
     }
-    const me = await runArena({ a: 'medium', b: 'easy', games: 40, seed: 'order', ruleset: DEFAULT_RULESET, fast: true })
+    const me = await runArena({
+      a: 'medium',
+      b: 'easy',
+      games: 40,
+      seed: 'order',
+      ruleset: DEFAULT_RULESET,
+      fast: true,
+    })
     expect(me.wins.a, JSON.stringify(me.wins)).toBeGreaterThanOrEqual(28)
-    const er = await runArena({ a: 'easy', b: 'random', games: 20, seed: 'order', ruleset: DEFAULT_RULESET, fast: true })
+    const er = await runArena({
+      a: 'easy',
+      b: 'random',
+      games: 20,
+      seed: 'order',
+      ruleset: DEFAULT_RULESET,
+      fast: true,
+    })
     expect(er.wins.a, JSON.stringify(er.wins)).toBeGreaterThanOrEqual(18)
   })
 
   it('an arena run played in slices (firstGame) plays exactly the games of one run', async () => {
     const play = async (firstGame: number, games: number): Promise<string[]> => {
       const moves: string[] = []
-      await runArena({ a: 'hard', b: 'easy', games, firstGame, seed: 'slices', ruleset: CLASSIC_RULESET, fast: true, work: 1, observe: (_side, bot) => recorded(bot, moves, []) })
+      await runArena({
+        a: 'hard',
+        b: 'easy',
+        games,
+        firstGame,
+        seed: 'slices',
+        ruleset: CLASSIC_RULESET,
+        fast: true,
+        work: 1,
+        observe: (_side, bot) => recorded(bot, moves, []),
+      })
       return moves
     }
     const whole = await play(0, 4)
@@ -76,10 +117,13 @@ describe('bot levels: easy, medium, hard', () => {
   })
 
   it('strong is the old name of medium: same seed, same game', async () => {
-    const setup = async (name: BotName): Promise<string> => JSON.stringify(await makeBot(name, 'alias').setup(DEFAULT_RULESET))
+    const setup = async (name: BotName): Promise<string> =>
+      JSON.stringify(await makeBot(name, 'alias').setup(DEFAULT_RULESET))
     expect(await setup('strong')).toBe(await setup('medium'))
     expect(await setup('hard')).not.toBe(await setup('medium'))
-    expect(await transcriptOf('strong', 'random', 'alias', CLASSIC_RULESET)).toEqual(await transcriptOf('medium', 'random', 'alias', CLASSIC_RULESET))
+    expect(await transcriptOf('strong', 'random', 'alias', CLASSIC_RULESET)).toEqual(
+      await transcriptOf('medium', 'random', 'alias', CLASSIC_RULESET),
+    )
   })
 })
 
@@ -97,10 +141,16 @@ describe('the levels on the command line', () => {
   it('play offers --bot easy|medium|hard, hard by default, and refuses any other name before it opens a connection', async () => {
     // The help as one line: commander wraps it to the terminal's width.
     const help = (await cli(['play', '--help'])).out.replace(/\s+/g, ' ')
-    expect(help).toMatch(/--bot <name> the built-in bot: hard, medium \(its old name: strong\), easy or random; your opponent, and with --autoplay your side too \(default: "hard"\)/)
+    expect(help).toMatch(
+      /--bot <name> the built-in bot: hard, medium \(its old name: strong\), easy or random; your opponent, and with --autoplay your side too \(default: "hard"\)/,
+    )
     const home = mkdtempSync(join(tmpdir(), 'spaceships-levels-'))
     try {
-      const bad = await cli(['play', '--bot', 'grandmaster', '--autoplay', '--json'], {}, { env: { XDG_CONFIG_HOME: home, XDG_STATE_HOME: home } })
+      const bad = await cli(
+        ['play', '--bot', 'grandmaster', '--autoplay', '--json'],
+        {},
+        { env: { XDG_CONFIG_HOME: home, XDG_STATE_HOME: home } },
+      )
       expect(bad.code).toBe(64)
       expect(bad.err).toContain('--bot: no bot "grandmaster"; choose hard, medium, easy or random')
       // No identity made, no game begun.

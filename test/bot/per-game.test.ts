@@ -24,7 +24,13 @@ const WORK = 1
 
 async function opening(bot: PlayerStrategy): Promise<{ setup: string; first: string }> {
   const setup = await bot.setup(DEFAULT_RULESET)
-  const first = await bot.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 1, state: initialPlayerState(setup), history: [] })
+  const first = await bot.record({
+    role: 'A',
+    ruleset: DEFAULT_RULESET,
+    turn: 1,
+    state: initialPlayerState(setup),
+    history: [],
+  })
   if (isResignation(first)) throw new Error('a bot resigned in turn 1')
   return { setup: formatSetup(setup), first }
 }
@@ -41,22 +47,38 @@ async function playAsB(secretsSeed: string): Promise<string> {
   const terms = { ...TERMS, maxTurns: 2 }
   const side = (role: 'A' | 'B', k: 0 | 1, strategy: PlayerStrategy) => {
     const secrets = seededSecrets(`${secretsSeed}/${role}`)
-    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], strategy })
+    return runSession({
+      role,
+      keys: generateKeyPair(secrets),
+      terms,
+      secrets,
+      store: memoryStore(),
+      channel: pair.ends[k],
+      strategy,
+    })
   }
-  const [a] = await Promise.all([side('A', 0, randomStrategy(seededRandom('per-game/A'))), side('B', 1, makeBot('hard', undefined, WORK))])
+  const [a] = await Promise.all([
+    side('A', 0, randomStrategy(seededRandom('per-game/A'))),
+    side('B', 1, makeBot('hard', undefined, WORK)),
+  ])
   expect(a.verdict.status).toBe('complete')
   return formatTranscript(a.transcript)
 }
 
 describe('the bots play from the per-game secret', () => {
   it('two games of the hard bot with different secrets open differently: another setup and another first volley', async () => {
-    const [x, y] = await Promise.all([opening(begun(gameSecret(new Uint8Array(32).fill(1)))), opening(begun(gameSecret(new Uint8Array(32).fill(2))))])
+    const [x, y] = await Promise.all([
+      opening(begun(gameSecret(new Uint8Array(32).fill(1)))),
+      opening(begun(gameSecret(new Uint8Array(32).fill(2)))),
+    ])
     expect(x.setup).not.toBe(y.setup)
     expect(x.first).not.toBe(y.first)
   })
 
   it('the first volley varies from game to game: over 8 games, no strike target is in every one', async () => {
-    const volleys = await Promise.all(Array.from({ length: 8 }, (_, i) => opening(begun(gameSecret(new Uint8Array(32).fill(10 + i))))))
+    const volleys = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => opening(begun(gameSecret(new Uint8Array(32).fill(10 + i))))),
+    )
     const targets = volleys.map((v) => new Set(v.first.split(/\s+/)))
     const common = [...(targets[0] ?? [])].filter((t) => targets.every((s) => s.has(t)))
     expect(common.filter((t) => /^[ROYGB][v-z][1-5]$/.test(t))).toEqual([])
@@ -86,9 +108,16 @@ describe('the bots play from the per-game secret', () => {
     const replay = makeBot('hard', undefined, WORK)
     replay.begin?.(gameSecret(reveal.seed))
     const setup: Setup = await replay.setup(DEFAULT_RULESET)
-    const canonical = (ships: readonly { type: string; id: number; cells: readonly number[] }[]): string => JSON.stringify(ships.map((s) => [s.type, s.id, [...s.cells].sort((p, q) => p - q)]).sort())
+    const canonical = (ships: readonly { type: string; id: number; cells: readonly number[] }[]): string =>
+      JSON.stringify(ships.map((s) => [s.type, s.id, [...s.cells].sort((p, q) => p - q)]).sort())
     expect(canonical(setup)).toBe(canonical(reveal.setup))
-    const first = await replay.record({ role: 'B', ruleset: DEFAULT_RULESET, turn: 1, state: initialPlayerState(setup), history: [] })
+    const first = await replay.record({
+      role: 'B',
+      ruleset: DEFAULT_RULESET,
+      turn: 1,
+      state: initialPlayerState(setup),
+      history: [],
+    })
     expect(first).toBe(reveal.records[0])
   })
 

@@ -26,7 +26,15 @@ describe('the medium bot, formerly strong', () => {
     const play = async (seed: string): Promise<string[]> => {
       const moves: string[] = []
       const setup = await makeBot('strong', seed).setup(DEFAULT_RULESET)
-      await runArena({ a: 'strong', b: 'strong', games: 2, seed, ruleset: DEFAULT_RULESET, fast: true, observe: (_side, bot) => recorded(bot, moves, []) })
+      await runArena({
+        a: 'strong',
+        b: 'strong',
+        games: 2,
+        seed,
+        ruleset: DEFAULT_RULESET,
+        fast: true,
+        observe: (_side, bot) => recorded(bot, moves, []),
+      })
       return [JSON.stringify(setup), ...moves]
     }
     expect(await play('det/1')).toEqual(await play('det/1'))
@@ -42,7 +50,15 @@ describe('the medium bot, formerly strong', () => {
       [DEFAULT_RULESET, 'strong', 60],
       [CLASSIC_RULESET, 'strong', 40],
     ] as const) {
-      const r = await runArena({ a: 'strong', b, games, seed: `legal/${ruleset.variant}/${b}`, ruleset, fast: true, observe: (side, bot) => (side === 'a' || b === 'strong' ? recorded(bot, moves, illegal) : bot) })
+      const r = await runArena({
+        a: 'strong',
+        b,
+        games,
+        seed: `legal/${ruleset.variant}/${b}`,
+        ruleset,
+        fast: true,
+        observe: (side, bot) => (side === 'a' || b === 'strong' ? recorded(bot, moves, illegal) : bot),
+      })
       expect(r.failures).toEqual([])
     }
     expect(illegal).toEqual([])
@@ -50,18 +66,51 @@ describe('the medium bot, formerly strong', () => {
   }, 120_000)
 
   it('beats random in at least 95% of games, and is even against itself', async () => {
-    const vsRandom = await runArena({ a: 'strong', b: 'random', games: 100, seed: 'win', ruleset: DEFAULT_RULESET, fast: true })
+    const vsRandom = await runArena({
+      a: 'strong',
+      b: 'random',
+      games: 100,
+      seed: 'win',
+      ruleset: DEFAULT_RULESET,
+      fast: true,
+    })
     expect(vsRandom.wins.a).toBeGreaterThanOrEqual(95)
-    const vsSelf = await runArena({ a: 'strong', b: 'strong', games: 60, seed: 'even', ruleset: DEFAULT_RULESET, fast: true })
+    const vsSelf = await runArena({
+      a: 'strong',
+      b: 'strong',
+      games: 60,
+      seed: 'even',
+      ruleset: DEFAULT_RULESET,
+      fast: true,
+    })
     expect(vsSelf.wins.a).toBeGreaterThanOrEqual(18)
     expect(vsSelf.wins.b).toBeGreaterThanOrEqual(18)
   }, 120_000)
 
   it('sees the same games with the full protocol as with the engine alone (same knowledge, same moves)', async () => {
-    const fast = await runArena({ a: 'strong', b: 'random', games: 6, seed: 'same', ruleset: DEFAULT_RULESET, fast: true })
-    const full = await runArena({ a: 'strong', b: 'random', games: 6, seed: 'same', ruleset: DEFAULT_RULESET, fast: false })
+    const fast = await runArena({
+      a: 'strong',
+      b: 'random',
+      games: 6,
+      seed: 'same',
+      ruleset: DEFAULT_RULESET,
+      fast: true,
+    })
+    const full = await runArena({
+      a: 'strong',
+      b: 'random',
+      games: 6,
+      seed: 'same',
+      ruleset: DEFAULT_RULESET,
+      fast: false,
+    })
     expect(full.failures).toEqual([])
-    expect({ ...full, mode: '', medianThinkMs: 0, p95ThinkMs: 0 }).toEqual({ ...fast, mode: '', medianThinkMs: 0, p95ThinkMs: 0 })
+    expect({ ...full, mode: '', medianThinkMs: 0, p95ThinkMs: 0 }).toEqual({
+      ...fast,
+      mode: '',
+      medianThinkMs: 0,
+      p95ThinkMs: 0,
+    })
   }, 60_000)
 
   it('spaceships arena reports wins, margin, length and think time; --json too', async () => {

@@ -35,8 +35,20 @@ describe('AbortSignal on hostGame and joinGame', () => {
     await expect(host).rejects.toThrow('the user gave up')
     expect(Date.now() - started).toBeLessThan(10_000)
     expect(node?.status).toBe('stopped')
-    const common = { identity: await testIdentity('abort/join'), secrets: seededSecrets('abort/join'), store: memoryStore(), strategy: bot('abort/join'), listen: LOOPBACK, signal: AbortSignal.abort(new Error('too late')) }
-    await expect(joinGame({ ...common, invite: { id: '0123456789abcdef0123456789abcdef', peer: 'x', addrs: [], terms: NET_TERMS } })).rejects.toThrow('too late')
+    const common = {
+      identity: await testIdentity('abort/join'),
+      secrets: seededSecrets('abort/join'),
+      store: memoryStore(),
+      strategy: bot('abort/join'),
+      listen: LOOPBACK,
+      signal: AbortSignal.abort(new Error('too late')),
+    }
+    await expect(
+      joinGame({
+        ...common,
+        invite: { id: '0123456789abcdef0123456789abcdef', peer: 'x', addrs: [], terms: NET_TERMS },
+      }),
+    ).rejects.toThrow('too late')
   })
 
   it('aborted during the game, the host stops it by a claim; the joiner answers and both end with the same verdict', async () => {
@@ -50,8 +62,12 @@ describe('AbortSignal on hostGame and joinGame', () => {
       },
     }
     const events: SessionEvent[] = []
-    const game = await playOverNet('abort/net', { hostExtra: { strategy: stopping, signal: stop.signal, onSessionEvent: (e) => events.push(e) } })
-    expect(events.flatMap((e) => (e.kind === 'stopped' ? [`${e.by} ${e.reason}: ${e.detail}`] : []))).toEqual(['A claim: the local node stopped the game'])
+    const game = await playOverNet('abort/net', {
+      hostExtra: { strategy: stopping, signal: stop.signal, onSessionEvent: (e) => events.push(e) },
+    })
+    expect(events.flatMap((e) => (e.kind === 'stopped' ? [`${e.by} ${e.reason}: ${e.detail}`] : []))).toEqual([
+      'A claim: the local node stopped the game',
+    ])
     // After its stop the host still receives for replyMs (SPEC §6.5): it holds the joiner's answer.
     expect(game.host.transcript.length).toBe(game.join.transcript.length)
     expect(game.join.verdict).toEqual(game.host.verdict)

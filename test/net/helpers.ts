@@ -9,7 +9,15 @@ import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.
 import { type TranscriptStore, memoryStore } from '../../src/transcript/file.js'
 import { SINGLE_GAME, type Terms } from '../../src/transcript/messages.js'
 
-export const NET_TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 10_000, turnMs: 10_000, replyMs: 10_000, sanction: 'forfeit', match: SINGLE_GAME }
+export const NET_TERMS: Terms = {
+  ruleset: '2.6.1 fleet=standard',
+  maxTurns: 1000,
+  setupMs: 10_000,
+  turnMs: 10_000,
+  replyMs: 10_000,
+  sanction: 'forfeit',
+  match: SINGLE_GAME,
+}
 export const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
 
 export function testIdentity(name: string): Promise<Identity> {
@@ -27,7 +35,19 @@ export interface NetGame {
 }
 
 /** A host and a joiner over real libp2p nodes; the invite passes through its text form. */
-export async function playOverNet(seed: string, o: { terms?: Terms; hostListen?: readonly string[]; joinListen?: readonly string[]; relays?: readonly string[]; hostStore?: TranscriptStore; joinStore?: TranscriptStore; hostExtra?: Partial<HostOptions>; onHostNode?: (node: Libp2p) => void } = {}): Promise<NetGame> {
+export async function playOverNet(
+  seed: string,
+  o: {
+    terms?: Terms
+    hostListen?: readonly string[]
+    joinListen?: readonly string[]
+    relays?: readonly string[]
+    hostStore?: TranscriptStore
+    joinStore?: TranscriptStore
+    hostExtra?: Partial<HostOptions>
+    onHostNode?: (node: Libp2p) => void
+  } = {},
+): Promise<NetGame> {
   const [hostId, joinId] = await Promise.all([testIdentity(`${seed}/host`), testIdentity(`${seed}/join`)])
   const events = { host: [] as NetEvent[], join: [] as NetEvent[] }
   const terms = o.terms ?? NET_TERMS
@@ -46,9 +66,16 @@ export async function playOverNet(seed: string, o: { terms?: Terms; hostListen?:
     onEvent: (e) => events.host.push(e),
     onReady: async (node) => {
       o.onHostNode?.(node)
-      await waitFor(() => o.relays === undefined || node.getMultiaddrs().some((a) => a.toString().includes('/p2p-circuit')))
-      const addrs = node.getMultiaddrs().map(String).filter((a) => (o.relays === undefined ? true : a.includes('/p2p-circuit')))
-      const parsed = parseInvite(formatInvite({ id: '0123456789abcdef0123456789abcdef', peer: hostId.peerId.toString(), addrs, terms }))
+      await waitFor(
+        () => o.relays === undefined || node.getMultiaddrs().some((a) => a.toString().includes('/p2p-circuit')),
+      )
+      const addrs = node
+        .getMultiaddrs()
+        .map(String)
+        .filter((a) => (o.relays === undefined ? true : a.includes('/p2p-circuit')))
+      const parsed = parseInvite(
+        formatInvite({ id: '0123456789abcdef0123456789abcdef', peer: hostId.peerId.toString(), addrs, terms }),
+      )
       if (!parsed.ok) throw new Error(parsed.error.message)
       sendInvite(parsed.value)
     },

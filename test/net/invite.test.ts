@@ -7,19 +7,36 @@ describe('invites (SPEC §2.3)', () => {
   it('round-trip: any id, addresses and terms come back unchanged', async () => {
     const peer = (await testIdentity('invite')).peerId.toString()
     fc.assert(
-      fc.property(fc.stringMatching(/^[0-9a-f]{32}$/), fc.array(fc.integer({ min: 1, max: 65535 }), { maxLength: 16 }), fc.integer({ min: 1, max: 1000 }), (id, ports, maxTurns) => {
-        const invite = { id, peer, addrs: ports.map((p) => `/ip4/127.0.0.1/tcp/${p}/p2p/${peer}`), terms: { ...NET_TERMS, maxTurns } }
-        expect(parseInvite(formatInvite(invite))).toEqual({ ok: true, value: invite })
-      }),
+      fc.property(
+        fc.stringMatching(/^[0-9a-f]{32}$/),
+        fc.array(fc.integer({ min: 1, max: 65535 }), { maxLength: 16 }),
+        fc.integer({ min: 1, max: 1000 }),
+        (id, ports, maxTurns) => {
+          const invite = {
+            id,
+            peer,
+            addrs: ports.map((p) => `/ip4/127.0.0.1/tcp/${p}/p2p/${peer}`),
+            terms: { ...NET_TERMS, maxTurns },
+          }
+          expect(parseInvite(formatInvite(invite))).toEqual({ ok: true, value: invite })
+        },
+      ),
     )
   })
 
   it('hostile text never throws: it is refused with the field at fault', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ maxLength: 300 }).map((s) => INVITE_PREFIX + s), fc.jsonValue().map((j) => INVITE_PREFIX + Buffer.from(JSON.stringify(j)).toString('base64url'))), (text) => {
-        const r = parseInvite(text)
-        if (!r.ok) expect(r.error.field.length).toBeGreaterThan(0)
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 300 }),
+          fc.string({ maxLength: 300 }).map((s) => INVITE_PREFIX + s),
+          fc.jsonValue().map((j) => INVITE_PREFIX + Buffer.from(JSON.stringify(j)).toString('base64url')),
+        ),
+        (text) => {
+          const r = parseInvite(text)
+          if (!r.ok) expect(r.error.field.length).toBeGreaterThan(0)
+        },
+      ),
       { numRuns: 2000 },
     )
   })
@@ -34,15 +51,29 @@ describe('invites (SPEC §2.3)', () => {
     expect(parseInvite(enc(good))).toMatchObject({ ok: true })
     expect(parseInvite(enc({ ...good, id: 'AB'.repeat(16) }))).toMatchObject({ ok: false, error: { field: 'id' } })
     expect(parseInvite(enc({ ...good, peer: 'QmNotAPeer' }))).toMatchObject({ ok: false, error: { field: 'peer' } })
-    expect(parseInvite(enc({ ...good, addrs: ['not a multiaddr'] }))).toMatchObject({ ok: false, error: { field: 'addrs[0]' } })
-    expect(parseInvite(enc({ ...good, terms: { ...terms, maxTurns: 0 } }))).toMatchObject({ ok: false, error: { field: 'terms.maxTurns' } })
-    expect(parseInvite(enc({ ...good, terms: NET_TERMS }))).toMatchObject({ ok: false, error: { field: 'terms.match' } })
+    expect(parseInvite(enc({ ...good, addrs: ['not a multiaddr'] }))).toMatchObject({
+      ok: false,
+      error: { field: 'addrs[0]' },
+    })
+    expect(parseInvite(enc({ ...good, terms: { ...terms, maxTurns: 0 } }))).toMatchObject({
+      ok: false,
+      error: { field: 'terms.maxTurns' },
+    })
+    expect(parseInvite(enc({ ...good, terms: NET_TERMS }))).toMatchObject({
+      ok: false,
+      error: { field: 'terms.match' },
+    })
     const v1 = parseInvite('spaceships1.' + Buffer.from(JSON.stringify(good)).toString('base64url'))
     expect(v1.ok ? '' : `${v1.error.field}: ${v1.error.message}`).toMatch(/^invite: an invite of protocol version 1/)
     expect(parseInvite('x'.repeat(5000))).toMatchObject({ ok: false, error: { field: 'invite' } })
   })
 
   it('finds the relays of circuit addresses, which the joiner must admit', () => {
-    expect(relaysOf(['/ip4/1.2.3.4/tcp/4001/p2p/12D3KooWRelay/p2p-circuit/p2p/12D3KooWHost', '/ip4/1.2.3.4/tcp/5/p2p/12D3KooWHost'])).toEqual(['12D3KooWRelay'])
+    expect(
+      relaysOf([
+        '/ip4/1.2.3.4/tcp/4001/p2p/12D3KooWRelay/p2p-circuit/p2p/12D3KooWHost',
+        '/ip4/1.2.3.4/tcp/5/p2p/12D3KooWHost',
+      ]),
+    ).toEqual(['12D3KooWRelay'])
   })
 })

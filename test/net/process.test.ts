@@ -15,7 +15,10 @@ interface Proc {
 }
 
 function start(args: string[], home: string): Proc {
-  const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    env: { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_STATE_HOME: join(home, 'state'), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString()
@@ -24,7 +27,16 @@ function start(args: string[], home: string): Proc {
   child.stderr.on('data', (d: Buffer) => {
     err += d.toString()
   })
-  return { child, out: () => out, err: () => err, exit: new Promise((r) => child.on('exit', (code) => { r(code); })) }
+  return {
+    child,
+    out: () => out,
+    err: () => err,
+    exit: new Promise((r) =>
+      child.on('exit', (code) => {
+        r(code)
+      }),
+    ),
+  }
 }
 
 async function until<T>(f: () => T | undefined, ms = 20_000): Promise<T> {
@@ -50,10 +62,34 @@ describe('two processes over TCP: one is killed mid-game and restarted (SPEC §2
     const hostHome = mkdtempSync(join(tmpdir(), 'spaceships-host-'))
     const joinHome = mkdtempSync(join(tmpdir(), 'spaceships-join-'))
     const deadlines = ['--turn-seconds', '30', '--reply-seconds', '30']
-    const host = start(['host', '--autoplay', '--bot', 'random', '--seed', 'proc/A', '--pace', '10', '--listen', '/ip4/127.0.0.1/tcp/0', ...deadlines, '--json'], hostHome)
-    const first = await until(() => host.out().split('\n').find((l) => l.startsWith('{"invite"')))
+    const host = start(
+      [
+        'host',
+        '--autoplay',
+        '--bot',
+        'random',
+        '--seed',
+        'proc/A',
+        '--pace',
+        '10',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        ...deadlines,
+        '--json',
+      ],
+      hostHome,
+    )
+    const first = await until(() =>
+      host
+        .out()
+        .split('\n')
+        .find((l) => l.startsWith('{"invite"')),
+    )
     const { invite, game } = JSON.parse(first) as { invite: string; game: string }
-    const joiner = start(['join', invite, '--autoplay', '--bot', 'random', '--yes', '--seed', 'proc/B', '--json'], joinHome)
+    const joiner = start(
+      ['join', invite, '--autoplay', '--bot', 'random', '--yes', '--seed', 'proc/B', '--json'],
+      joinHome,
+    )
     const transcript = join(hostHome, 'state', 'spaceships', 'games', game, 'transcript')
     // Mid-game: after some turns, at whatever point the host happens to be.
     await until(() => (lines(transcript) > 80 ? true : undefined))
@@ -65,7 +101,10 @@ describe('two processes over TCP: one is killed mid-game and restarted (SPEC §2
     expect(hostCode, resumed.err() + resumed.out().slice(-300)).toBe(0)
     expect(joinCode, joiner.err() + joiner.out().slice(-300)).toBe(0)
     const hostResult = JSON.parse(resumed.out().slice(resumed.out().indexOf('{\n'))) as { verdict: { status: string } }
-    const joinResult = JSON.parse(joiner.out().slice(joiner.out().indexOf('{\n'))) as { verdict: unknown; transcript: string }
+    const joinResult = JSON.parse(joiner.out().slice(joiner.out().indexOf('{\n'))) as {
+      verdict: unknown
+      transcript: string
+    }
     expect(hostResult.verdict.status).toBe('complete')
     expect(joinResult.verdict).toEqual(hostResult.verdict)
     const hostText = readFileSync(transcript, 'utf8')

@@ -6,7 +6,16 @@
 import { describe, expect, it } from 'vitest'
 import { LineLimiter, REPEAT_LINE_MS } from '../../src/cli/io.js'
 import { seededSecrets } from '../../src/commit/secrets.js'
-import { DialPacer, type NetEvent, NotServedError, REFUSALS_BEFORE_GIVING_UP, encodeRefusal, hostGame, joinGame, refusalOf } from '../../src/net/game.js'
+import {
+  DialPacer,
+  type NetEvent,
+  NotServedError,
+  REFUSALS_BEFORE_GIVING_UP,
+  encodeRefusal,
+  hostGame,
+  joinGame,
+  refusalOf,
+} from '../../src/net/game.js'
 import { VirtualClock } from '../../src/session/clock.js'
 import { memoryStore } from '../../src/transcript/file.js'
 import { LOOPBACK, NET_TERMS, bot, testIdentity } from './helpers.js'
@@ -22,7 +31,9 @@ async function settled(p: Promise<unknown>): Promise<boolean> {
 describe('the refusal frame (SPEC §2.3)', () => {
   it('is control kind 5 with its text; on the wire exactly the bytes SPEC §2.3 states', () => {
     const frame = encodeRefusal()
-    const wire = Buffer.concat([Buffer.of(frame.length), frame]).toString('hex').replace(/(..)(?!$)/g, '$1 ')
+    const wire = Buffer.concat([Buffer.of(frame.length), frame])
+      .toString('hex')
+      .replace(/(..)(?!$)/g, '$1 ')
     expect(wire).toBe('1e 04 05 6e 6f 20 67 61 6d 65 20 68 65 72 65 20 66 6f 72 20 74 68 69 73 20 69 6e 76 69 74 65')
     expect(refusalOf(frame)).toBe('no game here for this invite')
   })
@@ -37,7 +48,7 @@ describe('the refusal frame (SPEC §2.3)', () => {
   })
 })
 
-describe('DialPacer: the joiner\'s waits between dials (SPEC §2.2, §2.3)', () => {
+describe("DialPacer: the joiner's waits between dials (SPEC §2.2, §2.3)", () => {
   it('a failed dial backs off from 250 ms, doubling to 5 s; an admitted stream starts it again and its loss is redialled at once', () => {
     const clock = new VirtualClock()
     const pacer = new DialPacer(clock)
@@ -106,7 +117,7 @@ describe('DialPacer: the joiner\'s waits between dials (SPEC §2.2, §2.3)', () 
   })
 })
 
-describe('LineLimiter: a repeated condition is said at most once per 5 s (the CLI\'s event lines)', () => {
+describe("LineLimiter: a repeated condition is said at most once per 5 s (the CLI's event lines)", () => {
   it('holds back repeats within the period and counts them in the next line; kinds are independent', () => {
     let now = 0
     const limit = new LineLimiter(REPEAT_LINE_MS, () => now)
@@ -141,23 +152,54 @@ describe('a joiner the host refuses (SPEC §2.3)', () => {
     const stop = new AbortController()
     let ready: (addrs: string[]) => void = () => undefined
     const listening = new Promise<string[]>((r) => (ready = r))
-    const hosted = hostGame({ identity, secrets: seededSecrets('refused/A'), store: memoryStore(), strategy: bot('refused/A'), listen: LOOPBACK, inviteId: '11111111111111111111111111111111', terms: NET_TERMS, waitMs: 30_000, signal: stop.signal, onEvent: (e) => hostEvents.push(e), onReady: (node) => { ready(node.getMultiaddrs().map(String)) } })
+    const hosted = hostGame({
+      identity,
+      secrets: seededSecrets('refused/A'),
+      store: memoryStore(),
+      strategy: bot('refused/A'),
+      listen: LOOPBACK,
+      inviteId: '11111111111111111111111111111111',
+      terms: NET_TERMS,
+      waitMs: 30_000,
+      signal: stop.signal,
+      onEvent: (e) => hostEvents.push(e),
+      onReady: (node) => {
+        ready(node.getMultiaddrs().map(String))
+      },
+    })
     hosted.catch(() => undefined)
     const addrs = await listening
     const joinEvents: NetEvent[] = []
     const store = memoryStore()
     const started = Date.now()
-    const joined = joinGame({ identity: await testIdentity('refused/join'), secrets: seededSecrets('refused/B'), store, strategy: bot('refused/B'), listen: [], invite: { id: '22222222222222222222222222222222', peer: identity.peerId.toString(), addrs, terms: NET_TERMS }, onEvent: (e) => joinEvents.push(e) })
-    const error = await joined.then(() => undefined, (e: unknown) => e)
+    const joined = joinGame({
+      identity: await testIdentity('refused/join'),
+      secrets: seededSecrets('refused/B'),
+      store,
+      strategy: bot('refused/B'),
+      listen: [],
+      invite: { id: '22222222222222222222222222222222', peer: identity.peerId.toString(), addrs, terms: NET_TERMS },
+      onEvent: (e) => joinEvents.push(e),
+    })
+    const error = await joined.then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     stop.abort()
     expect(error).toBeInstanceOf(NotServedError)
-    expect((error as NotServedError).message).toBe('the other side no longer serves this game (it refused our invite 3 times, saying "no game here for this invite")')
+    expect((error as NotServedError).message).toBe(
+      'the other side no longer serves this game (it refused our invite 3 times, saying "no game here for this invite")',
+    )
     // Waits of 1 s and 2 s between the three streams: neither at once nor for long.
     expect(Date.now() - started).toBeGreaterThanOrEqual(3000)
     expect(Date.now() - started).toBeLessThan(15_000)
     expect(store.envelopes()).toHaveLength(0)
     // A refused stream is never reported as a connection.
     expect(joinEvents.filter((e) => e.kind === 'connected' || e.kind === 'disconnected')).toEqual([])
-    expect(hostEvents.flatMap((e) => (e.kind === 'refused' ? [e.why] : []))).toEqual(['presented the wrong invite', 'presented the wrong invite', 'presented the wrong invite'])
+    expect(hostEvents.flatMap((e) => (e.kind === 'refused' ? [e.why] : []))).toEqual([
+      'presented the wrong invite',
+      'presented the wrong invite',
+      'presented the wrong invite',
+    ])
   }, 30_000)
 })

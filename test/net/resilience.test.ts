@@ -33,21 +33,30 @@ async function startHost(seed: string, terms = NET_TERMS, events: NetEvent[] = [
     terms,
     waitMs: 20_000,
     onEvent: (e) => events.push(e),
-    onReady: (node) => { ready({ id: INVITE_ID, peer: identity.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms }); },
+    onReady: (node) => {
+      ready({ id: INVITE_ID, peer: identity.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms })
+    },
   })
   return { identity, invite: await invite, result, events }
 }
 
 describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', () => {
-  it('hostile bytes from a peer holding the invite are nobody\'s evidence: no conviction, no crash, the game never starts (SPEC §2.1, §5.4)', async () => {
+  it("hostile bytes from a peer holding the invite are nobody's evidence: no conviction, no crash, the game never starts (SPEC §2.1, §5.4)", async () => {
     for (const [label, frame] of [
       ['garbage', new TextEncoder().encode('{"v":1,"this is":"not an envelope"}')],
       ['oversized', new Uint8Array([0xff, 0xff, 0xff, 0x7f])],
     ] as const) {
       const host = await startHost(`hostile/${label}`, { ...NET_TERMS, replyMs: 2000 })
-      const attacker = await createPeerNode({ identity: await testIdentity(`hostile/${label}/attacker`), listen: [], admission: () => 'anyone' })
+      const attacker = await createPeerNode({
+        identity: await testIdentity(`hostile/${label}/attacker`),
+        listen: [],
+        admission: () => 'anyone',
+      })
       await attacker.start()
-      const stream = await attacker.dialProtocol(host.invite.addrs.map((a) => multiaddr(a)), PROTOCOL_ID)
+      const stream = await attacker.dialProtocol(
+        host.invite.addrs.map((a) => multiaddr(a)),
+        PROTOCOL_ID,
+      )
       const lp = lpStream(stream, { maxDataLength: 1 << 20 })
       await lp.write(new TextEncoder().encode(JOIN_PREAMBLE + INVITE_ID))
       if (label === 'oversized') lp.unwrap().send(frame)
@@ -58,18 +67,35 @@ describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', 
       expect(r.verdict.status, label).toBe('incomplete')
       if (r.verdict.status === 'incomplete') expect(r.verdict.reason, label).toBe('no-game')
       // The host's transcript holds only what it signed itself: its hello, and its claim.
-      expect(envelopesOf(formatTranscript(r.transcript)).map((e) => e.envelope.sender), label).not.toContain('B')
+      expect(
+        envelopesOf(formatTranscript(r.transcript)).map((e) => e.envelope.sender),
+        label,
+      ).not.toContain('B')
     }
   }, 60_000)
 
   it('a stranger without the invite is refused, and the invited joiner still plays (SPEC §2.3)', async () => {
     const host = await startHost('stranger')
-    const stranger = await createPeerNode({ identity: await testIdentity('stranger/x'), listen: [], admission: () => 'anyone' })
+    const stranger = await createPeerNode({
+      identity: await testIdentity('stranger/x'),
+      listen: [],
+      admission: () => 'anyone',
+    })
     await stranger.start()
-    const s = await stranger.dialProtocol(host.invite.addrs.map((a) => multiaddr(a)), PROTOCOL_ID)
+    const s = await stranger.dialProtocol(
+      host.invite.addrs.map((a) => multiaddr(a)),
+      PROTOCOL_ID,
+    )
     await lpStream(s).write(new TextEncoder().encode(JOIN_PREAMBLE + '00000000000000000000000000000000'))
     await waitFor(() => host.events.some((e) => e.kind === 'refused' && e.why === 'presented the wrong invite'))
-    const joined = await joinGame({ identity: await testIdentity('stranger/join'), secrets: seededSecrets('stranger/B'), store: memoryStore(), strategy: bot('stranger/B/bot'), listen: LOOPBACK, invite: host.invite })
+    const joined = await joinGame({
+      identity: await testIdentity('stranger/join'),
+      secrets: seededSecrets('stranger/B'),
+      store: memoryStore(),
+      strategy: bot('stranger/B/bot'),
+      listen: LOOPBACK,
+      invite: host.invite,
+    })
     const hosted = await host.result
     expect(hosted.verdict.status).toBe('complete')
     expect(joined.verdict).toEqual(hosted.verdict)
@@ -84,12 +110,34 @@ describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', 
     let thinking: () => void = () => undefined
     const pause = new Promise<void>((r) => (thinking = r))
     // The joiner is slow on turn 2, so the game is certainly running while the stranger dials.
-    const slow: PlayerStrategy = { setup: (r) => bot('gater/B/bot').setup(r), record: async (ctx) => { if (ctx.turn === 2) await pause; return bot(`gater/B/${ctx.turn}`).record(ctx) } }
-    const joined = joinGame({ identity: joiner, secrets: seededSecrets('gater/B'), store: memoryStore(), strategy: slow, listen: LOOPBACK, invite: host.invite })
+    const slow: PlayerStrategy = {
+      setup: (r) => bot('gater/B/bot').setup(r),
+      record: async (ctx) => {
+        if (ctx.turn === 2) await pause
+        return bot(`gater/B/${ctx.turn}`).record(ctx)
+      },
+    }
+    const joined = joinGame({
+      identity: joiner,
+      secrets: seededSecrets('gater/B'),
+      store: memoryStore(),
+      strategy: slow,
+      listen: LOOPBACK,
+      invite: host.invite,
+    })
     await waitFor(() => host.events.some((e) => e.kind === 'connected'))
-    const stranger = await createPeerNode({ identity: await testIdentity('gater/x'), listen: [], admission: () => 'anyone' })
+    const stranger = await createPeerNode({
+      identity: await testIdentity('gater/x'),
+      listen: [],
+      admission: () => 'anyone',
+    })
     await stranger.start()
-    await expect(stranger.dialProtocol(host.invite.addrs.map((a) => multiaddr(a)), PROTOCOL_ID)).rejects.toThrow()
+    await expect(
+      stranger.dialProtocol(
+        host.invite.addrs.map((a) => multiaddr(a)),
+        PROTOCOL_ID,
+      ),
+    ).rejects.toThrow()
     await stranger.stop()
     expect(host.events.some((e) => e.kind === 'refused' && e.why === 'not the opponent of this game')).toBe(true)
     thinking()
@@ -99,10 +147,21 @@ describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', 
   }, 60_000)
 
   it('a game through a circuit relay on loopback, the host reachable only through the relay (a host behind NAT)', async () => {
-    const [hostId, joinId, relayId] = await Promise.all([testIdentity('relay/1/host'), testIdentity('relay/1/join'), testIdentity('relay/1/relay')])
-    const relay = await createRelayNode({ identity: relayId, listen: LOOPBACK, admission: () => new Set([hostId.peerId.toString(), joinId.peerId.toString()]) })
+    const [hostId, joinId, relayId] = await Promise.all([
+      testIdentity('relay/1/host'),
+      testIdentity('relay/1/join'),
+      testIdentity('relay/1/relay'),
+    ])
+    const relay = await createRelayNode({
+      identity: relayId,
+      listen: LOOPBACK,
+      admission: () => new Set([hostId.peerId.toString(), joinId.peerId.toString()]),
+    })
     await relay.start()
-    const relayAddr = relay.getMultiaddrs().map(String).find((a) => a.includes('127.0.0.1'))
+    const relayAddr = relay
+      .getMultiaddrs()
+      .map(String)
+      .find((a) => a.includes('127.0.0.1'))
     if (relayAddr === undefined) throw new Error('relay has no address')
     const g = await playOverNet('relay/1', { hostListen: ['/p2p-circuit'], joinListen: [], relays: [relayAddr] })
     await relay.stop()
@@ -122,7 +181,16 @@ describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', 
         return honest.record(ctx)
       },
     }
-    await expect(joinGame({ identity: await testIdentity('abandon/join'), secrets: seededSecrets('abandon/B'), store: memoryStore(), strategy: dying, listen: LOOPBACK, invite: host.invite })).rejects.toThrow('gone for good')
+    await expect(
+      joinGame({
+        identity: await testIdentity('abandon/join'),
+        secrets: seededSecrets('abandon/B'),
+        store: memoryStore(),
+        strategy: dying,
+        listen: LOOPBACK,
+        invite: host.invite,
+      }),
+    ).rejects.toThrow('gone for good')
     const r = await host.result
     // SPEC §12.7 rule 7: B stopped answering and never revealed; A claimed and revealed: B loses.
     expect(r.verdict).toMatchObject({ status: 'abandoned', by: 'B', how: 'no-reveal', winner: 'A', claimedBy: 'A' })
@@ -146,7 +214,14 @@ describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', 
         return honest.record(ctx)
       },
     }
-    const options = { identity, secrets: seededSecrets('resume/B'), store, journal, listen: LOOPBACK, invite: host.invite }
+    const options = {
+      identity,
+      secrets: seededSecrets('resume/B'),
+      store,
+      journal,
+      listen: LOOPBACK,
+      invite: host.invite,
+    }
     await expect(joinGame({ ...options, strategy: crashing })).rejects.toThrow('simulated crash')
     const before = store.envelopes().length
     // The restart draws different secrets: the journal must win, or it would equivocate.
@@ -172,7 +247,15 @@ describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', 
       },
       envelopes: () => inner.envelopes(),
     }
-    const options = { identity: await testIdentity('disk-full/join'), secrets: seededSecrets('disk-full/B'), store, journal: memoryJournal(), listen: LOOPBACK, invite: host.invite, strategy: bot('disk-full/B/bot') }
+    const options = {
+      identity: await testIdentity('disk-full/join'),
+      secrets: seededSecrets('disk-full/B'),
+      store,
+      journal: memoryJournal(),
+      listen: LOOPBACK,
+      invite: host.invite,
+      strategy: bot('disk-full/B/bot'),
+    }
     await expect(joinGame(options)).rejects.toThrow(StorageError)
     const kept = inner.envelopes().length
     full = false
@@ -193,7 +276,8 @@ describe('a peer node under hostile or failing conditions (SPEC §2.1, §2.2)', 
         onSessionEvent: (e) => {
           if (e.kind !== 'envelope' || e.direction !== 'received') return
           received++
-          if (received === 10 || received === 20 || received === 30) for (const c of hostNode?.getConnections() ?? []) void c.close()
+          if (received === 10 || received === 20 || received === 30)
+            for (const c of hostNode?.getConnections() ?? []) void c.close()
         },
       },
     })
@@ -214,12 +298,16 @@ describe('redial backoff (SPEC §2.2)', () => {
     expect(redialDelay(4000, 2000)).toBe(500)
     expect(redialDelay(4000, 100)).toBe(250)
     fc.assert(
-      fc.property(fc.integer({ min: 250, max: 5000 }), fc.option(fc.integer({ min: -10_000, max: 600_000 }), { nil: undefined }), (previous, left) => {
-        const d = redialDelay(previous, left)
-        expect(d).toBeGreaterThanOrEqual(250)
-        expect(d).toBeLessThanOrEqual(5000)
-        if (left !== undefined) expect(d).toBeLessThanOrEqual(Math.max(250, left / 4))
-      }),
+      fc.property(
+        fc.integer({ min: 250, max: 5000 }),
+        fc.option(fc.integer({ min: -10_000, max: 600_000 }), { nil: undefined }),
+        (previous, left) => {
+          const d = redialDelay(previous, left)
+          expect(d).toBeGreaterThanOrEqual(250)
+          expect(d).toBeLessThanOrEqual(5000)
+          if (left !== undefined) expect(d).toBeLessThanOrEqual(Math.max(250, left / 4))
+        },
+      ),
     )
   })
 })

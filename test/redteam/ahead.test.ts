@@ -14,7 +14,7 @@ import { partsOf, summary, verdictOf } from './helpers.js'
 type Sealer = (p: readonly Part[]) => SealedEnvelope
 
 describe('red team: the commitment ahead (SPEC §6.3, §12.7)', () => {
-  it('SPEC §6.3 §6.4: a commitment ahead with step-5 flashcube data of the last turn is its sender\'s protocol violation, live and in every file', async () => {
+  it("SPEC §6.3 §6.4: a commitment ahead with step-5 flashcube data of the last turn is its sender's protocol violation, live and in every file", async () => {
     // Seed 'rt/c' plays step 5 in turn 6 (A sends flashcube data); with maxTurns 6 the game ends there.
     const terms = { ...TERMS, maxTurns: 6 }
     let added = false
@@ -43,7 +43,18 @@ describe('red team: the commitment ahead (SPEC §6.3, §12.7)', () => {
     for (const when of [2, 3, 5]) {
       const g = await playInMemory(`redteam/ahead-stop/${when}`, {
         terms,
-        deviations: [undefined, { stopAfterSending: (s) => (s.envelope.parts.at(-1)?.t === 'commit' && s.envelope.parts.length > 1 && s.envelope.parts[0]?.t !== 'commit' && s.envelope.seq >= when ? 'claim' : undefined) }],
+        deviations: [
+          undefined,
+          {
+            stopAfterSending: (s) =>
+              s.envelope.parts.at(-1)?.t === 'commit' &&
+              s.envelope.parts.length > 1 &&
+              s.envelope.parts[0]?.t !== 'commit' &&
+              s.envelope.seq >= when
+                ? 'claim'
+                : undefined,
+          },
+        ],
       })
       const seq = g.a.transcript.map(partsOf)
       expect(seq.some((p) => p.startsWith('B') && p.endsWith('+commit') && !p.includes(':commit'))).toBe(true)

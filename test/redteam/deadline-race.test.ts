@@ -33,7 +33,13 @@ describe('red team: an envelope landing on the deadline (SPEC §6.6, §12.7 rule
     for (const offset of [-1, 0, 1]) {
       let clockNow: () => number = () => 0
       const fault = landOnDeadline(3, offset)
-      const g = await playInMemory('redteam/deadline-race', { terms, onLink: (_p, c) => { clockNow = () => c.now() }, fault: (f, from, i) => fault(f, from, i, clockNow) })
+      const g = await playInMemory('redteam/deadline-race', {
+        terms,
+        onLink: (_p, c) => {
+          clockNow = () => c.now()
+        },
+        fault: (f, from, i) => fault(f, from, i, clockNow),
+      })
       const seq = g.a.transcript.map(partsOf)
       const merged = verdictOf(g.a.transcript, g.b.transcript)
       for (const v of [g.a.verdict, g.b.verdict, merged]) {

@@ -20,7 +20,12 @@ const terms = { ...TERMS, maxTurns: 30 }
 
 /** A reveal part near `MAX_ENVELOPE`: the largest envelope a sender may sign. */
 function bigReveal(): Part {
-  return { t: 'reveal', seed: new Uint8Array(32), setup: [{ type: 'DS', id: 1, cells: [0] }], records: Array.from({ length: 1000 }, () => 'a'.repeat(1000)) }
+  return {
+    t: 'reveal',
+    seed: new Uint8Array(32),
+    setup: [{ type: 'DS', id: 1, cells: [0] }],
+    records: Array.from({ length: 1000 }, () => 'a'.repeat(1000)),
+  }
 }
 
 function keysOf(seed: string) {
@@ -33,7 +38,14 @@ function chainedFlood(seed: string, first: SealedEnvelope, n: number): SealedEnv
   const out: SealedEnvelope[] = []
   let prev = first
   for (let i = 1; i <= n; i++) {
-    const s = seal(keys, { sender: 'B', seq: first.envelope.seq + i, game: first.envelope.game, prev: prev.hash, ack: first.envelope.ack, parts: [bigReveal()] })
+    const s = seal(keys, {
+      sender: 'B',
+      seq: first.envelope.seq + i,
+      game: first.envelope.game,
+      prev: prev.hash,
+      ack: first.envelope.ack,
+      parts: [bigReveal()],
+    })
     out.push(s)
     prev = s
   }
@@ -43,7 +55,16 @@ function chainedFlood(seed: string, first: SealedEnvelope, n: number): SealedEnv
 /** B's envelopes all at the seq of `at`, each different (equivocation n times over), each near 1 MiB. */
 function equivocations(seed: string, at: SealedEnvelope, n: number): SealedEnvelope[] {
   const keys = keysOf(seed)
-  return Array.from({ length: n }, (_, i) => seal(keys, { sender: 'B', seq: at.envelope.seq, game: at.envelope.game, prev: at.envelope.prev, ack: at.envelope.ack, parts: [{ ...bigReveal(), seed: new Uint8Array(32).fill(i + 1) } as Part] }))
+  return Array.from({ length: n }, (_, i) =>
+    seal(keys, {
+      sender: 'B',
+      seq: at.envelope.seq,
+      game: at.envelope.game,
+      prev: at.envelope.prev,
+      ack: at.envelope.ack,
+      parts: [{ ...bigReveal(), seed: new Uint8Array(32).fill(i + 1) } as Part],
+    }),
+  )
 }
 
 function bytesOf(transcript: readonly Uint8Array[]): number {
@@ -83,7 +104,10 @@ function after(extra: (honest: SealedEnvelope) => SealedEnvelope[]) {
 
 describe('red team: a cheater cannot grow the honest transcript past the file limit (SPEC §11)', () => {
   it('fourteen chained 1 MiB envelopes out of turn: the honest file keeps the first (the evidence) and at most two after its stop, stays readable and convicts B', async () => {
-    const g = await floodedGame('redteam/flood', after((honest) => chainedFlood('redteam/flood', honest, 14)))
+    const g = await floodedGame(
+      'redteam/flood',
+      after((honest) => chainedFlood('redteam/flood', honest, 14)),
+    )
     const bytes = bytesOf(g.a.transcript)
     const floodKept = g.a.transcript.filter((b) => b.length > 500_000).length
     expect(floodKept).toBeLessThanOrEqual(1 + LIMITS.afterStopEnvelopes)
@@ -94,7 +118,10 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
   }, 60_000)
 
   it('one stray envelope while A decides: A accuses B at once, never answers it, never signs the same step twice', async () => {
-    const g = await floodedGame('redteam/stray', after((honest) => chainedFlood('redteam/stray', honest, 1)))
+    const g = await floodedGame(
+      'redteam/stray',
+      after((honest) => chainedFlood('redteam/stray', honest, 1)),
+    )
     const mine = g.a.transcript.map(partsOf).filter((p) => p.startsWith('A'))
     // A's last envelope is its accusation; before it, no phase step is signed twice.
     expect(mine[mine.length - 1]).toMatch(/^A\d+:stop\+reveal$/)
@@ -106,7 +133,10 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
   }, 30_000)
 
   it('thirty 1 MiB equivocations at one seq: one is kept as proof, the verdict is equivocation by B', async () => {
-    const g = await floodedGame('redteam/equivocate', after((honest) => equivocations('redteam/equivocate', honest, 30)))
+    const g = await floodedGame(
+      'redteam/equivocate',
+      after((honest) => equivocations('redteam/equivocate', honest, 30)),
+    )
     expect(g.a.transcript.filter((b) => b.length > 500_000).length).toBe(1)
     expect(bytesOf(g.a.transcript)).toBeLessThan(LIMITS.fileBytes / 4)
     expect(summary(verdictOf(g.a.transcript))).toBe('offence B equivocation')
@@ -116,7 +146,10 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
     const seed = 'redteam/after-stop'
     // B resigns in place of its commit, then floods after its stop.
     const g = await floodedGame(seed, (parts, sealParts) => {
-      const stop = sealParts([{ t: 'stop', reason: 'resignation', detail: 'resigned' }, ...parts.filter((p) => p.t === 'reveal')])
+      const stop = sealParts([
+        { t: 'stop', reason: 'resignation', detail: 'resigned' },
+        ...parts.filter((p) => p.t === 'reveal'),
+      ])
       return [stop, ...chainedFlood(seed, stop, 10)]
     })
     expect(g.a.transcript.filter((b) => b.length > 500_000).length).toBeLessThanOrEqual(LIMITS.afterStopEnvelopes)

@@ -32,5 +32,7 @@ export function winnerOf(v: Verdict): string | undefined {
 
 export function partsOf(b: Uint8Array): string {
   const d = decodeEnvelope(b)
-  return d.ok ? `${d.value.envelope.sender}${d.value.envelope.seq}:${d.value.envelope.parts.map((p) => p.t).join('+')}` : '?'
+  return d.ok
+    ? `${d.value.envelope.sender}${d.value.envelope.seq}:${d.value.envelope.parts.map((p) => p.t).join('+')}`
+    : '?'
 }

@@ -22,7 +22,8 @@ describe('red team: the journal in a continued match (SPEC §2.2, §6.1)', () =>
     const ruleset = r.value
     const rng = seededRandom('redteam/journal-additional')
     let setup = randomSetup(ruleset, rng, 30)
-    for (let i = 0; i < 200 && readSetup(formatSetup(setup), ruleset, 0, 'strict').ok; i++) setup = randomSetup(ruleset, rng, 30)
+    for (let i = 0; i < 200 && readSetup(formatSetup(setup), ruleset, 0, 'strict').ok; i++)
+      setup = randomSetup(ruleset, rng, 30)
     expect(readSetup(formatSetup(setup), ruleset, 30, 'strict').ok).toBe(true)
     expect(readSetup(formatSetup(setup), ruleset, 0, 'strict').ok).toBe(false)
     const journal = memoryJournal()

@@ -30,7 +30,12 @@ function partsOfBytes(b: Uint8Array): { sender: Role; parts: string[] } {
 }
 
 /** Runs both sides over one in-memory link; each side's store starts with `stored` and its journal is `journals`. */
-async function play(seed: string, stored: readonly [readonly Uint8Array[], readonly Uint8Array[]], journals: readonly [Journal, Journal], inner: (role: Role) => PlayerStrategy = (role) => randomStrategy(seededRandom(`${seed}/${role}/bot`))): Promise<[SessionResult, SessionResult]> {
+async function play(
+  seed: string,
+  stored: readonly [readonly Uint8Array[], readonly Uint8Array[]],
+  journals: readonly [Journal, Journal],
+  inner: (role: Role) => PlayerStrategy = (role) => randomStrategy(seededRandom(`${seed}/${role}/bot`)),
+): Promise<[SessionResult, SessionResult]> {
   const clock = new VirtualClock()
   const pair = memoryChannelPair(undefined, clock)
   const side = (role: Role, k: 0 | 1): Promise<SessionResult> => {
@@ -74,8 +79,13 @@ describe('red team: resuming from disk (SPEC §2.2, §6.3, §6.5, §12.7)', () =
     const [a, b] = await play(seed, [[], []], journals)
     expect(a.verdict.status).toBe('complete')
     // Whoever reveals first (N) dies just before persisting its reveal; the other side had all but it.
-    const first = partsOfBytes(a.transcript.find((x) => partsOfBytes(x).parts.includes('reveal')) ?? new Uint8Array()).sender
-    const cut: [Uint8Array[], Uint8Array[]] = [before(a.transcript, first, 'reveal'), before(b.transcript, first, 'reveal')]
+    const first = partsOfBytes(
+      a.transcript.find((x) => partsOfBytes(x).parts.includes('reveal')) ?? new Uint8Array(),
+    ).sender
+    const cut: [Uint8Array[], Uint8Array[]] = [
+      before(a.transcript, first, 'reveal'),
+      before(b.transcript, first, 'reveal'),
+    ]
     const [a2, b2] = await play(seed, cut, journals)
     // Both honest: the resumed game must end as the uninterrupted one did.
     expect(summary(a2.verdict)).toBe(summary(a.verdict))
@@ -86,17 +96,22 @@ describe('red team: resuming from disk (SPEC §2.2, §6.3, §6.5, §12.7)', () =
   // The attack this guards against: the resumed side answers the peer's stop (SPEC §6.5) at once, from the loop's first
   // step, with a reveal built before the journal served anything: the winner of a resigned game
   // is convicted of an offence on its own signature (rule 1 outranks rule 5).
-  it('SPEC §2.2 §6.5 §12.7: an honest side that crashes holding the peer\'s resignation resumes and answers with its real reveal', async () => {
+  it("SPEC §2.2 §6.5 §12.7: an honest side that crashes holding the peer's resignation resumes and answers with its real reveal", async () => {
     const seed = 'redteam/resume/answer'
     const journals = [memoryJournal(), memoryJournal()] as const
     const inner = (role: Role): PlayerStrategy => {
       const bot = randomStrategy(seededRandom(`${seed}/${role}/bot`))
-      return role === 'A' ? bot : { setup: (r) => bot.setup(r), record: (ctx) => (ctx.turn === 3 ? RESIGN : bot.record(ctx)) }
+      return role === 'A'
+        ? bot
+        : { setup: (r) => bot.setup(r), record: (ctx) => (ctx.turn === 3 ? RESIGN : bot.record(ctx)) }
     }
     const [a, b] = await play(seed, [[], []], journals, inner)
     expect(summary(a.verdict)).toBe('resigned B -> A')
     // A persisted B's resignation and died before its answer; B's process holds all it sent.
-    const cut: [Uint8Array[], Uint8Array[]] = [before(a.transcript, 'A', 'stop'), b.transcript.filter((x) => partsOfBytes(x).sender === 'B' || !partsOfBytes(x).parts.includes('stop'))]
+    const cut: [Uint8Array[], Uint8Array[]] = [
+      before(a.transcript, 'A', 'stop'),
+      b.transcript.filter((x) => partsOfBytes(x).sender === 'B' || !partsOfBytes(x).parts.includes('stop')),
+    ]
     expect(partsOfBytes(cut[0].at(-1) ?? new Uint8Array()).parts[0]).toBe('stop')
     const [a2] = await play(seed, cut, journals, inner)
     expect(summary(a2.verdict)).toBe('resigned B -> A')

@@ -77,7 +77,13 @@ const resignAt = (turn: number, seed: string): PlayerStrategy => {
 }
 
 /** A player that thinks `ms` virtual milliseconds on turn `turn`, then plays `then`. */
-const slowAt = (turn: number, ms: number, clock: () => VirtualClock | undefined, seed: string, then: 'play' | 'resign'): PlayerStrategy => {
+const slowAt = (
+  turn: number,
+  ms: number,
+  clock: () => VirtualClock | undefined,
+  seed: string,
+  then: 'play' | 'resign',
+): PlayerStrategy => {
   const inner = randomStrategy(seededRandom(seed))
   return {
     setup: (r) => inner.setup(r),
@@ -95,12 +101,24 @@ const slowAt = (turn: number, ms: number, clock: () => VirtualClock | undefined,
 /** B's seventh frame and everything after it, both ways, is lost: an outage longer than any deadline. */
 const outage: Fault = (_frame, from, index) => (from === 1 && index === 6 ? 'cut' : 'deliver')
 
-async function firstRound(seed: string, journals: readonly [Journal, Journal]): Promise<[SessionResult, SessionResult]> {
+async function firstRound(
+  seed: string,
+  journals: readonly [Journal, Journal],
+): Promise<[SessionResult, SessionResult]> {
   const clock = new VirtualClock()
   const pair = memoryChannelPair(outage, clock)
   const side = (role: Role, k: 0 | 1): Promise<SessionResult> => {
     const secrets = seededSecrets(`${seed}/${role}`)
-    return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(), channel: pair.ends[k], clock, strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/${role}/bot`)), journals[k]) })
+    return runSession({
+      role,
+      keys: generateKeyPair(secrets),
+      terms,
+      secrets,
+      store: memoryStore(),
+      channel: pair.ends[k],
+      clock,
+      strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/${role}/bot`)), journals[k]),
+    })
   }
   return clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
 }
@@ -117,7 +135,13 @@ interface Settled {
  * A settles from its stored transcript against a scripted B (a cheater holding B's key): once the
  * link is up, `script` is called every virtual second with the second's number and sends frames.
  */
-async function settleAgainst(seed: string, stored: readonly Uint8Array[], journal: Journal, settleMs: number, script: (second: number, inject: (frame: Uint8Array) => void) => void): Promise<Settled> {
+async function settleAgainst(
+  seed: string,
+  stored: readonly Uint8Array[],
+  journal: Journal,
+  settleMs: number,
+  script: (second: number, inject: (frame: Uint8Array) => void) => void,
+): Promise<Settled> {
   const clock = new VirtualClock()
   const pair = memoryChannelPair(undefined, clock)
   const secrets = seededSecrets(`${seed}/A`)
@@ -133,7 +157,17 @@ async function settleAgainst(seed: string, stored: readonly Uint8Array[], journa
   })()
   try {
     const [result] = await clock.settle<[SessionResult]>([
-      runSession({ role: 'A', keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(stored), channel: pair.ends[0], clock, strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/A/bot`)), journal), settleMs }),
+      runSession({
+        role: 'A',
+        keys: generateKeyPair(secrets),
+        terms,
+        secrets,
+        store: memoryStore(stored),
+        channel: pair.ends[0],
+        clock,
+        strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/A/bot`)), journal),
+        settleMs,
+      }),
     ])
     return { result, ran: clock.now(), sent: pair.sent[0] }
   } finally {
@@ -199,7 +233,16 @@ describe('red team: settling a provisional result (SPEC §12.7, §2.2, §11)', (
     const extra: SealedEnvelope[] = []
     for (let k = 0; k < 12; k++) {
       const prev = extra.at(-1) ?? last
-      extra.push(seal(keysB, { sender: 'B', seq: prev.envelope.seq + 1, game: last.envelope.game, prev: prev.hash, ack: aStop.hash, parts: [{ t: 'stop', reason: 'claim', detail: `after stop ${k}` }] }))
+      extra.push(
+        seal(keysB, {
+          sender: 'B',
+          seq: prev.envelope.seq + 1,
+          game: last.envelope.game,
+          prev: prev.hash,
+          ack: aStop.hash,
+          parts: [{ t: 'stop', reason: 'claim', detail: `after stop ${k}` }],
+        }),
+      )
     }
     const missing = missingAtA(a.transcript, b.transcript)
     let stored = a.transcript
@@ -216,13 +259,15 @@ describe('red team: settling a provisional result (SPEC §12.7, §2.2, §11)', (
     }
     // Bounded across every settle: B's envelopes after A's stop are at most AFTER_STOP_ENVELOPES.
     const aStopAt = stored.findIndex((x) => senderOf(x) === 'A' && isStop(x))
-    expect(stored.slice(aStopAt + 1).filter((x) => senderOf(x) === 'B').length).toBeLessThanOrEqual(LIMITS.afterStopEnvelopes)
+    expect(stored.slice(aStopAt + 1).filter((x) => senderOf(x) === 'B').length).toBeLessThanOrEqual(
+      LIMITS.afterStopEnvelopes,
+    )
     const v = verdictOf(stored)
     expect(v.status === 'offence' ? v.offence.offender : 'B').toBe('B')
     expect('winner' in v ? v.winner : undefined).not.toBe('B')
   })
 
-  it('SPEC §5.1 §6.5: a cheater answering the settle with stops whose acks name odd envelopes (A\'s hello, nothing) convicts or harms only itself', async () => {
+  it("SPEC §5.1 §6.5: a cheater answering the settle with stops whose acks name odd envelopes (A's hello, nothing) convicts or harms only itself", async () => {
     const [a, b] = await first
     const keysB = generateKeyPair(seededSecrets(`${seed}/B`))
     const missing = missingAtA(a.transcript, b.transcript).map(open)
@@ -232,7 +277,14 @@ describe('red team: settling a provisional result (SPEC §12.7, §2.2, §11)', (
     if (before === undefined) throw new Error('no chain')
     const aHello = open(ofSide(a.transcript, 'A')[0] ?? new Uint8Array())
     for (const ack of [aHello.hash, new Uint8Array(32).fill(9)]) {
-      const forged = seal(keysB, { sender: 'B', seq: before.envelope.seq + 1, game: before.envelope.game, prev: before.hash, ack, parts: [{ t: 'stop', reason: 'answer', detail: 'odd ack' }, ...(missing.at(-1)?.envelope.parts.slice(1) ?? [])] })
+      const forged = seal(keysB, {
+        sender: 'B',
+        seq: before.envelope.seq + 1,
+        game: before.envelope.game,
+        prev: before.hash,
+        ack,
+        parts: [{ t: 'stop', reason: 'answer', detail: 'odd ack' }, ...(missing.at(-1)?.envelope.parts.slice(1) ?? [])],
+      })
       const s = await settleAgainst(seed, a.transcript, journals[0], 20_000, (sec, send) => {
         if (sec !== 0) return
         send(encodeResume(0))
@@ -259,16 +311,49 @@ describe('red team: settling a provisional result (SPEC §12.7, §2.2, §11)', (
 describe('red team: a file editor without any key (SPEC §12.7)', () => {
   const t60 = { ...TERMS, maxTurns: 60 }
   const cases: [string, () => ReturnType<typeof playInMemory>][] = [
-    ['a resignation (rule 5)', () => playInMemory('redteam/edit/resign', { terms: t60, strategies: [undefined, resignAt(3, 'redteam/edit/resign/B')] })],
-    ['a quitter that stops while it owes (rule 6)', () => playInMemory('redteam/edit/owing', { terms: t60, deviations: [undefined, { stopAfterReceiving: (s) => (s.envelope.seq === 8 ? 'claim' : undefined) }] })],
-    ['a stall past the deadline (rule 8)', () => playInMemory('redteam/edit/stall', { terms: t60, fault: (_f, from, i) => (from === 1 && i === 8 ? { delay: t60.replyMs + 2 * LIMITS.marginMs } : 'deliver') })],
-    ['an early claim (rule 8)', () => playInMemory('redteam/edit/early', { terms: t60, deviations: [undefined, { stopAfterSending: (s) => (s.envelope.seq === 9 ? 'claim' : undefined) }] })],
+    [
+      'a resignation (rule 5)',
+      () =>
+        playInMemory('redteam/edit/resign', {
+          terms: t60,
+          strategies: [undefined, resignAt(3, 'redteam/edit/resign/B')],
+        }),
+    ],
+    [
+      'a quitter that stops while it owes (rule 6)',
+      () =>
+        playInMemory('redteam/edit/owing', {
+          terms: t60,
+          deviations: [undefined, { stopAfterReceiving: (s) => (s.envelope.seq === 8 ? 'claim' : undefined) }],
+        }),
+    ],
+    [
+      'a stall past the deadline (rule 8)',
+      () =>
+        playInMemory('redteam/edit/stall', {
+          terms: t60,
+          fault: (_f, from, i) => (from === 1 && i === 8 ? { delay: t60.replyMs + 2 * LIMITS.marginMs } : 'deliver'),
+        }),
+    ],
+    [
+      'an early claim (rule 8)',
+      () =>
+        playInMemory('redteam/edit/early', {
+          terms: t60,
+          deviations: [undefined, { stopAfterSending: (s) => (s.envelope.seq === 9 ? 'claim' : undefined) }],
+        }),
+    ],
     ['a complete game (rule 4)', () => playInMemory('redteam/edit/complete', { terms })],
   ]
   for (const [name, play] of cases) {
     it(`${name}: no edit convicts anyone or makes a final result the full evidence does not`, async () => {
       const g = await play()
-      const merged = [...g.a.transcript, ...g.b.transcript.filter((x) => !g.a.transcript.some((y) => y.length === x.length && y.every((v, k) => v === x[k])))]
+      const merged = [
+        ...g.a.transcript,
+        ...g.b.transcript.filter(
+          (x) => !g.a.transcript.some((y) => y.length === x.length && y.every((v, k) => v === x[k])),
+        ),
+      ]
       editorCannotForge(g.a.transcript)
       editorCannotForge(g.b.transcript)
       editorCannotForge(merged)
@@ -286,30 +371,45 @@ describe('red team: a resignation sent whoever is due (SPEC §6.5, §12.7 rule 5
     let clock: VirtualClock | undefined
     // Every frame is 2 s on the wire. B owes turn 3 and resigns about 1 s after A's deadline: A's
     // claim is then on its way to B, and B's resignation crosses it.
-    const g = await playInMemory('redteam/resign-cross-claim', { terms: t60, strategies: [undefined, slowAt(3, t60.turnMs - 1000, () => clock, 'redteam/resign-cross-claim/B', 'resign')], onLink: (_p, c) => (clock = c), fault: () => ({ delay: 2000 }) })
-    const stops = (k: 0 | 1, by: Role): string[] => g.events[k].flatMap((e) => (e.kind === 'stopped' && e.by === by ? [e.reason] : []))
+    const g = await playInMemory('redteam/resign-cross-claim', {
+      terms: t60,
+      strategies: [undefined, slowAt(3, t60.turnMs - 1000, () => clock, 'redteam/resign-cross-claim/B', 'resign')],
+      onLink: (_p, c) => (clock = c),
+      fault: () => ({ delay: 2000 }),
+    })
+    const stops = (k: 0 | 1, by: Role): string[] =>
+      g.events[k].flatMap((e) => (e.kind === 'stopped' && e.by === by ? [e.reason] : []))
     expect(stops(0, 'A')).toEqual(['claim'])
     expect(stops(1, 'B')).toEqual(['resignation'])
-    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('resigned B -> A')
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)])
+      expect(summary(v)).toBe('resigned B -> A')
   })
 
-  it('a resignation crossing the phase envelope the other side is sending: A\'s envelope after B\'s stop is no offence, B loses in every file', async () => {
+  it("a resignation crossing the phase envelope the other side is sending: A's envelope after B's stop is no offence, B loses in every file", async () => {
     let clock: VirtualClock | undefined
     // A thinks 3 s on turn 3; B resigns 2.9 s into it, and A's envelope is 200 ms on the wire.
     const g = await playInMemory('redteam/resign-cross-phase', {
       terms: t60,
-      strategies: [slowAt(3, 3000, () => clock, 'redteam/resign-cross-phase/A', 'play'), slowAt(3, 2900, () => clock, 'redteam/resign-cross-phase/B', 'resign')],
+      strategies: [
+        slowAt(3, 3000, () => clock, 'redteam/resign-cross-phase/A', 'play'),
+        slowAt(3, 2900, () => clock, 'redteam/resign-cross-phase/B', 'resign'),
+      ],
       onLink: (_p, c) => (clock = c),
       fault: () => ({ delay: 200 }),
     })
-    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('resigned B -> A')
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)])
+      expect(summary(v)).toBe('resigned B -> A')
     editorCannotForge(g.a.transcript)
     editorCannotForge(g.b.transcript)
   })
 
   it('a resignation from a commitment-ahead decision, before this side sent its results: the resigner still reveals every committed record and loses', async () => {
-    const g = await playInMemory('redteam/resign-ahead', { terms: t60, strategies: [resignAt(4, 'redteam/resign-ahead/A'), undefined] })
-    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('resigned A -> B')
+    const g = await playInMemory('redteam/resign-ahead', {
+      terms: t60,
+      strategies: [resignAt(4, 'redteam/resign-ahead/A'), undefined],
+    })
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)])
+      expect(summary(v)).toBe('resigned A -> B')
   })
 })
 
@@ -322,7 +422,9 @@ describe("red team: a resumed game's clock from the file's modification time (SP
   const first = firstRound(seed, journals)
 
   /** B was killed before its own claim; it resumes with its file's mtime at `written(now)`, A settles. */
-  async function resumeB(written: (now: number) => number): Promise<{ a: SessionResult; b: SessionResult; bClaimedAt: number | undefined; start: number }> {
+  async function resumeB(
+    written: (now: number) => number,
+  ): Promise<{ a: SessionResult; b: SessionResult; bClaimedAt: number | undefined; start: number }> {
     const [a, b] = await first
     const bDisk = b.transcript.filter((x) => !(senderOf(x) === 'B' && isStop(x)))
     const start = 5_000_000
@@ -332,18 +434,34 @@ describe("red team: a resumed game's clock from the file's modification time (SP
     let bClaimedAt: number | undefined
     const sideOf = (role: Role, k: 0 | 1, stored: readonly Uint8Array[], extra: object): Promise<SessionResult> => {
       const secrets = seededSecrets(`${seed}/${role}`)
-      return runSession({ role, keys: generateKeyPair(secrets), terms, secrets, store: { ...memoryStore(stored), lastWrittenAt: () => written(clock.now()) }, channel: pair.ends[k], clock, strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/${role}/bot`)), journals[k]), ...extra })
+      return runSession({
+        role,
+        keys: generateKeyPair(secrets),
+        terms,
+        secrets,
+        store: { ...memoryStore(stored), lastWrittenAt: () => written(clock.now()) },
+        channel: pair.ends[k],
+        clock,
+        strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/${role}/bot`)), journals[k]),
+        ...extra,
+      })
     }
     const run = clock.settle<[SessionResult, SessionResult]>([
       sideOf('A', 0, a.transcript, { settleMs: 30_000 }),
-      sideOf('B', 1, bDisk, { onEvent: (e: { kind: string; by?: string; reason?: string }) => { if (e.kind === 'stopped' && e.by === 'B' && e.reason !== 'answer') bClaimedAt ??= clock.now() } }),
+      sideOf('B', 1, bDisk, {
+        onEvent: (e: { kind: string; by?: string; reason?: string }) => {
+          if (e.kind === 'stopped' && e.by === 'B' && e.reason !== 'answer') bClaimedAt ??= clock.now()
+        },
+      }),
     ])
-    void clock.sleep(500).then(() => { pair.reconnect() })
+    void clock.sleep(500).then(() => {
+      pair.reconnect()
+    })
     const [a2, b2] = await run
     return { a: a2, b: b2, bClaimedAt, start }
   }
 
-  it('an mtime in the future is clamped to now: B never claims before a whole deadline from its restart, answers A\'s stop, and both files decide one result', async () => {
+  it("an mtime in the future is clamped to now: B never claims before a whole deadline from its restart, answers A's stop, and both files decide one result", async () => {
     const r = await resumeB((now) => now + 10 * 365 * 24 * 3600 * 1000)
     expect(summary(r.b.verdict)).toBe(summary(r.a.verdict))
     expect(r.a.verdict).toMatchObject({ status: 'adjudicated', stoppedBy: ['A'] })

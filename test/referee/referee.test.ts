@@ -31,15 +31,25 @@ describe('spaceships referee on protocol/examples', () => {
     const a = JSON.parse((await cli(['referee', '--json', example('tour.record')])).out) as Adjudication
     const [t1, t2] = a.games[0]!.turns
     expect(t1!.players[0].burnouts).toEqual(['DS'])
-    expect(t1!.players[0].exchanges[3]).toEqual({ kind: 'strike', target: 'Oy5', result: 'hit', explosions: ['Oy5', 'Ox5', 'Oz5'] })
-    expect(t1!.players[1].flashcube).toEqual([[
-      { cell: 'Bv1', empty: false, destroyed: false, ship: 'DS' },
-      { cell: 'Bv2', empty: false, destroyed: false, ship: 'DS' },
-      { cell: 'Bw1', empty: false, destroyed: false, ship: 'DS' },
-      { cell: 'Bw2', empty: false, destroyed: false, ship: 'DS' },
-    ]])
+    expect(t1!.players[0].exchanges[3]).toEqual({
+      kind: 'strike',
+      target: 'Oy5',
+      result: 'hit',
+      explosions: ['Oy5', 'Ox5', 'Oz5'],
+    })
+    expect(t1!.players[1].flashcube).toEqual([
+      [
+        { cell: 'Bv1', empty: false, destroyed: false, ship: 'DS' },
+        { cell: 'Bv2', empty: false, destroyed: false, ship: 'DS' },
+        { cell: 'Bw1', empty: false, destroyed: false, ship: 'DS' },
+        { cell: 'Bw2', empty: false, destroyed: false, ship: 'DS' },
+      ],
+    ])
     expect(t2!.players[0].entitlements.scans).toBe(4)
-    expect(t2!.players[1].entitlements.kamikazes).toEqual([{ ship: 'PC', cells: ['Rz5'] }, { ship: 'HS', cells: ['Yx2'] }])
+    expect(t2!.players[1].entitlements.kamikazes).toEqual([
+      { ship: 'PC', cells: ['Rz5'] },
+      { ship: 'HS', cells: ['Yx2'] },
+    ])
     expect(t2!.players[1].exchanges.at(-1)).toEqual({ kind: 'kamikaze-death', cell: 'Yx2' })
     expect(a.games[0]!.turns[2]!.players[0].record).toBe('mBz3 Yz3 Yz1 Yz2 Gz1 Gz2') // C-06: canonical full launch cell
   })
@@ -48,20 +58,27 @@ describe('spaceships referee on protocol/examples', () => {
     const setup = JSON.parse((await cli(['referee', '--json', example('illegal-setup.record')])).out) as Adjudication
     expect(setup.offence).toMatchObject({ player: 'A', turn: 0, kind: 'illegal setup', line: 6 })
     expect(setup.offence?.violations[0]).toMatchObject({ code: 'setup.shape', rule: '§3.5 §6.2.2 C-08', subject: 'DS' })
-    const missile = JSON.parse((await cli(['referee', '--json', example('illegal-missile.record')])).out) as Adjudication
+    const missile = JSON.parse(
+      (await cli(['referee', '--json', example('illegal-missile.record')])).out,
+    ) as Adjudication
     expect(missile.offence).toMatchObject({ player: 'B', turn: 2, kind: 'illegal record', line: 24 })
     expect(missile.offence?.violations[0]?.code).toBe('record.missile-no-match')
   })
 
-  it('§9.4 C-11: the continued match carries B\'s 3 into game 2 and sums the scores', async () => {
+  it("§9.4 C-11: the continued match carries B's 3 into game 2 and sums the scores", async () => {
     const a = JSON.parse((await cli(['referee', '--json', example('continued-match.record')])).out) as Adjudication
-    expect(a.games.map((g) => g.additional)).toEqual([[0, 0], [0, 3]])
+    expect(a.games.map((g) => g.additional)).toEqual([
+      [0, 0],
+      [0, 3],
+    ])
     expect(a.result).toEqual({ scores: [0, 8], winner: 'B' })
   })
 
   it('text output ends in a verdict line and prints every turn', async () => {
     const r = await cli(['referee', example('random-classic.record')])
-    expect(r.out).toMatch(/Game 1 ends after turn 36: A's fleet destroyed \(§2\.3\.1 C-25\)\. Score A 0, B 15\. B wins\./)
+    expect(r.out).toMatch(
+      /Game 1 ends after turn 36: A's fleet destroyed \(§2\.3\.1 C-25\)\. Score A 0, B 15\. B wins\./,
+    )
     expect(r.out.trimEnd().split('\n').at(-1)).toBe('LEGAL: every setup and record obeys the rules.')
     expect(r.out.match(/^Turn \d+$/gm)).toHaveLength(36)
   })
@@ -80,7 +97,12 @@ describe('referee input handling (exit 2 for unreadable files)', () => {
     ['turn before setup', 'spaceships-record 1\nturn 1\n', 'file.order', 2],
     ['skipped turn number', 'spaceships-record 1\nsetup A\nLS Rv1\nsetup B\nLS Rv2\nturn 2\nA:\nB:\n', 'file.order', 6],
     ['missing B record', 'spaceships-record 1\nsetup A\nLS Rv1\nsetup B\nLS Rv2\nturn 1\nA: sRv2\n', 'file.missing', 6],
-    ['two games without match', 'spaceships-record 1\ngame 1\nsetup A\nsetup B\ngame 2\nsetup A\nsetup B\n', 'file.match', 5],
+    [
+      'two games without match',
+      'spaceships-record 1\ngame 1\nsetup A\nsetup B\ngame 2\nsetup A\nsetup B\n',
+      'file.match',
+      5,
+    ],
     ['stray text', 'spaceships-record 1\nhello\n', 'file.directive', 2],
   ])('%s -> %s at line %i', async (_name, text, code, line) => {
     const parsed = parseGameRecord(text)
@@ -92,7 +114,8 @@ describe('referee input handling (exit 2 for unreadable files)', () => {
   })
 
   it('turns recorded after the game ended make the record malformed (exit 2)', async () => {
-    const text = 'spaceships-record 1\nruleset 2.6.1 fleet=cost:1\nsetup A\nLG Rv1\nsetup B\nLG Rv1\nturn 1\nA: mRv1 Rv1\nB:\nturn 2\nA:\nB:\n'
+    const text =
+      'spaceships-record 1\nruleset 2.6.1 fleet=cost:1\nsetup A\nLG Rv1\nsetup B\nLG Rv1\nturn 1\nA: mRv1 Rv1\nB:\nturn 2\nA:\nB:\n'
     const r = await cli(['referee', 'x.record'], { 'x.record': text })
     expect(r.code).toBe(2)
     expect(r.out).toMatch(/MALFORMED: game 1 ended after turn 1, but the record goes on to turn 2/)
@@ -106,17 +129,43 @@ describe('referee input handling (exit 2 for unreadable files)', () => {
 
   it('hostile bytes never crash: a file error with a known code, or an adjudication', () => {
     const codes = new Set<string>(FILE_ERROR_CODES)
-    const lines = ['spaceships-record 1', 'ruleset 2.6.1', 'ruleset classic', 'match continued', 'game 1', 'game 2', 'setup A', 'setup B', 'turn 1', 'turn 2', 'A: Rv1', 'B: sRv1', 'A: mBz1 Rv1', 'B: -', 'LS Rv1', 'LG Bz1', 'DS Rv1', 'players a b', '#x']
+    const lines = [
+      'spaceships-record 1',
+      'ruleset 2.6.1',
+      'ruleset classic',
+      'match continued',
+      'game 1',
+      'game 2',
+      'setup A',
+      'setup B',
+      'turn 1',
+      'turn 2',
+      'A: Rv1',
+      'B: sRv1',
+      'A: mBz1 Rv1',
+      'B: -',
+      'LS Rv1',
+      'LG Bz1',
+      'DS Rv1',
+      'players a b',
+      '#x',
+    ]
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.array(fc.constantFrom(...lines), { maxLength: 30 }).map((l) => new TextEncoder().encode(l.join('\n')))), (bytes) => {
-        const parsed = parseGameRecord(bytes)
-        if (!parsed.ok) {
-          expect(codes.has(parsed.error.code)).toBe(true)
-          return
-        }
-        const a = adjudicate(parsed.value)
-        expect(['complete', 'unfinished', 'illegal', 'malformed']).toContain(a.status)
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 200 }),
+          fc.array(fc.constantFrom(...lines), { maxLength: 30 }).map((l) => new TextEncoder().encode(l.join('\n'))),
+        ),
+        (bytes) => {
+          const parsed = parseGameRecord(bytes)
+          if (!parsed.ok) {
+            expect(codes.has(parsed.error.code)).toBe(true)
+            return
+          }
+          const a = adjudicate(parsed.value)
+          expect(['complete', 'unfinished', 'illegal', 'malformed']).toContain(a.status)
+        },
+      ),
       { numRuns: 1500 },
     )
   })
@@ -161,7 +210,9 @@ describe('CLI basics', () => {
   it('setup random | setup check round-trips, and check names what is wrong', async () => {
     const made = await cli(['setup', 'random', '--seed', 'x', '--ruleset', '2.6.1 fleet=cost:24'])
     expect(made.code).toBe(0)
-    const checked = await cli(['setup', 'check', 'mine.setup', '--ruleset', '2.6.1 fleet=cost:24'], { 'mine.setup': made.out })
+    const checked = await cli(['setup', 'check', 'mine.setup', '--ruleset', '2.6.1 fleet=cost:24'], {
+      'mine.setup': made.out,
+    })
     expect(checked.code).toBe(0)
     expect(checked.out).toMatch(/^LEGAL setup/)
     const bad = await cli(['setup', 'check', 'bad.setup'], { 'bad.setup': 'DS Rv1 Rv2\nKC Rv6' })

@@ -1,6 +1,19 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ALL_CELLS, BEAM_LINES, DIRECTIONS, FACE_NEIGHBOURS, LOOSE_NEIGHBOURS, adjacent, beamLine, coordOf, formatCell, isAdjacentSet, looselyAdjacent, parseCell } from '../../src/rules/coords.js'
+import {
+  ALL_CELLS,
+  BEAM_LINES,
+  DIRECTIONS,
+  FACE_NEIGHBOURS,
+  LOOSE_NEIGHBOURS,
+  adjacent,
+  beamLine,
+  coordOf,
+  formatCell,
+  isAdjacentSet,
+  looselyAdjacent,
+  parseCell,
+} from '../../src/rules/coords.js'
 import { ADJACENCY_DEFINITIONS, computeDirectionBetween, directionIndexBetween } from '../../src/rules/coords.js'
 import { cell, cells } from '../helpers.js'
 
@@ -17,7 +30,7 @@ describe('cells and notation (2.6.1 §11.4, C-01)', () => {
     expect(seen.size).toBe(125)
   })
 
-  it('§11.4.4: coordinates are written colour, letter, number in the rules\' orders', () => {
+  it("§11.4.4: coordinates are written colour, letter, number in the rules' orders", () => {
     expect(coordOf(cell('Rv1'))).toEqual([0, 0, 0])
     expect(coordOf(cell('Bz5'))).toEqual([4, 4, 4])
     expect(coordOf(cell('Yx3'))).toEqual([2, 2, 2])

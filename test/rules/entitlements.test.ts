@@ -4,7 +4,8 @@ import { CLASSIC_RULESET } from '../../src/rules/ruleset.js'
 import { entitlements, maximumMatching } from '../../src/rules/state.js'
 import { SETUP_A, SETUP_B, cells, damaged, game, names, turn, turnResult } from '../helpers.js'
 
-const CLASSIC_A = 'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
+const CLASSIC_A =
+  'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
 
 function shipEnt(g: ReturnType<typeof game>, player: 0 | 1, name: string) {
   const e = entitlements(g.ruleset, g.players[player], g.turn)
@@ -16,7 +17,9 @@ function shipEnt(g: ReturnType<typeof game>, player: 0 | 1, name: string) {
 function violations(g: ReturnType<typeof game>, a: string, b = ''): string[] {
   const r = turnResult(g, a, b)
   if (r.ok) return []
-  return r.error.reason === 'illegal' ? r.error.offences.flatMap((o) => o.violations.map((v) => v.code)) : [r.error.reason]
+  return r.error.reason === 'illegal'
+    ? r.error.offences.flatMap((o) => o.violations.map((v) => v.code))
+    : [r.error.reason]
 }
 
 describe('conventional strikes (2.6.1 §4.4.1, §6.2.4, C-12)', () => {
@@ -76,7 +79,9 @@ describe('missile strikes (2.6.1 §8.1, C-07, C-13)', () => {
     expect(violations(g, 'mBz Gv1')).toEqual(['record.missile-ambiguous'])
     expect(violations(g, 'mRv1 Gv1')).toEqual(['record.missile-no-match'])
     const r = turn(g, 'm1 Gv1', '')
-    expect(r.report.records[0].actions).toEqual([{ kind: 'missile', launch: { colour: 4, letter: 4, number: 0 }, target: cells('Gv1')[0] }])
+    expect(r.report.records[0].actions).toEqual([
+      { kind: 'missile', launch: { colour: 4, letter: 4, number: 0 }, target: cells('Gv1')[0] },
+    ])
   })
 })
 
@@ -129,8 +134,16 @@ describe('beam weapons (2.6.1 §8.2, C-15, C-21)', () => {
   })
 
   it('C-15: with two able death stars the tag is required and must name one of them', () => {
-    const two = 'DS1 Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nDS2 Bv1 Bv2 Bw1 Bw2 Gv1 Gv2 Gw1 Gw2\nLG Yy3\nLG2 Yy5'.replace('LG Yy3', 'LG1 Yy3')
-    const g = game(two, two, { variant: '2.6.1', strictPatrolCruiser: false, fleet: { kind: 'cost', total: 18, restrictions: {} }, additional: {} })
+    const two = 'DS1 Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nDS2 Bv1 Bv2 Bw1 Bw2 Gv1 Gv2 Gw1 Gw2\nLG Yy3\nLG2 Yy5'.replace(
+      'LG Yy3',
+      'LG1 Yy3',
+    )
+    const g = game(two, two, {
+      variant: '2.6.1',
+      strictPatrolCruiser: false,
+      fleet: { kind: 'cost', total: 18, restrictions: {} },
+      additional: {},
+    })
     expect(violations(g, 'bRv1Rv3')).toEqual(['record.beam-tag-required'])
     expect(violations(g, 'bRv1Rv3(DS2)')).toEqual([])
     expect(violations(g, 'bRv1Rv3(DS)')).toEqual(['record.beam-tag-wrong'])
@@ -148,7 +161,11 @@ describe('beam weapons (2.6.1 §8.2, C-15, C-21)', () => {
     let g = game(SETUP_A, SETUP_B)
     const r = turn(g, 'bRz2Rz4', '')
     expect(r.report.players[0].burnouts).toEqual([0])
-    expect(r.report.players[0].exchanges.map((e) => e.kind === 'beam-strike' && e.result)).toEqual(['hit', 'hit', 'hit'])
+    expect(r.report.players[0].exchanges.map((e) => e.kind === 'beam-strike' && e.result)).toEqual([
+      'hit',
+      'hit',
+      'hit',
+    ])
     g = r.game
     expect(shipEnt(g, 0, 'DS').beamDirections).toEqual([])
     expect(shipEnt(g, 0, 'DS').conventional).toBe(1) // C-21: it keeps its conventional strike
@@ -160,7 +177,11 @@ describe('beam weapons (2.6.1 §8.2, C-15, C-21)', () => {
     const r = turn(g, 'Rz2 bRz2Rz4', '') // beams resolve first (C-19): both ends hit -> burn-out
     expect(r.report.players[0].burnouts).toEqual([0])
     const r2 = turn(damaged(g, 1, 'Rz2'), 'bRz2Rz4', '')
-    expect(r2.report.players[0].exchanges.map((e) => e.kind === 'beam-strike' && e.result)).toEqual(['duplicate-hit', 'hit', 'hit'])
+    expect(r2.report.players[0].exchanges.map((e) => e.kind === 'beam-strike' && e.result)).toEqual([
+      'duplicate-hit',
+      'hit',
+      'hit',
+    ])
     expect(r2.report.players[0].burnouts).toEqual([])
     expect(turn(g, 'bRz1Rz3', '').report.players[0].burnouts).toEqual([]) // Rz1 empty: miss
   })

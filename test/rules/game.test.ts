@@ -1,7 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { playRandomGame } from '../../src/rules/enumerate.js'
-import { type GameState, type TurnReport, matchScores, matchWinner, nextAdditional, playTurn } from '../../src/rules/game.js'
+import {
+  type GameState,
+  type TurnReport,
+  matchScores,
+  matchWinner,
+  nextAdditional,
+  playTurn,
+} from '../../src/rules/game.js'
 import { formatRecord, parseRecord } from '../../src/rules/record.js'
 import { seededRandom } from '../../src/rules/rng.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/rules/ruleset.js'
@@ -32,13 +39,16 @@ describe('termination and scoring (2.6.1 §2.3, C-25..C-27)', () => {
     expect(t.report.end).toMatchObject({ reason: 'no-actions', by: [0, 1], turn: 1, scores: [1, 1], winner: 'draw' })
   })
 
-  it('C-26: the opponent\'s actions that turn still resolve, and a kamikaze strike keeps the game going', () => {
+  it("C-26: the opponent's actions that turn still resolve, and a kamikaze strike keeps the game going", () => {
     const r = ruleset('2.6.1 fleet=cost:3 allow=LS,LG,AG')
     const g = game('LS Rv1', 'AG Bz4 Bz5\nLG Rv5', r)
     const t = turn(g, 'sBz5', 'mRv5 Bz1')
     expect(t.report.end).toMatchObject({ reason: 'no-actions', by: [0], scores: [1, 3] })
     // B with only kamikaze options who kamikazes: the game goes on (it recorded more than scans).
-    const kc = game('DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nLS Yy3', SETUP_B)
+    const kc = game(
+      'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nLS Yy3',
+      SETUP_B,
+    )
     expect(turn(kc, '', '').report.end).toBeUndefined() // A still has strikes available: no C-26
   })
 
@@ -47,10 +57,20 @@ describe('termination and scoring (2.6.1 §2.3, C-25..C-27)', () => {
   })
 
   it('C-26 classic §2.3.2: without scans, recording nothing with only kamikaze left ends the game', () => {
-    const classic = 'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
+    const classic =
+      'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
     let g = game(classic, classic, CLASSIC_RULESET)
     const gone = 'Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2 Rv4 Rv5 Rw4 Rw5 Rx4 Rx5 Bv1 Bv2 Bw1 Bw2 Bz2 Yy4'
-    g = { ...g, players: [g.players[0], { ...g.players[1], destroyed: g.players[1].destroyed.map((_, i) => (gone.split(' ').some((n) => cellIndex(n) === i) ? 1 : 0)) }] }
+    g = {
+      ...g,
+      players: [
+        g.players[0],
+        {
+          ...g.players[1],
+          destroyed: g.players[1].destroyed.map((_, i) => (gone.split(' ').some((n) => cellIndex(n) === i) ? 1 : 0)),
+        },
+      ],
+    }
     // B: MD Bz1, Bz3 unfired missiles -> not idle yet. Fire both, over two turns.
     g = turn(g, '', 'mBz1 Gz5').game
     g = turn(g, '', 'mBz3 Gz5').game
@@ -74,14 +94,20 @@ describe('termination and scoring (2.6.1 §2.3, C-25..C-27)', () => {
 })
 
 describe('matches (2.6.1 §9, §10, C-11, C-27)', () => {
-  const end = (a: number, b: number) => ({ reason: 'fleet-destroyed' as const, by: [1 as const], turn: 9, scores: [a, b] as const, winner: a > b ? (0 as const) : (1 as const) })
+  const end = (a: number, b: number) => ({
+    reason: 'fleet-destroyed' as const,
+    by: [1 as const],
+    turn: 9,
+    scores: [a, b] as const,
+    winner: a > b ? (0 as const) : (1 as const),
+  })
 
   it('§9.4 §9.5 C-27: scored match overall score is the sum of game scores', () => {
     expect(matchScores([end(5, 0), end(0, 3), end(2, 0)])).toEqual([7, 3])
     expect(matchWinner([end(5, 0), end(0, 5)])).toBe('draw')
   })
 
-  it('§10.3 C-11: a continued match carries each player\'s remaining materiel into the next game', () => {
+  it("§10.3 C-11: a continued match carries each player's remaining materiel into the next game", () => {
     expect(nextAdditional('continued', end(5, 0))).toEqual([5, 0])
     expect(nextAdditional('scored', end(5, 0))).toEqual([0, 0])
     expect(nextAdditional('continued', undefined)).toEqual([0, 0])
@@ -93,12 +119,21 @@ function cellIndex(name: string): number {
 }
 
 /** Plays a random legal game from a seed; returns every report. */
-function randomGame(r: Ruleset, seed: number, maxTurns = 400): { reports: readonly TurnReport[]; states: readonly GameState[] } {
+function randomGame(
+  r: Ruleset,
+  seed: number,
+  maxTurns = 400,
+): { reports: readonly TurnReport[]; states: readonly GameState[] } {
   return playRandomGame(r, seededRandom(seed), maxTurns)
 }
 
 describe('properties of random legal games (fast-check)', () => {
-  const rulesets = [DEFAULT_RULESET, CLASSIC_RULESET, ruleset('2.6.1 fleet=cost:24'), ruleset('2.6.1 fleet=standard strictPatrolCruiser')]
+  const rulesets = [
+    DEFAULT_RULESET,
+    CLASSIC_RULESET,
+    ruleset('2.6.1 fleet=cost:24'),
+    ruleset('2.6.1 fleet=standard strictPatrolCruiser'),
+  ]
 
   it('materiel never rises and falls by exactly the cells destroyed; destroyed cells stay destroyed', () => {
     fc.assert(
@@ -112,7 +147,8 @@ describe('properties of random legal games (fast-check)', () => {
             const lost = remainingMateriel(before.players[k]) - remainingMateriel(after.players[k])
             expect(lost).toBe(rep.players[k].cellsLost)
             expect(lost).toBeGreaterThanOrEqual(0)
-            for (let c = 0; c < 125; c++) if (before.players[k].destroyed[c] === 1) expect(after.players[k].destroyed[c]).toBe(1)
+            for (let c = 0; c < 125; c++)
+              if (before.players[k].destroyed[c] === 1) expect(after.players[k].destroyed[c]).toBe(1)
           }
         })
       }),
@@ -142,7 +178,26 @@ describe('properties of random legal games (fast-check)', () => {
   })
 
   it('C-17: random records are either legal or rejected with coded reasons, never a throw', () => {
-    const tokens = ['Rv1', 'Bz5', 'Yx3', 'mBz1 Gv1', 'm1 Gv1', 'mB Gv1', 'kRv4 Gv1', 'kYy3 Gv1', 'bRv1Rv3', 'bRv1Yx3(DS)', 'bRv1Yx3(DS2)', 'sGv1', 'sGv2', 'bRv1Rv2', 'Gw1', 'Gw2', 'Gw3', 'Gw4']
+    const tokens = [
+      'Rv1',
+      'Bz5',
+      'Yx3',
+      'mBz1 Gv1',
+      'm1 Gv1',
+      'mB Gv1',
+      'kRv4 Gv1',
+      'kYy3 Gv1',
+      'bRv1Rv3',
+      'bRv1Yx3(DS)',
+      'bRv1Yx3(DS2)',
+      'sGv1',
+      'sGv2',
+      'bRv1Rv2',
+      'Gw1',
+      'Gw2',
+      'Gw3',
+      'Gw4',
+    ]
     const g = game(SETUP_A, SETUP_B)
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...tokens), { maxLength: 14 }), (picked) => {
@@ -174,7 +229,9 @@ describe('properties of random legal games (fast-check)', () => {
       const a = randomGame(r, seed)
       const b = randomGame(r, seed)
       expect(a.states.at(-1)?.end).toBeDefined()
-      expect(a.reports.map((x) => x.records.map((y) => formatRecord(y.actions)))).toEqual(b.reports.map((x) => x.records.map((y) => formatRecord(y.actions))))
+      expect(a.reports.map((x) => x.records.map((y) => formatRecord(y.actions)))).toEqual(
+        b.reports.map((x) => x.records.map((y) => formatRecord(y.actions))),
+      )
     }
   })
 })

@@ -20,7 +20,10 @@ function parsed(text: string, syntax: RecordSyntax): readonly Action[] {
   return r.value
 }
 
-function rejected(text: string, syntax: RecordSyntax): { code: string; rule: string; subject: string; message: string } {
+function rejected(
+  text: string,
+  syntax: RecordSyntax,
+): { code: string; rule: string; subject: string; message: string } {
   const r = parseRecord(text, syntax)
   if (r.ok) throw new Error(`accepted: ${text}`)
   const first = r.error[0]
@@ -40,14 +43,20 @@ describe('action record notation (2.6.1 §11.5, C-06)', () => {
   })
 
   it('§11.5.2.1 C-15: a beam may carry the firing ship in parentheses', () => {
-    expect(parsed('bRv1Yx3(DS2)', STRICT)).toEqual([{ kind: 'beam', ends: [cell('Rv1'), cell('Yx3')], tag: { type: 'DS', id: 2 } }])
-    expect(parsed('bRv1Yx3(DS)', STRICT)).toEqual([{ kind: 'beam', ends: [cell('Rv1'), cell('Yx3')], tag: { type: 'DS', id: undefined } }])
+    expect(parsed('bRv1Yx3(DS2)', STRICT)).toEqual([
+      { kind: 'beam', ends: [cell('Rv1'), cell('Yx3')], tag: { type: 'DS', id: 2 } },
+    ])
+    expect(parsed('bRv1Yx3(DS)', STRICT)).toEqual([
+      { kind: 'beam', ends: [cell('Rv1'), cell('Yx3')], tag: { type: 'DS', id: undefined } },
+    ])
     expect(rejected('bRv1Yx3(D2)', STRICT).code).toBe('beam.tag-syntax')
   })
 
   it('C-06 C-07: partial missile launch cells are lenient input; strict needs the full cell', () => {
     expect(parsed('m1 Ox3', LENIENT)).toEqual([{ kind: 'missile', launch: { number: 0 }, target: cell('Ox3') }])
-    expect(parsed('mRw Ox3', LENIENT)).toEqual([{ kind: 'missile', launch: { colour: 0, letter: 1 }, target: cell('Ox3') }])
+    expect(parsed('mRw Ox3', LENIENT)).toEqual([
+      { kind: 'missile', launch: { colour: 0, letter: 1 }, target: cell('Ox3') },
+    ])
     expect(rejected('m1 Ox3', STRICT)).toMatchObject({ code: 'missile.launch-syntax', rule: 'C-06 §11.5.3' })
   })
 
@@ -73,7 +82,11 @@ describe('action record notation (2.6.1 §11.5, C-06)', () => {
   })
 
   it('C-01 C-06: errors name the token, the reason and the rule', () => {
-    expect(rejected('Rv6', STRICT)).toMatchObject({ code: 'cell.number', subject: 'Rv6', message: 'strike target: number must be 1..5' })
+    expect(rejected('Rv6', STRICT)).toMatchObject({
+      code: 'cell.number',
+      subject: 'Rv6',
+      message: 'strike target: number must be 1..5',
+    })
     expect(rejected('sRa1', STRICT)).toMatchObject({ code: 'cell.letter', subject: 'sRa1' })
     expect(rejected('x12', STRICT).code).toBe('cell.colour')
     expect(rejected('hello', STRICT)).toMatchObject({ code: 'token.unknown', rule: 'C-06 §11.5' })
@@ -105,7 +118,9 @@ describe('action record notation (2.6.1 §11.5, C-06)', () => {
   })
 })
 
-const cellName = fc.tuple(fc.constantFrom(...COLOURS), fc.constantFrom(...LETTERS), fc.constantFrom(...NUMBERS)).map((t) => t.join(''))
+const cellName = fc
+  .tuple(fc.constantFrom(...COLOURS), fc.constantFrom(...LETTERS), fc.constantFrom(...NUMBERS))
+  .map((t) => t.join(''))
 const token = fc.oneof(
   cellName,
   fc.tuple(cellName, cellName).map(([a, b]) => `b${a}${b}`),
@@ -129,30 +144,39 @@ describe('notation properties (fast-check)', () => {
 
   it('C-06: lenient parse of any separator mix formats to the canonical text', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(token, fc.constantFrom(' ', ',', ', ', '\t', '  ', '\n')), { maxLength: 10 }), (pairs) => {
-        const text = pairs.map(([t, sep]) => t + sep).join('')
-        const r = parseRecord(text, LENIENT)
-        expect(r.ok).toBe(true)
-        if (r.ok) expect(formatRecord(r.value)).toBe(pairs.map(([t]) => t).join(' '))
-      }),
+      fc.property(
+        fc.array(fc.tuple(token, fc.constantFrom(' ', ',', ', ', '\t', '  ', '\n')), { maxLength: 10 }),
+        (pairs) => {
+          const text = pairs.map(([t, sep]) => t + sep).join('')
+          const r = parseRecord(text, LENIENT)
+          expect(r.ok).toBe(true)
+          if (r.ok) expect(formatRecord(r.value)).toBe(pairs.map(([t]) => t).join(' '))
+        },
+      ),
     )
   })
 
   it('hostile text: parse never throws; every rejection carries a known code and a rule', () => {
     const codes = new Set<string>(VIOLATION_CODES)
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.array(fc.oneof(token, fc.string({ maxLength: 5 })), { maxLength: 8 }).map((a) => a.join(' '))), (text) => {
-        for (const syntax of [STRICT, LENIENT, CLASSIC_LENIENT]) {
-          const r = parseRecord(text, syntax)
-          if (!r.ok) {
-            expect(r.error.length).toBeGreaterThan(0)
-            for (const e of r.error) {
-              expect(codes.has(e.code)).toBe(true)
-              expect(e.rule).not.toBe('')
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.array(fc.oneof(token, fc.string({ maxLength: 5 })), { maxLength: 8 }).map((a) => a.join(' ')),
+        ),
+        (text) => {
+          for (const syntax of [STRICT, LENIENT, CLASSIC_LENIENT]) {
+            const r = parseRecord(text, syntax)
+            if (!r.ok) {
+              expect(r.error.length).toBeGreaterThan(0)
+              for (const e of r.error) {
+                expect(codes.has(e.code)).toBe(true)
+                expect(e.rule).not.toBe('')
+              }
             }
           }
-        }
-      }),
+        },
+      ),
       { numRuns: 2000 },
     )
   })
@@ -160,7 +184,10 @@ describe('notation properties (fast-check)', () => {
 
 describe('setup notation (2.6.1 §11.3.1, §11.6, C-05)', () => {
   it('C-05: one line per ship; identities omitted for a single ship, written 1..k for several', () => {
-    const r = readSetup('DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC1 Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nLS Yy3', DEFAULT_RULESET)
+    const r = readSetup(
+      'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC1 Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nLS Yy3',
+      DEFAULT_RULESET,
+    )
     expect(r.ok).toBe(true)
     if (r.ok) expect(formatSetup(r.value).split('\n')[1]).toBe('KC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5')
   })
@@ -179,13 +206,22 @@ describe('setup notation (2.6.1 §11.3.1, §11.6, C-05)', () => {
   it('C-05: an unknown type or malformed identity is named', () => {
     const r = parseSetup('XX Rv1\nDSa Rv1\nDS Rv9')
     expect(r.ok).toBe(false)
-    if (!r.ok) expect(r.error.map((e) => [e.code, e.subject])).toEqual([['ship.type-unknown', 'XX'], ['ship.identity-syntax', 'DSa'], ['cell.number', 'Rv9']])
+    if (!r.ok)
+      expect(r.error.map((e) => [e.code, e.subject])).toEqual([
+        ['ship.type-unknown', 'XX'],
+        ['ship.identity-syntax', 'DSa'],
+        ['cell.number', 'Rv9'],
+      ])
   })
 })
 
 describe('ruleset text (C-09, C-10, CLARIFICATIONS options)', () => {
   it('round-trips the default, classic and option forms', () => {
-    for (const text of ['2.6.1 fleet=standard', 'classic fleet=standard', '2.6.1 fleet=cost:24 allow=DS,KC,LG max=DS:1 additional-allow=LG strictPatrolCruiser']) {
+    for (const text of [
+      '2.6.1 fleet=standard',
+      'classic fleet=standard',
+      '2.6.1 fleet=cost:24 allow=DS,KC,LG max=DS:1 additional-allow=LG strictPatrolCruiser',
+    ]) {
       const r = parseRuleset(text)
       expect(r.ok).toBe(true)
       if (r.ok) expect(formatRuleset(r.value)).toBe(text)
@@ -194,7 +230,15 @@ describe('ruleset text (C-09, C-10, CLARIFICATIONS options)', () => {
   })
 
   it('rejects unknown words, classic options that do not exist, and repeats', () => {
-    for (const bad of ['2.7', '2.6.1 turbo', 'classic strictPatrolCruiser', 'classic fleet=cost:24', '2.6.1 fleet=standard fleet=standard', '2.6.1 max=DS:1', '2.6.1 fleet=cost:24 allow=HF']) {
+    for (const bad of [
+      '2.7',
+      '2.6.1 turbo',
+      'classic strictPatrolCruiser',
+      'classic fleet=cost:24',
+      '2.6.1 fleet=standard fleet=standard',
+      '2.6.1 max=DS:1',
+      '2.6.1 fleet=cost:24 allow=HF',
+    ]) {
       expect(parseRuleset(bad).ok, bad).toBe(false)
     }
   })
@@ -208,7 +252,11 @@ describe('canonical records against a state (C-06, C-07, C-15; what the protocol
     // A superfluous tag (one death star) is legal but not canonical.
     const tagged = read('bRv1Yx3(DS) Rv2', 'strict')
     expect(tagged.ok).toBe(false)
-    if (!tagged.ok) expect(tagged.error[0]).toMatchObject({ code: 'record.not-canonical', message: 'not in canonical form; canonical: "bRv1Yx3 Rv2"' })
+    if (!tagged.ok)
+      expect(tagged.error[0]).toMatchObject({
+        code: 'record.not-canonical',
+        message: 'not in canonical form; canonical: "bRv1Yx3 Rv2"',
+      })
     expect(read('bRv1Yx3(DS) Rv2', 'lenient').ok).toBe(true)
     // Partial launch cells are lenient only (C-07); strict rejects them at parse time.
     expect(read('m1 Gv1', 'lenient').ok).toBe(true)

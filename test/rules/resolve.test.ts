@@ -72,7 +72,15 @@ describe('interaction order (2.6.1 §11.7, C-19)', () => {
   it('C-19: beams first (first end, middle, second end), then strikes in record order, then scans, then kamikaze deaths', () => {
     const g = damaged(game(SETUP_A, SETUP_B), 0, 'Rv5 Rw4 Rx5')
     const r = turn(g, 'sRz3 kRv4 Yz1 Rz3 bRz4Rz2', '')
-    expect(show(r.report.players[0].exchanges)).toEqual(['bRz4:hit', 'bRz3:hit', 'bRz2:hit', 'Yz1:hit', 'Rz3:duplicate-hit', 'sRz3:ship-destroyed', 'k:Rv4'])
+    expect(show(r.report.players[0].exchanges)).toEqual([
+      'bRz4:hit',
+      'bRz3:hit',
+      'bRz2:hit',
+      'Yz1:hit',
+      'Rz3:duplicate-hit',
+      'sRz3:ship-destroyed',
+      'k:Rv4',
+    ])
   })
 
   it('§11.7.2.1: which player resolves first never changes a result (mirror game)', () => {
@@ -88,7 +96,10 @@ describe('scans (2.6.1 §8.3.4, C-22)', () => {
     expect(show(r.report.players[0].exchanges)).toEqual(['sRv1:empty'])
     expect(show(turn(game(SETUP_A, SETUP_B), 'sRz2', '').report.players[0].exchanges)).toEqual(['sRz2:ship'])
     // After the same player's strikes this turn, and the opponent's kamikaze launches.
-    expect(show(turn(game(SETUP_A, SETUP_B), 'sRz2 Rz2', '').report.players[0].exchanges)).toEqual(['Rz2:hit', 'sRz2:ship-destroyed'])
+    expect(show(turn(game(SETUP_A, SETUP_B), 'sRz2 Rz2', '').report.players[0].exchanges)).toEqual([
+      'Rz2:hit',
+      'sRz2:ship-destroyed',
+    ])
     const g = damaged(game(SETUP_A, SETUP_B), 0, 'Rv5 Rw4 Rx5')
     expect(show(turn(g, 'kRv4 Gv1', 'sRv4').report.players[1].exchanges)).toEqual(['sRv4:ship-destroyed'])
   })
@@ -103,7 +114,9 @@ describe('scans (2.6.1 §8.3.4, C-22)', () => {
 describe('destruction reports and flashcube data (2.6.1 §2.2.4, §7, C-23, C-24)', () => {
   it('C-23: a ship destroyed this turn is reported with its type and all its cells', () => {
     const r = turn(game(SETUP_A, SETUP_B), 'Yx1 Yx2', '')
-    expect(r.report.players[1].destructions).toEqual([{ ship: 4, type: 'HS', id: undefined, name: 'HS', cells: cells('Yx1 Yx2') }])
+    expect(r.report.players[1].destructions).toEqual([
+      { ship: 4, type: 'HS', id: undefined, name: 'HS', cells: cells('Yx1 Yx2') },
+    ])
     expect(r.report.players[0].destructions).toEqual([])
   })
 
@@ -115,7 +128,7 @@ describe('destruction reports and flashcube data (2.6.1 §2.2.4, §7, C-23, C-24
     expect(turn(g, '', 'Rv4').report.players[0].destructions).toEqual([])
   })
 
-  it('C-24: the opponent gives flashcube data for its own cells at the destroyed ship\'s coordinates, end of turn', () => {
+  it("C-24: the opponent gives flashcube data for its own cells at the destroyed ship's coordinates, end of turn", () => {
     // B destroys A's flying saucer Bv1 Bv2 Bw1 Bw2, the coordinates of B's own death star; A hits Bv1 this turn.
     const r = turn(game(SETUP_A, SETUP_B), 'Bv1', 'Bv1 Bv2 Bw1 Bw2')
     expect(r.report.players[0].destructions.map((d) => d.name)).toEqual(['FS'])
@@ -129,12 +142,18 @@ describe('destruction reports and flashcube data (2.6.1 §2.2.4, §7, C-23, C-24
     ])
     // And empty space answers `empty` (A destroys B's HS at Yx1 Yx2, where A has nothing).
     const r2 = turn(game(SETUP_A, SETUP_B), 'Yx1 Yx2', '')
-    expect(r2.report.players[0].flashcube).toEqual([[{ cell: cell('Yx1'), kind: 'empty' }, { cell: cell('Yx2'), kind: 'empty' }]])
+    expect(r2.report.players[0].flashcube).toEqual([
+      [
+        { cell: cell('Yx1'), kind: 'empty' },
+        { cell: cell('Yx2'), kind: 'empty' },
+      ],
+    ])
   })
 })
 
 describe('classic resolution (classic §4.4.3, §5.1.3, §6.6.3)', () => {
-  const CLASSIC = 'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
+  const CLASSIC =
+    'DS Rv1 Rv2 Rw1 Rw2 Ov1 Ov2 Ow1 Ow2\nKC Rv4 Rv5 Rw4 Rw5 Rx4 Rx5\nFS Bv1 Bv2 Bw1 Bw2\nMD Bz1 Bz2 Bz3\nHF Yy3 Yy4'
 
   it('strikes are judged against the start of the turn: repeated strikes on one cell are all hits', () => {
     const r = turn(game(CLASSIC, CLASSIC, CLASSIC_RULESET), 'Rv1 Rv1', '')
@@ -147,7 +166,13 @@ describe('classic resolution (classic §4.4.3, §5.1.3, §6.6.3)', () => {
     expect(show(turn(g, 'Bz2', '').report.players[0].exchanges)).toEqual(['Bz2:hit!Bz2,Bz1,Bz3'])
     expect(show(turn(g, 'Bz2', 'mBz2 Rv1').report.players[0].exchanges)).toEqual(['Bz2:hit'])
     const beam = turn(g, 'bRv', '')
-    expect(show(beam.report.players[0].exchanges)).toEqual(['bRv1:hit', 'bRv2:hit', 'bRv3:miss', 'bRv4:hit', 'bRv5:hit'])
+    expect(show(beam.report.players[0].exchanges)).toEqual([
+      'bRv1:hit',
+      'bRv2:hit',
+      'bRv3:miss',
+      'bRv4:hit',
+      'bRv5:hit',
+    ])
     // Classic reports neither destructions nor flashcube data.
     const hf = turn(g, 'Yy3 Yy4', '')
     expect(hf.report.players[1].destructions).toEqual([])

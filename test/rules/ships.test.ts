@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { ALL_CELLS, FACE_NEIGHBOURS, sortCells } from '../../src/rules/coords.js'
-import { SHIP_TYPES, type ShapeOptions, type ShipType, boxesOf, placements, shapeProblem } from '../../src/rules/ships.js'
+import {
+  SHIP_TYPES,
+  type ShapeOptions,
+  type ShipType,
+  boxesOf,
+  placements,
+  shapeProblem,
+} from '../../src/rules/ships.js'
 import { cells } from '../helpers.js'
 
 const STD: ShapeOptions = { variant: '2.6.1', strictPatrolCruiser: false }
@@ -48,7 +55,10 @@ describe('placements: exact counts, each computed two ways (2.6.1 §6, C-08, C-0
 
   it('§6.5 C-09: patrol cruisers: 75 lines x 3 forms (1234, 2345, 1245) = 225; strict 150', () => {
     // Way 2: every 4-subset of each 5-cell line, validated; 4-subsets of the space outside lines fail the validator.
-    for (const [options, count] of [[STD, 225], [STRICT, 150]] as const) {
+    for (const [options, count] of [
+      [STD, 225],
+      [STRICT, 150],
+    ] as const) {
       const generated = placements('PC', options)
       expect(generated).toHaveLength(count)
       const brute = new Set<string>()
@@ -57,7 +67,19 @@ describe('placements: exact counts, each computed two ways (2.6.1 §6, C-08, C-0
       for (const base of ALL_CELLS)
         for (const d of [1, 5, 25]) {
           const line = [0, 1, 2, 3, 4].map((i) => base + i * d)
-          if (!line.every((c, i) => c < 125 && (i === 0 || (d === 1 ? Math.floor(c / 5) === Math.floor(base / 5) : d === 5 ? Math.floor(c / 25) === Math.floor(base / 25) : true)))) continue
+          if (
+            !line.every(
+              (c, i) =>
+                c < 125 &&
+                (i === 0 ||
+                  (d === 1
+                    ? Math.floor(c / 5) === Math.floor(base / 5)
+                    : d === 5
+                      ? Math.floor(c / 25) === Math.floor(base / 25)
+                      : true)),
+            )
+          )
+            continue
           for (let skip = 0; skip < 5; skip++) {
             const four = line.filter((_, i) => i !== skip)
             if (shapeProblem('PC', four, options) === undefined) brute.add(key(four))
@@ -94,7 +116,14 @@ describe('placements: exact counts, each computed two ways (2.6.1 §6, C-08, C-0
     // shape validator accepts. The only pre-filter is necessary by §6.2.2: each extra cell has at
     // least one face neighbour in the ship.
     const brute = new Set<string>(boxesOf([2, 2, 2]).map(key))
-    const extents = [[3, 2, 1], [3, 1, 2], [2, 3, 1], [1, 3, 2], [2, 1, 3], [1, 2, 3]] as const
+    const extents = [
+      [3, 2, 1],
+      [3, 1, 2],
+      [2, 3, 1],
+      [1, 3, 2],
+      [2, 1, 3],
+      [1, 2, 3],
+    ] as const
     for (const e of extents)
       for (const box of boxesOf(e)) {
         const inBox = new Set(box)

@@ -14,13 +14,23 @@ import { memoryStore } from '../../src/transcript/file.js'
 import { TERMS } from './helpers.js'
 
 describe('SessionOptions.signal: stopping a session from outside', () => {
-  it('aborted before the peer\'s hello: A signs nothing after its hello and the session ends (SPEC §6.1: no game yet)', async () => {
+  it("aborted before the peer's hello: A signs nothing after its hello and the session ends (SPEC §6.1: no game yet)", async () => {
     const pair = memoryChannelPair()
     const stop = new AbortController()
     const secrets = seededSecrets('abort/early/A')
     const store = memoryStore()
     const events: SessionEvent[] = []
-    const result = runSession({ role: 'A', keys: generateKeyPair(secrets), terms: TERMS, secrets, store, channel: pair.ends[0], strategy: randomStrategy(seededRandom('abort/early')), signal: stop.signal, onEvent: (e) => events.push(e) })
+    const result = runSession({
+      role: 'A',
+      keys: generateKeyPair(secrets),
+      terms: TERMS,
+      secrets,
+      store,
+      channel: pair.ends[0],
+      strategy: randomStrategy(seededRandom('abort/early')),
+      signal: stop.signal,
+      onEvent: (e) => events.push(e),
+    })
     await new Promise((r) => setTimeout(r, 20))
     stop.abort()
     const r = await result
@@ -59,7 +69,8 @@ describe('SessionOptions.signal: stopping a session from outside', () => {
       })
     }
     const [a, b] = await clock.settle([side('A', 0), side('B', 1)])
-    const stopsOf = (k: 0 | 1) => events[k].flatMap((e) => (e.kind === 'stopped' ? [`${e.by} ${e.reason}: ${e.detail}`] : []))
+    const stopsOf = (k: 0 | 1) =>
+      events[k].flatMap((e) => (e.kind === 'stopped' ? [`${e.by} ${e.reason}: ${e.detail}`] : []))
     expect(stopsOf(0)).toEqual(['A claim: the local node stopped the game'])
     expect(stopsOf(1)).toEqual(['A claim: the local node stopped the game', 'B answer: A stopped'])
     // After its stop A still receives for replyMs (SPEC §6.5): it holds B's answer too.

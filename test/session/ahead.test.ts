@@ -48,8 +48,20 @@ describe('the commitment ahead (SPEC §6.3)', () => {
   it('a player still thinking is not waited for: its results go alone, and both think at once', async () => {
     const inner = randomStrategy(seededRandom('ahead/slow/B'))
     const clock: { sleep?: (ms: number) => Promise<void> } = {}
-    const slow: PlayerStrategy = { setup: (r) => inner.setup(r), record: async (ctx) => { await clock.sleep?.(5_000); return inner.record(ctx) } }
-    const g = await playInMemory('ahead/slow', { terms, strategies: [undefined, slow], onLink: (_p, c) => { clock.sleep = (ms) => c.sleep(ms) } })
+    const slow: PlayerStrategy = {
+      setup: (r) => inner.setup(r),
+      record: async (ctx) => {
+        await clock.sleep?.(5_000)
+        return inner.record(ctx)
+      },
+    }
+    const g = await playInMemory('ahead/slow', {
+      terms,
+      strategies: [undefined, slow],
+      onLink: (_p, c) => {
+        clock.sleep = (ms) => c.sleep(ms)
+      },
+    })
     const seq = sequence(g.a.transcript)
     expect(seq.filter((p) => p.startsWith('B') && p.endsWith('+commit'))).toEqual([])
     expect(g.a.verdict.status).toBe('complete')
@@ -81,7 +93,13 @@ describe('the commitment ahead (SPEC §6.3)', () => {
   it('a commitment ahead naming another turn than the next is a protocol violation by its sender', async () => {
     const g = await playInMemory('ahead/wrong-turn', {
       terms,
-      deviations: [undefined, rewriteB(1, (parts) => [...parts.filter((p) => p.t !== 'commit'), { t: 'commit', turn: 5, record: new Uint8Array(32) }])],
+      deviations: [
+        undefined,
+        rewriteB(1, (parts) => [
+          ...parts.filter((p) => p.t !== 'commit'),
+          { t: 'commit', turn: 5, record: new Uint8Array(32) },
+        ]),
+      ],
     })
     expect(summary(g.a.verdict)).toBe('offence B protocol-violation')
     expect(summary(verdictOf(g.a.transcript))).toBe('offence B protocol-violation')

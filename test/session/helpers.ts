@@ -8,7 +8,15 @@ import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.
 import { type TranscriptStore, memoryStore } from '../../src/transcript/file.js'
 import { SINGLE_GAME, type Terms } from '../../src/transcript/messages.js'
 
-export const TERMS: Terms = { ruleset: '2.6.1 fleet=standard', maxTurns: 1000, setupMs: 60_000, turnMs: 60_000, replyMs: 10_000, sanction: 'forfeit', match: SINGLE_GAME }
+export const TERMS: Terms = {
+  ruleset: '2.6.1 fleet=standard',
+  maxTurns: 1000,
+  setupMs: 60_000,
+  turnMs: 60_000,
+  replyMs: 10_000,
+  sanction: 'forfeit',
+  match: SINGLE_GAME,
+}
 
 export interface PlayedGame {
   readonly a: SessionResult

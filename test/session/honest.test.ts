@@ -18,10 +18,15 @@ describe('honest games (DESIGN.md goal 1)', () => {
         expect(g.a.verdict.status, JSON.stringify(g.a.verdict)).toBe('complete')
         const key = JSON.stringify(g.a.verdict)
         expect(JSON.stringify(g.b.verdict)).toBe(key)
-        const files = { a: { name: 'a', content: formatTranscript(g.a.transcript) }, b: { name: 'b', content: formatTranscript(g.b.transcript) } }
+        const files = {
+          a: { name: 'a', content: formatTranscript(g.a.transcript) },
+          b: { name: 'b', content: formatTranscript(g.b.transcript) },
+        }
         expect(JSON.stringify(verifyFiles([files.b]))).toBe(key)
         const merged = verifyFiles([files.a, files.b])
-        expect(merged.status === 'complete' ? [merged.scores, merged.winner, merged.turn] : merged.status).toEqual(g.a.verdict.status === 'complete' ? [g.a.verdict.scores, g.a.verdict.winner, g.a.verdict.turn] : '')
+        expect(merged.status === 'complete' ? [merged.scores, merged.winner, merged.turn] : merged.status).toEqual(
+          g.a.verdict.status === 'complete' ? [g.a.verdict.scores, g.a.verdict.winner, g.a.verdict.turn] : '',
+        )
       }
     }, 120_000)
   }

@@ -29,7 +29,12 @@ interface Round {
 }
 
 /** Both sides over one in-memory link, each from its stored transcript; a link made anew is reconnected. */
-async function round(seed: string, stored: readonly [readonly Uint8Array[], readonly Uint8Array[]], journals: readonly [Journal, Journal], o: { fault?: Fault; settleMs?: number; meetAfterMs?: number } = {}): Promise<Round> {
+async function round(
+  seed: string,
+  stored: readonly [readonly Uint8Array[], readonly Uint8Array[]],
+  journals: readonly [Journal, Journal],
+  o: { fault?: Fault; settleMs?: number; meetAfterMs?: number } = {},
+): Promise<Round> {
   const clock = new VirtualClock()
   const pair = memoryChannelPair(o.fault, clock)
   const events: [SessionEvent[], SessionEvent[]] = [[], []]
@@ -50,7 +55,10 @@ async function round(seed: string, stored: readonly [readonly Uint8Array[], read
   }
   const run = clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
   // The nodes meet again when the second one is started, later than the reply window (SPEC §6.5).
-  if (stored[0].length > 0) void clock.sleep(o.meetAfterMs ?? 0).then(() => { pair.reconnect() })
+  if (stored[0].length > 0)
+    void clock.sleep(o.meetAfterMs ?? 0).then(() => {
+      pair.reconnect()
+    })
   return { results: await run, events }
 }
 
@@ -72,7 +80,10 @@ describe('provisional results settled when the nodes meet again (SPEC §12.7, §
     // Each side's own evidence: the other stopped answering and has not revealed (rule 7).
     expect(a.verdict).toMatchObject({ status: 'abandoned', how: 'no-reveal', winner: 'A', provisional: true })
     expect(b.verdict).toMatchObject({ status: 'abandoned', how: 'no-reveal', winner: 'B', provisional: true })
-    const second = await round(seed, [a.transcript, b.transcript], journals, { settleMs: 60_000, meetAfterMs: 3 * terms.replyMs })
+    const second = await round(seed, [a.transcript, b.transcript], journals, {
+      settleMs: 60_000,
+      meetAfterMs: 3 * terms.replyMs,
+    })
     const [a2, b2] = second.results
     // Both stops crossed: each stopped of its own accord, nobody is convicted of lateness (rule 8).
     expect(a2.verdict).toMatchObject({ status: 'adjudicated', stoppedBy: ['A', 'B'] })
@@ -92,7 +103,10 @@ describe('provisional results settled when the nodes meet again (SPEC §12.7, §
     // B was killed during the outage, before its own deadline: its disk holds everything up to
     // its stop, which it never got to sign.
     const bDisk = first.results[1].transcript.filter((x) => !(sender(x) === 'B' && isStop(x)))
-    const second = await round(seed, [a.transcript, bDisk], journals, { settleMs: 60_000, meetAfterMs: 3 * terms.replyMs })
+    const second = await round(seed, [a.transcript, bDisk], journals, {
+      settleMs: 60_000,
+      meetAfterMs: 3 * terms.replyMs,
+    })
     const [a2, b2] = second.results
     expect(a2.verdict).toMatchObject({ status: 'adjudicated', stoppedBy: ['A'] })
     expect(summary(b2.verdict)).toBe(summary(a2.verdict))
@@ -112,7 +126,17 @@ describe('provisional results settled when the nodes meet again (SPEC §12.7, §
     const secrets = seededSecrets(`${seed}/A`)
     const start = clock.now()
     const [alone] = await clock.settle<[SessionResult]>([
-      runSession({ role: 'A', keys: generateKeyPair(secrets), terms, secrets, store: memoryStore(a.transcript), channel: pair.ends[0], clock, strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/A/bot`)), journals[0]), settleMs: 45_000 }),
+      runSession({
+        role: 'A',
+        keys: generateKeyPair(secrets),
+        terms,
+        secrets,
+        store: memoryStore(a.transcript),
+        channel: pair.ends[0],
+        clock,
+        strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/A/bot`)), journals[0]),
+        settleMs: 45_000,
+      }),
     ])
     expect(clock.now() - start).toBe(45_000)
     expect(alone.verdict).toMatchObject({ status: 'abandoned', provisional: true })
@@ -133,11 +157,36 @@ describe("a resumed game's clock (SPEC §6.6)", () => {
     const deadlines: number[] = []
     const inner = journaledStrategy(randomStrategy(seededRandom(`${seed}/B/bot`)), journals[1])
     const store = { ...memoryStore(bDisk), lastWrittenAt: () => clock.now() - 45_000 }
-    const strategy = { ...inner, record: (ctx: Parameters<typeof inner.record>[0]) => { if (ctx.deadline !== undefined) deadlines.push(ctx.deadline); return inner.record(ctx) } }
+    const strategy = {
+      ...inner,
+      record: (ctx: Parameters<typeof inner.record>[0]) => {
+        if (ctx.deadline !== undefined) deadlines.push(ctx.deadline)
+        return inner.record(ctx)
+      },
+    }
     const secretsA = seededSecrets(`${seed}/A`)
     const ran = clock.settle<[SessionResult, SessionResult]>([
-      runSession({ role: 'A', keys: generateKeyPair(secretsA), terms, secrets: secretsA, store: memoryStore(a.transcript), channel: pair.ends[0], clock, strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/A/bot`)), journals[0]), settleMs: 5_000 }),
-      runSession({ role: 'B', keys: generateKeyPair(secrets), terms, secrets, store, channel: pair.ends[1], clock, strategy }),
+      runSession({
+        role: 'A',
+        keys: generateKeyPair(secretsA),
+        terms,
+        secrets: secretsA,
+        store: memoryStore(a.transcript),
+        channel: pair.ends[0],
+        clock,
+        strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/A/bot`)), journals[0]),
+        settleMs: 5_000,
+      }),
+      runSession({
+        role: 'B',
+        keys: generateKeyPair(secrets),
+        terms,
+        secrets,
+        store,
+        channel: pair.ends[1],
+        clock,
+        strategy,
+      }),
     ])
     await ran
     // The turns B's journal gives back are asked with the deadline of its persisted clock.

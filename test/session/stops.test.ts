@@ -51,7 +51,17 @@ describe('games that do not end normally (SPEC §12.7)', () => {
     // A never decides turn 1 (a person at the prompt); B resigns at once, while A owes its move.
     const thinking: PlayerStrategy = (() => {
       const inner = randomStrategy(seededRandom('resign-now/a'))
-      return { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === 1 ? new Promise((_resolve, reject) => ctx.signal?.addEventListener('abort', () => { reject(new Error('withdrawn')) })) : inner.record(ctx)) }
+      return {
+        setup: (r) => inner.setup(r),
+        record: (ctx) =>
+          ctx.turn === 1
+            ? new Promise((_resolve, reject) =>
+                ctx.signal?.addEventListener('abort', () => {
+                  reject(new Error('withdrawn'))
+                }),
+              )
+            : inner.record(ctx),
+      }
     })()
     const g = await playInMemory('resign-now', { terms, strategies: [thinking, resignAt(1, 'resign-now/b')] })
     expect(summary(g.a.verdict)).toBe('resigned B -> A')
@@ -61,12 +71,16 @@ describe('games that do not end normally (SPEC §12.7)', () => {
     expect(g.events[0].some((e) => e.kind === 'stopped' && e.by === 'B' && e.reason === 'resignation')).toBe(true)
   })
 
-  it('two resignations that cross are both players giving up: adjudicated on the committed turns, never a loss for whichever is A; one alone, without the winner\'s stop, is provisional (rule 5, SPEC §12.7)', async () => {
+  it("two resignations that cross are both players giving up: adjudicated on the committed turns, never a loss for whichever is A; one alone, without the winner's stop, is provisional (rule 5, SPEC §12.7)", async () => {
     const clock: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {}
     const resignAtTime = (seed: string): PlayerStrategy => {
       const inner = randomStrategy(seededRandom(seed))
       // Both players give up at the same moment, in turn 3: the stops cross on the wire.
-      return { setup: (r) => inner.setup(r), record: async (ctx) => (ctx.turn === 3 ? (await clock.sleep?.(20_000 - (clock.now?.() ?? 0)), RESIGN) : inner.record(ctx)) }
+      return {
+        setup: (r) => inner.setup(r),
+        record: async (ctx) =>
+          ctx.turn === 3 ? (await clock.sleep?.(20_000 - (clock.now?.() ?? 0)), RESIGN) : inner.record(ctx),
+      }
     }
     const g = await playInMemory('resign-crossed', {
       terms,
@@ -76,16 +90,22 @@ describe('games that do not end normally (SPEC §12.7)', () => {
         clock.sleep = (ms) => c.sleep(Math.max(0, ms))
       },
     })
-    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(v).toMatchObject({ status: 'adjudicated', stoppedBy: ['A', 'B'] })
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)])
+      expect(v).toMatchObject({ status: 'adjudicated', stoppedBy: ['A', 'B'] })
     // Someone deletes A's crossing resignation (nothing acknowledges it) from B's file: B's alone
     // remains, and it says it is provisional, never a final loss.
     const lastOfA = g.b.transcript.map((x) => partsOf(x).startsWith('A')).lastIndexOf(true)
-    expect(verdictOf(g.b.transcript.filter((_, i) => i !== lastOfA))).toMatchObject({ status: 'resigned', by: 'B', provisional: true })
+    expect(verdictOf(g.b.transcript.filter((_, i) => i !== lastOfA))).toMatchObject({
+      status: 'resigned',
+      by: 'B',
+      provisional: true,
+    })
   })
 
   it('a resignation loses, and the resigner still reveals so its play is checked (rule 5)', async () => {
     const g = await playInMemory('stops/resign', { terms, strategies: [undefined, resignAt(4, 'stops/resign/B')] })
-    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('resigned B -> A')
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)])
+      expect(summary(v)).toBe('resigned B -> A')
     expect(g.a.transcript.map(partsOf).some((p) => p.startsWith('B') && p.includes('stop+reveal'))).toBe(true)
   })
 
@@ -103,7 +123,10 @@ describe('games that do not end normally (SPEC §12.7)', () => {
   })
 
   it('an early claim convicts nobody: both reveal, and the committed turns are scored (rule 8)', async () => {
-    const g = await playInMemory('stops/early', { terms, deviations: [undefined, { stopAfterSending: (s) => (s.envelope.seq === 9 ? 'claim' : undefined) }] })
+    const g = await playInMemory('stops/early', {
+      terms,
+      deviations: [undefined, { stopAfterSending: (s) => (s.envelope.seq === 9 ? 'claim' : undefined) }],
+    })
     const merged = verdictOf(g.a.transcript, g.b.transcript)
     expect(merged.status).toBe('adjudicated')
     expect(summary(g.a.verdict)).toBe(summary(merged))
@@ -111,13 +134,20 @@ describe('games that do not end normally (SPEC §12.7)', () => {
   })
 
   it('a player that stops instead of answering what it provably holds abandons, and loses (rule 6)', async () => {
-    const g = await playInMemory('stops/owing', { terms, deviations: [undefined, { stopAfterReceiving: (s) => (s.envelope.seq === 8 ? 'claim' : undefined) }] })
-    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(summary(v)).toBe('abandoned B stopped -> A')
+    const g = await playInMemory('stops/owing', {
+      terms,
+      deviations: [undefined, { stopAfterReceiving: (s) => (s.envelope.seq === 8 ? 'claim' : undefined) }],
+    })
+    for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)])
+      expect(summary(v)).toBe('abandoned B stopped -> A')
   })
 
   it('a claimant that withholds its own last envelope gains nothing: its own file says adjudicated, the other file says it lost, merged they agree (SPEC §12.7)', async () => {
     let n = 0
-    const g = await playInMemory('stops/withhold', { terms, deviations: [{ outgoing: () => (++n === 9 ? 'withhold' : undefined) as never }, undefined] })
+    const g = await playInMemory('stops/withhold', {
+      terms,
+      deviations: [{ outgoing: () => (++n === 9 ? 'withhold' : undefined) as never }, undefined],
+    })
     const merged = verdictOf(g.a.transcript, g.b.transcript)
     expect(merged.status).toBe('adjudicated')
     expect(summary(g.b.verdict)).toBe('abandoned A no-reveal -> B')
@@ -128,14 +158,20 @@ describe('games that do not end normally (SPEC §12.7)', () => {
   it('a stall shorter than the deadline less the margin never changes the result (SPEC §6.6)', async () => {
     const plain = await playInMemory('stops/stall', { terms })
     const stall = terms.replyMs - LIMITS.marginMs
-    const g = await playInMemory('stops/stall', { terms, fault: (_f, from, i) => (from === 1 && i >= 6 && i <= 8 ? { delay: stall } : 'deliver') })
+    const g = await playInMemory('stops/stall', {
+      terms,
+      fault: (_f, from, i) => (from === 1 && i >= 6 && i <= 8 ? { delay: stall } : 'deliver'),
+    })
     expect(summary(g.a.verdict)).toBe(summary(plain.a.verdict))
     expect(summary(g.b.verdict)).toBe(summary(plain.b.verdict))
     expect(stopCount(g.events[0]) + stopCount(g.events[1])).toBe(0)
   })
 
   it('a stall past the deadline ends the game with the same result in both files, and nobody is convicted of lateness', async () => {
-    const g = await playInMemory('stops/stall-long', { terms, fault: (_f, from, i) => (from === 1 && i === 8 ? { delay: terms.replyMs + 2 * LIMITS.marginMs } : 'deliver') })
+    const g = await playInMemory('stops/stall-long', {
+      terms,
+      fault: (_f, from, i) => (from === 1 && i === 8 ? { delay: terms.replyMs + 2 * LIMITS.marginMs } : 'deliver'),
+    })
     expect(g.a.verdict.status).toBe('adjudicated')
     expect(summary(g.b.verdict)).toBe(summary(g.a.verdict))
     expect(summary(verdictOf(g.a.transcript, g.b.transcript))).toBe(summary(g.a.verdict))
@@ -145,7 +181,10 @@ describe('games that do not end normally (SPEC §12.7)', () => {
     let lastFromB: Uint8Array | undefined
     // B's player walks away in turn 3 and never records it; its node stays up, and B's last frame arrives again every second.
     const inner = randomStrategy(seededRandom('stops/dups/B'))
-    const away: PlayerStrategy = { setup: (r) => inner.setup(r), record: (ctx) => (ctx.turn === 3 ? new Promise<string>(() => undefined) : inner.record(ctx)) }
+    const away: PlayerStrategy = {
+      setup: (r) => inner.setup(r),
+      record: (ctx) => (ctx.turn === 3 ? new Promise<string>(() => undefined) : inner.record(ctx)),
+    }
     const g = await playInMemory('stops/dups', {
       terms,
       strategies: [undefined, away],
@@ -155,7 +194,9 @@ describe('games that do not end normally (SPEC §12.7)', () => {
       },
       duplicates: () => lastFromB,
     })
-    const waits = g.events[0].filter((e): e is Extract<SessionEvent, { kind: 'waiting' }> => e.kind === 'waiting' && e.side === 'B')
+    const waits = g.events[0].filter(
+      (e): e is Extract<SessionEvent, { kind: 'waiting' }> => e.kind === 'waiting' && e.side === 'B',
+    )
     const deadline = waits[waits.length - 1]?.deadline ?? Number.NaN
     const claimedAt = g.claimTimes.A ?? Number.NaN
     expect(claimedAt - deadline).toBeGreaterThanOrEqual(0)
@@ -178,7 +219,10 @@ describe('a link that drops messages (SPEC §2.2)', () => {
       },
     }
   }
-  for (const [name, from] of [['B', 1], ['A', 0]] as const) {
+  for (const [name, from] of [
+    ['B', 1],
+    ['A', 0],
+  ] as const) {
     it(`an envelope of ${name} lost with the connection, the link restored while the players think: resent at once on the resume frame, nobody accused, the same result`, async () => {
       const play = (cut: boolean): ReturnType<typeof playInMemory> => {
         let clock: VirtualClock | undefined
@@ -202,7 +246,8 @@ describe('a link that drops messages (SPEC §2.2)', () => {
       }
       const plain = await play(false)
       const g = await play(true)
-      for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)]) expect(v.status, summary(v)).not.toBe('offence')
+      for (const v of [g.a.verdict, g.b.verdict, verdictOf(g.a.transcript, g.b.transcript)])
+        expect(v.status, summary(v)).not.toBe('offence')
       expect(summary(g.a.verdict)).toBe(summary(g.b.verdict))
       expect(summary(g.a.verdict)).toBe(summary(plain.a.verdict))
       expect(stopCount(g.events[0]) + stopCount(g.events[1])).toBe(0)

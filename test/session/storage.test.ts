@@ -21,7 +21,9 @@ describe('the transcript and the journal on disk', () => {
     for (let i = 0; i < 3; i++) store.append(bytes(i))
     appendFileSync(path, 'AAECAwQFBgcICQoL')
     const reopened = fileStore(path)
-    expect(reopened.envelopes().map((b) => Buffer.from(b).toString('hex'))).toEqual([0, 1, 2].map((i) => Buffer.from(bytes(i)).toString('hex')))
+    expect(reopened.envelopes().map((b) => Buffer.from(b).toString('hex'))).toEqual(
+      [0, 1, 2].map((i) => Buffer.from(bytes(i)).toString('hex')),
+    )
     expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true)
     reopened.append(bytes(3))
     expect(fileStore(path).envelopes()).toHaveLength(4)
@@ -45,7 +47,11 @@ describe('the transcript and the journal on disk', () => {
     expect(second.entries()).toEqual([{ k: 'setup', text: 'LS Rv1' }])
     second.append({ k: 'record', turn: 1, text: 'Rv2' })
     second.append({ k: 'record', turn: 2, text: '' })
-    expect(fileJournal(path).entries()).toEqual([{ k: 'setup', text: 'LS Rv1' }, { k: 'record', turn: 1, text: 'Rv2' }, { k: 'record', turn: 2, text: '' }])
+    expect(fileJournal(path).entries()).toEqual([
+      { k: 'setup', text: 'LS Rv1' },
+      { k: 'record', turn: 1, text: 'Rv2' },
+      { k: 'record', turn: 2, text: '' },
+    ])
   })
 
   it('a damaged journal line is a StorageError naming the line', () => {
@@ -56,11 +62,15 @@ describe('the transcript and the journal on disk', () => {
 
   it('a full disk: the write fails with "the disk is full", named, as a StorageError (/dev/full)', () => {
     if (!existsSync('/dev/full')) return
-    expect(() => { appendLineDurably('/dev/full', 'x'.repeat(100), 'transcript'); }).toThrow(new StorageError('cannot write the transcript /dev/full: the disk is full'))
+    expect(() => {
+      appendLineDurably('/dev/full', 'x'.repeat(100), 'transcript')
+    }).toThrow(new StorageError('cannot write the transcript /dev/full: the disk is full'))
   })
 
   it('a transcript that cannot be opened is a StorageError naming the file and the cause', () => {
     const dir = temp()
-    expect(() => { appendLineDurably(dir, 'x', 'journal'); }).toThrow(/^cannot open the journal .*: EISDIR$/)
+    expect(() => {
+      appendLineDurably(dir, 'x', 'journal')
+    }).toThrow(/^cannot open the journal .*: EISDIR$/)
   })
 })

@@ -40,7 +40,10 @@ export function soak(from: number, to: number): void {
         const key = JSON.stringify(g.a.verdict)
         expect(g.a.verdict.status, `game ${i}: ${key}`).toBe('complete')
         expect(JSON.stringify(g.b.verdict), `game ${i}`).toBe(key)
-        expect(JSON.stringify(verifyFiles([{ name: 'b', content: formatTranscript(g.b.transcript) }])), `game ${i}`).toBe(key)
+        expect(
+          JSON.stringify(verifyFiles([{ name: 'b', content: formatTranscript(g.b.transcript) }])),
+          `game ${i}`,
+        ).toBe(key)
         statuses.set(g.a.verdict.status, (statuses.get(g.a.verdict.status) ?? 0) + 1)
       }
       expect([...statuses]).toEqual([['complete', to - from]])

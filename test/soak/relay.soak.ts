@@ -11,12 +11,29 @@ const GAMES = 20
 
 describe(`soak: ${GAMES} concurrent games through one relay`, () => {
   it('every game completes, both sides agreeing', async () => {
-    const relay = await createRelayNode({ identity: await testIdentity('soak/relay'), listen: LOOPBACK, admission: () => 'anyone' })
+    const relay = await createRelayNode({
+      identity: await testIdentity('soak/relay'),
+      listen: LOOPBACK,
+      admission: () => 'anyone',
+    })
     await relay.start()
-    const addr = relay.getMultiaddrs().map(String).find((a) => a.includes('127.0.0.1')) ?? ''
+    const addr =
+      relay
+        .getMultiaddrs()
+        .map(String)
+        .find((a) => a.includes('127.0.0.1')) ?? ''
     const t0 = performance.now()
     try {
-      const games = await Promise.all(Array.from({ length: GAMES }, (_, i) => playOverNet(`soak/relay/${i}`, { terms: { ...NET_TERMS, maxTurns: 30 }, hostListen: ['/p2p-circuit'], joinListen: [], relays: [addr] })))
+      const games = await Promise.all(
+        Array.from({ length: GAMES }, (_, i) =>
+          playOverNet(`soak/relay/${i}`, {
+            terms: { ...NET_TERMS, maxTurns: 30 },
+            hostListen: ['/p2p-circuit'],
+            joinListen: [],
+            relays: [addr],
+          }),
+        ),
+      )
       for (const g of games) {
         expect(g.host.verdict.status).toBe('complete')
         expect(g.join.verdict).toEqual(g.host.verdict)

@@ -2,7 +2,14 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { toBase64url } from '../../src/commit/bytes.js'
 import { type SealedEnvelope, decodeEnvelope, signatureValid } from '../../src/transcript/envelope.js'
-import { FRAME, type FrameContext, decodeFrame, encodeControl, encodeEnvelopeFrame, encodeResume } from '../../src/transcript/frame.js'
+import {
+  FRAME,
+  type FrameContext,
+  decodeFrame,
+  encodeControl,
+  encodeEnvelopeFrame,
+  encodeResume,
+} from '../../src/transcript/frame.js'
 import { LIMITS, type Role } from '../../src/transcript/messages.js'
 import { deflateRawSync } from 'node:zlib'
 import { TERMS, playInMemory } from '../session/helpers.js'

@@ -2,7 +2,15 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { utf8 } from '../../src/commit/bytes.js'
-import { type CellValue, SPACE_CELLS, SideSecrets, deriveSalt, detailCommitment, occupancyCommitment, recordCommitment } from '../../src/commit/commitments.js'
+import {
+  type CellValue,
+  SPACE_CELLS,
+  SideSecrets,
+  deriveSalt,
+  detailCommitment,
+  occupancyCommitment,
+  recordCommitment,
+} from '../../src/commit/commitments.js'
 import { BlockHash, DOMAIN, SaltPrf, domainBlock, taggedHash } from '../../src/commit/hash.js'
 import { sha256Reference } from '../../src/commit/reference.js'
 import { Sha256 } from '../../src/commit/sha256.js'
@@ -14,19 +22,24 @@ const role = fc.constantFrom<0 | 1>(0, 1)
 describe('hashing (SPEC §3.3)', () => {
   it('Sha256 is SHA-256 for any input split across any updates, and a clone continues independently', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.array(fc.nat(300), { maxLength: 6 }), fc.uint8Array({ maxLength: 130 }), (data, cuts, tail) => {
-        const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b)
-        const h = new Sha256()
-        let from = 0
-        for (const p of points) {
-          h.update(data.subarray(from, p))
-          from = p
-        }
-        h.update(data.subarray(from))
-        const fork = h.clone()
-        expect(h.digest()).toEqual(sha256(data))
-        expect(fork.update(tail).digest()).toEqual(sha256(new Uint8Array([...data, ...tail])))
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.array(fc.nat(300), { maxLength: 6 }),
+        fc.uint8Array({ maxLength: 130 }),
+        (data, cuts, tail) => {
+          const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b)
+          const h = new Sha256()
+          let from = 0
+          for (const p of points) {
+            h.update(data.subarray(from, p))
+            from = p
+          }
+          h.update(data.subarray(from))
+          const fork = h.clone()
+          expect(h.digest()).toEqual(sha256(data))
+          expect(fork.update(tail).digest()).toEqual(sha256(new Uint8Array([...data, ...tail])))
+        },
+      ),
       { numRuns: 500 },
     )
   })
@@ -34,9 +47,14 @@ describe('hashing (SPEC §3.3)', () => {
   it('Sha256 matches FIPS 180-4 on the standard vectors, including the two-block padding edge', () => {
     const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex')
     expect(hex(new Sha256().digest())).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855')
-    expect(hex(new Sha256().update(utf8('abc')).digest())).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad')
-    expect(hex(new Sha256().update(utf8('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).digest())).toBe('248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1')
-    for (const n of [55, 56, 63, 64, 65, 119, 120]) expect(new Sha256().update(new Uint8Array(n).fill(0x61)).digest()).toEqual(sha256(new Uint8Array(n).fill(0x61)))
+    expect(hex(new Sha256().update(utf8('abc')).digest())).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    )
+    expect(hex(new Sha256().update(utf8('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).digest())).toBe(
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    )
+    for (const n of [55, 56, 63, 64, 65, 119, 120])
+      expect(new Sha256().update(new Uint8Array(n).fill(0x61)).digest()).toEqual(sha256(new Uint8Array(n).fill(0x61)))
   })
 
   it('a finished state refuses any further use, so a digest is never taken twice from one state', () => {
@@ -70,49 +88,77 @@ describe('hashing (SPEC §3.3)', () => {
       }),
       { numRuns: 100 },
     )
-    expect(taggedHash(DOMAIN.gameId, utf8('x'))).toEqual(sha256Reference(Uint8Array.of(utf8(DOMAIN.gameId).length), utf8(DOMAIN.gameId), utf8('x')))
+    expect(taggedHash(DOMAIN.gameId, utf8('x'))).toEqual(
+      sha256Reference(Uint8Array.of(utf8(DOMAIN.gameId).length), utf8(DOMAIN.gameId), utf8('x')),
+    )
   })
 
   it('BlockHash and SaltPrf equal the plain definitions over @noble/hashes, and SaltPrf does not follow changes to its seed (SPEC §3.3, §4.1)', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...tags), bytes32, role, fc.uint8Array({ maxLength: 120 }), bytes32, fc.integer({ min: 1, max: 32 }), (t, game, r, rest, seed, length) => {
-        const block = domainBlock(t, game, r)
-        expect(new BlockHash(t, game, r).of(rest)).toEqual(sha256Reference(block, rest))
-        const copy = seed.slice()
-        const prf = new SaltPrf(seed, game, r)
-        seed.fill(0x5a)
-        const plain = sha256Reference(domainBlock(DOMAIN.salt, game, r), copy, new Uint8Array(32), rest).slice(0, length)
-        expect(prf.of(rest, length)).toEqual(plain)
-        expect(prf.of(rest, length)).toEqual(plain)
-      }),
+      fc.property(
+        fc.constantFrom(...tags),
+        bytes32,
+        role,
+        fc.uint8Array({ maxLength: 120 }),
+        bytes32,
+        fc.integer({ min: 1, max: 32 }),
+        (t, game, r, rest, seed, length) => {
+          const block = domainBlock(t, game, r)
+          expect(new BlockHash(t, game, r).of(rest)).toEqual(sha256Reference(block, rest))
+          const copy = seed.slice()
+          const prf = new SaltPrf(seed, game, r)
+          seed.fill(0x5a)
+          const plain = sha256Reference(domainBlock(DOMAIN.salt, game, r), copy, new Uint8Array(32), rest).slice(
+            0,
+            length,
+          )
+          expect(prf.of(rest, length)).toEqual(plain)
+          expect(prf.of(rest, length)).toEqual(plain)
+        },
+      ),
       { numRuns: 300 },
     )
   })
 })
 
 describe('commitments (SPEC §4)', () => {
-  const cellValue = fc.oneof(fc.constant<CellValue>({ occupied: false, type: 0, id: 0 }), fc.record({ occupied: fc.constant(true), type: fc.integer({ min: 1, max: 10 }), id: fc.integer({ min: 1, max: 4 }) }))
+  const cellValue = fc.oneof(
+    fc.constant<CellValue>({ occupied: false, type: 0, id: 0 }),
+    fc.record({
+      occupied: fc.constant(true),
+      type: fc.integer({ min: 1, max: 10 }),
+      id: fc.integer({ min: 1, max: 4 }),
+    }),
+  )
 
   it("a side's salts and commitments are the plain definitions, cell by cell, and its setup vector their concatenation", () => {
     fc.assert(
-      fc.property(bytes32, bytes32, role, fc.array(cellValue, { minLength: SPACE_CELLS, maxLength: SPACE_CELLS }), (seed, game, r, cells) => {
-        const s = new SideSecrets(seed, game, r)
-        seed.fill(0) // the side keeps its own copy
-        const original = s.seed
-        const vector = s.setupVector(cells)
-        for (let c = 0; c < SPACE_CELLS; c += 31) {
-          const v = cells[c] ?? { occupied: false, type: 0, id: 0 }
-          const so = deriveSalt(original, game, r, 'occupancy', c)
-          const sd = deriveSalt(original, game, r, 'detail', c)
-          expect(s.salt('occupancy', c)).toEqual(so)
-          expect(vector.subarray(64 * c, 64 * c + 32)).toEqual(occupancyCommitment(game, r, c, v.occupied, so))
-          expect(vector.subarray(64 * c + 32, 64 * c + 64)).toEqual(detailCommitment(game, r, c, v.type, v.id, sd))
-          expect(s.opensOccupancy(vector, c, v.occupied, so)).toBe(true)
-          expect(s.opensOccupancy(vector, c, !v.occupied, so)).toBe(false)
-          expect(s.opensDetail(vector, c, v.type, v.id, sd)).toBe(true)
-        }
-        expect(s.recordCommitment(7, 'Rv1 sOx3')).toEqual(recordCommitment(game, r, 7, deriveSalt(original, game, r, 'record', 7), 'Rv1 sOx3'))
-      }),
+      fc.property(
+        bytes32,
+        bytes32,
+        role,
+        fc.array(cellValue, { minLength: SPACE_CELLS, maxLength: SPACE_CELLS }),
+        (seed, game, r, cells) => {
+          const s = new SideSecrets(seed, game, r)
+          seed.fill(0) // the side keeps its own copy
+          const original = s.seed
+          const vector = s.setupVector(cells)
+          for (let c = 0; c < SPACE_CELLS; c += 31) {
+            const v = cells[c] ?? { occupied: false, type: 0, id: 0 }
+            const so = deriveSalt(original, game, r, 'occupancy', c)
+            const sd = deriveSalt(original, game, r, 'detail', c)
+            expect(s.salt('occupancy', c)).toEqual(so)
+            expect(vector.subarray(64 * c, 64 * c + 32)).toEqual(occupancyCommitment(game, r, c, v.occupied, so))
+            expect(vector.subarray(64 * c + 32, 64 * c + 64)).toEqual(detailCommitment(game, r, c, v.type, v.id, sd))
+            expect(s.opensOccupancy(vector, c, v.occupied, so)).toBe(true)
+            expect(s.opensOccupancy(vector, c, !v.occupied, so)).toBe(false)
+            expect(s.opensDetail(vector, c, v.type, v.id, sd)).toBe(true)
+          }
+          expect(s.recordCommitment(7, 'Rv1 sOx3')).toEqual(
+            recordCommitment(game, r, 7, deriveSalt(original, game, r, 'record', 7), 'Rv1 sOx3'),
+          )
+        },
+      ),
       { numRuns: 20 },
     )
   })
@@ -121,11 +167,28 @@ describe('commitments (SPEC §4)', () => {
     const game = new Uint8Array(32).fill(7)
     const seed = new Uint8Array(32).fill(9)
     // SPEC §4.1: the seed fills the second block; k = 2 (detail), i = 45; the first 16 bytes.
-    const salt = sha256Reference(domainBlock(DOMAIN.salt, game, 1), seed, new Uint8Array(32), Uint8Array.of(2, 0, 45)).slice(0, 16)
+    const salt = sha256Reference(
+      domainBlock(DOMAIN.salt, game, 1),
+      seed,
+      new Uint8Array(32),
+      Uint8Array.of(2, 0, 45),
+    ).slice(0, 16)
     expect(salt.length).toBe(16)
     expect(deriveSalt(seed, game, 1, 'detail', 45)).toEqual(salt)
-    expect(occupancyCommitment(game, 1, 45, true, salt)).toEqual(sha256Reference(domainBlock(DOMAIN.occupancy, game, 1), Uint8Array.of(45, 1), salt))
-    expect(detailCommitment(game, 1, 45, 4, 2, salt)).toEqual(sha256Reference(domainBlock(DOMAIN.detail, game, 1), Uint8Array.of(45, 4, 2), salt))
-    expect(recordCommitment(game, 1, 300, salt, 'Rv1')).toEqual(sha256Reference(domainBlock(DOMAIN.record, game, 1), Uint8Array.of(1, 44), salt, Uint8Array.of(0, 3), utf8('Rv1')))
+    expect(occupancyCommitment(game, 1, 45, true, salt)).toEqual(
+      sha256Reference(domainBlock(DOMAIN.occupancy, game, 1), Uint8Array.of(45, 1), salt),
+    )
+    expect(detailCommitment(game, 1, 45, 4, 2, salt)).toEqual(
+      sha256Reference(domainBlock(DOMAIN.detail, game, 1), Uint8Array.of(45, 4, 2), salt),
+    )
+    expect(recordCommitment(game, 1, 300, salt, 'Rv1')).toEqual(
+      sha256Reference(
+        domainBlock(DOMAIN.record, game, 1),
+        Uint8Array.of(1, 44),
+        salt,
+        Uint8Array.of(0, 3),
+        utf8('Rv1'),
+      ),
+    )
   })
 })

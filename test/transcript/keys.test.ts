@@ -2,7 +2,13 @@ import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha512 } from '@noble/hashes/sha2.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SMALL_ORDER_ENCODINGS, keyPairFromSecret, publicKeyProblem, sign, verifySignature } from '../../src/commit/keys.js'
+import {
+  SMALL_ORDER_ENCODINGS,
+  keyPairFromSecret,
+  publicKeyProblem,
+  sign,
+  verifySignature,
+} from '../../src/commit/keys.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
 const P = 2n ** 255n - 19n
@@ -49,31 +55,42 @@ function rule(A: Uint8Array, M: Uint8Array, sig: Uint8Array): boolean {
 describe('Ed25519 (SPEC §5.2)', () => {
   it('a signature is by the secret key bytes in the pair now: overwriting the buffer is followed, never a stale cached key', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 100 }), (first, second, message) => {
-        const buffer = first.slice()
-        const kp = keyPairFromSecret(buffer)
-        expect(sign(kp, message)).toEqual(ed25519.sign(message, first))
-        buffer.set(second)
-        expect(sign(kp, message)).toEqual(ed25519.sign(message, second))
-        buffer.set(first)
-        expect(sign(kp, message)).toEqual(ed25519.sign(message, first))
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ maxLength: 100 }),
+        (first, second, message) => {
+          const buffer = first.slice()
+          const kp = keyPairFromSecret(buffer)
+          expect(sign(kp, message)).toEqual(ed25519.sign(message, first))
+          buffer.set(second)
+          expect(sign(kp, message)).toEqual(ed25519.sign(message, second))
+          buffer.set(first)
+          expect(sign(kp, message)).toEqual(ed25519.sign(message, first))
+        },
+      ),
       { numRuns: 50 },
     )
     // A pair built by hand (not by keyPairFromSecret) signs with its secret key too.
     const secret = new Uint8Array(32).fill(7)
-    expect(sign({ secretKey: secret, publicKey: ed25519.getPublicKey(secret) }, Uint8Array.of(1))).toEqual(ed25519.sign(Uint8Array.of(1), secret))
+    expect(sign({ secretKey: secret, publicKey: ed25519.getPublicKey(secret) }, Uint8Array.of(1))).toEqual(
+      ed25519.sign(Uint8Array.of(1), secret),
+    )
   })
 
   it('keys derived natively are RFC 8032 keys (equal to noble), and their signatures are valid', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 100 }), (secret, message) => {
-        const kp = keyPairFromSecret(secret)
-        expect(kp.publicKey).toEqual(ed25519.getPublicKey(secret))
-        const sig = sign(kp, message)
-        expect(sig).toEqual(ed25519.sign(message, secret))
-        expect(verifySignature(kp.publicKey, message, sig)).toBe(true)
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ maxLength: 100 }),
+        (secret, message) => {
+          const kp = keyPairFromSecret(secret)
+          expect(kp.publicKey).toEqual(ed25519.getPublicKey(secret))
+          const sig = sign(kp, message)
+          expect(sig).toEqual(ed25519.sign(message, secret))
+          expect(verifySignature(kp.publicKey, message, sig)).toBe(true)
+        },
+      ),
       { numRuns: 100 },
     )
   })
@@ -88,9 +105,15 @@ describe('Ed25519 (SPEC §5.2)', () => {
     ]
     for (const e of edges) expect(publicKeyProblem(e), Buffer.from(e).toString('hex')).toBe(nobleProblem(e))
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }).map((s) => ed25519.getPublicKey(s))), (bytes) => {
-        expect(publicKeyProblem(bytes)).toBe(nobleProblem(bytes))
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ minLength: 32, maxLength: 32 }),
+          fc.uint8Array({ minLength: 32, maxLength: 32 }).map((s) => ed25519.getPublicKey(s)),
+        ),
+        (bytes) => {
+          expect(publicKeyProblem(bytes)).toBe(nobleProblem(bytes))
+        },
+      ),
       { numRuns: 1500 },
     )
   })
@@ -103,12 +126,18 @@ describe('Ed25519 (SPEC §5.2)', () => {
 
   it('verifySignature decides exactly the rule, both ways, on signatures altered in any byte', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 40 }), fc.nat(63), fc.integer({ min: 1, max: 255 }), (secret, message, at, flip) => {
-        const kp = keyPairFromSecret(secret)
-        const sig = sign(kp, message)
-        sig[at] = (sig[at] ?? 0) ^ flip
-        expect(verifySignature(kp.publicKey, message, sig)).toBe(rule(kp.publicKey, message, sig))
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ maxLength: 40 }),
+        fc.nat(63),
+        fc.integer({ min: 1, max: 255 }),
+        (secret, message, at, flip) => {
+          const kp = keyPairFromSecret(secret)
+          const sig = sign(kp, message)
+          sig[at] = (sig[at] ?? 0) ^ flip
+          expect(verifySignature(kp.publicKey, message, sig)).toBe(rule(kp.publicKey, message, sig))
+        },
+      ),
       { numRuns: 300 },
     )
   })
@@ -125,9 +154,24 @@ describe('Ed25519 (SPEC §5.2)', () => {
     const identity = le(1n)
     const cases: [string, Uint8Array, Uint8Array, boolean][] = [
       ['valid', kp.publicKey, sign(kp, M), true],
-      ['S not reduced (S + L)', kp.publicKey, cat(sign(kp, M).subarray(0, 32), le(fromLe(sign(kp, M).subarray(32)) + L)), false],
-      ['mixed-order R: the cofactored equation holds, the cofactorless does not', kp.publicKey, cat(Rmixed, le((r + k(Rmixed, kp.publicKey) * a) % L)), false],
-      ['small-order R (the identity): the cofactorless equation holds', kp.publicKey, cat(identity, le((k(identity, kp.publicKey) * a) % L)), false],
+      [
+        'S not reduced (S + L)',
+        kp.publicKey,
+        cat(sign(kp, M).subarray(0, 32), le(fromLe(sign(kp, M).subarray(32)) + L)),
+        false,
+      ],
+      [
+        'mixed-order R: the cofactored equation holds, the cofactorless does not',
+        kp.publicKey,
+        cat(Rmixed, le((r + k(Rmixed, kp.publicKey) * a) % L)),
+        false,
+      ],
+      [
+        'small-order R (the identity): the cofactorless equation holds',
+        kp.publicKey,
+        cat(identity, le((k(identity, kp.publicKey) * a) % L)),
+        false,
+      ],
       ['small-order public key', identity, cat(ed25519.Point.BASE.multiply(r).toBytes(), le(r)), false],
       ['non-canonical public key (y = p + 1)', le(P + 1n), cat(ed25519.Point.BASE.multiply(r).toBytes(), le(r)), false],
     ]

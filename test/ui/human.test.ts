@@ -19,7 +19,12 @@ const nothing: Prompter = {
 describe('the human player at the terminal', () => {
   it('a beam that burnt out is announced once, in words, with its rule (2.6.1 §8.2.4, C-21)', async () => {
     const lines: string[] = []
-    const human = humanStrategy({ prompter: nothing, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('h') })
+    const human = humanStrategy({
+      prompter: nothing,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('h'),
+    })
     const setup = randomSetup(DEFAULT_RULESET, seededRandom('burn'))
     const fresh = initialPlayerState(setup)
     const ds = fresh.ships.findIndex((s) => s.type === 'DS')
@@ -28,7 +33,9 @@ describe('the human player at the terminal', () => {
     expect(lines.join('\n')).not.toContain('burnt out')
     await human.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 2, state: burnt, history: [] })
     await human.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 3, state: burnt, history: [] })
-    const said = lines.join('\n').match(/Your death star DS's beam burnt out \(both end cells of its firing were hits, §8\.2\.4 C-21\)/g)
+    const said = lines
+      .join('\n')
+      .match(/Your death star DS's beam burnt out \(both end cells of its firing were hits, §8\.2\.4 C-21\)/g)
     expect(said).toHaveLength(1)
   })
 
@@ -36,9 +43,21 @@ describe('the human player at the terminal', () => {
     const lines: string[] = []
     const asked: string[] = ['?', '-']
     const prompter: Prompter = { ...nothing, input: () => Promise.resolve(asked.shift() ?? '-') }
-    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT, columns: 80 }, setup: { kind: 'random' }, rng: seededRandom('narrow') })
+    const human = humanStrategy({
+      prompter,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT, columns: 80 },
+      setup: { kind: 'random' },
+      rng: seededRandom('narrow'),
+    })
     const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('narrow')))
-    await human.record({ role: 'B', ruleset: DEFAULT_RULESET, turn: 1, state, history: [], deadline: Date.now() + 600_000 })
+    await human.record({
+      role: 'B',
+      ruleset: DEFAULT_RULESET,
+      turn: 1,
+      state,
+      history: [],
+      deadline: Date.now() + 600_000,
+    })
     const out = lines.join('\n')
     expect(out).toContain('How to play')
     for (const line of out.split('\n')) expect(Array.from(line).length, line).toBeLessThanOrEqual(80)
@@ -52,20 +71,47 @@ describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
   it('the setup clock is shown: the time left before the setup deadline, and on every setup prompt', async () => {
     const lines: string[] = []
     const messages: string[] = []
-    const prompter: Prompter = { ...nothing, select: <T>(q: { message: string; choices: readonly { value: T }[] }) => (messages.push(q.message), Promise.resolve(q.choices[0]?.value as T)) }
-    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'ask' }, rng: seededRandom('setup-clock') })
+    const prompter: Prompter = {
+      ...nothing,
+      select: <T>(q: { message: string; choices: readonly { value: T }[] }) => (
+        messages.push(q.message),
+        Promise.resolve(q.choices[0]?.value as T)
+      ),
+    }
+    const human = humanStrategy({
+      prompter,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'ask' },
+      rng: seededRandom('setup-clock'),
+    })
     await human.setup(DEFAULT_RULESET, undefined, Date.now() + 125_000)
-    expect(lines.join('\n').replace(/\n\s+/g, ' ')).toMatch(/Choose your setup: 2:0\d left before the game's setup deadline\. Past it your opponent may stop the game before it begins/)
+    expect(lines.join('\n').replace(/\n\s+/g, ' ')).toMatch(
+      /Choose your setup: 2:0\d left before the game's setup deadline\. Past it your opponent may stop the game before it begins/,
+    )
     expect(messages).toEqual([expect.stringMatching(/^Your setup \(2:0\d left\)$/)])
   })
 
   it('a move already overdue (a resumed game) is said once as overdue, with what that means, never "0:00 left" and a loss', async () => {
     const lines: string[] = []
-    const human = humanStrategy({ prompter: nothing, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('late') })
+    const human = humanStrategy({
+      prompter: nothing,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('late'),
+    })
     const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('late')))
-    await human.record({ role: 'B', ruleset: DEFAULT_RULESET, turn: 4, state, history: [], deadline: Date.now() - 95_000 })
+    await human.record({
+      role: 'B',
+      ruleset: DEFAULT_RULESET,
+      turn: 4,
+      state,
+      history: [],
+      deadline: Date.now() - 95_000,
+    })
     const out = lines.join('\n').replace(/\n\s+/g, ' ')
-    expect(out).toMatch(/Your move for turn 4 was due 1:3\d ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed/)
+    expect(out).toMatch(
+      /Your move for turn 4 was due 1:3\d ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed/,
+    )
     expect(out).not.toMatch(/Hurry|forfeit/)
   })
 })
@@ -82,12 +128,22 @@ describe('lines that arrive while the player types', () => {
         asks.push({ default: q.default })
         if (asks.length === 1) {
           q.transformer?.('Rv')
-          return new Promise((_resolve, reject) => q.signal?.addEventListener('abort', () => { reject(new Error('withdrawn')) }))
+          return new Promise((_resolve, reject) =>
+            q.signal?.addEventListener('abort', () => {
+              reject(new Error('withdrawn'))
+            }),
+          )
         }
         return new Promise((resolve) => (reply = resolve))
       },
     }
-    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('notice'), notices })
+    const human = humanStrategy({
+      prompter,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('notice'),
+      notices,
+    })
     const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('notice')))
     const record = human.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 1, state, history: [] })
     await expect.poll(() => asks.length).toBe(1)
@@ -104,37 +160,78 @@ describe('lines that arrive while the player types', () => {
 })
 
 describe('the turn report: what both sides did, in words', () => {
-  const aspects = (o: Partial<Aspects>): Aspects => ({ t: 'aspects', turn: 6, idle: false, beams: [], strikes: [], scans: [], kamikaze: [], ...o })
-  const results = (o: Partial<Results>): Results => ({ t: 'results', turn: 6, fleetDestroyed: false, beams: [], strikes: [], scans: [], destroyed: [], ...o })
+  const aspects = (o: Partial<Aspects>): Aspects => ({
+    t: 'aspects',
+    turn: 6,
+    idle: false,
+    beams: [],
+    strikes: [],
+    scans: [],
+    kamikaze: [],
+    ...o,
+  })
+  const results = (o: Partial<Results>): Results => ({
+    t: 'results',
+    turn: 6,
+    fleetDestroyed: false,
+    beams: [],
+    strikes: [],
+    scans: [],
+    destroyed: [],
+    ...o,
+  })
   const salt = new Uint8Array(16)
 
   it("a kamikaze on either side is shown: its target as a strike and its launch cell's death (2.6.1 §4.5.4, §5.4)", () => {
     const t: TurnSummary = {
       turn: 6,
       myAspects: aspects({ strikes: ['Rz1', 'Bx2'], kamikaze: ['Gz5'] }),
-      theirResults: results({ strikes: [{ result: 'duplicate-hit', salt, explosions: [] }, { result: 'miss', salt, explosions: [] }] }),
+      theirResults: results({
+        strikes: [
+          { result: 'duplicate-hit', salt, explosions: [] },
+          { result: 'miss', salt, explosions: [] },
+        ],
+      }),
       // The opponent's record kRz1 Yx4: a strike on Yx4 and the death of its own Rz1.
       theirAspects: aspects({ strikes: ['Yx4'], kamikaze: ['Rz1'] }),
       myReports: [{ type: 'MD', id: 1, cells: [{ cell: 'Gz5', salt }] }],
       theirFlashcube: { t: 'flashcube', turn: 6, reports: [] },
     }
     const lines = turnReport(t)
-    expect(lines[0]).toBe('Turn 6, yours: Rz1 duplicate-hit, Bx2 miss; kamikaze launched from your Gz5 (that cell is destroyed)')
+    expect(lines[0]).toBe(
+      'Turn 6, yours: Rz1 duplicate-hit, Bx2 miss; kamikaze launched from your Gz5 (that cell is destroyed)',
+    )
     expect(lines[1]).toBe('Turn 6, theirs: strikes at Yx4; kamikaze launched from their Rz1 (destroyed in their space)')
     // Lost to one's own kamikaze, never "They destroyed your MD".
     expect(lines[2]).toBe('  Your MD1 is destroyed (one of its cells launched your kamikaze strike)')
   })
 
   it('history and turn N at the record prompt show past turns as they were reported, then ask again', async () => {
-    const turn = (n: number): TurnSummary => ({ turn: n, myAspects: aspects({ turn: n, strikes: ['Bx2'] }), theirResults: results({ turn: n, strikes: [{ result: 'miss', salt, explosions: [] }] }), theirAspects: aspects({ turn: n, scans: ['Yw4'] }), myReports: [], theirFlashcube: { t: 'flashcube', turn: n, reports: [] } })
+    const turn = (n: number): TurnSummary => ({
+      turn: n,
+      myAspects: aspects({ turn: n, strikes: ['Bx2'] }),
+      theirResults: results({ turn: n, strikes: [{ result: 'miss', salt, explosions: [] }] }),
+      theirAspects: aspects({ turn: n, scans: ['Yw4'] }),
+      myReports: [],
+      theirFlashcube: { t: 'flashcube', turn: n, reports: [] },
+    })
     const lines: string[] = []
     const asked = ['history', 'turn 1', 'turn 9', '-']
     const prompter: Prompter = { ...nothing, input: () => Promise.resolve(asked.shift() ?? '-') }
-    const human = humanStrategy({ prompter, screen: { print: (t) => lines.push(t), paint: NO_PAINT }, setup: { kind: 'random' }, rng: seededRandom('history') })
+    const human = humanStrategy({
+      prompter,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('history'),
+    })
     const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('history')))
-    expect(await human.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 3, state, history: [turn(1), turn(2)] })).toBe('-')
+    expect(
+      await human.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 3, state, history: [turn(1), turn(2)] }),
+    ).toBe('-')
     expect(asked).toEqual([])
-    expect(lines).toContain('Turn 1, yours: Bx2 miss\nTurn 1, theirs: no strikes; scans at Yw4\nTurn 2, yours: Bx2 miss\nTurn 2, theirs: no strikes; scans at Yw4')
+    expect(lines).toContain(
+      'Turn 1, yours: Bx2 miss\nTurn 1, theirs: no strikes; scans at Yw4\nTurn 2, yours: Bx2 miss\nTurn 2, theirs: no strikes; scans at Yw4',
+    )
     expect(lines).toContain('Turn 1, yours: Bx2 miss\nTurn 1, theirs: no strikes; scans at Yw4')
     expect(lines).toContain('No turn 9 yet: 2 played.')
   })

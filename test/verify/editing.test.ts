@@ -91,8 +91,8 @@ function apply(ls: string[], e: Edit): string[] {
   return out
 }
 
-describe('file edits by someone without the players\' keys (SPEC §5.4, §12.7)', () => {
-  it('no edit of a file makes evidence against an honest player, and the other player\'s file overturns what the edit did', () => {
+describe("file edits by someone without the players' keys (SPEC §5.4, §12.7)", () => {
+  it("no edit of a file makes evidence against an honest player, and the other player's file overturns what the edit did", () => {
     expect(honest.status).toBe('complete')
     fc.assert(
       fc.property(fc.boolean(), fc.array(edit, { minLength: 1, maxLength: 4 }), (whichA, edits) => {
@@ -103,7 +103,10 @@ describe('file edits by someone without the players\' keys (SPEC §5.4, §12.7)'
         const merged = verdict(edited, other)
         expect(merged.status, JSON.stringify(merged)).not.toBe('offence')
         // Unless the edit made the file name another game, merging restores the true verdict.
-        if (merged.status !== 'incomplete' || !merged.detail.includes('different games')) expect(merged.status === 'complete' && 'scores' in merged ? merged.scores : merged.status).toEqual(honest.status === 'complete' ? honest.scores : '')
+        if (merged.status !== 'incomplete' || !merged.detail.includes('different games'))
+          expect(merged.status === 'complete' && 'scores' in merged ? merged.scores : merged.status).toEqual(
+            honest.status === 'complete' ? honest.scores : '',
+          )
       }),
       { numRuns: 300 },
     )
@@ -141,7 +144,7 @@ describe('file edits by someone without the players\' keys (SPEC §5.4, §12.7)'
     expect(verdict(file([...ls.slice(0, 10), ...ls.slice(11)]), fileB).status).toBe('complete')
   })
 
-  it("a hello or envelope of another game with the same identity is foreign: noted, never evidence (SPEC §12.1)", () => {
+  it('a hello or envelope of another game with the same identity is foreign: noted, never evidence (SPEC §12.1)', () => {
     const ls = lines(fileA)
     const v = verdict(file([...ls.slice(0, 4), foreign[0] ?? '', foreign[6] ?? '', ...ls.slice(4)]))
     expect(v.status).toBe('complete')
@@ -161,7 +164,9 @@ describe('file edits by someone without the players\' keys (SPEC §5.4, §12.7)'
   it('re-signing its own chain with a fresh nonce makes another game, in which the other player signed nothing (SPEC §6.1)', () => {
     // B, holding its own key, re-signs its hello with another nonce and puts it first: the file now names a game A never played.
     const ls = lines(fileB)
-    const helloB = ls.map((l) => decodeEnvelope(fromBase64url(l) ?? new Uint8Array())).find((d) => d.ok && d.value.envelope.sender === 'B' && d.value.envelope.seq === 0)
+    const helloB = ls
+      .map((l) => decodeEnvelope(fromBase64url(l) ?? new Uint8Array()))
+      .find((d) => d.ok && d.value.envelope.sender === 'B' && d.value.envelope.seq === 0)
     if (helloB === undefined || !helloB.ok) throw new Error('no hello')
     const e = helloB.value.envelope
     const hello = e.parts[0]

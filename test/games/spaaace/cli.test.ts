@@ -25,7 +25,18 @@ describe('spaceships spaaace', () => {
     expect(r.code).toBe(0)
     const lines = r.out.trimEnd().split('\n')
     expect(lines).toHaveLength(2)
-    expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual(['tick', 'ships', 'players', 'declarations', 'alliances', 'battles', 'claims', 'offences', 'winners', 'ended'])
+    expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual([
+      'tick',
+      'ships',
+      'players',
+      'declarations',
+      'alliances',
+      'battles',
+      'claims',
+      'offences',
+      'winners',
+      'ended',
+    ])
     expect(lines[1]).toContain('"battles":[{"a":"a","b":"b","initiated":1,"bids":[12,0],"spent":[12,0],"winner":"a"}]')
   })
 
@@ -37,7 +48,16 @@ describe('spaceships spaaace', () => {
   })
 
   it('hostile records give one line naming the line and the rule, never a stack trace', async () => {
-    const hostile = ['', '\u0000\u0001garbage', 'spaaace 2\n', `spaaace 1\nterms maxTicks=99999999999999999999\n`, `spaaace 1\nplayer ${'x'.repeat(33)}\n`, `${HEADER3}tick 1\na: move ${'3 '.repeat(5000)}\n`, `${HEADER3}tick 1\na: -\na: -\n`, `${HEADER3}tick 1\ntick 1\n`]
+    const hostile = [
+      '',
+      '\u0000\u0001garbage',
+      'spaaace 2\n',
+      `spaaace 1\nterms maxTicks=99999999999999999999\n`,
+      `spaaace 1\nplayer ${'x'.repeat(33)}\n`,
+      `${HEADER3}tick 1\na: move ${'3 '.repeat(5000)}\n`,
+      `${HEADER3}tick 1\na: -\na: -\n`,
+      `${HEADER3}tick 1\ntick 1\n`,
+    ]
     for (const text of hostile) {
       const r = await cli(['spaaace', 'referee', 'h.rec'], { 'h.rec': text })
       if (r.code === 0) continue
@@ -65,7 +85,9 @@ describe('spaceships spaaace', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spaaace-'))
     writeFileSync(join(dir, 'bad.rec'), BAD)
     const bin = resolve('dist', 'cli', 'main.js')
-    const r = spawnSync(process.execPath, [bin, 'spaaace', 'referee', '--json', join(dir, 'bad.rec')], { encoding: 'utf8' })
+    const r = spawnSync(process.execPath, [bin, 'spaaace', 'referee', '--json', join(dir, 'bad.rec')], {
+      encoding: 'utf8',
+    })
     expect(r.status).toBe(2)
     expect(r.stdout.split('\n').filter((l) => l !== '')).toHaveLength(2)
     expect(r.stderr).toBe('error 12: unknown player "zed" (spaaace.md appendix)\n')

@@ -3,13 +3,25 @@ import { describe, expect, it } from 'vitest'
 import { fameAfter, resolveBattle } from '../../../src/games/spaaace/rules/battle.js'
 import { genesis } from '../../../src/games/spaaace/rules/state.js'
 import { playTick } from '../../../src/games/spaaace/rules/tick.js'
-import { DEFAULT_TERMS, EMPTY_ORDERS, type GameState, type OrderSet, type Submission } from '../../../src/games/spaaace/rules/types.js'
+import {
+  DEFAULT_TERMS,
+  EMPTY_ORDERS,
+  type GameState,
+  type OrderSet,
+  type Submission,
+} from '../../../src/games/spaaace/rules/types.js'
 import { HEADER3, last, player, refereeOf, ship, states, ticks } from './helpers.js'
 
 const O = (o: Partial<OrderSet> = {}): Submission => ({ kind: 'orders', orders: { ...EMPTY_ORDERS, ...o } })
 const idle = (n = 3): Submission[] => Array.from({ length: n }, () => O())
-const withFame = (s: GameState, fames: readonly number[]): GameState => ({ ...s, players: s.players.map((p, i) => ({ ...p, fame: fames[i] ?? p.fame })) })
-const fight = (bidA: number, bidB: number): string[][] => [['a: move 2; attack b'], [`a: bid ${bidA}`, `b: bid ${bidB}`]]
+const withFame = (s: GameState, fames: readonly number[]): GameState => ({
+  ...s,
+  players: s.players.map((p, i) => ({ ...p, fame: fames[i] ?? p.fame })),
+})
+const fight = (bidA: number, bidB: number): string[][] => [
+  ['a: move 2; attack b'],
+  [`a: bid ${bidA}`, `b: bid ${bidB}`],
+]
 const armed = { sector: 1, armour: 10, energy: 20, engaging: true }
 
 describe('space battles', () => {
@@ -22,33 +34,57 @@ describe('space battles', () => {
 
   it('S-40: battleCooldown keeps a combatant out of battles for that many ticks; rematchTicks keeps a pair apart', () => {
     const patient = 'spaaace 1\nterms absentTicks=10\nplayer a\nplayer b\nplayer c\n'
-    const cool = states(patient + ticks(['a: move 2; attack b'], ['a: bid 0; attack c', 'b: bid 0', 'c: move 2'], ['a: attack c']))
+    const cool = states(
+      patient + ticks(['a: move 2; attack b'], ['a: bid 0; attack c', 'b: bid 0', 'c: move 2'], ['a: attack c']),
+    )
     expect(cool[1]!.battles.map((b) => b.initiated)).toEqual([1])
     expect(cool[2]!.battles).toEqual([{ a: 'a', b: 'c', initiated: 3, bids: null, spent: null, winner: null }])
     const re = states(patient + ticks(...fight(0, 0), [], ['a: attack b'], ['a: attack b']))
     // Tick 4 looks back on ticks 1..3, which hold the first battle; tick 5 on 2..4.
     expect(re[3]!.battles).toEqual([])
     expect(re[4]!.battles).toEqual([{ a: 'a', b: 'b', initiated: 5, bids: null, spent: null, winner: null }])
-    const zero = states('spaaace 1\nterms battleCooldown=0\nplayer a\nplayer b\nplayer c\n' + ticks(['a: move 2; attack b', 'c: move 2'], ['a: bid 0; attack c', 'b: bid 0']))
-    expect(zero[1]!.battles.map((b) => [b.a, b.b, b.initiated])).toEqual([['a', 'b', 1], ['a', 'c', 2]])
+    const zero = states(
+      'spaaace 1\nterms battleCooldown=0\nplayer a\nplayer b\nplayer c\n' +
+        ticks(['a: move 2; attack b', 'c: move 2'], ['a: bid 0; attack c', 'b: bid 0']),
+    )
+    expect(zero[1]!.battles.map((b) => [b.a, b.b, b.initiated])).toEqual([
+      ['a', 'b', 1],
+      ['a', 'c', 2],
+    ])
   })
 
   it('S-41: a combatant that does not bid, withholds or is malformed bids 0; a combatant removed first voids the battle', () => {
     const s = last(HEADER3 + ticks(['a: move 2; attack b'], ['a: bid 3']))
     expect(s.battles[0]).toMatchObject({ bids: [3, 0], spent: [3, 0], winner: 'a' })
-    expect(last(HEADER3 + ticks(['a: move 2; attack b'], ['a: withheld', 'b: bid 1'])).battles[0]).toMatchObject({ bids: [0, 1], winner: 'b' })
-    expect(last(HEADER3 + ticks(['a: move 2; attack b'], ['a: bid 2', 'b: bid 99'])).battles[0]).toMatchObject({ bids: [2, 0], winner: 'a' })
+    expect(last(HEADER3 + ticks(['a: move 2; attack b'], ['a: withheld', 'b: bid 1'])).battles[0]).toMatchObject({
+      bids: [0, 1],
+      winner: 'b',
+    })
+    expect(last(HEADER3 + ticks(['a: move 2; attack b'], ['a: bid 2', 'b: bid 99'])).battles[0]).toMatchObject({
+      bids: [2, 0],
+      winner: 'a',
+    })
     const v = states(HEADER3 + ticks(['a: move 2; attack b', 'b: nonsense'], ['a: bid 5']))
     expect(v[0]!.battles).toEqual([{ a: 'a', b: 'b', initiated: 1, bids: null, spent: null, winner: null }])
     expect(ship(v[0]!, 'a').engaging).toBe(false)
     expect(v[1]!.battles).toEqual([])
     // The void battle still counts as initiated (S-40): a is cooling down in tick 2.
-    expect(last(HEADER3 + ticks(['a: move 2; attack b', 'b: nonsense'], ['a: attack c', 'c: move 2'])).battles).toEqual([])
+    expect(last(HEADER3 + ticks(['a: move 2; attack b', 'b: nonsense'], ['a: attack c', 'c: move 2'])).battles).toEqual(
+      [],
+    )
   })
 
   it('S-42: golden cases from the 2019 battle table (armour 10, enough energy): the bigger spender wins', () => {
-    const table: [number, number, 0 | 1][] = [[0, 20, 1], [10, 0, 0], [11, 0, 0], [20, 0, 0], [20, 0, 0], [19, 0, 0]]
-    for (const [x, y, w] of table) expect(resolveBattle(armed, armed, [x, y])).toMatchObject({ spent: [x, y], winner: w })
+    const table: [number, number, 0 | 1][] = [
+      [0, 20, 1],
+      [10, 0, 0],
+      [11, 0, 0],
+      [20, 0, 0],
+      [20, 0, 0],
+      [19, 0, 0],
+    ]
+    for (const [x, y, w] of table)
+      expect(resolveBattle(armed, armed, [x, y])).toMatchObject({ spent: [x, y], winner: w })
     const out = resolveBattle(armed, armed, [20, 0])
     expect(out.ships[1]).toEqual({ sector: 1, armour: 0, energy: 20, engaging: false })
     expect(out.ships[0]).toEqual({ sector: 1, armour: 10, energy: 0, engaging: false })
@@ -107,7 +143,10 @@ describe('fame and the end', () => {
 
   it('S-51: at maxTicks the active players with the greatest positive fame win together; else nobody', () => {
     const terms = { ...DEFAULT_TERMS, maxTicks: 1 }
-    expect(playTick(withFame(genesis(3, terms), [3, 3, 1]), idle()).state).toMatchObject({ ended: true, winners: [0, 1] })
+    expect(playTick(withFame(genesis(3, terms), [3, 3, 1]), idle()).state).toMatchObject({
+      ended: true,
+      winners: [0, 1],
+    })
     expect(playTick(withFame(genesis(3, terms), [0, -1, 0]), idle()).state).toMatchObject({ ended: true, winners: [] })
     const r = refereeOf('spaaace 1\nterms maxTicks=2\nplayer a\nplayer b\nplayer c\n' + ticks([], [], []))
     expect(r.ticks.map((t) => JSON.parse(t.json) as { ended: boolean }).map((x) => x.ended)).toEqual([false, true])
@@ -130,7 +169,11 @@ describe('one tick, offences, absence', () => {
   })
 
   it('S-62: withholding empties the energy, fines withholdFine as far as coins go, moves fame toward 0', () => {
-    const g = playTick(withFame(genesis(3, { ...DEFAULT_TERMS, withholdFine: 12 }), [3]), [{ kind: 'withheld' }, O(), O()])
+    const g = playTick(withFame(genesis(3, { ...DEFAULT_TERMS, withholdFine: 12 }), [3]), [
+      { kind: 'withheld' },
+      O(),
+      O(),
+    ])
     expect(g.state.players[0]).toEqual({ coins: 0, fame: 2, status: 'active', absent: 1 })
     expect(g.state.ships[0]?.energy).toBe(0)
     expect(g.offences).toEqual([])
@@ -140,7 +183,9 @@ describe('one tick, offences, absence', () => {
     const s = states(HEADER3 + ticks(...fight(10, 5), ['b: repair 1; buy 1']))
     expect(ship(s[2]!, 'b')).toEqual({ sector: 2, armour: 1, energy: 16, engaging: false })
     expect(player(s[2]!, 'b').coins).toBe(10)
-    const poor = last('spaaace 1\nterms coins=0 income=2\nplayer a\nplayer b\nplayer c\n' + ticks(['a: move 2 3 4 5'], ['a: buy 1']))
+    const poor = last(
+      'spaaace 1\nterms coins=0 income=2\nplayer a\nplayer b\nplayer c\n' + ticks(['a: move 2 3 4 5'], ['a: buy 1']),
+    )
     expect([ship(poor, 'a').energy, player(poor, 'a').coins]).toEqual([19, 2])
   })
 
@@ -151,7 +196,7 @@ describe('one tick, offences, absence', () => {
     expect(ship(s, 'c')).toEqual({ sector: 3, armour: 0, energy: 20, engaging: false })
   })
 
-  it('S-81: absentTicks consecutive ticks without orders remove a player; its declarations lapse, others\' stand', () => {
+  it("S-81: absentTicks consecutive ticks without orders remove a player; its declarations lapse, others' stand", () => {
     const s = states(HEADER3 + ticks(['a: ally c', 'c: ally a'], ['a: -'], ['a: -'], ['a: -']))
     expect(s.map((x) => player(x, 'c').absent)).toEqual([0, 1, 2, 3])
     expect(player(s[2]!, 'c').status).toBe('active')
@@ -167,7 +212,10 @@ describe('one tick, offences, absence', () => {
   })
 
   it('S-90: terms are fixed at genesis and bounded: out of range, twice, unknown, or a second terms line are record errors', () => {
-    expect(refereeOf('spaaace 1\nterms maxTicks=0\n').error).toEqual({ line: 2, message: expect.stringContaining('S-90') as string })
+    expect(refereeOf('spaaace 1\nterms maxTicks=0\n').error).toEqual({
+      line: 2,
+      message: expect.stringContaining('S-90') as string,
+    })
     expect(refereeOf('spaaace 1\nterms coins=1 coins=2\n').error?.message).toMatch(/twice/)
     expect(refereeOf('spaaace 1\nterms gravity=9\n').error?.line).toBe(2)
     expect(refereeOf('spaaace 1\nterms coins=1\nterms income=2\n').error?.line).toBe(3)

@@ -17,11 +17,22 @@ const orders = (players: number): fc.Arbitrary<Submission> => {
     attack: fc.option(who),
     bid: fc.option(n20),
     claim: fc.boolean(),
-    alliances: fc.array(fc.record({ kind: fc.constantFrom('ally' as const, 'break' as const), other: who }), { maxLength: 2 }),
+    alliances: fc.array(fc.record({ kind: fc.constantFrom('ally' as const, 'break' as const), other: who }), {
+      maxLength: 2,
+    }),
   })
   return fc.oneof(
     { weight: 12, arbitrary: orderSet.map((o): Submission => ({ kind: 'orders', orders: o })) },
-    { weight: 1, arbitrary: fc.constantFrom<Submission>({ kind: 'missing' }, { kind: 'withheld' }, { kind: 'mismatch' }, { kind: 'equivocated' }, { kind: 'malformed', reason: 'test' }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<Submission>(
+        { kind: 'missing' },
+        { kind: 'withheld' },
+        { kind: 'mismatch' },
+        { kind: 'equivocated' },
+        { kind: 'malformed', reason: 'test' },
+      ),
+    },
   )
 }
 
@@ -38,7 +49,10 @@ const game = fc.integer({ min: 3, max: 6 }).chain((players) =>
       absentTicks: fc.integer({ min: 1, max: 10 }),
       infamyWins: fc.boolean(),
     }),
-    ticks: fc.array(fc.array(orders(players), { minLength: players, maxLength: players }), { minLength: 30, maxLength: 30 }),
+    ticks: fc.array(fc.array(orders(players), { minLength: players, maxLength: players }), {
+      minLength: 30,
+      maxLength: 30,
+    }),
   }),
 )
 
@@ -100,7 +114,21 @@ describe('properties', () => {
   })
 
   it('hostile text never throws: the referee answers with ticks and at most one record error', () => {
-    const line = fc.oneof(fc.constantFrom('spaaace 1', 'player a', 'player b', 'player c', 'tick 1', 'tick 2', 'a: buy 2', 'b: bid 3', 'terms coins=3', 'c: withheld'), fc.string({ maxLength: 20 }))
+    const line = fc.oneof(
+      fc.constantFrom(
+        'spaaace 1',
+        'player a',
+        'player b',
+        'player c',
+        'tick 1',
+        'tick 2',
+        'a: buy 2',
+        'b: bid 3',
+        'terms coins=3',
+        'c: withheld',
+      ),
+      fc.string({ maxLength: 20 }),
+    )
     fc.assert(
       fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
         const r = referee(lines.join('\n'))

@@ -8,7 +8,14 @@ describe('the open game record', () => {
     const text = `# before the first line\n\nspaaace 1\nterms withholdFine=2 coins=10\nplayer alice\nplayer bob\nplayer carol\ntick 1\nalice: move 2; attack bob    # alice joins bob\nbob: buy 2\ncarol: withheld\ntick 2\nalice: bid 12\nbob: bid 0\ncarol: -\n`
     const s = states(text)
     expect(s[0]!.players['carol']).toEqual({ coins: 9, fame: 0, status: 'active', absent: 1 })
-    expect(s[1]!.battles[0]).toEqual({ a: 'alice', b: 'bob', initiated: 1, bids: [12, 0], spent: [12, 0], winner: 'alice' })
+    expect(s[1]!.battles[0]).toEqual({
+      a: 'alice',
+      b: 'bob',
+      initiated: 1,
+      bids: [12, 0],
+      spent: [12, 0],
+      winner: 'alice',
+    })
     expect(s[1]!.players['alice']?.fame).toBe(-1)
   })
 
@@ -23,7 +30,12 @@ describe('the open game record', () => {
 
   it('sorts: declarations by roster index of author then other; claims by tick then roster; winners in roster order', () => {
     const s = last(HEADER3 + ticks(['c: ally a; ally b', 'a: ally c', 'b: ally a']))
-    expect(s.declarations).toEqual([['a', 'c'], ['b', 'a'], ['c', 'a'], ['c', 'b']])
+    expect(s.declarations).toEqual([
+      ['a', 'c'],
+      ['b', 'a'],
+      ['c', 'a'],
+      ['c', 'b'],
+    ])
     expect(s.alliances).toEqual([['a', 'c']])
   })
 
@@ -67,6 +79,11 @@ describe('the open game record', () => {
   })
 
   it('start and tickMs may be given with the wormhole off, to no effect', () => {
-    expect(last('spaaace 1\nterms start=2019-02-05T00:00:00Z tickMs=86400000\nplayer a\nplayer b\nplayer c\n' + ticks(['b: move 5'])).ships['b']?.sector).toBe(2)
+    expect(
+      last(
+        'spaaace 1\nterms start=2019-02-05T00:00:00Z tickMs=86400000\nplayer a\nplayer b\nplayer c\n' +
+          ticks(['b: move 5']),
+      ).ships['b']?.sector,
+    ).toBe(2)
   })
 })

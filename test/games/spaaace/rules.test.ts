@@ -10,7 +10,10 @@ describe('players, time, sectors', () => {
     expect(() => genesis(2)).toThrow(/S-01/)
     expect(() => genesis(17)).toThrow(/S-01/)
     expect(genesis(16).players).toHaveLength(16)
-    expect(refereeOf('spaaace 1\nplayer a\nplayer b\ntick 1\n').error).toEqual({ line: 4, message: expect.stringContaining('(S-01)') as string })
+    expect(refereeOf('spaaace 1\nplayer a\nplayer b\ntick 1\n').error).toEqual({
+      line: 4,
+      message: expect.stringContaining('(S-01)') as string,
+    })
     const many = Array.from({ length: 17 }, (_, i) => `player p${i}\n`).join('')
     expect(refereeOf(`spaaace 1\n${many}tick 1\n`).error?.line).toBe(19)
     expect(refereeOf(`${HEADER3}tick 1\nplayer d\n`).error?.message).toMatch(/S-01/)
@@ -22,7 +25,7 @@ describe('players, time, sectors', () => {
     expect(states(`${HEADER3}tick 1\ntick 2\ntick 3\n`).map((s) => s.tick)).toEqual([1, 2, 3])
   })
 
-  it('S-03: only active players order; a removed player\'s line is ignored', () => {
+  it("S-03: only active players order; a removed player's line is ignored", () => {
     const s = last(HEADER3 + ticks(['c: bogus'], ['c: move 4']))
     expect(player(s, 'c').status).toBe('removed')
     expect(ship(s, 'c')).toEqual({ sector: 3, armour: 0, energy: 20, engaging: false })
@@ -43,11 +46,15 @@ describe('players, time, sectors', () => {
     // Tick 1 starts on 5 February: sectors 5 and 2; tick 2 on the 6th: no sector 6 in 5.
     expect(wormholeOf(terms, 3, 1)).toEqual([2, 5])
     expect(wormholeOf(terms, 3, 2)).toBeNull()
-    const worm = 'spaaace 1\nterms wormhole=on start=2019-02-05T00:00:00Z tickMs=86400000\nplayer a\nplayer b\nplayer c\n'
+    const worm =
+      'spaaace 1\nterms wormhole=on start=2019-02-05T00:00:00Z tickMs=86400000\nplayer a\nplayer b\nplayer c\n'
     expect(last(worm + ticks(['b: move 5']))).toMatchObject({ ships: { b: { sector: 5, energy: 19 } } })
     expect(last(worm + ticks([], ['b: move 5']))).toMatchObject({ ships: { b: { sector: 2, energy: 20 } } })
     expect(last(HEADER3 + ticks(['b: move 5']))).toMatchObject({ ships: { b: { sector: 2 } } })
-    expect(refereeOf('spaaace 1\nterms wormhole=on\nplayer a\nplayer b\nplayer c\n').error).toEqual({ line: 2, message: expect.stringContaining('S-11') as string })
+    expect(refereeOf('spaaace 1\nterms wormhole=on\nplayer a\nplayer b\nplayer c\n').error).toEqual({
+      line: 2,
+      message: expect.stringContaining('S-11') as string,
+    })
     expect(refereeOf('spaaace 1\nterms wormhole=on start=2019-02-30T00:00:00Z tickMs=1\n').error?.line).toBe(2)
   })
 
@@ -60,7 +67,10 @@ describe('players, time, sectors', () => {
 })
 
 /** Tick 1: a joins b and attacks; tick 2: the bids. */
-const fight = (bidA: number, bidB: number): string[][] => [['a: move 2; attack b'], [`a: bid ${bidA}`, `b: bid ${bidB}`]]
+const fight = (bidA: number, bidB: number): string[][] => [
+  ['a: move 2; attack b'],
+  [`a: bid ${bidA}`, `b: bid ${bidB}`],
+]
 
 describe('ships, energy, coins', () => {
   it('S-20: one ship for the whole game: a defeated ship is repaired, never replaced, and stays where it was', () => {
@@ -102,7 +112,9 @@ describe('ships, energy, coins', () => {
 
 describe('orders', () => {
   it('S-30: repair pays 1 coin a point, cut to the cap; no effect while engaging; a defeated ship becomes pilotable', () => {
-    const s = states(HEADER3 + ticks(...fight(3, 0), ['b: repair 5'], ['c: move 2; attack b'], ['b: repair 3; bid 0', 'c: bid 0']))
+    const s = states(
+      HEADER3 + ticks(...fight(3, 0), ['b: repair 5'], ['c: move 2; attack b'], ['b: repair 3; bid 0', 'c: bid 0']),
+    )
     expect(ship(s[1]!, 'b').armour).toBe(7)
     expect(ship(s[2]!, 'b').armour).toBe(10)
     expect(player(s[2]!, 'b').coins).toBe(13 - 3)
@@ -112,9 +124,16 @@ describe('orders', () => {
 
   it('S-31, S-04: declarations stand until broken; allies are pairs who each declared; allies cannot attack each other', () => {
     const s = states(HEADER3 + ticks(['a: ally b; ally c', 'b: ally a'], ['a: break c'], ['b: break a']))
-    expect(s[0]!.declarations).toEqual([['a', 'b'], ['a', 'c'], ['b', 'a']])
+    expect(s[0]!.declarations).toEqual([
+      ['a', 'b'],
+      ['a', 'c'],
+      ['b', 'a'],
+    ])
     expect(s[0]!.alliances).toEqual([['a', 'b']])
-    expect(s[1]!.declarations).toEqual([['a', 'b'], ['b', 'a']])
+    expect(s[1]!.declarations).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ])
     expect(s[2]!.alliances).toEqual([])
     expect(last(HEADER3 + ticks(['a: ally b; move 2; attack b', 'b: ally a'])).battles).toEqual([])
     // One declaration alone is no alliance.
@@ -125,7 +144,9 @@ describe('orders', () => {
     const s = last(HEADER3 + ticks(['a: move 2 3 4 5'], ['a: buy 3']))
     expect(ship(s, 'a').energy).toBe(20)
     expect(player(s, 'a').coins).toBe(12 - 4)
-    const poor = last('spaaace 1\nterms coins=1 income=0\nplayer a\nplayer b\nplayer c\n' + ticks(['a: move 2 3 4 5'], ['a: buy 3']))
+    const poor = last(
+      'spaaace 1\nterms coins=1 income=0\nplayer a\nplayer b\nplayer c\n' + ticks(['a: move 2 3 4 5'], ['a: buy 3']),
+    )
     expect([ship(poor, 'a').energy, player(poor, 'a').coins]).toEqual([18, 1])
   })
 
@@ -149,9 +170,40 @@ describe('orders', () => {
   })
 
   const MALFORMED = [
-    'bid -10', 'bid 21', 'bid 02', 'buy 0', 'buy 21', 'repair 0', 'repair 21', 'buy', 'buy 2 3', 'Buy 2', 'move', 'move 0', 'move 6', 'move 2 x',
-    'attack a', 'attack zed', 'attack', 'attack b c', 'ally a', 'break zed', 'frobnicate', 'claim now', '', 'buy 2;', ';', '-; buy 2',
-    'buy 2; buy 3', 'repair 1; repair 1', 'move 2; move 3', 'bid 1; bid 2', 'attack b; attack c', 'claim; claim', 'ally b; break b', 'ally b; ally b',
+    'bid -10',
+    'bid 21',
+    'bid 02',
+    'buy 0',
+    'buy 21',
+    'repair 0',
+    'repair 21',
+    'buy',
+    'buy 2 3',
+    'Buy 2',
+    'move',
+    'move 0',
+    'move 6',
+    'move 2 x',
+    'attack a',
+    'attack zed',
+    'attack',
+    'attack b c',
+    'ally a',
+    'break zed',
+    'frobnicate',
+    'claim now',
+    '',
+    'buy 2;',
+    ';',
+    '-; buy 2',
+    'buy 2; buy 3',
+    'repair 1; repair 1',
+    'move 2; move 3',
+    'bid 1; bid 2',
+    'attack b; attack c',
+    'claim; claim',
+    'ally b; break b',
+    'ally b; ally b',
   ]
   it.each(MALFORMED)('S-37: "%s" is malformed: the set is empty and an offence', (text) => {
     const parsed = parseOrderSet(text, ['a', 'b', 'c'], 0, 5)
@@ -162,9 +214,22 @@ describe('orders', () => {
   })
 
   it('S-37: well-formed sets, with blanks and several ally/break naming different players', () => {
-    expect(parseOrderSet(' ally b ;break c; repair 3;buy 20; move 2 1 2; attack b; bid 0; claim ', ['a', 'b', 'c'], 0, 5)).toEqual({
+    expect(
+      parseOrderSet(' ally b ;break c; repair 3;buy 20; move 2 1 2; attack b; bid 0; claim ', ['a', 'b', 'c'], 0, 5),
+    ).toEqual({
       ok: true,
-      orders: { repair: 3, buy: 20, move: [2, 1, 2], attack: 1, bid: 0, claim: true, alliances: [{ kind: 'ally', other: 1 }, { kind: 'break', other: 2 }] },
+      orders: {
+        repair: 3,
+        buy: 20,
+        move: [2, 1, 2],
+        attack: 1,
+        bid: 0,
+        claim: true,
+        alliances: [
+          { kind: 'ally', other: 1 },
+          { kind: 'break', other: 2 },
+        ],
+      },
     })
   })
 

@@ -3,7 +3,13 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { genesis, sectorCount } from '../../../src/games/spaaace/rules/state.js'
 import { playTick } from '../../../src/games/spaaace/rules/tick.js'
-import { DEFAULT_TERMS, EMPTY_ORDERS, type GameState, type OrderSet, type Submission } from '../../../src/games/spaaace/rules/types.js'
+import {
+  DEFAULT_TERMS,
+  EMPTY_ORDERS,
+  type GameState,
+  type OrderSet,
+  type Submission,
+} from '../../../src/games/spaaace/rules/types.js'
 import { HEADER3, last, player, refereeOf, ship, states, ticks } from './helpers.js'
 
 const O = (o: Partial<OrderSet> = {}): Submission => ({ kind: 'orders', orders: { ...EMPTY_ORDERS, ...o } })
@@ -18,7 +24,16 @@ describe('Agora 2019 failures, attempted again', () => {
 
   it('rate limits bypassed by destroying and re-creating a ship (S-20, S-40): the defeated ship is repaired, and the pair still waits rematchTicks', () => {
     const patient = 'spaaace 1\nterms absentTicks=10 battleCooldown=0\nplayer a\nplayer b\nplayer c\n'
-    const s = states(patient + ticks(['a: move 2; attack b'], ['a: bid 10', 'b: bid 0'], ['b: repair 10', 'a: attack b'], ['a: attack b'], ['a: attack b']))
+    const s = states(
+      patient +
+        ticks(
+          ['a: move 2; attack b'],
+          ['a: bid 10', 'b: bid 0'],
+          ['b: repair 10', 'a: attack b'],
+          ['a: attack b'],
+          ['a: attack b'],
+        ),
+    )
     expect(ship(s[2]!, 'b').armour).toBe(10)
     expect(s[2]!.battles).toEqual([])
     expect(s[3]!.battles).toEqual([])
@@ -34,7 +49,13 @@ describe('Agora 2019 failures, attempted again', () => {
       const subs = [0, 1, 2].map((i): Submission => {
         if (i === 2) return O()
         const bid = awaiting === undefined ? null : i === winner ? 1 : 0
-        return O({ bid, claim: true, move: state.tick === 0 && i === 0 ? [2] : null, attack: i === 0 ? 1 : null, repair: 10 })
+        return O({
+          bid,
+          claim: true,
+          move: state.tick === 0 && i === 0 ? [2] : null,
+          attack: i === 0 ? 1 : null,
+          repair: 10,
+        })
       })
       const out = playTick(state, subs)
       battles += out.battles.filter((b) => b.winner !== null).length
@@ -55,13 +76,28 @@ describe('Agora 2019 failures, attempted again', () => {
   })
 
   it('the armour clamp inverting battles (S-42): a ship with 1 armour left no longer beats a bigger spender', () => {
-    const s = last(HEADER3 + ticks(['a: move 2; attack b'], ['a: bid 9', 'b: bid 10'], [], ['a: attack b', 'c: move 2'], ['a: bid 20', 'b: bid 20']))
+    const s = last(
+      HEADER3 +
+        ticks(
+          ['a: move 2; attack b'],
+          ['a: bid 9', 'b: bid 10'],
+          [],
+          ['a: attack b', 'c: move 2'],
+          ['a: bid 20', 'b: bid 20'],
+        ),
+    )
     expect(s.battles).toEqual([])
-    const fight = states('spaaace 1\nterms rematchTicks=1 absentTicks=10\nplayer a\nplayer b\nplayer c\n' + ticks(['a: move 2; attack b'], ['a: bid 9', 'b: bid 0'], ['a: attack b'], ['a: bid 2', 'b: bid 20']))
+    const fight = states(
+      'spaaace 1\nterms rematchTicks=1 absentTicks=10\nplayer a\nplayer b\nplayer c\n' +
+        ticks(['a: move 2; attack b'], ['a: bid 9', 'b: bid 0'], ['a: attack b'], ['a: bid 2', 'b: bid 20']),
+    )
     // b has 1 armour after tick 2; in 2019 it would have won by losing less armour.
     expect(ship(fight[1]!, 'b').armour).toBe(1)
     expect(fight[3]!.battles[0]).toMatchObject({ spent: [2, 20], winner: 'b' })
-    const tie = states('spaaace 1\nterms rematchTicks=1 absentTicks=10\nplayer a\nplayer b\nplayer c\n' + ticks(['a: move 2; attack b'], ['a: bid 9', 'b: bid 0'], ['a: attack b'], ['a: bid 11', 'b: bid 11']))
+    const tie = states(
+      'spaaace 1\nterms rematchTicks=1 absentTicks=10\nplayer a\nplayer b\nplayer c\n' +
+        ticks(['a: move 2; attack b'], ['a: bid 9', 'b: bid 0'], ['a: attack b'], ['a: bid 11', 'b: bid 11']),
+    )
     expect(tie[3]!.battles[0]).toMatchObject({ spent: [11, 11], winner: null })
   })
 
@@ -75,9 +111,19 @@ describe('Agora 2019 failures, attempted again', () => {
     fc.assert(
       fc.property(fc.integer({ min: 3, max: 16 }), (n) => {
         let s = genesis(n)
-        s = playTick(s, Array.from({ length: n }, (_, i) => (i === 0 ? { kind: 'malformed', reason: 'x' } : O({ move: [sectorCount(n)] })))).state
+        s = playTick(
+          s,
+          Array.from({ length: n }, (_, i) =>
+            i === 0 ? { kind: 'malformed', reason: 'x' } : O({ move: [sectorCount(n)] }),
+          ),
+        ).state
         expect(s.ships.every((x) => x.sector >= 1 && x.sector <= n + 2)).toBe(true)
-        expect(playTick(s, Array.from({ length: n }, () => O({ move: [n + 1, n + 2] }))).state.ships.filter((x) => x.sector === n + 2).length).toBeGreaterThan(0)
+        expect(
+          playTick(
+            s,
+            Array.from({ length: n }, () => O({ move: [n + 1, n + 2] })),
+          ).state.ships.filter((x) => x.sector === n + 2).length,
+        ).toBeGreaterThan(0)
       }),
       { numRuns: 14 },
     )

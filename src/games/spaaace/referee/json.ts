@@ -37,25 +37,70 @@ function battleJson(b: Battle, name: (i: PlayerIndex) => string): string {
 export function closingStateJson(outcome: TickOutcome, roster: readonly string[]): string {
   const s = outcome.state
   const name = (i: PlayerIndex): string => roster[i] ?? ''
-  const labels = (pairs: readonly (readonly [number, number])[]): string => list(pairs.map(([p, q]) => list([str(name(p)), str(name(q))])))
+  const labels = (pairs: readonly (readonly [number, number])[]): string =>
+    list(pairs.map(([p, q]) => list([str(name(p)), str(name(q))])))
   return object([
     ['tick', str(s.tick)],
     [
       'ships',
       object(
-        s.ships.map((sh, i) => [name(i), object([['sector', str(sh.sector)], ['armour', str(sh.armour)], ['energy', str(sh.energy)], ['engaging', str(sh.engaging)]])] as const),
+        s.ships.map(
+          (sh, i) =>
+            [
+              name(i),
+              object([
+                ['sector', str(sh.sector)],
+                ['armour', str(sh.armour)],
+                ['energy', str(sh.energy)],
+                ['engaging', str(sh.engaging)],
+              ]),
+            ] as const,
+        ),
       ),
     ],
     [
       'players',
-      object(s.players.map((p, i) => [name(i), object([['coins', str(p.coins)], ['fame', str(p.fame)], ['status', str(p.status)], ['absent', str(p.absent)]])] as const)),
+      object(
+        s.players.map(
+          (p, i) =>
+            [
+              name(i),
+              object([
+                ['coins', str(p.coins)],
+                ['fame', str(p.fame)],
+                ['status', str(p.status)],
+                ['absent', str(p.absent)],
+              ]),
+            ] as const,
+        ),
+      ),
     ],
     // Both sorted by the roster index of the first label, then of the second, as the engine keeps them.
     ['declarations', labels(s.declarations)],
     ['alliances', labels(alliedPairs(s.declarations))],
     ['battles', list(outcome.battles.map((b) => battleJson(b, name)))],
-    ['claims', list(s.claims.map((c) => object([['player', str(name(c.player))], ['tick', str(c.tick)]])))],
-    ['offences', list(outcome.offences.map((o) => object([['player', str(name(o.player))], ['rule', str(o.rule)]])))],
+    [
+      'claims',
+      list(
+        s.claims.map((c) =>
+          object([
+            ['player', str(name(c.player))],
+            ['tick', str(c.tick)],
+          ]),
+        ),
+      ),
+    ],
+    [
+      'offences',
+      list(
+        outcome.offences.map((o) =>
+          object([
+            ['player', str(name(o.player))],
+            ['rule', str(o.rule)],
+          ]),
+        ),
+      ),
+    ],
     ['winners', list(s.winners.map((w) => str(name(w))))],
     ['ended', str(s.ended)],
   ])

@@ -6,7 +6,15 @@
 import { formatOrderSet } from '../rules/orders.js'
 import { genesis, sectorCount } from '../rules/state.js'
 import { playTick } from '../rules/tick.js'
-import { DEFAULT_TERMS, EMPTY_ORDERS, LIMITS, type AllianceOrder, type GameState, type OrderSet, type Terms } from '../rules/types.js'
+import {
+  DEFAULT_TERMS,
+  EMPTY_ORDERS,
+  LIMITS,
+  type AllianceOrder,
+  type GameState,
+  type OrderSet,
+  type Terms,
+} from '../rules/types.js'
 import { FORMAT_LINE, submissionOf } from './record.js'
 
 /** A source of numbers in [0, 1). */
@@ -48,9 +56,37 @@ export function seededRng(seed: string): Rng {
   }
 }
 
-const NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy', 'mallory', 'niaj', 'olivia', 'peggy', 'rupert', 'sybil'] as const
+const NAMES = [
+  'alice',
+  'bob',
+  'carol',
+  'dave',
+  'erin',
+  'frank',
+  'grace',
+  'heidi',
+  'ivan',
+  'judy',
+  'mallory',
+  'niaj',
+  'olivia',
+  'peggy',
+  'rupert',
+  'sybil',
+] as const
 /** Sets that S-37 makes malformed, among them Agora's -10 bid. */
-const MALFORMED = ['bid -10', 'buy 0', 'repair 21', 'move', 'attack', 'fly 3', 'buy 2; buy 2', 'claim; claim', 'bid 3;', ''] as const
+const MALFORMED = [
+  'bid -10',
+  'buy 0',
+  'repair 21',
+  'move',
+  'attack',
+  'fly 3',
+  'buy 2; buy 2',
+  'claim; claim',
+  'bid 3;',
+  '',
+] as const
 
 function int(rng: Rng, lo: number, hi: number): number {
   return lo + Math.floor(rng.next() * (hi - lo + 1))
@@ -83,7 +119,8 @@ function randomOrders(rng: Rng, s: GameState, self: number): OrderSet {
   if (ship === undefined || me === undefined) return EMPTY_ORDERS
   const n = s.players.length
   const others = [...s.players.keys()].filter((i) => i !== self)
-  const alliances: AllianceOrder[] = rng.next() < 0.15 ? [{ kind: rng.next() < 0.6 ? 'ally' : 'break', other: pick(rng, others) }] : []
+  const alliances: AllianceOrder[] =
+    rng.next() < 0.15 ? [{ kind: rng.next() < 0.6 ? 'ally' : 'break', other: pick(rng, others) }] : []
   const awaiting = s.awaiting.some((b) => b.a === self || b.b === self)
   let at = ship.sector
   const move: number[] = []
@@ -111,7 +148,10 @@ export function randomRecord(rng: Rng, players: number): string {
   const terms = randomTerms(rng)
   let state = genesis(players, terms)
   const roster = NAMES.slice(0, players)
-  const out = [FORMAT_LINE, `terms coins=${terms.coins} income=${terms.income} battleCooldown=${terms.battleCooldown} rematchTicks=${terms.rematchTicks} withholdFine=${terms.withholdFine} maxTicks=${terms.maxTicks} absentTicks=${terms.absentTicks}`]
+  const out = [
+    FORMAT_LINE,
+    `terms coins=${terms.coins} income=${terms.income} battleCooldown=${terms.battleCooldown} rematchTicks=${terms.rematchTicks} withholdFine=${terms.withholdFine} maxTicks=${terms.maxTicks} absentTicks=${terms.absentTicks}`,
+  ]
   for (const name of roster) out.push(`player ${name}`)
   while (!state.ended) {
     out.push(`tick ${state.tick + 1}`)
@@ -125,8 +165,13 @@ export function randomRecord(rng: Rng, players: number): string {
       if (r < 0.14) return pick(rng, MALFORMED)
       return formatOrderSet(randomOrders(rng, state, i), roster)
     })
-    for (const [i, text] of texts.entries()) if (text !== null) out.push(`${roster[i] ?? ''}: ${text}${rng.next() < 0.05 ? '   # a comment' : ''}`)
-    const subs = texts.map((text, i) => (text === null || state.players[i]?.status === 'removed' ? { kind: 'missing' as const } : submissionOf(text, roster, i)))
+    for (const [i, text] of texts.entries())
+      if (text !== null) out.push(`${roster[i] ?? ''}: ${text}${rng.next() < 0.05 ? '   # a comment' : ''}`)
+    const subs = texts.map((text, i) =>
+      text === null || state.players[i]?.status === 'removed'
+        ? { kind: 'missing' as const }
+        : submissionOf(text, roster, i),
+    )
     state = playTick(state, subs).state
   }
   return `${out.join('\n')}\n`

@@ -56,7 +56,8 @@ export function classify(raw: string): RecordLine {
   if (line === FORMAT_LINE || (word === 'spaaace' && rest.length === 1 && rest[0] === '1')) return { kind: 'format' }
   if (word === 'terms') return { kind: 'terms', items: rest }
   if (word === 'player' && rest.length === 1 && isLabel(rest[0] ?? '')) return { kind: 'player', label: rest[0] ?? '' }
-  if (word === 'tick' && rest.length === 1 && NUMBER.test(rest[0] ?? '') && Number(rest[0]) >= 1) return { kind: 'tick', tick: Number(rest[0]) }
+  if (word === 'tick' && rest.length === 1 && NUMBER.test(rest[0] ?? '') && Number(rest[0]) >= 1)
+    return { kind: 'tick', tick: Number(rest[0]) }
   return { kind: 'other' }
 }
 
@@ -69,7 +70,15 @@ export function parseStart(text: string): number | null {
   at.setUTCFullYear(y, mo - 1, d)
   at.setUTCHours(h, mi, s, 0)
   // A date that rolled over (2019-02-30, 24:00:00) names no instant as written.
-  if (at.getUTCFullYear() !== y || at.getUTCMonth() !== mo - 1 || at.getUTCDate() !== d || at.getUTCHours() !== h || at.getUTCMinutes() !== mi || at.getUTCSeconds() !== s) return null
+  if (
+    at.getUTCFullYear() !== y ||
+    at.getUTCMonth() !== mo - 1 ||
+    at.getUTCDate() !== d ||
+    at.getUTCHours() !== h ||
+    at.getUTCMinutes() !== mi ||
+    at.getUTCSeconds() !== s
+  )
+    return null
   return at.getTime()
 }
 
@@ -92,20 +101,24 @@ export function parseTerms(items: readonly string[], line: number): Terms {
       const b = NUMERIC_TERMS[name]
       if (!NUMBER.test(value)) throw new RecordError(line, `term ${name}=${value} is not a number (${RECORD_RULE})`)
       const v = Number(value)
-      if (v < b.min || v > b.max) throw new RecordError(line, `term ${name}=${value} is outside ${b.min}..${b.max} (${b.rule}, S-90)`)
+      if (v < b.min || v > b.max)
+        throw new RecordError(line, `term ${name}=${value} is outside ${b.min}..${b.max} (${b.rule}, S-90)`)
       terms[name] = v
     } else if ((OPTIONS as readonly string[]).includes(name)) {
-      if (value !== 'on' && value !== 'off') throw new RecordError(line, `term ${name}=${value}: expected on or off (${RECORD_RULE})`)
+      if (value !== 'on' && value !== 'off')
+        throw new RecordError(line, `term ${name}=${value}: expected on or off (${RECORD_RULE})`)
       terms[name as (typeof OPTIONS)[number]] = value === 'on'
     } else if (name === 'start') {
       const at = parseStart(value)
-      if (at === null) throw new RecordError(line, `term start=${value}: expected a UTC time YYYY-MM-DDTHH:MM:SSZ (S-11)`)
+      if (at === null)
+        throw new RecordError(line, `term start=${value}: expected a UTC time YYYY-MM-DDTHH:MM:SSZ (S-11)`)
       terms.start = at
     } else {
       throw new RecordError(line, `unknown term "${name}" (${RECORD_RULE}, S-90)`)
     }
   }
-  if (terms.wormhole && (terms.start === null || terms.tickMs === null)) throw new RecordError(line, `wormhole=on needs start and tickMs (S-11)`)
+  if (terms.wormhole && (terms.start === null || terms.tickMs === null))
+    throw new RecordError(line, `wormhole=on needs start and tickMs (S-11)`)
   return terms
 }
 
@@ -113,7 +126,10 @@ export function parseTerms(items: readonly string[], line: number): Terms {
 export function submissionOf(text: string, roster: readonly string[], self: number): Submission {
   switch (text) {
     case '-':
-      return { kind: 'orders', orders: { repair: null, buy: null, move: null, attack: null, bid: null, claim: false, alliances: [] } }
+      return {
+        kind: 'orders',
+        orders: { repair: null, buy: null, move: null, attack: null, bid: null, claim: false, alliances: [] },
+      }
     case 'withheld':
     case 'mismatch':
     case 'equivocated':

@@ -38,8 +38,16 @@ export function referee(text: string, onTick: (t: RefereeTick) => void = () => u
   const close = (): void => {
     if (state === null) return
     const s = state
-    const outcome = playTick(s, roster.map((_, i) => block.get(i) ?? { kind: 'missing' }))
-    const t: RefereeTick = { tick: outcome.state.tick, outcome, json: closingStateJson(outcome, roster), words: describeTick(outcome, roster) }
+    const outcome = playTick(
+      s,
+      roster.map((_, i) => block.get(i) ?? { kind: 'missing' }),
+    )
+    const t: RefereeTick = {
+      tick: outcome.state.tick,
+      outcome,
+      json: closingStateJson(outcome, roster),
+      words: describeTick(outcome, roster),
+    }
     ticks.push(t)
     onTick(t)
     state = outcome.state
@@ -47,7 +55,10 @@ export function referee(text: string, onTick: (t: RefereeTick) => void = () => u
   }
   const checkRoster = (line: number): void => {
     if (roster.length < LIMITS.minPlayers || roster.length > LIMITS.maxPlayers) {
-      throw new RecordError(line, `${roster.length} players: a game has ${LIMITS.minPlayers} to ${LIMITS.maxPlayers} (S-01)`)
+      throw new RecordError(
+        line,
+        `${roster.length} players: a game has ${LIMITS.minPlayers} to ${LIMITS.maxPlayers} (S-01)`,
+      )
     }
   }
   const lines = text.split('\n')
@@ -65,12 +76,14 @@ export function referee(text: string, onTick: (t: RefereeTick) => void = () => u
       switch (line.kind) {
         case 'terms':
           if (phase !== 'header') throw new RecordError(lineNo, `a terms line after the first tick (${RECORD_RULE})`)
-          if (termsLine > 0) throw new RecordError(lineNo, `a second terms line (the first is line ${termsLine}) (${RECORD_RULE}, S-90)`)
+          if (termsLine > 0)
+            throw new RecordError(lineNo, `a second terms line (the first is line ${termsLine}) (${RECORD_RULE}, S-90)`)
           termsLine = lineNo
           terms = parseTerms(line.items, lineNo)
           break
         case 'player':
-          if (phase !== 'header') throw new RecordError(lineNo, `a player line after the first tick: nobody joins later (S-01)`)
+          if (phase !== 'header')
+            throw new RecordError(lineNo, `a player line after the first tick: nobody joins later (S-01)`)
           if (roster.includes(line.label)) throw new RecordError(lineNo, `player ${line.label} named twice (S-01)`)
           roster.push(line.label)
           break
@@ -83,17 +96,27 @@ export function referee(text: string, onTick: (t: RefereeTick) => void = () => u
             close()
           }
           const current: GameState | null = state
-          if (current?.ended === true) throw new RecordError(lineNo, `tick ${line.tick} after the game ended in tick ${current.tick} (S-50, S-51, S-82)`)
+          if (current?.ended === true)
+            throw new RecordError(
+              lineNo,
+              `tick ${line.tick} after the game ended in tick ${current.tick} (S-50, S-51, S-82)`,
+            )
           const expected = (current?.tick ?? 0) + 1
-          if (line.tick !== expected) throw new RecordError(lineNo, `tick ${line.tick} where tick ${expected} comes next: ticks are numbered 1, 2, ... in order (${RECORD_RULE})`)
+          if (line.tick !== expected)
+            throw new RecordError(
+              lineNo,
+              `tick ${line.tick} where tick ${expected} comes next: ticks are numbered 1, 2, ... in order (${RECORD_RULE})`,
+            )
           break
         }
         case 'orders': {
-          if (phase !== 'ticks' || state === null) throw new RecordError(lineNo, `orders before the first tick line (${RECORD_RULE})`)
+          if (phase !== 'ticks' || state === null)
+            throw new RecordError(lineNo, `orders before the first tick line (${RECORD_RULE})`)
           const self = roster.indexOf(line.label)
           if (self < 0) throw new RecordError(lineNo, `unknown player "${line.label}" (${RECORD_RULE})`)
           const tick = state.tick + 1
-          if (block.has(self)) throw new RecordError(lineNo, `a second line for ${line.label} in tick ${tick} (${RECORD_RULE})`)
+          if (block.has(self))
+            throw new RecordError(lineNo, `a second line for ${line.label} in tick ${tick} (${RECORD_RULE})`)
           // A line for a removed player is ignored (appendix); it still takes the player's one line.
           const removed = state.players[self]?.status === 'removed'
           block.set(self, removed ? { kind: 'missing' } : submissionOf(line.text, roster, self))

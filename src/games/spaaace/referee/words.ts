@@ -21,7 +21,9 @@ function sentence(e: TickEvent, name: (i: PlayerIndex) => string): string {
     case 'move': {
       const route = [e.from, ...e.entered].join(' -> ')
       const stop = e.why === null ? '' : `, stopping: ${e.why} (S-38)`
-      return e.entered.length === 0 ? `${name(e.player)}'s move ${e.asked.join(' ')} has no effect: ${e.why ?? ''} (S-38).` : `${name(e.player)} moves ${route}${stop} (S-33).`
+      return e.entered.length === 0
+        ? `${name(e.player)}'s move ${e.asked.join(' ')} has no effect: ${e.why ?? ''} (S-38).`
+        : `${name(e.player)} moves ${route}${stop} (S-33).`
     }
     case 'battle': {
       const b = e.battle
@@ -41,14 +43,24 @@ function sentence(e: TickEvent, name: (i: PlayerIndex) => string): string {
         ? `${name(e.player)} attacks ${name(e.target)} in sector ${e.sector}; the battle awaits bids next tick (S-40).`
         : `${name(e.player)}'s attack on ${name(e.target)} has no effect: ${e.refused} (S-40).`
     case 'claim':
-      return e.made ? `${name(e.player)} claims the win; it wins in two ticks if it keeps its fame and its ship stays pilotable (S-50).` : `${name(e.player)}'s claim has no effect: ${e.why ?? ''} (S-38).`
+      return e.made
+        ? `${name(e.player)} claims the win; it wins in two ticks if it keeps its fame and its ship stays pilotable (S-50).`
+        : `${name(e.player)}'s claim has no effect: ${e.why ?? ''} (S-38).`
     case 'removed':
       return `${name(e.player)} is removed for ${e.cause === 'offence' ? 'an offence (S-80)' : 'absence (S-81)'}; its ship is defeated.`
     case 'void':
       return `The battle ${battle(e.battle)} is void: a combatant was removed (S-41).`
     case 'end': {
-      const who = e.winners.length === 0 ? 'nobody wins' : `${e.winners.map(name).join(', ')} ${e.winners.length === 1 ? 'wins' : 'win together'}`
-      const why = e.cause === 'claim' ? 'a claim made two ticks ago (S-50)' : e.cause === 'last' ? 'fewer than two players are active (S-82)' : 'the last tick (S-51)'
+      const who =
+        e.winners.length === 0
+          ? 'nobody wins'
+          : `${e.winners.map(name).join(', ')} ${e.winners.length === 1 ? 'wins' : 'win together'}`
+      const why =
+        e.cause === 'claim'
+          ? 'a claim made two ticks ago (S-50)'
+          : e.cause === 'last'
+            ? 'fewer than two players are active (S-82)'
+            : 'the last tick (S-51)'
       return `The game ends by ${why}: ${who}.`
     }
   }
@@ -65,7 +77,9 @@ export function describeTick(outcome: TickOutcome, roster: readonly string[]): s
     const p = s.players[i]
     if (p === undefined) continue
     const status = p.status === 'removed' ? ', removed' : sh.engaging ? ', engaging' : ''
-    lines.push(`  = ${name(i)}: sector ${sh.sector}, armour ${sh.armour}, energy ${sh.energy}, coins ${p.coins}, fame ${p.fame}${status}`)
+    lines.push(
+      `  = ${name(i)}: sector ${sh.sector}, armour ${sh.armour}, energy ${sh.energy}, coins ${p.coins}, fame ${p.fame}${status}`,
+    )
   }
   return `${lines.join('\n')}\n`
 }

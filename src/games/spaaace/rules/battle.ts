@@ -3,7 +3,8 @@ import { clamp, isPilotable, towardZero } from './state.js'
 import { LIMITS, type Initiation, type PlayerIndex, type Ship, type Terms } from './types.js'
 
 /** Why `attack` cannot take effect (S-40), or null when it does. */
-export type InitiationRefusal = 'allied' | 'not pilotable' | 'target not pilotable' | 'not in the same sector' | 'cooldown' | 'rematch'
+export type InitiationRefusal =
+  'allied' | 'not pilotable' | 'target not pilotable' | 'not in the same sector' | 'cooldown' | 'rematch'
 
 /**
  * S-40: whether P's `attack Q` at the initiation step of tick `tick` takes effect. `initiations`

@@ -11,7 +11,8 @@ export type OrderWord = (typeof ORDER_WORDS)[number]
 /** A number as the record writes it: `-?(0|[1-9][0-9]*)`. */
 const NUMBER = /^-?(0|[1-9][0-9]*)$/
 
-export type ParsedOrders = { readonly ok: true; readonly orders: OrderSet } | { readonly ok: false; readonly reason: string }
+export type ParsedOrders =
+  { readonly ok: true; readonly orders: OrderSet } | { readonly ok: false; readonly reason: string }
 
 function isOrderWord(w: string): w is OrderWord {
   return (ORDER_WORDS as readonly string[]).includes(w)
@@ -30,7 +31,12 @@ function numberIn(token: string, min: number, max: number, what: string): number
  * whole text is one order set; `''` (a line `LABEL:` with nothing after it) is an empty item and
  * so malformed, the empty set being written `-` by the record, which the caller handles.
  */
-export function parseOrderSet(text: string, roster: readonly string[], self: PlayerIndex, sectors: number): ParsedOrders {
+export function parseOrderSet(
+  text: string,
+  roster: readonly string[],
+  self: PlayerIndex,
+  sectors: number,
+): ParsedOrders {
   const fail = (reason: string): ParsedOrders => ({ ok: false, reason: `${reason} (S-37)` })
   const player = (token: string): PlayerIndex | string => {
     const i = roster.indexOf(token)
@@ -46,7 +52,10 @@ export function parseOrderSet(text: string, roster: readonly string[], self: Pla
   let claim = false
   const alliances: AllianceOrder[] = []
   for (const raw of text.split(';')) {
-    const tokens = raw.trim().split(/\s+/).filter((t) => t !== '')
+    const tokens = raw
+      .trim()
+      .split(/\s+/)
+      .filter((t) => t !== '')
     const [word, ...args] = tokens
     if (word === undefined) return fail('an empty item')
     if (!isOrderWord(word)) return fail(`unknown order "${word}"`)

@@ -1,5 +1,13 @@
 /** Genesis and the relations every step uses: sectors (S-10..S-12), pilotable (S-23), allies (S-04). */
-import { DEFAULT_TERMS, LIMITS, NUMERIC_TERMS, type GameState, type PlayerIndex, type Ship, type Terms } from './types.js'
+import {
+  DEFAULT_TERMS,
+  LIMITS,
+  NUMERIC_TERMS,
+  type GameState,
+  type PlayerIndex,
+  type Ship,
+  type Terms,
+} from './types.js'
 
 /** S-10: the number of sectors, fixed at genesis. */
 export function sectorCount(players: number): number {
@@ -11,12 +19,19 @@ export function termsProblem(terms: Terms): string | null {
   for (const [name, b] of Object.entries(NUMERIC_TERMS)) {
     if (name === 'tickMs') continue
     const v = terms[name as Exclude<keyof typeof NUMERIC_TERMS, 'tickMs'>]
-    if (!Number.isInteger(v) || v < b.min || v > b.max) return `${name}=${v} is outside ${b.min}..${b.max} (${b.rule}, S-90)`
+    if (!Number.isInteger(v) || v < b.min || v > b.max)
+      return `${name}=${v} is outside ${b.min}..${b.max} (${b.rule}, S-90)`
   }
-  if (terms.tickMs !== null && (!Number.isInteger(terms.tickMs) || terms.tickMs < NUMERIC_TERMS.tickMs.min || terms.tickMs > NUMERIC_TERMS.tickMs.max)) {
+  if (
+    terms.tickMs !== null &&
+    (!Number.isInteger(terms.tickMs) ||
+      terms.tickMs < NUMERIC_TERMS.tickMs.min ||
+      terms.tickMs > NUMERIC_TERMS.tickMs.max)
+  ) {
     return `tickMs=${terms.tickMs} is outside ${NUMERIC_TERMS.tickMs.min}..${NUMERIC_TERMS.tickMs.max} (S-11, S-90)`
   }
-  if (terms.wormhole && (terms.start === null || terms.tickMs === null)) return 'the wormhole needs start and tickMs (S-11)'
+  if (terms.wormhole && (terms.start === null || terms.tickMs === null))
+    return 'the wormhole needs start and tickMs (S-11)'
   return null
 }
 
@@ -28,12 +43,22 @@ export function genesis(players: number, terms: Terms = DEFAULT_TERMS): GameStat
   const problem = termsProblem(terms)
   if (problem !== null) throw new RangeError(problem)
   // S-21: created in roster order, each in the empty sector of lowest rank, so player i is in i + 1.
-  const ships: Ship[] = Array.from({ length: players }, (_, i) => ({ sector: i + 1, armour: LIMITS.maxArmour, energy: LIMITS.maxEnergy, engaging: false }))
+  const ships: Ship[] = Array.from({ length: players }, (_, i) => ({
+    sector: i + 1,
+    armour: LIMITS.maxArmour,
+    energy: LIMITS.maxEnergy,
+    engaging: false,
+  }))
   return {
     terms,
     tick: 0,
     ships,
-    players: Array.from({ length: players }, () => ({ coins: terms.coins, fame: 0, status: 'active' as const, absent: 0 })),
+    players: Array.from({ length: players }, () => ({
+      coins: terms.coins,
+      fame: 0,
+      status: 'active' as const,
+      absent: 0,
+    })),
     declarations: [],
     awaiting: [],
     initiations: [],
@@ -71,7 +96,9 @@ export function isAdjacent(r1: number, r2: number, wormhole: readonly [number, n
 }
 
 /** S-04: allied iff a declaration by each of the other stands. */
-export function alliedPairs(declarations: readonly (readonly [PlayerIndex, PlayerIndex])[]): (readonly [PlayerIndex, PlayerIndex])[] {
+export function alliedPairs(
+  declarations: readonly (readonly [PlayerIndex, PlayerIndex])[],
+): (readonly [PlayerIndex, PlayerIndex])[] {
   const has = new Set(declarations.map(([p, q]) => `${p},${q}`))
   return declarations.filter(([p, q]) => p < q && has.has(`${q},${p}`)).map(([p, q]) => [p, q] as const)
 }

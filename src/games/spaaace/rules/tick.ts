@@ -26,13 +26,44 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
 export type TickEvent =
   | { readonly kind: 'silent'; readonly player: PlayerIndex }
   | { readonly kind: 'malformed'; readonly player: PlayerIndex; readonly reason: string }
-  | { readonly kind: 'declare'; readonly player: PlayerIndex; readonly other: PlayerIndex; readonly made: 'ally' | 'break'; readonly changed: boolean }
-  | { readonly kind: 'repair' | 'buy'; readonly player: PlayerIndex; readonly asked: number; readonly points: number; readonly why: string | null }
-  | { readonly kind: 'move'; readonly player: PlayerIndex; readonly from: number; readonly entered: readonly number[]; readonly asked: readonly number[]; readonly why: string | null }
+  | {
+      readonly kind: 'declare'
+      readonly player: PlayerIndex
+      readonly other: PlayerIndex
+      readonly made: 'ally' | 'break'
+      readonly changed: boolean
+    }
+  | {
+      readonly kind: 'repair' | 'buy'
+      readonly player: PlayerIndex
+      readonly asked: number
+      readonly points: number
+      readonly why: string | null
+    }
+  | {
+      readonly kind: 'move'
+      readonly player: PlayerIndex
+      readonly from: number
+      readonly entered: readonly number[]
+      readonly asked: readonly number[]
+      readonly why: string | null
+    }
   | { readonly kind: 'battle'; readonly battle: Battle }
   | { readonly kind: 'unused-bid'; readonly player: PlayerIndex }
-  | { readonly kind: 'penalty'; readonly player: PlayerIndex; readonly cause: 'withheld' | 'mismatch' | 'equivocated'; readonly fine: number; readonly energyLost: number }
-  | { readonly kind: 'attack'; readonly player: PlayerIndex; readonly target: PlayerIndex; readonly sector: number; readonly refused: InitiationRefusal | null }
+  | {
+      readonly kind: 'penalty'
+      readonly player: PlayerIndex
+      readonly cause: 'withheld' | 'mismatch' | 'equivocated'
+      readonly fine: number
+      readonly energyLost: number
+    }
+  | {
+      readonly kind: 'attack'
+      readonly player: PlayerIndex
+      readonly target: PlayerIndex
+      readonly sector: number
+      readonly refused: InitiationRefusal | null
+    }
   | { readonly kind: 'claim'; readonly player: PlayerIndex; readonly made: boolean; readonly why: string | null }
   | { readonly kind: 'removed'; readonly player: PlayerIndex; readonly cause: 'offence' | 'absence' }
   | { readonly kind: 'void'; readonly battle: Battle }
@@ -68,7 +99,8 @@ export function playTick(state: GameState, submissions: readonly Submission[]): 
   const person = (i: PlayerIndex): Mutable<PlayerState> => players[i] as Mutable<PlayerState>
   const roster = [...players.keys()]
   const active = roster.filter((i) => person(i).status === 'active')
-  const sub = (i: PlayerIndex): Submission => (person(i).status === 'active' ? (submissions[i] ?? { kind: 'missing' }) : { kind: 'missing' })
+  const sub = (i: PlayerIndex): Submission =>
+    person(i).status === 'active' ? (submissions[i] ?? { kind: 'missing' }) : { kind: 'missing' }
   const orders = (i: PlayerIndex): OrderSet => {
     const s = sub(i)
     return s.kind === 'orders' ? s.orders : EMPTY_ORDERS
@@ -77,7 +109,8 @@ export function playTick(state: GameState, submissions: readonly Submission[]): 
   const offences: Offence[] = []
   for (const i of active) {
     const s = sub(i)
-    if (s.kind === 'malformed' || s.kind === 'mismatch' || s.kind === 'equivocated') offences.push({ player: i, rule: OFFENCE_OF[s.kind] })
+    if (s.kind === 'malformed' || s.kind === 'mismatch' || s.kind === 'equivocated')
+      offences.push({ player: i, rule: OFFENCE_OF[s.kind] })
     if (s.kind === 'missing') events.push({ kind: 'silent', player: i })
     if (s.kind === 'malformed') events.push({ kind: 'malformed', player: i, reason: s.reason })
   }
@@ -107,17 +140,45 @@ export function playTick(state: GameState, submissions: readonly Submission[]): 
     const s = ship(i)
     const p = person(i)
     if (o.repair !== null) {
-      const points = s.engaging ? 0 : Math.min(o.repair, LIMITS.maxArmour - s.armour, Math.floor(p.coins / LIMITS.armourPrice))
+      const points = s.engaging
+        ? 0
+        : Math.min(o.repair, LIMITS.maxArmour - s.armour, Math.floor(p.coins / LIMITS.armourPrice))
       s.armour += points
       p.coins -= points * LIMITS.armourPrice
-      events.push({ kind: 'repair', player: i, asked: o.repair, points, why: s.engaging ? 'engaging' : points === 0 ? (s.armour === LIMITS.maxArmour ? 'armour full' : 'no coins') : null })
+      events.push({
+        kind: 'repair',
+        player: i,
+        asked: o.repair,
+        points,
+        why: s.engaging
+          ? 'engaging'
+          : points === 0
+            ? s.armour === LIMITS.maxArmour
+              ? 'armour full'
+              : 'no coins'
+            : null,
+      })
     }
     if (o.buy !== null) {
       const pilotable = isPilotable(s)
-      const points = pilotable ? Math.min(o.buy, LIMITS.maxEnergy - s.energy, Math.floor(p.coins / LIMITS.energyPrice)) : 0
+      const points = pilotable
+        ? Math.min(o.buy, LIMITS.maxEnergy - s.energy, Math.floor(p.coins / LIMITS.energyPrice))
+        : 0
       s.energy += points
       p.coins -= points * LIMITS.energyPrice
-      events.push({ kind: 'buy', player: i, asked: o.buy, points, why: !pilotable ? 'not pilotable' : points === 0 ? (s.energy === LIMITS.maxEnergy ? 'energy full' : 'too few coins') : null })
+      events.push({
+        kind: 'buy',
+        player: i,
+        asked: o.buy,
+        points,
+        why: !pilotable
+          ? 'not pilotable'
+          : points === 0
+            ? s.energy === LIMITS.maxEnergy
+              ? 'energy full'
+              : 'too few coins'
+            : null,
+      })
     }
   }
 
@@ -240,7 +301,15 @@ export function playTick(state: GameState, submissions: readonly Submission[]): 
   // Step 10: the end (S-50, S-82, S-51).
   for (const c of claims) if (!isPilotable(ship(c.player))) c.intact = false
   const stillActive = roster.filter((i) => person(i).status === 'active')
-  let winners: PlayerIndex[] = claims.filter((c) => c.tick === t - LIMITS.claimNotice && c.intact && person(c.player).status === 'active' && person(c.player).fame === c.fame).map((c) => c.player)
+  let winners: PlayerIndex[] = claims
+    .filter(
+      (c) =>
+        c.tick === t - LIMITS.claimNotice &&
+        c.intact &&
+        person(c.player).status === 'active' &&
+        person(c.player).fame === c.fame,
+    )
+    .map((c) => c.player)
   let cause: 'claim' | 'last' | 'max-ticks' | null = winners.length > 0 ? 'claim' : null
   if (cause === null && stillActive.length < 2) {
     winners = stillActive

@@ -96,7 +96,15 @@ export interface OrderSet {
   readonly alliances: readonly AllianceOrder[]
 }
 
-export const EMPTY_ORDERS: OrderSet = { repair: null, buy: null, move: null, attack: null, bid: null, claim: false, alliances: [] }
+export const EMPTY_ORDERS: OrderSet = {
+  repair: null,
+  buy: null,
+  move: null,
+  attack: null,
+  bid: null,
+  claim: false,
+  alliances: [],
+}
 
 /**
  * What counts of one player in one tick: nothing committed (S-61), withheld (S-62), a reveal that
