@@ -88,6 +88,7 @@ describe('spaceships verify (SPEC §12.8)', () => {
     ]
     const files = names.map(vector)
     const many = await cli(['verify', '--json', '--jobs', '3', ...files])
+    expect(many.err).toBe('')
     const parsed = JSON.parse(many.out) as {
       summary: Record<string, number>
       games: { files: string[]; verdict: unknown }[]

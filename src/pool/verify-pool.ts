@@ -73,9 +73,14 @@ export async function verifyGroups(groups: readonly (readonly NamedFile[])[], jo
       worker.on('error', reject)
       give()
     })
-  const workers = Array.from({ length: threads }, () => new Worker(WORKER))
+  const workers: Worker[] = []
   try {
+    for (let i = 0; i < threads; i++) workers.push(new Worker(WORKER))
     await Promise.all(workers.map(run))
+  } catch {
+    // A thread that cannot start or dies (a busy machine out of threads or memory) is not a fault
+    // of the files: the verifier is pure, so every game is decided again on this thread.
+    return groups.map((g) => verifyFiles(g))
   } finally {
     await Promise.all(workers.map((w) => w.terminate()))
   }
