@@ -422,6 +422,85 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(both.code).toBe(5)
   }, 90_000)
 
+  it('a stall between two people is adjudicated on both screens, in both games lists and by verify, naming who stopped and whose move was due, never a forfeit (SPEC §12.7 rule 8, §13.3)', async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const [a, b] = [terminal(), terminal()]
+    const hostFiles: Record<string, string> = {}
+    const terms = ['--turn-seconds', '5', '--reply-seconds', '2', '--max-turns', '4']
+    const host = cli(
+      [
+        'host',
+        '--random',
+        '--seed',
+        'stall-a',
+        ...terms,
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--invite-file',
+        'inv.txt',
+      ],
+      hostFiles,
+      { env: hostEnv, prompter: a.prompter, tap: a.tap },
+    )
+    host.catch((e: unknown) => {
+      console.error('host failed', e)
+    })
+    await a.seen('Waiting for them to join', 0)
+    // The terms screen says how a game ends when someone stops, before anything is accepted.
+    expect(a.screen()).toContain('Unwitnessed game: either player can end it at any moment by stopping')
+    const joined = cli(
+      ['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--random', '--seed', 'stall-b'],
+      {},
+      { env: joinEnv, prompter: b.prompter, tap: b.tap },
+    )
+    joined.catch((e: unknown) => {
+      console.error('join failed', e)
+    })
+    // Turn 1: both move; turn 2: B moves, A types nothing and lets its deadline pass.
+    const atA = await a.seen('Turn 1 record', 0)
+    let atB = await b.seen('Turn 1 record', 0)
+    await a.type('-\r')
+    await a.seen('Sign and send', atA)
+    await a.type('\r')
+    await b.type('-\r')
+    atB = await b.seen('Sign and send', atB)
+    await b.type('\r')
+    atB = await b.seen('Turn 2 record', atB)
+    await b.type('-\r')
+    await b.seen('Sign and send', atB)
+    await b.type('\r')
+    const [h, j] = await Promise.all([host, joined])
+    expect(h.code, h.err + h.out.slice(-800)).toBe(5)
+    expect(j.code, j.err + j.out.slice(-800)).toBe(5)
+    expect(h.out).toMatch(
+      /Adjudicated: your opponent \(B\) stopped in turn 2 while your move was due, so the game is scored on the 1 turn both committed\./,
+    )
+    expect(j.out).toMatch(
+      /Adjudicated: you stopped in turn 2 while your opponent’s move was due, so the game is scored on the 1 turn both committed\./,
+    )
+    for (const out of [h.out, j.out, a.screen(), b.screen()]) expect(out).not.toMatch(/forfeit|ran out of time/)
+    const rows = await Promise.all(
+      [hostEnv, joinEnv].map(
+        async (env) =>
+          JSON.parse((await cli(['games', '--json'], {}, { env })).out) as {
+            status: string
+            result: string
+            transcript: string
+          }[],
+      ),
+    )
+    for (const [row] of rows)
+      expect(row).toMatchObject({ status: 'adjudicated', result: expect.stringMatching(/^Adjudicated: /) as string })
+    const both = await cli(['verify', '--json', rows[0]?.[0]?.transcript ?? '', rows[1]?.[0]?.transcript ?? ''])
+    expect((JSON.parse(both.out) as { verdict: unknown }).verdict).toMatchObject({
+      status: 'adjudicated',
+      stoppedBy: ['B'],
+      due: 'A',
+      stopTurn: 2,
+      turn: 1,
+    })
+  }, 60_000)
+
   it("a resignation reaches the other player's screen at once, while that player is still at its prompt (SPEC §6.5)", async () => {
     const [hostEnv, joinEnv] = [home(), home()]
     const [a, b] = [terminal(), terminal()]
