@@ -422,6 +422,78 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(both.code).toBe(5)
   }, 90_000)
 
+  it("a host's node listens for its provisional games while it runs another command: a killed joiner that returns learns the end from it, and both sides show one result (SPEC §12.7)", async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const term = terminal()
+    const hostFiles: Record<string, string> = {}
+    const first = cli(
+      [
+        'host',
+        '--random',
+        '--seed',
+        'listen-a',
+        '--turn-seconds',
+        '3',
+        '--reply-seconds',
+        '2',
+        '--max-turns',
+        '5',
+      ].concat(['--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt']),
+      hostFiles,
+      { env: hostEnv, prompter: term.prompter, tap: term.tap },
+    )
+    first.catch((e: unknown) => {
+      console.error('host failed', e)
+    })
+    await term.seen('Waiting for them to join', 0)
+    const main = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
+    const joiner = spawn(process.execPath, [main, 'join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], {
+      env: { ...process.env, ...joinEnv },
+      stdio: 'ignore',
+    })
+    const gone = new Promise((r) => joiner.on('exit', r))
+    let at = await term.seen('Turn 1 record', 0)
+    await term.type('-\r')
+    at = await term.seen('Sign and send: nothing this turn?', at)
+    await term.type('\r')
+    at = await term.seen('Turn 2 record', at)
+    joiner.kill('SIGKILL')
+    await gone
+    await term.type('-\r')
+    await term.seen('Sign and send: nothing this turn?', at)
+    await term.type('\r')
+    const r = await first
+    expect(r.code, r.err + r.out.slice(-800)).toBe(4)
+    const id = /Saved as game ([0-9a-f]{8})/.exec(r.out)?.[1] ?? ''
+    // The host goes on to host another game (nobody joins it); meanwhile its node serves the
+    // provisional one where that game's invite points, and the joiner resumes.
+    const next = cli(
+      ['host', '--random', '--wait', '12', '--listen', '/ip4/127.0.0.1/tcp/0'],
+      {},
+      { env: hostEnv, prompter: terminal().prompter },
+    )
+    const back = await cli(['resume', id], {}, { env: joinEnv })
+    const hosted = await next
+    expect(hosted.code).toBe(3)
+    expect(hosted.err).toMatch(new RegExp(`game ${id} settled with the other node: Adjudicated: `))
+    expect(back.code, back.err + back.out.slice(-800)).toBe(5)
+    const rows = await Promise.all(
+      [hostEnv, joinEnv].map(
+        async (env) =>
+          JSON.parse((await cli(['games', '--json'], {}, { env })).out) as {
+            id: string
+            status: string
+            state: string
+            transcript: string
+          }[],
+      ),
+    )
+    const old = rows.map((list) => list.find((g) => g.id.startsWith(id)))
+    for (const g of old) expect(g).toMatchObject({ status: 'adjudicated', state: 'finished' })
+    const both = await cli(['verify', old[0]?.transcript ?? '', old[1]?.transcript ?? ''])
+    expect(both.code).toBe(5)
+  }, 90_000)
+
   it('a stall between two people is adjudicated on both screens, in both games lists and by verify, naming who stopped and whose move was due, never a forfeit (SPEC §12.7 rule 8, §13.3)', async () => {
     const [hostEnv, joinEnv] = [home(), home()]
     const [a, b] = [terminal(), terminal()]

@@ -108,6 +108,30 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
   }
 }
 
+/** How long `games` gives the other side of each provisional game to be met (SPEC §12.7). */
+export const GAMES_SETTLE_MS = 3_000
+
+/**
+ * `spaceships games`: first meets, for a few seconds, the other side of each game whose result
+ * here is provisional (settle.ts), then lists every game.
+ */
+export async function gamesSettling(io: CliIo, opts: { json?: boolean; all?: boolean }): Promise<number> {
+  const provisional = listGames(env(io)).games.filter((m) => m.provisional === true).length
+  if (provisional > 0) {
+    const [{ settleProvisional }, { loadOrCreateIdentity, defaultIdentityPath }] = await Promise.all([
+      import('./settle.js'),
+      import('../net/identity.js'),
+    ])
+    if (opts.json !== true)
+      io.stderr(
+        `meeting the other side of ${provisional} provisional game${provisional === 1 ? '' : 's'} (up to ${GAMES_SETTLE_MS / 1000} s)...\n`,
+      )
+    const { identity } = await loadOrCreateIdentity(defaultIdentityPath(env(io)))
+    await settleProvisional(io, identity, GAMES_SETTLE_MS)
+  }
+  return gamesCommand(io, opts)
+}
+
 export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean }): number {
   const { games, damaged } = listGames(env(io))
   const rows = games.map((m) => rowOf(m, io))

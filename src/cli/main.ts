@@ -249,7 +249,7 @@ function program(io: CliIo, status: { code: number }): Command {
       '\nA game whose directory cannot be read or whose meta.json is damaged is listed as damaged, with its id and what is wrong.\nExit status: 0 listed; 74 the games directory cannot be read.',
     )
     .action(async (opts: { json: boolean }) => {
-      status.code = (await import('./library.js')).gamesCommand(io, opts)
+      status.code = await (await import('./library.js')).gamesSettling(io, opts)
     })
   root
     .command('export')

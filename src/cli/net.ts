@@ -70,6 +70,7 @@ import {
 } from './games.js'
 import { type CliIo, EXIT, LineLimiter, REPEAT_LINE_MS, UserError, commandName, isListenError } from './io.js'
 import { DEFAULT_TERMS, exitFor, renderVerdict } from './verify.js'
+import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
 
 /** A seed fixes the bot (tests, demos); without one it plays from the session's per-game secret (`makeBot`). */
 export function botStrategy(name: BotName, seed?: string): PlayerStrategy {
@@ -290,15 +291,6 @@ function playerFor(
     ...(say === undefined ? {} : { say }),
     ...(notices === undefined ? {} : { notices }),
   })
-}
-
-/**
- * The player of a game this side already stopped, being settled (SPEC §12.7): its setup and
- * records come back from the journal, and nothing more is ever chosen, so nobody is asked.
- */
-const SETTLING_PLAYER: PlayerStrategy = {
-  setup: () => Promise.reject(new Error('a game being settled chooses no setup: its journal lacks the one committed')),
-  record: () => Promise.reject(new Error('a game being settled chooses no move')),
 }
 
 /** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
@@ -563,7 +555,7 @@ async function runHost(
   inviteFile?: string,
 ): Promise<number> {
   const identity = await identityFor(f, io)
-  return withGameFiles(meta.id, io, async (files) => {
+  return withGameFiles(meta.id, io, identity, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let current = meta
     // The rematch games' own records take the invite and bound ports known once listening (onReady).
@@ -614,7 +606,7 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
   if (!parsed.ok)
     throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
   const identity = await identityFor(f, io)
-  return withGameFiles(meta.id, io, async (files) => {
+  return withGameFiles(meta.id, io, identity, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     const again = rematches(
       io,
@@ -721,12 +713,23 @@ function rematches(
 }
 
 /** Runs `body` holding the game directory's lock (one process per game), released however it ends. */
-async function withGameFiles<T>(id: string, io: CliIo, body: (files: GameFiles) => Promise<T>): Promise<T> {
+/**
+ * Runs a game with its files locked; meanwhile the node also meets the other side of this
+ * machine's other provisional games (SPEC §12.7, settle.ts), for as long as this game lasts.
+ */
+async function withGameFiles<T>(
+  id: string,
+  io: CliIo,
+  identity: Identity,
+  body: (files: GameFiles) => Promise<T>,
+): Promise<T> {
   const files = openGameFiles(id, env(io))
+  const stopSettling = settleWhileRunning(io, identity, SETTLE_SECONDS * 1000, id)
   try {
     return await body(files)
   } finally {
     files.release()
+    await stopSettling()
   }
 }
 
@@ -917,7 +920,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       against: level,
     }
     writeMeta(meta, env(io))
-    return withGameFiles(id, io, async (files) => {
+    return withGameFiles(id, io, you, async (files) => {
       // The transcript lives in the game's own directory; nothing goes to the current directory
       // unless --out asks, and --out never replaces a file: this game has only begun, so whatever
       // the file holds is not its transcript (sysexits EX_CANTCREAT).

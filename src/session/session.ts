@@ -712,10 +712,16 @@ class Session {
   private async afterStop(): Promise<void> {
     const until = this.clock.now() + (this.settling ? (this.o.settleMs ?? this.terms.replyMs) : this.terms.replyMs)
     const done = (): boolean =>
-      this.refused || (this.theirStop() !== undefined && (!this.settling || this.peerHeld >= this.mine.length))
+      this.refused ||
+      // A settle its command no longer needs ends at once (its own stop is long sent).
+      (this.settling && this.o.signal?.aborted === true) ||
+      (this.theirStop() !== undefined && (!this.settling || this.peerHeld >= this.mine.length))
     while (!done()) {
       const ev = await this.nextEvent(until)
       if (ev.kind === 'deadline' || ev.kind === 'closed') return
+      // A settle its command no longer needs ends when stopped from outside; a live game stopped
+      // from outside still waits for the answer to the claim it just made (SPEC §6.5).
+      if (ev.kind === 'aborted' && this.settling) return
       if (ev.kind === 'envelope' && this.state !== undefined) {
         this.tookEnvelope()
         if (isStopEnvelope(ev.sealed)) this.state.applyStop(ev.sealed)
