@@ -303,6 +303,7 @@ function waitingPrinter(
 ): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
   let myMoveDue = false
+  let lastWait = ''
   // Through the notices: a line that arrives while the player types is never glued onto the prompt.
   const out = {
     stdout: (text: string): void => {
@@ -315,8 +316,11 @@ function waitingPrinter(
     if (e.kind === 'chat') out.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
     else if (e.kind === 'waiting') {
       myMoveDue = e.side === me && e.what.includes('commit')
-      if (e.side !== me && e.what.includes('commit'))
+      // Said once per wait: the session restates what it waits for after every event it handles.
+      const key = `${e.side} ${e.what} ${e.deadline}`
+      if (e.side !== me && e.what.includes('commit') && key !== lastWait)
         out.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+      lastWait = key
     } else if (e.kind === 'stopped' && e.by !== me) {
       // Said from what this side saw, never as a loss on time (SPEC §12.7): a claim proves only that
       // the opponent stopped waiting, and the game is then adjudicated on the committed turns.
@@ -330,9 +334,13 @@ function waitingPrinter(
       else if (e.reason === 'claim') out.stdout(`Your opponent stopped the game: ${e.detail}\n`)
     } else if (e.kind === 'stopped' && e.reason === 'claim') {
       // This node's own claim (SPEC §6.5, §6.6): what it did and what it now waits for.
-      out.stdout(
-        `Your node stopped the game (${e.detail}); waiting for your opponent's node to answer with its reveal.\n`,
-      )
+      // The stop's own detail names protocol parts ("no commit+aspects within the deadline").
+      const late = /^no (\S+) within the deadline$/.exec(e.detail)
+      const why =
+        late === null
+          ? e.detail
+          : `your opponent's ${late[1]?.includes('commit') === true ? 'move' : 'reply'} did not come within the deadline`
+      out.stdout(`Your node stopped the game (${why}); waiting for your opponent's node to answer with its reveal.\n`)
     }
   }
 }

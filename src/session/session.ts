@@ -244,6 +244,13 @@ class Session {
   private peerHeld = 0
   /** This side's stop was in its transcript when the session began: it only settles what the peer lacks. */
   private settling = false
+  /** Settling: every envelope of this side from the peer's last resume frame on has been resent to it. */
+  private resentAll = false
+  /**
+   * A resumed side does not claim before this (clock ms): the peer gets one reply window on the
+   * resumed stream to deliver what it sent while this side was down (SPEC §2.2, §6.6).
+   */
+  private resumeGraceUntil = 0
 
   constructor(private readonly o: SessionOptions) {
     this.me = o.role
@@ -271,6 +278,7 @@ class Session {
     // a deadline never moves (SPEC §6.6), and the player is shown the time truly left.
     const written = this.mine.length + this.theirs.length > 0 ? this.o.store.lastWrittenAt?.() : undefined
     if (written !== undefined) this.lastReceivedAt = this.waitingSince = Math.min(written, this.clock.now())
+    if (this.mine.length + this.theirs.length > 0) this.resumeGraceUntil = this.clock.now() + this.terms.replyMs
     // A resumed side that already committed its setup gets it and every committed record back
     // from the journal before it receives or signs anything: a stop's reveal is built from them.
     if (this.state?.logs[this.me].setup !== undefined) await this.setupPromise
@@ -355,7 +363,7 @@ class Session {
       }
       // The peer's turn. A missing courtesy verdict at the very end is waited for, never claimed.
       const courtesy = due.phase === 'end' && due.parts.length === 1 && due.parts[0] === 'verdict'
-      const deadline = this.deadlineOf(due)
+      const deadline = Math.max(this.deadlineOf(due), this.resumeGraceUntil)
       this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline })
       const ev = await this.nextEvent(deadline)
       if ((ev.kind === 'deadline' || ev.kind === 'aborted') && courtesy) return
@@ -715,7 +723,9 @@ class Session {
       this.refused ||
       // A settle its command no longer needs ends at once (its own stop is long sent).
       (this.settling && this.o.signal?.aborted === true) ||
-      (this.theirStop() !== undefined && (!this.settling || this.peerHeld >= this.mine.length))
+      // Settled once this side holds the peer's stop and the peer holds, or was just resent, every
+      // envelope of this side (a peer that stopped acknowledges nothing more).
+      (this.theirStop() !== undefined && (!this.settling || this.peerHeld >= this.mine.length || this.resentAll))
     while (!done()) {
       const ev = await this.nextEvent(until)
       if (ev.kind === 'deadline' || ev.kind === 'closed') return
@@ -1127,6 +1137,10 @@ class Session {
       if (this.resendWindow.bytes + frame.length > LIMITS.resendBudgetBytes) return
       this.resendWindow.bytes += frame.length
       await this.o.channel.send(frame)
+    }
+    if (this.settling) {
+      this.resentAll = true
+      this.events.push({ kind: 'decision' })
     }
   }
 

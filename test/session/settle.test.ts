@@ -33,9 +33,9 @@ async function round(
   seed: string,
   stored: readonly [readonly Uint8Array[], readonly Uint8Array[]],
   journals: readonly [Journal, Journal],
-  o: { fault?: Fault; settleMs?: number; meetAfterMs?: number } = {},
-): Promise<Round> {
-  const clock = new VirtualClock()
+  o: { fault?: Fault; settleMs?: number; meetAfterMs?: number; writtenAgoMs?: number } = {},
+): Promise<Round & { elapsed: number }> {
+  const clock = new VirtualClock(10_000_000)
   const pair = memoryChannelPair(o.fault, clock)
   const events: [SessionEvent[], SessionEvent[]] = [[], []]
   const side = (role: Role, k: 0 | 1): Promise<SessionResult> => {
@@ -45,7 +45,11 @@ async function round(
       keys: generateKeyPair(secrets),
       terms,
       secrets,
-      store: memoryStore(stored[k]),
+      // A store that knows when it was last written (the file's mtime), long ago when asked.
+      store: {
+        ...memoryStore(stored[k]),
+        ...(o.writtenAgoMs === undefined ? {} : { lastWrittenAt: () => 10_000_000 - (o.writtenAgoMs ?? 0) }),
+      },
       channel: pair.ends[k],
       clock,
       strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/${role}/bot`)), journals[k]),
@@ -59,7 +63,7 @@ async function round(
     void clock.sleep(o.meetAfterMs ?? 0).then(() => {
       pair.reconnect()
     })
-  return { results: await run, events }
+  return { results: await run, events, elapsed: clock.now() - 10_000_000 }
 }
 
 const sender = (b: Uint8Array): Role | undefined => {
@@ -141,6 +145,46 @@ describe('provisional results settled when the nodes meet again (SPEC §12.7, §
     expect(clock.now() - start).toBe(45_000)
     expect(alone.verdict).toMatchObject({ status: 'abandoned', provisional: true })
     expect(alone.transcript).toEqual(a.transcript)
+  })
+})
+
+describe('a node that returns after a long absence (SPEC §2.2, §6.6)', () => {
+  const killed = async (
+    seed: string,
+  ): Promise<{ a: SessionResult; bDisk: Uint8Array[]; journals: readonly [Journal, Journal] }> => {
+    const journals = [memoryJournal(), memoryJournal()] as const
+    const [a, b] = (await round(seed, [[], []], journals, { fault: outage })).results
+    return { a, bDisk: b.transcript.filter((x) => !(sender(x) === 'B' && isStop(x))), journals }
+  }
+
+  it('gives the other node one reply window to deliver what it sent meanwhile before it claims: it learns the stop and answers it, and never claims against an envelope that merely did not reach it', async () => {
+    const { a, bDisk, journals } = await killed('settle/grace')
+    // B's disk was last written an hour ago: its deadline for A passed long since.
+    const met = await round('settle/grace', [a.transcript, bDisk], journals, {
+      settleMs: 60_000,
+      meetAfterMs: terms.replyMs / 2,
+      writtenAgoMs: 3_600_000,
+    })
+    const [a2, b2] = met.results
+    const signed = b2.transcript.filter((x) => sender(x) === 'B').slice(bDisk.filter((x) => sender(x) === 'B').length)
+    expect(signed).toHaveLength(1)
+    expect(a2.verdict).toMatchObject({ status: 'adjudicated', stoppedBy: ['A'] })
+    expect(summary(b2.verdict)).toBe(summary(a2.verdict))
+  })
+
+  it('a settling node whose peer stopped on its own while away ends once it has resent everything, not at the end of settleMs', async () => {
+    const { a, bDisk, journals } = await killed('settle/crossed')
+    // The nodes meet after B's grace (B has claimed by then, and the stops cross) but before B's
+    // own reply window after its claim ends.
+    const met = await round('settle/crossed', [a.transcript, bDisk], journals, {
+      settleMs: 120_000,
+      meetAfterMs: 1.5 * terms.replyMs,
+      writtenAgoMs: 3_600_000,
+    })
+    const [a2, b2] = met.results
+    expect(a2.verdict).toMatchObject({ status: 'adjudicated', stoppedBy: ['A', 'B'] })
+    expect(summary(b2.verdict)).toBe(summary(a2.verdict))
+    expect(met.elapsed).toBeLessThan(1.5 * terms.replyMs + 5_000)
   })
 })
 
