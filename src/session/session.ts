@@ -792,6 +792,11 @@ class Session {
       history: this.history(t - 1),
       signal: this.decisionAbort.signal,
       deadline: this.lastReceivedAt + this.terms.turnMs,
+      deadlineNow: () => {
+        const due = this.due()
+        const mine = due?.sender === this.me && due.turn === t && due.parts.includes('commit')
+        return mine ? this.lastReceivedAt + this.terms.turnMs : undefined
+      },
     }
     return (async () => {
       const choice = await this.o.strategy.record(ctx)

@@ -26,6 +26,12 @@ export interface TurnContext {
   readonly signal?: AbortSignal
   /** When the opponent may claim if the record is not sent (clock milliseconds, SPEC §6.6), if known. */
   readonly deadline?: number
+  /**
+   * The same deadline as it stands now: undefined while the opponent must move first this turn, as
+   * this side's clock runs only once its move is due (SPEC §6.6). A prompt that stays open while
+   * the opponent moves asks it again.
+   */
+  readonly deadlineNow?: () => number | undefined
 }
 
 /** A player's choice to give up the game instead of recording a turn (SPEC §6.5): it loses. */

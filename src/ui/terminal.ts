@@ -419,7 +419,12 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         )
       }
       screen.print(renderBoards(ctx, screen.paint, screen.columns))
-      const timeLeft = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
+      // This side's clock as it stands now: none while the opponent must move first (SPEC §6.6).
+      const deadlineOf = (): number | undefined => (ctx.deadlineNow === undefined ? ctx.deadline : ctx.deadlineNow())
+      // The panel shows the clock running, or, while the opponent moves first, the least time this
+      // move will have (its clock starts no earlier than the last envelope received).
+      const startDeadline = deadlineOf() ?? ctx.deadline
+      const timeLeft = startDeadline === undefined ? undefined : startDeadline - systemClock.now()
       screen.print(
         statusPanel(
           {
@@ -458,14 +463,20 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
         return r.ok ? true : r.error.map(describeViolation).join('; ')
       }
-      // A warning before the deadline: a minute, or a fifth of the time when moves are short.
-      const total = ctx.deadline === undefined ? undefined : ctx.deadline - systemClock.now()
-      const warnMs = total === undefined ? 0 : Math.min(WARN_MS, total / 5)
+      // A warning before the deadline: a minute, or a fifth of the time left when the clock is
+      // first seen running (short moves). The clock may start while the prompt is open.
+      let warnMs = timeLeft === undefined ? undefined : Math.min(WARN_MS, timeLeft / 5)
+      const warnDue = (): boolean => {
+        const d = deadlineOf()
+        if (d === undefined || warning.given) return false
+        warnMs ??= Math.min(WARN_MS, Math.max(0, d - systemClock.now()) / 5)
+        return systemClock.now() >= d - warnMs
+      }
       const warning = { given: false }
       let typed = ''
       const warn = (): void => {
         warning.given = true
-        const left = (ctx.deadline ?? 0) - systemClock.now()
+        const left = (deadlineOf() ?? 0) - systemClock.now()
         // A resumed game whose move was already overdue: say so once, not "0:00 left".
         if (left <= 0)
           screen.print(
@@ -487,15 +498,25 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           )
       }
       for (;;) {
-        const until =
-          ctx.deadline === undefined || warning.given ? undefined : ctx.deadline - warnMs - systemClock.now()
-        if (until !== undefined && until <= 0) warn()
+        if (warnDue()) warn()
         const withdraw = new AbortController()
         const stopped = (): void => {
           withdraw.abort()
         }
         ctx.signal?.addEventListener('abort', stopped)
-        const timer = until !== undefined && until > 0 ? setTimeout(stopped, until) : undefined
+        // The warning's time, or, while the opponent must move first, a look each second: the
+        // clock may start while the prompt is open.
+        let timer: NodeJS.Timeout | undefined
+        const schedule = (): void => {
+          if (warning.given) return
+          const d = deadlineOf()
+          const wait = d === undefined ? 1000 : Math.max(0, d - (warnMs ?? 0) - systemClock.now())
+          timer = setTimeout(() => {
+            if (warnDue()) stopped()
+            else schedule()
+          }, wait)
+        }
+        schedule()
         const arrived: (() => void)[] = []
         const release = o.notices?.hold((write) => {
           arrived.push(write)

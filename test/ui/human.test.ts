@@ -116,6 +116,50 @@ describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
   })
 })
 
+describe('the clock at the record prompt while the opponent moves first (SPEC §6.6)', () => {
+  it('warns nothing while this side is not due (its clock is not running), and warns once its clock runs out', async () => {
+    const lines: string[] = []
+    const clock: { due?: number } = {}
+    let answer: (v: string) => void = () => undefined
+    const prompter: Prompter = {
+      ...nothing,
+      input: (q) =>
+        new Promise((resolve, reject) => {
+          answer = resolve
+          q.signal?.addEventListener('abort', () => {
+            reject(new Error('withdrawn'))
+          })
+        }),
+    }
+    const human = humanStrategy({
+      prompter,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('first'),
+    })
+    const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('first')))
+    // The last envelope came long ago, but the opponent moves first: no deadline runs for this side yet.
+    const record = human.record({
+      role: 'B',
+      ruleset: DEFAULT_RULESET,
+      turn: 2,
+      state,
+      history: [],
+      deadline: Date.now() - 60_000,
+      deadlineNow: () => clock.due,
+    })
+    await new Promise((r) => setTimeout(r, 1_100))
+    expect(lines.join('\n')).not.toMatch(/Hurry|was due/)
+    // The opponent's move arrived 95 s ago (say): this side's move is now overdue, and is said to be once.
+    clock.due = Date.now() - 95_000
+    await expect
+      .poll(() => lines.join('\n').replace(/\n\s+/g, ' '), { timeout: 3_000 })
+      .toMatch(/Your move for turn 2 was due 1:3\d ago/)
+    answer('-')
+    expect(await record).toBe('-')
+  })
+})
+
 describe('lines that arrive while the player types', () => {
   it('are never glued onto the prompt: the prompt is withdrawn, the line written on its own, and the prompt asked again with the text typed so far', async () => {
     const lines: string[] = []
