@@ -466,55 +466,54 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       // A warning before the deadline: a minute, or a fifth of the time left when the clock is
       // first seen running (short moves). The clock may start while the prompt is open.
       let warnMs = timeLeft === undefined ? undefined : Math.min(WARN_MS, timeLeft / 5)
-      const warnDue = (): boolean => {
+      // Two notices, each once: a warning before the deadline, and the deadline passed.
+      const said = { warning: false, overdue: false }
+      const noticeDue = (): 'warning' | 'overdue' | undefined => {
         const d = deadlineOf()
-        if (d === undefined || warning.given) return false
+        if (d === undefined) return undefined
         warnMs ??= Math.min(WARN_MS, Math.max(0, d - systemClock.now()) / 5)
-        return systemClock.now() >= d - warnMs
+        const now = systemClock.now()
+        if (now >= d) return said.overdue ? undefined : 'overdue'
+        return !said.warning && now >= d - warnMs ? 'warning' : undefined
       }
-      const warning = { given: false }
       let typed = ''
-      const warn = (): void => {
-        warning.given = true
+      const notice = (which: 'warning' | 'overdue'): void => {
+        said.warning = true
+        if (which === 'overdue') said.overdue = true
         const left = (deadlineOf() ?? 0) - systemClock.now()
-        // A resumed game whose move was already overdue: say so once, not "0:00 left".
-        if (left <= 0)
-          screen.print(
-            screen.paint(
-              fit(
-                `Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed; your node tells you if so. You may still send it.`,
-              ),
-              'hit',
+        screen.print(
+          screen.paint(
+            fit(
+              which === 'overdue'
+                ? `Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may stop the game at any moment (it is then adjudicated on the turns both committed), and may have already; your node tells you if so. You may still send it.`
+                : `Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`,
             ),
-          )
-        else
-          screen.print(
-            screen.paint(
-              fit(
-                `Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`,
-              ),
-              'hit',
-            ),
-          )
+            'hit',
+          ),
+        )
       }
       for (;;) {
-        if (warnDue()) warn()
+        const due = noticeDue()
+        if (due !== undefined) notice(due)
         const withdraw = new AbortController()
         const stopped = (): void => {
           withdraw.abort()
         }
         ctx.signal?.addEventListener('abort', stopped)
-        // The warning's time, or, while the opponent must move first, a look each second: the
+        // The next notice's time, or, while the opponent must move first, a look each second: the
         // clock may start while the prompt is open.
         let timer: NodeJS.Timeout | undefined
         const schedule = (): void => {
-          if (warning.given) return
+          if (said.overdue) return
           const d = deadlineOf()
-          const wait = d === undefined ? 1000 : Math.max(0, d - (warnMs ?? 0) - systemClock.now())
-          timer = setTimeout(() => {
-            if (warnDue()) stopped()
-            else schedule()
-          }, wait)
+          const next = d === undefined ? undefined : said.warning ? d : d - (warnMs ?? 0)
+          timer = setTimeout(
+            () => {
+              if (noticeDue() !== undefined) stopped()
+              else schedule()
+            },
+            next === undefined ? 1000 : Math.max(0, next - systemClock.now()),
+          )
         }
         schedule()
         const arrived: (() => void)[] = []

@@ -110,7 +110,7 @@ describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
     })
     const out = lines.join('\n').replace(/\n\s+/g, ' ')
     expect(out).toMatch(
-      /Your move for turn 4 was due 1:3\d ago: your opponent may already have stopped the game, which is then adjudicated on the turns both committed/,
+      /Your move for turn 4 was due 1:3\d ago: your opponent may stop the game at any moment \(it is then adjudicated on the turns both committed\), and may have already/,
     )
     expect(out).not.toMatch(/Hurry|forfeit/)
   })
@@ -157,6 +157,49 @@ describe('the clock at the record prompt while the opponent moves first (SPEC §
       .toMatch(/Your move for turn 2 was due 1:3\d ago/)
     answer('-')
     expect(await record).toBe('-')
+  })
+})
+
+describe('the deadline passing at the record prompt (SPEC §6.6, §12.7)', () => {
+  it('is said once, after the warning: the move is overdue and the opponent may stop the game, never a loss', async () => {
+    const lines: string[] = []
+    let answer: (v: string) => void = () => undefined
+    const prompter: Prompter = {
+      ...nothing,
+      input: (q) =>
+        new Promise((resolve, reject) => {
+          answer = resolve
+          q.signal?.addEventListener('abort', () => {
+            reject(new Error('withdrawn'))
+          })
+        }),
+    }
+    const human = humanStrategy({
+      prompter,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('overdue'),
+    })
+    const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('overdue')))
+    const deadline = Date.now() + 1_500
+    const record = human.record({
+      role: 'A',
+      ruleset: DEFAULT_RULESET,
+      turn: 3,
+      state,
+      history: [],
+      deadline,
+      deadlineNow: () => deadline,
+    })
+    const text = (): string => lines.join('\n').replace(/\n\s+/g, ' ')
+    await expect.poll(text, { timeout: 3_000 }).toMatch(/Hurry: 0:0\d left to send turn 3/)
+    await expect
+      .poll(text, { timeout: 3_000 })
+      .toMatch(/Your move for turn 3 was due 0:0\d ago: your opponent may stop the game at any moment/)
+    answer('-')
+    expect(await record).toBe('-')
+    expect(text().match(/was due/g)).toHaveLength(1)
+    expect(text()).not.toMatch(/forfeit|you lose/i)
   })
 })
 
