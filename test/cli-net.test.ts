@@ -42,6 +42,49 @@ function terminal() {
   }
 }
 
+/**
+ * A host (a person at a terminal) and a joiner (a bot in a process of its own) play turn 1; the
+ * joiner's process is killed in turn 2, owing its move; the host moves, then claims at the
+ * deadline (SPEC §6.6). Returns the host's finished command and both players' homes.
+ */
+async function killedJoiner(seed: string): Promise<{
+  hostEnv: NodeJS.ProcessEnv
+  joinEnv: NodeJS.ProcessEnv
+  host: Awaited<ReturnType<typeof cli>>
+}> {
+  const [hostEnv, joinEnv] = [home(), home()]
+  const term = terminal()
+  const hostFiles: Record<string, string> = {}
+  const terms = ['--turn-seconds', '3', '--reply-seconds', '2', '--max-turns', '5']
+  const host = cli(
+    ['host', '--random', '--seed', seed, ...terms, '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt'],
+    hostFiles,
+    { env: hostEnv, prompter: term.prompter, tap: term.tap },
+  )
+  host.catch((e: unknown) => {
+    console.error('host failed', e)
+  })
+  await term.seen('Waiting for them to join', 0)
+  const main = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
+  const joiner = spawn(process.execPath, [main, 'join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], {
+    env: { ...process.env, ...joinEnv },
+    stdio: 'ignore',
+  })
+  const gone = new Promise((r) => joiner.on('exit', r))
+  let at = await term.seen('Turn 1 record', 0)
+  await term.type('-\r')
+  at = await term.seen('Sign and send: nothing this turn?', at)
+  await term.type('\r')
+  // Killed once both setups and a turn are committed: it owes its next move, and never reveals.
+  at = await term.seen('Turn 2 record', at)
+  joiner.kill('SIGKILL')
+  await gone
+  await term.type('-\r')
+  await term.seen('Sign and send: nothing this turn?', at)
+  await term.type('\r')
+  return { hostEnv, joinEnv, host: await host }
+}
+
 describe('spaceships play, show and id: the terminal game', () => {
   it('play --autoplay: a whole game against the bot over libp2p on loopback; the transcript verifies', async () => {
     const env = home()
@@ -336,51 +379,7 @@ describe('spaceships play, show and id: the terminal game', () => {
   }, 60_000)
 
   it('a provisional win: the joiner process is killed mid-game; the host claims at the deadline and is told its win is provisional, never a forfeit (SPEC §6.6, §12.7 rule 7)', async () => {
-    const [hostEnv, joinEnv] = [home(), home()]
-    const term = terminal()
-    const hostFiles: Record<string, string> = {}
-    const host = cli(
-      [
-        'host',
-        '--random',
-        '--seed',
-        'abandon',
-        '--turn-seconds',
-        '3',
-        '--reply-seconds',
-        '2',
-        '--max-turns',
-        '5',
-        '--listen',
-        '/ip4/127.0.0.1/tcp/0',
-        '--invite-file',
-        'inv.txt',
-      ],
-      hostFiles,
-      { env: hostEnv, prompter: term.prompter, tap: term.tap },
-    )
-    host.catch((e: unknown) => {
-      console.error('host failed', e)
-    })
-    await term.seen('Waiting for them to join', 0)
-    const main = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
-    const joiner = spawn(process.execPath, [main, 'join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], {
-      env: { ...process.env, ...joinEnv },
-      stdio: 'ignore',
-    })
-    const gone = new Promise((r) => joiner.on('exit', r))
-    let at = await term.seen('Turn 1 record', 0)
-    await term.type('-\r')
-    at = await term.seen('Sign and send: nothing this turn?', at)
-    await term.type('\r')
-    // Killed once both setups and a turn are committed: it owes its next move, and never reveals.
-    at = await term.seen('Turn 2 record', at)
-    joiner.kill('SIGKILL')
-    await gone
-    await term.type('-\r')
-    await term.seen('Sign and send: nothing this turn?', at)
-    await term.type('\r')
-    const r = await host
+    const { hostEnv, joinEnv, host: r } = await killedJoiner('abandon')
     expect(r.code, r.err + r.out.slice(-1500)).toBe(4)
     expect(r.out).toContain(
       'You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.',
@@ -423,46 +422,7 @@ describe('spaceships play, show and id: the terminal game', () => {
   }, 90_000)
 
   it("a host's node listens for its provisional games while it runs another command: a killed joiner that returns learns the end from it, and both sides show one result (SPEC §12.7)", async () => {
-    const [hostEnv, joinEnv] = [home(), home()]
-    const term = terminal()
-    const hostFiles: Record<string, string> = {}
-    const first = cli(
-      [
-        'host',
-        '--random',
-        '--seed',
-        'listen-a',
-        '--turn-seconds',
-        '3',
-        '--reply-seconds',
-        '2',
-        '--max-turns',
-        '5',
-      ].concat(['--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt']),
-      hostFiles,
-      { env: hostEnv, prompter: term.prompter, tap: term.tap },
-    )
-    first.catch((e: unknown) => {
-      console.error('host failed', e)
-    })
-    await term.seen('Waiting for them to join', 0)
-    const main = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
-    const joiner = spawn(process.execPath, [main, 'join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], {
-      env: { ...process.env, ...joinEnv },
-      stdio: 'ignore',
-    })
-    const gone = new Promise((r) => joiner.on('exit', r))
-    let at = await term.seen('Turn 1 record', 0)
-    await term.type('-\r')
-    at = await term.seen('Sign and send: nothing this turn?', at)
-    await term.type('\r')
-    at = await term.seen('Turn 2 record', at)
-    joiner.kill('SIGKILL')
-    await gone
-    await term.type('-\r')
-    await term.seen('Sign and send: nothing this turn?', at)
-    await term.type('\r')
-    const r = await first
+    const { hostEnv, joinEnv, host: r } = await killedJoiner('listen-a')
     expect(r.code, r.err + r.out.slice(-800)).toBe(4)
     const id = /Saved as game ([0-9a-f]{8})/.exec(r.out)?.[1] ?? ''
     // The host goes on to host another game (nobody joins it); meanwhile its node serves the

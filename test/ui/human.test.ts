@@ -16,6 +16,27 @@ const nothing: Prompter = {
   confirm: () => Promise.resolve(true),
 }
 
+/** A prompter whose record prompt waits for `answer`, and is withdrawn as a terminal's is when its signal aborts. */
+function waitingPrompter(): { prompter: Prompter; answer: (v: string) => void } {
+  let pending: (v: string) => void = () => undefined
+  const prompter: Prompter = {
+    ...nothing,
+    input: (q) =>
+      new Promise((resolve, reject) => {
+        pending = resolve
+        q.signal?.addEventListener('abort', () => {
+          reject(new Error('withdrawn'))
+        })
+      }),
+  }
+  return {
+    prompter,
+    answer: (v) => {
+      pending(v)
+    },
+  }
+}
+
 describe('the human player at the terminal', () => {
   it('a beam that burnt out is announced once, in words, with its rule (2.6.1 §8.2.4, C-21)', async () => {
     const lines: string[] = []
@@ -120,17 +141,7 @@ describe('the clock at the record prompt while the opponent moves first (SPEC §
   it('warns nothing while this side is not due (its clock is not running), and warns once its clock runs out', async () => {
     const lines: string[] = []
     const clock: { due?: number } = {}
-    let answer: (v: string) => void = () => undefined
-    const prompter: Prompter = {
-      ...nothing,
-      input: (q) =>
-        new Promise((resolve, reject) => {
-          answer = resolve
-          q.signal?.addEventListener('abort', () => {
-            reject(new Error('withdrawn'))
-          })
-        }),
-    }
+    const { prompter, answer } = waitingPrompter()
     const human = humanStrategy({
       prompter,
       screen: { print: (t) => lines.push(t), paint: NO_PAINT },
@@ -163,17 +174,7 @@ describe('the clock at the record prompt while the opponent moves first (SPEC §
 describe('the deadline passing at the record prompt (SPEC §6.6, §12.7)', () => {
   it('is said once, after the warning: the move is overdue and the opponent may stop the game, never a loss', async () => {
     const lines: string[] = []
-    let answer: (v: string) => void = () => undefined
-    const prompter: Prompter = {
-      ...nothing,
-      input: (q) =>
-        new Promise((resolve, reject) => {
-          answer = resolve
-          q.signal?.addEventListener('abort', () => {
-            reject(new Error('withdrawn'))
-          })
-        }),
-    }
+    const { prompter, answer } = waitingPrompter()
     const human = humanStrategy({
       prompter,
       screen: { print: (t) => lines.push(t), paint: NO_PAINT },
