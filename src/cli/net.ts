@@ -234,6 +234,17 @@ function paced(inner: PlayerStrategy, ms: number): PlayerStrategy {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
 
+/**
+ * One command's notices (ui/terminal.ts): its printers and every game it plays (a rematch too)
+ * share them, so no line is glued onto whichever record prompt is open.
+ */
+const NOTICES = new WeakMap<CliIo, Notices>()
+function noticesFor(io: CliIo): Notices {
+  let n = NOTICES.get(io)
+  if (n === undefined) NOTICES.set(io, (n = new Notices()))
+  return n
+}
+
 /** A wrapper keeps its player's per-game secret (PlayerStrategy.begin): a bot without a fixed seed plays from it. */
 function passBegin(inner: PlayerStrategy): Pick<PlayerStrategy, 'begin'> {
   return inner.begin === undefined
@@ -522,7 +533,7 @@ function sideOptions(
   opponent: () => string | undefined,
 ): NetGameCommon {
   // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
-  const notices = new Notices()
+  const notices = noticesFor(io)
   const waiting = waitingPrinter(
     io,
     { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' },
@@ -715,7 +726,11 @@ function rematches(
         io.stdout(
           `\nRematch: game ${id.slice(0, 8)}; you are ${side} this time${side === 'A' ? ' (you move first)' : ''}.\n`,
         )
-      return { store: files.store, journal: files.journal, strategy: watched(playerFor(f, io, player, opponent), seen) }
+      return {
+        store: files.store,
+        journal: files.journal,
+        strategy: watched(playerFor(f, io, player, opponent, undefined, noticesFor(io)), seen),
+      }
     },
   }
 }
@@ -953,7 +968,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
         io.stdout(
           `You are A (${you.peerId.toString()})\nagainst the ${level} bot, over libp2p on loopback. Rules ${terms.ruleset}.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`,
         )
-      const notices = new Notices()
+      const notices = noticesFor(io)
       const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`, notices)
       const hosted = hostGame({
         identity: you,
