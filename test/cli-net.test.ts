@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
@@ -453,6 +453,29 @@ describe('spaceships play, show and id: the terminal game', () => {
     const both = await cli(['verify', old[0]?.transcript ?? '', old[1]?.transcript ?? ''])
     expect(both.code).toBe(5)
   }, 90_000)
+
+  it('a provisional game hosted on a fixed port leaves that port to the game the host starts next (its settle waits for games or resume)', async () => {
+    const { hostEnv, host: r } = await killedJoiner('port-a')
+    expect(r.code).toBe(4)
+    const id = /Saved as game ([0-9a-f]{8})/.exec(r.out)?.[1] ?? ''
+    const games = join(hostEnv['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')
+    const dir = readdirSync(games).find((d) => d.startsWith(id)) ?? ''
+    const meta = JSON.parse(readFileSync(join(games, dir, 'meta.json'), 'utf8')) as {
+      listen: string[]
+      provisional: boolean
+    }
+    expect(meta.provisional).toBe(true)
+    const port = meta.listen[0] ?? ''
+    expect(port).toMatch(/\/tcp\/[1-9]\d*$/)
+    const next = await cli(
+      ['host', '--random', '--wait', '2', '--listen', port],
+      {},
+      { env: hostEnv, prompter: terminal().prompter },
+    )
+    // Nobody joins the new game (exit 3); it was never refused its address.
+    expect(next.code, next.err).toBe(3)
+    expect(next.err).not.toMatch(/cannot be bound|in use/)
+  }, 60_000)
 
   it('a stall between two people is adjudicated on both screens, in both games lists and by verify, naming who stopped and whose move was due, never a forfeit (SPEC §12.7 rule 8, §13.3)', async () => {
     const [hostEnv, joinEnv] = [home(), home()]

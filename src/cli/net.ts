@@ -574,7 +574,7 @@ async function runHost(
   inviteFile?: string,
 ): Promise<number> {
   const identity = await identityFor(f, io)
-  return withGameFiles(meta.id, io, identity, async (files) => {
+  return withGameFiles(meta.id, io, identity, meta.listen, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     let current = meta
     // The rematch games' own records take the invite and bound ports known once listening (onReady).
@@ -625,7 +625,7 @@ async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number>
   if (!parsed.ok)
     throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
   const identity = await identityFor(f, io)
-  return withGameFiles(meta.id, io, identity, async (files) => {
+  return withGameFiles(meta.id, io, identity, meta.listen, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
     const again = rematches(
       io,
@@ -744,10 +744,11 @@ async function withGameFiles<T>(
   id: string,
   io: CliIo,
   identity: Identity,
+  listen: readonly string[],
   body: (files: GameFiles) => Promise<T>,
 ): Promise<T> {
   const files = openGameFiles(id, env(io))
-  const stopSettling = settleWhileRunning(io, identity, SETTLE_SECONDS * 1000, id)
+  const stopSettling = settleWhileRunning(io, identity, SETTLE_SECONDS * 1000, id, listen)
   try {
     return await body(files)
   } finally {
@@ -943,7 +944,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
       against: level,
     }
     writeMeta(meta, env(io))
-    return withGameFiles(id, io, you, async (files) => {
+    return withGameFiles(id, io, you, meta.listen, async (files) => {
       // The transcript lives in the game's own directory; nothing goes to the current directory
       // unless --out asks, and --out never replaces a file: this game has only begun, so whatever
       // the file holds is not its transcript (sysexits EX_CANTCREAT).

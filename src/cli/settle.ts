@@ -102,8 +102,9 @@ export async function settleProvisional(
   budgetMs: number,
   except?: string,
   stop?: AbortSignal,
+  skip: (m: GameMeta) => boolean = () => false,
 ): Promise<Settled[]> {
-  const games = provisionalGames(io.env ?? process.env, except)
+  const games = provisionalGames(io.env ?? process.env, except).filter((m) => !skip(m))
   const settled = (await Promise.all(games.map((m) => settleOne(io, identity, m, budgetMs, stop)))).flatMap((s) =>
     s === undefined ? [] : [s],
   )
@@ -123,13 +124,25 @@ export function settleWhileRunning(
   io: CliIo,
   identity: Identity,
   budgetMs: number,
-  except?: string,
+  except: string,
+  busy: readonly string[],
 ): () => Promise<void> {
   if (provisionalGames(io.env ?? process.env, except).length === 0) return () => Promise.resolve()
   const stop = new AbortController()
-  const running = settleProvisional(io, identity, budgetMs, except, stop.signal)
+  // A provisional game hosted on a port this command's own game listens on is left for later
+  // (games, or resume): the command's game must get its port.
+  const taken = new Set(busy.flatMap(fixedPort))
+  const clash = (m: GameMeta): boolean =>
+    m.role === 'host' && m.listen.some((a) => fixedPort(a).some((p) => taken.has(p)))
+  const running = settleProvisional(io, identity, budgetMs, except, stop.signal, clash)
   return async () => {
     stop.abort()
     await running
   }
+}
+
+/** The TCP port a listen address names, unless it asks for any port (0). */
+function fixedPort(addr: string): number[] {
+  const port = Number(/\/tcp\/(\d+)/.exec(addr)?.[1] ?? 0)
+  return port === 0 ? [] : [port]
 }
