@@ -600,7 +600,8 @@ class Session {
   private mayCommitAhead(due: Due): boolean {
     const t = due.commitTurn
     if (t === undefined || due.alternative?.at(-1) !== 'commit' || this.records.has(t)) return false
-    return this.stateAt(t) !== undefined
+    // Never waits for a decision about a turn that will not be played (SPEC §6.4).
+    return !this.endedWith(t - 1) && this.stateAt(t) !== undefined
   }
 
   private salts(): Salts {

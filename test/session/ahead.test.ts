@@ -34,6 +34,14 @@ function rewriteB(turn: number, rewrite: (parts: readonly Part[]) => Part[]) {
 }
 
 describe('the commitment ahead (SPEC §6.3)', () => {
+  it('the last turn waits for no decision about a turn that will not be played (SPEC §6.3, §6.4): a game between instant bots takes no time at all', async () => {
+    // Before, the last turn's last envelope waited AHEAD_WAIT_MS for a commitment to turn N + 1
+    // whose decision was never asked: 25 ms a game, a fifth of a short game over loopback.
+    const g = await playInMemory('ahead/last-turn', { terms: { ...TERMS, maxTurns: 3 } })
+    expect(g.a.verdict.status).toBe('complete')
+    expect(g.clock.now()).toBe(0)
+  })
+
   it('bots commit ahead: three messages a turn instead of four, and the game is as it would be without', async () => {
     const g = await playInMemory('ahead/bots', { terms })
     const seq = sequence(g.a.transcript)
