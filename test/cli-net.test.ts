@@ -43,6 +43,38 @@ function terminal() {
 }
 
 /**
+ * Two people at two terminals, each with a home of its own: A hosts on loopback with `hostArgs`,
+ * B joins with `joinArgs` once A's invite is out. Returns both terminals and both commands.
+ */
+async function twoPeople(hostArgs: readonly string[], joinArgs: readonly string[]) {
+  const [hostEnv, joinEnv] = [home(), home()]
+  const [a, b] = [terminal(), terminal()]
+  const hostFiles: Record<string, string> = {}
+  const host = cli(['host', ...hostArgs, '--listen', '/ip4/127.0.0.1/tcp/0', '--invite-file', 'inv.txt'], hostFiles, {
+    env: hostEnv,
+    prompter: a.prompter,
+    tap: a.tap,
+  })
+  host.catch((e: unknown) => {
+    console.error('host failed', e)
+  })
+  await a.seen('Waiting for them to join', 0)
+  const joined = cli(
+    ['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', ...joinArgs],
+    {},
+    {
+      env: joinEnv,
+      prompter: b.prompter,
+      tap: b.tap,
+    },
+  )
+  joined.catch((e: unknown) => {
+    console.error('join failed', e)
+  })
+  return { hostEnv, joinEnv, a, b, host, joined }
+}
+
+/**
  * A host (a person at a terminal) and a joiner (a bot in a process of its own) play turn 1; the
  * joiner's process is killed in turn 2, owing its move; the host moves, then claims at the
  * deadline (SPEC §6.6). Returns the host's finished command and both players' homes.
@@ -314,40 +346,15 @@ describe('spaceships play, show and id: the terminal game', () => {
   }, 60_000)
 
   it('chat between two players at their record prompts: a line each way, never in the transcript (SPEC §2.4)', async () => {
-    const [hostEnv, joinEnv] = [home(), home()]
-    const [a, b] = [terminal(), terminal()]
-    const hostFiles: Record<string, string> = {}
-    const host = cli(
-      [
-        'host',
-        '--random',
-        '--max-turns',
-        '1',
-        '--seed',
-        'chat-a',
-        '--listen',
-        '/ip4/127.0.0.1/tcp/0',
-        '--invite-file',
-        'inv.txt',
-        '--out',
-        'a.transcript',
-      ],
-      hostFiles,
-      { env: hostEnv, prompter: a.prompter, tap: a.tap },
+    const {
+      a,
+      b,
+      host,
+      joined: join,
+    } = await twoPeople(
+      ['--random', '--max-turns', '1', '--seed', 'chat-a', '--out', 'a.transcript'],
+      ['--random', '--seed', 'chat-b', '--out', 'b.transcript'],
     )
-    host.catch((e: unknown) => {
-      console.error('host failed', e)
-    })
-    await a.seen('Waiting for them to join', 0)
-    const invite = (hostFiles['inv.txt'] ?? '').trim()
-    const join = cli(
-      ['join', invite, '--yes', '--random', '--seed', 'chat-b', '--out', 'b.transcript'],
-      {},
-      { env: joinEnv, prompter: b.prompter, tap: b.tap },
-    )
-    join.catch((e: unknown) => {
-      console.error('join failed', e)
-    })
     let atA = await a.seen('Turn 1 record', 0)
     let atB = await b.seen('Turn 1 record', 0)
     await a.type('say good luck\r')
@@ -478,39 +485,13 @@ describe('spaceships play, show and id: the terminal game', () => {
   }, 60_000)
 
   it('a stall between two people is adjudicated on both screens, in both games lists and by verify, naming who stopped and whose move was due, never a forfeit (SPEC §12.7 rule 8, §13.3)', async () => {
-    const [hostEnv, joinEnv] = [home(), home()]
-    const [a, b] = [terminal(), terminal()]
-    const hostFiles: Record<string, string> = {}
     const terms = ['--turn-seconds', '5', '--reply-seconds', '2', '--max-turns', '4']
-    const host = cli(
-      [
-        'host',
-        '--random',
-        '--seed',
-        'stall-a',
-        ...terms,
-        '--listen',
-        '/ip4/127.0.0.1/tcp/0',
-        '--invite-file',
-        'inv.txt',
-      ],
-      hostFiles,
-      { env: hostEnv, prompter: a.prompter, tap: a.tap },
+    const { hostEnv, joinEnv, a, b, host, joined } = await twoPeople(
+      ['--random', '--seed', 'stall-a', ...terms],
+      ['--random', '--seed', 'stall-b'],
     )
-    host.catch((e: unknown) => {
-      console.error('host failed', e)
-    })
-    await a.seen('Waiting for them to join', 0)
     // The terms screen says how a game ends when someone stops, before anything is accepted.
     expect(a.screen()).toContain('Unwitnessed game: either player can end it at any moment by stopping')
-    const joined = cli(
-      ['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--random', '--seed', 'stall-b'],
-      {},
-      { env: joinEnv, prompter: b.prompter, tap: b.tap },
-    )
-    joined.catch((e: unknown) => {
-      console.error('join failed', e)
-    })
     // Turn 1: both move; turn 2: B moves, A types nothing and lets its deadline pass.
     const atA = await a.seen('Turn 1 record', 0)
     let atB = await b.seen('Turn 1 record', 0)
@@ -557,37 +538,10 @@ describe('spaceships play, show and id: the terminal game', () => {
   }, 60_000)
 
   it("a resignation reaches the other player's screen at once, while that player is still at its prompt (SPEC §6.5)", async () => {
-    const [hostEnv, joinEnv] = [home(), home()]
-    const [a, b] = [terminal(), terminal()]
-    const hostFiles: Record<string, string> = {}
-    const host = cli(
-      [
-        'host',
-        '--random',
-        '--max-turns',
-        '3',
-        '--seed',
-        'resign-a',
-        '--listen',
-        '/ip4/127.0.0.1/tcp/0',
-        '--invite-file',
-        'inv.txt',
-      ],
-      hostFiles,
-      { env: hostEnv, prompter: a.prompter, tap: a.tap },
+    const { a, b, host, joined } = await twoPeople(
+      ['--random', '--max-turns', '3', '--seed', 'resign-a'],
+      ['--random', '--seed', 'resign-b'],
     )
-    host.catch((e: unknown) => {
-      console.error('host failed', e)
-    })
-    await a.seen('Waiting for them to join', 0)
-    const joined = cli(
-      ['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--random', '--seed', 'resign-b'],
-      {},
-      { env: joinEnv, prompter: b.prompter, tap: b.tap },
-    )
-    joined.catch((e: unknown) => {
-      console.error('join failed', e)
-    })
     const atA = await a.seen('Turn 1 record', 0)
     const atB = await b.seen('Turn 1 record', 0)
     await b.type('resign\r')
