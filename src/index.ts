@@ -4,8 +4,8 @@
  * (`spaceships/rules`, `/referee`, `/verify`, `/session`, `/bot`); `spaceships/net` adds libp2p.
  * Each re-exported module below is itself a list of public names, never an internal module.
  */
-export * from './rules/index.js'
-export * from './referee/index.js'
-export * from './verify/index.js'
-export * from './session/index.js'
-export * from './bot/index.js'
+export * from './games/spaceships/rules/index.js'
+export * from './games/spaceships/referee/index.js'
+export * from './games/spaceships/verify/index.js'
+export * from './games/spaceships/session/index.js'
+export * from './games/spaceships/bot/index.js'

@@ -27,9 +27,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EXIT, type CliIo } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'
-import { ephemeralIdentity } from '../src/net/identity.js'
-import { formatInvite } from '../src/net/invite.js'
-import { DEFAULT_TERMS } from '../src/transcript/messages.js'
+import { ephemeralIdentity } from '../src/core/net/identity.js'
+import { formatInvite } from '../src/games/spaceships/net/invite.js'
+import { DEFAULT_TERMS } from '../src/games/spaceships/protocol/messages.js'
 import { cli } from './cli.js'
 
 const MAIN = new URL('../dist/cli/main.js', import.meta.url).pathname

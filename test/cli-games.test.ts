@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type GameMeta, writeMeta } from '../src/cli/games.js'
-import { formatInvite } from '../src/net/invite.js'
+import { formatInvite } from '../src/games/spaceships/net/invite.js'
 import { TERMS } from './session/helpers.js'
-import { verifyTranscript } from '../src/verify/verify.js'
+import { verifyTranscript } from '../src/games/spaceships/verify/verify.js'
 import { cli } from './cli.js'
 
 function home(): NodeJS.ProcessEnv {

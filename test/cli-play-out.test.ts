@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { verifyTranscript } from '../src/verify/verify.js'
+import { verifyTranscript } from '../src/games/spaceships/verify/verify.js'
 import { cli } from './cli.js'
 
 function home(): NodeJS.ProcessEnv {

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { CliIo } from '../src/cli/io.js'
 import { relayCommand } from '../src/cli/net.js'
-import { parseInvite } from '../src/net/invite.js'
+import { parseInvite } from '../src/games/spaceships/net/invite.js'
 import { cli, inviteOn } from './cli.js'
 
 function home(): NodeJS.ProcessEnv {

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gameDir, readMeta } from '../src/cli/games.js'
 import { EXIT } from '../src/cli/io.js'
-import { parseInvite } from '../src/net/invite.js'
+import { parseInvite } from '../src/games/spaceships/net/invite.js'
 import { INVITE_PATTERN, cli } from './cli.js'
 import { partsOf } from './helpers.js'
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gameDir } from '../src/cli/games.js'
-import { verifyFiles } from '../src/verify/verify.js'
+import { verifyFiles } from '../src/games/spaceships/verify/verify.js'
 import { cli, inviteOn } from './cli.js'
 
 function home(): NodeJS.ProcessEnv {

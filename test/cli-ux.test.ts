@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { formatInvite } from '../src/net/invite.js'
-import { DEFAULT_TERMS } from '../src/transcript/messages.js'
+import { formatInvite } from '../src/games/spaceships/net/invite.js'
+import { DEFAULT_TERMS } from '../src/games/spaceships/protocol/messages.js'
 import { cli } from './cli.js'
 
 function home(): NodeJS.ProcessEnv {

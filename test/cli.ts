@@ -1,5 +1,5 @@
 import { expect } from 'vitest'
-import { INVITE_PREFIX } from '../src/net/invite.js'
+import { INVITE_PREFIX } from '../src/games/spaceships/net/invite.js'
 import { readFile } from 'node:fs/promises'
 import type { CliIo } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gameDir, openGameFiles, readMeta, writeMeta } from '../src/cli/games.js'
 import { UserError } from '../src/cli/io.js'
-import { formatInvite } from '../src/net/invite.js'
+import { formatInvite } from '../src/games/spaceships/net/invite.js'
 import { cli } from './cli.js'
 import { NET_TERMS, testIdentity } from './net/helpers.js'
 

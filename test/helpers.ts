@@ -1,12 +1,12 @@
 /** Shared test helpers: build games from notation and play turns from record text. */
-import { formatCell, parseCell } from '../src/rules/coords.js'
-import { type GameState, type TurnReport, playTurn, startGame } from '../src/rules/game.js'
-import { parseRecord } from '../src/rules/record.js'
-import { type Ruleset, DEFAULT_RULESET, parseRuleset } from '../src/rules/ruleset.js'
-import { parseSetup } from '../src/rules/setup.js'
-import { parseTranscript } from '../src/transcript/file.js'
-import { type SealedEnvelope, decodeEnvelope } from '../src/transcript/envelope.js'
-import type { Part, Role } from '../src/transcript/messages.js'
+import { formatCell, parseCell } from '../src/games/spaceships/rules/coords.js'
+import { type GameState, type TurnReport, playTurn, startGame } from '../src/games/spaceships/rules/game.js'
+import { parseRecord } from '../src/games/spaceships/rules/record.js'
+import { type Ruleset, DEFAULT_RULESET, parseRuleset } from '../src/games/spaceships/rules/ruleset.js'
+import { parseSetup } from '../src/games/spaceships/rules/setup.js'
+import { parseTranscript } from '../src/games/spaceships/protocol/file.js'
+import { type SealedEnvelope, decodeEnvelope } from '../src/games/spaceships/protocol/envelope.js'
+import type { Part, Role } from '../src/games/spaceships/protocol/messages.js'
 
 export function cell(name: string): number {
   const c = parseCell(name)

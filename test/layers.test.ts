@@ -14,74 +14,73 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'src')
 /**
  * What each layer may import directly: a layer (and, through it, whatever that layer may import)
  * or one file (`dir/file.ts`, nothing beyond it). A layer may always import itself.
+ *
+ * DESIGN.md §7: `core/` knows no game; each game is a folder of `games/` whose layers point down
+ * inside it and into the core, never into another game. `cli` and `bench` are the programs.
  */
+const S = 'games/spaceships'
 const MAP: Record<string, readonly string[]> = {
-  rules: [],
-  commit: [],
-  transcript: ['commit', 'rules'],
-  referee: ['rules'],
-  verify: ['transcript', 'commit', 'rules'],
-  // Only the message types of the transcript layer.
-  knowledge: ['transcript/messages.ts', 'rules'],
-  log: [],
+  'core/commit': [],
+  'core/wire': ['core/commit'],
+  'core/transcript': ['core/wire', 'core/commit'],
+  'core/session': ['core/transcript', 'core/wire', 'core/commit'],
+  'core/net': ['core/session'],
+  'core/log': [],
   // Reads package.json: the CLI's --version.
-  version: [],
-  session: ['verify', 'transcript', 'commit', 'knowledge', 'rules', 'log'],
+  'core/version': [],
+  [`${S}/rules`]: [],
+  [`${S}/protocol`]: ['core/transcript', 'core/wire', 'core/commit', `${S}/rules`],
+  [`${S}/referee`]: [`${S}/rules`],
+  [`${S}/verify`]: [`${S}/protocol`, `${S}/rules`],
+  // Only the message types of the protocol layer.
+  [`${S}/knowledge`]: [`${S}/protocol/messages.ts`, `${S}/rules`],
+  [`${S}/session`]: ['core/session', 'core/log', `${S}/verify`, `${S}/protocol`, `${S}/knowledge`, `${S}/rules`],
   // The bots see the strategy interface the session defines, nothing else of the session.
-  bot: ['knowledge', 'rules', 'session/strategy.ts'],
-  ui: ['session', 'knowledge', 'rules'],
-  net: ['session', 'log'],
-  arena: ['net', 'session', 'bot'],
-  pool: ['verify'],
-  bench: ['arena', 'net', 'pool'],
-  // The package's public entry points (package.json `exports`).
-  api: ['net', 'session', 'bot', 'referee', 'verify', 'rules'],
-  // DESIGN.md §7: a game is a module; Spaaace! imports nothing of Spaceships (rules, session, ...)
-  // nor of cli or net. Its referee reads records with its own rules engine only.
+  [`${S}/bot`]: [`${S}/knowledge`, `${S}/rules`, `${S}/session/strategy.ts`],
+  [`${S}/ui`]: [`${S}/session`, `${S}/knowledge`, `${S}/rules`],
+  [`${S}/net`]: ['core/net', 'core/log', `${S}/session`],
+  [`${S}/arena`]: [`${S}/net`, `${S}/session`, `${S}/bot`],
+  [`${S}/pool`]: [`${S}/verify`],
+  // Spaaace! imports nothing of Spaceships (rules, session, ...) nor of cli or net. Its referee
+  // reads records with its own rules engine only.
   'games/spaaace/rules': [],
   'games/spaaace/referee': ['games/spaaace/rules'],
-  cli: [
-    'games/spaaace/referee',
-    'games/spaaace/rules',
-    'api',
-    'bench',
-    'arena',
-    'pool',
-    'net',
-    'ui',
-    'session',
-    'bot',
-    'referee',
-    'verify',
-    'knowledge',
-    'transcript',
-    'commit',
-    'rules',
-    'log',
-    'version',
-  ],
+  // The Spaaace! entry point (package.json `exports`: `spaceships/spaaace`).
+  'games/spaaace': ['games/spaaace/referee', 'games/spaaace/rules'],
+  bench: [`${S}/arena`, `${S}/net`, `${S}/pool`],
+  // The package's public entry points (package.json `exports`).
+  api: [`${S}/net`, `${S}/session`, `${S}/bot`, `${S}/referee`, `${S}/verify`, `${S}/rules`],
+  cli: ['api', 'bench', 'games/spaaace', `${S}/ui`, 'core/version', 'core/wire'],
 }
+
+/** The layers of the core: none of them may reach a game, directly or through another layer. */
+const CORE = Object.keys(MAP).filter((l) => l.startsWith('core/'))
 
 /** DESIGN.md §4: pure layers. Their runtime import graph reaches no Node module that does I/O. */
 const PURE = [
-  'rules',
-  'referee',
-  'verify',
-  'knowledge',
-  'transcript',
-  'commit',
+  `${S}/rules`,
+  `${S}/referee`,
+  `${S}/verify`,
+  `${S}/knowledge`,
+  `${S}/protocol`,
+  'core/commit',
+  'core/wire',
+  'core/transcript',
   'games/spaaace/rules',
   'games/spaaace/referee',
 ] as const
 /** Node modules that compute and touch nothing outside the process. */
 const COMPUTE_ONLY = new Set(['node:crypto', 'node:zlib'])
-/** The rules engine: no crypto, no clock, no I/O, so no Node module at all. */
-const NO_NODE = new Set(['rules', 'referee', 'games/spaaace/rules', 'games/spaaace/referee'])
+/** The rules engines: no crypto, no clock, no I/O, so no Node module at all. */
+const NO_NODE = new Set([`${S}/rules`, `${S}/referee`, 'games/spaaace/rules', 'games/spaaace/referee'])
 
 function layerOf(file: string): string {
   const rel = relative(SRC, file).split('\\').join('/')
-  // A game's layers are its folders: games/NAME/rules, games/NAME/referee.
-  if (rel.startsWith('games/')) return rel.split('/').slice(0, 3).join('/')
+  const parts = rel.split('/')
+  // A game's layers are its folders (games/NAME/rules); a file beside them is its entry point.
+  if (parts[0] === 'games') return parts.length > 3 ? parts.slice(0, 3).join('/') : parts.slice(0, 2).join('/')
+  // The core's layers are its folders (core/net) and its files (core/log.ts is `core/log`).
+  if (parts[0] === 'core') return parts.slice(0, 2).join('/').replace(/\.ts$/, '')
   const slash = rel.indexOf('/')
   if (slash >= 0) return rel.slice(0, slash)
   return rel === 'index.ts' ? 'api' : rel.replace(/\.ts$/, '')
@@ -173,6 +172,27 @@ function runtimeGraph(file: string): Map<string, string> {
 }
 
 describe('DESIGN §4: layers, dependencies pointing down only', () => {
+  it('DESIGN §7: the core imports no game, directly or through any layer it may import', () => {
+    for (const l of CORE)
+      expect(
+        [...allowed(l)].filter((t) => !t.startsWith('core/')),
+        l,
+      ).toEqual([])
+    const intoGames = [...IMPORTS.values()]
+      .flat()
+      .filter((i) => layerOf(i.from).startsWith('core/') && i.to.startsWith(SRC) && !layerOf(i.to).startsWith('core/'))
+    expect(intoGames.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
+  })
+
+  it('DESIGN §7: a game imports no other game', () => {
+    const games = (l: string): string | undefined => (l.startsWith('games/') ? l.split('/')[1] : undefined)
+    const across = [...IMPORTS.values()].flat().filter((i) => {
+      const [a, b] = [games(layerOf(i.from)), i.to.startsWith(SRC) ? games(layerOf(i.to)) : undefined]
+      return a !== undefined && b !== undefined && a !== b
+    })
+    expect(across.map((i) => `${rel(i.from)} -> ${rel(i.to)}`)).toEqual([])
+  })
+
   it('every module of src/ belongs to a layer of the map', () => {
     const unknown = FILES.filter((f) => !(layerOf(f) in MAP)).map(rel)
     expect(unknown).toEqual([])
@@ -197,7 +217,7 @@ describe('DESIGN §4: layers, dependencies pointing down only', () => {
     for (const f of indexes) {
       for (const line of readFileSync(f, 'utf8').split('\n')) {
         // Only the root re-exports whole entry points (each a list of names itself).
-        if (/^export \*/.test(line) && !(rel(f) === 'index.ts' && /from '\.\/\w+\/index\.js'/.test(line)))
+        if (/^export \*/.test(line) && !(rel(f) === 'index.ts' && /from '\.\/[\w/]+\/index\.js'/.test(line)))
           starred.push(`${rel(f)}: ${line}`)
       }
     }
@@ -230,32 +250,36 @@ describe('DESIGN §4: layers, dependencies pointing down only', () => {
   it('the checker itself refuses an upward import, a bot reaching into the session, bench importing cli, and sees node:fs behind the store', () => {
     const at = (p: string): string => join(SRC, p)
     const edges: Import[] = [
-      { from: at('verify/verify.ts'), to: at('session/session.ts'), typeOnly: false },
-      { from: at('bot/easy.ts'), to: at('session/session.ts'), typeOnly: true },
+      { from: at(`${S}/verify/verify.ts`), to: at(`${S}/session/session.ts`), typeOnly: false },
+      { from: at(`${S}/bot/easy.ts`), to: at(`${S}/session/session.ts`), typeOnly: true },
       { from: at('bench/run.ts'), to: at('cli/verify.ts'), typeOnly: false },
-      { from: at('ui/terminal.ts'), to: at('referee/adjudicate.ts'), typeOnly: false },
-      { from: at('bot/easy.ts'), to: at('session/strategy.ts'), typeOnly: false },
-      { from: at('arena/arena.ts'), to: at('commit/keys.ts'), typeOnly: false },
-      { from: at('games/spaaace/rules/tick.ts'), to: at('rules/coords.ts'), typeOnly: false },
-      { from: at('games/spaaace/referee/referee.ts'), to: at('session/session.ts'), typeOnly: true },
+      { from: at(`${S}/ui/terminal.ts`), to: at(`${S}/referee/adjudicate.ts`), typeOnly: false },
+      { from: at(`${S}/bot/easy.ts`), to: at(`${S}/session/strategy.ts`), typeOnly: false },
+      { from: at(`${S}/arena/arena.ts`), to: at('core/commit/keys.ts'), typeOnly: false },
+      { from: at('games/spaaace/rules/tick.ts'), to: at(`${S}/rules/coords.ts`), typeOnly: false },
+      { from: at('games/spaaace/referee/referee.ts'), to: at(`${S}/session/session.ts`), typeOnly: true },
       { from: at('games/spaaace/rules/tick.ts'), to: at('games/spaaace/referee/json.ts'), typeOnly: false },
       { from: at('games/spaaace/referee/referee.ts'), to: at('cli/net.ts'), typeOnly: false },
+      { from: at('core/session/journal.ts'), to: at(`${S}/rules/setup.ts`), typeOnly: true },
+      { from: at('core/net/stream-channel.ts'), to: at(`${S}/protocol/messages.ts`), typeOnly: false },
     ]
     expect(violations(edges)).toEqual([
-      'verify/verify.ts (verify) -> session/session.ts',
-      'bot/easy.ts (bot) -> session/session.ts',
+      `${S}/verify/verify.ts (${S}/verify) -> ${S}/session/session.ts`,
+      `${S}/bot/easy.ts (${S}/bot) -> ${S}/session/session.ts`,
       'bench/run.ts (bench) -> cli/verify.ts',
-      'ui/terminal.ts (ui) -> referee/adjudicate.ts',
-      'games/spaaace/rules/tick.ts (games/spaaace/rules) -> rules/coords.ts',
-      'games/spaaace/referee/referee.ts (games/spaaace/referee) -> session/session.ts',
+      `${S}/ui/terminal.ts (${S}/ui) -> ${S}/referee/adjudicate.ts`,
+      `games/spaaace/rules/tick.ts (games/spaaace/rules) -> ${S}/rules/coords.ts`,
+      `games/spaaace/referee/referee.ts (games/spaaace/referee) -> ${S}/session/session.ts`,
       'games/spaaace/rules/tick.ts (games/spaaace/rules) -> games/spaaace/referee/json.ts',
       'games/spaaace/referee/referee.ts (games/spaaace/referee) -> cli/net.ts',
+      `core/session/journal.ts (core/session) -> ${S}/rules/setup.ts`,
+      `core/net/stream-channel.ts (core/net) -> ${S}/protocol/messages.ts`,
     ])
     // The graph walker follows runtime imports to Node's modules: the store adapter writes files.
-    expect(runtimeGraph(at('session/file-store.ts')).has('node:fs')).toBe(true)
-    expect(runtimeGraph(at('net/game.ts')).has('node:fs')).toBe(true)
+    expect(runtimeGraph(at('core/session/file-store.ts')).has('node:fs')).toBe(true)
+    expect(runtimeGraph(at(`${S}/net/game.ts`)).has('node:fs')).toBe(true)
     // `import type` is erased: keys.ts names secrets.ts's type only, so it does not load it.
-    expect(runtimeGraph(at('commit/keys.ts')).has(at('commit/secrets.ts'))).toBe(false)
-    expect(runtimeGraph(at('commit/hash.ts')).has(at('commit/sha256.ts'))).toBe(true)
+    expect(runtimeGraph(at('core/commit/keys.ts')).has(at('core/commit/secrets.ts'))).toBe(false)
+    expect(runtimeGraph(at('core/commit/hash.ts')).has(at('core/commit/sha256.ts'))).toBe(true)
   })
 })

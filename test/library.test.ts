@@ -12,9 +12,10 @@ import * as root from 'spaceships'
 import { entitlements, readRecord, seededRandom } from 'spaceships/rules'
 import { type PlayerStrategy, formatTranscript, randomStrategy } from 'spaceships/session'
 import { verifyFiles, verifyTranscript } from 'spaceships/verify'
-import { sweeper } from '../docs/examples/custom-strategy.ts'
-import { playInMemory } from '../docs/examples/in-memory-game.ts'
-import { describe as describeVerdict, verifyPaths } from '../docs/examples/verification.ts'
+import { randomRecord, referee, seededRng } from 'spaceships/spaaace'
+import { sweeper } from '../docs/examples/custom-strategy.js'
+import { playInMemory } from '../docs/examples/in-memory-game.js'
+import { describe as describeVerdict, verifyPaths } from '../docs/examples/verification.js'
 import { cli } from './cli.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -36,6 +37,17 @@ describe('the package by its name (package.json exports, docs/LIBRARY.md)', () =
       // The name and the built file are one module: the tests below run dist/, not src/.
       expect(await import(name)).toBe(await import(pathToFileURL(join(ROOT, target.default)).href))
     }
+  })
+
+  it('spaceships/spaaace: the second game by its name, a random record refereed to its end (spaaace.md appendix)', () => {
+    const text = randomRecord(seededRng('library'), 4)
+    const result = referee(text)
+    expect(result.roster).toHaveLength(4)
+    expect(result.ticks.length).toBeGreaterThan(0)
+    // The appendix's error convention: a record error names its line; a random record may hold one.
+    if (result.error !== null) expect(result.error.line).toBeGreaterThan(1)
+    // Spaaace! is its own module: the root (Spaceships) entry point does not carry it.
+    expect(root).not.toHaveProperty('playTick')
   })
 
   it('the root entry point has the public names of every part but net, and no internals', () => {

@@ -64,7 +64,7 @@ describe('npm pack: the package contents (package.json files)', () => {
       else wanted.push(posix.normalize(target.default), posix.normalize(target.types))
     }
     // `verify --jobs` starts this file as a worker thread by its path.
-    wanted.push('dist/pool/verify-worker.js')
+    wanted.push('dist/games/spaceships/pool/verify-worker.js')
     expect(wanted.filter((p) => !paths.has(p))).toEqual([])
   })
 
@@ -149,7 +149,7 @@ describe('the packed package, installed: a consumer in another directory (docs/L
         "const side = (role, k) => { const secrets = seededSecrets('consumer/' + role); return runSession({ role, keys: generateKeyPair(secrets), terms: DEFAULT_TERMS, secrets, store: memoryStore(), channel: ends[k], strategy: makeBot('easy', 'consumer/' + role) }) }",
         "const [a, b] = await Promise.all([side('A', 0), side('B', 1)])",
         'console.log(a.verdict.status, b.verdict.status, verifyTranscript(formatTranscript(a.transcript)).status)',
-        "await import('spaceships/dist/commit/keys.js').catch((e) => console.log(e.code))",
+        "await import('spaceships/dist/core/commit/keys.js').catch((e) => console.log(e.code))",
       ].join('\n'),
     )
     const r = spawnSync(process.execPath, ['game.mjs'], { cwd: dir, encoding: 'utf8' })

@@ -17,12 +17,12 @@ import { availableParallelism, cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads'
-import { runArena, timed } from '../arena/arena.js'
-import type { BotName } from '../bot/levels.js'
-import { readRecord } from '../rules/legality.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET } from '../rules/ruleset.js'
-import type { Variant } from '../rules/ships.js'
-import { type PlayerStrategy, isResignation } from '../session/strategy.js'
+import { runArena, timed } from '../games/spaceships/arena/arena.js'
+import type { BotName } from '../games/spaceships/bot/levels.js'
+import { readRecord } from '../games/spaceships/rules/legality.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET } from '../games/spaceships/rules/ruleset.js'
+import type { Variant } from '../games/spaceships/rules/ships.js'
+import { type PlayerStrategy, isResignation } from '../games/spaceships/session/strategy.js'
 
 const MATCHES: readonly (readonly [BotName, BotName])[] = [
   ['hard', 'medium'],

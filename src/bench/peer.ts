@@ -20,17 +20,17 @@ import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import type { Libp2p } from '@libp2p/interface'
 import { multiaddr } from '@multiformats/multiaddr'
-import { makeBot } from '../bot/levels.js'
-import { generateKeyPair } from '../commit/keys.js'
-import { seededSecrets } from '../commit/secrets.js'
-import { identityFromSecret } from '../net/identity.js'
-import { createPeerNode } from '../net/node.js'
-import { type StreamChannel, streamChannel } from '../net/stream-channel.js'
-import { DEFAULT_RULESET, formatRuleset } from '../rules/ruleset.js'
-import type { Channel } from '../session/channel.js'
-import { runSession } from '../session/session.js'
-import { memoryStore } from '../transcript/file.js'
-import { PROTOCOL_ID, type Role, SINGLE_GAME, type Terms } from '../transcript/messages.js'
+import { makeBot } from '../games/spaceships/bot/levels.js'
+import { generateKeyPair } from '../core/commit/keys.js'
+import { seededSecrets } from '../core/commit/secrets.js'
+import { identityFromSecret } from '../core/net/identity.js'
+import { createPeerNode } from '../core/net/node.js'
+import { type StreamChannel, streamChannel } from '../core/net/stream-channel.js'
+import { DEFAULT_RULESET, formatRuleset } from '../games/spaceships/rules/ruleset.js'
+import type { Channel } from '../core/session/channel.js'
+import { runSession } from '../games/spaceships/session/session.js'
+import { memoryStore } from '../games/spaceships/protocol/file.js'
+import { LIMITS, PROTOCOL_ID, type Role, SINGLE_GAME, type Terms } from '../games/spaceships/protocol/messages.js'
 import { runTrusting } from './trusting.js'
 
 export type BenchMode = 'full' | 'trusting' | 'pipelined'
@@ -66,7 +66,7 @@ export async function benchNode(seed: string, role: Role, listen: boolean): Prom
 
 /** The listening side's channel, attached when the other side opens the game stream. */
 export async function acceptChannel(node: Libp2p): Promise<{ channel: StreamChannel; opened: Promise<void> }> {
-  const channel = streamChannel()
+  const channel = streamChannel({ maxFrameBytes: LIMITS.frameBytes })
   let opened: () => void = () => undefined
   const ready = new Promise<void>((r) => (opened = r))
   await node.handle(PROTOCOL_ID, (stream) => {
@@ -77,7 +77,7 @@ export async function acceptChannel(node: Libp2p): Promise<{ channel: StreamChan
 }
 
 export async function dialChannel(node: Libp2p, addrs: readonly string[]): Promise<StreamChannel> {
-  const channel = streamChannel()
+  const channel = streamChannel({ maxFrameBytes: LIMITS.frameBytes })
   channel.attach(
     await node.dialProtocol(
       addrs.map((a) => multiaddr(a)),
@@ -151,7 +151,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const waiting: ((c: StreamChannel) => void)[] = []
   if (how === 'listen') {
     await node.handle(PROTOCOL_ID, (stream) => {
-      const channel = streamChannel()
+      const channel = streamChannel({ maxFrameBytes: LIMITS.frameBytes })
       channel.attach(stream)
       const w = waiting.shift()
       if (w === undefined) streams.push(channel)

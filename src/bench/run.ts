@@ -11,22 +11,22 @@ import { createInterface } from 'node:readline'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import type { Libp2p } from '@libp2p/interface'
-import { makeBot } from '../bot/levels.js'
-import { generateKeyPair } from '../commit/keys.js'
-import { seededSecrets } from '../commit/secrets.js'
-import { hostGame, joinGame } from '../net/game.js'
-import { identityFromSecret } from '../net/identity.js'
-import { playTurn, startGame } from '../rules/game.js'
-import { playRandomGame } from '../rules/enumerate.js'
-import type { ActionRecord } from '../rules/record.js'
-import { seededRandom } from '../rules/rng.js'
-import { DEFAULT_RULESET } from '../rules/ruleset.js'
-import type { WrittenShip } from '../rules/setup.js'
-import type { Channel } from '../session/channel.js'
-import { runSession } from '../session/session.js'
-import { formatTranscript, memoryStore } from '../transcript/file.js'
-import { verifyTranscript } from '../verify/verify.js'
-import { defaultJobs, verifyGroups } from '../pool/verify-pool.js'
+import { makeBot } from '../games/spaceships/bot/levels.js'
+import { generateKeyPair } from '../core/commit/keys.js'
+import { seededSecrets } from '../core/commit/secrets.js'
+import { hostGame, joinGame } from '../games/spaceships/net/game.js'
+import { identityFromSecret } from '../core/net/identity.js'
+import { playTurn, startGame } from '../games/spaceships/rules/game.js'
+import { playRandomGame } from '../games/spaceships/rules/enumerate.js'
+import type { ActionRecord } from '../games/spaceships/rules/record.js'
+import { seededRandom } from '../games/spaceships/rules/rng.js'
+import { DEFAULT_RULESET } from '../games/spaceships/rules/ruleset.js'
+import type { WrittenShip } from '../games/spaceships/rules/setup.js'
+import type { Channel } from '../core/session/channel.js'
+import { runSession } from '../games/spaceships/session/session.js'
+import { formatTranscript, memoryStore } from '../games/spaceships/protocol/file.js'
+import { verifyTranscript } from '../games/spaceships/verify/verify.js'
+import { defaultJobs, verifyGroups } from '../games/spaceships/pool/verify-pool.js'
 import { worstCase } from './worst.js'
 import {
   type BenchBot,
@@ -259,7 +259,7 @@ async function wholeGame(bot: 'medium' | 'random', seed: string): Promise<{ ms: 
 
 async function transcripts(bot: 'medium' | 'random', count: number, maxTurns: number): Promise<string[]> {
   const out: string[] = []
-  const { memoryChannelPair } = await import('../session/channel.js')
+  const { memoryChannelPair } = await import('../core/session/channel.js')
   for (let i = 0; i < count; i++) {
     const pair = memoryChannelPair()
     const [ca, cb] = pair.ends

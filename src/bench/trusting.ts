@@ -18,15 +18,27 @@
  *   each side's aspects wait for a commitment made after the previous turn's last answer (README,
  *   "the floor").
  */
-import { readRecord } from '../rules/legality.js'
-import { burnoutsOf, resolveIncoming, withBurnouts } from '../rules/resolve.js'
-import type { Ruleset } from '../rules/ruleset.js'
-import { type PlayerState, initialPlayerState } from '../rules/state.js'
-import type { Channel } from '../session/channel.js'
-import { type PlayerStrategy, type TurnSummary, isResignation } from '../session/strategy.js'
-import { NO_SALTS, aspectsMessage, flashcubeMessage, noFlashcube, resultsMessage } from '../session/wire.js'
-import { type Aspects, type Flashcube, type Results, type Role, otherRole } from '../transcript/messages.js'
-import { beamExchanges, visibleAspectsOf } from '../verify/replay.js'
+import { readRecord } from '../games/spaceships/rules/legality.js'
+import { burnoutsOf, resolveIncoming, withBurnouts } from '../games/spaceships/rules/resolve.js'
+import type { Ruleset } from '../games/spaceships/rules/ruleset.js'
+import { type PlayerState, initialPlayerState } from '../games/spaceships/rules/state.js'
+import type { Channel } from '../core/session/channel.js'
+import { type PlayerStrategy, type TurnSummary, isResignation } from '../games/spaceships/session/strategy.js'
+import {
+  NO_SALTS,
+  aspectsMessage,
+  flashcubeMessage,
+  noFlashcube,
+  resultsMessage,
+} from '../games/spaceships/session/wire.js'
+import {
+  type Aspects,
+  type Flashcube,
+  type Results,
+  type Role,
+  otherRole,
+} from '../games/spaceships/protocol/messages.js'
+import { beamExchanges, visibleAspectsOf } from '../games/spaceships/verify/replay.js'
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()

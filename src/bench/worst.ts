@@ -5,19 +5,19 @@
  * CPU time per verification, median of five. Run alone with `node dist/bench/worst.js`.
  */
 import { performance } from 'node:perf_hooks'
-import { generateKeyPair } from '../commit/keys.js'
-import { seededSecrets } from '../commit/secrets.js'
-import { randomRecord, randomSetup } from '../rules/enumerate.js'
-import { type Action, formatRecord } from '../rules/record.js'
-import { seededRandom } from '../rules/rng.js'
-import { DEFAULT_RULESET } from '../rules/ruleset.js'
-import type { Setup } from '../rules/setup.js'
-import { memoryChannelPair } from '../session/channel.js'
-import { runSession } from '../session/session.js'
-import type { PlayerStrategy } from '../session/strategy.js'
-import { formatTranscript, memoryStore } from '../transcript/file.js'
-import { LIMITS, SINGLE_GAME, type Terms } from '../transcript/messages.js'
-import { verifyTranscript } from '../verify/verify.js'
+import { generateKeyPair } from '../core/commit/keys.js'
+import { seededSecrets } from '../core/commit/secrets.js'
+import { randomRecord, randomSetup } from '../games/spaceships/rules/enumerate.js'
+import { type Action, formatRecord } from '../games/spaceships/rules/record.js'
+import { seededRandom } from '../games/spaceships/rules/rng.js'
+import { DEFAULT_RULESET } from '../games/spaceships/rules/ruleset.js'
+import type { Setup } from '../games/spaceships/rules/setup.js'
+import { memoryChannelPair } from '../core/session/channel.js'
+import { runSession } from '../games/spaceships/session/session.js'
+import type { PlayerStrategy } from '../games/spaceships/session/strategy.js'
+import { formatTranscript, memoryStore } from '../games/spaceships/protocol/file.js'
+import { LIMITS, SINGLE_GAME, type Terms } from '../games/spaceships/protocol/messages.js'
+import { verifyTranscript } from '../games/spaceships/verify/verify.js'
 
 const REPS = 5
 

@@ -1,7 +1,7 @@
 /** `spaceships arena`: many games between two bots, with a progress display. */
-import { type ArenaReport, runArena } from '../arena/arena.js'
-import { BOT_NAMES, isBotName } from '../bot/levels.js'
-import { parseRuleset } from '../rules/ruleset.js'
+import { type ArenaReport, runArena } from '../games/spaceships/arena/arena.js'
+import { BOT_NAMES, isBotName } from '../games/spaceships/bot/levels.js'
+import { parseRuleset } from '../games/spaceships/rules/ruleset.js'
 import { type CliIo, EXIT } from './io.js'
 
 export interface ArenaFlags {

@@ -6,12 +6,12 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { stateDir } from '../net/identity.js'
-import { parseInvite } from '../net/invite.js'
-import { type Journal, fileJournal } from '../session/journal.js'
-import { fileStore } from '../session/file-store.js'
-import type { TranscriptStore } from '../transcript/file.js'
-import type { Verdict } from '../verify/verify.js'
+import { stateDir } from '../core/net/identity.js'
+import { parseInvite } from '../games/spaceships/net/invite.js'
+import { type Journal, fileJournal } from '../games/spaceships/session/journal.js'
+import { fileStore } from '../games/spaceships/session/store.js'
+import type { TranscriptStore } from '../games/spaceships/protocol/file.js'
+import type { Verdict } from '../games/spaceships/verify/verify.js'
 import { EXIT, UserError, commandName } from './io.js'
 
 export interface GameMeta {

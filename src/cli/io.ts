@@ -1,6 +1,6 @@
 /** What a command needs from the outside world, so tests can run the CLI in-process. */
 import { readFile, writeFile } from 'node:fs/promises'
-import type { Prompter } from '../ui/terminal.js'
+import type { Prompter } from '../games/spaceships/ui/terminal.js'
 
 export interface CliIo {
   readonly stdout: (text: string) => void
@@ -121,7 +121,8 @@ export function wholeNumber(flag: string, min: number, max: number): (value: str
 /** Inquirer on the terminal, loaded on the first prompt (commands without prompts never load it). */
 function lazyPrompter(): Prompter {
   let loaded: Promise<Prompter> | undefined
-  const get = (): Promise<Prompter> => (loaded ??= import('../ui/terminal.js').then((m) => m.inquirerPrompter()))
+  const get = (): Promise<Prompter> =>
+    (loaded ??= import('../games/spaceships/ui/terminal.js').then((m) => m.inquirerPrompter()))
   return {
     input: async (o) => (await get()).input(o),
     select: async (o) => (await get()).select(o),

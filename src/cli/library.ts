@@ -5,13 +5,13 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { formatGameRecord } from '../referee/file.js'
-import { formatRuleset } from '../rules/ruleset.js'
-import { formatSetup } from '../rules/setup.js'
-import type { Role } from '../transcript/messages.js'
-import type { SideLog } from '../verify/log.js'
-import { type Verdict, examine, readEvidence } from '../verify/verify.js'
-import { outcomeLine, shortId } from '../ui/panel.js'
+import { formatGameRecord } from '../games/spaceships/referee/file.js'
+import { formatRuleset } from '../games/spaceships/rules/ruleset.js'
+import { formatSetup } from '../games/spaceships/rules/setup.js'
+import type { Role } from '../games/spaceships/protocol/messages.js'
+import type { SideLog } from '../games/spaceships/verify/log.js'
+import { type Verdict, examine, readEvidence } from '../games/spaceships/verify/verify.js'
+import { outcomeLine, shortId } from '../games/spaceships/ui/panel.js'
 import { type GameMeta, damagedLine, findGame, gameDir, listGames, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { verdictLine } from './verify.js'
@@ -120,7 +120,7 @@ export async function gamesSettling(io: CliIo, opts: { json?: boolean; all?: boo
   if (provisional > 0) {
     const [{ settleProvisional }, { loadOrCreateIdentity, defaultIdentityPath }] = await Promise.all([
       import('./settle.js'),
-      import('../net/identity.js'),
+      import('../core/net/identity.js'),
     ])
     if (opts.json !== true)
       io.stderr(

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto'
 import { realpathSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander'
-import { componentLogger } from '../log.js'
-import { VERSION } from '../version.js'
+import { componentLogger } from '../core/log.js'
+import { VERSION } from '../core/version.js'
 import { type CliIo, EXIT, UserError, commandName, fileProblem, listenProblem, processIo, wholeNumber } from './io.js'
 import { registerSpaaace } from './spaaace.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
@@ -360,7 +360,7 @@ function unknownCommand(root: Command, argv: readonly string[]): string | undefi
 /** A file error with the places this program keeps its files, loaded only when one happens. */
 async function environmentFileProblem(e: unknown, env: NodeJS.ProcessEnv): Promise<UserError | undefined> {
   if (!(e instanceof Error) || (e as NodeJS.ErrnoException).syscall === undefined) return undefined
-  const { stateDir, configDir } = await import('../net/identity.js')
+  const { stateDir, configDir } = await import('../core/net/identity.js')
   return fileProblem(e, { state: stateDir(env), config: configDir(env) }, env)
 }
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
-import { systemSecrets } from '../commit/secrets.js'
+import { systemSecrets } from '../core/commit/secrets.js'
 import {
   type NetEvent,
   type NetGameCommon,
@@ -17,7 +17,7 @@ import {
   RelayError,
   hostGame,
   joinGame,
-} from '../net/game.js'
+} from '../games/spaceships/net/game.js'
 import {
   type Identity,
   IdentityFileError,
@@ -25,26 +25,34 @@ import {
   defaultIdentityPath,
   ephemeralIdentity,
   loadOrCreateIdentity,
-} from '../net/identity.js'
-import { formatInvite, parseInvite } from '../net/invite.js'
-import { createRelayNode } from '../net/node.js'
-import { seededRandom } from '../rules/rng.js'
-import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
-import { readSetup } from '../rules/setup.js'
-import { describeViolation } from '../rules/errors.js'
-import { systemClock } from '../session/clock.js'
-import { StorageError } from '../session/file-store.js'
-import type { SessionEvent, SessionResult } from '../session/session.js'
-import type { PlayerStrategy, TurnContext, TurnSummary } from '../session/strategy.js'
-import { type BotName, isBotName, makeBot } from '../bot/levels.js'
-import { formatTranscript, memoryStore } from '../transcript/file.js'
-import { LIMITS, type Role, type Terms, otherRole } from '../transcript/messages.js'
-import { decodeEnvelope } from '../transcript/envelope.js'
-import type { Setup } from '../rules/setup.js'
-import { initialPlayerState } from '../rules/state.js'
-import { ownMarks, renderSpace } from '../ui/board.js'
-import { SCREEN_COLUMNS, UNWITNESSED_TERMS, chatLine, clockText, outcomeLine, shortId, wrap } from '../ui/panel.js'
-import { verifyTranscript } from '../verify/verify.js'
+} from '../core/net/identity.js'
+import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
+import { createRelayNode } from '../core/net/node.js'
+import { seededRandom } from '../games/spaceships/rules/rng.js'
+import { formatRuleset, parseRuleset } from '../games/spaceships/rules/ruleset.js'
+import { readSetup } from '../games/spaceships/rules/setup.js'
+import { describeViolation } from '../games/spaceships/rules/errors.js'
+import { systemClock } from '../core/session/clock.js'
+import { StorageError } from '../games/spaceships/session/store.js'
+import type { SessionEvent, SessionResult } from '../games/spaceships/session/session.js'
+import type { PlayerStrategy, TurnContext, TurnSummary } from '../games/spaceships/session/strategy.js'
+import { type BotName, isBotName, makeBot } from '../games/spaceships/bot/levels.js'
+import { formatTranscript, memoryStore } from '../games/spaceships/protocol/file.js'
+import { LIMITS, type Role, type Terms, otherRole } from '../games/spaceships/protocol/messages.js'
+import { decodeEnvelope } from '../games/spaceships/protocol/envelope.js'
+import type { Setup } from '../games/spaceships/rules/setup.js'
+import { initialPlayerState } from '../games/spaceships/rules/state.js'
+import { ownMarks, renderSpace } from '../games/spaceships/ui/board.js'
+import {
+  SCREEN_COLUMNS,
+  UNWITNESSED_TERMS,
+  chatLine,
+  clockText,
+  outcomeLine,
+  shortId,
+  wrap,
+} from '../games/spaceships/ui/panel.js'
+import { verifyTranscript } from '../games/spaceships/verify/verify.js'
 import {
   Notices,
   type Screen,
@@ -53,7 +61,7 @@ import {
   humanStrategy,
   painter,
   renderBoards,
-} from '../ui/terminal.js'
+} from '../games/spaceships/ui/terminal.js'
 import {
   type GameFiles,
   type GameMeta,

@@ -1,7 +1,7 @@
 /** `spaceships referee FILE`: adjudicates an open game record (protocol/GAME-RECORD.md). */
-import { adjudicate } from '../referee/adjudicate.js'
-import { parseGameRecord } from '../referee/file.js'
-import { renderAdjudication } from '../referee/render.js'
+import { adjudicate } from '../games/spaceships/referee/adjudicate.js'
+import { parseGameRecord } from '../games/spaceships/referee/file.js'
+import { renderAdjudication } from '../games/spaceships/referee/render.js'
 import { type CliIo, EXIT } from './io.js'
 
 export async function refereeCommand(path: string, options: { json: boolean }, io: CliIo): Promise<number> {

@@ -6,12 +6,12 @@
  * other stopped answers with its reveal (the session's settle path, `settleMs`), so both
  * transcripts then decide one result. Quiet: one line per game whose result changed.
  */
-import { systemSecrets } from '../commit/secrets.js'
-import { hostGame, joinGame } from '../net/game.js'
-import type { Identity } from '../net/identity.js'
-import { parseInvite } from '../net/invite.js'
-import type { PlayerStrategy } from '../session/strategy.js'
-import { outcomeLine } from '../ui/panel.js'
+import { systemSecrets } from '../core/commit/secrets.js'
+import { hostGame, joinGame } from '../games/spaceships/net/game.js'
+import type { Identity } from '../core/net/identity.js'
+import { parseInvite } from '../games/spaceships/net/invite.js'
+import type { PlayerStrategy } from '../games/spaceships/session/strategy.js'
+import { outcomeLine } from '../games/spaceships/ui/panel.js'
 import { type GameMeta, allGames, endedMeta, openGameFiles, readMeta, sideOf, writeMeta } from './games.js'
 import type { CliIo } from './io.js'
 

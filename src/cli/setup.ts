@@ -1,10 +1,10 @@
 /** `spaceships setup random|check`: make or check a setup in the notation (§11.3.1, C-05). */
-import { randomSetup } from '../rules/enumerate.js'
-import { describeViolation } from '../rules/errors.js'
-import { seededRandom } from '../rules/rng.js'
-import { parseRuleset } from '../rules/ruleset.js'
-import { formatSetup, readSetup } from '../rules/setup.js'
-import { randomGameRecord } from '../referee/simulate.js'
+import { randomSetup } from '../games/spaceships/rules/enumerate.js'
+import { describeViolation } from '../games/spaceships/rules/errors.js'
+import { seededRandom } from '../games/spaceships/rules/rng.js'
+import { parseRuleset } from '../games/spaceships/rules/ruleset.js'
+import { formatSetup, readSetup } from '../games/spaceships/rules/setup.js'
+import { randomGameRecord } from '../games/spaceships/referee/simulate.js'
 import { type CliIo, EXIT } from './io.js'
 
 export interface SetupOptions {

@@ -3,15 +3,15 @@
  * the live game drew it (own space from the revealed setup and records, the opponent's space from
  * what the wire told this side). Several files of one game are read together.
  */
-import { playTurn, startGame, type GameState } from '../rules/game.js'
-import { readRecord } from '../rules/legality.js'
-import type { TurnSummary } from '../session/strategy.js'
-import { noFlashcube } from '../session/wire.js'
-import type { Role } from '../transcript/messages.js'
-import { examine, readEvidence } from '../verify/verify.js'
-import { colourEnabled, painter, renderBoards, turnReport } from '../ui/terminal.js'
-import { ownMarks, renderSpace } from '../ui/board.js'
-import { SCREEN_COLUMNS, wrap } from '../ui/panel.js'
+import { playTurn, startGame, type GameState } from '../games/spaceships/rules/game.js'
+import { readRecord } from '../games/spaceships/rules/legality.js'
+import type { TurnSummary } from '../games/spaceships/session/strategy.js'
+import { noFlashcube } from '../games/spaceships/session/wire.js'
+import type { Role } from '../games/spaceships/protocol/messages.js'
+import { examine, readEvidence } from '../games/spaceships/verify/verify.js'
+import { colourEnabled, painter, renderBoards, turnReport } from '../games/spaceships/ui/terminal.js'
+import { ownMarks, renderSpace } from '../games/spaceships/ui/board.js'
+import { SCREEN_COLUMNS, wrap } from '../games/spaceships/ui/panel.js'
 import { type CliIo, EXIT } from './io.js'
 import { exitFor, renderVerdict } from './verify.js'
 

@@ -1,8 +1,8 @@
 /** `spaceships verify FILE...` and `spaceships selfplay`: audit transcripts; make one from a bot game. */
-import { type Ruleset, formatRuleset, parseRuleset } from '../rules/ruleset.js'
-import { describeProtocolError } from '../transcript/errors.js'
-import { DEFAULT_TERMS, type Terms } from '../transcript/messages.js'
-import type { Verdict } from '../verify/verify.js'
+import { type Ruleset, formatRuleset, parseRuleset } from '../games/spaceships/rules/ruleset.js'
+import { describeProtocolError } from '../core/wire/errors.js'
+import { DEFAULT_TERMS, type Terms } from '../games/spaceships/protocol/messages.js'
+import type { Verdict } from '../games/spaceships/verify/verify.js'
 import { type CliIo, EXIT, cannotWrite } from './io.js'
 
 /** SPEC §12.8: the exit status of a verdict. */
@@ -106,7 +106,7 @@ export async function verifyCommand(
       })
     }
   }
-  const { groupByGame, verifyGroups, defaultJobs } = await import('../pool/verify-pool.js')
+  const { groupByGame, verifyGroups, defaultJobs } = await import('../games/spaceships/pool/verify-pool.js')
   const readable = files.flatMap((f) => (f.content === undefined ? [] : [{ name: f.name, content: f.content }]))
   const groups = options.separate === true ? readable.map((f) => [f]) : groupByGame(readable)
   const verdicts = await verifyGroups(groups, options.jobs ?? defaultJobs())
@@ -198,13 +198,13 @@ export async function selfplayCommand(
     { randomStrategy },
     { formatTranscript, memoryStore },
   ] = await Promise.all([
-    import('../commit/keys.js'),
-    import('../commit/secrets.js'),
-    import('../rules/rng.js'),
-    import('../session/channel.js'),
-    import('../session/session.js'),
-    import('../session/strategy.js'),
-    import('../transcript/file.js'),
+    import('../core/commit/keys.js'),
+    import('../core/commit/secrets.js'),
+    import('../games/spaceships/rules/rng.js'),
+    import('../core/session/channel.js'),
+    import('../games/spaceships/session/session.js'),
+    import('../games/spaceships/session/strategy.js'),
+    import('../games/spaceships/protocol/file.js'),
   ])
   const pair = memoryChannelPair()
   const side = (role: 'A' | 'B', k: 0 | 1) => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { SALT_BYTES } from '../../src/commit/commitments.js'
-import { runArena } from '../../src/arena/arena.js'
-import { DEFAULT_WORK, inferFleet } from '../../src/bot/inference.js'
-import { evidenceOf } from '../../src/knowledge/evidence.js'
-import type { TurnSummary } from '../../src/knowledge/summary.js'
-import { parseCell } from '../../src/rules/coords.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
+import { SALT_BYTES } from '../../src/games/spaceships/protocol/commitments.js'
+import { runArena } from '../../src/games/spaceships/arena/arena.js'
+import { DEFAULT_WORK, inferFleet } from '../../src/games/spaceships/bot/inference.js'
+import { evidenceOf } from '../../src/games/spaceships/knowledge/evidence.js'
+import type { TurnSummary } from '../../src/games/spaceships/knowledge/summary.js'
+import { parseCell } from '../../src/games/spaceships/rules/coords.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
 
 const cell = (name: string): number => {
   const c = parseCell(name)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { runArena } from '../../src/arena/arena.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/ruleset.js'
+import { runArena } from '../../src/games/spaceships/arena/arena.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
 import { recorded } from './recorded.js'
 
 // The longer arena checks of the levels, in a file of their own so that the test pool runs them

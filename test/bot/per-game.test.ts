@@ -4,18 +4,23 @@
  * side reveals at the end (SPEC §4.1, §7.8), so anyone holding a finished transcript can replay it.
  */
 import { describe, expect, it } from 'vitest'
-import { generateKeyPair } from '../../src/commit/keys.js'
-import { seededSecrets } from '../../src/commit/secrets.js'
-import { makeBot } from '../../src/bot/levels.js'
-import { initialPlayerState } from '../../src/rules/state.js'
-import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
-import { formatSetup } from '../../src/rules/setup.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import type { Setup } from '../../src/rules/setup.js'
-import { memoryChannelPair } from '../../src/session/channel.js'
-import { runSession } from '../../src/session/session.js'
-import { type PlayerStrategy, gameSecret, isResignation, randomStrategy } from '../../src/session/strategy.js'
-import { formatTranscript, memoryStore } from '../../src/transcript/file.js'
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { makeBot } from '../../src/games/spaceships/bot/levels.js'
+import { initialPlayerState } from '../../src/games/spaceships/rules/state.js'
+import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import { formatSetup } from '../../src/games/spaceships/rules/setup.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import type { Setup } from '../../src/games/spaceships/rules/setup.js'
+import { memoryChannelPair } from '../../src/core/session/channel.js'
+import { runSession } from '../../src/games/spaceships/session/session.js'
+import {
+  type PlayerStrategy,
+  gameSecret,
+  isResignation,
+  randomStrategy,
+} from '../../src/games/spaceships/session/strategy.js'
+import { formatTranscript, memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import { partsOf } from '../helpers.js'
 import { TERMS } from '../session/helpers.js'
 

@@ -1,5 +1,5 @@
-import { readRecord } from '../../src/rules/legality.js'
-import { type PlayerStrategy, isResignation } from '../../src/session/strategy.js'
+import { readRecord } from '../../src/games/spaceships/rules/legality.js'
+import { type PlayerStrategy, isResignation } from '../../src/games/spaceships/session/strategy.js'
 
 /**
  * A strategy that notes its setup and every move it makes in `moves`, each record checked strictly

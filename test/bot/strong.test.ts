@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { runArena } from '../../src/arena/arena.js'
-import { makeBot } from '../../src/bot/levels.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/ruleset.js'
-import { readRecord } from '../../src/rules/legality.js'
-import { type PlayerStrategy, isResignation } from '../../src/session/strategy.js'
+import { runArena } from '../../src/games/spaceships/arena/arena.js'
+import { makeBot } from '../../src/games/spaceships/bot/levels.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import { readRecord } from '../../src/games/spaceships/rules/legality.js'
+import { type PlayerStrategy, isResignation } from '../../src/games/spaceships/session/strategy.js'
 import { cli } from '../cli.js'
 
 /** Records every move a strategy makes, checking each against the rules as it is made (C-17). */

@@ -5,11 +5,11 @@
  */
 import type { Libp2p } from '@libp2p/interface'
 import { describe, expect, it } from 'vitest'
-import { seededSecrets } from '../../src/commit/secrets.js'
-import { hostGame, joinGame } from '../../src/net/game.js'
-import type { SessionEvent } from '../../src/session/session.js'
-import type { PlayerStrategy } from '../../src/session/strategy.js'
-import { memoryStore } from '../../src/transcript/file.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { hostGame, joinGame } from '../../src/games/spaceships/net/game.js'
+import type { SessionEvent } from '../../src/games/spaceships/session/session.js'
+import type { PlayerStrategy } from '../../src/games/spaceships/session/strategy.js'
+import { memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import { LOOPBACK, NET_TERMS, bot, playOverNet, testIdentity } from './helpers.js'
 
 describe('AbortSignal on hostGame and joinGame', () => {

@@ -1,13 +1,13 @@
 import type { Libp2p } from '@libp2p/interface'
-import { seededSecrets } from '../../src/commit/secrets.js'
-import { type HostOptions, type NetEvent, hostGame, joinGame } from '../../src/net/game.js'
-import { type Identity, identityFromSecret } from '../../src/net/identity.js'
-import { type Invite, formatInvite, parseInvite } from '../../src/net/invite.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import type { SessionResult } from '../../src/session/session.js'
-import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
-import { type TranscriptStore, memoryStore } from '../../src/transcript/file.js'
-import { SINGLE_GAME, type Terms } from '../../src/transcript/messages.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { type HostOptions, type NetEvent, hostGame, joinGame } from '../../src/games/spaceships/net/game.js'
+import { type Identity, identityFromSecret } from '../../src/core/net/identity.js'
+import { type Invite, formatInvite, parseInvite } from '../../src/games/spaceships/net/invite.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import type { SessionResult } from '../../src/games/spaceships/session/session.js'
+import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
+import { type TranscriptStore, memoryStore } from '../../src/games/spaceships/protocol/file.js'
+import { SINGLE_GAME, type Terms } from '../../src/games/spaceships/protocol/messages.js'
 
 export const NET_TERMS: Terms = {
   ruleset: '2.6.1 fleet=standard',

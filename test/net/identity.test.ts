@@ -2,7 +2,7 @@ import { generateKeyPairFromSeed } from '@libp2p/crypto/keys'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { identityFromSecret } from '../../src/net/identity.js'
+import { identityFromSecret } from '../../src/core/net/identity.js'
 
 describe('peer identity (SPEC §2: the PeerId key is the signing key)', () => {
   it('the PeerId, the libp2p key and the transcript key come from one seed, exactly as libp2p derives them', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { INVITE_PREFIX, formatInvite, parseInvite, relaysOf } from '../../src/net/invite.js'
+import { INVITE_PREFIX, formatInvite, parseInvite, relaysOf } from '../../src/games/spaceships/net/invite.js'
 import { NET_TERMS, testIdentity } from './helpers.js'
 
 describe('invites (SPEC §2.3)', () => {

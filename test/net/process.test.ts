@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { verifyTranscript } from '../../src/verify/verify.js'
+import { verifyTranscript } from '../../src/games/spaceships/verify/verify.js'
 
 const MAIN = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js')
 

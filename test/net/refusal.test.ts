@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { LineLimiter, REPEAT_LINE_MS } from '../../src/cli/io.js'
-import { seededSecrets } from '../../src/commit/secrets.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
 import {
   DialPacer,
   type NetEvent,
@@ -15,9 +15,9 @@ import {
   hostGame,
   joinGame,
   refusalOf,
-} from '../../src/net/game.js'
-import { VirtualClock } from '../../src/session/clock.js'
-import { memoryStore } from '../../src/transcript/file.js'
+} from '../../src/games/spaceships/net/game.js'
+import { VirtualClock } from '../../src/core/session/clock.js'
+import { memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import { LOOPBACK, NET_TERMS, bot, testIdentity } from './helpers.js'
 
 /** Whether `p` has settled after every ready continuation has run (no time passes on the virtual clock). */

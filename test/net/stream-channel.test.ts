@@ -5,16 +5,20 @@
  */
 import { streamPair } from '@libp2p/utils'
 import { describe, expect, it } from 'vitest'
-import { MAX_FRAME_BYTES, type StreamChannel, streamChannel } from '../../src/net/stream-channel.js'
-import type { Received } from '../../src/session/channel.js'
+import { type StreamChannel, streamChannel } from '../../src/core/net/stream-channel.js'
+import { LIMITS } from '../../src/games/spaceships/protocol/messages.js'
+
+/** SPEC §2.1, §9: the largest frame a Spaceships peer accepts. */
+const MAX_FRAME_BYTES = LIMITS.frameBytes
+import type { Received } from '../../src/core/session/channel.js'
 
 const never = new AbortController().signal
 const frame = (n: number, size = 16): Uint8Array => new Uint8Array(size).fill(n)
 
 async function connected(): Promise<{ a: StreamChannel; b: StreamChannel; detached: string[] }> {
   const detached: string[] = []
-  const a = streamChannel({ onDetach: () => detached.push('a') })
-  const b = streamChannel({ onDetach: () => detached.push('b') })
+  const a = streamChannel({ maxFrameBytes: MAX_FRAME_BYTES, onDetach: () => detached.push('a') })
+  const b = streamChannel({ maxFrameBytes: MAX_FRAME_BYTES, onDetach: () => detached.push('b') })
   const [x, y] = await streamPair()
   a.attach(x)
   b.attach(y)
@@ -55,7 +59,7 @@ describe('the stream channel (SPEC §2.1, §2.2)', () => {
 
   it('a frame over the limit is refused unread as malformed, and the stream dropped (a new one may come)', async () => {
     const detached: string[] = []
-    const c = streamChannel({ onDetach: () => detached.push('c') })
+    const c = streamChannel({ maxFrameBytes: MAX_FRAME_BYTES, onDetach: () => detached.push('c') })
     const [x, y] = await streamPair()
     c.attach(x)
     expect(await next(c)).toEqual({ kind: 'reconnected' })
@@ -76,7 +80,7 @@ describe('the stream channel (SPEC §2.1, §2.2)', () => {
   })
 
   it('a length prefix longer than four bytes is refused as malformed', async () => {
-    const c = streamChannel()
+    const c = streamChannel({ maxFrameBytes: MAX_FRAME_BYTES })
     const [x, y] = await streamPair()
     c.attach(x)
     await next(c)
@@ -104,7 +108,7 @@ describe('the stream channel (SPEC §2.1, §2.2)', () => {
   })
 
   it('after close: receive says closed, and a stream attached later is aborted at once', async () => {
-    const c = streamChannel()
+    const c = streamChannel({ maxFrameBytes: MAX_FRAME_BYTES })
     c.close()
     expect(await next(c)).toEqual({ kind: 'closed' })
     const [x] = await streamPair()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { verifyTranscript } from '../../src/verify/verify.js'
-import { formatTranscript } from '../../src/transcript/file.js'
+import { verifyTranscript } from '../../src/games/spaceships/verify/verify.js'
+import { formatTranscript } from '../../src/games/spaceships/protocol/file.js'
 import { playOverNet } from './helpers.js'
 
 describe('two peer nodes over TCP on loopback (SPEC §2)', () => {

@@ -1,11 +1,11 @@
 /** protocol/vectors/ are exactly what the seeds give, and each case yields its stated verdict (SPEC §14). */
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { fromHex, toHex } from '../../src/commit/bytes.js'
-import { decodeEnvelope, signatureValid } from '../../src/transcript/envelope.js'
-import { decodeFrame } from '../../src/transcript/frame.js'
-import { otherRole } from '../../src/transcript/messages.js'
-import { type Verdict, verifyFiles } from '../../src/verify/verify.js'
+import { fromHex, toHex } from '../../src/core/commit/bytes.js'
+import { decodeEnvelope, signatureValid } from '../../src/games/spaceships/protocol/envelope.js'
+import { decodeFrame } from '../../src/games/spaceships/protocol/frame.js'
+import { otherRole } from '../../src/games/spaceships/protocol/messages.js'
+import { type Verdict, verifyFiles } from '../../src/games/spaceships/verify/verify.js'
 import { type FrameVector, cryptoVectors, frameVectors, transcriptVectors, underTheRule } from './build-vectors.js'
 
 const DIR = new URL('../../protocol/vectors/', import.meta.url)

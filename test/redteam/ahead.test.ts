@@ -6,8 +6,8 @@
  * commitment ahead followed by aspects of another record is a commitment-mismatch at the reveal.
  */
 import { describe, expect, it } from 'vitest'
-import type { SealedEnvelope } from '../../src/transcript/envelope.js'
-import type { Part } from '../../src/transcript/messages.js'
+import type { SealedEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
+import type { Part } from '../../src/games/spaceships/protocol/messages.js'
 import { TERMS, playInMemory } from '../session/helpers.js'
 import { partsOf, summary, verdictOf } from './helpers.js'
 

@@ -9,10 +9,10 @@
  * phase envelope, never a stray one.
  */
 import { describe, expect, it } from 'vitest'
-import { generateKeyPair } from '../../src/commit/keys.js'
-import { seededSecrets } from '../../src/commit/secrets.js'
-import { type SealedEnvelope, seal } from '../../src/transcript/envelope.js'
-import { LIMITS, type Part } from '../../src/transcript/messages.js'
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { type SealedEnvelope, seal } from '../../src/games/spaceships/protocol/envelope.js'
+import { LIMITS, type Part } from '../../src/games/spaceships/protocol/messages.js'
 import { TERMS, playInMemory } from '../session/helpers.js'
 import { partsOf, summary, verdictOf } from './helpers.js'
 

@@ -1,7 +1,7 @@
 /** Shared helpers for the red-team tests: verdict summaries and file building. */
-import { formatTranscript } from '../../src/transcript/file.js'
-import { decodeEnvelope } from '../../src/transcript/envelope.js'
-import { type Verdict, verifyFiles } from '../../src/verify/verify.js'
+import { formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { decodeEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
+import { type Verdict, verifyFiles } from '../../src/games/spaceships/verify/verify.js'
 
 export function verdictOf(...transcripts: (readonly Uint8Array[])[]): Verdict {
   return verifyFiles(transcripts.map((t, i) => ({ name: `f${i}`, content: formatTranscript(t) })))

@@ -6,12 +6,12 @@
  * on a crash alone. The session checks the setup against the game's own terms.
  */
 import { describe, expect, it } from 'vitest'
-import { randomSetup } from '../../src/rules/enumerate.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { parseRuleset } from '../../src/rules/ruleset.js'
-import { formatSetup, readSetup } from '../../src/rules/setup.js'
-import { journaledStrategy, memoryJournal } from '../../src/session/journal.js'
-import { randomStrategy } from '../../src/session/strategy.js'
+import { randomSetup } from '../../src/games/spaceships/rules/enumerate.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { parseRuleset } from '../../src/games/spaceships/rules/ruleset.js'
+import { formatSetup, readSetup } from '../../src/games/spaceships/rules/setup.js'
+import { journaledStrategy, memoryJournal } from '../../src/games/spaceships/session/journal.js'
+import { randomStrategy } from '../../src/games/spaceships/session/strategy.js'
 
 describe('red team: the journal in a continued match (SPEC §2.2, §6.1)', () => {
   // The attack this guards against: the journaled setup is refused as "not legal" because it is checked without the

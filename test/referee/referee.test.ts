@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cli } from '../cli.js'
-import { type Adjudication, adjudicate } from '../../src/referee/adjudicate.js'
-import { FILE_ERROR_CODES, parseGameRecord } from '../../src/referee/file.js'
-import { randomGameRecord } from '../../src/referee/simulate.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/rules/ruleset.js'
+import { type Adjudication, adjudicate } from '../../src/games/spaceships/referee/adjudicate.js'
+import { FILE_ERROR_CODES, parseGameRecord } from '../../src/games/spaceships/referee/file.js'
+import { randomGameRecord } from '../../src/games/spaceships/referee/simulate.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
 
 const EXAMPLES = new URL('../../protocol/examples/', import.meta.url)
 

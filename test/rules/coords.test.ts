@@ -13,8 +13,12 @@ import {
   isAdjacentSet,
   looselyAdjacent,
   parseCell,
-} from '../../src/rules/coords.js'
-import { ADJACENCY_DEFINITIONS, computeDirectionBetween, directionIndexBetween } from '../../src/rules/coords.js'
+} from '../../src/games/spaceships/rules/coords.js'
+import {
+  ADJACENCY_DEFINITIONS,
+  computeDirectionBetween,
+  directionIndexBetween,
+} from '../../src/games/spaceships/rules/coords.js'
 import { cell, cells } from '../helpers.js'
 
 describe('cells and notation (2.6.1 §11.4, C-01)', () => {

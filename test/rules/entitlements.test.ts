@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { actionOptions } from '../../src/rules/enumerate.js'
-import { CLASSIC_RULESET } from '../../src/rules/ruleset.js'
-import { entitlements, maximumMatching } from '../../src/rules/state.js'
+import { actionOptions } from '../../src/games/spaceships/rules/enumerate.js'
+import { CLASSIC_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import { entitlements, maximumMatching } from '../../src/games/spaceships/rules/state.js'
 import { SETUP_A, SETUP_B, cells, damaged, game, names, turn, turnResult } from '../helpers.js'
 
 const CLASSIC_A =

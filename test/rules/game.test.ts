@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { playRandomGame } from '../../src/rules/enumerate.js'
+import { playRandomGame } from '../../src/games/spaceships/rules/enumerate.js'
 import {
   type GameState,
   type TurnReport,
@@ -8,11 +8,11 @@ import {
   matchWinner,
   nextAdditional,
   playTurn,
-} from '../../src/rules/game.js'
-import { formatRecord, parseRecord } from '../../src/rules/record.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/rules/ruleset.js'
-import { remainingMateriel } from '../../src/rules/state.js'
+} from '../../src/games/spaceships/rules/game.js'
+import { formatRecord, parseRecord } from '../../src/games/spaceships/rules/record.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/games/spaceships/rules/ruleset.js'
+import { remainingMateriel } from '../../src/games/spaceships/rules/state.js'
 import { SETUP_A, SETUP_B, game, ruleset, turn } from '../helpers.js'
 
 describe('termination and scoring (2.6.1 §2.3, C-25..C-27)', () => {

@@ -1,13 +1,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { COLOURS, LETTERS, NUMBERS } from '../../src/rules/coords.js'
-import { randomSetup } from '../../src/rules/enumerate.js'
-import { VIOLATION_CODES } from '../../src/rules/errors.js'
-import { readRecord } from '../../src/rules/legality.js'
-import { type Action, type RecordSyntax, formatRecord, parseRecord } from '../../src/rules/record.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET, formatRuleset, parseRuleset } from '../../src/rules/ruleset.js'
-import { formatSetup, parseSetup, readSetup } from '../../src/rules/setup.js'
+import { COLOURS, LETTERS, NUMBERS } from '../../src/games/spaceships/rules/coords.js'
+import { randomSetup } from '../../src/games/spaceships/rules/enumerate.js'
+import { VIOLATION_CODES } from '../../src/games/spaceships/rules/errors.js'
+import { readRecord } from '../../src/games/spaceships/rules/legality.js'
+import { type Action, type RecordSyntax, formatRecord, parseRecord } from '../../src/games/spaceships/rules/record.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import {
+  CLASSIC_RULESET,
+  DEFAULT_RULESET,
+  formatRuleset,
+  parseRuleset,
+} from '../../src/games/spaceships/rules/ruleset.js'
+import { formatSetup, parseSetup, readSetup } from '../../src/games/spaceships/rules/setup.js'
 import { SETUP_A, SETUP_B, cell, game } from '../helpers.js'
 
 const STRICT: RecordSyntax = { variant: '2.6.1', mode: 'strict' }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Exchange } from '../../src/rules/resolve.js'
-import { CLASSIC_RULESET } from '../../src/rules/ruleset.js'
+import type { Exchange } from '../../src/games/spaceships/rules/resolve.js'
+import { CLASSIC_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
 import { SETUP_A, SETUP_B, cell, cells, damaged, game, names, turn } from '../helpers.js'
 
 /** Compact form of exchanges: `Rv1:hit`, `Rv1:hit!Rv1,Rv2` (explosions), `sRv1:ship`, `k:Rv1`. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { randomSetup } from '../../src/rules/enumerate.js'
-import { fleetProblem, legalFleets } from '../../src/rules/fleet.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/rules/ruleset.js'
-import { readSetup, validateSetup } from '../../src/rules/setup.js'
+import { randomSetup } from '../../src/games/spaceships/rules/enumerate.js'
+import { fleetProblem, legalFleets } from '../../src/games/spaceships/rules/fleet.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/games/spaceships/rules/ruleset.js'
+import { readSetup, validateSetup } from '../../src/games/spaceships/rules/setup.js'
 import { SETUP_A, ruleset } from '../helpers.js'
 
 function codes(text: string, ruleset: Ruleset = DEFAULT_RULESET, additional = 0): string[] {

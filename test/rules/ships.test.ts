@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ALL_CELLS, FACE_NEIGHBOURS, sortCells } from '../../src/rules/coords.js'
+import { ALL_CELLS, FACE_NEIGHBOURS, sortCells } from '../../src/games/spaceships/rules/coords.js'
 import {
   SHIP_TYPES,
   type ShapeOptions,
@@ -7,7 +7,7 @@ import {
   boxesOf,
   placements,
   shapeProblem,
-} from '../../src/rules/ships.js'
+} from '../../src/games/spaceships/rules/ships.js'
 import { cells } from '../helpers.js'
 
 const STD: ShapeOptions = { variant: '2.6.1', strictPatrolCruiser: false }

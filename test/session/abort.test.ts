@@ -3,14 +3,14 @@
  * signed; during the game this side stops it by a claim (SPEC §6.5) and the session ends.
  */
 import { describe, expect, it } from 'vitest'
-import { generateKeyPair } from '../../src/commit/keys.js'
-import { seededSecrets } from '../../src/commit/secrets.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { memoryChannelPair } from '../../src/session/channel.js'
-import { VirtualClock } from '../../src/session/clock.js'
-import { type SessionEvent, runSession } from '../../src/session/session.js'
-import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
-import { memoryStore } from '../../src/transcript/file.js'
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { memoryChannelPair } from '../../src/core/session/channel.js'
+import { VirtualClock } from '../../src/core/session/clock.js'
+import { type SessionEvent, runSession } from '../../src/games/spaceships/session/session.js'
+import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
+import { memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import { TERMS } from './helpers.js'
 
 describe('SessionOptions.signal: stopping a session from outside', () => {

@@ -4,10 +4,10 @@
  * for; and a commitment where the schedule does not allow it is the sender's protocol violation.
  */
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../../src/rules/rng.js'
-import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
-import type { SealedEnvelope } from '../../src/transcript/envelope.js'
-import type { Part } from '../../src/transcript/messages.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
+import type { SealedEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
+import type { Part } from '../../src/games/spaceships/protocol/messages.js'
 import { partsOf, summary, verdictOf } from '../redteam/helpers.js'
 import { TERMS, playInMemory } from './helpers.js'
 

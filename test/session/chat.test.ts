@@ -4,8 +4,8 @@
  * second they are dropped, so a peer cannot flood the other player's screen.
  */
 import { describe, expect, it } from 'vitest'
-import { encodeControl } from '../../src/transcript/frame.js'
-import { LIMITS } from '../../src/transcript/messages.js'
+import { encodeControl } from '../../src/games/spaceships/protocol/frame.js'
+import { LIMITS } from '../../src/games/spaceships/protocol/messages.js'
 import { playInMemory } from './helpers.js'
 
 describe('chat over a session (SPEC §2.4)', () => {

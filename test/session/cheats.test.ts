@@ -5,28 +5,28 @@
  * public knowledge can show is refused before anything is answered (SPEC §6.7, §8).
  */
 import { describe, expect, it } from 'vitest'
-import { SideSecrets } from '../../src/commit/commitments.js'
-import { BEAM_LINES, directionIndexBetween, partialOf } from '../../src/rules/coords.js'
-import { randomRecord } from '../../src/rules/enumerate.js'
-import type { CheckedRecord } from '../../src/rules/legality.js'
-import { type Action, formatRecord } from '../../src/rules/record.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/rules/ruleset.js'
-import { readSetup } from '../../src/rules/setup.js'
-import { entitlements } from '../../src/rules/state.js'
-import type { Deviation, SealOverride } from '../../src/session/session.js'
-import type { PlayerStrategy } from '../../src/session/strategy.js'
-import { type SealedEnvelope, decodeEnvelope, withSignature } from '../../src/transcript/envelope.js'
-import { formatTranscript } from '../../src/transcript/file.js'
+import { SideSecrets } from '../../src/games/spaceships/protocol/commitments.js'
+import { BEAM_LINES, directionIndexBetween, partialOf } from '../../src/games/spaceships/rules/coords.js'
+import { randomRecord } from '../../src/games/spaceships/rules/enumerate.js'
+import type { CheckedRecord } from '../../src/games/spaceships/rules/legality.js'
+import { type Action, formatRecord } from '../../src/games/spaceships/rules/record.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { CLASSIC_RULESET, DEFAULT_RULESET, type Ruleset } from '../../src/games/spaceships/rules/ruleset.js'
+import { readSetup } from '../../src/games/spaceships/rules/setup.js'
+import { entitlements } from '../../src/games/spaceships/rules/state.js'
+import type { Deviation, SealOverride } from '../../src/games/spaceships/session/session.js'
+import type { PlayerStrategy } from '../../src/games/spaceships/session/strategy.js'
+import { type SealedEnvelope, decodeEnvelope, withSignature } from '../../src/games/spaceships/protocol/envelope.js'
+import { formatTranscript } from '../../src/games/spaceships/protocol/file.js'
 import {
   type FlashcubeAnswer,
   type OffenceClass,
   type Part,
   type Terms,
   cellIndex,
-} from '../../src/transcript/messages.js'
-import { revealedSetup } from '../../src/verify/replay.js'
-import { type Verdict, verifyFiles } from '../../src/verify/verify.js'
+} from '../../src/games/spaceships/protocol/messages.js'
+import { revealedSetup } from '../../src/games/spaceships/verify/replay.js'
+import { type Verdict, verifyFiles } from '../../src/games/spaceships/verify/verify.js'
 import { SETUP_A, SETUP_B } from '../helpers.js'
 import { type PlayedGame, TERMS, playInMemory } from './helpers.js'
 
@@ -181,7 +181,7 @@ describe('cheats found by an opening, live (SPEC §12.4)', () => {
     }
     const cheatSeed: { value: Uint8Array } = { value: new Uint8Array(32) }
     // The session draws its nonce then its seed from the secret source; replay the draws to know the seed.
-    const { seededSecrets } = await import('../../src/commit/secrets.js')
+    const { seededSecrets } = await import('../../src/core/commit/secrets.js')
     const src = seededSecrets('cheat/false-report/B')
     src.bytes(32) // the key
     src.bytes(32) // the nonce

@@ -1,12 +1,17 @@
-import { generateKeyPair } from '../../src/commit/keys.js'
-import { seededSecrets } from '../../src/commit/secrets.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { type Fault, type MemoryPair, memoryChannelPair } from '../../src/session/channel.js'
-import { VirtualClock } from '../../src/session/clock.js'
-import { type Deviation, type SessionEvent, type SessionResult, runSession } from '../../src/session/session.js'
-import { type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
-import { type TranscriptStore, memoryStore } from '../../src/transcript/file.js'
-import { SINGLE_GAME, type Terms } from '../../src/transcript/messages.js'
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { type Fault, type MemoryPair, memoryChannelPair } from '../../src/core/session/channel.js'
+import { VirtualClock } from '../../src/core/session/clock.js'
+import {
+  type Deviation,
+  type SessionEvent,
+  type SessionResult,
+  runSession,
+} from '../../src/games/spaceships/session/session.js'
+import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
+import { type TranscriptStore, memoryStore } from '../../src/games/spaceships/protocol/file.js'
+import { SINGLE_GAME, type Terms } from '../../src/games/spaceships/protocol/messages.js'
 
 export const TERMS: Terms = {
   ruleset: '2.6.1 fleet=standard',

@@ -4,8 +4,8 @@
  * from either file and from both merged. (The thousand-game soak is `npm run soak`.)
  */
 import { describe, expect, it } from 'vitest'
-import { formatTranscript } from '../../src/transcript/file.js'
-import { verifyFiles } from '../../src/verify/verify.js'
+import { formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { verifyFiles } from '../../src/games/spaceships/verify/verify.js'
 import { TERMS, playInMemory } from './helpers.js'
 
 const GAMES = 12

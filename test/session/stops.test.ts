@@ -6,13 +6,13 @@
  * once merged.
  */
 import { describe, expect, it } from 'vitest'
-import { seededRandom } from '../../src/rules/rng.js'
-import type { MemoryPair } from '../../src/session/channel.js'
-import type { VirtualClock } from '../../src/session/clock.js'
-import type { SessionEvent } from '../../src/session/session.js'
-import { RESIGN, type PlayerStrategy, randomStrategy } from '../../src/session/strategy.js'
-import { LIMITS } from '../../src/transcript/messages.js'
-import type { Verdict } from '../../src/verify/verify.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import type { MemoryPair } from '../../src/core/session/channel.js'
+import type { VirtualClock } from '../../src/core/session/clock.js'
+import type { SessionEvent } from '../../src/games/spaceships/session/session.js'
+import { RESIGN, type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
+import { LIMITS } from '../../src/games/spaceships/protocol/messages.js'
+import type { Verdict } from '../../src/games/spaceships/verify/verify.js'
 import { partsOf, verdictOf } from '../redteam/helpers.js'
 import { TERMS, playInMemory } from './helpers.js'
 

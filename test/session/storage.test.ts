@@ -7,9 +7,10 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { StorageError, appendLineDurably, fileStore } from '../../src/session/file-store.js'
-import { fileJournal } from '../../src/session/journal.js'
-import { TRANSCRIPT_MAGIC } from '../../src/transcript/file.js'
+import { appendLineDurably } from '../../src/core/session/file-store.js'
+import { StorageError, fileStore } from '../../src/games/spaceships/session/store.js'
+import { fileJournal } from '../../src/games/spaceships/session/journal.js'
+import { TRANSCRIPT_MAGIC } from '../../src/games/spaceships/protocol/file.js'
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'spaceships-storage-'))
 const bytes = (n: number): Uint8Array => Uint8Array.from({ length: 40 }, (_, i) => (i * 7 + n) & 0xff)

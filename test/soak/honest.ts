@@ -6,10 +6,10 @@
  * from either file.
  */
 import { describe, expect, it } from 'vitest'
-import { randomInt, seededRandom } from '../../src/rules/rng.js'
-import { formatTranscript } from '../../src/transcript/file.js'
-import { LIMITS } from '../../src/transcript/messages.js'
-import { verifyFiles } from '../../src/verify/verify.js'
+import { randomInt, seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { LIMITS } from '../../src/games/spaceships/protocol/messages.js'
+import { verifyFiles } from '../../src/games/spaceships/verify/verify.js'
 import { TERMS, playInMemory } from '../session/helpers.js'
 
 const MAX_TURNS = 30

@@ -4,7 +4,7 @@
  * of new connections per address, and every game completes with the same verdict on both sides.
  */
 import { describe, expect, it } from 'vitest'
-import { createRelayNode } from '../../src/net/node.js'
+import { createRelayNode } from '../../src/core/net/node.js'
 import { LOOPBACK, NET_TERMS, playOverNet, testIdentity } from '../net/helpers.js'
 
 const GAMES = 20

@@ -1,6 +1,6 @@
 /** fast-check arbitraries for protocol values (SPEC §6.1, §7), shared by the codec and frame tests. */
 import fc from 'fast-check'
-import { encodeUnsigned, type Unsigned } from '../../src/transcript/codec.js'
+import { encodeUnsigned, type Unsigned } from '../../src/games/spaceships/protocol/codec.js'
 import {
   CELL_NAMES,
   CODE_SHIPS,
@@ -11,7 +11,7 @@ import {
   type Terms,
   VERDICT_OUTCOMES,
   WINNERS,
-} from '../../src/transcript/messages.js'
+} from '../../src/games/spaceships/protocol/messages.js'
 
 export const bytes = (n: number): fc.Arbitrary<Uint8Array> => fc.uint8Array({ minLength: n, maxLength: n })
 export const cell = fc.integer({ min: 0, max: 124 }).map((i) => CELL_NAMES[i] ?? 'Rv1')

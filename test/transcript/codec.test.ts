@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { decodeEnvelopeBytes, encodeUnsigned } from '../../src/transcript/codec.js'
-import { LIMITS } from '../../src/transcript/messages.js'
+import { decodeEnvelopeBytes, encodeUnsigned } from '../../src/games/spaceships/protocol/codec.js'
+import { LIMITS } from '../../src/games/spaceships/protocol/messages.js'
 import { envelopeBytes, unsigned } from './arbitraries.js'
 
 const sig = new Uint8Array(64).fill(3)

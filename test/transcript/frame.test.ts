@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { toBase64url } from '../../src/commit/bytes.js'
-import { type SealedEnvelope, decodeEnvelope, signatureValid } from '../../src/transcript/envelope.js'
+import { toBase64url } from '../../src/core/commit/bytes.js'
+import { type SealedEnvelope, decodeEnvelope, signatureValid } from '../../src/games/spaceships/protocol/envelope.js'
 import {
   FRAME,
   type FrameContext,
@@ -9,8 +9,8 @@ import {
   encodeControl,
   encodeEnvelopeFrame,
   encodeResume,
-} from '../../src/transcript/frame.js'
-import { LIMITS, type Role } from '../../src/transcript/messages.js'
+} from '../../src/games/spaceships/protocol/frame.js'
+import { LIMITS, type Role } from '../../src/games/spaceships/protocol/messages.js'
 import { deflateRawSync } from 'node:zlib'
 import { TERMS, playInMemory } from '../session/helpers.js'
 

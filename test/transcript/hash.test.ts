@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { utf8 } from '../../src/commit/bytes.js'
+import { utf8 } from '../../src/core/commit/bytes.js'
 import {
   type CellValue,
   SPACE_CELLS,
@@ -10,10 +10,11 @@ import {
   detailCommitment,
   occupancyCommitment,
   recordCommitment,
-} from '../../src/commit/commitments.js'
-import { BlockHash, DOMAIN, SaltPrf, domainBlock, taggedHash } from '../../src/commit/hash.js'
-import { sha256Reference } from '../../src/commit/reference.js'
-import { Sha256 } from '../../src/commit/sha256.js'
+} from '../../src/games/spaceships/protocol/commitments.js'
+import { BlockHash, SaltPrf, domainBlock, taggedHash } from '../../src/core/commit/hash.js'
+import { DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
+import { sha256Reference } from '../../src/core/commit/reference.js'
+import { Sha256 } from '../../src/core/commit/sha256.js'
 
 const tags = Object.values(DOMAIN)
 const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 })
@@ -106,7 +107,7 @@ describe('hashing (SPEC §3.3)', () => {
           const block = domainBlock(t, game, r)
           expect(new BlockHash(t, game, r).of(rest)).toEqual(sha256Reference(block, rest))
           const copy = seed.slice()
-          const prf = new SaltPrf(seed, game, r)
+          const prf = new SaltPrf(DOMAIN.salt, seed, game, r)
           seed.fill(0x5a)
           const plain = sha256Reference(domainBlock(DOMAIN.salt, game, r), copy, new Uint8Array(32), rest).slice(
             0,

@@ -8,7 +8,7 @@ import {
   publicKeyProblem,
   sign,
   verifySignature,
-} from '../../src/commit/keys.js'
+} from '../../src/core/commit/keys.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
 const P = 2n ** 255n - 19n

@@ -1,13 +1,13 @@
 /** The human strategy with a scripted prompter: what it says between the prompts. */
 import { describe, expect, it } from 'vitest'
-import { randomSetup } from '../../src/rules/enumerate.js'
-import { seededRandom } from '../../src/rules/rng.js'
-import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
-import { initialPlayerState } from '../../src/rules/state.js'
-import { NO_PAINT } from '../../src/ui/board.js'
-import { Notices, type Prompter, humanStrategy, turnReport } from '../../src/ui/terminal.js'
-import type { TurnSummary } from '../../src/knowledge/summary.js'
-import type { Aspects, Results } from '../../src/transcript/messages.js'
+import { randomSetup } from '../../src/games/spaceships/rules/enumerate.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import { initialPlayerState } from '../../src/games/spaceships/rules/state.js'
+import { NO_PAINT } from '../../src/games/spaceships/ui/board.js'
+import { Notices, type Prompter, humanStrategy, turnReport } from '../../src/games/spaceships/ui/terminal.js'
+import type { TurnSummary } from '../../src/games/spaceships/knowledge/summary.js'
+import type { Aspects, Results } from '../../src/games/spaceships/protocol/messages.js'
 
 /** A prompter that does nothing this turn (`-`) and confirms it. */
 const nothing: Prompter = {

@@ -1,7 +1,7 @@
 /** The words of the terminal game: wrapping, clocks, what a record does, the result from each side. */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseRecord } from '../../src/rules/record.js'
+import { parseRecord } from '../../src/games/spaceships/rules/record.js'
 import {
   PROVISIONAL_NOTE,
   beamWords,
@@ -12,9 +12,9 @@ import {
   outcomeLine,
   shortId,
   wrap,
-} from '../../src/ui/panel.js'
-import { DEFAULT_RULESET } from '../../src/rules/ruleset.js'
-import type { Verdict } from '../../src/verify/verify.js'
+} from '../../src/games/spaceships/ui/panel.js'
+import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import type { Verdict } from '../../src/games/spaceships/verify/verify.js'
 
 describe('the terminal game in words', () => {
   it('wrap keeps every word, in order, and no line longer than the width unless one word is', () => {

@@ -6,12 +6,12 @@
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { fromBase64url, toBase64url } from '../../src/commit/bytes.js'
-import { decodeEnvelope, seal } from '../../src/transcript/envelope.js'
-import { TRANSCRIPT_MAGIC, formatTranscript } from '../../src/transcript/file.js'
-import { generateKeyPair } from '../../src/commit/keys.js'
-import { seededSecrets } from '../../src/commit/secrets.js'
-import { type Verdict, readEvidence, verifyFiles } from '../../src/verify/verify.js'
+import { fromBase64url, toBase64url } from '../../src/core/commit/bytes.js'
+import { decodeEnvelope, seal } from '../../src/games/spaceships/protocol/envelope.js'
+import { TRANSCRIPT_MAGIC, formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { type Verdict, readEvidence, verifyFiles } from '../../src/games/spaceships/verify/verify.js'
 import { TERMS, playInMemory } from '../session/helpers.js'
 
 let fileA: string

@@ -1,0 +1,122 @@
+/**
+ * The transcript on disk (protocol/SPEC.md §11): the session's store adapter, the only place the
+ * session's envelopes meet the file system. Each envelope is appended as one line and flushed to
+ * stable storage before it is sent or acted on (SPEC §2.2).
+ *
+ * A line is written whole or not at all, as far as the game is concerned: a write that fails
+ * (a full disk) is cut back off before the error is reported, and a last line without its newline
+ * (the process died mid-write) is cut off when the file is opened again. Neither was ever sent or
+ * acted on, because nothing is sent or acted on before its line is flushed, so dropping it is safe.
+ */
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs'
+import {
+  type TranscriptFormat,
+  type TranscriptStore,
+  formatLine,
+  parseTranscript,
+  transcriptHeader,
+} from '../transcript/file.js'
+import { describeProtocolError } from '../wire/errors.js'
+
+/** A transcript file could not be read or written; the message says which and why, in one line. */
+export class StorageError extends Error {
+  override readonly name = 'StorageError'
+}
+
+export function ioMessage(e: unknown): string {
+  const err = e as NodeJS.ErrnoException
+  return err.code === 'ENOSPC'
+    ? 'the disk is full'
+    : err.code === 'EACCES' || err.code === 'EPERM'
+      ? 'permission denied'
+      : (err.code ?? err.message)
+}
+
+export function fileStore(path: string, format: TranscriptFormat): TranscriptStore {
+  let text = ''
+  try {
+    text = readFileSync(path, 'latin1')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
+  }
+  const whole = text.lastIndexOf('\n') + 1
+  if (whole < text.length) {
+    try {
+      truncateSync(path, whole)
+    } catch (e) {
+      throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
+    }
+    text = text.slice(0, whole)
+  }
+  const envelopes: Uint8Array[] = []
+  if (text === '') appendLineDurably(path, transcriptHeader(format), 'transcript')
+  else {
+    const parsed = parseTranscript(format, text)
+    if (!parsed.ok)
+      throw new StorageError(
+        `${path} is not a transcript this program can resume: ${describeProtocolError(parsed.error.error)}`,
+      )
+    for (const l of parsed.value.lines) {
+      if (l.bytes === undefined)
+        throw new StorageError(`${path} line ${l.line} is damaged; the game cannot resume from it`)
+      envelopes.push(l.bytes)
+    }
+  }
+  // The file's modification time is when its last envelope was persisted, sent or received:
+  // what a resumed session's clock runs from (SPEC §6.6).
+  let writtenAt: number | undefined
+  try {
+    writtenAt = envelopes.length === 0 ? undefined : statSync(path).mtimeMs
+  } catch {
+    writtenAt = undefined
+  }
+  return {
+    append(bytes) {
+      appendLineDurably(path, formatLine(bytes), 'transcript')
+      envelopes.push(bytes)
+    },
+    envelopes: () => envelopes,
+    lastWrittenAt: () => writtenAt,
+  }
+}
+
+/**
+ * Appends `line` and a newline in one write, flushed to stable storage; on failure cuts the file
+ * back to where it was and throws a StorageError naming the file (`what`) and the cause.
+ */
+export function appendLineDurably(path: string, line: string, what: string): void {
+  let fd: number
+  try {
+    fd = openSync(path, 'a', 0o600)
+  } catch (e) {
+    throw new StorageError(`cannot open the ${what} ${path}: ${ioMessage(e)}`)
+  }
+  let size = 0
+  try {
+    size = fstatSync(fd).size
+    const data = Buffer.from(line + '\n', 'utf8')
+    let written = 0
+    while (written < data.length) written += writeSync(fd, data, written)
+    fsyncSync(fd)
+  } catch (e) {
+    try {
+      ftruncateSync(fd, size)
+    } catch {
+      // The torn line is cut off when the file is next opened.
+    }
+    throw new StorageError(`cannot write the ${what} ${path}: ${ioMessage(e)}`)
+  } finally {
+    closeSync(fd)
+  }
+}

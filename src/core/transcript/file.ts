@@ -1,0 +1,153 @@
+/**
+ * The transcript file (protocol/SPEC.md §11): a header line naming the game protocol and its
+ * version, then one envelope per line in base64url, in the order the writer persisted them. The
+ * format is the core's; each game protocol names its header and limits (`TranscriptFormat`).
+ * Pure: files are read and written at the edges (the CLI, the session's store adapter).
+ */
+import { fromBase64url, toBase64url } from '../commit/bytes.js'
+import { type ProtocolError, protocolError } from '../wire/errors.js'
+
+/** What a game protocol fixes of its transcript files (SPEC §9, §11). */
+export interface TranscriptFormat {
+  /** The header's first word: `spaceships-transcript` for Spaceships (SPEC §11). */
+  readonly name: string
+  readonly version: number
+  /** SPEC §9 `fileBytes`: the largest file read. */
+  readonly maxBytes: number
+  /** SPEC §9 `fileLines`: the most envelope lines read (the header line not counted). */
+  readonly maxLines: number
+}
+
+/** The header line: the format's name and version, separated by one space. */
+export function transcriptHeader(f: TranscriptFormat): string {
+  return `${f.name} ${f.version}`
+}
+
+export interface TranscriptFileError {
+  /** 1-based line of the file; 0 for the whole file. */
+  readonly line: number
+  readonly error: ProtocolError
+}
+
+/** One envelope line: its bytes, or why they could not be read (such a line is not evidence). */
+export interface TranscriptLine {
+  /** 1-based line number in the file. */
+  readonly line: number
+  readonly bytes: Uint8Array | undefined
+  readonly error: ProtocolError | undefined
+}
+
+export interface ParsedTranscript {
+  readonly lines: readonly TranscriptLine[]
+  /** A final line without its newline was found and ignored (SPEC §11: never completely written). */
+  readonly torn: boolean
+}
+
+export function formatLine(bytes: Uint8Array): string {
+  return toBase64url(bytes)
+}
+
+export function formatTranscript(format: TranscriptFormat, envelopes: readonly Uint8Array[]): string {
+  return [transcriptHeader(format), ...envelopes.map(formatLine)].join('\n') + '\n'
+}
+
+/**
+ * Reads a transcript file. Only the whole file can fail (size, header, version); each line that
+ * is not strict base64url is returned with its error, for the verifier to report and set aside.
+ */
+export function parseTranscript(
+  format: TranscriptFormat,
+  input: string | Uint8Array,
+): { ok: true; value: ParsedTranscript } | { ok: false; error: TranscriptFileError } {
+  const magic = transcriptHeader(format)
+  const prefix = `${format.name} `
+  const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.length
+  if (size > format.maxBytes)
+    return {
+      ok: false,
+      error: {
+        line: 0,
+        error: protocolError('file.too-large', '', '§9', `${size} bytes; at most ${format.maxBytes}`),
+      },
+    }
+  const text =
+    typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('latin1')
+  const rows = text.split('\n')
+  const torn = rows.length > 0 && rows[rows.length - 1] !== ''
+  // The last element is what follows the final newline: empty in a whole file, a torn line otherwise.
+  rows.pop()
+  const header = rows[0]
+  if (header === undefined)
+    return {
+      ok: false,
+      error: {
+        line: 1,
+        error: protocolError('file.header', '', '§11', `an empty file; a transcript starts with "${magic}"`),
+      },
+    }
+  if (header !== magic) {
+    if (header.startsWith(prefix)) {
+      const version = header.slice(prefix.length, prefix.length + 8)
+      return {
+        ok: false,
+        error: {
+          line: 1,
+          error: protocolError(
+            'file.version',
+            '',
+            '§11',
+            `a version ${version} transcript; this program reads version ${format.version}`,
+          ),
+        },
+      }
+    }
+    return {
+      ok: false,
+      error: {
+        line: 1,
+        error: protocolError('file.header', '', '§11', `the first line must be "${magic}"`),
+      },
+    }
+  }
+  if (rows.length - 1 > format.maxLines)
+    return {
+      ok: false,
+      error: {
+        line: 0,
+        error: protocolError('file.too-large', '', '§9', `${rows.length - 1} lines; at most ${format.maxLines}`),
+      },
+    }
+  const lines: TranscriptLine[] = []
+  for (let i = 1; i < rows.length; i++) {
+    const row = rows[i] ?? ''
+    const bytes = fromBase64url(row)
+    lines.push(
+      bytes === undefined || row === ''
+        ? {
+            line: i + 1,
+            bytes: undefined,
+            error: protocolError('wire.base64', '', '§11', row === '' ? 'an empty line' : 'not strict base64url'),
+          }
+        : { line: i + 1, bytes, error: undefined },
+    )
+  }
+  return { ok: true, value: { lines, torn } }
+}
+
+/** Where a peer persists envelopes before sending or acting on them (DESIGN.md goal 5). */
+export interface TranscriptStore {
+  /** Persists one envelope; throws if it cannot (a full disk), before anything is sent. */
+  append(bytes: Uint8Array): void
+  /** Every envelope persisted so far, in order. */
+  envelopes(): readonly Uint8Array[]
+  /**
+   * When the last envelope held at opening was written (clock ms), for a store that knows: a
+   * resumed session's deadlines run from it (SPEC §6.6), not from the restart.
+   */
+  lastWrittenAt?(): number | undefined
+}
+
+export function memoryStore(initial: readonly Uint8Array[] = []): TranscriptStore {
+  const list = [...initial]
+  return { append: (b) => void list.push(b), envelopes: () => list }
+}

@@ -1,0 +1,36 @@
+/**
+ * `spaceships/spaaace`: the Spaaace! rules engine (`../shared/rules/spaaace.md`, tags S-nn) and
+ * the open-game referee that reads the rules' appendix record (docs/SPAAACE-REFEREE.md). Pure:
+ * no I/O, no clock, randomness only from an injected seed.
+ */
+export {
+  type AllianceOrder,
+  type Battle,
+  type Claim,
+  type GameState,
+  type NumericTerm,
+  type Offence,
+  type OffenceRule,
+  type OptionTerm,
+  type OrderSet,
+  type PlayerIndex,
+  type PlayerState,
+  type PlayerStatus,
+  type Ship,
+  type Submission,
+  type Terms,
+  DEFAULT_TERMS,
+  EMPTY_ORDERS,
+  LIMITS,
+  NUMERIC_TERMS,
+  OFFENCE_RULES,
+  OPTIONS,
+} from './rules/types.js'
+export { type ParsedOrders, ORDER_WORDS, type OrderWord, formatOrderSet, parseOrderSet } from './rules/orders.js'
+export { genesis, sectorCount, termsProblem, wormholeOf } from './rules/state.js'
+export { type TickEvent, type TickOutcome, playTick } from './rules/tick.js'
+export { type BattleOutcome, fameAfter, resolveBattle } from './rules/battle.js'
+export { type RefereeResult, type RefereeTick, referee } from './referee/referee.js'
+export { closingStateJson } from './referee/json.js'
+export { describeTick } from './referee/words.js'
+export { type Rng, randomRecord, seededRng } from './referee/random.js'

@@ -1,0 +1,136 @@
+/**
+ * Invites (protocol/SPEC.md §2.3): one copy-pasteable string that tells the joiner whom to dial
+ * (the host's PeerId and addresses, relayed ones included), what it will be asked to accept (the
+ * terms the host's hello will carry), and the game's local name (so both sides keep it in a
+ * directory of the same name and a restarted process finds it).
+ *
+ * `spaceships3.` + base64url(JSON). The invite is not trusted: the PeerId is checked by
+ * Noise on connection, the terms by the hellos (SPEC §6.1).
+ */
+import { peerIdFromString } from '@libp2p/peer-id'
+import { multiaddr } from '@multiformats/multiaddr'
+import { fromBase64url, toBase64url, utf8 } from '../../../core/commit/bytes.js'
+import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
+import { type Decoder, decodeWith, failAt, integer, object, oneOf, text } from '../../../core/wire/decode.js'
+import { LIMITS, PROTOCOL_VERSION, SINGLE_GAME, type Terms } from '../protocol/messages.js'
+
+export const INVITE_PREFIX = `spaceships${PROTOCOL_VERSION}.`
+
+/** The terms as an invite carries them (SPEC §2.3): a single game's. */
+interface InviteTerms {
+  readonly ruleset: string
+  readonly maxTurns: number
+  readonly setupMs: number
+  readonly turnMs: number
+  readonly replyMs: number
+  readonly sanction: 'forfeit'
+}
+
+const canonicalRuleset: Decoder<string> = (v, at) => {
+  const t = text(LIMITS.rulesetBytes, '§2.3')(v, at)
+  const r = parseRuleset(t)
+  if (!r.ok) return failAt('field.format', at, '§2.3', r.error.message)
+  if (formatRuleset(r.value) !== t)
+    return failAt('field.format', at, '§2.3', `not canonical: write "${formatRuleset(r.value)}"`)
+  return t
+}
+const deadline = integer(LIMITS.minDeadlineMs, LIMITS.maxDeadlineMs, '§6.1')
+const termsDecoder = object<InviteTerms>(
+  {
+    ruleset: canonicalRuleset,
+    maxTurns: integer(1, LIMITS.maxTurns, '§6.1'),
+    setupMs: deadline,
+    turnMs: deadline,
+    replyMs: deadline,
+    sanction: oneOf(['forfeit'], '§6.1'),
+  },
+  '§2.3',
+)
+/** SPEC §2.3: invites are short enough to paste; more than this is refused unread. */
+export const MAX_INVITE_CHARS = 4096
+const MAX_INVITE_ADDRS = 16
+
+export interface Invite {
+  /** 32 hex digits (128 random bits): names the game locally on both sides and is the bearer token a joiner presents (SPEC §2.3). */
+  readonly id: string
+  readonly peer: string
+  readonly addrs: readonly string[]
+  readonly terms: Terms
+}
+
+export type InviteResult = { ok: true; value: Invite } | { ok: false; error: { field: string; message: string } }
+
+export function formatInvite(invite: Invite): string {
+  const t = invite.terms
+  const terms: InviteTerms = {
+    ruleset: t.ruleset,
+    maxTurns: t.maxTurns,
+    setupMs: t.setupMs,
+    turnMs: t.turnMs,
+    replyMs: t.replyMs,
+    sanction: t.sanction,
+  }
+  return (
+    INVITE_PREFIX + toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms })))
+  )
+}
+
+const fail = (field: string, message: string): InviteResult => ({ ok: false, error: { field, message } })
+
+export function parseInvite(text: string): InviteResult {
+  const s = text.trim()
+  if (s.length > MAX_INVITE_CHARS) return fail('invite', `longer than ${MAX_INVITE_CHARS} characters`)
+  const older = /^spaceships(\d+)\./.exec(s)
+  if (older !== null && older[0] !== INVITE_PREFIX)
+    return fail(
+      'invite',
+      `an invite of protocol version ${older[1] ?? '?'}; this node speaks version ${PROTOCOL_VERSION} (SPEC §1): both players need the same version`,
+    )
+  if (!s.startsWith(INVITE_PREFIX))
+    return fail('invite', `an invite starts with "${INVITE_PREFIX}" (copy the whole line the host printed)`)
+  const bytes = fromBase64url(s.slice(INVITE_PREFIX.length))
+  if (bytes === undefined) return fail('invite', 'the text after the prefix is not base64url (was it cut or wrapped?)')
+  let json: unknown
+  try {
+    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch {
+    return fail('invite', 'not JSON inside')
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return fail('invite', 'not an object inside')
+  const o = json as Record<string, unknown>
+  if (typeof o['id'] !== 'string' || !/^[0-9a-f]{32}$/.test(o['id']))
+    return fail('id', 'must be 32 lowercase hex digits')
+  if (typeof o['peer'] !== 'string') return fail('peer', 'must be a PeerId')
+  try {
+    const p = peerIdFromString(o['peer'])
+    if (p.type !== 'Ed25519') return fail('peer', 'must be an Ed25519 PeerId (SPEC §5)')
+  } catch {
+    return fail('peer', 'not a valid PeerId')
+  }
+  const addrs = o['addrs']
+  if (!Array.isArray(addrs) || addrs.length > MAX_INVITE_ADDRS || !addrs.every((a) => typeof a === 'string'))
+    return fail('addrs', `must be a list of at most ${MAX_INVITE_ADDRS} multiaddrs`)
+  for (const [i, a] of addrs.entries()) {
+    try {
+      multiaddr(a)
+    } catch {
+      return fail(`addrs[${i}]`, 'not a multiaddr')
+    }
+  }
+  const terms = decodeWith(termsDecoder, o['terms'], 'terms')
+  if (!terms.ok) return fail(terms.error.field, terms.error.message)
+  return {
+    ok: true,
+    value: { id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } },
+  }
+}
+
+/** The relays an invite's circuit addresses go through (the joiner must admit them). */
+export function relaysOf(addrs: readonly string[]): string[] {
+  const out = new Set<string>()
+  for (const a of addrs) {
+    const m = /\/p2p\/([^/]+)\/p2p-circuit/.exec(a)
+    if (m?.[1] !== undefined) out.add(m[1])
+  }
+  return [...out]
+}

@@ -1,0 +1,95 @@
+/**
+ * Verifies many games on several threads (`spaceships verify --jobs N`). Files are read by the
+ * caller (so the CLI's I/O stays injectable) and grouped by game, so that both players' files of
+ * one game are decided together (SPEC §12.1); each worker verifies one game at a time and takes
+ * the next as it finishes.
+ */
+import { cpus } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { parseTranscript } from '../protocol/file.js'
+import { gameOfFile } from '../verify/evidence.js'
+import { type Verdict, verifyFiles } from '../verify/verify.js'
+import type { VerifyJob } from './verify-worker.js'
+
+/**
+ * The compiled worker: from `src/games/spaceships/pool` (tests) or `dist/games/spaceships/pool`,
+ * the package root is four levels up.
+ */
+const WORKER = join(
+  fileURLToPath(import.meta.url),
+  ...['..', '..', '..', '..', '..'],
+  ...['dist', 'games', 'spaceships', 'pool', 'verify-worker.js'],
+)
+
+export interface NamedFile {
+  readonly name: string
+  readonly content: Uint8Array
+}
+
+export function defaultJobs(): number {
+  return Math.max(1, cpus().length)
+}
+
+/** Files grouped by the game they are of, in first-seen order; a file naming no game stands alone. */
+export function groupByGame(files: readonly NamedFile[]): NamedFile[][] {
+  const groups = new Map<string, NamedFile[]>()
+  const out: NamedFile[][] = []
+  for (const f of files) {
+    const parsed = parseTranscript(f.content)
+    const game = parsed.ok
+      ? gameOfFile({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn })
+      : undefined
+    if (game === undefined) {
+      out.push([f])
+      continue
+    }
+    const g = groups.get(game)
+    if (g !== undefined) g.push(f)
+    else {
+      const list = [f]
+      groups.set(game, list)
+      out.push(list)
+    }
+  }
+  return out
+}
+
+/** Verdicts in input order. With one job (or one game) everything runs on this thread. */
+export async function verifyGroups(groups: readonly (readonly NamedFile[])[], jobs: number): Promise<Verdict[]> {
+  const threads = Math.min(jobs, groups.length)
+  if (threads <= 1) return groups.map((g) => verifyFiles(g))
+  const verdicts: Verdict[] = new Array<Verdict>(groups.length)
+  let next = 0
+  const run = (worker: Worker): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const give = (): void => {
+        if (next >= groups.length) {
+          resolve()
+          return
+        }
+        const id = next++
+        const job: VerifyJob = { id, files: [...(groups[id] ?? [])] }
+        worker.postMessage(job)
+      }
+      worker.on('message', (m: { id: number; verdict: Verdict }) => {
+        verdicts[m.id] = m.verdict
+        give()
+      })
+      worker.on('error', reject)
+      give()
+    })
+  const workers: Worker[] = []
+  try {
+    for (let i = 0; i < threads; i++) workers.push(new Worker(WORKER))
+    await Promise.all(workers.map(run))
+  } catch {
+    // A thread that cannot start or dies (a busy machine out of threads or memory) is not a fault
+    // of the files: the verifier is pure, so every game is decided again on this thread.
+    return groups.map((g) => verifyFiles(g))
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()))
+  }
+  return verdicts
+}

@@ -1,0 +1,228 @@
+/**
+ * Salted commitments (protocol/SPEC.md §4): per cell of a player's space, one to occupancy and
+ * one to detail, each with its own 128-bit salt; and one per turn to the action record.
+ *
+ * Salts are derived from one secret 256-bit seed per player and game (SPEC §4.1): each salt is a
+ * PRF output under the seed (SHA-256 keyed through its chaining value, HMAC's own assumption), so
+ * opening one cell discloses nothing about any other, and revealing the seed at the end discloses
+ * them all at once. SPEC §4.4 argues the 128-bit salts.
+ *
+ * The objects below hold one side of one game: the domain blocks are absorbed once, and the seed
+ * is copied at construction, so nothing a caller does to its own buffers afterwards changes them.
+ * The free functions compute the same values the plain way (vectors, other implementations).
+ */
+import { constantTimeEqual, u16, utf8 } from '../../../core/commit/bytes.js'
+import { BlockHash, HASH_BYTES, SEED_BYTES, SaltPrf, domainBlock, sha256 } from '../../../core/commit/hash.js'
+import { DOMAIN } from './domain.js'
+
+export { SEED_BYTES }
+/** SPEC §4.1, §4.4: 128 bits, the hiding level; binding rests on the 256-bit outputs. */
+export const SALT_BYTES = 16
+export const GAME_ID_BYTES = 32
+/** SPEC §4.2: cells per space; the setup commitment holds two commitments per cell. */
+export const SPACE_CELLS = 125
+export const SETUP_COMMITMENT_BYTES = SPACE_CELLS * 2 * HASH_BYTES
+
+/** SPEC §4.1: the kind byte of a salt derivation. */
+export const SALT_KIND = { occupancy: 1, detail: 2, record: 3 } as const
+export type SaltKind = keyof typeof SALT_KIND
+
+/**
+ * What a cell holds, as committed (SPEC §4.2): occupancy, and the detail as the ship's type code
+ * (SPEC §3.2) and identity, both 0 for an empty cell.
+ */
+export interface CellValue {
+  readonly occupied: boolean
+  readonly type: number
+  readonly id: number
+}
+
+export const EMPTY_CELL: CellValue = { occupied: false, type: 0, id: 0 }
+
+function saltInput(kind: SaltKind, index: number): Uint8Array {
+  return Uint8Array.of(SALT_KIND[kind], (index >>> 8) & 0xff, index & 0xff)
+}
+
+/** SPEC §4.2's inputs after the domain block, written into `out` (a scratch buffer, on the hot path). */
+function occupancyInput(
+  cell: number,
+  occupied: boolean,
+  salt: Uint8Array,
+  out = new Uint8Array(2 + SALT_BYTES),
+): Uint8Array {
+  out[0] = cell
+  out[1] = occupied ? 1 : 0
+  out.set(salt, 2)
+  return out
+}
+
+function detailInput(
+  cell: number,
+  type: number,
+  id: number,
+  salt: Uint8Array,
+  out = new Uint8Array(3 + SALT_BYTES),
+): Uint8Array {
+  out[0] = cell
+  out[1] = type
+  out[2] = id
+  out.set(salt, 3)
+  return out
+}
+
+function recordInput(turn: number, salt: Uint8Array, text: string): Uint8Array {
+  const t = utf8(text)
+  const out = new Uint8Array(2 + SALT_BYTES + 2 + t.length)
+  out.set(u16(turn), 0)
+  out.set(salt, 2)
+  out.set(u16(t.length), 2 + SALT_BYTES)
+  out.set(t, 4 + SALT_BYTES)
+  return out
+}
+
+/** The public commitment functions of one side of one game: what a verifier recomputes. */
+export class SideCommitments {
+  protected readonly occupancyHash: BlockHash
+  protected readonly detailHash: BlockHash
+  private readonly record: BlockHash
+
+  constructor(
+    readonly game: Uint8Array,
+    readonly role: 0 | 1,
+  ) {
+    this.occupancyHash = new BlockHash(DOMAIN.occupancy, game, role)
+    this.detailHash = new BlockHash(DOMAIN.detail, game, role)
+    this.record = new BlockHash(DOMAIN.record, game, role)
+  }
+
+  /** SPEC §4.2. */
+  occupancyOf(cell: number, occupied: boolean, salt: Uint8Array): Uint8Array {
+    return this.occupancyHash.of(occupancyInput(cell, occupied, salt))
+  }
+
+  /** SPEC §4.2. */
+  detailOf(cell: number, type: number, id: number, salt: Uint8Array): Uint8Array {
+    return this.detailHash.of(detailInput(cell, type, id, salt))
+  }
+
+  /** SPEC §4.3. */
+  recordOf(turn: number, salt: Uint8Array, text: string): Uint8Array {
+    return this.record.of(recordInput(turn, salt, text))
+  }
+
+  /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
+  opensOccupancy(vector: Uint8Array, cell: number, occupied: boolean, salt: Uint8Array): boolean {
+    return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
+  }
+
+  /** Whether (type, id, salt) opens cell `cell`'s detail commitment in `vector` (constant time). */
+  opensDetail(vector: Uint8Array, cell: number, type: number, id: number, salt: Uint8Array): boolean {
+    return constantTimeEqual(committedAt(vector, cell, 1), this.detailOf(cell, type, id, salt))
+  }
+}
+
+/** One side's secrets for one game: its salts, its setup vector, its record commitments. */
+export class SideSecrets extends SideCommitments {
+  private readonly salts: SaltPrf
+  /** A copy of the seed: revealed at the end (SPEC §7.8), never changed by the caller. */
+  readonly seed: Uint8Array
+
+  constructor(seed: Uint8Array, game: Uint8Array, role: 0 | 1) {
+    super(game, role)
+    if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
+    this.seed = seed.slice()
+    this.salts = new SaltPrf(DOMAIN.salt, this.seed, game, role)
+  }
+
+  /** SPEC §4.1: `salt(kind, index)`. */
+  salt(kind: SaltKind, index: number): Uint8Array {
+    return this.salts.of(saltInput(kind, index), SALT_BYTES)
+  }
+
+  /** SPEC §4.2: the 8,000-byte setup commitment of `cells` (index order). */
+  setupVector(cells: readonly CellValue[]): Uint8Array {
+    if (cells.length !== SPACE_CELLS) throw new Error(`a setup has ${SPACE_CELLS} cells`)
+    const out = new Uint8Array(SETUP_COMMITMENT_BYTES)
+    // The verifier recomputes two of these per game: inputs are built in place and each
+    // commitment is written straight into the vector, so a cell allocates nothing.
+    const saltIn = new Uint8Array(3)
+    const salt = new Uint8Array(HASH_BYTES)
+    const occupancy = new Uint8Array(2 + SALT_BYTES)
+    const detail = new Uint8Array(3 + SALT_BYTES)
+    for (let cell = 0; cell < SPACE_CELLS; cell++) {
+      const v = cells[cell] ?? EMPTY_CELL
+      const at = 2 * cell * HASH_BYTES
+      saltIn[1] = cell >>> 8
+      saltIn[2] = cell & 0xff
+      saltIn[0] = SALT_KIND.occupancy
+      this.salts.into(saltIn, salt)
+      this.occupancyHash.of(
+        occupancyInput(cell, v.occupied, salt.subarray(0, SALT_BYTES), occupancy),
+        out.subarray(at, at + HASH_BYTES),
+      )
+      saltIn[0] = SALT_KIND.detail
+      this.salts.into(saltIn, salt)
+      this.detailHash.of(
+        detailInput(cell, v.type, v.id, salt.subarray(0, SALT_BYTES), detail),
+        out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES),
+      )
+    }
+    return out
+  }
+
+  /** SPEC §4.3: the commitment to turn `turn`'s canonical record text. */
+  recordCommitment(turn: number, text: string): Uint8Array {
+    return this.recordOf(turn, this.salt('record', turn), text)
+  }
+}
+
+function committedAt(vector: Uint8Array, cell: number, which: 0 | 1): Uint8Array {
+  const at = (2 * cell + which) * HASH_BYTES
+  return vector.subarray(at, at + HASH_BYTES)
+}
+
+/*
+ * The same definitions written the plain way, one call each (test vectors and a guide for other
+ * implementations; `test/transcript/hash.test.ts` holds the objects above equal to them).
+ */
+
+export function deriveSalt(seed: Uint8Array, game: Uint8Array, role: 0 | 1, kind: SaltKind, index: number): Uint8Array {
+  if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
+  return sha256(
+    domainBlock(DOMAIN.salt, game, role),
+    seed,
+    new Uint8Array(64 - SEED_BYTES),
+    saltInput(kind, index),
+  ).slice(0, SALT_BYTES)
+}
+
+export function occupancyCommitment(
+  game: Uint8Array,
+  role: 0 | 1,
+  cell: number,
+  occupied: boolean,
+  salt: Uint8Array,
+): Uint8Array {
+  return sha256(domainBlock(DOMAIN.occupancy, game, role), occupancyInput(cell, occupied, salt))
+}
+
+export function detailCommitment(
+  game: Uint8Array,
+  role: 0 | 1,
+  cell: number,
+  type: number,
+  id: number,
+  salt: Uint8Array,
+): Uint8Array {
+  return sha256(domainBlock(DOMAIN.detail, game, role), detailInput(cell, type, id, salt))
+}
+
+export function recordCommitment(
+  game: Uint8Array,
+  role: 0 | 1,
+  turn: number,
+  salt: Uint8Array,
+  text: string,
+): Uint8Array {
+  return sha256(domainBlock(DOMAIN.record, game, role), recordInput(turn, salt, text))
+}

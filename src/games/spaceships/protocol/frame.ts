@@ -1,0 +1,203 @@
+/**
+ * Frames: how envelopes and control messages travel on a game stream (protocol/SPEC.md §2.1,
+ * §2.2, §2.4). Signatures and hashes are over envelopes; a frame may leave out what the receiver
+ * already holds (`game`, `prev`, `ack`), and the receiver rebuilds the envelope's exact bytes
+ * before decoding it, so a compact frame can never make a receiver accept anything the sender did
+ * not sign.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
+import { toBase64url } from '../../../core/commit/bytes.js'
+import { HASH_BYTES } from '../../../core/commit/hash.js'
+import { SIGNATURE_BYTES } from '../../../core/commit/keys.js'
+import { encodeUnsigned } from './codec.js'
+import { type Decoded, protocolError } from '../../../core/wire/errors.js'
+import type { SealedEnvelope } from './envelope.js'
+import { LIMITS, PROTOCOL_VERSION, ROLE_INDEX, type Role, otherRole } from './messages.js'
+
+/** SPEC §2.1: the first byte of a frame says its form. */
+export const FRAME = { full: 0x00, compact: 0x01, deflated: 0x02, resume: 0x03, control: 0x04 } as const
+
+/** SPEC §2.4: control frame kinds. */
+export const CONTROL_KINDS = ['chat', 'rematch-offer', 'rematch-accept', 'rematch-decline'] as const
+export type ControlKind = (typeof CONTROL_KINDS)[number]
+
+/**
+ * Parts from this size go deflated when that is smaller: a reveal's records compress well; a
+ * setup vector (hash outputs) and turn parts do not, and are sent as they are.
+ */
+const DEFLATE_FROM_BYTES = 1024
+const MAX_VARINT_BYTES = 4
+
+/** What one side holds of both chains, which a compact frame's implied fields come from. */
+export interface FrameContext {
+  /** The game id, undefined until both hellos are known. */
+  readonly game: Uint8Array | undefined
+  /** The hash of `role`'s envelope `seq`, as this side holds it. */
+  hashAt(role: Role, seq: number): Uint8Array | undefined
+  /** Where the envelope with this hash (base64url) sits in its sender's chain. */
+  positionOf(id: string): number | undefined
+}
+
+function varint(n: number, out: number[]): void {
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80)
+    n >>>= 7
+  }
+  out.push(n)
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  if (a === undefined || b === undefined || a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** The frame for a sealed envelope: compact when the receiver can rebuild it exactly, else full. */
+export function encodeEnvelopeFrame(s: SealedEnvelope, ctx: FrameContext): Uint8Array {
+  const e = s.envelope
+  const receiver = otherRole(e.sender)
+  const ackSeq = e.ack === undefined ? undefined : ctx.positionOf(toBase64url(e.ack))
+  const compactable =
+    e.seq >= 1 &&
+    ctx.game !== undefined &&
+    sameBytes(e.game, ctx.game) &&
+    sameBytes(ctx.hashAt(e.sender, e.seq - 1), e.prev) &&
+    ackSeq !== undefined &&
+    sameBytes(ctx.hashAt(receiver, ackSeq), e.ack)
+  if (!compactable) return prefixed(FRAME.full, s.bytes)
+  // The parts as encoded: the unsigned bytes after the header (version, sender, seq, game, prev, ack).
+  const header = 4 + 3 * HASH_BYTES
+  let parts = s.bytes.subarray(header, s.bytes.length - SIGNATURE_BYTES)
+  let form: number = FRAME.compact
+  if (parts.length >= DEFLATE_FROM_BYTES) {
+    const deflated = deflateRawSync(parts)
+    if (deflated.length < parts.length) {
+      parts = deflated
+      form = FRAME.deflated
+    }
+  }
+  const head: number[] = [form, (e.seq >>> 8) & 0xff, e.seq & 0xff]
+  varint(ackSeq + 1, head)
+  const out = new Uint8Array(head.length + SIGNATURE_BYTES + parts.length)
+  out.set(head, 0)
+  out.set(e.sig, head.length)
+  out.set(parts, head.length + SIGNATURE_BYTES)
+  return out
+}
+
+function prefixed(form: number, body: Uint8Array): Uint8Array {
+  const out = new Uint8Array(1 + body.length)
+  out[0] = form
+  out.set(body, 1)
+  return out
+}
+
+/** SPEC §2.2: a resume frame, `held` = how many of the receiver's envelopes the sender holds. */
+export function encodeResume(held: number): Uint8Array {
+  return Uint8Array.of(FRAME.resume, (held >>> 8) & 0xff, held & 0xff)
+}
+
+/** SPEC §2.4: a control frame. */
+export function encodeControl(kind: ControlKind, text = ''): Uint8Array {
+  const t = Buffer.from(text, 'utf8')
+  if (t.length > LIMITS.controlTextBytes) throw new Error(`a control text is at most ${LIMITS.controlTextBytes} bytes`)
+  const out = new Uint8Array(2 + t.length)
+  out[0] = FRAME.control
+  out[1] = CONTROL_KINDS.indexOf(kind) + 1
+  out.set(t, 2)
+  return out
+}
+
+export type Frame =
+  | { readonly kind: 'envelope'; readonly bytes: Uint8Array }
+  | { readonly kind: 'resume'; readonly held: number }
+  | { readonly kind: 'control'; readonly control: ControlKind; readonly text: string }
+
+function frameError(message: string): Decoded<Frame> {
+  return { ok: false, error: protocolError('wire.frame', '', '§2.1', message) }
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point (SPEC §2.4)
+const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/u
+
+/**
+ * What a frame from `sender` stands for: an envelope's bytes (a compact frame rebuilt from what
+ * this side holds; decoded later, strictly), a resume or a control frame. Never throws.
+ */
+export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext): Decoded<Frame> {
+  if (frame.length === 0) return frameError('an empty frame')
+  if (frame.length > LIMITS.frameBytes) return frameError(`${frame.length} bytes; at most ${LIMITS.frameBytes}`)
+  const form = frame[0]
+  const body = frame.subarray(1)
+  if (form === FRAME.full) return { ok: true, value: { kind: 'envelope', bytes: body.slice() } }
+  if (form === FRAME.resume) {
+    if (body.length !== 2) return frameError('a resume frame is 3 bytes')
+    return { ok: true, value: { kind: 'resume', held: ((body[0] ?? 0) << 8) | (body[1] ?? 0) } }
+  }
+  if (form === FRAME.control) {
+    const kind = CONTROL_KINDS[(body[0] ?? 0) - 1]
+    if (kind === undefined) return frameError(`unknown control kind ${body[0] ?? 'none'}`)
+    let text: string
+    try {
+      text = strictUtf8.decode(body.subarray(1))
+    } catch {
+      return frameError('control text is not UTF-8')
+    }
+    if (body.length - 1 > LIMITS.controlTextBytes)
+      return frameError(`control text over ${LIMITS.controlTextBytes} bytes`)
+    if (CONTROL_CHARS.test(text)) return frameError('control text holds control characters')
+    if (kind !== 'chat' && text !== '') return frameError('only chat frames carry text')
+    return { ok: true, value: { kind: 'control', control: kind, text } }
+  }
+  if (form !== FRAME.compact && form !== FRAME.deflated)
+    return frameError(`unknown frame form 0x${(form ?? 0).toString(16).padStart(2, '0')}`)
+  if (frame.length < 4) return frameError('a compact frame ends inside its header')
+  const seq = ((frame[1] ?? 0) << 8) | (frame[2] ?? 0)
+  let at = 3
+  let ack = 0
+  for (let i = 0; ; i++) {
+    if (i === MAX_VARINT_BYTES) return frameError(`ack: a varint longer than ${MAX_VARINT_BYTES} bytes`)
+    const b = frame[at++]
+    if (b === undefined) return frameError('ack: the frame ends inside a varint')
+    ack += (b & 0x7f) * 2 ** (7 * i)
+    if (b < 0x80) {
+      if (i > 0 && b === 0) return frameError('ack: a varint that is not minimal')
+      break
+    }
+  }
+  if (ctx.game === undefined)
+    return frameError('a compact frame before the game id is known (the hellos travel in full)')
+  if (seq < 1) return frameError('a compact frame for a hello')
+  const prev = ctx.hashAt(sender, seq - 1)
+  if (prev === undefined)
+    return frameError(
+      `a compact frame for envelope ${seq} of ${sender}, whose envelope ${seq - 1} this side does not hold`,
+    )
+  if (ack === 0)
+    return frameError(
+      'a compact frame names no acknowledged envelope (every envelope after the hellos acknowledges one)',
+    )
+  const ackHash = ctx.hashAt(otherRole(sender), ack - 1)
+  if (ackHash === undefined)
+    return frameError(`ack names envelope ${ack - 1} of ${otherRole(sender)}, which this side never sent`)
+  if (frame.length < at + SIGNATURE_BYTES) return frameError('the frame ends inside the signature')
+  const sig = frame.subarray(at, at + SIGNATURE_BYTES)
+  let parts = frame.subarray(at + SIGNATURE_BYTES)
+  if (form === FRAME.deflated) {
+    try {
+      parts = inflateRawSync(parts, { maxOutputLength: LIMITS.revealEnvelopeBytes })
+    } catch {
+      return frameError(`the parts are not raw DEFLATE data of at most ${LIMITS.revealEnvelopeBytes} bytes`)
+    }
+  }
+  const header = encodeUnsigned({ sender, seq, game: ctx.game, prev, ack: ackHash, parts: [] })
+  // `encodeUnsigned` wrote a part count of 0 last; the frame's parts carry their own count.
+  const head = header.subarray(0, header.length - 1)
+  const bytes = new Uint8Array(head.length + parts.length + SIGNATURE_BYTES)
+  bytes.set(head, 0)
+  bytes.set(parts, head.length)
+  bytes.set(sig, head.length + parts.length)
+  if (bytes[0] !== PROTOCOL_VERSION || bytes[1] !== ROLE_INDEX[sender]) return frameError('internal: rebuilt header')
+  return { ok: true, value: { kind: 'envelope', bytes } }
+}

@@ -1,0 +1,283 @@
+/**
+ * What the terminal game tells the player in words: the status panel of each turn (who you are,
+ * materiel and ships on both sides, the time left), what a record will do before it is signed,
+ * the in-game help, and the result as a sentence from the player's side. Pure text; the terminal
+ * module prints it.
+ */
+import { formatCell, formatPartial, rowCells } from '../rules/coords.js'
+import type { Action } from '../rules/record.js'
+import type { Ruleset } from '../rules/ruleset.js'
+import { SHIP_TYPES, type ShipType, type Variant } from '../rules/ships.js'
+import { type PlayerState, isShipDestroyed, remainingMateriel } from '../rules/state.js'
+import type { TurnSummary } from '../session/strategy.js'
+import type { Role } from '../protocol/messages.js'
+import type { Verdict } from '../verify/verify.js'
+
+/** Lines are wrapped to this many columns (the narrowest terminal the game is laid out for). */
+export const SCREEN_COLUMNS = 100
+
+/** Wraps `text` at word boundaries to `width` columns, each continuation indented by `indent`. */
+export function wrap(text: string, width = SCREEN_COLUMNS, indent = '  '): string {
+  const out: string[] = []
+  for (const paragraph of text.split('\n')) {
+    // A paragraph's own indentation is kept on its first line.
+    const lead = /^ */.exec(paragraph)?.[0] ?? ''
+    let line = lead
+    for (const word of paragraph.slice(lead.length).split(' ')) {
+      const next = line === lead ? lead + word : `${line} ${word}`
+      if (Array.from(next).length <= width || line === lead || line === indent) line = next
+      else {
+        out.push(line)
+        line = indent + word
+      }
+    }
+    out.push(line)
+  }
+  return out.join('\n')
+}
+
+/** "9:41" for a number of milliseconds (never negative). */
+export function clockText(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const sec = String(s % 60).padStart(2, '0')
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
+}
+
+/** The opponent's ships this player saw destroyed (their destruction reports), by name. */
+export function theirShipsSunk(history: readonly TurnSummary[]): string[] {
+  return history.flatMap((t) => t.theirResults.destroyed.map((d) => `${d.type}${d.id}`))
+}
+
+/** Opponent ship cells this player destroyed, as far as the answers show (hits and reported ships). */
+export function theirCellsDestroyed(history: readonly TurnSummary[]): number {
+  const cells = new Set<string>()
+  for (const t of history) {
+    for (const [i, a] of [...t.theirResults.beams.flat(), ...t.theirResults.strikes].entries()) {
+      const target = [...t.myAspects.beams.flat(), ...t.myAspects.strikes][i]
+      if (a.result === 'hit' && target !== undefined) cells.add(target)
+      for (const e of a.explosions.slice(1)) cells.add(e)
+    }
+    for (const d of t.theirResults.destroyed) for (const c of d.cells) cells.add(c.cell)
+  }
+  return cells.size
+}
+
+export interface PanelInput {
+  readonly role: Role
+  readonly opponent: string | undefined
+  readonly turn: number
+  readonly state: PlayerState
+  readonly history: readonly TurnSummary[]
+  /** Milliseconds left for this move, if a deadline runs. */
+  readonly timeLeft: number | undefined
+}
+
+/** The status panel printed above each turn's prompt. */
+export function statusPanel(p: PanelInput, width = SCREEN_COLUMNS): string[] {
+  const total = p.state.ships.reduce((n, s) => n + s.cells.length, 0)
+  const mine = remainingMateriel(p.state)
+  const sunk = p.state.ships.filter((_, i) => isShipDestroyed(p.state, i)).map((s) => s.name)
+  const afloat = p.state.ships.filter((_, i) => !isShipDestroyed(p.state, i)).map((s) => s.name)
+  const theirs = theirShipsSunk(p.history)
+  const who = p.role === 'A' ? 'A (the host)' : 'B (the joiner)'
+  const against = p.opponent === undefined ? '' : ` against ${shortId(p.opponent)}`
+  const clock = p.timeLeft === undefined ? '' : `; ${clockText(p.timeLeft)} left for this move`
+  return [
+    `Turn ${p.turn}. You are ${who}${against}${clock}.`,
+    `  You: ${mine} of ${total} ship cells intact; afloat ${afloat.join(' ') || 'none'}${sunk.length > 0 ? `; sunk ${sunk.join(' ')}` : ''}.`,
+    `  Them: ${theirCellsDestroyed(p.history)} of their ship cells destroyed by you; sunk ${theirs.length > 0 ? theirs.join(' ') : 'none yet'}.`,
+  ].map((l) => wrap(l, width, '    '))
+}
+
+/** A PeerId shortened for display (its last eight characters); any other name as it is. */
+export function shortId(peer: string): string {
+  return /^(12D3KooW|Qm)\w{30,}$/.test(peer) ? `…${peer.slice(-8)}` : peer
+}
+
+/** What one action does, in words. */
+export function describeAction(a: Action): string {
+  switch (a.kind) {
+    case 'strike':
+      return `strike ${formatCell(a.target)}`
+    case 'beam':
+      return `beam from ${formatCell(a.ends[0])} to ${formatCell(a.ends[1])}${a.tag === undefined ? '' : ` (${a.tag.type}${a.tag.id ?? ''})`}`
+    case 'row':
+      return `beam along the row ${rowCells(a.row).map(formatCell).join(' ')}`
+    case 'missile':
+      return `missile launched from ${formatPartial(a.launch)} at ${formatCell(a.target)}`
+    case 'kamikaze':
+      // 2.6.1 §4.5.3: the launch cell alone becomes destroyed; the ship's other cells stay as they are.
+      return `kamikaze strike by the ship at ${formatCell(a.launch)} on ${formatCell(a.target)} (only its cell ${formatCell(a.launch)} is destroyed)`
+    case 'scan':
+      return `scan ${formatCell(a.target)}`
+  }
+}
+
+/** What a whole record will do, for the confirmation before it is signed. */
+export function describeRecord(actions: readonly Action[]): string {
+  if (actions.length === 0) return 'nothing this turn'
+  return actions.map(describeAction).join('; ')
+}
+
+/** Each ship's shape in words (2.6.1 §6.2-§6.10; classic §6.1-§6.5). */
+const SHAPES: Record<Variant, Partial<Record<ShipType, string>>> = {
+  '2.6.1': {
+    DS: '8 cells, each next to two others, holding a 2x2x2 cube or a 3x2x1 block',
+    KC: '6 cells in a 3x2x1 block',
+    FS: '4 cells in a 2x2 square',
+    PC: '4 cells in a row along one line of the space',
+    MD: '3 cells in a straight line, each a missile',
+    HS: '2 adjacent cells, a scanner',
+    LS: '1 cell, a scanner',
+    AG: '2 adjacent cells, each a missile',
+    LG: '1 cell, a missile',
+  },
+  classic: {
+    DS: '8 cells in a 2x2x2 cube',
+    KC: '6 cells in a 3x2x1 block',
+    FS: '4 cells in a 2x2 square',
+    MD: '3 cells in a straight line, each a missile',
+    HF: '2 adjacent cells',
+  },
+}
+
+/** The ship types of the ruleset's variant, one line each: code, name, shape (the fleet guide). */
+export function shipGuide(ruleset: Ruleset): string[] {
+  return (Object.entries(SHAPES[ruleset.variant]) as [ShipType, string][]).map(
+    ([t, shape]) =>
+      `  ${t.padEnd(3)}${SHIP_TYPES[t].name}: ${t === 'PC' && !ruleset.strictPatrolCruiser ? GAPPED_PC : shape}`,
+  )
+}
+
+/** C-09: unless `strictPatrolCruiser` is agreed, a patrol cruiser may also be a bar with a gap. */
+const GAPPED_PC =
+  '4 cells along one line of the space: in a row, or cells 1, 2, 4 and 5 of a full line (a gap in the middle)'
+
+/** The in-game help (`?` or `help` at the record prompt). */
+export function helpText(ruleset: Ruleset): string {
+  return [
+    'How to play (rules 2.6.1; the full rules are in the project):',
+    '  Each side hides a fleet in a 5x5x5 space. A cell is a colour R O Y G B, a letter v w x y z and a',
+    '  number 1-5, as in Rv1. Each turn both sides record their actions at once; a strike that hits',
+    '  destroys a ship cell, and a ship whose cells are all destroyed is sunk. The game ends when a',
+    '  fleet is destroyed, when nobody can act, or at the turn limit; more intact ship cells wins.',
+    'Ship types:',
+    ...shipGuide(ruleset),
+    'Actions, as you type them (separate with spaces):',
+    '  Rv1            a conventional strike on Rv1 (your fleet gives a number of them each turn)',
+    '  bRv1Rv3        a death star beam through three cells in a line, written by its two end cells',
+    '  mRv2 Ox3       a missile fired from your missile ship at Rv2 onto Ox3',
+    '  kGz5 Bx1       a kamikaze strike on Bx1 launched from Gz5: only your cell Gz5 is destroyed',
+    '  sYw4           a scan of Yw4 (scouts): empty or ship, without destroying anything',
+    '  -              nothing this turn',
+    '  A beam hits three cells in a straight line, in the same direction as two undamaged cells of the',
+    '  death star: along the colours, the letters or the numbers, or diagonally across two or three of',
+    '  them (13 directions). Two hits that are not next to each other burn the beam out.',
+    'Commands: ? or help (this); history (every turn so far) or turn N (one); say TEXT (a line of',
+    '  chat to a person: not signed, not kept);',
+    '  resign (give up the game: you lose).',
+  ].join('\n')
+}
+
+/**
+ * The result, said to the player who is `me`. Only resignation, not revealing and a proven
+ * offence lose; a game stopped at a deadline is adjudicated on the turns both committed (SPEC
+ * §12.7, DESIGN §1 goal 4: between two parties time is not evidence), and a result that rests on
+ * an envelope the other side may still hold is said to be provisional.
+ */
+export function outcomeLine(v: Verdict, me: Role): string {
+  const them = me === 'A' ? 'B' : 'A'
+  const score = (s: readonly [number, number]): string => (me === 'A' ? `${s[0]}-${s[1]}` : `${s[1]}-${s[0]}`)
+  const result = (w: Role | 'draw', s: readonly [number, number]): string =>
+    w === 'draw' ? `A draw, ${score(s)}.` : w === me ? `You win ${score(s)}.` : `You lose ${score(s)}.`
+  const who = (r: Role): string => (r === me ? 'you' : `your opponent (${them})`)
+  switch (v.status) {
+    case 'complete':
+      return result(v.winner, v.scores)
+    case 'resigned':
+      return (
+        (v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.') +
+        (v.provisional ? ` ${PROVISIONAL_NOTE}` : '')
+      )
+    case 'offence':
+      return v.offence.offender === me
+        ? `Your side broke a rule (${v.offence.class}): you lose by forfeit.`
+        : `Your opponent cheated (${v.offence.class} in turn ${v.offence.turn}): you win by forfeit.`
+    case 'abandoned': {
+      const settle = v.provisional ? ` ${PROVISIONAL_NOTE}` : ''
+      if (v.how === 'no-reveal') {
+        return v.by === me
+          ? `Your reveal is not in this transcript: your opponent claims the win.${settle}`
+          : `You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.${settle}`
+      }
+      return v.by === me
+        ? `You stopped while your move was due: your opponent wins.${settle}`
+        : `Your opponent (${them}) stopped while its move was due: you win.${settle}`
+    }
+    case 'adjudicated': {
+      const stopped =
+        v.stoppedBy.length === 2
+          ? 'both of you stopped'
+          : v.stoppedBy.length === 1 && v.stoppedBy[0] !== undefined
+            ? `${who(v.stoppedBy[0])} stopped`
+            : 'it stopped'
+      const due =
+        v.due === undefined ? '' : v.due === me ? ' while your move was due' : ' while your opponent’s move was due'
+      const turns = `${v.turn} turn${v.turn === 1 ? '' : 's'}`
+      return `Adjudicated: ${stopped} in turn ${v.stopTurn}${due}, so the game is scored on the ${turns} both committed. ${result(v.winner, v.scores)}`
+    }
+    case 'incomplete':
+      return `No result: ${v.detail}.`
+    case 'unreadable':
+      return 'No result: the transcript is unreadable.'
+  }
+}
+
+/**
+ * What an unwitnessed game's terms mean, said before the game (DESIGN §1 goal 4, SPEC §12.7,
+ * §13.3): timing is not evidence between two parties, so a deadline ends a game by adjudication.
+ */
+export const UNWITNESSED_TERMS =
+  'Unwitnessed game: either player can end it at any moment by stopping; it is then adjudicated on the turns both committed, and nobody loses on time. Resigning, not revealing and a proven offence lose.'
+
+/** How a provisional result is settled (SPEC §12.7): the two nodes meet again, or the files are merged. */
+export const PROVISIONAL_NOTE =
+  'This result is provisional until the two nodes meet again: both running resume on the game settles it, as does verify on both transcripts.'
+
+/**
+ * A chat line after `prefix` (who said it), safe to print: the wire already refuses control characters (SPEC §2.4);
+ * format characters (bidirectional overrides, zero-width joiners) could still disguise the text
+ * on a terminal, so they are shown as their code points.
+ */
+export function chatLine(prefix: string, text: string): string {
+  const shown = text.replace(
+    /\p{Cf}/gu,
+    (c) => `<U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}>`,
+  )
+  return wrap(`${prefix} ${shown}`)
+}
+
+const AXIS_WORDS: Record<string, string> = { colour: 'colours', letter: 'letters', number: 'numbers' }
+
+/**
+ * A death star's beam directions in words (2.6.1 §8.2, C-15): the straight ones by the axis they
+ * run along, the diagonals counted (the help explains them). Directions come as the referee
+ * writes them: signed axes such as `+number` or `+colour-letter`.
+ */
+export function beamWords(directions: readonly string[]): string {
+  if (directions.length === 13) return 'any direction: along the colours, letters or numbers, or 10 diagonals'
+  // Classic beams are written in words already ("rows through it").
+  if (directions.some((d) => !/^([+-](colour|letter|number))+$/.test(d))) return directions.join(', ')
+  const straight = directions
+    .filter((d) => (d.match(/[+-]/g) ?? []).length === 1)
+    .map((d) => AXIS_WORDS[d.slice(1)] ?? d)
+  const diagonals = directions.length - straight.length
+  const along =
+    straight.length === 0
+      ? ''
+      : `along the ${straight.length === 1 ? straight[0] : `${straight.slice(0, -1).join(', ')} or ${straight.at(-1)}`}`
+  const across = diagonals === 0 ? '' : `${diagonals} diagonal${diagonals === 1 ? '' : 's'}`
+  return along !== '' && across !== '' ? `${along}, or ${across}` : along + across
+}

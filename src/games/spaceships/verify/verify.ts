@@ -1,0 +1,499 @@
+/**
+ * The verifier (protocol/SPEC.md §12): from the envelopes of one or more transcript files of a
+ * game, the result. Pure: no network, no clock, no files (callers read them); hostile input gives
+ * a verdict, never a throw.
+ */
+import { toBase64url } from '../../../core/commit/bytes.js'
+import type { SealedEnvelope } from '../protocol/envelope.js'
+import { describeProtocolError } from '../../../core/wire/errors.js'
+import { type TranscriptFileError, parseTranscript } from '../protocol/file.js'
+import { type EndReason, INDEX_ROLE, type Role, type Terms, otherRole } from '../protocol/messages.js'
+import { type Evidence, type FileEvidence, type Note, gatherEvidence } from './evidence.js'
+import { GameState, isStopEnvelope } from './game.js'
+import type { SideLog } from './log.js'
+import type { Ruleset } from '../rules/ruleset.js'
+import { type ProtocolOffence, STAGE, firstOffence } from './offence.js'
+import { type SideReplay, playCommitted, replaySide } from './replay.js'
+
+interface Common {
+  /** The game id, base64url, when the files name one. */
+  readonly game: string | undefined
+  /** Lines set aside and envelopes missing: what the verdict did not rest on. */
+  readonly notes: readonly string[]
+}
+
+export type Verdict =
+  | (Common & {
+      readonly status: 'complete'
+      readonly reason: EndReason
+      readonly turn: number
+      readonly scores: readonly [number, number]
+      readonly winner: Role | 'draw'
+    })
+  | (Common & {
+      readonly status: 'resigned'
+      readonly by: Role
+      readonly turn: number
+      readonly winner: Role
+      /** SPEC §12.7 rule 5: the winner's stop is not in these files, and it may be a resignation that crossed this one. */
+      readonly provisional: boolean
+    })
+  | (Common & { readonly status: 'offence'; readonly offence: ProtocolOffence; readonly winner: Role })
+  | (Common & {
+      readonly status: 'abandoned'
+      readonly by: Role
+      /** `stopped`: stopped of its own accord while it owed the next envelope (SPEC §12.7, 6); `no-reveal`: never revealed after the other's claim (7). */
+      readonly how: 'stopped' | 'no-reveal'
+      readonly turn: number
+      readonly winner: Role
+      /** The other side's claim, when it made one. */
+      readonly claimedBy: Role | undefined
+      /**
+       * SPEC §12.7: the result rests on the absence of an envelope of the other side that another
+       * file may hold (rule 7: the loser's reveal; rule 6: the winner's stop, which may be a
+       * resignation). Both players' files, or the nodes meeting again, settle it.
+       */
+      readonly provisional: boolean
+      readonly detail: string
+    })
+  | (Common & {
+      readonly status: 'adjudicated'
+      /** The turns both committed, which are scored. */
+      readonly turn: number
+      readonly scores: readonly [number, number]
+      readonly winner: Role | 'draw'
+      /** SPEC §12.7 rule 8: the turn in play when the game stopped. */
+      readonly stopTurn: number
+      /** Who stopped first: each side whose stop does not answer the other's (by fact, its ack); both when the stops crossed. */
+      readonly stoppedBy: readonly Role[]
+      /** The side whose phase envelope was due when the game stopped, if one was. */
+      readonly due: Role | undefined
+      readonly detail: string
+    })
+  | (Common & {
+      readonly status: 'incomplete'
+      readonly reason: 'gap' | 'no-game' | 'refused' | 'no-claim' | 'unverifiable'
+      readonly detail: string
+    })
+  | { readonly status: 'unreadable'; readonly file: string; readonly error: TranscriptFileError }
+
+export type VerdictStatus = Verdict['status']
+
+/** What the walk of the schedule over the evidence found (SPEC §12.3). */
+interface Walk {
+  readonly state: GameState
+  readonly offences: ProtocolOffence[]
+  readonly gaps: string[]
+}
+
+function describeNote(n: Note): string {
+  return `${n.file === '' ? '' : `${n.file}:`}${n.line}: ${n.what}`
+}
+
+/** SPEC §12.3: walks the schedule over both chains, then takes each side's stop. */
+function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB: SealedEnvelope): Walk {
+  const game = ev.game ?? new Uint8Array(32)
+  const state = new GameState(terms, game, helloA, helloB)
+  const offences: ProtocolOffence[] = []
+  const gaps: string[] = []
+  const at: Record<Role, number> = { A: 1, B: 1 }
+  let ended = false
+  /**
+   * Whether `s` acknowledges an envelope the evidence lacks. Usually a gap (the file may have lost
+   * it). But when the other side's chain is complete from its hello to its stop, after which it
+   * signs nothing (§6.5), every envelope it ever sent is here: an acknowledgement of anything else
+   * names an envelope it never signed, and that is the acknowledger's own signed falsehood.
+   */
+  const ackMissing = (s: SealedEnvelope): boolean => {
+    const ack = s.envelope.ack
+    if (ack === undefined || ev.held.has(toBase64url(ack))) return false
+    const other = otherRole(s.envelope.sender)
+    const last = ev.chains[other].at(-1)
+    if (last?.kind === 'envelope' && isStopEnvelope(last.sealed)) {
+      offences.push({
+        offender: s.envelope.sender,
+        class: 'protocol-violation',
+        rule: 'SPEC §5.1 §6.5 §12.3',
+        turn: state.schedule.turn,
+        stage: STAGE.schedule,
+        detail: `envelope ${s.envelope.seq} acknowledges an envelope ${other} never signed (${other}'s chain is complete up to its stop)`,
+        seq: s.envelope.seq,
+      })
+      ended = true
+      return true
+    }
+    gaps.push(`the envelope ${s.envelope.sender}'s envelope ${s.envelope.seq} acknowledges`)
+    return true
+  }
+  const malformed = (r: Role, seq: number, detail: string): void => {
+    offences.push({
+      offender: r,
+      class: 'protocol-violation',
+      rule: 'SPEC §5.1 §12.2',
+      turn: state.schedule.turn,
+      stage: STAGE.schedule,
+      detail,
+      seq,
+    })
+  }
+  for (;;) {
+    const due = state.due()
+    if (due === undefined) break
+    const X = due.sender
+    const entry = ev.chains[X][at[X]]
+    if (entry === undefined) break
+    if (entry.kind === 'malformed') {
+      malformed(
+        X,
+        entry.seq,
+        `${X} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`,
+      )
+      ended = true
+      break
+    }
+    const s = entry.sealed
+    if (isStopEnvelope(s) || ackMissing(s)) break
+    const bad = state.applyPhase(s)
+    if (bad !== undefined) {
+      // The offending envelope is taken: what its sender sent after it (its stop and reveal, which
+      // the replay needs to find any earlier offence, §12.6) is read as after any walk.
+      offences.push(bad)
+      at[X]++
+      ended = true
+      break
+    }
+    at[X]++
+  }
+  // After the walk: each side's next envelope may only be its stop, and nothing may follow it.
+  for (const r of INDEX_ROLE) {
+    const entry = ev.chains[r][at[r]]
+    if (entry === undefined) continue
+    if (entry.kind === 'malformed') {
+      if (!ended)
+        malformed(
+          r,
+          entry.seq,
+          `${r} signed envelope ${entry.seq}, which does not decode: ${describeProtocolError(entry.error)}`,
+        )
+      continue
+    }
+    const s = entry.sealed
+    if (ackMissing(s)) continue
+    if (!isStopEnvelope(s)) {
+      if (!ended)
+        offences.push({
+          offender: r,
+          class: 'protocol-violation',
+          rule: 'SPEC §6.3',
+          turn: state.schedule.turn,
+          stage: STAGE.schedule,
+          detail: `envelope ${s.envelope.seq} (${s.envelope.parts.map((p) => p.t).join('+')}) sent out of turn`,
+          seq: s.envelope.seq,
+        })
+      continue
+    }
+    const backwards = ackGoesBackwards(ev, s)
+    if (backwards !== undefined) {
+      offences.push({
+        offender: r,
+        class: 'protocol-violation',
+        rule: 'SPEC §5.1 §6.5',
+        turn: state.schedule.turn,
+        stage: STAGE.schedule,
+        detail: backwards,
+        seq: s.envelope.seq,
+      })
+      continue
+    }
+    const bad = state.applyStop(s)
+    if (bad !== undefined) {
+      offences.push(bad)
+      continue
+    }
+    const after = ev.chains[r][at[r] + 1]
+    if (after !== undefined)
+      offences.push({
+        offender: r,
+        class: 'protocol-violation',
+        rule: 'SPEC §6.5',
+        turn: state.schedule.turn,
+        stage: STAGE.schedule,
+        detail: `envelope ${after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq} after its own stop`,
+        seq: after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq,
+      })
+  }
+  return { state, offences, gaps }
+}
+
+/** SPEC §5.1: an acknowledgement never goes back past the sender's previous one. */
+function ackGoesBackwards(ev: Evidence, s: SealedEnvelope): string | undefined {
+  const e = s.envelope
+  const other = ev.chains[otherRole(e.sender)]
+  const position = (ack: Uint8Array | undefined): number => {
+    if (ack === undefined) return -1
+    const id = toBase64url(ack)
+    return other.findIndex((x) => x.kind === 'envelope' && x.sealed.id === id)
+  }
+  const previous = ev.chains[e.sender][e.seq - 1]
+  if (previous?.kind !== 'envelope') return undefined
+  const before = position(previous.sealed.envelope.ack)
+  const now = position(e.ack)
+  return now < before
+    ? `envelope ${e.seq} acknowledges ${otherRole(e.sender)}'s envelope ${now}, behind the ${before} its envelope ${e.seq - 1} acknowledged`
+    : undefined
+}
+
+function winnerOf(scores: readonly [number, number]): Role | 'draw' {
+  return scores[0] === scores[1] ? 'draw' : scores[0] > scores[1] ? 'A' : 'B'
+}
+
+/** SPEC §12.7: the result the evidence supports. */
+export function decide(ev: Evidence): Verdict {
+  return examine(ev).verdict
+}
+
+/** The result, and each side's parts as the walk admitted them (for replays such as `spaceships show`). */
+export function examine(ev: Evidence): {
+  verdict: Verdict
+  logs: Record<Role, SideLog> | undefined
+  ruleset: Ruleset | undefined
+} {
+  let seen: GameState | undefined
+  const verdict = judge(ev, (s) => (seen = s))
+  return { verdict, logs: seen?.logs, ruleset: seen?.ruleset }
+}
+
+function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
+  const game = ev.game === undefined ? undefined : toBase64url(ev.game)
+  const notes = [...ev.notes.map(describeNote), ...ev.gaps.map((g) => `missing: ${g}`)]
+  const base = { game, notes }
+  if (ev.problem !== undefined)
+    return {
+      ...base,
+      status: 'incomplete',
+      reason: ev.problem.startsWith('no game') ? 'no-game' : 'unverifiable',
+      detail: ev.problem,
+    }
+  const helloA = ev.hellos.A
+  const helloB = ev.hellos.B
+  const terms = helloA?.envelope.parts[0]?.t === 'hello' ? helloA.envelope.parts[0].terms : undefined
+  if (helloA === undefined || helloB === undefined || terms === undefined)
+    return { ...base, status: 'incomplete', reason: 'no-game', detail: 'no game: a hello is missing' }
+  const refusedByB = helloB.envelope.parts.find((p) => p.t === 'refuse')
+  if (refusedByB?.t === 'refuse')
+    return {
+      ...base,
+      status: 'incomplete',
+      reason: 'refused',
+      detail: `no game: B refused A's hello (${refusedByB.reason}: ${refusedByB.detail})`,
+    }
+  const w = walk(ev, terms, helloA, helloB)
+  const { state } = w
+  onState(state)
+  const logs = state.logs
+  const replays: Partial<Record<Role, SideReplay>> = {}
+  const offences = [...ev.offences, ...w.offences]
+  for (const r of INDEX_ROLE) {
+    if (logs[r].reveal === undefined) continue
+    const rep = replaySide(
+      state.ruleset,
+      state.game,
+      terms.match.additional[r === 'A' ? 0 : 1],
+      logs[r],
+      logs[otherRole(r)],
+    )
+    replays[r] = rep
+    if (rep.offence !== undefined) offences.push(rep.offence)
+  }
+  const allNotes = [...notes, ...w.gaps.map((g) => `missing: ${g}`)]
+  const out = { game, notes: allNotes }
+  // 1. A proven offence stands whatever else the files hold.
+  const offence = firstOffence(offences)
+  if (offence !== undefined) return { ...out, status: 'offence', offence, winner: otherRole(offence.offender) }
+  // 2. Missing evidence the chains prove to exist.
+  const gaps = [...ev.gaps, ...w.gaps]
+  if (gaps.length > 0)
+    return {
+      ...out,
+      status: 'incomplete',
+      reason: 'gap',
+      detail: `these files lack ${gaps[0] ?? ''}; the other player's file may hold it`,
+    }
+  // 3. No game.
+  if (state.schedule.refused)
+    return {
+      ...out,
+      status: 'incomplete',
+      reason: 'refused',
+      detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})`,
+    }
+  for (const r of INDEX_ROLE)
+    if (logs[r].setup === undefined)
+      return {
+        ...out,
+        status: 'incomplete',
+        reason: 'no-game',
+        detail: `no game: ${r} never committed its setup${state.stops[otherRole(r)] !== undefined ? ` (${otherRole(r)} stopped waiting)` : ''}`,
+      }
+  const end = state.schedule.end
+  const a = replays.A
+  const b = replays.B
+  // 4. The game reached its end and both revealed.
+  if (end !== undefined && a !== undefined && b !== undefined) {
+    const played = playCommitted(state.ruleset, a, b)
+    if (played !== undefined)
+      return {
+        ...out,
+        status: 'complete',
+        reason: end.reason,
+        turn: end.turn,
+        scores: played.scores,
+        winner: winnerOf(played.scores),
+      }
+  }
+  const turn = state.schedule.turn
+  // A stop is read by fact, whatever its reason code (SPEC §6.5, §12.7): it answers the other
+  // side's stop when its ack binds that stop, and otherwise the sender stopped of its own accord.
+  const ownAccord = (r: Role): boolean => {
+    const mine = state.stops[r]
+    const theirs = state.stops[otherRole(r)]
+    if (mine === undefined) return false
+    return theirs === undefined || mine.envelope.ack === undefined || toBase64url(mine.envelope.ack) !== theirs.id
+  }
+  // 5. A resignation made of the resigner's own accord. Two that crossed (neither answers the
+  // other) are both players giving up: neither loses more than the other, and rule 8 scores the
+  // committed turns. One resignation is provisional while the winner's stop is not held: it may
+  // be a resignation that crossed it.
+  const resigners = INDEX_ROLE.filter((r) => logs[r].stop?.reason === 'resignation' && ownAccord(r))
+  const resigner = resigners.length === 1 ? resigners[0] : undefined
+  if (resigner !== undefined)
+    return {
+      ...out,
+      status: 'resigned',
+      by: resigner,
+      turn,
+      winner: otherRole(resigner),
+      provisional: state.stops[otherRole(resigner)] === undefined,
+    }
+  const stoppedFirst = (r: Role): boolean =>
+    ownAccord(r) && (logs[r].stop?.reason !== 'resignation' || resigners.length === 2)
+  const claimed = (r: Role): boolean => logs[r].stop !== undefined && logs[r].stop.reason !== 'resignation'
+  // 6. The due side stopped of its own accord while it owed the due step.
+  const due = state.due()
+  const last = state.lastPhase
+  // Only a turn's envelopes can be abandoned: a stop carries the reveal the end owes, and a missing setup is no game (3).
+  if (due !== undefined && due.phase === 'turn' && last !== undefined) {
+    const Z = due.sender
+    const stop = state.stops[Z]
+    const ack = stop?.envelope.ack === undefined ? undefined : toBase64url(stop.envelope.ack)
+    if (stop !== undefined && logs[Z].stop?.reason !== 'resignation' && stoppedFirst(Z) && ack === last.id) {
+      const W = otherRole(Z)
+      const claimedBy = stoppedFirst(W) ? W : undefined
+      // Provisional while W's stop is not held: a resignation of W crossing Z's stop would decide it (rule 5).
+      const provisional = state.stops[W] === undefined
+      return {
+        ...out,
+        status: 'abandoned',
+        by: Z,
+        how: 'stopped',
+        turn,
+        winner: W,
+        claimedBy,
+        provisional,
+        detail: `${Z} held ${W}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; ${claimedBy} stopped too`}`,
+      }
+    }
+  }
+  // 7. One side stopped (a claim or an accusation: anything but a resignation) and revealed; the other never revealed.
+  for (const r of INDEX_ROLE) {
+    const o = otherRole(r)
+    if (claimed(r) && logs[r].reveal !== undefined && logs[o].reveal === undefined) {
+      return {
+        ...out,
+        status: 'abandoned',
+        by: o,
+        how: 'no-reveal',
+        turn,
+        winner: r,
+        claimedBy: r,
+        provisional: true,
+        detail: `${r} stopped and revealed, and ${o}'s reveal is not in these files`,
+      }
+    }
+  }
+  // 8. Both revealed before the end: the committed state, scored.
+  if (a !== undefined && b !== undefined) {
+    const played = playCommitted(state.ruleset, a, b)
+    if (played !== undefined) {
+      const stoppedBy = INDEX_ROLE.filter(stoppedFirst)
+      // Whose move was due, said only when the one side that stopped first had sent or held the
+      // last phase envelope (its ack shows it): otherwise envelopes crossed, and the two sides
+      // did not see the same side due.
+      const first = stoppedBy.length === 1 ? stoppedBy[0] : undefined
+      const firstAck = first === undefined ? undefined : state.stops[first]?.envelope.ack
+      const sawLast =
+        last !== undefined &&
+        (last.envelope.sender === first || (firstAck !== undefined && toBase64url(firstAck) === last.id))
+      const owed =
+        first !== undefined && due?.phase === 'turn' && due.sender !== first && sawLast ? due.sender : undefined
+      const who =
+        stoppedBy.length === 0
+          ? 'both sides revealed'
+          : `stopped by ${stoppedBy.join(' and ')}${resigners.length === 2 ? ' (two resignations that crossed)' : ''}`
+      return {
+        ...out,
+        status: 'adjudicated',
+        turn: played.turn,
+        scores: played.scores,
+        winner: winnerOf(played.scores),
+        stopTurn: turn,
+        stoppedBy,
+        due: owed,
+        detail: `${who} in turn ${turn}${owed === undefined ? '' : ` while ${owed} owed its ${due?.parts.join('+') ?? ''}`}; both revealed; nobody is convicted of lateness, since a claim shows only that its sender stopped waiting (SPEC §12.7)`,
+      }
+    }
+  }
+  // 9. Nobody claimed.
+  const owing = due === undefined ? 'nobody' : `${due.sender} owes its ${due.parts.join('+')} of turn ${due.turn}`
+  return {
+    ...out,
+    status: 'incomplete',
+    reason: 'no-claim',
+    detail: `the game stopped in turn ${turn} and nobody claimed (${owing})`,
+  }
+}
+
+/** Reads transcript files (their bytes or text) as evidence, or says which is unreadable. */
+export function readEvidence(
+  files: readonly { readonly name: string; readonly content: string | Uint8Array }[],
+): { ok: true; value: Evidence } | { ok: false; verdict: Verdict } {
+  const evidence: FileEvidence[] = []
+  for (const f of files) {
+    const parsed = parseTranscript(f.content)
+    if (!parsed.ok) return { ok: false, verdict: { status: 'unreadable', file: f.name, error: parsed.error } }
+    evidence.push({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn })
+  }
+  return { ok: true, value: gatherEvidence(evidence) }
+}
+
+/** Verifies one game from the given transcript files (their bytes or text). */
+export function verifyFiles(
+  files: readonly { readonly name: string; readonly content: string | Uint8Array }[],
+): Verdict {
+  const ev = readEvidence(files)
+  return ev.ok ? decide(ev.value) : ev.verdict
+}
+
+/** Verifies one transcript file. */
+export function verifyTranscript(content: string | Uint8Array, name = ''): Verdict {
+  return verifyFiles([{ name, content }])
+}
+
+/** The envelopes of a session's own store, verified as a file of it would be. */
+export function verifyEnvelopes(envelopes: readonly Uint8Array[]): Verdict {
+  return decide(
+    gatherEvidence([
+      { name: '', lines: envelopes.map((bytes, i) => ({ line: i + 2, bytes, error: undefined })), torn: false },
+    ]),
+  )
+}
