@@ -1,0 +1,106 @@
+/** The session's public options, events and results, and the deviations tests use (SPEC §6). */
+import type { KeyPair } from '../../../core/commit/keys.js'
+import type { SecretSource } from '../../../core/commit/secrets.js'
+import type { CheckedRecord } from '../rules/legality.js'
+import type { Setup } from '../rules/setup.js'
+import type { SealedEnvelope } from '../protocol/envelope.js'
+import type { TranscriptStore } from '../protocol/file.js'
+import type { Part, Role, StopReason, Terms } from '../protocol/messages.js'
+import type { Verdict } from '../verify/verify.js'
+import type { Channel } from '../../../core/session/channel.js'
+import type { Clock } from '../../../core/session/clock.js'
+import type { PlayerStrategy, TurnContext } from './strategy.js'
+
+/**
+ * Ways to break the protocol on purpose, so tests can show every cheat is caught. An honest node
+ * never sets these.
+ */
+export interface Deviation {
+  /** Commit to one setup but play and reveal another. */
+  setup?(honest: Setup): { committed: Setup; played: Setup }
+  /** Commit to and show a record other than the honest one (unchecked). */
+  record?(ctx: TurnContext, honest: CheckedRecord | undefined): { text: string; record: CheckedRecord }
+  /**
+   * Rewrite an envelope about to be sent: return the envelopes to persist and send instead (the
+   * first stands in this side's chain), or `withhold` to sign and keep it without sending it.
+   */
+  outgoing?(
+    parts: readonly Part[],
+    seal: (parts: readonly Part[], override?: Partial<SealOverride>) => SealedEnvelope,
+  ): readonly SealedEnvelope[] | 'withhold'
+  /** Stop at once after sending this envelope (a claim made too early: the peer is not late yet). */
+  stopAfterSending?(sent: SealedEnvelope): StopReason | undefined
+  /** Stop at once after receiving this envelope instead of answering it (abandonment while owing). */
+  stopAfterReceiving?(received: SealedEnvelope): StopReason | undefined
+}
+
+/** What a deviation may set when sealing: another game id (a replay), or a bad signature. */
+export interface SealOverride {
+  readonly game: Uint8Array
+  readonly seq: number
+  readonly ack: Uint8Array
+}
+
+export type SessionEvent =
+  | { readonly kind: 'envelope'; readonly sealed: SealedEnvelope; readonly direction: 'sent' | 'received' }
+  /** Waiting for `side`'s next envelope, which is due by `deadline` (clock time; SPEC §6.6). */
+  | { readonly kind: 'waiting'; readonly side: Role; readonly what: string; readonly deadline: number }
+  | { readonly kind: 'stopped'; readonly by: Role; readonly reason: StopReason; readonly detail: string }
+  | { readonly kind: 'chat'; readonly text: string }
+  /** A rematch frame that arrived during the game (SPEC §2.4): the node answers it once the game is over. */
+  | { readonly kind: 'rematch'; readonly control: 'rematch-offer' | 'rematch-accept' | 'rematch-decline' }
+  /** Bytes from the peer that are not evidence (SPEC §2.1), and what was done about them. */
+  | { readonly kind: 'ignored'; readonly detail: string }
+
+export interface SessionOptions {
+  readonly role: Role
+  readonly keys: KeyPair
+  /** A: the terms it offers. B: the terms it agreed to (the invite's); a hello with other terms is refused. */
+  readonly terms: Terms
+  readonly secrets: SecretSource
+  /**
+   * Where envelopes are persisted. If it already holds envelopes of this game (a restarted
+   * process), the session rebuilds its state from them instead of playing them again; with the
+   * same secrets and player inputs (see `journal.ts`) it carries on exactly (SPEC §2.2).
+   */
+  readonly store: TranscriptStore
+  readonly channel: Channel
+  readonly strategy: PlayerStrategy
+  readonly clock?: Clock
+  /** When set, only this opponent key is accepted in the hello (the connection's PeerId). */
+  readonly opponentKey?: Uint8Array
+  readonly deviation?: Deviation
+  readonly onEvent?: (e: SessionEvent) => void
+  /** Stops the session from outside: it stops the game by a claim, as when a deadline passes. */
+  readonly signal?: AbortSignal
+  /**
+   * A game whose stop this side had already sent when the session began (a provisional result
+   * being settled, SPEC §12.7): how long to wait for the peer to hold every envelope of this side
+   * and for this side to hold the peer's stop. Default `replyMs`.
+   */
+  readonly settleMs?: number
+}
+
+export interface SessionResult {
+  /** The verdict of this side's own transcript (SPEC §12): its best evidence. */
+  readonly verdict: Verdict
+  readonly transcript: readonly Uint8Array[]
+}
+
+/** One line per session event, for `DEBUG=spaceships:session`. */
+export function describeEvent(e: SessionEvent): string {
+  switch (e.kind) {
+    case 'envelope':
+      return `${e.direction} ${e.sealed.envelope.sender}${e.sealed.envelope.seq} ${e.sealed.envelope.parts.map((p) => p.t).join('+')}`
+    case 'waiting':
+      return `waiting for ${e.side}'s ${e.what} until ${new Date(e.deadline).toISOString()}`
+    case 'stopped':
+      return `${e.by} stopped (${e.reason}): ${e.detail}`
+    case 'chat':
+      return `chat: ${e.text}`
+    case 'rematch':
+      return `heard ${e.control}`
+    case 'ignored':
+      return `ignored: ${e.detail}`
+  }
+}
