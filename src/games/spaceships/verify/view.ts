@@ -1,4 +1,8 @@
 /**
+ * One file over 400 lines on purpose: `SideView` is one object, the public state of a space, that
+ * `checkAspects` reads and the answer, report and flashcube checks extend in turn (what one learns
+ * the next judges by); split apart, each check would need that private state opened to it.
+ *
  * The public view of one player's space: what the other side knows of it from the wire, built
  * only from that player's own signed statements (its answers, reports, flashcube data and
  * kamikaze launches) and the other side's answers to its beams. It decides, before anything is
