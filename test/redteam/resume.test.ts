@@ -116,4 +116,28 @@ describe('red team: resuming from disk (SPEC §2.2, §6.3, §6.5, §12.7)', () =
     const [a2] = await play(seed, cut, journals, inner)
     expect(summary(a2.verdict)).toBe('resigned B -> A')
   })
+
+  // The attack this guards against (found by the trust issue): the joiner dies after persisting
+  // the host's hello and before persisting its own. Resumed, it holds A's hello as already acted
+  // on and waits for a hello it never sends; A, whose hello B holds, resends nothing; both end "no
+  // game" after two reply deadlines, though neither did anything wrong.
+  it.each([
+    ['the joiner alone', false],
+    ['both sides', true],
+  ] as const)(
+    "SPEC §2.2 §6.1: %s dies after B persisted A's hello and before its own: B sends its hello on resuming and the game is played",
+    async (_name, both) => {
+      const seed = `redteam/resume/hello/${both ? 'both' : 'b'}`
+      const journals = [memoryJournal(), memoryJournal()] as const
+      const [a] = await play(seed, [[], []], journals)
+      expect(a.verdict.status).toBe('complete')
+      const helloA = a.transcript[0] ?? new Uint8Array()
+      expect(partsOfBytes(helloA)).toEqual({ sender: 'A', parts: ['hello'] })
+      // A keeps running in the first case (its store is whole up to its hello); B's file holds only A's hello.
+      const [a2, b2] = await play(seed, [[helloA], [helloA]], both ? journals : [memoryJournal(), journals[1]])
+      expect(summary(b2.verdict)).toBe(summary(a.verdict))
+      expect(summary(a2.verdict)).toBe(summary(a.verdict))
+      expect(summary(verdictOf(a2.transcript, b2.transcript))).toBe(summary(a.verdict))
+    },
+  )
 })

@@ -69,6 +69,10 @@ class Session extends Composer {
 
   protected async loop(): Promise<void> {
     if (this.me === 'A' && this.mine.length === 0) await this.sendHello()
+    // B persisted A's hello and died before persisting its own (SPEC §2.2): the stored hello counts
+    // as acted on, and A, whose hello B holds, resends nothing, so B answers it now.
+    const helloA = this.theirs[0]
+    if (this.me === 'B' && this.mine.length === 0 && helloA !== undefined) await this.takeHello(helloA)
     for (;;) {
       if (this.failure !== undefined)
         throw this.failure instanceof Error ? this.failure : new Error('the session failed')
