@@ -4,201 +4,30 @@
  * by the rules engine as it is typed (the same check the opponent's verifier will make), so an
  * illegal record is never committed. Prompts come from @inquirer/prompts, colours from picocolors
  * (which honours NO_COLOR and FORCE_COLOR).
+ *
+ * In parts: the prompts (`prompter.ts`), what is drawn (`screen.ts`) and the setup prompt
+ * (`setup-prompt.ts`); this file is the strategy and its record prompt loop.
  */
-import { confirm, input, select } from '@inquirer/prompts'
-import pc from 'picocolors'
-import { readFileSync } from 'node:fs'
-import { Writable } from 'node:stream'
 import { entitlementLine, entitlementView } from '../rules/entitlement-view.js'
 import { randomSetup } from '../rules/enumerate.js'
 import { describeViolation } from '../rules/errors.js'
 import { readRecord } from '../rules/legality.js'
 import type { RandomSource } from '../rules/rng.js'
-import type { Ruleset } from '../rules/ruleset.js'
-import { type Setup, formatSetup, parseSetup, parseShipLine, readSetup, validateSetup } from '../rules/setup.js'
-import { formatCounts, legalFleets } from '../rules/fleet.js'
-import { type PlayerState, entitlements, initialPlayerState } from '../rules/state.js'
+import { readSetup } from '../rules/setup.js'
+import { entitlements } from '../rules/state.js'
 import { systemClock } from '../../../core/session/clock.js'
-import { type PlayerStrategy, RESIGN, type TurnContext } from '../session/strategy.js'
-import type { TurnSummary } from '../knowledge/summary.js'
-import { opponentKnowledge } from '../knowledge/knowledge.js'
+import { type PlayerStrategy, RESIGN } from '../session/strategy.js'
 import { LIMITS } from '../protocol/messages.js'
 import { SHIP_TYPES } from '../rules/ships.js'
-import {
-  SCREEN_COLUMNS,
-  beamWords,
-  chatLine,
-  clockText,
-  describeRecord,
-  helpText,
-  shipGuide,
-  statusPanel,
-  wrap,
-} from './panel.js'
-import {
-  NO_PAINT,
-  OPPONENT_LEGEND,
-  OWN_LEGEND,
-  type Paint,
-  type Style,
-  knowledgeMark,
-  ownMarks,
-  renderSpace,
-} from './board.js'
+import { SCREEN_COLUMNS, beamWords, chatLine, clockText, describeRecord, helpText, statusPanel, wrap } from './panel.js'
+import type { Prompter } from './prompter.js'
+import { type Screen, renderBoards, turnReport } from './screen.js'
+import { askSetup } from './setup-prompt.js'
 
-/** The prompts the game needs; the real one is inquirer, tests may script it. */
-export interface Prompter {
-  /** With `signal`, the prompt is withdrawn when it aborts (the promise rejects); `default` is editable text. */
-  input(o: {
-    message: string
-    validate?: (v: string) => true | string
-    transformer?: (v: string) => string
-    default?: string
-    signal?: AbortSignal
-  }): Promise<string>
-  select<T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }): Promise<T>
-  confirm(o: { message: string; default?: boolean }): Promise<boolean>
-}
-
-export interface PromptStreams {
-  readonly input: NodeJS.ReadableStream
-  readonly output: NodeJS.WritableStream
-}
-
-/** Inquirer prompts on the given streams (default: the process's terminal). */
-export function inquirerPrompter(streams?: PromptStreams): Prompter {
-  // Inquirer ends the output stream it is given when a prompt is done; a stream that outlives one
-  // prompt (a test's screen, a pipe) gets a fresh forwarding stream per prompt.
-  const forward = (out: NodeJS.WritableStream): Writable =>
-    new Writable({
-      write: (chunk: Buffer, _enc, done) =>
-        void out.write(chunk, () => {
-          done()
-        }),
-    })
-  const ctx = (
-    signal?: AbortSignal,
-  ):
-    | { input?: NodeJS.ReadableStream; output?: Writable; clearPromptOnDone?: boolean; signal?: AbortSignal }
-    | undefined => {
-    const s = signal === undefined ? {} : { signal }
-    return streams === undefined
-      ? signal === undefined
-        ? undefined
-        : s
-      : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
-  }
-  return {
-    input: (o) =>
-      input(
-        {
-          message: o.message,
-          ...(o.default === undefined || o.default === '' ? {} : { default: o.default, prefill: 'editable' as const }),
-          ...(o.validate === undefined ? {} : { validate: o.validate }),
-          ...(o.transformer === undefined
-            ? {}
-            : {
-                transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
-                  isFinal ? v : (o.transformer?.(v) ?? v),
-              }),
-        },
-        ctx(o.signal),
-      ),
-    select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) =>
-      select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx()),
-    confirm: (o) => confirm({ message: o.message, default: o.default ?? true }, ctx()),
-  }
-}
-
-/** Where the game is drawn. `paint` is identity when colours are off. */
-export interface Screen {
-  print(text: string): void
-  readonly paint: Paint
-  /** The terminal's width, if known: under 92 columns the grids come in two bands. */
-  readonly columns?: number
-}
-
-/** NO_COLOR (any value) turns colours off; FORCE_COLOR turns them on; otherwise a TTY decides. */
-export function colourEnabled(env: NodeJS.ProcessEnv, isTty: boolean): boolean {
-  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false
-  if (env['FORCE_COLOR'] !== undefined && env['FORCE_COLOR'] !== '0') return true
-  return isTty
-}
-
-export function painter(enabled: boolean): Paint {
-  if (!enabled) return NO_PAINT
-  const c = pc.createColors(true)
-  const styles: Record<Style, (s: string) => string> = {
-    plain: (s) => s,
-    dim: c.dim,
-    ship: c.cyan,
-    damage: c.red,
-    hit: (s) => c.bold(c.red(s)),
-    miss: c.blue,
-    scan: c.yellow,
-    known: c.magenta,
-  }
-  return (text, style) => styles[style](text)
-}
-
-/** Both spaces as this player sees them after `history`. */
-export function renderBoards(
-  ctx: { state: TurnContext['state']; history: readonly TurnSummary[] },
-  paint: Paint,
-  columns?: number,
-): string {
-  const own = renderSpace('Your space', ownMarks(ctx.state), paint, columns)
-  const theirs = renderSpace(
-    "Opponent's space (what you know)",
-    opponentKnowledge(ctx.history).map(knowledgeMark),
-    paint,
-    columns,
-  )
-  const legend = (text: string): string[] => text.split('\n').map((l) => paint(`  ${l}`, 'dim'))
-  return [...own, ...legend(OWN_LEGEND), '', ...theirs, ...legend(OPPONENT_LEGEND)].join('\n')
-}
-
-/** One line per answer the opponent gave last turn, in the order they resolved; `own` names own ships as the setup does (C-05: a lone ship has no number). */
-export function turnReport(t: TurnSummary, own?: PlayerState): string[] {
-  const out: string[] = []
-  const strike = (target: string, a: { result: string; explosions: readonly string[] } | undefined): string =>
-    a === undefined
-      ? `${target} ?`
-      : `${target} ${a.result}${a.explosions.length > 1 ? ` (missiles exploded: ${a.explosions.slice(1).join(' ')})` : ''}`
-  const mine = [
-    ...t.myAspects.beams.flatMap((b, i) => b.map((c, j) => strike(c, t.theirResults.beams[i]?.[j]))),
-    ...t.myAspects.strikes.map((c, i) => strike(c, t.theirResults.strikes[i])),
-    ...t.myAspects.scans.map((c, i) => `scan ${c} ${t.theirResults.scans[i]?.result ?? '?'}`),
-  ]
-  // A kamikaze strike's visible aspects are a strike on its target and the death of its launch
-  // cell in the striker's own space (2.6.1 §4.5.4, §5.4): both sides are told of both.
-  const myDeaths =
-    t.myAspects.kamikaze.length === 0
-      ? ''
-      : `; kamikaze launched from your ${t.myAspects.kamikaze.join(' ')} (that cell is destroyed)`
-  out.push(`Turn ${t.turn}, yours: ${mine.length === 0 ? 'no strikes or scans' : mine.join(', ')}${myDeaths}`)
-  for (const d of t.theirResults.destroyed)
-    out.push(`  You destroyed their ${d.type}${d.id} at ${d.cells.map((c) => c.cell).join(' ')}`)
-  const theirs = [...t.theirAspects.beams.flat(), ...t.theirAspects.strikes]
-  const theirDeaths =
-    t.theirAspects.kamikaze.length === 0
-      ? ''
-      : `; kamikaze launched from their ${t.theirAspects.kamikaze.join(' ')} (destroyed in their space)`
-  out.push(
-    `Turn ${t.turn}, theirs: ${theirs.length === 0 ? 'no strikes' : `strikes at ${theirs.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`,
-  )
-  for (const r of t.myReports) {
-    const name = own?.ships.find((s) => s.type === r.type && s.id === r.id)?.name ?? `${r.type}${r.id}`
-    // A ship whose cells include this turn's own kamikaze launch was lost at least partly to it.
-    const byOwnKamikaze = r.cells.some((c) => t.myAspects.kamikaze.includes(c.cell))
-    out.push(
-      byOwnKamikaze
-        ? `  Your ${name} is destroyed (one of its cells launched your kamikaze strike)`
-        : `  They destroyed your ${name}`,
-    )
-  }
-  return out
-}
+// The names other modules import from here, where they lived before this file was split.
+export { type PromptStreams, type Prompter, inquirerPrompter } from './prompter.js'
+export { type Screen, colourEnabled, painter, renderBoards, turnReport } from './screen.js'
+export { fleetChoice, shipLineProblem } from './setup-prompt.js'
 
 /** What is wrong with a chat line (SPEC §2.4): empty, or over the control text limit. */
 function chatProblem(text: string): string | undefined {
@@ -255,37 +84,6 @@ export interface HumanOptions {
   /** Where lines that arrive on their own are said, so none is glued onto an open prompt. */
   readonly notices?: Notices
 }
-
-const SETUP_COMMANDS = new Set(['', 'undo', 'cancel', '?', 'help'])
-
-/**
- * What is wrong with one more typed ship line, given the lines typed so far: its notation, shape,
- * size, a cell listed twice or shared with another ship, a type not in the variant (§3.4, §3.5,
- * §6). The fleet and the identities can only be judged on the whole setup, at the end.
- */
-export function shipLineProblem(typed: readonly string[], line: string, ruleset: Ruleset): string | undefined {
-  const t = line.trim()
-  if (SETUP_COMMANDS.has(t)) return undefined
-  const one = parseShipLine(t, 'lenient')
-  if (!one.ok) return describeViolation(one.error)
-  const all = parseSetup([...typed, t].join('\n'), 'lenient')
-  if (!all.ok) return all.error.map(describeViolation).join('; ')
-  const v = validateSetup(all.value, ruleset, 0)
-  if (v.ok) return undefined
-  const now = v.error.filter((x) => x.code !== 'setup.fleet' && x.code !== 'setup.identity')
-  return now.length === 0 ? undefined : now.map(describeViolation).join('; ')
-}
-
-/** The fleets the ruleset allows, in words. */
-export function fleetChoice(ruleset: Ruleset): string {
-  const fleets = legalFleets(ruleset, 0)
-  if (fleets.length === 1 && fleets[0] !== undefined) return formatCounts(fleets[0])
-  if (fleets.length <= 6) return `one of ${fleets.map(formatCounts).join(' | ')}`
-  return ruleset.fleet.kind === 'cost'
-    ? `ships whose costs add up to exactly ${ruleset.fleet.total} (${fleets.length} fleets)`
-    : `${fleets.length} possible fleets`
-}
-
 /** A human at the terminal, as a session strategy. */
 export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const { prompter, screen } = o
@@ -293,110 +91,15 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const width = Math.min(SCREEN_COLUMNS, screen.columns ?? SCREEN_COLUMNS)
   const fit = (text: string, indent?: string): string => wrap(text, width, indent)
   const burntOutSaid = new Set<number>()
-  const showSetup = (setup: Setup): void => {
-    screen.print(
-      renderSpace('Your setup', ownMarks(initialPlayerState(setup)), screen.paint, screen.columns).join('\n'),
-    )
-    screen.print(formatSetup(setup))
-  }
-  /** " (m:ss left)" before the setup deadline (SPEC §6.6), when there is one. */
-  let setupDeadline: number | undefined
-  const setupLeft = (): string =>
-    setupDeadline === undefined ? '' : ` (${clockText(Math.max(0, setupDeadline - systemClock.now()))} left)`
-  const askSetup = async (ruleset: Ruleset): Promise<Setup> => {
-    if (setupDeadline !== undefined)
-      screen.print(
-        fit(
-          `Choose your setup: ${clockText(Math.max(0, setupDeadline - systemClock.now()))} left before the game's setup deadline. Past it your opponent may stop the game before it begins (no game, nobody wins).`,
-        ),
-      )
-    for (;;) {
-      const candidate = randomSetup(ruleset, o.rng)
-      showSetup(candidate)
-      const how = await prompter.select({
-        message: `Your setup${setupLeft()}`,
-        choices: [
-          { name: 'Play this setup', value: 'use' as const },
-          { name: 'Another random setup', value: 'again' as const },
-          { name: 'Type my own, one ship per line', value: 'type' as const },
-          { name: 'Load a setup file', value: 'file' as const },
-        ],
-      })
-      if (how === 'use') return candidate
-      if (how === 'again') continue
-      if (how === 'type') {
-        const typed = await typeSetup(ruleset)
-        if (typed === undefined) continue
-        showSetup(typed)
-        if (await prompter.confirm({ message: 'Play this setup?' })) return typed
-        continue
-      }
-      const text = readFileSync(
-        await prompter.input({
-          message: 'Setup file',
-          validate: (p) => (readable(p) ? true : 'cannot read that file'),
-        }),
-        'utf8',
-      )
-      const r = readSetup(text, ruleset, 0, 'lenient')
-      if (r.ok) {
-        showSetup(r.value)
-        if (await prompter.confirm({ message: 'Play this setup?' })) return r.value
-      } else screen.print(r.error.map((v) => `  ${describeViolation(v)}`).join('\n'))
-    }
-  }
-  /** Ship by ship, each line checked as it is typed; what was typed is kept until it is legal. */
-  const typeSetup = async (ruleset: Ruleset): Promise<Setup | undefined> => {
-    const guide = (): void => {
-      screen.print(
-        [`Your fleet: ${fleetChoice(ruleset)}.`, 'Ship types:', ...shipGuide(ruleset)]
-          .map((l) => fit(l, '      '))
-          .join('\n'),
-      )
-    }
-    guide()
-    screen.print(
-      fit(
-        'One ship per line: its type (numbered when there are several: LG1, LG2) and its cells, e.g. FS Rv1 Rv2 Rw1 Rw2. Each line is checked as you type it. Commands: undo (remove the last ship), ? (the ship types), cancel (back to the menu); an empty line when the fleet is complete.',
-        '',
-      ),
-    )
-    const lines: string[] = []
-    for (;;) {
-      const line = (
-        await prompter.input({
-          message: `Ship ${lines.length + 1}${setupLeft()}`,
-          validate: (l) => shipLineProblem(lines, l, ruleset) ?? true,
-        })
-      ).trim()
-      if (line === 'cancel') return undefined
-      if (line === '?' || line === 'help') guide()
-      else if (line === 'undo') {
-        const gone = lines.pop()
-        screen.print(gone === undefined ? 'No ship to remove.' : `Removed: ${gone}`)
-      } else if (line !== '') lines.push(line)
-      else {
-        const r = readSetup(lines.join('\n'), ruleset, 0, 'lenient')
-        if (r.ok) return r.value
-        screen.print(
-          [
-            `Not a whole legal setup yet (your ${lines.length} ships are kept: add more, undo, or cancel):`,
-            ...r.error.map((v) => fit(`  ${describeViolation(v)}`)),
-          ].join('\n'),
-        )
-      }
-    }
-  }
   return {
     async setup(ruleset, _signal, deadline) {
-      setupDeadline = deadline
       if (o.setup.kind === 'random') return randomSetup(ruleset, o.rng)
       if (o.setup.kind === 'text') {
         const r = readSetup(o.setup.text, ruleset, 0, 'lenient')
         if (!r.ok) throw new Error(`the setup is not legal: ${r.error.map(describeViolation).join('; ')}`)
         return r.value
       }
-      return askSetup(ruleset)
+      return askSetup({ prompter, screen, rng: o.rng, fit }, ruleset, deadline)
     },
     async record(ctx) {
       const last = ctx.history.at(-1)
@@ -617,14 +320,5 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           .join('\n'),
       )
     },
-  }
-}
-
-function readable(path: string): boolean {
-  try {
-    readFileSync(path)
-    return true
-  } catch {
-    return false
   }
 }
