@@ -36,6 +36,11 @@ export interface FrameContext {
   hashAt(role: Role, seq: number): Uint8Array | undefined
   /** Where the envelope with this hash (base64url) sits in its sender's chain. */
   positionOf(id: string): number | undefined
+  /**
+   * The signature of `role`'s envelope `seq`, as this side holds it: a frame carrying that `seq`
+   * and these signature bytes is a copy, dropped before it is inflated or hashed (SPEC §2.2).
+   */
+  sigAt?(role: Role, seq: number): Uint8Array | undefined
 }
 
 function varint(n: number, out: number[]): void {
@@ -110,6 +115,8 @@ export function encodeControl(kind: ControlKind, text = ''): Uint8Array {
 
 export type Frame =
   | { readonly kind: 'envelope'; readonly bytes: Uint8Array }
+  /** A copy of an envelope this side holds (its `seq` and signature bytes): dropped unread (SPEC §2.2). */
+  | { readonly kind: 'copy'; readonly seq: number }
   | { readonly kind: 'resume'; readonly held: number }
   | { readonly kind: 'control'; readonly control: ControlKind; readonly text: string }
 
@@ -130,7 +137,15 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
   if (frame.length > LIMITS.frameBytes) return frameError(`${frame.length} bytes; at most ${LIMITS.frameBytes}`)
   const form = frame[0]
   const body = frame.subarray(1)
-  if (form === FRAME.full) return { ok: true, value: { kind: 'envelope', bytes: body.slice() } }
+  if (form === FRAME.full) {
+    // SPEC §2.2: a copy of a held envelope is dropped before its signature, hash or parts are read.
+    if (body.length >= 4 + SIGNATURE_BYTES && body[1] === ROLE_INDEX[sender]) {
+      const seq = ((body[2] ?? 0) << 8) | (body[3] ?? 0)
+      if (sameBytes(ctx.sigAt?.(sender, seq), body.subarray(body.length - SIGNATURE_BYTES)))
+        return { ok: true, value: { kind: 'copy', seq } }
+    }
+    return { ok: true, value: { kind: 'envelope', bytes: body.slice() } }
+  }
   if (form === FRAME.resume) {
     if (body.length !== 2) return frameError('a resume frame is 3 bytes')
     return { ok: true, value: { kind: 'resume', held: ((body[0] ?? 0) << 8) | (body[1] ?? 0) } }
@@ -166,6 +181,10 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
       break
     }
   }
+  // SPEC §2.2: a copy of a held envelope is dropped before its parts are inflated: a few bytes of
+  // DEFLATE can stand for a 1 MiB reveal, and a copy is worth nothing.
+  if (sameBytes(ctx.sigAt?.(sender, seq), frame.subarray(at, at + SIGNATURE_BYTES)))
+    return { ok: true, value: { kind: 'copy', seq } }
   if (ctx.game === undefined)
     return frameError('a compact frame before the game id is known (the hellos travel in full)')
   if (seq < 1) return frameError('a compact frame for a hello')

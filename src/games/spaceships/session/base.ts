@@ -90,6 +90,8 @@ export abstract class SessionBase {
   protected refused = false
 
   protected resendWindow = { start: 0, bytes: 0 }
+  /** A resume frame has been answered on the current stream (one is, SPEC §2.2). */
+  protected resumeAnswered = false
 
   protected chatWindow = { start: 0, count: 0 }
 
@@ -158,6 +160,7 @@ export abstract class SessionBase {
       game: this.state?.game,
       hashAt: (role, seq) => (role === this.me ? this.mine : this.theirs)[seq]?.hash,
       positionOf: (id) => this.position.get(id),
+      sigAt: (role, seq) => (role === this.me ? this.mine : this.theirs)[seq]?.envelope.sig,
     }
   }
 

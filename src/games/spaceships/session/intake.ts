@@ -37,6 +37,7 @@ export abstract class Intake extends SessionBase {
           this.events.push({ kind: 'closed' })
           return
         case 'reconnected':
+          this.resumeAnswered = false
           await this.o.channel.send(encodeResume(this.theirs.length))
           continue
         case 'malformed':
@@ -64,7 +65,13 @@ export abstract class Intake extends SessionBase {
       else if (f.control !== 'chat') this.emit({ kind: 'rematch', control: f.control })
       return
     }
-    if (f.kind === 'resume') return this.resend(f.held)
+    if (f.kind === 'copy') return
+    if (f.kind === 'resume') {
+      // SPEC §2.2: an honest peer sends one resume frame per stream; more ask for nothing new.
+      if (this.resumeAnswered) return
+      this.resumeAnswered = true
+      return this.resend(f.held)
+    }
     this.envelopeBytes(f.bytes)
     this.feedHeld()
   }
@@ -183,12 +190,16 @@ export abstract class Intake extends SessionBase {
     return h?.t === 'hello' ? h.key : undefined
   }
 
-  /** SPEC §2.2: this side's envelopes from `held` on, within the resend budget per `replyMs`. */
+  /**
+   * SPEC §2.2: this side's envelopes from `held` on, or from as far as the peer's own acks prove it
+   * holds if that is further (it signed them: asking for less is asking for what it has), within
+   * the resend budget per `replyMs`. An honest peer lacks at most the envelopes in flight.
+   */
   protected async resend(held: number): Promise<void> {
     this.notePeerHeld(held)
     const now = this.clock.now()
     if (now - this.resendWindow.start >= this.terms.replyMs) this.resendWindow = { start: now, bytes: 0 }
-    for (const s of this.mine.slice(held)) {
+    for (const s of this.mine.slice(Math.max(held, this.peerHeld))) {
       const frame = encodeEnvelopeFrame(s, this.frames())
       if (this.resendWindow.bytes + frame.length > LIMITS.resendBudgetBytes) return
       this.resendWindow.bytes += frame.length
