@@ -26,6 +26,16 @@ export interface SecretEntry {
   readonly bytes: string
 }
 
+/**
+ * How many of its own envelopes this side has persisted: journaled after each is persisted and
+ * before it is sent, so that a transcript lost or replaced by an older copy is noticed before this
+ * side signs again at a place it has signed (SPEC §2.2).
+ */
+export interface SignedEntry {
+  readonly k: 'signed'
+  readonly seq: number
+}
+
 /** An entry of some kind `k`, as a game defines it; JSON on disk. */
 export interface Entry {
   readonly k: string
@@ -109,6 +119,10 @@ function entryProblem(e: unknown, check: EntryCheck): string | undefined {
     return typeof o['bytes'] === 'string' && fromBase64url(o['bytes']) !== undefined
       ? undefined
       : 'its secret is not base64url text'
+  if (o['k'] === 'signed')
+    return Number.isSafeInteger(o['seq']) && (o['seq'] as number) >= 0 && (o['seq'] as number) <= 0xffff
+      ? undefined
+      : 'its seq is not a whole number 0..65535'
   return check(o['k'], o)
 }
 
@@ -132,4 +146,33 @@ export function journaledSecrets<E extends Entry>(
       return fresh
     },
   }
+}
+
+/** What this side has signed and sent, known apart from its transcript (SPEC §2.2). */
+export interface SigningLog {
+  /**
+   * How many of its own envelopes this side persisted and may have sent (the highest journaled
+   * `seq` + 1), or undefined when none is journaled (a game begun before this was journaled).
+   */
+  count(): number | undefined
+  /** Envelope `seq` of this side is persisted and about to be sent. */
+  persisted(seq: number): void
+}
+
+/** The signing log of a journal: one `signed` entry per own envelope, flushed before it is sent. */
+export function journaledSigning<E extends Entry>(journal: Journal<E | SignedEntry>): SigningLog {
+  let count: number | undefined
+  for (const e of journal.entries()) if (isSigned(e)) count = Math.max(count ?? 0, e.seq + 1)
+  return {
+    count: () => count,
+    persisted(seq) {
+      if (count !== undefined && seq < count) return
+      journal.append({ k: 'signed', seq })
+      count = seq + 1
+    },
+  }
+}
+
+function isSigned(e: Entry): e is SignedEntry {
+  return e.k === 'signed'
 }

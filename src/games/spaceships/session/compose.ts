@@ -248,6 +248,9 @@ export abstract class Composer extends PlayerSide {
     if (own.envelope.seq > LIMITS.maxSeq)
       throw new Error(`this side would sign envelope ${own.envelope.seq}, past the last seq (SPEC §9)`)
     for (const s of out) this.persist(s)
+    // Journaled after the transcript and before anything is sent: a transcript that later loses this
+    // envelope is noticed before this side signs at its place again (SPEC §2.2).
+    this.o.signing?.persisted(own.envelope.seq)
     this.mine.push(own)
     this.position.set(own.id, own.envelope.seq)
     if (this.state !== undefined) {

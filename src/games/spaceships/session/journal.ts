@@ -7,16 +7,18 @@ import {
   type EntryCheck,
   type Journal as CoreJournal,
   type SecretEntry,
+  type SignedEntry,
   fileJournal as coreFileJournal,
   memoryJournal as coreMemoryJournal,
 } from '../../../core/session/journal.js'
 import { type Setup, formatSetup, parseSetup } from '../rules/setup.js'
 import { type PlayerStrategy, RESIGN, isResignation } from './strategy.js'
 
-export { journaledSecrets } from '../../../core/session/journal.js'
+export { journaledSecrets, journaledSigning } from '../../../core/session/journal.js'
 
 export type JournalEntry =
   | SecretEntry
+  | SignedEntry
   | { readonly k: 'setup'; readonly text: string }
   | { readonly k: 'record'; readonly turn: number; readonly text: string }
   | { readonly k: 'resign'; readonly turn: number }

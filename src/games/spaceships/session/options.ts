@@ -9,6 +9,7 @@ import type { Part, Role, StopReason, Terms } from '../protocol/messages.js'
 import type { Verdict } from '../verify/verify.js'
 import type { Channel } from '../../../core/session/channel.js'
 import type { Clock } from '../../../core/session/clock.js'
+import type { SigningLog } from '../../../core/session/journal.js'
 import type { PlayerStrategy, TurnContext } from './strategy.js'
 
 /**
@@ -79,6 +80,12 @@ export interface SessionOptions {
    * and for this side to hold the peer's stop. Default `replyMs`.
    */
   readonly settleMs?: number
+  /**
+   * What this side has signed, known apart from the store (its journal, `journaledSigning`): a
+   * session whose store holds fewer of its own envelopes than this says were sent refuses to run,
+   * so that it never signs twice at one place (SPEC §2.2).
+   */
+  readonly signing?: SigningLog
 }
 
 export interface SessionResult {

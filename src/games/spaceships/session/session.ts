@@ -24,6 +24,7 @@ import type { SessionOptions, SessionResult } from './options.js'
 import type { Event } from './queue.js'
 import { describeOffence } from './terms.js'
 import { Composer } from './compose.js'
+import { StorageError } from '../../../core/session/file-store.js'
 
 export {
   type Deviation,
@@ -41,6 +42,12 @@ export function runSession(o: SessionOptions): Promise<SessionResult> {
 class Session extends Composer {
   async run(): Promise<SessionResult> {
     this.restore()
+    const sent = this.o.signing?.count()
+    if (sent !== undefined && sent > this.mine.length)
+      throw new StorageError(
+        `the transcript holds ${this.mine.length} of the ${sent} envelopes this side signed and sent (its journal says so): ` +
+          'resuming would sign again at a place it has signed (SPEC §2.2); put the whole transcript back, or let the file of the other player decide the game',
+      )
     this.settling = this.myStop() !== undefined
     // A resumed game's clocks run from when its last envelope was persisted, not from the restart:
     // a deadline never moves (SPEC §6.6), and the player is shown the time truly left.
