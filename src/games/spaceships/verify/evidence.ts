@@ -55,12 +55,13 @@ export interface Evidence {
   readonly signatureChecks: number
 }
 
+/** One distinct line of a file: its bytes framed and hashed once, with every line holding them. */
 interface Item {
   readonly framed: Framed
   /** SPEC §5.3, over `framed.unsigned`; `id` is its base64url. */
   readonly hash: Uint8Array
   readonly id: string
-  readonly where: Where
+  readonly where: Where[]
 }
 
 /** What the verifier holds of one envelope: its bytes (one copy per distinct signature) and its lines. */
@@ -69,6 +70,7 @@ interface Candidate {
   readonly hash: Uint8Array
   readonly id: string
   readonly sigs: Uint8Array[]
+  readonly sigIds: Set<string>
   readonly where: Where[]
   authenticated: boolean
 }
@@ -80,9 +82,43 @@ function idOf(bytes: Uint8Array): string {
   return toBase64url(bytes)
 }
 
-function itemOf(framed: Framed, where: Where): Item {
-  const hash = envelopeHash(framed.unsigned)
-  return { framed, hash, id: idOf(hash), where }
+type Read = { framed: Framed; hash: Uint8Array; id: string } | ProtocolError
+
+/**
+ * SPEC §5.4, §12.1: the envelopes of one file's lines, each distinct line framed and hashed once
+ * (`seen` holds what other files' lines gave), so a file of copies costs what one line costs.
+ * A line that is not an envelope is noted when `notes` are kept.
+ */
+function itemsOf(f: FileEvidence, seen: Map<string, Read>, notes?: Note[]): Item[] {
+  const items = new Map<string, Item>()
+  for (const l of f.lines) {
+    const where = { file: f.name, line: l.line }
+    if (l.bytes === undefined) {
+      notes?.push({
+        ...where,
+        what: `not an envelope: ${l.error === undefined ? 'unreadable' : describeProtocolError(l.error)}`,
+      })
+      continue
+    }
+    const key = toBase64url(l.bytes)
+    let read = seen.get(key)
+    if (read === undefined) {
+      const framed = frameEnvelope(l.bytes)
+      if (framed.ok) {
+        const hash = envelopeHash(framed.value.unsigned)
+        read = { framed: framed.value, hash, id: idOf(hash) }
+      } else read = framed.error
+      seen.set(key, read)
+    }
+    if (!('framed' in read)) {
+      notes?.push({ ...where, what: `not an envelope: ${describeProtocolError(read)}` })
+      continue
+    }
+    const item = items.get(key)
+    if (item === undefined) items.set(key, { ...read, where: [where] })
+    else item.where.push(where)
+  }
+  return [...items.values()]
 }
 
 function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
@@ -123,14 +159,17 @@ function noGame(
 
 /** SPEC §12.1: the game of one file, fixed by its first B hello (in line order) that acks an A hello of the file. */
 function gameOf(items: readonly Item[]): { a: Item; b: Item; game: Uint8Array } | undefined {
+  const helloA = new Map<string, Item>()
+  for (const x of items) if (x.framed.sender === 'A' && x.framed.seq === 0 && !helloA.has(x.id)) helloA.set(x.id, x)
+  const tried = new Set<string>()
   for (const b of items) {
-    if (b.framed.sender !== 'B' || b.framed.seq !== 0) continue
+    if (b.framed.sender !== 'B' || b.framed.seq !== 0 || tried.has(b.id)) continue
+    tried.add(b.id)
     const sb = decodeFrameWith(b.framed, b.hash)
     if (!sb.ok || helloOf(sb.value) === undefined) continue
     const ack = sb.value.envelope.ack
     if (ack === undefined) continue
-    const ackId = idOf(ack)
-    const a = items.find((x) => x.framed.sender === 'A' && x.framed.seq === 0 && x.id === ackId)
+    const a = helloA.get(idOf(ack))
     if (a === undefined) continue
     const sa = decodeFrameWith(a.framed, a.hash)
     if (!sa.ok || helloOf(sa.value)?.terms === undefined || sa.value.envelope.parts.length !== 1) continue
@@ -141,13 +180,7 @@ function gameOf(items: readonly Item[]): { a: Item; b: Item; game: Uint8Array } 
 
 /** SPEC §12.1: the game id (base64url) one file is of, if it names one. */
 export function gameOfFile(file: FileEvidence): string | undefined {
-  const items: Item[] = []
-  for (const l of file.lines) {
-    if (l.bytes === undefined) continue
-    const framed = frameEnvelope(l.bytes)
-    if (framed.ok && framed.value.seq === 0) items.push(itemOf(framed.value, { file: file.name, line: l.line }))
-  }
-  const g = gameOf(items)
+  const g = gameOf(itemsOf(file, new Map()))
   return g === undefined ? undefined : idOf(g.game)
 }
 
@@ -155,24 +188,9 @@ export function gameOfFile(file: FileEvidence): string | undefined {
 export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   const notes: Note[] = []
   const perFile: Item[][] = []
+  const seen = new Map<string, Read>()
   for (const f of files) {
-    const items: Item[] = []
-    for (const l of f.lines) {
-      const where = { file: f.name, line: l.line }
-      if (l.bytes === undefined) {
-        notes.push({
-          ...where,
-          what: `not an envelope: ${l.error === undefined ? 'unreadable' : describeProtocolError(l.error)}`,
-        })
-        continue
-      }
-      const framed = frameEnvelope(l.bytes)
-      if (!framed.ok) {
-        notes.push({ ...where, what: `not an envelope: ${describeProtocolError(framed.error)}` })
-        continue
-      }
-      items.push(itemOf(framed.value, where))
-    }
+    const items = itemsOf(f, seen, notes)
     if (f.torn)
       notes.push({
         file: f.name,
@@ -213,6 +231,7 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   // SPEC §12.1: the game's envelopes, each counted once (a copy with another signature is the same envelope).
   const candidates: Record<Role, Map<string, Candidate>> = { A: new Map(), B: new Map() }
   for (const items of perFile) {
+    const foreign: Note[] = []
     for (const it of items) {
       const f = it.framed
       const inGame =
@@ -221,15 +240,14 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
           : f.unsigned.length >= PREV_AT + HASH_BYTES &&
             bytesEqual(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES), game)
       if (!inGame) {
-        notes.push({
-          ...it.where,
-          what:
-            f.seq === 0
-              ? `a hello of another game (${f.sender}), not evidence`
-              : `an envelope of another game (${f.sender} ${f.seq}), not evidence`,
-        })
+        const what =
+          f.seq === 0
+            ? `a hello of another game (${f.sender}), not evidence`
+            : `an envelope of another game (${f.sender} ${f.seq}), not evidence`
+        for (const w of it.where) foreign.push({ ...w, what })
         continue
       }
+      const sigId = idOf(f.sig)
       const known = candidates[f.sender].get(it.id)
       if (known === undefined)
         candidates[f.sender].set(it.id, {
@@ -237,14 +255,19 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
           hash: it.hash,
           id: it.id,
           sigs: [f.sig],
-          where: [it.where],
+          sigIds: new Set([sigId]),
+          where: [...it.where],
           authenticated: false,
         })
       else {
-        if (!known.sigs.some((s) => bytesEqual(s, f.sig))) known.sigs.push(f.sig)
-        known.where.push(it.where)
+        if (!known.sigIds.has(sigId)) {
+          known.sigIds.add(sigId)
+          known.sigs.push(f.sig)
+        }
+        known.where.push(...it.where)
       }
     }
+    notes.push(...foreign.sort((x, y) => x.line - y.line))
   }
   // SPEC §5.4, §12.2: authenticate from the highest seq down; a valid signature authenticates its
   // chain through `prev`, down to the hello, so an honest chain costs one check; a hello no later
@@ -292,8 +315,12 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   const offences: ProtocolOffence[] = []
   const bySeq: Record<Role, Map<number, Candidate[]>> = { A: new Map(), B: new Map() }
   for (const r of INDEX_ROLE) {
-    for (const c of candidates[r].values())
-      if (c.authenticated) bySeq[r].set(c.framed.seq, [...(bySeq[r].get(c.framed.seq) ?? []), c])
+    for (const c of candidates[r].values()) {
+      if (!c.authenticated) continue
+      const list = bySeq[r].get(c.framed.seq)
+      if (list === undefined) bySeq[r].set(c.framed.seq, [c])
+      else list.push(c)
+    }
     for (const [seq, list] of bySeq[r]) {
       if (list.length < 2 || seq === 0) continue
       const turns = list
