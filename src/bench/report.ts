@@ -1,0 +1,165 @@
+/**
+ * The table the bench prints at the end of a run: each figure of `bench/results.json` with its
+ * goal, met or missed.
+ */
+import type { engineRate } from './engine-rate.js'
+import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
+import { REPS, type Stat, fmt } from './stat.js'
+import type { verifierRate, verifierRateAllCores } from './verifier-rate.js'
+
+/** What the table reads of the results (`bench/results.json`). */
+export interface Results {
+  readonly machine: string
+  readonly perTurn: TurnSeries
+  readonly perTurnMedium: TurnSeries
+  readonly perTurnLink: { readonly random: TurnSeries; readonly medium: TurnSeries }
+  readonly perTurnOneProcess: TurnSeries
+  readonly wholeGame: Readonly<Record<'medium' | 'random', { readonly ms: Stat; readonly turns: Stat }>>
+  readonly verifier: {
+    readonly mediumGames: ReturnType<typeof verifierRate>
+    readonly randomGames: ReturnType<typeof verifierRate>
+    readonly allCores: Awaited<ReturnType<typeof verifierRateAllCores>>
+    readonly worstCase: { readonly lines: number; readonly validCpuMs: Stat; readonly brokenCpuMs: Stat }
+  }
+  readonly engine: ReturnType<typeof engineRate>
+  readonly peerNode: { readonly peakRssMiB: number }
+  readonly verifyColdStartMs: Stat
+  readonly seconds: number
+}
+
+/** The table, a line each. */
+export function report(results: Results): string[] {
+  const { machine, engine, perTurnMedium: twoProcessesMedium, verifyColdStartMs: coldStat } = results
+  const { random: linkRandom, medium: linkMedium } = results.perTurnLink
+  const { mediumGames: verifyStrong, randomGames: verifyRandom, allCores: verifyAllCores } = results.verifier
+  const worst = results.verifier.worstCase
+  const node = results.peerNode
+  const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
+  const t = results.perTurn
+  const o = results.perTurnOneProcess
+  const ratio = (x: TurnSeries, max: number): string =>
+    `ratio ${x.wallMs.ratio.toFixed(2)} <= ${max}: ${goal(x.wallMs.ratio <= max)}`
+  const tcpOf = (x: TurnSeries): [string, string] =>
+    x.tcpBytesPerPlayer === undefined
+      ? ['', '']
+      : [fmt(x.tcpBytesPerPlayer.full, 0), fmt(x.tcpBytesPerPlayer.trusting, 0)]
+  const w = results.wholeGame.medium
+  const rows: [string, string, string, string][] = [
+    [
+      `wall time per turn over a ${LINK_DELAY_MS} ms link, random bots (${linkRandom.turns.median} turns), ms`,
+      fmt(linkRandom.wallMs.full),
+      fmt(linkRandom.wallMs.trusting),
+      ratio(linkRandom, 1.35),
+    ],
+    [
+      `wall time per turn over a ${LINK_DELAY_MS} ms link, medium bots (${linkMedium.turns.median} turns), ms`,
+      fmt(linkMedium.wallMs.full),
+      fmt(linkMedium.wallMs.trusting),
+      ratio(linkMedium, 1.5),
+    ],
+    ...[linkRandom, linkMedium].map((x, i): [string, string, string, string] => [
+      `the same over the link, ${i === 0 ? 'random' : 'medium'} bots, against pipelined trusting play (no commit-then-reveal schedule can go below 1.5), ms`,
+      fmt(x.wallMs.full),
+      x.pipelined === undefined ? '' : fmt(x.pipelined.wallMs),
+      `ratio ${x.pipelined?.ratio.toFixed(2) ?? '?'}`,
+    ]),
+    [
+      `wall time per turn on loopback, random bots (${t.turns.median} turns), ms`,
+      fmt(t.wallMs.full),
+      fmt(t.wallMs.trusting),
+      ratio(t, 2.0),
+    ],
+    [
+      `wall time per turn on loopback, medium bots (${twoProcessesMedium.turns.median} turns), ms`,
+      fmt(twoProcessesMedium.wallMs.full),
+      fmt(twoProcessesMedium.wallMs.trusting),
+      ratio(twoProcessesMedium, 2.0),
+    ],
+    [
+      'wall time per turn, both players in one process, random bots, ms',
+      fmt(o.wallMs.full),
+      fmt(o.wallMs.trusting),
+      `ratio ${o.wallMs.ratio.toFixed(2)}`,
+    ],
+    [
+      'CPU per turn per player, random bots, ms',
+      fmt(t.cpuMsPerPlayer.full),
+      fmt(t.cpuMsPerPlayer.trusting),
+      `ratio ${t.cpuMsPerPlayer.ratio.toFixed(2)}`,
+    ],
+    [
+      'CPU per turn per player, medium bots, ms',
+      fmt(twoProcessesMedium.cpuMsPerPlayer.full),
+      fmt(twoProcessesMedium.cpuMsPerPlayer.trusting),
+      `ratio ${twoProcessesMedium.cpuMsPerPlayer.ratio.toFixed(2)}`,
+    ],
+    [
+      'bytes per turn per player at TCP level, medium bots',
+      ...tcpOf(twoProcessesMedium),
+      `<= 1600: ${goal((twoProcessesMedium.tcpBytesPerPlayer?.full.median ?? Infinity) <= 1600)}`,
+    ],
+    ['bytes per turn per player at TCP level, random bots', ...tcpOf(t), ''],
+    [
+      'game frames per turn per player (without libp2p framing), medium bots',
+      fmt(twoProcessesMedium.bytesPerPlayer.full, 0),
+      fmt(twoProcessesMedium.bytesPerPlayer.trusting, 0),
+      '',
+    ],
+    [
+      `whole game over loopback, medium bots (median ${w.turns.median} turns), ms`,
+      fmt(w.ms, 0),
+      '',
+      `< 150 ms: ${goal(w.ms.median < 150)}`,
+    ],
+    [
+      `whole game, random bots (median ${results.wholeGame.random.turns.median} turns), ms`,
+      fmt(results.wholeGame.random.ms, 0),
+      '',
+      '',
+    ],
+    [
+      `verifier, medium-bot games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s, one core`,
+      fmt(verifyStrong.gamesPerSecond, 0),
+      '',
+      `>= 400: ${goal(verifyStrong.gamesPerSecond.median >= 400)}`,
+    ],
+    [
+      `verifier, medium-bot games, ${verifyAllCores.threads} threads (verify --jobs), games/s`,
+      fmt(verifyAllCores.gamesPerSecond, 0),
+      '',
+      '',
+    ],
+    [
+      `verifier, random-bot games (${verifyRandom.envelopesPerGame.toFixed(0)} envelopes), games/s`,
+      fmt(verifyRandom.gamesPerSecond, 1),
+      '',
+      '',
+    ],
+    [
+      `verifier, the largest transcript (${worst.lines} envelopes), CPU ms, signatures valid`,
+      fmt(results.verifier.worstCase.validCpuMs, 0),
+      '',
+      `< 2000 ms: ${goal(results.verifier.worstCase.validCpuMs.median < 2000)}`,
+    ],
+    [
+      'verifier, the same file with every signature but the hellos broken, CPU ms',
+      fmt(results.verifier.worstCase.brokenCpuMs, 0),
+      '',
+      `< 2000 ms: ${goal(results.verifier.worstCase.brokenCpuMs.median < 2000)}`,
+    ],
+    ['rules engine, turns/s', fmt(engine.turnsPerSecond, 0), '', ''],
+    [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],
+    ['peak RSS of a play process (two nodes), MiB', node.peakRssMiB.toFixed(0), '', ''],
+    ['spaceships verify cold start, ms', fmt(coldStat, 0), '', `< 150 ms: ${goal(coldStat.median < 150)}`],
+  ]
+  const out = [
+    `${machine}; medians (min..max) over ${REPS} runs after warm-up`,
+    '',
+    '| figure | referee-less | trusting baseline | goal |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    `bench/results.json written; ${results.seconds.toFixed(0)} s`,
+  ]
+  return out
+}

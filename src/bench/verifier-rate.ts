@@ -1,0 +1,75 @@
+/**
+ * The verifier's rate: transcripts of bot games made once, then verified on one core, and on
+ * every core as `spaceships verify --jobs N` does.
+ */
+import { performance } from 'node:perf_hooks'
+import { makeBot } from '../games/spaceships/bot/levels.js'
+import { generateKeyPair } from '../core/commit/keys.js'
+import { seededSecrets } from '../core/commit/secrets.js'
+import type { Channel } from '../core/session/channel.js'
+import { runSession } from '../games/spaceships/session/session.js'
+import { formatTranscript, memoryStore } from '../games/spaceships/protocol/file.js'
+import { verifyTranscript } from '../games/spaceships/verify/verify.js'
+import { defaultJobs, verifyGroups } from '../games/spaceships/pool/verify-pool.js'
+import { benchTerms as terms } from './peer.js'
+import { REPS, type Stat, stat } from './stat.js'
+
+export async function transcripts(bot: 'medium' | 'random', count: number, maxTurns: number): Promise<string[]> {
+  const out: string[] = []
+  const { memoryChannelPair } = await import('../core/session/channel.js')
+  for (let i = 0; i < count; i++) {
+    const pair = memoryChannelPair()
+    const [ca, cb] = pair.ends
+    const side = (role: 'A' | 'B', channel: Channel) => {
+      const secrets = seededSecrets(`verify/${bot}/${i}/${role}`)
+      return runSession({
+        role,
+        keys: generateKeyPair(secrets),
+        terms: terms(maxTurns),
+        secrets,
+        store: memoryStore(),
+        channel,
+        strategy: makeBot(bot, `verify/${bot}/${i}/${role}/bot`),
+      })
+    }
+    const [ra] = await Promise.all([side('A', ca), side('B', cb)])
+    out.push(formatTranscript(ra.transcript))
+  }
+  return out
+}
+
+export function verifierRate(files: readonly string[]): { gamesPerSecond: Stat; envelopesPerGame: number } {
+  const rates: number[] = []
+  for (let rep = 0; rep <= REPS; rep++) {
+    const t0 = performance.now()
+    for (const f of files)
+      if (verifyTranscript(f).status !== 'complete') throw new Error('a bench transcript does not verify')
+    const s = (performance.now() - t0) / 1000
+    if (rep > 0) rates.push(files.length / s)
+  }
+  const envelopes = files.reduce((n, f) => n + f.split('\n').length - 2, 0) / files.length
+  return { gamesPerSecond: stat(rates), envelopesPerGame: envelopes }
+}
+
+/**
+ * `spaceships verify --jobs N` over a tournament (the strong-bot transcripts, repeated to 200):
+ * wall-clock games/s on every core, worker start-up included.
+ */
+export async function verifierRateAllCores(
+  files: readonly string[],
+): Promise<{ gamesPerSecond: Stat; threads: number; transcripts: number }> {
+  const bytes = Array.from({ length: 200 }, (_, i) => new TextEncoder().encode(files[i % files.length] ?? ''))
+  const threads = defaultJobs()
+  const rates: number[] = []
+  for (let rep = 0; rep <= 3; rep++) {
+    const t0 = performance.now()
+    const verdicts = await verifyGroups(
+      bytes.map((content, i) => [{ name: String(i), content }]),
+      threads,
+    )
+    const s = (performance.now() - t0) / 1000
+    if (verdicts.some((v) => v.status !== 'complete')) throw new Error('a bench transcript does not verify')
+    if (rep > 0) rates.push(bytes.length / s)
+  }
+  return { gamesPerSecond: stat(rates), threads, transcripts: bytes.length }
+}
