@@ -1,5 +1,7 @@
 /** `spaceships verify` and `spaceships selfplay` from the command line (SPEC §12.8). */
 import { describe, expect, test } from 'vitest'
+import { readFile } from 'node:fs/promises'
+import { fromBase64url, toBase64url } from '../src/core/commit/bytes.js'
 import { cli } from './cli.js'
 
 const vector = (name: string): string => new URL(`../protocol/vectors/${name}`, import.meta.url).pathname
@@ -163,6 +165,23 @@ describe('spaceships verify (SPEC §12.8)', () => {
       '2 files decided one by one (1 game): 1 complete, 0 resigned, 0 with an offence, 0 abandoned, 0 adjudicated, 1 incomplete, 0 unreadable',
     )
     expect((await cli(['verify', '--jobs', '0', vector('honest-a.transcript')])).code).toBe(64)
+  })
+
+  test('SPEC §12.1, §12.8: a copy whose hello line was altered, verified with the intact file, is one game decided from the intact file', async () => {
+    const text = await readFile(vector('honest-a.transcript'), 'utf8')
+    const rows = text.split('\n')
+    // Line 3 is B's hello (A's is line 2): one byte of its nonce changed by someone without B's key.
+    const hello = fromBase64url(rows[2] ?? '') ?? new Uint8Array()
+    expect([hello[1], hello[2], hello[3]]).toEqual([1, 0, 0])
+    hello[80] = (hello[80] ?? 0) ^ 1
+    const edited = [...rows.slice(0, 2), toBase64url(hello), ...rows.slice(3)].join('\n')
+    const intact = await cli(['verify', vector('honest-b.transcript')])
+    const r = await cli(['verify', 'edited.transcript', vector('honest-b.transcript')], { 'edited.transcript': edited })
+    expect(r.code).toBe(0)
+    const [first, second] = r.out.split('\n')
+    expect(first).toBe(`edited.transcript + ${vector('honest-b.transcript')}: one game`)
+    expect(second).toBe(intact.out.split('\n')[0])
+    expect(r.out).toMatch(/edited\.transcript:3: .*not evidence/)
   })
 
   test('export says how a game ended that its record cannot show: a resignation as a comment the referee reader sees, an unrevealed side in the one line that refuses it (GAME-RECORD.md)', async () => {

@@ -17,6 +17,7 @@ import { TERMS, playInMemory } from '../session/helpers.js'
 let fileA: string
 let fileB: string
 let foreign: string[]
+let foreignHellos: string[]
 let honest: Verdict
 
 const verdict = (...files: string[]): Verdict => verifyFiles(files.map((content, i) => ({ name: `f${i}`, content })))
@@ -31,6 +32,10 @@ beforeAll(async () => {
   // Another game played with the same identities (the seeds derive the same keys).
   const other = await playInMemory('editing/1', { terms: { ...TERMS, maxTurns: 5, replyMs: 11_000 } })
   foreign = lines(formatTranscript(other.a.transcript))
+  foreignHellos = foreign.filter((l) => {
+    const d = decodeEnvelope(fromBase64url(l) ?? new Uint8Array())
+    return d.ok && d.value.envelope.seq === 0
+  })
 })
 
 type Edit =
@@ -102,8 +107,10 @@ describe("file edits by someone without the players' keys (SPEC §5.4, §12.7)",
         expect(alone.status, JSON.stringify(alone)).not.toBe('offence')
         const merged = verdict(edited, other)
         expect(merged.status, JSON.stringify(merged)).not.toBe('offence')
-        // Unless the edit made the file name another game, merging restores the true verdict.
-        if (merged.status !== 'incomplete' || !merged.detail.includes('different games'))
+        // Merging restores the true verdict. Only both hellos of a game the players really played,
+        // spliced in, make a file name another game; an altered hello names none (SPEC §12.1).
+        const holdsForeignGame = foreignHellos.every((h) => edited.includes(`\n${h}\n`))
+        if (!holdsForeignGame || merged.status !== 'incomplete' || !merged.detail.includes('different games'))
           expect(merged.status === 'complete' && 'scores' in merged ? merged.scores : merged.status).toEqual(
             honest.status === 'complete' ? honest.scores : '',
           )
@@ -176,5 +183,77 @@ describe("file edits by someone without the players' keys (SPEC §5.4, §12.7)",
     const v = verdict(file([ls[0] ?? '', toBase64url(fresh.bytes), ...ls.slice(1)]))
     expect(v.status).not.toBe('offence')
     expect(v.status).toBe('incomplete')
+  })
+})
+
+describe('an altered hello is not a hello of any game (SPEC §12.1)', () => {
+  const decoded = (l: string) => decodeEnvelope(fromBase64url(l) ?? new Uint8Array())
+  const helloAt = (ls: readonly string[], sender: 'A' | 'B'): number =>
+    ls.findIndex((l) => {
+      const d = decoded(l)
+      return d.ok && d.value.envelope.sender === sender && d.value.envelope.seq === 0
+    })
+  const flip = (l: string, at: number): string => {
+    const b = fromBase64url(l) ?? new Uint8Array()
+    b[at] = (b[at] ?? 0) ^ 1
+    return toBase64url(b)
+  }
+  const same = (v: Verdict): unknown => ({ ...v, notes: [] })
+  // Byte offsets (SPEC §5.1, §6.1): A's hello has its key at 6 and nonce at 38, then its terms;
+  // B's hello its ack at 4, its key at 38 and nonce at 70. The last 64 bytes are the signature.
+  const EDITS = { A: [6, 20, 38, 70, 72, 100], B: [4, 38, 50, 70, 100] }
+
+  it('SPEC §12.1: a copy whose hello line was altered, merged with the intact file, is decided from the intact file, in either order', () => {
+    for (const [target, other] of [
+      [fileA, fileB],
+      [fileB, fileA],
+    ] as const) {
+      const ls = lines(target)
+      for (const sender of ['A', 'B'] as const) {
+        const at = helloAt(ls, sender)
+        for (const byte of EDITS[sender]) {
+          const edited = file(ls.map((l, i) => (i === at ? flip(l, byte) : l)))
+          const where = `${sender}'s hello, byte ${byte}`
+          expect(verdict(edited).status, where).not.toBe('offence')
+          const merged = verdict(edited, other)
+          expect(same(merged), where).toEqual(same(honest))
+          expect(same(verdict(other, edited)), where).toEqual(same(honest))
+          // The altered line is set aside with a note naming it, not used to split the files.
+          const notes = 'notes' in merged ? merged.notes : []
+          expect(
+            notes.some((n) => n.startsWith(`f0:${at + 2}: `) && n.includes('not evidence')),
+            `${where}: ${notes.join('; ')}`,
+          ).toBe(true)
+        }
+      }
+    }
+  })
+
+  it('SPEC §12.1: an altered copy of a hello placed before the intact one in the same file names no game: the file alone is decided', () => {
+    const ls = lines(fileA)
+    for (const sender of ['A', 'B'] as const) {
+      const at = helloAt(ls, sender)
+      for (const byte of EDITS[sender]) {
+        const edited = file([flip(ls[at] ?? '', byte), ...ls])
+        expect(same(verdict(edited)), `${sender}'s hello, byte ${byte}`).toEqual(same(honest))
+      }
+    }
+  })
+
+  it("SPEC §12.1: a B hello answering A's hello under a key of the editor's own names a game only of the edited file: merged with the intact file, the game both files name is decided", () => {
+    const ls = lines(fileB)
+    const at = helloAt(ls, 'B')
+    const helloB = decoded(ls[at] ?? '')
+    if (!helloB.ok) throw new Error('no hello')
+    const e = helloB.value.envelope
+    const hello = e.parts[0]
+    if (hello?.t !== 'hello') throw new Error('no hello part')
+    const editor = generateKeyPair(seededSecrets('editing/editor'))
+    const forged = seal(editor, { ...e, parts: [{ ...hello, key: editor.publicKey }] })
+    const edited = file([toBase64url(forged.bytes), ...ls])
+    // Alone, the file's first game is the editor's, in which A signed nothing after its hello: nobody convicted.
+    expect(verdict(edited).status).not.toBe('offence')
+    expect(same(verdict(edited, fileA))).toEqual(same(honest))
+    expect(same(verdict(fileA, edited))).toEqual(same(honest))
   })
 })

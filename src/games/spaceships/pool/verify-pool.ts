@@ -32,7 +32,11 @@ export function defaultJobs(): number {
   return Math.max(1, cpus().length)
 }
 
-/** Files grouped by the game they are of, in first-seen order; a file naming no game stands alone. */
+/**
+ * Files grouped by the game they are of (SPEC §12.8), in first-seen order: a file under the first
+ * game it names, or, naming none (a hello altered or deleted), under the game its envelopes carry;
+ * a file with neither stands alone.
+ */
 export function groupByGame(files: readonly NamedFile[]): NamedFile[][] {
   const groups = new Map<string, NamedFile[]>()
   const out: NamedFile[][] = []

@@ -72,7 +72,30 @@ interface Candidate {
   readonly sigs: Uint8Array[]
   readonly sigIds: Set<string>
   readonly where: Where[]
-  authenticated: boolean
+  /** The game id (base64url) an envelope after a hello carries; undefined for a hello. */
+  readonly game: string | undefined
+}
+
+/** A B hello of a file and the A hello it acknowledges (SPEC §12.1), naming the game `G` of §6.1. */
+interface Pair {
+  readonly hellos: Record<Role, Candidate>
+  readonly sealed: Record<Role, SealedEnvelope>
+  readonly game: Uint8Array
+  readonly id: string
+}
+
+/** Each sender's envelopes of one game authenticated by §5.4, and the gaps found doing so. */
+interface Authentication {
+  readonly ok: ReadonlySet<string>
+  readonly gaps: readonly string[]
+}
+
+/** A pair judged (SPEC §12.1): authentic iff both keys are usable and both hellos authenticated in its game. */
+interface Judged {
+  readonly pair: Pair
+  readonly keyProblem: { readonly role: Role; readonly problem: string } | undefined
+  readonly auth: Record<Role, Authentication> | undefined
+  readonly authentic: boolean
 }
 
 const GAME_AT = 4
@@ -80,51 +103,6 @@ const PREV_AT = GAME_AT + HASH_BYTES
 
 function idOf(bytes: Uint8Array): string {
   return toBase64url(bytes)
-}
-
-type Read = { framed: Framed; hash: Uint8Array; id: string } | ProtocolError
-
-/**
- * SPEC §5.4, §12.1: the envelopes of one file's lines, each distinct line framed and hashed once
- * (`seen` holds what other files' lines gave), so a file of copies costs what one line costs.
- * A line that is not an envelope is noted when `notes` are kept.
- */
-function itemsOf(f: FileEvidence, seen: Map<string, Read>, notes?: Note[]): Item[] {
-  const items = new Map<string, Item>()
-  for (const l of f.lines) {
-    const where = { file: f.name, line: l.line }
-    if (l.bytes === undefined) {
-      notes?.push({
-        ...where,
-        what: `not an envelope: ${l.error === undefined ? 'unreadable' : describeProtocolError(l.error)}`,
-      })
-      continue
-    }
-    const key = toBase64url(l.bytes)
-    let read = seen.get(key)
-    if (read === undefined) {
-      const framed = frameEnvelope(l.bytes)
-      if (framed.ok) {
-        const hash = envelopeHash(framed.value.unsigned)
-        read = { framed: framed.value, hash, id: idOf(hash) }
-      } else read = framed.error
-      seen.set(key, read)
-    }
-    if (!('framed' in read)) {
-      notes?.push({ ...where, what: `not an envelope: ${describeProtocolError(read)}` })
-      continue
-    }
-    const item = items.get(key)
-    if (item === undefined) items.set(key, { ...read, where: [where] })
-    else item.where.push(where)
-  }
-  return [...items.values()]
-}
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
-  return true
 }
 
 function sealedOf(c: Candidate, sig: Uint8Array): SealedEnvelope | ProtocolError {
@@ -138,11 +116,16 @@ function helloOf(s: SealedEnvelope | ProtocolError): Hello | undefined {
   return p?.t === 'hello' ? p : undefined
 }
 
+function prevOf(c: Candidate): string {
+  return idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
+}
+
 function noGame(
   problem: string,
   notes: Note[],
   hellos: Partial<Record<Role, SealedEnvelope>> = {},
   game?: Uint8Array,
+  signatureChecks = 0,
 ): Evidence {
   return {
     game,
@@ -153,111 +136,76 @@ function noGame(
     offences: [],
     gaps: [],
     notes,
-    signatureChecks: 0,
+    signatureChecks,
   }
 }
 
-/** SPEC §12.1: the game of one file, fixed by its first B hello (in line order) that acks an A hello of the file. */
-function gameOf(items: readonly Item[]): { a: Item; b: Item; game: Uint8Array } | undefined {
-  const helloA = new Map<string, Item>()
-  for (const x of items) if (x.framed.sender === 'A' && x.framed.seq === 0 && !helloA.has(x.id)) helloA.set(x.id, x)
-  const tried = new Set<string>()
-  for (const b of items) {
-    if (b.framed.sender !== 'B' || b.framed.seq !== 0 || tried.has(b.id)) continue
-    tried.add(b.id)
-    const sb = decodeFrameWith(b.framed, b.hash)
-    if (!sb.ok || helloOf(sb.value) === undefined) continue
-    const ack = sb.value.envelope.ack
-    if (ack === undefined) continue
-    const a = helloA.get(idOf(ack))
-    if (a === undefined) continue
-    const sa = decodeFrameWith(a.framed, a.hash)
-    if (!sa.ok || helloOf(sa.value)?.terms === undefined || sa.value.envelope.parts.length !== 1) continue
-    return { a, b, game: gameIdOf(a.hash, b.hash) }
-  }
-  return undefined
-}
-
-/** SPEC §12.1: the game id (base64url) one file is of, if it names one. */
-export function gameOfFile(file: FileEvidence): string | undefined {
-  const g = gameOf(itemsOf(file, new Map()))
-  return g === undefined ? undefined : idOf(g.game)
-}
-
-/** SPEC §12.1, §12.2: the evidence several files of one game give together. */
-export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
-  const notes: Note[] = []
-  const perFile: Item[][] = []
-  const seen = new Map<string, Read>()
-  for (const f of files) {
-    const items = itemsOf(f, seen, notes)
+/**
+ * SPEC §12.1: reads the files line by line. Lines with the same bytes, in one file or several, are
+ * framed and hashed once (SPEC §5.4), so a file of copies costs what one line costs; each line is
+ * still named where it is reported.
+ */
+function readFiles(files: readonly FileEvidence[], notes: Note[]): Item[][] {
+  const seen = new Map<string, { framed: Framed; hash: Uint8Array; id: string } | ProtocolError>()
+  return files.map((f) => {
+    const items = new Map<string, Item>()
+    for (const l of f.lines) {
+      const where = { file: f.name, line: l.line }
+      if (l.bytes === undefined) {
+        notes.push({
+          ...where,
+          what: `not an envelope: ${l.error === undefined ? 'unreadable' : describeProtocolError(l.error)}`,
+        })
+        continue
+      }
+      const key = toBase64url(l.bytes)
+      let read = seen.get(key)
+      if (read === undefined) {
+        const framed = frameEnvelope(l.bytes)
+        if (framed.ok) {
+          const hash = envelopeHash(framed.value.unsigned)
+          read = { framed: framed.value, hash, id: idOf(hash) }
+        } else read = framed.error
+        seen.set(key, read)
+      }
+      if (!('framed' in read)) {
+        notes.push({ ...where, what: `not an envelope: ${describeProtocolError(read)}` })
+        continue
+      }
+      const item = items.get(key)
+      if (item === undefined) items.set(key, { ...read, where: [where] })
+      else item.where.push(where)
+    }
     if (f.torn)
       notes.push({
         file: f.name,
         line: f.lines.length + 2,
         what: 'a last line without its newline was never completely written, and is ignored (SPEC §11)',
       })
-    perFile.push(items)
-  }
-  const games = perFile.map(gameOf)
-  const named = games.filter((g) => g !== undefined)
-  const first = named[0]
-  if (first === undefined) {
-    const hasA = perFile.some((items) => items.some((x) => x.framed.sender === 'A' && x.framed.seq === 0))
-    return noGame(hasA ? "no game: B's hello (acknowledging A's) is missing" : 'no game: the hellos are missing', notes)
-  }
-  const game = first.game
-  const gameId = idOf(game)
-  const different = games.findIndex((g) => g !== undefined && idOf(g.game) !== gameId)
-  if (different >= 0)
-    return noGame(
-      `the files are of different games (${files[0]?.name ?? ''} and ${files[different]?.name ?? ''})`,
-      notes,
-    )
-  const sa = decodeFrameWith(first.a.framed, first.a.hash)
-  const sb = decodeFrameWith(first.b.framed, first.b.hash)
-  if (!sa.ok || !sb.ok) return noGame('no game: a hello does not decode', notes)
-  const hellos: Record<Role, SealedEnvelope> = { A: sa.value, B: sb.value }
-  const keys: Partial<Record<Role, Uint8Array>> = {}
-  let signatureChecks = 0
-  for (const r of INDEX_ROLE) {
-    const key = helloOf(hellos[r])?.key
-    const problem = key === undefined ? 'missing' : publicKeyProblem(key)
-    if (key === undefined || problem !== undefined)
-      return noGame(`no game: ${r}'s hello key is not usable (${problem ?? 'missing'}; SPEC §5.2)`, notes, hellos, game)
-    keys[r] = key
-  }
-  const readingNotes = notes.length
-  // SPEC §12.1: the game's envelopes, each counted once (a copy with another signature is the same envelope).
-  const candidates: Record<Role, Map<string, Candidate>> = { A: new Map(), B: new Map() }
-  for (const items of perFile) {
-    const foreign: Note[] = []
+    return [...items.values()]
+  })
+}
+
+/** SPEC §5.3: the files' envelopes, each counted once (a copy with another signature is the same envelope). */
+function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
+  const pool = new Map<string, Candidate>()
+  for (const items of perFile)
     for (const it of items) {
       const f = it.framed
-      const inGame =
-        f.seq === 0
-          ? it.id === hellos[f.sender].id
-          : f.unsigned.length >= PREV_AT + HASH_BYTES &&
-            bytesEqual(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES), game)
-      if (!inGame) {
-        const what =
-          f.seq === 0
-            ? `a hello of another game (${f.sender}), not evidence`
-            : `an envelope of another game (${f.sender} ${f.seq}), not evidence`
-        for (const w of it.where) foreign.push({ ...w, what })
-        continue
-      }
       const sigId = idOf(f.sig)
-      const known = candidates[f.sender].get(it.id)
+      const known = pool.get(it.id)
       if (known === undefined)
-        candidates[f.sender].set(it.id, {
+        pool.set(it.id, {
           framed: f,
           hash: it.hash,
           id: it.id,
           sigs: [f.sig],
           sigIds: new Set([sigId]),
           where: [...it.where],
-          authenticated: false,
+          game:
+            f.seq === 0 || f.unsigned.length < PREV_AT + HASH_BYTES
+              ? undefined
+              : idOf(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES)),
         })
       else {
         if (!known.sigIds.has(sigId)) {
@@ -267,72 +215,293 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
         known.where.push(...it.where)
       }
     }
+  return pool
+}
+
+/** SPEC §12.1: a file's hello pairs, in the line order of their B hellos, each game once. */
+function pairsOf(items: readonly Item[], pool: ReadonlyMap<string, Candidate>, decoded: Decoder): Pair[] {
+  const helloA = new Map<string, Candidate>()
+  for (const it of items) {
+    const c = pool.get(it.id)
+    if (c !== undefined && it.framed.sender === 'A' && it.framed.seq === 0) helloA.set(it.id, c)
+  }
+  const pairs: Pair[] = []
+  const games = new Set<string>()
+  for (const it of items) {
+    const b = pool.get(it.id)
+    if (b === undefined || it.framed.sender !== 'B' || it.framed.seq !== 0) continue
+    const sb = decoded(b)
+    if (!('envelope' in sb) || helloOf(sb) === undefined) continue
+    const ack = sb.envelope.ack
+    const a = ack === undefined ? undefined : helloA.get(idOf(ack))
+    if (a === undefined) continue
+    const sa = decoded(a)
+    if (!('envelope' in sa) || helloOf(sa)?.terms === undefined || sa.envelope.parts.length !== 1) continue
+    const game = gameIdOf(a.hash, b.hash)
+    const id = idOf(game)
+    if (games.has(id)) continue
+    games.add(id)
+    pairs.push({ hellos: { A: a, B: b }, sealed: { A: sa, B: sb }, game, id })
+  }
+  return pairs
+}
+
+type Decoder = (c: Candidate) => SealedEnvelope | ProtocolError
+
+function decoder(): Decoder {
+  const cache = new Map<string, SealedEnvelope | ProtocolError>()
+  return (c) => {
+    let d = cache.get(c.id)
+    if (d === undefined) {
+      d = sealedOf(c, c.sigs[0] ?? new Uint8Array())
+      cache.set(c.id, d)
+    }
+    return d
+  }
+}
+
+/** Signature checks, each (envelope, signature) at most once (SPEC §5.4), counted. */
+function signatureChecker(): { valid: (c: Candidate, key: Uint8Array) => boolean; count: () => number } {
+  const memo = new Map<string, boolean>()
+  let count = 0
+  return {
+    valid: (c, key) => {
+      const k = `${c.id}.${idOf(key)}`
+      let ok = memo.get(k)
+      if (ok === undefined) {
+        ok = c.sigs.some((sig) => (count++, signatureValid({ bytes: concat(c.framed.unsigned, sig) }, key)))
+        memo.set(k, ok)
+      }
+      return ok
+    },
+    count: () => count,
+  }
+}
+
+/**
+ * SPEC §5.4, §12.2: one sender's envelopes of one game (its hello among them), from the highest
+ * seq down; a valid signature authenticates its chain through `prev`, down to the hello, so an
+ * honest chain costs one check; a hello no later envelope binds is checked on its own, any copy.
+ */
+function authenticate(
+  r: Role,
+  list: readonly Candidate[],
+  key: Uint8Array,
+  valid: (c: Candidate, key: Uint8Array) => boolean,
+): Authentication {
+  const byId = new Map(list.map((c) => [c.id, c]))
+  const ok = new Set<string>()
+  const gaps: string[] = []
+  for (const c of [...list].sort((x, y) => y.framed.seq - x.framed.seq)) {
+    if (ok.has(c.id) || !valid(c, key)) continue
+    let cur: Candidate | undefined = c
+    while (cur !== undefined) {
+      ok.add(cur.id)
+      if (cur.framed.seq === 0) break
+      const prev = byId.get(prevOf(cur))
+      if (prev === undefined || prev.framed.seq !== cur.framed.seq - 1) {
+        gaps.push(`${r}'s envelope ${cur.framed.seq - 1}, which ${r}'s envelope ${cur.framed.seq} follows`)
+        break
+      }
+      cur = ok.has(prev.id) ? undefined : prev
+    }
+  }
+  return { ok, gaps }
+}
+
+/** Everything §12.1 needs of the files to choose their game. */
+interface Reading {
+  readonly perFile: Item[][]
+  readonly pool: Map<string, Candidate>
+  /** Envelopes after the hellos, by the game id they carry. */
+  readonly byGame: Map<string, Candidate[]>
+  readonly pairs: Pair[][]
+  readonly judge: (p: Pair) => Judged
+  readonly decoded: Decoder
+  readonly checks: () => number
+}
+
+function reading(files: readonly FileEvidence[], notes: Note[]): Reading {
+  const perFile = readFiles(files, notes)
+  const pool = poolOf(perFile)
+  const byGame = new Map<string, Candidate[]>()
+  for (const c of pool.values())
+    if (c.game !== undefined) {
+      const list = byGame.get(c.game)
+      if (list === undefined) byGame.set(c.game, [c])
+      else list.push(c)
+    }
+  const decoded = decoder()
+  const checker = signatureChecker()
+  const judged = new Map<string, Judged>()
+  const judge = (pair: Pair): Judged => {
+    const known = judged.get(pair.id)
+    if (known !== undefined) return known
+    let keyProblem: Judged['keyProblem']
+    const keys: Partial<Record<Role, Uint8Array>> = {}
+    for (const r of INDEX_ROLE) {
+      const key = helloOf(pair.sealed[r])?.key
+      const problem = key === undefined ? 'missing' : publicKeyProblem(key)
+      if (key === undefined || problem !== undefined) keyProblem ??= { role: r, problem: problem ?? 'missing' }
+      else keys[r] = key
+    }
+    let auth: Judged['auth']
+    if (keyProblem === undefined) {
+      const after = byGame.get(pair.id) ?? []
+      const of = (r: Role): Authentication =>
+        authenticate(
+          r,
+          [pair.hellos[r], ...after.filter((c) => c.framed.sender === r)],
+          keys[r] ?? new Uint8Array(),
+          checker.valid,
+        )
+      auth = { A: of('A'), B: of('B') }
+    }
+    const authentic = auth !== undefined && INDEX_ROLE.every((r) => auth[r].ok.has(pair.hellos[r].id))
+    const out: Judged = { pair, keyProblem, auth, authentic }
+    judged.set(pair.id, out)
+    return out
+  }
+  return {
+    perFile,
+    pool,
+    byGame,
+    pairs: perFile.map((items) => pairsOf(items, pool, decoded)),
+    judge,
+    decoded,
+    checks: checker.count,
+  }
+}
+
+/**
+ * SPEC §12.1, §12.8: the game id (base64url) a file is grouped under: the first game it names,
+ * else the game id most of its envelopes after the hellos carry (the first such in line order on
+ * a tie), else none.
+ */
+export function gameOfFile(file: FileEvidence): string | undefined {
+  const r = reading([file], [])
+  const named = (r.pairs[0] ?? []).find((p) => r.judge(p).authentic)
+  if (named !== undefined) return named.id
+  let best: { game: string; count: number } | undefined
+  for (const [game, list] of r.byGame)
+    if (best === undefined || list.length > best.count) best = { game, count: list.length }
+  return best?.game
+}
+
+/** SPEC §12.1: the game of the files: the first game the first file naming one names that every file naming one names. */
+function chooseGame(
+  files: readonly FileEvidence[],
+  r: Reading,
+): { pair: Pair; auth: Record<Role, Authentication> } | { different: [string, string] } | { none: Pair | undefined } {
+  const named = r.pairs.map((pairs) => pairs.filter((p) => r.judge(p).authentic))
+  const sets = named.map((pairs) => new Set(pairs.map((p) => p.id)))
+  const naming = named.flatMap((pairs, i) => (pairs.length > 0 ? [i] : []))
+  const first = naming[0]
+  if (first === undefined) return { none: r.pairs.flat()[0] }
+  const ofFirst = named[first] ?? []
+  const pair = ofFirst.find((p) => naming.every((i) => sets[i]?.has(p.id) === true))
+  const auth = pair === undefined ? undefined : r.judge(pair).auth
+  if (pair !== undefined && auth !== undefined) return { pair, auth }
+  const other = naming.find((i) => sets[i]?.has(ofFirst[0]?.id ?? '') !== true) ?? first
+  return { different: [files[first]?.name ?? '', files[other]?.name ?? ''] }
+}
+
+/** SPEC §12.1, §12.2: the evidence several files of one game give together. */
+export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
+  const notes: Note[] = []
+  const r = reading(files, notes)
+  const choice = chooseGame(files, r)
+  if ('different' in choice)
+    return noGame(
+      `the files are of different games (${choice.different[0]} and ${choice.different[1]})`,
+      notes,
+      {},
+      undefined,
+      r.checks(),
+    )
+  if ('none' in choice) {
+    const pair = choice.none
+    if (pair === undefined) {
+      const hasA = r.perFile.some((items) => items.some((x) => x.framed.sender === 'A' && x.framed.seq === 0))
+      return noGame(
+        hasA ? "no game: B's hello (acknowledging A's) is missing" : 'no game: the hellos are missing',
+        notes,
+      )
+    }
+    // No file names a game: the first pair says why it is none (SPEC §5.2, §12.2).
+    const j = r.judge(pair)
+    if (j.keyProblem !== undefined)
+      return noGame(
+        `no game: ${j.keyProblem.role}'s hello key is not usable (${j.keyProblem.problem}; SPEC §5.2)`,
+        notes,
+        pair.sealed,
+        pair.game,
+        r.checks(),
+      )
+    const role = INDEX_ROLE.find((x) => j.auth?.[x].ok.has(pair.hellos[x].id) !== true) ?? 'A'
+    return noGame(
+      `the game cannot be verified: ${role}'s hello is not signed by the key it states, and no envelope of ${role} signed by that key binds it (SPEC §5.4, §12.2)`,
+      notes,
+      pair.sealed,
+      pair.game,
+      r.checks(),
+    )
+  }
+  const { pair, auth } = choice
+  const game = pair.game
+  const hellos = pair.sealed
+  // SPEC §12.1: lines of other games, and hellos other than the game's two, are foreign.
+  for (const items of r.perFile) {
+    const foreign: Note[] = []
+    for (const it of items) {
+      const f = it.framed
+      const inGame = f.seq === 0 ? it.id === pair.hellos[f.sender].id : r.pool.get(it.id)?.game === pair.id
+      if (inGame) continue
+      const what =
+        f.seq === 0
+          ? `${f.sender}'s hello, not one of this game's two (altered, or of another game), not evidence (SPEC §12.1)`
+          : `an envelope of another game (${f.sender} ${f.seq}), not evidence`
+      for (const w of it.where) foreign.push({ ...w, what })
+    }
     notes.push(...foreign.sort((x, y) => x.line - y.line))
   }
-  // SPEC §5.4, §12.2: authenticate from the highest seq down; a valid signature authenticates its
-  // chain through `prev`, down to the hello, so an honest chain costs one check; a hello no later
-  // envelope binds is checked on its own, any copy of it.
+  // SPEC §5.4, §12.2: the game's envelopes authenticated (when the pair was judged), and the rest noted.
+  const after = r.byGame.get(pair.id) ?? []
+  const candidates: Record<Role, Candidate[]> = {
+    A: [pair.hellos.A, ...after.filter((c) => c.framed.sender === 'A')],
+    B: [pair.hellos.B, ...after.filter((c) => c.framed.sender === 'B')],
+  }
   const gaps: string[] = []
-  for (const r of INDEX_ROLE) {
-    const key = keys[r] ?? new Uint8Array()
-    const all = [...candidates[r].values()].sort((x, y) => y.framed.seq - x.framed.seq)
-    for (const c of all) {
-      if (c.authenticated) continue
-      const ok = c.sigs.some(
-        (sig) => (signatureChecks++, signatureValid({ bytes: concat(c.framed.unsigned, sig) }, key)),
-      )
-      if (!ok) continue
-      let cur: Candidate | undefined = c
-      while (cur !== undefined) {
-        cur.authenticated = true
-        if (cur.framed.seq === 0) break
-        const prevId = idOf(cur.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
-        const prev = candidates[r].get(prevId)
-        if (prev === undefined || prev.framed.seq !== cur.framed.seq - 1) {
-          gaps.push(`${r}'s envelope ${cur.framed.seq - 1}, which ${r}'s envelope ${cur.framed.seq} follows`)
-          break
-        }
-        cur = prev.authenticated ? undefined : prev
-      }
-    }
-    // SPEC §12.2: the game's hellos must be authenticated under their own keys.
-    if (candidates[r].get(hellos[r].id)?.authenticated !== true)
-      return noGame(
-        `the game cannot be verified: ${r}'s hello is not signed by the key it states, and no envelope of ${r} signed by that key binds it (SPEC §5.4, §12.2)`,
-        notes.slice(0, readingNotes),
-        hellos,
-        game,
-      )
-    for (const c of all)
-      if (!c.authenticated)
+  for (const role of INDEX_ROLE) {
+    gaps.push(...auth[role].gaps)
+    for (const c of [...candidates[role]].sort((x, y) => y.framed.seq - x.framed.seq))
+      if (!auth[role].ok.has(c.id))
         for (const w of c.where)
           notes.push({
             ...w,
-            what: `${r}'s envelope ${c.framed.seq}: its signature fails and no later envelope of ${r} binds it, so it is not evidence (SPEC §5.4)`,
+            what: `${role}'s envelope ${c.framed.seq}: its signature fails and no later envelope of ${role} binds it, so it is not evidence (SPEC §5.4)`,
           })
   }
   // SPEC §5.3: two authenticated envelopes at one place are equivocation.
   const offences: ProtocolOffence[] = []
   const bySeq: Record<Role, Map<number, Candidate[]>> = { A: new Map(), B: new Map() }
-  for (const r of INDEX_ROLE) {
-    for (const c of candidates[r].values()) {
-      if (!c.authenticated) continue
-      const list = bySeq[r].get(c.framed.seq)
-      if (list === undefined) bySeq[r].set(c.framed.seq, [c])
+  for (const role of INDEX_ROLE) {
+    for (const c of candidates[role]) {
+      if (!auth[role].ok.has(c.id)) continue
+      const list = bySeq[role].get(c.framed.seq)
+      if (list === undefined) bySeq[role].set(c.framed.seq, [c])
       else list.push(c)
     }
-    for (const [seq, list] of bySeq[r]) {
+    for (const [seq, list] of bySeq[role]) {
       if (list.length < 2 || seq === 0) continue
-      const turns = list
-        .map((c) => sealedOf(c, c.sigs[0] ?? new Uint8Array()))
-        .map((x) => ('envelope' in x ? (firstTurn(x) ?? 0) : 0))
+      const turns = list.map(r.decoded).map((x) => ('envelope' in x ? (firstTurn(x) ?? 0) : 0))
       offences.push({
-        offender: r,
+        offender: role,
         class: 'equivocation',
         rule: 'SPEC §5.3',
         turn: Math.min(...turns),
         stage: STAGE.schedule,
-        detail: `two different envelopes signed at ${r}'s place ${seq}`,
+        detail: `two different envelopes signed at ${role}'s place ${seq}`,
         seq,
       })
     }
@@ -340,28 +509,23 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   // SPEC §12.2: each chain from its hello through `prev`, up to its first gap.
   const chains: Record<Role, ChainEntry[]> = { A: [], B: [] }
   const held = new Set<string>()
-  const prevOf = (c: Candidate): string => idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
-  for (const r of INDEX_ROLE) {
-    const chain = chains[r]
-    chain.push({
-      kind: 'envelope',
-      sealed: hellos[r],
-      where: candidates[r].get(hellos[r].id)?.where[0] ?? { file: '', line: 0 },
-    })
-    held.add(hellos[r].id)
-    let prevId = hellos[r].id
-    const maxSeq = Math.max(0, ...bySeq[r].keys())
+  for (const role of INDEX_ROLE) {
+    const chain = chains[role]
+    chain.push({ kind: 'envelope', sealed: hellos[role], where: pair.hellos[role].where[0] ?? { file: '', line: 0 } })
+    held.add(hellos[role].id)
+    let prevId = hellos[role].id
+    const maxSeq = Math.max(0, ...bySeq[role].keys())
     for (let seq = 1; seq <= maxSeq; seq++) {
-      const next = (bySeq[r].get(seq) ?? []).filter((c) => prevOf(c) === prevId)
+      const next = (bySeq[role].get(seq) ?? []).filter((c) => prevOf(c) === prevId)
       // Under equivocation, follow the version the chain continues from, else the first held.
-      const pick = next.find((c) => (bySeq[r].get(seq + 1) ?? []).some((d) => prevOf(d) === c.id)) ?? next[0]
+      const pick = next.find((c) => (bySeq[role].get(seq + 1) ?? []).some((d) => prevOf(d) === c.id)) ?? next[0]
       if (pick === undefined) {
-        const missing = `${r}'s envelope ${seq}, which ${r}'s later envelopes follow`
-        if (!gaps.some((g) => g.startsWith(`${r}'s envelope ${seq},`))) gaps.push(missing)
+        const missing = `${role}'s envelope ${seq}, which ${role}'s later envelopes follow`
+        if (!gaps.some((g) => g.startsWith(`${role}'s envelope ${seq},`))) gaps.push(missing)
         break
       }
       const where = pick.where[0] ?? { file: '', line: 0 }
-      const sealed = sealedOf(pick, pick.sigs[0] ?? new Uint8Array())
+      const sealed = r.decoded(pick)
       if (!('envelope' in sealed)) {
         chain.push({ kind: 'malformed', seq, error: sealed, where })
         break
@@ -371,7 +535,7 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
       prevId = pick.id
     }
   }
-  return { game, problem: undefined, hellos, chains, held, offences, gaps, notes, signatureChecks }
+  return { game, problem: undefined, hellos, chains, held, offences, gaps, notes, signatureChecks: r.checks() }
 }
 
 function firstTurn(s: SealedEnvelope): number | undefined {
