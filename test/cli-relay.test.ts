@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { CliIo } from '../src/cli/io.js'
-import { relayCommand } from '../src/cli/net.js'
+import { relayCommand } from '../src/cli/relay.js'
 import { parseInvite } from '../src/games/spaceships/net/invite.js'
 import { cli, inviteOn } from './cli.js'
 

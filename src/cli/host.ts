@@ -1,0 +1,42 @@
+/**
+ * `spaceships host`: a new game on this machine, recorded before anything is sent so that it can
+ * be resumed, whose invite is printed for the opponent; net.ts runs it.
+ */
+import { randomBytes } from 'node:crypto'
+import { RelayError } from '../games/spaceships/net/game.js'
+import { type GameMeta, forgetGame, writeMeta } from './games.js'
+import { type CliIo, isListenError } from './io.js'
+import { type GameFlags, type TermsFlags, checkSetupFile, checkSide, playerMeta, termsFrom } from './flags.js'
+import { DEFAULT_LISTEN, runHost } from './net.js'
+import { guarded } from './guarded.js'
+
+const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+
+export function hostCommand(
+  io: CliIo,
+  f: GameFlags & TermsFlags & { wait: number; inviteFile?: string },
+): Promise<number> {
+  return guarded(io, 'host', async () => {
+    const terms = termsFrom(f)
+    checkSetupFile(f, terms)
+    checkSide(io, f)
+    const id = randomBytes(16).toString('hex')
+    const meta: GameMeta = {
+      v: 1,
+      id,
+      role: 'host',
+      invite: '',
+      listen: f.listen ?? DEFAULT_LISTEN,
+      relays: f.relay ?? [],
+      player: playerMeta(f),
+    }
+    writeMeta(meta, env(io))
+    try {
+      return await runHost(io, f, meta, terms, f.wait * 1000, f.inviteFile)
+    } catch (e) {
+      // No invite went out: nothing to resume.
+      if (e instanceof RelayError || isListenError(e)) forgetGame(meta.id, env(io))
+      throw e
+    }
+  })
+}

@@ -1,0 +1,75 @@
+/**
+ * `spaceships join`: a game from the host's invite (or a file holding it), its terms accepted
+ * first; a game already begun here resumes instead.
+ */
+import { readFileSync } from 'node:fs'
+import { parseInvite } from '../games/spaceships/net/invite.js'
+import { SCREEN_COLUMNS, UNWITNESSED_TERMS, wrap } from '../games/spaceships/ui/panel.js'
+import { type GameMeta, gameDir, readMeta, writeMeta } from './games.js'
+import { type CliIo, EXIT, UserError } from './io.js'
+import { type GameFlags, checkSetupFile, checkSide, playerMeta, withPlayer } from './flags.js'
+import { runJoin } from './net.js'
+import { guarded } from './guarded.js'
+
+const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+
+/** `join @FILE`: the invite from a file, or one line saying why it cannot be read. */
+function readInviteFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'a directory, not a file'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (e as Error).message
+    throw new UserError(`cannot read the invite from ${path}: ${why}`)
+  }
+}
+
+export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promise<number> {
+  return guarded(io, 'join', async () => {
+    const text = inviteText.startsWith('@') ? readInviteFile(inviteText.slice(1)) : inviteText
+    const parsed = parseInvite(text)
+    if (!parsed.ok) throw new UserError(`that invite is not usable: ${parsed.error.field}: ${parsed.error.message}`)
+    const invite = parsed.value
+    checkSetupFile(f, invite.terms)
+    checkSide(io, f)
+    const existing = readMeta(invite.id, env(io))
+    if (existing !== undefined && (existing.finished === undefined || existing.provisional === true)) {
+      if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
+      return runJoin(io, f, withPlayer(existing, f, io))
+    }
+    if (existing !== undefined)
+      throw new UserError(
+        `game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${gameDir(invite.id, env(io))}`,
+      )
+    const t = invite.terms
+    if (f.json !== true)
+      io.stdout(
+        `You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`,
+      )
+    if (f.yes !== true && f.autoplay !== true) {
+      const prompter = io.prompter?.()
+      if (prompter === undefined) throw new UserError('no terminal to accept the terms on: use --yes')
+      if (!(await prompter.confirm({ message: 'Accept these terms and play?' }))) return EXIT.ok
+    }
+    // The invite itself is stored, never "@file": the game must stay joinable from this machine.
+    const meta: GameMeta = {
+      v: 1,
+      id: invite.id,
+      role: 'join',
+      invite: text.trim(),
+      opponent: invite.peer,
+      listen: f.listen ?? [],
+      relays: f.relay ?? [],
+      player: playerMeta(f),
+    }
+    writeMeta(meta, env(io))
+    return runJoin(io, f, meta)
+  })
+}

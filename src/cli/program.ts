@@ -1,0 +1,340 @@
+/**
+ * The command tree of `spaceships`: every command with its arguments, options, help texts and exit
+ * statuses, and which module runs it. main.ts runs the tree and turns a failure into an exit status.
+ */
+import { randomBytes } from 'node:crypto'
+import { Command, InvalidArgumentError, Option } from 'commander'
+import { VERSION } from '../core/version.js'
+import { type CliIo, wholeNumber } from './io.js'
+import { registerSpaaace } from './spaaace.js'
+// The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
+// imported when used, so `spaceships verify` starts fast: a cold start is a cost every audit pays.
+import type { GameFlags, TermsFlags } from './flags.js'
+import type { ArenaFlags } from './arena.js'
+
+function positiveInt(value: string, flag: string): number {
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError(`${flag}: a whole number from 1 to 256`)
+  return n
+}
+
+/** The exit statuses of the commands that play a game (README, "Exit statuses"). */
+const GAME_EXIT_STATUS =
+  '\nExit status: as verify says of the finished game, 0 complete (or a resignation), 1 an offence, 3 incomplete, 4 abandoned, 5 adjudicated; ' +
+  '64 a usage error or an unusable identity file; 69 a relay unavailable or a --listen address that cannot be bound; ' +
+  '73 a file or directory that cannot be created (the state or config directory, --out); 74 one that cannot be read, or a damaged game; ' +
+  '75 storage failed (the game resumes once fixed); 70 an internal error (a bug); 78 a Node older than 22.12.'
+
+/** Builds the program; each action stores its exit status in `status`. */
+export function program(io: CliIo, status: { code: number }): Command {
+  const root = new Command('spaceships')
+    .description('Spaceships (rules 2.6.1) between players who need no referee.')
+    .version(VERSION)
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+
+  root
+    .command('referee')
+    .description(
+      'Adjudicate an open game record: entitlements, visible aspects and results, destruction reports, flashcube data and the end, turn by turn; or the first illegal setup or record with the player, turn and rule.',
+    )
+    .argument('<file>', 'game record (protocol/GAME-RECORD.md)')
+    .option('--json', 'print the adjudication as JSON', false)
+    .addHelpText(
+      'after',
+      '\nExit status: 0 legal (finished or legal so far), 1 illegal, 2 unreadable or self-contradictory record.',
+    )
+    .action(async (file: string, opts: { json: boolean }) => {
+      status.code = await (await import('./referee.js')).refereeCommand(file, opts, io)
+    })
+
+  root
+    .command('verify')
+    .description(
+      "Audit game transcripts with no trust in either player: every signature and chain link, every opening, and a replay of both revealed sides with the rules engine. Files of the same game (both players' transcripts) are decided together. Prints the result: complete, with the score; a proven offence (offender, class C-28, rule, turn, envelope); a resignation; an abandonment; an adjudication; or why these files decide nothing.",
+    )
+    .argument(
+      '<files...>',
+      'transcripts (protocol/SPEC.md §11); files of one game are merged, games are verified in parallel, one line each',
+    )
+    .option('--json', 'print the verdicts as JSON', false)
+    .option('--jobs <n>', 'threads for several games (default: one per CPU core)', (v: string) =>
+      positiveInt(v, '--jobs'),
+    )
+    .option('--separate', 'decide each file alone, even when several are of one game', false)
+    .addHelpText(
+      'after',
+      '\nExit status (SPEC §12.8): 0 complete (or a resignation), 1 a proven offence, 2 unreadable file, 3 incomplete (these files decide nothing), 4 abandoned (a side stopped or did not reveal, and loses), 5 adjudicated (stopped early, scored on the committed turns). For several games: the first of 2, 1, 3, 4, 5 that occurs, else 0.',
+    )
+    .action(async (files: string[], opts: { json: boolean; jobs?: number; separate: boolean }) => {
+      status.code = await (await import('./verify.js')).verifyCommand(files, opts, io)
+    })
+
+  root
+    .command('selfplay')
+    .description(
+      'Two random legal bots play a whole game in memory with the full referee-less protocol; writes the transcript and prints its verdict.',
+    )
+    .option('--out <file>', 'where to write the transcript', 'selfplay.transcript')
+    .option('--seed <text>', 'derive keys, salts and moves from this seed (reproducible; never for real play)')
+    .option('--ruleset <ruleset>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
+    .option('--json', 'print the verdict as JSON', false)
+    .addHelpText(
+      'after',
+      '\nExit status: that of verify for the game played (0 complete); 64 a usage error; 73 --out cannot be written (a missing or unwritable directory).',
+    )
+    .action(async (opts: { out: string; seed?: string; ruleset: string; json: boolean }) => {
+      status.code = await (await import('./verify.js')).selfplayCommand(opts, io)
+    })
+
+  const setup = root
+    .command('setup')
+    .description('Make or check a setup in the notation: one line per ship, type and identity then cells.')
+  const rulesetOption = (): Option =>
+    new Option('--ruleset <text>', 'ruleset, e.g. "2.6.1", "classic", "2.6.1 fleet=cost:24"').default('2.6.1')
+  const additionalOption = (): Option =>
+    new Option('--additional <n>', 'continued match: cost (classic: cells) of additional ships').default('0')
+  setup
+    .command('random')
+    .description('Print a random legal setup.')
+    .addOption(rulesetOption())
+    .addOption(additionalOption())
+    .option('--seed <seed>', 'seed for a reproducible setup (default: random)')
+    .action(async (opts: { ruleset: string; additional: string; seed?: string }) => {
+      status.code = (await import('./setup.js')).setupRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
+    })
+  setup
+    .command('check')
+    .description('Check a setup file against the rules and print its canonical form.')
+    .argument('<file>', 'setup file, one ship per line')
+    .addOption(rulesetOption())
+    .addOption(additionalOption())
+    .addHelpText('after', '\nExit status: 0 legal, 1 illegal, 2 unreadable.')
+    .action(async (file: string, opts: { ruleset: string; additional: string }) => {
+      status.code = await (await import('./setup.js')).setupCheckCommand(file, opts, io)
+    })
+  root
+    .command('record')
+    .description('Game records (protocol/GAME-RECORD.md).')
+    .command('random')
+    .description('Play two random legal players against each other and print the whole game as a record.')
+    .addOption(rulesetOption())
+    .option('--seed <seed>', 'seed for a reproducible game (default: random)')
+    .action(async (opts: { ruleset: string; seed?: string }) => {
+      status.code = (await import('./setup.js')).recordRandomCommand(opts, io, () => randomBytes(8).toString('hex'))
+    })
+  const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
+  // Each command says what an option does there: only `play` has a bot for an opponent, and a
+  // resumed game takes a setup only if it never chose one.
+  const gameOptions = (c: Command, where: 'play' | 'host' | 'join' | 'resume' = 'host'): Command =>
+    c
+      .option(
+        '--setup <file>',
+        where === 'resume'
+          ? 'if the game has no setup yet: yours from a file in the notation (default: choose interactively)'
+          : 'your setup from a file in the notation (default: choose interactively)',
+      )
+      .option(
+        '--random',
+        where === 'resume' ? 'if the game has no setup yet: a random legal one' : 'a random legal setup',
+      )
+      .option(
+        '--autoplay',
+        where === 'resume' ? 'a bot plays your side from now on' : 'a bot plays your side too (a non-interactive demo)',
+      )
+      .option(
+        '--bot <name>',
+        where === 'play'
+          ? 'the built-in bot: hard, medium (its old name: strong), easy or random; your opponent, and with --autoplay your side too'
+          : 'with --autoplay: the built-in bot that plays your side: hard, medium (its old name: strong), easy or random',
+        'hard',
+      )
+      .option('--seed <text>', "seed for the bots' choices (reproducible moves; salts stay secret)")
+      .option(
+        '--pace <ms>',
+        "with --autoplay: wait this long before each of your bot's moves",
+        wholeNumber('--pace', 0, 60_000),
+      )
+      .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
+      .option('--out <file>', 'also write the transcript here when the game ends')
+      .option('--json', 'print the result as JSON', false)
+  const termsOptions = (c: Command): Command =>
+    c
+      .option('--ruleset <text>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
+      .option('--max-turns <n>', 'agreed turn limit (SPEC §6.4)', '1000')
+      .option('--turn-seconds <n>', 'deadline for each setup and move', '600')
+      .option('--reply-seconds <n>', 'deadline for each automatic reply', '60')
+  const netOptions = (c: Command): Command =>
+    c
+      .option('--listen <multiaddr>', 'listen address (repeatable)', collect)
+      .option('--relay <multiaddr>', 'relay to reserve a slot on, for players behind NAT (repeatable)', collect)
+      .option(
+        '--rematch <n>',
+        'after the game, offer or accept up to N more on the same connection, the sides swapped each time (you are asked; a bot accepts)',
+        wholeNumber('--rematch', 0, 100),
+      )
+
+  termsOptions(
+    gameOptions(
+      root
+        .command('play')
+        .description(
+          'Play the built-in bot on this machine, over a real libp2p connection on loopback with the full protocol; the transcript is written and verified at the end.',
+        ),
+      'play',
+    ),
+  )
+    .addHelpText('after', GAME_EXIT_STATUS)
+    .action(async (opts: GameFlags & TermsFlags) => {
+      status.code = await (await import('./play.js')).playCommand(io, opts)
+    })
+  netOptions(
+    termsOptions(
+      gameOptions(root.command('host').description('Host a game: print an invite and wait for the opponent to join.')),
+    ),
+  )
+    .addHelpText('after', GAME_EXIT_STATUS)
+    .option(
+      '--wait <seconds>',
+      'how long to wait for the opponent to join',
+      wholeNumber('--wait', 1, 30 * 86_400),
+      3600,
+    )
+    .option('--invite-file <file>', 'also write the invite to this file')
+    .action(async (opts: GameFlags & TermsFlags & { wait: number; inviteFile?: string }) => {
+      status.code = await (await import('./host.js')).hostCommand(io, opts)
+    })
+  netOptions(
+    gameOptions(
+      root
+        .command('join')
+        .description("Join a game from the host's invite (or @FILE holding it); a game already begun here resumes."),
+      'join',
+    ),
+  )
+    .addHelpText('after', GAME_EXIT_STATUS)
+    .argument('<invite>', 'the invite the host printed, or @file')
+    .option('--yes', 'accept the terms without asking')
+    .action(async (invite: string, opts: GameFlags) => {
+      status.code = await (await import('./join.js')).joinCommand(io, invite, opts)
+    })
+  gameOptions(
+    root
+      .command('resume')
+      .description(
+        'Resume an unfinished game after a crash or restart, or settle a provisional result by meeting the other node again (no id: list them).',
+      ),
+    'resume',
+  )
+    .addHelpText('after', GAME_EXIT_STATUS)
+    .argument('[id]', 'the game id')
+    .option(
+      '--settle <seconds>',
+      'for a game with a provisional result: how long to wait for the other node (default 120)',
+      wholeNumber('--settle', 1, 86_400),
+    )
+    .action(async (id: string | undefined, opts: GameFlags) => {
+      status.code = await (await import('./resume.js')).resumeCommand(io, id, opts)
+    })
+  root
+    .command('games')
+    .description(
+      'List the games on this machine: date, opponent, turn reached, result; which ones resume can carry on.',
+    )
+    .option('--json', 'print them as JSON', false)
+    .addHelpText(
+      'after',
+      '\nA game whose directory cannot be read or whose meta.json is damaged is listed as damaged, with its id and what is wrong.\nExit status: 0 listed; 74 the games directory cannot be read.',
+    )
+    .action(async (opts: { json: boolean }) => {
+      status.code = await (await import('./library.js')).gamesSettling(io, opts)
+    })
+  root
+    .command('export')
+    .description(
+      'Write a finished game as a game record (protocol/GAME-RECORD.md), the format the referee reads, from the setups and records both players revealed.',
+    )
+    .argument('<game>', 'a game id (or its first characters, as games prints it) or a transcript file')
+    .option('--out <file>', 'write the record here (default: standard output)')
+    .addHelpText(
+      'after',
+      '\nExit status: 0 written; 64 no such game, or one that cannot be exported; 73 --out cannot be written; 74 the game is damaged.',
+    )
+    .action(async (game: string, opts: { out?: string }) => {
+      status.code = await (await import('./library.js')).exportCommand(io, game, opts)
+    })
+  root
+    .command('relay')
+    .description(
+      'Run a circuit-relay-v2 server so players behind NAT can reach each other (no limits for allowed players).',
+    )
+    .option('--listen <multiaddr>', 'listen address (repeatable; default tcp 4001 and ws 4002)', collect)
+    .option('--allow <peerid>', 'a player allowed to use the relay, with no limits (repeatable)', collect)
+    .option('--open', 'let anyone use the relay, each circuit limited to a day and 64 MiB')
+    .option('--identity <file>', "the relay's key file (default: $XDG_CONFIG_HOME/spaceships/relay-identity)")
+    .option(
+      '--for <seconds>',
+      'stop after this long (default: until interrupted)',
+      wholeNumber('--for', 1, 365 * 86_400),
+    )
+    .option('--json', 'print the addresses as JSON', false)
+    .addHelpText(
+      'after',
+      '\nExit status: 0 stopped; 64 a usage error (an --allow that is not a PeerId) or an unusable key file; 69 a --listen address that cannot be bound; 73 the key cannot be created.',
+    )
+    .action(
+      async (opts: {
+        listen?: string[]
+        allow?: string[]
+        open?: boolean
+        identity?: string
+        for?: number
+        json: boolean
+      }) => {
+        status.code = await (await import('./relay.js')).relayCommand(io, opts)
+      },
+    )
+  root
+    .command('arena')
+    .description('Play many games between two bots and report wins, draws, score margin, game length and think time.')
+    .option('--a <bot>', 'first bot: hard, medium (or strong), easy or random', 'hard')
+    .option('--b <bot>', 'second bot: hard, medium (or strong), easy or random', 'random')
+    .option('--games <n>', 'number of games (the bots alternate sides)', '100')
+    .option('--seed <text>', 'seed: the same seed plays the same games', 'arena')
+    .option('--ruleset <text>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
+    .option('--max-turns <n>', 'turn limit per game', '1000')
+    .option(
+      '--work <n>',
+      "the hard bot's inference work per move, in sampler sweeps per chain (default 6); counted, never timed, so a seed replays exactly",
+    )
+    .option('--fast', 'the rules engine alone, without the protocol (same games, faster)')
+    .option('--json', 'print the report as JSON', false)
+    .addHelpText('after', '\nExit status: 0 all games played, 1 a game failed (an illegal move or a protocol failure).')
+    .action(async (opts: ArenaFlags) => {
+      status.code = await (await import('./arena.js')).arenaCommand(io, opts)
+    })
+  root
+    .command('show')
+    .description('Replay a finished game turn by turn, drawn as in the live game, from one side.')
+    .argument('<files...>', 'transcripts of one game (one is enough when it holds both reveals)')
+    .option('--as <role>', 'whose side to show, A (host) or B (joiner)', 'A')
+    .option('--turn <n>', 'show only this turn', wholeNumber('--turn', 1, 1000))
+    .action(async (files: string[], opts: { as: string; turn?: number }) => {
+      status.code = await (await import('./show.js')).showCommand(io, files, opts)
+    })
+  root
+    .command('id')
+    .description('Show your identity (PeerId), creating it on first use.')
+    .option('--identity <file>', 'identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
+    .option('--json', 'print as JSON', false)
+    .addHelpText(
+      'after',
+      '\nExit status: 0 shown; 64 an unusable identity file (damaged, a link to nowhere, or writable by others); 73 it cannot be created (an unwritable config directory or HOME).',
+    )
+    .action(async (opts: { identity?: string; json: boolean }) => {
+      status.code = await (await import('./identity.js')).idCommand(io, opts)
+    })
+  registerSpaaace(root, io, status)
+  return root
+}

@@ -1,0 +1,52 @@
+/**
+ * `spaceships resume`: the games this machine can carry on, listed; or one of them carried on as
+ * the side it was, or its provisional result settled by meeting the other node again.
+ */
+import { parseInvite } from '../games/spaceships/net/invite.js'
+import { shortId } from '../games/spaceships/ui/panel.js'
+import { findGame, resumableGames, roleText } from './games.js'
+import { type CliIo, EXIT, UserError, commandName } from './io.js'
+import { type GameFlags, SETTLE_SECONDS, withPlayer } from './flags.js'
+import { runHost, runJoin } from './net.js'
+import { guarded } from './guarded.js'
+
+const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+
+export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): Promise<number> {
+  return guarded(io, 'resume', async () => {
+    const cmd = commandName(env(io))
+    if (id === undefined) {
+      const open = resumableGames(env(io))
+      io.stdout(
+        open.length === 0
+          ? `No game to resume (all games: ${cmd} games)\n`
+          : `${open.map((m) => `${m.id.slice(0, 8)}  ${roleText(m)}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`,
+      )
+      return EXIT.ok
+    }
+    let meta = findGame(id, env(io))
+    if (meta.provisional === true && f.json !== true) {
+      const short = meta.id.slice(0, 8)
+      io.stdout(
+        `Game ${short} ended with a provisional result: ${meta.result ?? meta.finished ?? ''}\nSettling it: waiting up to ${f.settle ?? SETTLE_SECONDS} s for your opponent's node to meet this one (on their machine: ${cmd} resume ${short}).\n`,
+      )
+    } else if (meta.finished !== undefined)
+      throw new UserError(
+        `game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`,
+      )
+    if (meta.against !== undefined)
+      throw new UserError(
+        `game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`,
+      )
+    meta = withPlayer(meta, f, io)
+    if (meta.role === 'join') return runJoin(io, f, meta)
+    const invite = parseInvite(meta.invite)
+    if (!invite.ok)
+      throw new UserError(
+        meta.invite === ''
+          ? `game ${id} never got as far as an invite; host a new one`
+          : `game ${id} cannot be resumed: its ${invite.error.field}: ${invite.error.message}`,
+      )
+    return runHost(io, f, meta, invite.value.terms, 3_600_000)
+  })
+}

@@ -1,0 +1,198 @@
+/**
+ * What a game command shows: the screen it draws on, the lines printed while a game runs (the
+ * opponent's chat and moves awaited, the node's connection events) and the end of a game, with
+ * the verifier's verdict on its transcript.
+ */
+import type { NetEvent } from '../games/spaceships/net/game.js'
+import { systemClock } from '../core/session/clock.js'
+import type { SessionEvent, SessionResult } from '../games/spaceships/session/session.js'
+import type { TurnContext } from '../games/spaceships/session/strategy.js'
+import { formatTranscript } from '../games/spaceships/protocol/file.js'
+import { type Role, otherRole } from '../games/spaceships/protocol/messages.js'
+import { decodeEnvelope } from '../games/spaceships/protocol/envelope.js'
+import type { Setup } from '../games/spaceships/rules/setup.js'
+import { initialPlayerState } from '../games/spaceships/rules/state.js'
+import { ownMarks, renderSpace } from '../games/spaceships/ui/board.js'
+import { chatLine, clockText, outcomeLine, shortId } from '../games/spaceships/ui/panel.js'
+import { verifyTranscript } from '../games/spaceships/verify/verify.js'
+import { Notices, type Screen, colourEnabled, painter, renderBoards } from '../games/spaceships/ui/terminal.js'
+import { type CliIo, LineLimiter, REPEAT_LINE_MS, commandName } from './io.js'
+import { exitFor, renderVerdict } from './verify.js'
+import type { GameFlags } from './flags.js'
+
+const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+
+export function screenFor(io: CliIo): Screen {
+  return {
+    print: (t) => {
+      io.stdout(t + '\n')
+    },
+    paint: painter(colourEnabled(env(io), io.isTty ?? false)),
+    ...(io.columns === undefined ? {} : { columns: io.columns }),
+  }
+}
+
+/**
+ * One command's notices (ui/terminal.ts): its printers and every game it plays (a rematch too)
+ * share them, so no line is glued onto whichever record prompt is open.
+ */
+const NOTICES = new WeakMap<CliIo, Notices>()
+export function noticesFor(io: CliIo): Notices {
+  let n = NOTICES.get(io)
+  if (n === undefined) NOTICES.set(io, (n = new Notices()))
+  return n
+}
+
+/** A human's side prints who it waits for and how long it may take; a bot's side stays quiet. */
+export function waitingPrinter(
+  io: CliIo,
+  f: GameFlags,
+  me: Role,
+  opponent: () => string | undefined,
+  notices = new Notices(),
+): ((e: SessionEvent) => void) | undefined {
+  if (f.json === true || f.autoplay === true) return undefined
+  let myMoveDue = false
+  let lastWait = ''
+  // Through the notices: a line that arrives while the player types is never glued onto the prompt.
+  const out = {
+    stdout: (text: string): void => {
+      notices.say(() => {
+        io.stdout(text)
+      })
+    },
+  }
+  return (e) => {
+    if (e.kind === 'chat') out.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
+    else if (e.kind === 'waiting') {
+      myMoveDue = e.side === me && e.what.includes('commit')
+      // Said once per wait: the session restates what it waits for after every event it handles.
+      const key = `${e.side} ${e.what} ${e.deadline}`
+      if (e.side !== me && e.what.includes('commit') && key !== lastWait)
+        out.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+      lastWait = key
+    } else if (e.kind === 'stopped' && e.by !== me) {
+      // Said from what this side saw, never as a loss on time (SPEC §12.7): a claim proves only that
+      // the opponent stopped waiting, and the game is then adjudicated on the committed turns.
+      if (e.reason === 'resignation') out.stdout('Your opponent resigned.\n')
+      else if (e.reason === 'accusation')
+        out.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
+      else if (e.reason === 'claim' && myMoveDue)
+        out.stdout(
+          'Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n',
+        )
+      else if (e.reason === 'claim') out.stdout(`Your opponent stopped the game: ${e.detail}\n`)
+    } else if (e.kind === 'stopped' && e.reason === 'claim') {
+      // This node's own claim (SPEC §6.5, §6.6): what it did and what it now waits for.
+      // The stop's own detail names protocol parts ("no commit+aspects within the deadline").
+      const late = /^no (\S+) within the deadline$/.exec(e.detail)
+      const why =
+        late === null
+          ? e.detail
+          : `your opponent's ${late[1]?.includes('commit') === true ? 'move' : 'reply'} did not come within the deadline`
+      out.stdout(`Your node stopped the game (${why}); waiting for your opponent's node to answer with its reveal.\n`)
+    }
+  }
+}
+
+/** "; 42 s left before the deadline" (SPEC §6.6), when a message is owed. */
+function timeLeft(deadline: number | undefined): string {
+  if (deadline === undefined) return ''
+  const s = Math.max(0, Math.round((deadline - systemClock.now()) / 1000))
+  return `; ${s} s left before the deadline`
+}
+
+/**
+ * The node's events as lines on standard error. A condition that repeats (a flapping connection,
+ * a peer dialling again and again) is said at most once per REPEAT_LINE_MS, with how many times it
+ * was held back, so it never scrolls a player's board away.
+ */
+export function eventPrinter(io: CliIo, json: boolean, notices = new Notices()): (e: NetEvent) => void {
+  const limit = new LineLimiter(REPEAT_LINE_MS, () => systemClock.now())
+  const say = (kind: string, line: string): void => {
+    const held = limit.take(kind)
+    if (held !== undefined)
+      notices.say(() => {
+        io.stderr(`${line}${held > 0 ? ` (${held} more like it since the last such line)` : ''}\n`)
+      })
+  }
+  return (e) => {
+    if (json) return
+    if (e.kind === 'connected')
+      say(
+        e.restored ? 'restored' : 'connected',
+        e.restored
+          ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}`
+          : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}`,
+      )
+    else if (e.kind === 'disconnected') say('lost', `connection lost; reconnecting${timeLeft(e.deadline)}`)
+    else if (e.kind === 'refused') say(`refused ${e.why}`, `refused ${e.peer}: ${e.why}`)
+    else if (e.kind === 'relay')
+      say(
+        `relay ${e.status} ${e.relay}`,
+        e.status === 'reserving'
+          ? `asking the relay ${e.relay} for a slot...`
+          : e.status === 'reserved'
+            ? 'relay slot reserved: the invite carries a relayed address'
+            : `lost the relay ${e.relay}; dialling it again`,
+      )
+  }
+}
+
+/** The opponent's setup from its reveal in this transcript, if it revealed. */
+function revealedFleet(transcript: readonly Uint8Array[], them: Role): Setup | undefined {
+  for (const bytes of transcript) {
+    const d = decodeEnvelope(bytes)
+    if (!d.ok || d.value.envelope.sender !== them) continue
+    const reveal = d.value.envelope.parts.find((p) => p.t === 'reveal')
+    if (reveal?.t === 'reveal') return reveal.setup
+  }
+  return undefined
+}
+
+/** The end of a game on this side: the final boards, the score, and the verifier's verdict. */
+export async function finishGame(
+  io: CliIo,
+  f: GameFlags,
+  result: SessionResult,
+  transcriptPath: string,
+  lastView: TurnContext | undefined,
+  me: Role,
+  id: string,
+): Promise<number> {
+  const text = formatTranscript(result.transcript)
+  if (f.out !== undefined) await io.writeFile(f.out, text)
+  const audited = verifyTranscript(text)
+  if (f.json === true) {
+    io.stdout(
+      `${JSON.stringify({ game: id, you: me, transcript: f.out ?? transcriptPath, verdict: result.verdict, verifier: audited }, null, 2)}\n`,
+    )
+    return exitFor(audited)
+  }
+  const screen = screenFor(io)
+  if (lastView !== undefined) screen.print(renderBoards(lastView, screen.paint, screen.columns))
+  const theirs = revealedFleet(result.transcript, otherRole(me))
+  if (theirs !== undefined)
+    screen.print(
+      [
+        '',
+        ...renderSpace(
+          'Their fleet, as they revealed it (where each ship was placed)',
+          ownMarks(initialPlayerState(theirs)),
+          screen.paint,
+          screen.columns,
+        ),
+      ].join('\n'),
+    )
+  io.stdout(`\n${screen.paint(outcomeLine(result.verdict, me), 'hit')}\n`)
+  io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
+  io.stdout(
+    `Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`,
+  )
+  const cmd = commandName(env(io))
+  const checked = f.out ?? transcriptPath
+  io.stdout(
+    `Check it yourself: ${cmd} verify ${/^[\w./:@+-]+$/.test(checked) ? checked : JSON.stringify(checked)}\nSaved as game ${id.slice(0, 8)} (${cmd} games); its record for the referee: ${cmd} export ${id.slice(0, 8)}\n`,
+  )
+  return exitFor(audited)
+}
