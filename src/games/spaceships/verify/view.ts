@@ -16,7 +16,7 @@
 import { SideCommitments } from '../protocol/commitments.js'
 import { CELL_COUNT, FACE_NEIGHBOURS, beamLine, coordOf, formatCell } from '../rules/coords.js'
 import { type FleetCounts, fleetMeasure, legalFleets } from '../rules/fleet.js'
-import type { Ruleset } from '../rules/ruleset.js'
+import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
 import { SHIP_TYPES, type ShipType, VARIANT_SHIP_TYPES, shapeProblem } from '../rules/ships.js'
 import {
   type Aspects,
@@ -46,6 +46,51 @@ export const MAX_TOKENS: Readonly<Record<'2.6.1' | 'classic', Partial<Record<Shi
 
 type Check = ProtocolOffence | undefined
 
+/** SPEC §8's bounds that follow from the possible fleets alone (given the reported ships). */
+interface FleetBounds {
+  /** The most death stars not reported destroyed, over the possible fleets (beams, C-15). */
+  deathStars: number
+  /** Some possible fleet has a scout not reported destroyed (scans, C-16). */
+  scouts: boolean
+  /** The most strike tokens the ships not reported destroyed give, over the possible fleets (C-12..C-17). */
+  strikes: number
+  /** Every possible fleet has a death star not reported destroyed (the idle claim, C-26). */
+  deathStarInEvery: boolean
+}
+
+/**
+ * The legal fleets of a ruleset and allowance as a table, one row per fleet and one column per
+ * ship type of the variant (its count), enumerated once per process: pure, the same for every game
+ * of those terms, and a cost fleet has thousands (3,771 for `2.6.1 fleet=cost:24`) that each turn's
+ * bounds run through.
+ */
+interface FleetTable {
+  readonly types: readonly ShipType[]
+  readonly rows: number
+  readonly counts: Uint8Array
+  /** The measure every legal fleet has (SPEC §8: the fleet is gone when the reports reach it). */
+  readonly measure: number
+}
+
+const FLEETS = new Map<string, FleetTable>()
+const FLEETS_KEPT = 64
+
+function fleetsOf(ruleset: Ruleset, additional: number): FleetTable {
+  const key = `${formatRuleset(ruleset)}|${additional}`
+  let table = FLEETS.get(key)
+  if (table === undefined) {
+    const types = VARIANT_SHIP_TYPES[ruleset.variant]
+    const fleets = legalFleets(ruleset, additional)
+    const counts = new Uint8Array(fleets.length * types.length)
+    for (const [i, f] of fleets.entries())
+      for (const [j, t] of types.entries()) counts[i * types.length + j] = f[t] ?? 0
+    table = { types, rows: fleets.length, counts, measure: fleetMeasure(fleets[0] ?? {}, ruleset.variant) }
+    if (FLEETS.size >= FLEETS_KEPT) FLEETS.clear()
+    FLEETS.set(key, table)
+  }
+  return table
+}
+
 /** A ship the owner reported destroyed, by type and identity. */
 interface Reported {
   readonly type: ShipType
@@ -66,7 +111,9 @@ export class SideView {
   burnouts = 0
   /** SPEC §8: the owner's cells destroyed during the last turn whose results are known (C-16). */
   lostLastTurn = 0
-  private readonly fleets: readonly FleetCounts[]
+  private readonly fleets: FleetTable
+  /** The bounds of SPEC §8 that rest on the reported ships only, for `reported.length` reports. */
+  private bounds: { readonly reports: number; readonly value: FleetBounds } | undefined
 
   constructor(
     readonly owner: Role,
@@ -77,7 +124,7 @@ export class SideView {
   ) {
     this.commitments = new SideCommitments(game, ROLE_INDEX[owner])
     this.classic = ruleset.variant === 'classic'
-    this.fleets = legalFleets(ruleset, additional)
+    this.fleets = fleetsOf(ruleset, additional)
   }
 
   private offence(turn: number, cls: OffenceClass, stage: Stage, rule: string, detail: string): ProtocolOffence {
@@ -88,23 +135,60 @@ export class SideView {
     return this.reported.filter((r) => r.type === type).length
   }
 
-  /** SPEC §8: the legal fleets that hold every reported ship (by count and identity). */
-  possibleFleets(extra?: Reported): FleetCounts[] {
-    const all = extra === undefined ? this.reported : [...this.reported, extra]
-    return this.fleets.filter((f) =>
-      all.every((r) => (f[r.type] ?? 0) >= r.id && (f[r.type] ?? 0) >= all.filter((x) => x.type === r.type).length),
-    )
+  /**
+   * SPEC §8: the rows of the legal fleets that hold every reported ship (and `extra`): each type
+   * needs as many ships as its reports, and at least its highest reported identity.
+   */
+  private possibleFleets(extra?: Reported): number[] {
+    const { types, rows, counts } = this.fleets
+    const need = new Uint8Array(types.length)
+    const seen = new Uint8Array(types.length)
+    for (const r of extra === undefined ? this.reported : [...this.reported, extra]) {
+      const j = types.indexOf(r.type)
+      if (j < 0) return []
+      seen[j] = (seen[j] ?? 0) + 1
+      need[j] = Math.max(need[j] ?? 0, seen[j] ?? 0, r.id)
+    }
+    const out: number[] = []
+    for (let i = 0; i < rows; i++) {
+      let ok = true
+      for (let j = 0; j < types.length && ok; j++) ok = (counts[i * types.length + j] ?? 0) >= (need[j] ?? 0)
+      if (ok) out.push(i)
+    }
+    return out
   }
 
-  private alive(f: FleetCounts, type: ShipType): number {
-    return Math.max(0, (f[type] ?? 0) - this.reportedCount(type))
+  /**
+   * SPEC §8 over the possible fleets: computed once per set of reported ships (reports only grow),
+   * not per turn.
+   */
+  private fleetBounds(): FleetBounds {
+    if (this.bounds?.reports === this.reported.length) return this.bounds.value
+    const { types, counts } = this.fleets
+    const reported = types.map((t) => this.reportedCount(t))
+    const tokens = types.map((t) => MAX_TOKENS[this.ruleset.variant][t] ?? 0)
+    const at = (t: ShipType): number => types.indexOf(t)
+    const [ds, hs, ls] = [at('DS'), at('HS'), at('LS')]
+    const value: FleetBounds = { deathStars: 0, scouts: false, strikes: 0, deathStarInEvery: true }
+    for (const i of this.possibleFleets()) {
+      const alive = (j: number): number =>
+        j < 0 ? 0 : Math.max(0, (counts[i * types.length + j] ?? 0) - (reported[j] ?? 0))
+      value.deathStars = Math.max(value.deathStars, alive(ds))
+      value.scouts ||= alive(hs) + alive(ls) > 0
+      let strikes = 0
+      for (let j = 0; j < types.length; j++) strikes += alive(j) * (tokens[j] ?? 0)
+      value.strikes = Math.max(value.strikes, strikes)
+      value.deathStarInEvery &&= alive(ds) > 0
+    }
+    this.bounds = { reports: this.reported.length, value }
+    return value
   }
 
   /** SPEC §8: whether the owner's aspects of `turn` break a public bound; checked before any answer. */
   checkAspects(turn: number, a: Aspects): Check {
     const bad = (rule: string, detail: string): ProtocolOffence =>
       this.offence(turn, 'illegal-record', STAGE.record, rule, detail)
-    const fleets = this.possibleFleets()
+    const bounds = this.fleetBounds()
     const repDS = this.reportedCount('DS')
     // 1. Beams: their shape, and no more than the death stars that may still fire.
     for (const [i, b] of a.beams.entries()) {
@@ -124,20 +208,14 @@ export class SideView {
           )
       }
     }
-    const beamBound = Math.max(0, ...fleets.map((f) => this.alive(f, 'DS'))) - Math.max(0, this.burnouts - repDS)
+    const beamBound = bounds.deathStars - Math.max(0, this.burnouts - repDS)
     if (a.beams.length > Math.max(0, beamBound))
       return bad(
         '2.6.1 §8.2 C-15 C-21 SPEC §8',
         `${a.beams.length} beam firings; at most ${Math.max(0, beamBound)} death stars may still fire`,
       )
     // 2. Scans: exactly bounded in 2.6.1 (C-16); none in classic.
-    const scanBound = this.classic
-      ? 0
-      : !fleets.some((f) => this.alive(f, 'HS') + this.alive(f, 'LS') > 0)
-        ? 0
-        : turn === 1
-          ? 1
-          : Math.max(1, this.lostLastTurn)
+    const scanBound = this.classic ? 0 : !bounds.scouts ? 0 : turn === 1 ? 1 : Math.max(1, this.lostLastTurn)
     if (a.scans.length > scanBound)
       return bad(
         this.classic ? 'classic §4 SPEC §8' : '2.6.1 §8.3.1 C-16 SPEC §8',
@@ -170,13 +248,7 @@ export class SideView {
     if (a.kamikaze.length > a.strikes.length)
       return bad('C-17 SPEC §8', `${a.kamikaze.length} kamikaze launches but ${a.strikes.length} strike targets`)
     // 4. Strike tokens: at most what the ships not reported destroyed could give.
-    const table = MAX_TOKENS[this.ruleset.variant]
-    const strikeBound = Math.max(
-      0,
-      ...fleets.map((f) =>
-        VARIANT_SHIP_TYPES[this.ruleset.variant].reduce((n, t) => n + this.alive(f, t) * (table[t] ?? 0), 0),
-      ),
-    )
+    const strikeBound = bounds.strikes
     if (a.strikes.length > strikeBound)
       return bad(
         'C-12 C-13 C-14 C-17 SPEC §8',
@@ -185,7 +257,7 @@ export class SideView {
     // 5. The idle claim: only scans, and (2.6.1) no death star that still gives a strike.
     if (a.idle && (a.beams.length > 0 || a.strikes.length > 0 || a.kamikaze.length > 0))
       return bad('2.6.1 §2.3.2 C-26 SPEC §8', 'a no-actions claim with actions other than scans')
-    if (a.idle && !this.classic && fleets.every((f) => this.alive(f, 'DS') > 0))
+    if (a.idle && !this.classic && bounds.deathStarInEvery)
       return bad(
         '2.6.1 §2.3.2 §6.2.4 C-26 SPEC §8',
         'a no-actions claim while a death star not reported destroyed still gives a strike',
@@ -363,7 +435,7 @@ export class SideView {
       for (const c of cells) this.identified.set(c, { type: d.type, id: d.id })
     }
     // SPEC §8: every legal fleet has the same measure, so the fleet is gone exactly when the reports reach it.
-    const total = fleetMeasure(this.fleets[0] ?? {}, this.ruleset.variant)
+    const total = this.fleets.measure
     const gone = fleetMeasure(countsOf(this.reported), this.ruleset.variant) === total
     if (r.fleetDestroyed !== gone)
       return bad(
