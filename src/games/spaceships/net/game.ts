@@ -19,7 +19,7 @@ import { type SessionEvent, type SessionResult, runSession } from '../session/se
 import type { PlayerStrategy } from '../session/strategy.js'
 import { FRAME, decodeFrame, encodeControl } from '../protocol/frame.js'
 import type { Channel, Received } from '../../../core/session/channel.js'
-import type { SealedEnvelope } from '../protocol/envelope.js'
+import { type SealedEnvelope, decodeEnvelope } from '../protocol/envelope.js'
 import type { TranscriptStore } from '../protocol/file.js'
 import { LIMITS, PROTOCOL_ID, type Role, type Terms, otherRole } from '../protocol/messages.js'
 import type { Identity } from '../../../core/net/identity.js'
@@ -116,6 +116,15 @@ export interface NetGameCommon {
   readonly listen: readonly string[]
   /** Relay multiaddrs (with /p2p/ID) to reserve a slot on, for players behind NAT. */
   readonly relays?: readonly string[]
+  /**
+   * Called once for every envelope this side persists (SPEC §11), as soon as it is persisted:
+   * 'sent' for its own (before it is sent), 'received' for the other side's (each authenticated
+   * envelope it keeps, an equivocating one included if it decodes). Over rematches, each game's
+   * envelopes in turn. A game resumed from its store does not report again what the store already
+   * held when the call began (it was reported when persisted): read that from the store. An
+   * exception it throws is logged and otherwise ignored; the envelope stays persisted and the game
+   * goes on.
+   */
   readonly onEnvelope?: (s: SealedEnvelope, direction: 'sent' | 'received') => void
   readonly onEvent?: (e: NetEvent) => void
   /** The session's own events: who is awaited and until when, stops, chat (session.ts). */
@@ -289,16 +298,42 @@ class DeadlineWatch {
   }
 }
 
+/**
+ * The store the session persists into, reporting each envelope appended to `onEnvelope` once it is
+ * stored: 'sent' when this side (`role`) is its sender, else 'received' (HostOptions/JoinOptions
+ * `onEnvelope`). Every envelope the session persists goes through `append`, whatever path led it
+ * there; what the store held before is not appended again.
+ */
+function reportingStore(store: TranscriptStore, role: Role, onEnvelope: NetGameCommon['onEnvelope']): TranscriptStore {
+  if (onEnvelope === undefined) return store
+  return {
+    append: (bytes) => {
+      store.append(bytes)
+      const d = decodeEnvelope(bytes)
+      // The session persists only envelopes that decode, but for a peer's second signed envelope at
+      // a place (equivocation evidence), which is kept even if it does not: nothing to report then.
+      if (!d.ok) return
+      try {
+        onEnvelope(d.value, d.value.envelope.sender === role ? 'sent' : 'received')
+      } catch (e) {
+        log('onEnvelope threw: %O', e)
+      }
+    },
+    envelopes: () => store.envelopes(),
+    ...(store.lastWrittenAt === undefined ? {} : { lastWrittenAt: () => store.lastWrittenAt?.() }),
+  }
+}
+
 function sessionInputs(
   o: NetGameCommon,
   watch: DeadlineWatch,
+  role: Role,
 ): {
   keys: Identity['keys']
   secrets: SecretSource
   strategy: PlayerStrategy
   store: TranscriptStore
   signal?: AbortSignal
-  onEnvelope?: NetGameCommon['onEnvelope']
   onEvent: (e: SessionEvent) => void
   settleMs?: number
 } {
@@ -308,9 +343,8 @@ function sessionInputs(
     keys: o.identity.keys,
     secrets: j === undefined ? o.secrets : journaledSecrets(o.secrets, j),
     strategy: j === undefined ? o.strategy : journaledStrategy(o.strategy, j),
-    store: o.store,
+    store: reportingStore(o.store, role, o.onEnvelope),
     ...(o.signal === undefined ? {} : { signal: o.signal }),
-    ...(o.onEnvelope === undefined ? {} : { onEnvelope: o.onEnvelope }),
     onEvent: (e) => {
       watch.see(e)
       o.onSessionEvent?.(e)
@@ -354,7 +388,7 @@ async function playGames(
       o.onSessionEvent?.(e)
     },
   }
-  const first = await runSession({ ...sessionInputs(listened, watch), role: side, terms, channel: lent, ...key })
+  const first = await runSession({ ...sessionInputs(listened, watch, side), role: side, terms, channel: lent, ...key })
   let last = first
   let game = id
   let role = side
@@ -370,7 +404,7 @@ async function playGames(
     const inputs: NetGameCommon = { ...listened, store: next.store, strategy: next.strategy }
     delete (inputs as { journal?: Journal }).journal
     last = await runSession({
-      ...sessionInputs(next.journal === undefined ? inputs : { ...inputs, journal: next.journal }, watch),
+      ...sessionInputs(next.journal === undefined ? inputs : { ...inputs, journal: next.journal }, watch, role),
       role,
       terms,
       channel: lent,
