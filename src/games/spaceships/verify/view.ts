@@ -15,8 +15,8 @@
  */
 import { SideCommitments } from '../protocol/commitments.js'
 import { CELL_COUNT, FACE_NEIGHBOURS, beamLine, coordOf, formatCell } from '../rules/coords.js'
-import { type FleetCounts, fleetMeasure, legalFleets } from '../rules/fleet.js'
-import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
+import { type FleetCounts, fleetMeasure } from '../rules/fleet.js'
+import type { Ruleset } from '../rules/ruleset.js'
 import { SHIP_TYPES, type ShipType, VARIANT_SHIP_TYPES, shapeProblem } from '../rules/ships.js'
 import {
   type Aspects,
@@ -33,6 +33,7 @@ import {
   cellIndex,
 } from '../protocol/messages.js'
 import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
+import { type FleetTable, fleetsOf } from './fleet-table.js'
 
 /**
  * SPEC §8: the most strike tokens one ship of a type can give in a turn (C-12..C-14): its largest
@@ -56,39 +57,6 @@ interface FleetBounds {
   strikes: number
   /** Every possible fleet has a death star not reported destroyed (the idle claim, C-26). */
   deathStarInEvery: boolean
-}
-
-/**
- * The legal fleets of a ruleset and allowance as a table, one row per fleet and one column per
- * ship type of the variant (its count), enumerated once per process: pure, the same for every game
- * of those terms, and a cost fleet has thousands (3,771 for `2.6.1 fleet=cost:24`) that each turn's
- * bounds run through.
- */
-interface FleetTable {
-  readonly types: readonly ShipType[]
-  readonly rows: number
-  readonly counts: Uint8Array
-  /** The measure every legal fleet has (SPEC §8: the fleet is gone when the reports reach it). */
-  readonly measure: number
-}
-
-const FLEETS = new Map<string, FleetTable>()
-const FLEETS_KEPT = 64
-
-function fleetsOf(ruleset: Ruleset, additional: number): FleetTable {
-  const key = `${formatRuleset(ruleset)}|${additional}`
-  let table = FLEETS.get(key)
-  if (table === undefined) {
-    const types = VARIANT_SHIP_TYPES[ruleset.variant]
-    const fleets = legalFleets(ruleset, additional)
-    const counts = new Uint8Array(fleets.length * types.length)
-    for (const [i, f] of fleets.entries())
-      for (const [j, t] of types.entries()) counts[i * types.length + j] = f[t] ?? 0
-    table = { types, rows: fleets.length, counts, measure: fleetMeasure(fleets[0] ?? {}, ruleset.variant) }
-    if (FLEETS.size >= FLEETS_KEPT) FLEETS.clear()
-    FLEETS.set(key, table)
-  }
-  return table
 }
 
 /** A ship the owner reported destroyed, by type and identity. */
