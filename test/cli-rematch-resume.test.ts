@@ -4,73 +4,16 @@
  * both transcripts deciding it alike; and a resume of a game its host no longer serves stops after
  * one line, with exit status 69, having signed no stop (SPEC §2.3).
  */
-import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gameDir, readMeta } from '../src/cli/games.js'
 import { EXIT } from '../src/cli/io.js'
 import { parseInvite } from '../src/games/spaceships/net/invite.js'
 import { INVITE_PATTERN, cli } from './cli.js'
+import { home, lines, start, text, until } from './processes.js'
 import { partsOf } from './helpers.js'
 
-const MAIN = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js')
-
-function home(): NodeJS.ProcessEnv {
-  const d = mkdtempSync(join(tmpdir(), 'spaceships-stops-'))
-  return { XDG_CONFIG_HOME: join(d, 'config'), XDG_STATE_HOME: join(d, 'state'), NO_COLOR: '1' }
-}
-
-interface Proc {
-  readonly child: ChildProcess
-  readonly out: () => string
-  readonly err: () => string
-  readonly exit: Promise<number | null>
-}
-
-function start(args: string[], env: NodeJS.ProcessEnv): Proc {
-  const child = spawn(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()))
-  return {
-    child,
-    out: () => out,
-    err: () => err,
-    exit: new Promise((r) =>
-      child.on('exit', (code) => {
-        r(code)
-      }),
-    ),
-  }
-}
-
-async function until<T>(f: () => T | undefined, what: string, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms
-  for (;;) {
-    const v = f()
-    if (v !== undefined) return v
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
-const text = (path: string): string => {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return ''
-  }
-}
-const lines = (path: string): number =>
-  text(path)
-    .split('\n')
-    .filter((l) => l !== '').length
 const gameId = (env: NodeJS.ProcessEnv, prefix: string): string | undefined =>
   readdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')).find((d) => d.startsWith(prefix))
 

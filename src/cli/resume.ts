@@ -4,13 +4,39 @@
  */
 import { parseInvite } from '../games/spaceships/net/invite.js'
 import { shortId } from '../games/spaceships/ui/panel.js'
-import { findGame, resumableGames, roleText } from './games.js'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { findGame, gameDir, resumableGames, roleText } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { type GameFlags, SETTLE_SECONDS, withPlayer } from './flags.js'
 import { runHost, runJoin } from './net.js'
 import { guarded } from './guarded.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+
+/** Whether a game file holds anything beyond a header line (a transcript) or at all (a journal). */
+function holds(path: string, header: boolean): boolean {
+  try {
+    const text = readFileSync(path, 'latin1')
+    return header ? text.indexOf('\n') + 1 < text.length : text.length > 0
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw e
+  }
+}
+
+/**
+ * SPEC §2.2: a begun game with neither its transcript nor its journal on this machine has nothing
+ * to resume from: carrying on would sign again from the start, at places this node has signed.
+ */
+function refuseWithoutFiles(id: string, begun: boolean, e: NodeJS.ProcessEnv): void {
+  const dir = gameDir(id, e)
+  if (!begun || holds(join(dir, 'transcript'), true) || holds(join(dir, 'journal'), false)) return
+  throw new UserError(
+    `game ${id} has neither its transcript nor its journal in ${dir}: there is nothing to resume from, and carrying on would sign again places this node has signed; put them back, or let the file of the other player decide the game`,
+    EXIT.ioError,
+  )
+}
 
 export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): Promise<number> {
   return guarded(io, 'resume', async () => {
@@ -38,6 +64,7 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       throw new UserError(
         `game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`,
       )
+    refuseWithoutFiles(meta.id, meta.opponent !== undefined, env(io))
     meta = withPlayer(meta, f, io)
     if (meta.role === 'join') return runJoin(io, f, meta)
     const invite = parseInvite(meta.invite)

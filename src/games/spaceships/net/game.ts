@@ -12,7 +12,8 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { createHash } from 'node:crypto'
 import { constantTimeEqual, utf8 } from '../../../core/commit/bytes.js'
 import type { SecretSource } from '../../../core/commit/secrets.js'
-import { type Journal, journaledSecrets, journaledStrategy } from '../session/journal.js'
+import { type Journal, journaledSecrets, journaledSigning, journaledStrategy } from '../session/journal.js'
+import type { SigningLog } from '../../../core/session/journal.js'
 import { componentLogger } from '../../../core/log.js'
 import { type Clock, systemClock } from '../../../core/session/clock.js'
 import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
@@ -336,10 +337,13 @@ function sessionInputs(
   signal?: AbortSignal
   onEvent: (e: SessionEvent) => void
   settleMs?: number
+  signing?: SigningLog
 } {
   const j = o.journal
   return {
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
+    // What this side sent, known apart from its transcript: a lost transcript is refused, never re-signed (SPEC §2.2).
+    ...(j === undefined ? {} : { signing: journaledSigning(j) }),
     keys: o.identity.keys,
     secrets: j === undefined ? o.secrets : journaledSecrets(o.secrets, j),
     strategy: j === undefined ? o.strategy : journaledStrategy(o.strategy, j),

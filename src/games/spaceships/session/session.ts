@@ -45,7 +45,7 @@ class Session extends Composer {
     const sent = this.o.signing?.count()
     if (sent !== undefined && sent > this.mine.length)
       throw new StorageError(
-        `the transcript holds ${this.mine.length} of the ${sent} envelopes this side signed and sent (its journal says so): ` +
+        `the transcript holds ${this.mine.length} of the ${sent} envelopes this node signed and sent (its journal says so): ` +
           'resuming would sign again at a place it has signed (SPEC §2.2); put the whole transcript back, or let the file of the other player decide the game',
       )
     this.settling = this.myStop() !== undefined
