@@ -64,16 +64,16 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       throw new UserError(
         `game ${meta.id} was against the ${meta.against} bot, whose side lived only in that process: it cannot be resumed; start a new one with ${cmd} play`,
       )
-    refuseWithoutFiles(meta.id, meta.opponent !== undefined, env(io))
-    meta = withPlayer(meta, f, io)
-    if (meta.role === 'join') return runJoin(io, f, meta)
     const invite = parseInvite(meta.invite)
     if (!invite.ok)
       throw new UserError(
-        meta.invite === ''
+        meta.invite === '' && meta.role !== 'join'
           ? `game ${id} never got as far as an invite; host a new one`
-          : `game ${id} cannot be resumed: its ${invite.error.field}: ${invite.error.message}`,
+          : `game ${meta.id} cannot be resumed: its ${invite.error.field}: ${invite.error.message}`,
       )
+    refuseWithoutFiles(meta.id, meta.opponent !== undefined, env(io))
+    meta = withPlayer(meta, f, io)
+    if (meta.role === 'join') return runJoin(io, f, meta)
     return runHost(io, f, meta, invite.value.terms, 3_600_000)
   })
 }
