@@ -21,7 +21,9 @@ import { type Setup, readSetup } from '../../src/games/spaceships/rules/setup.js
 import type { Deviation } from '../../src/games/spaceships/session/session.js'
 import { RESIGN, type PlayerStrategy } from '../../src/games/spaceships/session/strategy.js'
 import { type SealedEnvelope, decodeEnvelope, seal } from '../../src/games/spaceships/protocol/envelope.js'
-import { TRANSCRIPT_MAGIC, formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { TRANSCRIPT_MAGIC, type TranscriptStore, formatTranscript, memoryStore } from '../../src/games/spaceships/protocol/file.js'
+import { verdictPartOf } from '../../src/games/spaceships/session/terms.js'
+import { verifyEnvelopes } from '../../src/games/spaceships/verify/verify.js'
 import { encodeEnvelopeFrame } from '../../src/games/spaceships/protocol/frame.js'
 import { type FlashcubeAnswer, type Part, type Role, type Terms, SHIP_CODES } from '../../src/games/spaceships/protocol/messages.js'
 import { cellValues } from '../../src/games/spaceships/verify/replay.js'
@@ -161,6 +163,29 @@ function oracle(own: string, opponent: string, seed: string): PlayerStrategy {
   }
 }
 
+/**
+ * SPEC §7.10: the version 3 vectors were published with the courtesy verdict part nodes signed
+ * before 0.5, and keep their bytes (a second team checks against them). That part was computed from
+ * the transcript plus the reveal without the verdict part the schedule wants beside it, so the side
+ * revealing second stated its own protocol violation. Verifiers ignore the part; nodes now compute
+ * it with the part in place (session/compose.ts), and this wrapper gives the vectors the old one.
+ */
+function legacyCourtesy(store: TranscriptStore, inner: Deviation | undefined): Deviation {
+  return {
+    ...inner,
+    outgoing(parts, sealWith) {
+      const at = parts.findIndex((p) => p.t === 'verdict')
+      let out = parts
+      if (at > 0) {
+        const before = parts.slice(0, at)
+        const legacy = verdictPartOf(verifyEnvelopes([...store.envelopes(), sealWith(before).bytes]))
+        out = [...before, legacy, ...parts.slice(at + 1)]
+      }
+      return inner?.outgoing?.(out, sealWith) ?? [sealWith(out)]
+    },
+  }
+}
+
 /** Rewrites the first part `pick` changes. */
 function rewriteOnce(pick: (p: Part) => Part | undefined): Deviation {
   let done = false
@@ -219,12 +244,14 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
     manifest.push({ files: Object.keys(named), description, expect: expectV })
   }
   const play = async (name: string, o: { deviation?: Deviation; deviationA?: Deviation; strategyA?: PlayerStrategy; strategyB?: PlayerStrategy; terms?: Terms; termsB?: Terms; onLink?: PlayOptions['onLink'] } = {}): Promise<{ a: string; b: string }> => {
+    const stores = [memoryStore(), memoryStore()] as const
     const g = await playInMemory(`vector/${name}`, {
+      stores,
       terms: o.terms ?? { ...TERMS, maxTurns: 40 },
       ...(o.termsB === undefined ? {} : { termsB: o.termsB }),
       ...(o.onLink === undefined ? {} : { onLink: o.onLink }),
       strategies: [o.strategyA ?? oracle(SETUP_A, SETUP_B, `v/${name}/a`), o.strategyB ?? oracle(SETUP_B, SETUP_A, `v/${name}/b`)],
-      deviations: [o.deviationA, o.deviation],
+      deviations: [legacyCourtesy(stores[0], o.deviationA), legacyCourtesy(stores[1], o.deviation)],
     })
     return { a: formatTranscript(g.a.transcript), b: formatTranscript(g.b.transcript) }
   }

@@ -207,9 +207,15 @@ export abstract class Composer extends PlayerSide {
     return { t: 'reveal', seed: this.seed, setup: revealedSetup(setup), records }
   }
 
-  /** SPEC §7.10: this side's reading of the result, from its transcript and the parts about to be sent. */
+  /**
+   * SPEC §7.10: this side's reading of the result, from its transcript and the envelope about to be
+   * sent, verdict part included: the schedule wants `reveal, verdict` together (§6.3), and read
+   * without its verdict part that envelope is a protocol violation by this side, which it would
+   * then state and sign about itself.
+   */
   protected verdictPart(before: readonly Part[]): VerdictPart {
-    const provisional = before.length === 0 ? [] : [this.sealParts(before).bytes]
+    const placeholder: VerdictPart = { t: 'verdict', outcome: 'incomplete', winner: 'none', scores: [0, 0], detail: '' }
+    const provisional = before.length === 0 ? [] : [this.sealParts([...before, placeholder]).bytes]
     return verdictPartOf(verifyEnvelopes([...this.o.store.envelopes(), ...provisional]))
   }
 
