@@ -5,7 +5,7 @@
 import type { engineRate } from './engine-rate.js'
 import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
 import { REPS, type Stat, fmt } from './stat.js'
-import type { verifierRate, verifierRateAllCores } from './verifier-rate.js'
+import type { costFleetPerEnvelope, verifierRate, verifierRateAllCores } from './verifier-rate.js'
 
 /** What the table reads of the results (`bench/results.json`). */
 export interface Results {
@@ -19,6 +19,7 @@ export interface Results {
     readonly mediumGames: ReturnType<typeof verifierRate>
     readonly randomGames: ReturnType<typeof verifierRate>
     readonly allCores: Awaited<ReturnType<typeof verifierRateAllCores>>
+    readonly costFleet: ReturnType<typeof costFleetPerEnvelope>
     readonly worstCase: { readonly lines: number; readonly validCpuMs: Stat; readonly brokenCpuMs: Stat }
   }
   readonly engine: ReturnType<typeof engineRate>
@@ -121,7 +122,7 @@ export function report(results: Results): string[] {
       `verifier, medium-bot games (${verifyStrong.envelopesPerGame.toFixed(0)} envelopes), games/s, one core`,
       fmt(verifyStrong.gamesPerSecond, 0),
       '',
-      `>= 400: ${goal(verifyStrong.gamesPerSecond.median >= 400)}`,
+      `>= 1500: ${goal(verifyStrong.gamesPerSecond.median >= 1500)}`,
     ],
     [
       `verifier, medium-bot games, ${verifyAllCores.threads} threads (verify --jobs), games/s`,
@@ -134,6 +135,12 @@ export function report(results: Results): string[] {
       fmt(verifyRandom.gamesPerSecond, 1),
       '',
       '',
+    ],
+    [
+      `verifier, random-bot games, us of one core per envelope: ${results.verifier.costFleet.ruleset} | standard fleet`,
+      fmt(results.verifier.costFleet.costUs, 1),
+      fmt(results.verifier.costFleet.standardUs, 1),
+      `ratio ${results.verifier.costFleet.ratio.toFixed(2)} <= 1.5: ${goal(results.verifier.costFleet.ratio <= 1.5)}`,
     ],
     [
       `verifier, the largest transcript (${worst.lines} envelopes), CPU ms, signatures valid`,

@@ -20,7 +20,7 @@ import {
   summary,
 } from './per-turn.js'
 import { wholeGame } from './whole-game.js'
-import { transcripts, verifierRate, verifierRateAllCores } from './verifier-rate.js'
+import { COST_RULESET, costFleetPerEnvelope, transcripts, verifierRate, verifierRateAllCores } from './verifier-rate.js'
 import { engineRate } from './engine-rate.js'
 import { timedProcess } from './timed-process.js'
 import { report } from './report.js'
@@ -62,6 +62,8 @@ async function main(): Promise<void> {
   const verifyStrong = verifierRate(strongFiles)
   const verifyRandom = verifierRate(randomFiles)
   const verifyAllCores = await verifierRateAllCores(strongFiles)
+  log(`   a cost fleet (${COST_RULESET}) against the standard fleet, paired, per envelope`)
+  const costFleet = costFleetPerEnvelope(randomFiles, await transcripts('random', 6, 1000, COST_RULESET))
 
   log('   the largest transcript the terms allow (1,000 turns), signatures valid and broken')
   const worst = await worstCase()
@@ -114,6 +116,7 @@ async function main(): Promise<void> {
       mediumGames: verifyStrong,
       randomGames: verifyRandom,
       allCores: verifyAllCores,
+      costFleet,
       worstCase: {
         lines: worst.lines,
         bytes: worst.bytes,

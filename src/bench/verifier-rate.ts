@@ -14,22 +14,27 @@ import { defaultJobs, verifyGroups } from '../games/spaceships/pool/verify-pool.
 import { benchTerms as terms } from './peer.js'
 import { REPS, type Stat, stat } from './stat.js'
 
-export async function transcripts(bot: 'medium' | 'random', count: number, maxTurns: number): Promise<string[]> {
+export async function transcripts(
+  bot: 'medium' | 'random',
+  count: number,
+  maxTurns: number,
+  ruleset?: string,
+): Promise<string[]> {
   const out: string[] = []
   const { memoryChannelPair } = await import('../core/session/channel.js')
   for (let i = 0; i < count; i++) {
     const pair = memoryChannelPair()
     const [ca, cb] = pair.ends
     const side = (role: 'A' | 'B', channel: Channel) => {
-      const secrets = seededSecrets(`verify/${bot}/${i}/${role}`)
+      const secrets = seededSecrets(`verify/${bot}/${ruleset ?? ''}/${i}/${role}`.replace('//', '/'))
       return runSession({
         role,
         keys: generateKeyPair(secrets),
-        terms: terms(maxTurns),
+        terms: ruleset === undefined ? terms(maxTurns) : { ...terms(maxTurns), ruleset },
         secrets,
         store: memoryStore(),
         channel,
-        strategy: makeBot(bot, `verify/${bot}/${i}/${role}/bot`),
+        strategy: makeBot(bot, `verify/${bot}/${ruleset ?? ''}/${i}/${role}/bot`.replace('//', '/')),
       })
     }
     const [ra] = await Promise.all([side('A', ca), side('B', cb)])
@@ -73,3 +78,35 @@ export async function verifierRateAllCores(
   }
   return { gamesPerSecond: stat(rates), threads, transcripts: bytes.length }
 }
+
+/**
+ * Issue goal: a cost fleet's verification costs at most 1.5 times a standard fleet's per envelope.
+ * The two sets of random-bot games are verified alternately in one run (paired), so load on the
+ * machine falls on both alike; microseconds of one core per envelope.
+ */
+export function costFleetPerEnvelope(
+  standard: readonly string[],
+  cost: readonly string[],
+): { standardUs: Stat; costUs: Stat; ratio: number; ruleset: string } {
+  const envelopes = (files: readonly string[]): number => files.reduce((n, f) => n + f.split('\n').length - 2, 0)
+  const time = (files: readonly string[]): number => {
+    const t0 = performance.now()
+    for (const f of files)
+      if (verifyTranscript(f).status !== 'complete') throw new Error('a bench transcript does not verify')
+    return ((performance.now() - t0) * 1000) / envelopes(files)
+  }
+  const s: number[] = []
+  const c: number[] = []
+  for (let rep = 0; rep <= REPS; rep++) {
+    const [a, b] = [time(standard), time(cost)]
+    if (rep > 0) {
+      s.push(a)
+      c.push(b)
+    }
+  }
+  const [standardUs, costUs] = [stat(s), stat(c)]
+  return { standardUs, costUs, ratio: costUs.median / standardUs.median, ruleset: COST_RULESET }
+}
+
+/** The cost fleet of the measure: any ships of total cost 24 (2.6.1 §3.7.1, C-10), thousands of fleets. */
+export const COST_RULESET = '2.6.1 fleet=cost:24'
