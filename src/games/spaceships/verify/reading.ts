@@ -1,0 +1,337 @@
+/**
+ * SPEC §12.1, §5.4: transcript files read for evidence. Each distinct line framed and hashed once,
+ * the files' envelopes pooled, the hello pairs each file names, and each pair judged: its keys
+ * usable, and each sender's envelopes of its game authenticated through `prev` with as few
+ * signature checks as §5.4 allows. evidence.ts chooses the game of the files from this and
+ * gathers its evidence.
+ */
+import { toBase64url } from '../../../core/commit/bytes.js'
+import { HASH_BYTES } from '../../../core/commit/hash.js'
+import { publicKeyProblem } from '../../../core/commit/keys.js'
+import { type ProtocolError, describeProtocolError } from '../../../core/wire/errors.js'
+import { type Framed, frameEnvelope } from '../protocol/codec.js'
+import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, signatureValid } from '../protocol/envelope.js'
+import type { TranscriptLine } from '../protocol/file.js'
+import { type Hello, INDEX_ROLE, type Role } from '../protocol/messages.js'
+
+/** One transcript file as read (`parseTranscript`). */
+export interface FileEvidence {
+  readonly name: string
+  readonly lines: readonly TranscriptLine[]
+  readonly torn: boolean
+}
+
+/** Where a line came from, for reports. */
+export interface Where {
+  readonly file: string
+  readonly line: number
+}
+
+/** A line set aside: not evidence of anything, and why. */
+export interface Note extends Where {
+  readonly what: string
+}
+
+/** One distinct line of a file: its bytes framed and hashed once, with every line holding them. */
+export interface Item {
+  readonly framed: Framed
+  /** SPEC §5.3, over `framed.unsigned`; `id` is its base64url. */
+  readonly hash: Uint8Array
+  readonly id: string
+  readonly where: Where[]
+}
+
+/** What the verifier holds of one envelope: its bytes (one copy per distinct signature) and its lines. */
+export interface Candidate {
+  readonly framed: Framed
+  readonly hash: Uint8Array
+  readonly id: string
+  readonly sigs: Uint8Array[]
+  readonly sigIds: Set<string>
+  readonly where: Where[]
+  /** The game id (base64url) an envelope after a hello carries; undefined for a hello. */
+  readonly game: string | undefined
+}
+
+/** A B hello of a file and the A hello it acknowledges (SPEC §12.1), naming the game `G` of §6.1. */
+export interface Pair {
+  readonly hellos: Record<Role, Candidate>
+  readonly sealed: Record<Role, SealedEnvelope>
+  readonly game: Uint8Array
+  readonly id: string
+}
+
+/** Each sender's envelopes of one game authenticated by §5.4, and the gaps found doing so. */
+export interface Authentication {
+  readonly ok: ReadonlySet<string>
+  readonly gaps: readonly string[]
+}
+
+/** A pair judged (SPEC §12.1): authentic iff both keys are usable and both hellos authenticated in its game. */
+export interface Judged {
+  readonly pair: Pair
+  readonly keyProblem: { readonly role: Role; readonly problem: string } | undefined
+  readonly auth: Record<Role, Authentication> | undefined
+  readonly authentic: boolean
+}
+
+const GAME_AT = 4
+const PREV_AT = GAME_AT + HASH_BYTES
+
+function idOf(bytes: Uint8Array): string {
+  return toBase64url(bytes)
+}
+
+function sealedOf(c: Candidate, sig: Uint8Array): SealedEnvelope | ProtocolError {
+  const d = decodeFrameWith({ ...c.framed, sig }, c.hash)
+  return d.ok ? d.value : d.error
+}
+
+function helloOf(s: SealedEnvelope | ProtocolError): Hello | undefined {
+  if (!('envelope' in s)) return undefined
+  const p = s.envelope.parts[0]
+  return p?.t === 'hello' ? p : undefined
+}
+
+export function prevOf(c: Candidate): string {
+  return idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
+}
+
+/**
+ * SPEC §12.1: reads the files line by line. Lines with the same bytes, in one file or several, are
+ * framed and hashed once (SPEC §5.4), so a file of copies costs what one line costs; each line is
+ * still named where it is reported.
+ */
+function readFiles(files: readonly FileEvidence[], notes: Note[]): Item[][] {
+  const seen = new Map<string, { framed: Framed; hash: Uint8Array; id: string } | ProtocolError>()
+  return files.map((f) => {
+    const items = new Map<string, Item>()
+    for (const l of f.lines) {
+      const where = { file: f.name, line: l.line }
+      if (l.bytes === undefined) {
+        notes.push({
+          ...where,
+          what: `not an envelope: ${l.error === undefined ? 'unreadable' : describeProtocolError(l.error)}`,
+        })
+        continue
+      }
+      const key = toBase64url(l.bytes)
+      let read = seen.get(key)
+      if (read === undefined) {
+        const framed = frameEnvelope(l.bytes)
+        if (framed.ok) {
+          const hash = envelopeHash(framed.value.unsigned)
+          read = { framed: framed.value, hash, id: idOf(hash) }
+        } else read = framed.error
+        seen.set(key, read)
+      }
+      if (!('framed' in read)) {
+        notes.push({ ...where, what: `not an envelope: ${describeProtocolError(read)}` })
+        continue
+      }
+      const item = items.get(key)
+      if (item === undefined) items.set(key, { ...read, where: [where] })
+      else item.where.push(where)
+    }
+    if (f.torn)
+      notes.push({
+        file: f.name,
+        line: f.lines.length + 2,
+        what: 'a last line without its newline was never completely written, and is ignored (SPEC §11)',
+      })
+    return [...items.values()]
+  })
+}
+
+/** SPEC §5.3: the files' envelopes, each counted once (a copy with another signature is the same envelope). */
+function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
+  const pool = new Map<string, Candidate>()
+  for (const items of perFile)
+    for (const it of items) {
+      const f = it.framed
+      const sigId = idOf(f.sig)
+      const known = pool.get(it.id)
+      if (known === undefined)
+        pool.set(it.id, {
+          framed: f,
+          hash: it.hash,
+          id: it.id,
+          sigs: [f.sig],
+          sigIds: new Set([sigId]),
+          where: [...it.where],
+          game:
+            f.seq === 0 || f.unsigned.length < PREV_AT + HASH_BYTES
+              ? undefined
+              : idOf(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES)),
+        })
+      else {
+        if (!known.sigIds.has(sigId)) {
+          known.sigIds.add(sigId)
+          known.sigs.push(f.sig)
+        }
+        known.where.push(...it.where)
+      }
+    }
+  return pool
+}
+
+/** SPEC §12.1: a file's hello pairs, in the line order of their B hellos, each game once. */
+function pairsOf(items: readonly Item[], pool: ReadonlyMap<string, Candidate>, decoded: Decoder): Pair[] {
+  const helloA = new Map<string, Candidate>()
+  for (const it of items) {
+    const c = pool.get(it.id)
+    if (c !== undefined && it.framed.sender === 'A' && it.framed.seq === 0) helloA.set(it.id, c)
+  }
+  const pairs: Pair[] = []
+  const games = new Set<string>()
+  for (const it of items) {
+    const b = pool.get(it.id)
+    if (b === undefined || it.framed.sender !== 'B' || it.framed.seq !== 0) continue
+    const sb = decoded(b)
+    if (!('envelope' in sb) || helloOf(sb) === undefined) continue
+    const ack = sb.envelope.ack
+    const a = ack === undefined ? undefined : helloA.get(idOf(ack))
+    if (a === undefined) continue
+    const sa = decoded(a)
+    if (!('envelope' in sa) || helloOf(sa)?.terms === undefined || sa.envelope.parts.length !== 1) continue
+    const game = gameIdOf(a.hash, b.hash)
+    const id = idOf(game)
+    if (games.has(id)) continue
+    games.add(id)
+    pairs.push({ hellos: { A: a, B: b }, sealed: { A: sa, B: sb }, game, id })
+  }
+  return pairs
+}
+
+export type Decoder = (c: Candidate) => SealedEnvelope | ProtocolError
+
+function decoder(): Decoder {
+  const cache = new Map<string, SealedEnvelope | ProtocolError>()
+  return (c) => {
+    let d = cache.get(c.id)
+    if (d === undefined) {
+      d = sealedOf(c, c.sigs[0] ?? new Uint8Array())
+      cache.set(c.id, d)
+    }
+    return d
+  }
+}
+
+/** Signature checks, each (envelope, signature) at most once (SPEC §5.4), counted. */
+function signatureChecker(): { valid: (c: Candidate, key: Uint8Array) => boolean; count: () => number } {
+  const memo = new Map<string, boolean>()
+  let count = 0
+  return {
+    valid: (c, key) => {
+      const k = `${c.id}.${idOf(key)}`
+      let ok = memo.get(k)
+      if (ok === undefined) {
+        ok = c.sigs.some((sig) => (count++, signatureValid({ bytes: concat(c.framed.unsigned, sig) }, key)))
+        memo.set(k, ok)
+      }
+      return ok
+    },
+    count: () => count,
+  }
+}
+
+/**
+ * SPEC §5.4, §12.2: one sender's envelopes of one game (its hello among them), from the highest
+ * seq down; a valid signature authenticates its chain through `prev`, down to the hello, so an
+ * honest chain costs one check; a hello no later envelope binds is checked on its own, any copy.
+ */
+function authenticate(
+  r: Role,
+  list: readonly Candidate[],
+  key: Uint8Array,
+  valid: (c: Candidate, key: Uint8Array) => boolean,
+): Authentication {
+  const byId = new Map(list.map((c) => [c.id, c]))
+  const ok = new Set<string>()
+  const gaps: string[] = []
+  for (const c of [...list].sort((x, y) => y.framed.seq - x.framed.seq)) {
+    if (ok.has(c.id) || !valid(c, key)) continue
+    let cur: Candidate | undefined = c
+    while (cur !== undefined) {
+      ok.add(cur.id)
+      if (cur.framed.seq === 0) break
+      const prev = byId.get(prevOf(cur))
+      if (prev === undefined || prev.framed.seq !== cur.framed.seq - 1) {
+        gaps.push(`${r}'s envelope ${cur.framed.seq - 1}, which ${r}'s envelope ${cur.framed.seq} follows`)
+        break
+      }
+      cur = ok.has(prev.id) ? undefined : prev
+    }
+  }
+  return { ok, gaps }
+}
+
+/** Everything §12.1 needs of the files to choose their game. */
+export interface Reading {
+  readonly perFile: Item[][]
+  readonly pool: Map<string, Candidate>
+  /** Envelopes after the hellos, by the game id they carry. */
+  readonly byGame: Map<string, Candidate[]>
+  readonly pairs: Pair[][]
+  readonly judge: (p: Pair) => Judged
+  readonly decoded: Decoder
+  readonly checks: () => number
+}
+export function reading(files: readonly FileEvidence[], notes: Note[]): Reading {
+  const perFile = readFiles(files, notes)
+  const pool = poolOf(perFile)
+  const byGame = new Map<string, Candidate[]>()
+  for (const c of pool.values())
+    if (c.game !== undefined) {
+      const list = byGame.get(c.game)
+      if (list === undefined) byGame.set(c.game, [c])
+      else list.push(c)
+    }
+  const decoded = decoder()
+  const checker = signatureChecker()
+  const judged = new Map<string, Judged>()
+  const judge = (pair: Pair): Judged => {
+    const known = judged.get(pair.id)
+    if (known !== undefined) return known
+    let keyProblem: Judged['keyProblem']
+    const keys: Partial<Record<Role, Uint8Array>> = {}
+    for (const r of INDEX_ROLE) {
+      const key = helloOf(pair.sealed[r])?.key
+      const problem = key === undefined ? 'missing' : publicKeyProblem(key)
+      if (key === undefined || problem !== undefined) keyProblem ??= { role: r, problem: problem ?? 'missing' }
+      else keys[r] = key
+    }
+    let auth: Judged['auth']
+    if (keyProblem === undefined) {
+      const after = byGame.get(pair.id) ?? []
+      const of = (r: Role): Authentication =>
+        authenticate(
+          r,
+          [pair.hellos[r], ...after.filter((c) => c.framed.sender === r)],
+          keys[r] ?? new Uint8Array(),
+          checker.valid,
+        )
+      auth = { A: of('A'), B: of('B') }
+    }
+    const authentic = auth !== undefined && INDEX_ROLE.every((r) => auth[r].ok.has(pair.hellos[r].id))
+    const out: Judged = { pair, keyProblem, auth, authentic }
+    judged.set(pair.id, out)
+    return out
+  }
+  return {
+    perFile,
+    pool,
+    byGame,
+    pairs: perFile.map((items) => pairsOf(items, pool, decoded)),
+    judge,
+    decoded,
+    checks: checker.count,
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a, 0)
+  out.set(b, a.length)
+  return out
+}
