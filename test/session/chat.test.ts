@@ -22,4 +22,16 @@ describe('chat over a session (SPEC §2.4)', () => {
     expect(chatty.a.transcript).toEqual(plain.a.transcript)
     expect(chatty.b.transcript).toEqual(plain.b.transcript)
   })
+
+  it('a control frame of a kind this side does not know is ignored, whatever its text: no claim, the same game', async () => {
+    const plain = await playInMemory('chat/unknown')
+    const later = await playInMemory('chat/unknown', {
+      onLink: (pair) => {
+        for (const kind of [6, 7, 200]) pair.inject(0, Uint8Array.from([0x04, kind, 0x00, 0x07, 0xff]))
+      },
+    })
+    expect(later.events[0].filter((e) => e.kind === 'ignored' || e.kind === 'chat')).toEqual([])
+    expect(later.a.verdict).toEqual(plain.a.verdict)
+    expect(later.a.transcript).toEqual(plain.a.transcript)
+  })
 })

@@ -90,7 +90,12 @@ describe('frames on a game stream (SPEC §2.1)', () => {
     expect(bad(Uint8Array.of(FRAME.compact, 0, 1, 0x81, 0x00))).toContain('not minimal')
     expect(bad(Uint8Array.of(FRAME.compact, 0, 1, 1), { ...ctx, game: undefined })).toContain('before the game id')
     expect(bad(Uint8Array.of(FRAME.compact, 0x0f, 0xff, 1))).toContain('does not hold')
-    expect(bad(Uint8Array.of(FRAME.control, 9))).toContain('unknown control kind')
+    expect(bad(Uint8Array.of(FRAME.control))).toContain('without its kind')
+    // SPEC §2.4: a kind this side does not know is not malformed: it is ignored, whatever its text.
+    expect(decodeFrame(Uint8Array.of(FRAME.control, 9, 0x07), 'A', ctx)).toEqual({
+      ok: true,
+      value: { kind: 'unknown-control', code: 9 },
+    })
     expect(bad(new Uint8Array([FRAME.control, 1, 0x07]))).toContain('control characters')
   })
 

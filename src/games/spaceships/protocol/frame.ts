@@ -115,6 +115,8 @@ export function encodeControl(kind: ControlKind, text = ''): Uint8Array {
 
 export type Frame =
   | { readonly kind: 'envelope'; readonly bytes: Uint8Array }
+  /** A control frame of a kind this side does not know: ignored (SPEC §2.4). */
+  | { readonly kind: 'unknown-control'; readonly code: number }
   /** A copy of an envelope this side holds (its `seq` and signature bytes): dropped unread (SPEC §2.2). */
   | { readonly kind: 'copy'; readonly seq: number }
   | { readonly kind: 'resume'; readonly held: number }
@@ -152,7 +154,9 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
   }
   if (form === FRAME.control) {
     const kind = CONTROL_KINDS[(body[0] ?? 0) - 1]
-    if (kind === undefined) return frameError(`unknown control kind ${body[0] ?? 'none'}`)
+    if (body.length === 0) return frameError('a control frame without its kind')
+    // SPEC §2.4: a later version may add kinds; one this side does not know is ignored, unread.
+    if (kind === undefined) return { ok: true, value: { kind: 'unknown-control', code: body[0] ?? 0 } }
     let text: string
     try {
       text = strictUtf8.decode(body.subarray(1))

@@ -65,7 +65,7 @@ export abstract class Intake extends SessionBase {
       else if (f.control !== 'chat') this.emit({ kind: 'rematch', control: f.control })
       return
     }
-    if (f.kind === 'copy') return
+    if (f.kind === 'copy' || f.kind === 'unknown-control') return
     if (f.kind === 'resume') {
       // SPEC §2.2: an honest peer sends one resume frame per stream; more ask for nothing new.
       if (this.resumeAnswered) return
