@@ -335,6 +335,12 @@ export function program(io: CliIo, status: { code: number }): Command {
     .action(async (opts: { identity?: string; json: boolean }) => {
       status.code = await (await import('./identity.js')).idCommand(io, opts)
     })
+  root
+    .command('learn')
+    .description('A short tutorial for a first game: the notation on a real board, five exercises checked as you type.')
+    .action(async () => {
+      status.code = await (await import('./learn.js')).learnCommand(io)
+    })
   registerSpaaace(root, io, status)
   return root
 }
