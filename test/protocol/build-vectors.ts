@@ -215,6 +215,21 @@ function recordAt(turn: number, change: (honest: CheckedRecord, ctx: Parameters<
   }
 }
 
+/**
+ * SPEC §12.6: B breaks the public bound on scans in turn 2 (as over-bound does) and, once accused,
+ * signs two different stop envelopes at one seq (their `detail` differs), each with its reveal.
+ */
+export function equivocatingAtReveal(): Deviation {
+  return {
+    ...recordAt(2, (h) => ({ text: formatRecord(h.actions), record: { ...h, scans: Array.from({ length: 125 }, (_, i) => i) } })),
+    outgoing: (parts, sealWith) => {
+      const stop = parts[0]
+      if (stop?.t !== 'stop' || !parts.some((p) => p.t === 'reveal')) return [sealWith(parts)]
+      return [sealWith(parts), sealWith([{ ...stop, detail: `${stop.detail} (again)` }, ...parts.slice(1)])]
+    },
+  }
+}
+
 export interface TranscriptVector {
   readonly files: readonly string[]
   readonly description: string
@@ -300,6 +315,8 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
     },
   })
   add('B signs two different envelopes at one seq in turn 2; both stand in A’s file (SPEC §5.3).', { status: 'offence', offender: 'B', class: 'equivocation', turn: 2 }, { 'equivocation.transcript': equivocation.a })
+  const lateEquivocation = await play('equivocation-at-reveal', { deviation: equivocatingAtReveal() })
+  add('B states 125 scans in turn 2 (SPEC §8) and, accused, answers with two different stop envelopes at one seq, each carrying its reveal. The equivocation ranks at the stop’s turn by place, after every turn B named (SPEC §12.6), so the verdict names the turn-2 offence.', { status: 'offence', offender: 'B', class: 'illegal-record', turn: 2 }, { 'equivocation-at-reveal.transcript': lateEquivocation.a })
 
   // Games that do not end normally (SPEC §12.7).
   const resign = await play('resignation', { strategyB: ((): PlayerStrategy => {

@@ -14,6 +14,7 @@ import { type ProtocolOffence, STAGE } from './offence.js'
 import {
   type Authentication,
   type Candidate,
+  type Decoder,
   type FileEvidence,
   type Note,
   type Pair,
@@ -46,6 +47,12 @@ export interface Evidence {
   readonly notes: readonly Note[]
   /** Signature checks made (SPEC §5.4: at most one per envelope; one per honest chain). */
   readonly signatureChecks: number
+  /**
+   * SPEC §12.6: the turn by place of a sender's envelope at `seq` whose parts name no turn (a stop,
+   * a reveal, a verdict, bytes that do not decode): 1 + the highest turn named by the sender's
+   * authenticated envelopes at a lower `seq`.
+   */
+  readonly turnByPlace: (sender: Role, seq: number) => number
 }
 
 function noGame(
@@ -65,6 +72,7 @@ function noGame(
     gaps: [],
     notes,
     signatureChecks,
+    turnByPlace: () => 0,
   }
 }
 
@@ -187,9 +195,18 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
       if (list === undefined) bySeq[role].set(c.framed.seq, [c])
       else list.push(c)
     }
-    for (const [seq, list] of bySeq[role]) {
+  }
+  const byPlace = { A: placeTurns(bySeq.A, r.decoded), B: placeTurns(bySeq.B, r.decoded) }
+  const turnByPlace = (role: Role, seq: number): number => byPlace[role](seq)
+  for (const role of INDEX_ROLE) {
+    // Lowest seq first: between offences of one rank, the first listed is reported (SPEC §12.6).
+    for (const [seq, list] of [...bySeq[role]].sort((x, y) => x[0] - y[0])) {
       if (list.length < 2 || seq === 0) continue
-      const turns = list.map(r.decoded).map((x) => ('envelope' in x ? (firstTurn(x) ?? 0) : 0))
+      // SPEC §12.6: ranked at the lower of the two envelopes' turns by place.
+      const turns = list.map((c) => {
+        const named = namedTurns(r.decoded(c))
+        return named.length > 0 ? Math.min(...named) : turnByPlace(role, seq)
+      })
       offences.push({
         offender: role,
         class: 'equivocation',
@@ -230,10 +247,51 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
       prevId = pick.id
     }
   }
-  return { game, problem: undefined, hellos, chains, held, offences, gaps, notes, signatureChecks: r.checks() }
+  return {
+    game,
+    problem: undefined,
+    hellos,
+    chains,
+    held,
+    offences,
+    gaps,
+    notes,
+    signatureChecks: r.checks(),
+    turnByPlace,
+  }
 }
 
-function firstTurn(s: SealedEnvelope): number | undefined {
-  const p = s.envelope.parts[0]
-  return p === undefined ? undefined : partTurn(p)
+/** SPEC §12.6: the turns an envelope's parts name (a hello, refusal or setup names 0; a stop, reveal or verdict none). */
+function namedTurns(x: SealedEnvelope | ProtocolError): number[] {
+  if (!('envelope' in x)) return []
+  return x.envelope.parts.flatMap((p) => {
+    const t = partTurn(p)
+    return t === undefined ? [] : [t]
+  })
+}
+
+/**
+ * SPEC §12.6: a sender's turns by place: for each `seq`, 1 + the highest turn any part of its
+ * authenticated envelopes (every version, each decoded) at a lower `seq` names. The hello names 0,
+ * so an envelope after it that names no turn is in turn 1 at the earliest.
+ */
+function placeTurns(bySeq: ReadonlyMap<number, readonly Candidate[]>, decoded: Decoder): (seq: number) => number {
+  const seqs = [...bySeq.keys()].sort((x, y) => x - y)
+  const highest: number[] = []
+  let running = -1
+  for (const seq of seqs) {
+    for (const c of bySeq.get(seq) ?? []) running = Math.max(running, ...namedTurns(decoded(c)))
+    highest.push(running)
+  }
+  return (seq) => {
+    // The last seq below `seq`: the highest turn named up to it.
+    let lo = 0
+    let hi = seqs.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if ((seqs[mid] ?? 0) < seq) lo = mid + 1
+      else hi = mid
+    }
+    return 1 + (lo === 0 ? -1 : (highest[lo - 1] ?? -1))
+  }
 }

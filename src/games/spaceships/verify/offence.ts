@@ -10,7 +10,7 @@ export interface ProtocolOffence {
   readonly class: OffenceClass
   /** The rule or spec section broken, e.g. `2.6.1 §5.2.2 C-20` or `SPEC §7.6`. */
   readonly rule: string
-  /** The anchor's turn; 0 for hellos and setups. */
+  /** The anchor's turn (SPEC §12.6): a part's, the walk's, or an envelope's turn by place; 0 for hellos and setups. */
   readonly turn: number
   readonly stage: Stage
   readonly detail: string

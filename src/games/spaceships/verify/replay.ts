@@ -97,7 +97,8 @@ export interface SideReplay {
 
 /**
  * Replays `own`, which has revealed, against `other`'s visible aspects and answers, over the turns
- * the logs cover. Returns the first offence of `own` in turn order (SPEC §12.5).
+ * the logs cover. Returns the first offence of `own` in turn order (SPEC §12.5). `revealTurn` is the
+ * turn by place of the envelope that carried the reveal (SPEC §12.6), where a wrong record count ranks.
  */
 export function replaySide(
   ruleset: Ruleset,
@@ -105,6 +106,7 @@ export function replaySide(
   additional: number,
   own: SideLog,
   other: SideLog,
+  revealTurn: number,
 ): SideReplay {
   const role = own.role
   const records: CheckedRecord[] = []
@@ -157,7 +159,7 @@ export function replaySide(
   known.setup = valid.value
   if (reveal.records.length !== own.commits.length)
     return fail(
-      own.commits.length,
+      revealTurn,
       'protocol-violation',
       STAGE.reveal,
       'SPEC §7.8',

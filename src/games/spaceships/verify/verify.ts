@@ -143,6 +143,7 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
       terms.match.additional[r === 'A' ? 0 : 1],
       logs[r],
       logs[otherRole(r)],
+      ev.turnByPlace(r, logs[r].seqs.get('reveal') ?? 0),
     )
     replays[r] = rep
     if (rep.offence !== undefined) offences.push(rep.offence)
