@@ -20,7 +20,7 @@ import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
 import { type Setup, readSetup } from '../../src/games/spaceships/rules/setup.js'
 import type { Deviation } from '../../src/games/spaceships/session/session.js'
 import { RESIGN, type PlayerStrategy } from '../../src/games/spaceships/session/strategy.js'
-import { type SealedEnvelope, decodeEnvelope, seal } from '../../src/games/spaceships/protocol/envelope.js'
+import { type SealedEnvelope, decodeEnvelope, gameIdOf, seal } from '../../src/games/spaceships/protocol/envelope.js'
 import { TRANSCRIPT_MAGIC, type TranscriptStore, formatTranscript, memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import { verdictPartOf } from '../../src/games/spaceships/session/terms.js'
 import { verifyEnvelopes } from '../../src/games/spaceships/verify/verify.js'
@@ -230,6 +230,40 @@ export function equivocatingAtReveal(): Deviation {
   }
 }
 
+/**
+ * Envelopes signed by hand, for files no honest node writes (SPEC §6.1, §6.2, §12): each side's key
+ * and nonce from a fixed name, each sender's `prev` kept, `ack` as given.
+ */
+export function handGame(name: string, hello: { readonly terms?: Terms; readonly keyA?: Uint8Array; readonly refuseB?: Part } = {}): {
+  readonly helloA: SealedEnvelope
+  readonly helloB: SealedEnvelope
+  readonly next: (sender: Role, parts: readonly Part[], ack: SealedEnvelope) => SealedEnvelope
+} {
+  const keys = { A: keyPairFromSecret(sha256(utf8(`vector/${name}/A`))), B: keyPairFromSecret(sha256(utf8(`vector/${name}/B`))) }
+  const nonce = (r: Role): Uint8Array => sha256(utf8(`vector/${name}/${r}/nonce`))
+  const helloA = seal(keys.A, { sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: hello.keyA ?? keys.A.publicKey, nonce: nonce('A'), terms: hello.terms ?? { ...TERMS, maxTurns: 40 } }] })
+  const helloB = seal(keys.B, { sender: 'B', seq: 0, game: undefined, prev: undefined, ack: helloA.hash, parts: [{ t: 'hello', key: keys.B.publicKey, nonce: nonce('B'), terms: undefined }, ...(hello.refuseB === undefined ? [] : [hello.refuseB])] })
+  const game = gameIdOf(helloA.hash, helloB.hash)
+  const last = { A: helloA, B: helloB }
+  return {
+    helloA,
+    helloB,
+    next: (sender, parts, ack) => (last[sender] = seal(keys[sender], { sender, seq: last[sender].envelope.seq + 1, game, prev: last[sender].hash, ack: ack.hash, parts: [...parts] })),
+  }
+}
+
+/**
+ * SPEC §12.7: A refuses B's hello (§6.2); A's node then signs a claim, which B answers; the claim's
+ * line is missing, so B's answer names an envelope the file lacks. Both come after the refusal.
+ */
+export function refusalThenMissing(): string {
+  const g = handGame('refused-then-missing')
+  const refusal = g.next('A', [{ t: 'refuse', reason: 'key', detail: 'the hello is not signed by the peer this connection reached' }], g.helloB)
+  const claim = g.next('A', [{ t: 'stop', reason: 'claim', detail: '' }], g.helloB)
+  const answer = g.next('B', [{ t: 'stop', reason: 'answer', detail: '' }], claim)
+  return fileOfEnvelopes([g.helloA, g.helloB, refusal, answer])
+}
+
 export interface TranscriptVector {
   readonly files: readonly string[]
   readonly description: string
@@ -249,6 +283,7 @@ function decodedLines(file: string): SealedEnvelope[] {
 
 const linesOf = (file: string): string[] => file.split('\n').slice(1, -1)
 const fileOf = (lines: readonly string[]): string => [TRANSCRIPT_MAGIC, ...lines].join('\n') + '\n'
+const fileOfEnvelopes = (envelopes: readonly SealedEnvelope[]): string => fileOf(envelopes.map((s) => toBase64url(s.bytes)))
 
 /** The transcript cases and their expected verdicts. */
 export async function transcriptVectors(): Promise<{ files: Record<string, string>; manifest: TranscriptVector[] }> {
@@ -357,6 +392,7 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   add("The same game with B's own file, which holds its reveal, signed but never sent: decided on the committed turns (rule 8).", { status: 'adjudicated' }, { 'no-reveal-a.transcript': quit.a, 'no-reveal-b.transcript': quit.b })
   const refused = await play('refused', { termsB: { ...TERMS, maxTurns: 40, turnMs: 30_000 } })
   add("B refuses A's hello: its terms are not the invite's (SPEC §6.2). No game, nobody at fault.", { status: 'incomplete', reason: 'refused' }, { 'refused.transcript': refused.a })
+  add("A refuses B's hello (SPEC §6.2); B's answer to a claim A signed after its refusal names that claim, whose line is missing. A refusal ends the game before it begins: what envelopes after it name is not a gap of the game (SPEC §12.7, rule 3 before 2).", { status: 'incomplete', reason: 'refused' }, { 'refused-then-missing.transcript': refusalThenMissing() })
 
   // Edits of a published file by someone without the players' keys (SPEC §5.4, §12.1).
   const honestLines = linesOf(honest.a)

@@ -121,6 +121,7 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   const terms = helloA?.envelope.parts[0]?.t === 'hello' ? helloA.envelope.parts[0].terms : undefined
   if (helloA === undefined || helloB === undefined || terms === undefined)
     return { ...base, status: 'incomplete', reason: 'no-game', detail: 'no game: a hello is missing' }
+  // SPEC §12.7: B's refusal ends the game before it begins; nothing after it is judged (rule 3 before 1 and 2).
   const refusedByB = helloB.envelope.parts.find((p) => p.t === 'refuse')
   if (refusedByB?.t === 'refuse')
     return {
@@ -150,6 +151,20 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   }
   const allNotes = [...notes, ...w.gaps.map((g) => `missing: ${g}`)]
   const out = { game, notes: allNotes }
+  // 3, a refusal, before 1 and 2: it ends the game before it begins, and envelopes after it belong
+  // to no game, so what they name is no gap of the game and what they hold convicts nobody (SPEC
+  // §12.7). B's refusal is decided above, before the walk; A's here. Only A's equivocation at the
+  // refusal's own place (seq 1) is an offence of the game.
+  if (state.schedule.refused) {
+    const atRefusal = firstOffence(ev.offences.filter((o) => o.offender === 'A' && o.seq === 1))
+    if (atRefusal !== undefined) return { ...out, status: 'offence', offence: atRefusal, winner: 'B' }
+    return {
+      ...out,
+      status: 'incomplete',
+      reason: 'refused',
+      detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})`,
+    }
+  }
   // 1. A proven offence stands whatever else the files hold.
   const offence = firstOffence(offences)
   if (offence !== undefined) return { ...out, status: 'offence', offence, winner: otherRole(offence.offender) }
@@ -163,13 +178,6 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
       detail: `these files lack ${gaps[0] ?? ''}; the other player's file may hold it`,
     }
   // 3. No game.
-  if (state.schedule.refused)
-    return {
-      ...out,
-      status: 'incomplete',
-      reason: 'refused',
-      detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})`,
-    }
   for (const r of INDEX_ROLE)
     if (logs[r].setup === undefined)
       return {
