@@ -28,13 +28,18 @@ export interface PromptStreams {
 export function inquirerPrompter(streams?: PromptStreams): Prompter {
   // Inquirer ends the output stream it is given when a prompt is done; a stream that outlives one
   // prompt (a test's screen, a pipe) gets a fresh forwarding stream per prompt.
+  // It carries the stream's width, if it has one: inquirer breaks and erases its lines by it.
   const forward = (out: NodeJS.WritableStream): Writable =>
-    new Writable({
-      write: (chunk: Buffer, _enc, done) =>
-        void out.write(chunk, () => {
-          done()
-        }),
-    })
+    Object.defineProperty(
+      new Writable({
+        write: (chunk: Buffer, _enc, done) =>
+          void out.write(chunk, () => {
+            done()
+          }),
+      }),
+      'columns',
+      { get: () => (out as { columns?: number }).columns },
+    )
   const ctx = (
     signal?: AbortSignal,
   ):
