@@ -264,6 +264,12 @@ export function refusalThenMissing(): string {
   return fileOfEnvelopes([g.helloA, g.helloB, refusal, answer])
 }
 
+/** SPEC §6.1, §12.1: A's hello states its ruleset with the words out of the canonical order; B's hello answers it. */
+export function nonCanonicalRuleset(): string {
+  const g = handGame('non-canonical-ruleset', { terms: { ...TERMS, maxTurns: 40, ruleset: '2.6.1 strictPatrolCruiser fleet=standard' } })
+  return fileOfEnvelopes([g.helloA, g.helloB])
+}
+
 export interface TranscriptVector {
   readonly files: readonly string[]
   readonly description: string
@@ -418,6 +424,7 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   const foreign = linesOf(other.a).slice(0, 4)
   add('Envelopes of another game played with the same identities spliced in: foreign, noted, never evidence (SPEC §12.1).', { status: 'complete', reason: 'fleet-destroyed' }, { 'foreign.transcript': fileOf([...honestLines.slice(0, 6), ...foreign, ...honestLines.slice(6)]) })
   add("A's hello deleted: no game can be established from the file.", { status: 'incomplete', reason: 'no-game' }, { 'missing-hello.transcript': fileOf(honestLines.slice(1)) })
+  add("A's hello states the ruleset `2.6.1 strictPatrolCruiser fleet=standard`, words out of the canonical order (NOTATION.md), and B's hello answers it: the hello does not decode (SPEC §6.1), so there is no game, and the verdict says why, not that a hello is missing (SPEC §12.1).", { status: 'incomplete', reason: 'no-game', detail: 'no game: A\'s hello states a ruleset that is not canonical ("2.6.1 strictPatrolCruiser fleet=standard"; canonically "2.6.1 fleet=standard strictPatrolCruiser")' }, { 'non-canonical-ruleset.transcript': nonCanonicalRuleset() })
   add('The honest game cut after 20 envelopes: it stopped and nobody claimed in this file.', { status: 'incomplete' }, { 'truncated.transcript': fileOf(honestLines.slice(0, 20)) })
   add('A line that is not base64url, inserted: set aside with a note naming the line; nothing else changes.', { status: 'complete', reason: 'fleet-destroyed' }, { 'garbage.transcript': fileOf([...honestLines.slice(0, 5), '{"v":1,"game":"not base64!"}', ...honestLines.slice(5)]) })
   add('A transcript of protocol version 1: unreadable, with the version named.', { status: 'unreadable' }, { 'version-1.transcript': ['spaceships-transcript 1', ...honestLines.slice(0, 2)].join('\n') + '\n' })

@@ -20,6 +20,7 @@ import {
   type Pair,
   type Reading,
   type Where,
+  helloAProblem,
   prevOf,
   reading,
 } from './reading.js'
@@ -125,6 +126,9 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
   if ('none' in choice) {
     const pair = choice.none
     if (pair === undefined) {
+      // A B hello acknowledges an A envelope at seq 0 that is no hello of a game: say why (SPEC §6.1, §12.1).
+      const broken = r.unpaired.flat()[0]
+      if (broken !== undefined) return noGame(helloAProblem(broken, r.decoded), notes)
       const hasA = r.perFile.some((items) => items.some((x) => x.framed.sender === 'A' && x.framed.seq === 0))
       return noGame(
         hasA ? "no game: B's hello (acknowledging A's) is missing" : 'no game: the hellos are missing',

@@ -13,6 +13,7 @@ import { type Framed, frameEnvelope } from '../protocol/codec.js'
 import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, signatureValid } from '../protocol/envelope.js'
 import type { TranscriptLine } from '../protocol/file.js'
 import { type Hello, INDEX_ROLE, type Role } from '../protocol/messages.js'
+import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 
 /** One transcript file as read (`parseTranscript`). */
 export interface FileEvidence {
@@ -91,6 +92,31 @@ function helloOf(s: SealedEnvelope | ProtocolError): Hello | undefined {
   if (!('envelope' in s)) return undefined
   const p = s.envelope.parts[0]
   return p?.t === 'hello' ? p : undefined
+}
+
+/** Where A's hello part states its ruleset (SPEC §5.1, §6.1): after version, sender, seq, count, type, key and nonce. */
+const RULESET_AT = 4 + 1 + 1 + 32 + 32
+
+/**
+ * SPEC §6.1, §12.1: why A's envelope at seq 0, which a B hello acknowledges, is no hello of a game.
+ * A ruleset that does not parse is unknown; one that parses to another text is not canonical.
+ */
+export function helloAProblem(c: Candidate, decoded: Decoder): string {
+  const d = decoded(c)
+  if ('envelope' in d)
+    return `no game: A's envelope 0, which B's hello acknowledges, is not a hello with terms alone (${d.envelope.parts.map((p) => p.t).join('+')})`
+  const u = c.framed.unsigned
+  const length = u[RULESET_AT] ?? 0
+  const bytes = u.subarray(RULESET_AT + 1, RULESET_AT + 1 + length)
+  if (d.field.endsWith('.terms.ruleset') && bytes.length === length && bytes.every((x) => x >= 0x20 && x <= 0x7e)) {
+    const text = String.fromCharCode(...bytes)
+    const parsed = parseRuleset(text)
+    if (!parsed.ok) return `no game: A's hello states an unknown ruleset ("${text}": ${parsed.error.message})`
+    const canonical = formatRuleset(parsed.value)
+    if (canonical !== text)
+      return `no game: A's hello states a ruleset that is not canonical ("${text}"; canonically "${canonical}")`
+  }
+  return `no game: A's hello does not decode (${describeProtocolError(d)})`
 }
 
 export function prevOf(c: Candidate): string {
@@ -175,14 +201,23 @@ function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
   return pool
 }
 
-/** SPEC §12.1: a file's hello pairs, in the line order of their B hellos, each game once. */
-function pairsOf(items: readonly Item[], pool: ReadonlyMap<string, Candidate>, decoded: Decoder): Pair[] {
+/**
+ * SPEC §12.1: a file's hello pairs, in the line order of their B hellos, each game once; and the A
+ * envelopes at seq 0 that a B hello of the file acknowledges but that are not a hello with terms
+ * alone (A's hello broken: a ruleset that is not canonical, say), in the same order.
+ */
+function pairsOf(
+  items: readonly Item[],
+  pool: ReadonlyMap<string, Candidate>,
+  decoded: Decoder,
+): { pairs: Pair[]; unpaired: Candidate[] } {
   const helloA = new Map<string, Candidate>()
   for (const it of items) {
     const c = pool.get(it.id)
     if (c !== undefined && it.framed.sender === 'A' && it.framed.seq === 0) helloA.set(it.id, c)
   }
   const pairs: Pair[] = []
+  const unpaired: Candidate[] = []
   const games = new Set<string>()
   for (const it of items) {
     const b = pool.get(it.id)
@@ -193,14 +228,17 @@ function pairsOf(items: readonly Item[], pool: ReadonlyMap<string, Candidate>, d
     const a = ack === undefined ? undefined : helloA.get(idOf(ack))
     if (a === undefined) continue
     const sa = decoded(a)
-    if (!('envelope' in sa) || helloOf(sa)?.terms === undefined || sa.envelope.parts.length !== 1) continue
+    if (!('envelope' in sa) || helloOf(sa)?.terms === undefined || sa.envelope.parts.length !== 1) {
+      if (!unpaired.includes(a)) unpaired.push(a)
+      continue
+    }
     const game = gameIdOf(a.hash, b.hash)
     const id = idOf(game)
     if (games.has(id)) continue
     games.add(id)
     pairs.push({ hellos: { A: a, B: b }, sealed: { A: sa, B: sb }, game, id })
   }
-  return pairs
+  return { pairs, unpaired }
 }
 
 export type Decoder = (c: Candidate) => SealedEnvelope | ProtocolError
@@ -273,6 +311,8 @@ export interface Reading {
   /** Envelopes after the hellos, by the game id they carry. */
   readonly byGame: Map<string, Candidate[]>
   readonly pairs: Pair[][]
+  /** Per file: A's envelopes at seq 0 a B hello acknowledges that are not a hello with terms alone. */
+  readonly unpaired: Candidate[][]
   readonly judge: (p: Pair) => Judged
   readonly decoded: Decoder
   readonly checks: () => number
@@ -318,11 +358,13 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
     judged.set(pair.id, out)
     return out
   }
+  const found = perFile.map((items) => pairsOf(items, pool, decoded))
   return {
     perFile,
     pool,
     byGame,
-    pairs: perFile.map((items) => pairsOf(items, pool, decoded)),
+    pairs: found.map((f) => f.pairs),
+    unpaired: found.map((f) => f.unpaired),
     judge,
     decoded,
     checks: checker.count,
