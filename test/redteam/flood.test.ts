@@ -112,9 +112,10 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
     const floodKept = g.a.transcript.filter((b) => b.length > 500_000).length
     expect(floodKept).toBeLessThanOrEqual(1 + LIMITS.afterStopEnvelopes)
     expect(bytes).toBeLessThan(LIMITS.fileBytes / 2)
-    // B's own session signs its stop at the first flood envelope's seq: the earliest offence.
-    expect(summary(g.a.verdict)).toBe('offence B equivocation')
-    expect(summary(verdictOf(g.a.transcript))).toBe('offence B equivocation')
+    // The first flood envelope, out of turn, is the earliest offence (SPEC §12.6): B's own session
+    // then signs its stop at that envelope's seq, an equivocation ranked by its place after it.
+    expect(summary(g.a.verdict)).toBe('offence B protocol-violation')
+    expect(summary(verdictOf(g.a.transcript))).toBe('offence B protocol-violation')
   }, 60_000)
 
   it('one stray envelope while A decides: A accuses B at once, never answers it, never signs the same step twice', async () => {
@@ -127,9 +128,10 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
     expect(mine[mine.length - 1]).toMatch(/^A\d+:stop\+reveal$/)
     expect(new Set(mine.map((p) => p.replace(/^A\d+:/, ''))).size).toBeGreaterThan(1)
     expect(mine.length).toBeLessThan(12)
-    // B's own session then signs its stop at the stray envelope's seq: two envelopes at one place.
-    expect(summary(g.a.verdict)).toBe('offence B equivocation')
-    expect(summary(verdictOf(g.a.transcript))).toBe('offence B equivocation')
+    // The stray envelope, out of turn, convicts B (SPEC §12.6); B's own session then signs its stop
+    // at the stray's seq, two envelopes at one place, an equivocation ranked by its place after it.
+    expect(summary(g.a.verdict)).toBe('offence B protocol-violation')
+    expect(summary(verdictOf(g.a.transcript))).toBe('offence B protocol-violation')
   }, 30_000)
 
   it('thirty 1 MiB equivocations at one seq: one is kept as proof, the verdict is equivocation by B', async () => {
