@@ -234,15 +234,15 @@ export function equivocatingAtReveal(): Deviation {
  * Envelopes signed by hand, for files no honest node writes (SPEC §6.1, §6.2, §12): each side's key
  * and nonce from a fixed name, each sender's `prev` kept, `ack` as given.
  */
-export function handGame(name: string, hello: { readonly terms?: Terms; readonly keyA?: Uint8Array; readonly refuseB?: Part } = {}): {
+export function handGame(name: string, hello: { readonly terms?: Terms; readonly keyA?: Uint8Array; readonly keyB?: Uint8Array; readonly refuseB?: Part; readonly extraA?: Part } = {}): {
   readonly helloA: SealedEnvelope
   readonly helloB: SealedEnvelope
   readonly next: (sender: Role, parts: readonly Part[], ack: SealedEnvelope) => SealedEnvelope
 } {
   const keys = { A: keyPairFromSecret(sha256(utf8(`vector/${name}/A`))), B: keyPairFromSecret(sha256(utf8(`vector/${name}/B`))) }
   const nonce = (r: Role): Uint8Array => sha256(utf8(`vector/${name}/${r}/nonce`))
-  const helloA = seal(keys.A, { sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: hello.keyA ?? keys.A.publicKey, nonce: nonce('A'), terms: hello.terms ?? { ...TERMS, maxTurns: 40 } }] })
-  const helloB = seal(keys.B, { sender: 'B', seq: 0, game: undefined, prev: undefined, ack: helloA.hash, parts: [{ t: 'hello', key: keys.B.publicKey, nonce: nonce('B'), terms: undefined }, ...(hello.refuseB === undefined ? [] : [hello.refuseB])] })
+  const helloA = seal(keys.A, { sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: hello.keyA ?? keys.A.publicKey, nonce: nonce('A'), terms: hello.terms ?? { ...TERMS, maxTurns: 40 } }, ...(hello.extraA === undefined ? [] : [hello.extraA])] })
+  const helloB = seal(keys.B, { sender: 'B', seq: 0, game: undefined, prev: undefined, ack: helloA.hash, parts: [{ t: 'hello', key: hello.keyB ?? keys.B.publicKey, nonce: nonce('B'), terms: undefined }, ...(hello.refuseB === undefined ? [] : [hello.refuseB])] })
   const game = gameIdOf(helloA.hash, helloB.hash)
   const last = { A: helloA, B: helloB }
   return {
@@ -267,6 +267,14 @@ export function refusalThenMissing(): string {
 /** SPEC §6.1, §12.1: A's hello states its ruleset with the words out of the canonical order; B's hello answers it. */
 export function nonCanonicalRuleset(): string {
   const g = handGame('non-canonical-ruleset', { terms: { ...TERMS, maxTurns: 40, ruleset: '2.6.1 strictPatrolCruiser fleet=standard' } })
+  return fileOfEnvelopes([g.helloA, g.helloB])
+}
+
+/** SPEC §5.2, §12.1: A's hello states a key of small order (the identity point), which no signature is valid under; B's hello answers it. */
+export function unusableKey(): string {
+  const identity = new Uint8Array(32)
+  identity[0] = 1
+  const g = handGame('unusable-key', { keyA: identity })
   return fileOfEnvelopes([g.helloA, g.helloB])
 }
 
@@ -424,6 +432,7 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   const foreign = linesOf(other.a).slice(0, 4)
   add('Envelopes of another game played with the same identities spliced in: foreign, noted, never evidence (SPEC §12.1).', { status: 'complete', reason: 'fleet-destroyed' }, { 'foreign.transcript': fileOf([...honestLines.slice(0, 6), ...foreign, ...honestLines.slice(6)]) })
   add("A's hello deleted: no game can be established from the file.", { status: 'incomplete', reason: 'no-game' }, { 'missing-hello.transcript': fileOf(honestLines.slice(1)) })
+  add("A's hello states a key of small order (the identity point), not usable (SPEC §5.2), and B's hello answers it: no game can be played with that hello, so there is none (SPEC §12.1, §12.8).", { status: 'incomplete', reason: 'no-game', detail: "no game: A's hello key is not usable (small-order; SPEC §5.2)" }, { 'unusable-key.transcript': unusableKey() })
   add("A's hello states the ruleset `2.6.1 strictPatrolCruiser fleet=standard`, words out of the canonical order (NOTATION.md), and B's hello answers it: the hello does not decode (SPEC §6.1), so there is no game, and the verdict says why, not that a hello is missing (SPEC §12.1).", { status: 'incomplete', reason: 'no-game', detail: 'no game: A\'s hello states a ruleset that is not canonical ("2.6.1 strictPatrolCruiser fleet=standard"; canonically "2.6.1 fleet=standard strictPatrolCruiser")' }, { 'non-canonical-ruleset.transcript': nonCanonicalRuleset() })
   add('The honest game cut after 20 envelopes: it stopped and nobody claimed in this file.', { status: 'incomplete' }, { 'truncated.transcript': fileOf(honestLines.slice(0, 20)) })
   add('A line that is not base64url, inserted: set aside with a note naming the line; nothing else changes.', { status: 'complete', reason: 'fleet-destroyed' }, { 'garbage.transcript': fileOf([...honestLines.slice(0, 5), '{"v":1,"game":"not base64!"}', ...honestLines.slice(5)]) })

@@ -39,7 +39,7 @@ describe('a file of copies of one line (SPEC §5.4, §9, §12.1)', () => {
     const large = copies(16_384, b)
     expect(verifyFiles([{ name: 'copies', content: large }])).toMatchObject({
       status: 'incomplete',
-      detail: 'no game: the hellos are missing',
+      detail: "no game: A's hello, which B's hello acknowledges, is missing",
     })
     const tSmall = fastest(small)
     const tLarge = fastest(large)

@@ -131,7 +131,11 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
       if (broken !== undefined) return noGame(helloAProblem(broken, r.decoded), notes)
       const hasA = r.perFile.some((items) => items.some((x) => x.framed.sender === 'A' && x.framed.seq === 0))
       return noGame(
-        hasA ? "no game: B's hello (acknowledging A's) is missing" : 'no game: the hellos are missing',
+        r.orphans.some((o) => o.length > 0)
+          ? "no game: A's hello, which B's hello acknowledges, is missing"
+          : hasA
+            ? "no game: B's hello (acknowledging A's) is missing"
+            : 'no game: the hellos are missing',
         notes,
       )
     }

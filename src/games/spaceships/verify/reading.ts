@@ -202,15 +202,16 @@ function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
 }
 
 /**
- * SPEC §12.1: a file's hello pairs, in the line order of their B hellos, each game once; and the A
+ * SPEC §12.1: a file's hello pairs, in the line order of their B hellos, each game once; the A
  * envelopes at seq 0 that a B hello of the file acknowledges but that are not a hello with terms
- * alone (A's hello broken: a ruleset that is not canonical, say), in the same order.
+ * alone (A's hello broken: a ruleset that is not canonical, say), in the same order; and the B
+ * hellos whose A hello the file lacks.
  */
 function pairsOf(
   items: readonly Item[],
   pool: ReadonlyMap<string, Candidate>,
   decoded: Decoder,
-): { pairs: Pair[]; unpaired: Candidate[] } {
+): { pairs: Pair[]; unpaired: Candidate[]; orphans: Candidate[] } {
   const helloA = new Map<string, Candidate>()
   for (const it of items) {
     const c = pool.get(it.id)
@@ -218,6 +219,7 @@ function pairsOf(
   }
   const pairs: Pair[] = []
   const unpaired: Candidate[] = []
+  const orphans: Candidate[] = []
   const games = new Set<string>()
   for (const it of items) {
     const b = pool.get(it.id)
@@ -226,7 +228,10 @@ function pairsOf(
     if (!('envelope' in sb) || helloOf(sb) === undefined) continue
     const ack = sb.envelope.ack
     const a = ack === undefined ? undefined : helloA.get(idOf(ack))
-    if (a === undefined) continue
+    if (a === undefined) {
+      orphans.push(b)
+      continue
+    }
     const sa = decoded(a)
     if (!('envelope' in sa) || helloOf(sa)?.terms === undefined || sa.envelope.parts.length !== 1) {
       if (!unpaired.includes(a)) unpaired.push(a)
@@ -238,7 +243,7 @@ function pairsOf(
     games.add(id)
     pairs.push({ hellos: { A: a, B: b }, sealed: { A: sa, B: sb }, game, id })
   }
-  return { pairs, unpaired }
+  return { pairs, unpaired, orphans }
 }
 
 export type Decoder = (c: Candidate) => SealedEnvelope | ProtocolError
@@ -313,6 +318,8 @@ export interface Reading {
   readonly pairs: Pair[][]
   /** Per file: A's envelopes at seq 0 a B hello acknowledges that are not a hello with terms alone. */
   readonly unpaired: Candidate[][]
+  /** Per file: B hellos whose `ack` names no A envelope at seq 0 of the file. */
+  readonly orphans: Candidate[][]
   readonly judge: (p: Pair) => Judged
   readonly decoded: Decoder
   readonly checks: () => number
@@ -365,6 +372,7 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
     byGame,
     pairs: found.map((f) => f.pairs),
     unpaired: found.map((f) => f.unpaired),
+    orphans: found.map((f) => f.orphans),
     judge,
     decoded,
     checks: checker.count,
