@@ -54,6 +54,9 @@ export function waitingPrinter(
   if (f.json === true || f.autoplay === true) return undefined
   let myMoveDue = false
   let lastWait = ''
+  // The opponent's move awaited while the player still chooses a record is said once it is
+  // signed (Notices.whenChosen), and not at all if the opponent's next envelope comes first.
+  let dropWait = (): void => undefined
   // Through the notices: a line that arrives while the player types is never glued onto the prompt.
   const out = {
     stdout: (text: string): void => {
@@ -64,12 +67,17 @@ export function waitingPrinter(
   }
   return (e) => {
     if (e.kind === 'chat') out.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
+    else if (e.kind === 'envelope' && e.direction === 'received') dropWait()
     else if (e.kind === 'waiting') {
       myMoveDue = e.side === me && e.what.includes('commit')
       // Said once per wait: the session restates what it waits for after every event it handles.
       const key = `${e.side} ${e.what} ${e.deadline}`
-      if (e.side !== me && e.what.includes('commit') && key !== lastWait)
-        out.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+      if (e.side !== me && e.what.includes('commit') && key !== lastWait) {
+        dropWait()
+        dropWait = notices.whenChosen(() => {
+          io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
+        })
+      }
       lastWait = key
     } else if (e.kind === 'stopped' && e.by !== me) {
       // Said from what this side saw, never as a loss on time (SPEC §12.7): a claim proves only that

@@ -59,15 +59,48 @@ export const OPPONENT_LEGEND =
 /** The width of five grids side by side, with the indent. */
 export const BOARD_COLUMNS = 92
 
+/** The widest line of text drawn (the narrowest terminal the game is laid out for). */
+const TEXT_COLUMNS = 100
+
+/**
+ * A space's title with its legend after it on the same line, the legend's items (separated by
+ * three spaces or a line break in `legend`) carried on to indented lines as the width requires.
+ */
+export function titleWithLegend(
+  title: string,
+  legend: string,
+  paint: Paint = NO_PAINT,
+  columns = TEXT_COLUMNS,
+): string {
+  const width = Math.min(TEXT_COLUMNS, columns)
+  const lines: string[] = []
+  let plain = title
+  let shown = title
+  for (const item of legend.split(/\n| {3,}/)) {
+    if (Array.from(`${plain}   ${item}`).length <= width) {
+      plain += `   ${item}`
+      shown += paint(`   ${item}`, 'dim')
+    } else {
+      lines.push(shown)
+      plain = `  ${item}`
+      shown = paint(plain, 'dim')
+    }
+  }
+  lines.push(shown)
+  return lines.join('\n')
+}
+
 /**
  * Five grids side by side (92 columns): a title, the colour headings, then rows v..z. On a
- * narrower terminal (`columns` under 92, e.g. 80) the grids come in two bands, R O Y then G B.
+ * narrower terminal (`columns` under 92, e.g. 80) the grids come in two bands, R O Y then G B,
+ * with a blank line between them unless `bandGap` is false.
  */
 export function renderSpace(
   title: string,
   marks: readonly Mark[],
   paint: Paint = NO_PAINT,
   columns = BOARD_COLUMNS,
+  bandGap = true,
 ): string[] {
   const bands =
     columns >= BOARD_COLUMNS
@@ -78,7 +111,7 @@ export function renderSpace(
         ]
   const lines = [title]
   for (const [b, band] of bands.entries()) {
-    if (b > 0) lines.push('')
+    if (b > 0 && bandGap) lines.push('')
     lines.push(
       ('  ' + band.map((c) => `${COLOURS[c] ?? '?'} ${NUMBERS.map((n) => ` ${n}`).join(' ')}  `).join('')).trimEnd(),
     )

@@ -11,11 +11,13 @@ import {
   NO_PAINT,
   OPPONENT_LEGEND,
   OWN_LEGEND,
+  type Mark,
   type Paint,
   type Style,
   knowledgeMark,
   ownMarks,
   renderSpace,
+  titleWithLegend,
 } from './board.js'
 
 /** Where the game is drawn. `paint` is identity when colours are off. */
@@ -49,21 +51,21 @@ export function painter(enabled: boolean): Paint {
   return (text, style) => styles[style](text)
 }
 
-/** Both spaces as this player sees them after `history`. */
+/**
+ * Both spaces as this player sees them after `history`, one under the other, each titled with its
+ * legend beside the title (so a turn's screen fits a 50-row terminal).
+ */
 export function renderBoards(
   ctx: { state: TurnContext['state']; history: readonly TurnSummary[] },
   paint: Paint,
   columns?: number,
 ): string {
-  const own = renderSpace('Your space', ownMarks(ctx.state), paint, columns)
-  const theirs = renderSpace(
-    "Opponent's space (what you know)",
-    opponentKnowledge(ctx.history).map(knowledgeMark),
-    paint,
-    columns,
-  )
-  const legend = (text: string): string[] => text.split('\n').map((l) => paint(`  ${l}`, 'dim'))
-  return [...own, ...legend(OWN_LEGEND), '', ...theirs, ...legend(OPPONENT_LEGEND)].join('\n')
+  const space = (title: string, legend: string, marks: readonly Mark[]): string[] =>
+    renderSpace(titleWithLegend(title, legend, paint, columns), marks, paint, columns, false)
+  return [
+    ...space('Your space', OWN_LEGEND, ownMarks(ctx.state)),
+    ...space("Opponent's space (what you know)", OPPONENT_LEGEND, opponentKnowledge(ctx.history).map(knowledgeMark)),
+  ].join('\n')
 }
 
 /** One line per answer the opponent gave last turn, in the order they resolved; `own` names own ships as the setup does (C-05: a lone ship has no number). */

@@ -56,11 +56,43 @@ export type SetupChoice = { kind: 'ask' } | { kind: 'random' } | { kind: 'text';
  */
 export class Notices {
   private interrupt: ((write: () => void) => void) | undefined
+  /** Lines kept while the player chooses a record (`whenChosen`), or undefined when none is being chosen. */
+  private kept: Set<() => void> | undefined
 
   /** Writes a line now with `write`, or, while a prompt is open, once the prompt is withdrawn. */
   say(write: () => void): void {
     if (this.interrupt === undefined) write()
     else this.interrupt(write)
+  }
+
+  /**
+   * A line about a wait (the opponent's move awaited): written now, or, while the player chooses a
+   * record, once that record is signed; the returned function drops it if it is not written yet.
+   * Withdrawing the prompt for it would leave the prompt's line behind, and tell a player still
+   * typing that the game waits for the other side.
+   */
+  whenChosen(write: () => void): () => void {
+    if (this.kept === undefined) {
+      write()
+      return () => undefined
+    }
+    const kept = this.kept
+    kept.add(write)
+    return () => kept.delete(write)
+  }
+
+  /**
+   * From now until the returned function is called the player chooses a record; called with
+   * `signed`, it writes the lines kept meanwhile (without, a resignation or a stop, it drops them).
+   */
+  choosing(): (signed: boolean) => void {
+    const kept = new Set<() => void>()
+    this.kept = kept
+    return (signed) => {
+      if (this.kept === kept) this.kept = undefined
+      if (signed) for (const write of kept) write()
+      kept.clear()
+    }
   }
 
   /** While the returned function has not been called, lines go to `interrupt`. */
@@ -91,7 +123,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const width = Math.min(SCREEN_COLUMNS, screen.columns ?? SCREEN_COLUMNS)
   const fit = (text: string, indent?: string): string => wrap(text, width, indent)
   const burntOutSaid = new Set<number>()
-  return {
+  const player: PlayerStrategy = {
     async setup(ruleset, _signal, deadline) {
       if (o.setup.kind === 'random') return randomSetup(ruleset, o.rng)
       if (o.setup.kind === 'text') {
@@ -319,6 +351,20 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           .map((l) => fit(l))
           .join('\n'),
       )
+    },
+  }
+  return {
+    ...player,
+    // Lines about a wait wait for the record (Notices.whenChosen), and are dropped without one.
+    async record(ctx) {
+      const chosen = o.notices?.choosing()
+      let record: Awaited<ReturnType<PlayerStrategy['record']>> = NOTHING_NEEDED
+      try {
+        record = await player.record(ctx)
+        return record
+      } finally {
+        chosen?.(typeof record === 'string' && record !== NOTHING_NEEDED)
+      }
     },
   }
 }
