@@ -11,7 +11,7 @@ import { formatSetup } from '../games/spaceships/rules/setup.js'
 import type { Role } from '../games/spaceships/protocol/messages.js'
 import type { SideLog } from '../games/spaceships/verify/log.js'
 import { type Verdict, examine, readEvidence } from '../games/spaceships/verify/verify.js'
-import { outcomeLine, shortId } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, endedInTurn, outcomeLine, shortId, wrap } from '../games/spaceships/ui/panel.js'
 import { type GameMeta, damagedLine, findGame, gameDir, listGames, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { verdictLine } from './verify.js'
@@ -55,6 +55,7 @@ interface GameRow {
   readonly kind: 'play' | 'host' | 'join'
   readonly you: Role
   readonly opponent: string | undefined
+  /** The last turn both players committed (0 before the first). */
   readonly turn: number
   /** `provisional`: finished on this machine with a result `resume` can still settle (SPEC §12.7). */
   readonly state: 'finished' | 'provisional' | 'resumable' | 'interrupted' | 'waiting'
@@ -65,7 +66,11 @@ interface GameRow {
   readonly transcript: string
 }
 
-function rowOf(meta: GameMeta, io: CliIo): GameRow {
+/**
+ * A game's row, and when it is at or ended for the list: "turn 4", or for a game that stopped
+ * before its end the words of its result ("stopped in turn 3", as its end screen says).
+ */
+function rowOf(meta: GameMeta, io: CliIo): { readonly row: GameRow; readonly when: string } {
   const you = roleOf(meta)
   const p = storedProgress(meta, io)
   const kind = meta.against !== undefined ? 'play' : meta.role
@@ -94,19 +99,24 @@ function rowOf(meta: GameMeta, io: CliIo): GameRow {
             : meta.finished === undefined && meta.invite !== ''
               ? `cannot go on here (another protocol version?): ${commandName(env(io))} resume ${meta.id.slice(0, 8)} says why`
               : 'interrupted before it began')
-  return {
+  const turn = p?.turn ?? 0
+  const row: GameRow = {
     id: meta.id,
     created: meta.created,
     kind,
     you,
     opponent,
-    turn: p?.turn ?? 0,
+    turn,
     state,
     result,
     status: p?.verdict.status ?? 'incomplete',
     transcript: join(gameDir(meta.id, env(io)), 'transcript'),
   }
+  return { row, when: (meta.finished === undefined ? undefined : p && endedInTurn(p.verdict)) ?? `turn ${turn}` }
 }
+
+/** Where `games` writes a game's result, under its id. */
+const RESULT_INDENT = ' '.repeat(10)
 
 /** How long `games` gives the other side of each provisional game to be met (SPEC §12.7). */
 export const GAMES_SETTLE_MS = 3_000
@@ -134,7 +144,8 @@ export async function gamesSettling(io: CliIo, opts: { json?: boolean; all?: boo
 
 export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean }): number {
   const { games, damaged } = listGames(env(io))
-  const rows = games.map((m) => rowOf(m, io))
+  const listed = games.map((m) => rowOf(m, io))
+  const rows = listed.map((l) => l.row)
   if (opts.json === true) {
     // A damaged game is a row of its own kind: its id, where it is and what is wrong.
     const broken = damaged.map((d) => ({ id: d.id, state: 'damaged' as const, problem: d.problem, dir: d.dir }))
@@ -146,11 +157,14 @@ export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean })
     return EXIT.ok
   }
   for (const d of damaged) io.stdout(`${d.id.slice(0, 8)}  damaged\n          ${damagedLine(d)}\n`)
-  for (const r of rows) {
+  for (const { row: r, when } of listed) {
     const date = r.created === undefined ? '(no date)       ' : r.created.slice(0, 16).replace('T', ' ')
     const against = r.opponent === undefined ? 'nobody yet' : shortId(r.opponent)
+    // The result fits the screen's width; the command that settles a provisional one on a line of its own.
+    const [said = '', settle] = r.result.split(/ (?=Settle it: )/)
+    const result = wrap(`${RESULT_INDENT}${said}`, SCREEN_COLUMNS, RESULT_INDENT)
     io.stdout(
-      `${r.id.slice(0, 8)}  ${date}  ${r.kind.padEnd(4)} you ${r.you} vs ${against}, turn ${r.turn}\n          ${r.result}\n`,
+      `${r.id.slice(0, 8)}  ${date}  ${r.kind.padEnd(4)} you ${r.you} vs ${against}, ${when}\n${result}\n${settle === undefined ? '' : `${RESULT_INDENT}${settle}\n`}`,
     )
   }
   io.stdout(`\nA game's record for the referee: ${commandName(env(io))} export ID\n`)

@@ -11,7 +11,7 @@ import type { Role } from '../games/spaceships/protocol/messages.js'
 import { examine, readEvidence } from '../games/spaceships/verify/verify.js'
 import { colourEnabled, painter, renderBoards, turnReport } from '../games/spaceships/ui/terminal.js'
 import { ownMarks, renderSpace } from '../games/spaceships/ui/board.js'
-import { SCREEN_COLUMNS, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, fleetShipNames, wrap } from '../games/spaceships/ui/panel.js'
 import { type CliIo, EXIT } from './io.js'
 import { exitFor, renderVerdict } from './verify.js'
 
@@ -57,6 +57,8 @@ export async function showCommand(
   }
   const only = opts.turn
   const k = me === 'A' ? 0 : 1
+  // The opponent's ships named as their revealed setup names them (C-05), not as the wire carries them.
+  const theirName = fleetShipNames((me === 'A' ? reveals[1] : reveals[0]).setup)
   const paint = painter(colourEnabled(io.env ?? process.env, io.isTty ?? false))
   const history: TurnSummary[] = []
   let game: GameState = started.value
@@ -97,7 +99,7 @@ export async function showCommand(
     game = next.value.game
     if (only !== undefined && turn !== only) continue
     io.stdout(
-      `\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k])
+      `\n${turnReport(history[history.length - 1] as TurnSummary, game.players[k], theirName)
         .map((l) => wrap(l, Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)))
         .join('\n')}\n${renderBoards({ state: game.players[k], history }, paint, io.columns)}\n`,
     )

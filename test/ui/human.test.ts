@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { randomSetup } from '../../src/games/spaceships/rules/enumerate.js'
 import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
-import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import { DEFAULT_RULESET, parseRuleset } from '../../src/games/spaceships/rules/ruleset.js'
 import { initialPlayerState } from '../../src/games/spaceships/rules/state.js'
 import { NO_PAINT } from '../../src/games/spaceships/ui/board.js'
 import { Notices, type Prompter, humanStrategy, turnReport } from '../../src/games/spaceships/ui/terminal.js'
@@ -322,5 +322,56 @@ describe('the turn report: what both sides did, in words', () => {
     )
     expect(lines).toContain('Turn 1, yours: Bx2 miss\nTurn 1, theirs: no strikes; scans at Yw4')
     expect(lines).toContain('No turn 9 yet: 2 played.')
+  })
+
+  describe("the opponent's ships are numbered only among several of a type (NOTATION.md, C-05)", () => {
+    /** Turn `turn`: this side hit Bv1..Bw2, and the opponent reported its flying saucer number `id` destroyed. */
+    const saucerSunk = (turn: number, id: number): TurnSummary => {
+      const cells = ['Bv1', 'Bv2', 'Bw1', 'Bw2']
+      return {
+        turn,
+        myAspects: aspects({ turn, strikes: cells }),
+        theirResults: results({
+          turn,
+          strikes: cells.map(() => ({ result: 'hit' as const, salt, explosions: [] })),
+          destroyed: [{ type: 'FS', id, cells: cells.map((cell) => ({ cell, salt })) }],
+        }),
+        theirAspects: aspects({ turn }),
+        myReports: [],
+        theirFlashcube: { t: 'flashcube', turn, reports: [] },
+      }
+    }
+    /** What the terminal game prints before its record prompt after `history`, under `rulesetText`. */
+    const screenAfter = async (rulesetText: string, history: TurnSummary[]): Promise<string> => {
+      const ruleset = parseRuleset(rulesetText)
+      if (!ruleset.ok) throw new Error(rulesetText)
+      const lines: string[] = []
+      const human = humanStrategy({
+        prompter: nothing,
+        screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+        setup: { kind: 'random' },
+        rng: seededRandom('names'),
+      })
+      const state = initialPlayerState(randomSetup(ruleset.value, seededRandom('names')))
+      await human.record({ role: 'A', ruleset: ruleset.value, turn: history.length + 1, state, history })
+      return lines.join('\n')
+    }
+
+    it('the only flying saucer a standard fleet can hold is FS, in the report and the panel', async () => {
+      const shown = await screenAfter('2.6.1 fleet=standard', [saucerSunk(1, 1)])
+      expect(shown).toContain('  You destroyed their FS at Bv1 Bv2 Bw1 Bw2')
+      expect(shown).toContain('sunk FS.')
+      expect(shown).not.toMatch(/\bFS1\b/)
+      // A cost fleet capped at one saucer: the only one is FS too.
+      expect(await screenAfter('2.6.1 fleet=cost:24 max=FS:1', [saucerSunk(1, 1)])).toContain(
+        'You destroyed their FS at',
+      )
+    })
+
+    it('where the fleet may hold several they are numbered: FS2 once reported, FS1 while the count is open', async () => {
+      const two = await screenAfter('2.6.1 fleet=cost:8 allow=FS', [saucerSunk(1, 2), saucerSunk(2, 1)])
+      expect(two).toContain('You destroyed their FS1 at')
+      expect(two).toContain('sunk FS2 FS1.')
+    })
   })
 })

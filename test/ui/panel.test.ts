@@ -87,8 +87,8 @@ describe('the terminal game in words', () => {
       provisional: false,
       detail: '',
     }
-    expect(outcomeLine(abandoned, 'A')).toBe('Your opponent (B) stopped while its move was due: you win.')
-    expect(outcomeLine(abandoned, 'B')).toBe('You stopped while your move was due: your opponent wins.')
+    expect(outcomeLine(abandoned, 'A')).toBe('Your opponent (B) stopped in turn 3 while its move was due: you win.')
+    expect(outcomeLine(abandoned, 'B')).toBe('You stopped in turn 3 while your move was due: your opponent wins.')
     // SPEC §12.7 rule 7: resting on the absence of the other's reveal, said to be provisional.
     const unrevealed: Verdict = {
       ...base,

@@ -6,8 +6,9 @@
  */
 import { formatCell, formatPartial, rowCells } from '../rules/coords.js'
 import type { Action } from '../rules/record.js'
-import type { Ruleset } from '../rules/ruleset.js'
-import { SHIP_TYPES, type ShipType, type Variant } from '../rules/ships.js'
+import { type FleetCounts, legalFleets } from '../rules/fleet.js'
+import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
+import { SHIP_TYPES, type ShipType, type Variant, formatShipName } from '../rules/ships.js'
 import { type PlayerState, isShipDestroyed, remainingMateriel } from '../rules/state.js'
 import type { TurnSummary } from '../session/strategy.js'
 import type { Role } from '../protocol/messages.js'
@@ -45,9 +46,48 @@ export function clockText(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
 }
 
+/** Names a ship by its type and identity. */
+export type ShipNamer = (type: ShipType, id: number) => string
+
+/** A ship named as the wire carries it: type and identity (SPEC §3.2 writes the identity even for a lone ship). */
+export const WIRE_NAME: ShipNamer = (type, id) => `${type}${id}`
+
+/** The legal fleets of a ruleset (no continued-match allowance), enumerated once per ruleset. */
+const FLEETS = new Map<string, readonly FleetCounts[]>()
+function fleetsOf(ruleset: Ruleset): readonly FleetCounts[] {
+  const key = formatRuleset(ruleset)
+  let fleets = FLEETS.get(key)
+  if (fleets === undefined) {
+    if (FLEETS.size >= 16) FLEETS.clear()
+    FLEETS.set(key, (fleets = legalFleets(ruleset, 0)))
+  }
+  return fleets
+}
+
+/**
+ * The opponent's ships named as the notation names them (NOTATION.md, C-05): the identity only
+ * when the player has two or more ships of that type. Their fleet is hidden, so a type goes
+ * without its identity when no legal fleet of the ruleset holding every ship they reported
+ * destroyed has two of it (always so in a standard fleet); where the count is open, the identity
+ * the wire carries is kept. Display only: the wire and the records are unchanged.
+ */
+export function opponentShipNames(ruleset: Ruleset, history: readonly TurnSummary[]): ShipNamer {
+  const reported = new Map<ShipType, number>()
+  for (const t of history)
+    for (const d of t.theirResults.destroyed) reported.set(d.type, Math.max(reported.get(d.type) ?? 0, d.id))
+  const fleets = fleetsOf(ruleset).filter((f) => [...reported].every(([type, id]) => (f[type] ?? 0) >= id))
+  const several = (type: ShipType): boolean => fleets.length === 0 || fleets.some((f) => (f[type] ?? 0) >= 2)
+  return (type, id) => (id === 1 && !several(type) ? type : `${type}${id}`)
+}
+
+/** A revealed fleet's ships named as its setup names them (C-05). */
+export function fleetShipNames(setup: readonly { readonly type: ShipType }[]): ShipNamer {
+  return (type, id) => formatShipName(type, id, setup.filter((s) => s.type === type).length)
+}
+
 /** The opponent's ships this player saw destroyed (their destruction reports), by name. */
-export function theirShipsSunk(history: readonly TurnSummary[]): string[] {
-  return history.flatMap((t) => t.theirResults.destroyed.map((d) => `${d.type}${d.id}`))
+export function theirShipsSunk(history: readonly TurnSummary[], name: ShipNamer = WIRE_NAME): string[] {
+  return history.flatMap((t) => t.theirResults.destroyed.map((d) => name(d.type, d.id)))
 }
 
 /** Opponent ship cells this player destroyed, as far as the answers show (hits and reported ships). */
@@ -72,6 +112,8 @@ export interface PanelInput {
   readonly history: readonly TurnSummary[]
   /** Milliseconds left for this move, if a deadline runs. */
   readonly timeLeft: number | undefined
+  /** How the opponent's ships are named (default: as the wire carries them). */
+  readonly theirName?: ShipNamer
 }
 
 /** The status panel printed above each turn's prompt. */
@@ -80,7 +122,7 @@ export function statusPanel(p: PanelInput, width = SCREEN_COLUMNS): string[] {
   const mine = remainingMateriel(p.state)
   const sunk = p.state.ships.filter((_, i) => isShipDestroyed(p.state, i)).map((s) => s.name)
   const afloat = p.state.ships.filter((_, i) => !isShipDestroyed(p.state, i)).map((s) => s.name)
-  const theirs = theirShipsSunk(p.history)
+  const theirs = theirShipsSunk(p.history, p.theirName)
   const who = p.role === 'A' ? 'A (the host)' : 'B (the joiner)'
   const against = p.opponent === undefined ? '' : ` against ${shortId(p.opponent)}`
   const clock = p.timeLeft === undefined ? '' : `; ${clockText(p.timeLeft)} left for this move`
@@ -213,25 +255,48 @@ export function outcomeLine(v: Verdict, me: Role): string {
           : `You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.${settle}`
       }
       return v.by === me
-        ? `You stopped while your move was due: your opponent wins.${settle}`
-        : `Your opponent (${them}) stopped while its move was due: you win.${settle}`
+        ? `You ${stoppedIn(v.turn)} while your move was due: your opponent wins.${settle}`
+        : `Your opponent (${them}) ${stoppedIn(v.turn)} while its move was due: you win.${settle}`
     }
     case 'adjudicated': {
       const stopped =
         v.stoppedBy.length === 2
-          ? 'both of you stopped'
+          ? 'both of you'
           : v.stoppedBy.length === 1 && v.stoppedBy[0] !== undefined
-            ? `${who(v.stoppedBy[0])} stopped`
-            : 'it stopped'
+            ? who(v.stoppedBy[0])
+            : 'it'
       const due =
         v.due === undefined ? '' : v.due === me ? ' while your move was due' : ' while your opponent’s move was due'
       const turns = `${v.turn} turn${v.turn === 1 ? '' : 's'}`
-      return `Adjudicated: ${stopped} in turn ${v.stopTurn}${due}, so the game is scored on the ${turns} both committed. ${result(v.winner, v.scores)}`
+      return `Adjudicated: ${stopped} ${stoppedIn(v.stopTurn)}${due}, so the game is scored on the ${turns} both committed. ${result(v.winner, v.scores)}`
     }
     case 'incomplete':
       return `No result: ${v.detail}.`
     case 'unreadable':
       return 'No result: the transcript is unreadable.'
+  }
+}
+
+/** How the result and the list of games say when a game stopped before its end. */
+function stoppedIn(turn: number): string {
+  return `stopped in turn ${turn}`
+}
+
+/**
+ * The turn a game ended in, for a game that ended before its end, in the words of its result
+ * (`outcomeLine`): "stopped in turn 3" (adjudicated, abandoned), "resigned in turn 2"; undefined
+ * for a game that ran to its end, an offence, or no result.
+ */
+export function endedInTurn(v: Verdict): string | undefined {
+  switch (v.status) {
+    case 'adjudicated':
+      return stoppedIn(v.stopTurn)
+    case 'abandoned':
+      return stoppedIn(v.turn)
+    case 'resigned':
+      return `resigned in turn ${v.turn}`
+    default:
+      return undefined
   }
 }
 

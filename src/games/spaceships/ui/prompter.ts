@@ -59,6 +59,8 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
           message: o.message,
           ...(o.default === undefined || o.default === '' ? {} : { default: o.default, prefill: 'editable' as const }),
           ...(o.validate === undefined ? {} : { validate: o.validate }),
+          // A refused line leaves the box (its error, shown under it, names what was wrong).
+          theme: { validationFailureMode: 'clear' as const },
           ...(o.transformer === undefined
             ? {}
             : {

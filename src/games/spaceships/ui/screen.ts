@@ -19,6 +19,7 @@ import {
   renderSpace,
   titleWithLegend,
 } from './board.js'
+import { type ShipNamer, WIRE_NAME } from './panel.js'
 
 /** Where the game is drawn. `paint` is identity when colours are off. */
 export interface Screen {
@@ -68,8 +69,12 @@ export function renderBoards(
   ].join('\n')
 }
 
-/** One line per answer the opponent gave last turn, in the order they resolved; `own` names own ships as the setup does (C-05: a lone ship has no number). */
-export function turnReport(t: TurnSummary, own?: PlayerState): string[] {
+/**
+ * One line per answer the opponent gave last turn, in the order they resolved; `own` names own
+ * ships as the setup does (C-05: a lone ship has no number), `theirs` the opponent's
+ * (`opponentShipNames`; default: as the wire carries them).
+ */
+export function turnReport(t: TurnSummary, own?: PlayerState, theirs: ShipNamer = WIRE_NAME): string[] {
   const out: string[] = []
   const strike = (target: string, a: { result: string; explosions: readonly string[] } | undefined): string =>
     a === undefined
@@ -88,14 +93,14 @@ export function turnReport(t: TurnSummary, own?: PlayerState): string[] {
       : `; kamikaze launched from your ${t.myAspects.kamikaze.join(' ')} (that cell is destroyed)`
   out.push(`Turn ${t.turn}, yours: ${mine.length === 0 ? 'no strikes or scans' : mine.join(', ')}${myDeaths}`)
   for (const d of t.theirResults.destroyed)
-    out.push(`  You destroyed their ${d.type}${d.id} at ${d.cells.map((c) => c.cell).join(' ')}`)
-  const theirs = [...t.theirAspects.beams.flat(), ...t.theirAspects.strikes]
+    out.push(`  You destroyed their ${theirs(d.type, d.id)} at ${d.cells.map((c) => c.cell).join(' ')}`)
+  const struck = [...t.theirAspects.beams.flat(), ...t.theirAspects.strikes]
   const theirDeaths =
     t.theirAspects.kamikaze.length === 0
       ? ''
       : `; kamikaze launched from their ${t.theirAspects.kamikaze.join(' ')} (destroyed in their space)`
   out.push(
-    `Turn ${t.turn}, theirs: ${theirs.length === 0 ? 'no strikes' : `strikes at ${theirs.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`,
+    `Turn ${t.turn}, theirs: ${struck.length === 0 ? 'no strikes' : `strikes at ${struck.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`,
   )
   for (const r of t.myReports) {
     const name = own?.ships.find((s) => s.type === r.type && s.id === r.id)?.name ?? `${r.type}${r.id}`

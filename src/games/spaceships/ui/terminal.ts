@@ -19,7 +19,17 @@ import { systemClock } from '../../../core/session/clock.js'
 import { type PlayerStrategy, RESIGN } from '../session/strategy.js'
 import { LIMITS } from '../protocol/messages.js'
 import { SHIP_TYPES } from '../rules/ships.js'
-import { SCREEN_COLUMNS, beamWords, chatLine, clockText, describeRecord, helpText, statusPanel, wrap } from './panel.js'
+import {
+  SCREEN_COLUMNS,
+  beamWords,
+  chatLine,
+  clockText,
+  describeRecord,
+  helpText,
+  opponentShipNames,
+  statusPanel,
+  wrap,
+} from './panel.js'
 import type { Prompter } from './prompter.js'
 import { type Screen, renderBoards, turnReport } from './screen.js'
 import { askSetup } from './setup-prompt.js'
@@ -37,6 +47,9 @@ function chatProblem(text: string): string | undefined {
     ? `a chat line is at most ${LIMITS.controlTextBytes} bytes; this one is ${bytes}`
     : undefined
 }
+
+/** Columns a confirmation leaves for its prompt's mark ("? ") and its answer (" (Y/n) yes"). */
+const CONFIRM_MARGIN = 10
 
 /** The most warning before a move's deadline. */
 const WARN_MS = 60_000
@@ -135,10 +148,11 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
     },
     async record(ctx) {
       const last = ctx.history.at(-1)
+      const theirName = opponentShipNames(ctx.ruleset, ctx.history)
       screen.print('')
       if (last !== undefined)
         screen.print(
-          turnReport(last, ctx.state)
+          turnReport(last, ctx.state, theirName)
             .map((l) => fit(l))
             .join('\n'),
         )
@@ -169,6 +183,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
             state: ctx.state,
             history: ctx.history,
             timeLeft,
+            theirName,
           },
           width,
         ).join('\n'),
@@ -309,7 +324,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
                 ? 'No turn has been played yet.'
                 : `No turn ${n} yet: ${ctx.history.length} played.`
               : turns
-                  .flatMap((h) => turnReport(h, ctx.state))
+                  .flatMap((h) => turnReport(h, ctx.state, theirName))
                   .map((l) => fit(l))
                   .join('\n'),
           )
@@ -338,7 +353,10 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
         if (!r.ok) continue
         // A committed record is irrevocable (SPEC §4.3): say what it does, and ask once.
-        if (await prompter.confirm({ message: fit(`Sign and send: ${describeRecord(r.value.actions)}?`) })) return text
+        // Wrapped with room for the prompt's mark before it and its answer after it, so the
+        // terminal never wraps a line of it on its own (words split, lines counted apart).
+        const confirmation = wrap(`Sign and send: ${describeRecord(r.value.actions)}?`, width - CONFIRM_MARGIN)
+        if (await prompter.confirm({ message: confirmation })) return text
       }
     },
     finished(ctx) {
@@ -347,7 +365,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       if (last === undefined) return
       screen.print('')
       screen.print(
-        turnReport(last, ctx.state)
+        turnReport(last, ctx.state, opponentShipNames(ctx.ruleset, ctx.history))
           .map((l) => fit(l))
           .join('\n'),
       )
