@@ -80,7 +80,7 @@ export async function verifierRateAllCores(
 }
 
 /**
- * Issue goal: a cost fleet's verification costs at most 1.5 times a standard fleet's per envelope.
+ * The goal: a cost fleet's verification costs at most 1.5 times a standard fleet's per envelope.
  * The two sets of random-bot games are verified alternately in one run (paired), so load on the
  * machine falls on both alike; microseconds of one core per envelope.
  */
