@@ -3,7 +3,9 @@
  * watcher follow a bot's game and let the end of a game draw the final boards.
  */
 import { seededRandom } from '../games/spaceships/rules/rng.js'
-import type { PlayerStrategy, TurnSummary } from '../games/spaceships/session/strategy.js'
+import type { PlayerStrategy, TurnContext, TurnSummary } from '../games/spaceships/session/strategy.js'
+import { type ShipType, formatShipName } from '../games/spaceships/rules/ships.js'
+import { opponentShipNames } from '../games/spaceships/ui/panel.js'
 import { type BotName, makeBot } from '../games/spaceships/bot/levels.js'
 import { Notices, type Screen, humanStrategy } from '../games/spaceships/ui/terminal.js'
 import type { GameMeta } from './games.js'
@@ -18,29 +20,33 @@ export function botStrategy(name: BotName, seed?: string): PlayerStrategy {
 
 /** One line per turn for a bot-played side, so a watched game shows progress. */
 function narrated(inner: PlayerStrategy, screen: Screen): PlayerStrategy {
-  const line = (t: TurnSummary): string => {
+  // Ships are named as the notation names them (C-05): the identity only when there are several.
+  const line = (t: TurnSummary, ctx: TurnContext): string => {
     const mine = [...t.theirResults.beams.flat(), ...t.theirResults.strikes]
     const theirs = t.theirAspects.beams.flat().length + t.theirAspects.strikes.length
     const hits = mine.filter((a) => a.result === 'hit').length
-    const lost = t.myReports.map((r) => `${r.type}${r.id}`)
-    const sunk = t.theirResults.destroyed.map((r) => `${r.type}${r.id}`)
+    const own = (type: ShipType, id: number): string =>
+      formatShipName(type, id, ctx.state.ships.filter((s) => s.type === type).length)
+    const lost = t.myReports.map((r) => own(r.type, r.id))
+    const theirName = opponentShipNames(ctx.ruleset, ctx.history)
+    const sunk = t.theirResults.destroyed.map((r) => theirName(r.type, r.id))
     return `turn ${String(t.turn).padStart(3)}: ${plural(mine.length, 'strike')}, ${plural(hits, 'hit')}${sunk.length > 0 ? `, destroyed ${sunk.join(' ')}` : ''}; they struck ${theirs}${lost.length > 0 ? `, destroyed your ${lost.join(' ')}` : ''}`
   }
   // Each turn once, as soon as it is known: when the next record is asked for, or at the end.
   let said = 0
-  const say = (history: readonly TurnSummary[]): void => {
-    for (const t of history) if (t.turn > said) screen.print(line(t))
-    said = Math.max(said, history.at(-1)?.turn ?? 0)
+  const say = (ctx: TurnContext): void => {
+    for (const t of ctx.history) if (t.turn > said) screen.print(line(t, ctx))
+    said = Math.max(said, ctx.history.at(-1)?.turn ?? 0)
   }
   return {
     ...passBegin(inner),
     setup: (...a) => inner.setup(...a),
     record: (ctx) => {
-      say(ctx.history)
+      say(ctx)
       return inner.record(ctx)
     },
     finished: (ctx) => {
-      say(ctx.history)
+      say(ctx)
       return inner.finished?.(ctx)
     },
   }
