@@ -137,7 +137,7 @@ export function report(results: Results): string[] {
       '',
     ],
     [
-      `verifier, random-bot games, us of one core per envelope: ${results.verifier.costFleet.ruleset} | standard fleet`,
+      `verifier, random-bot games, us of one core per envelope, cost fleet (${results.verifier.costFleet.ruleset}) against standard fleet`,
       fmt(results.verifier.costFleet.costUs, 1),
       fmt(results.verifier.costFleet.standardUs, 1),
       `ratio ${results.verifier.costFleet.ratio.toFixed(2)} <= 1.5: ${goal(results.verifier.costFleet.ratio <= 1.5)}`,
