@@ -23,9 +23,8 @@ import {
 } from '../../src/games/spaceships/session/journal.js'
 import { type SessionResult, runSession } from '../../src/games/spaceships/session/session.js'
 import { randomStrategy } from '../../src/games/spaceships/session/strategy.js'
-import type { Role } from '../../src/games/spaceships/protocol/messages.js'
 import { TERMS } from '../session/helpers.js'
-import { summary } from './helpers.js'
+import { resumedGame, summary } from './helpers.js'
 
 const terms = { ...TERMS, maxTurns: 4 }
 
@@ -34,25 +33,7 @@ function play(
   stored: readonly [readonly Uint8Array[], readonly Uint8Array[]],
   journals: readonly [Journal, Journal],
 ): Promise<[SessionResult, SessionResult]> {
-  const clock = new VirtualClock()
-  const pair = memoryChannelPair(undefined, clock)
-  const side = (role: Role, k: 0 | 1): Promise<SessionResult> => {
-    const secrets = seededSecrets(`${seed}/${role}`)
-    return runSession({
-      role,
-      keys: generateKeyPair(secrets),
-      terms,
-      secrets,
-      store: memoryStore(stored[k]),
-      channel: pair.ends[k],
-      clock,
-      strategy: journaledStrategy(randomStrategy(seededRandom(`${seed}/${role}/bot`)), journals[k]),
-      signing: journaledSigning(journals[k]),
-    })
-  }
-  const run = clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
-  if (stored[0].length > 0) pair.reconnect()
-  return run
+  return resumedGame(seed, terms, stored, journals, { signing: true })
 }
 
 describe('red team: a lost transcript never makes a node sign twice (SPEC §2.2)', () => {

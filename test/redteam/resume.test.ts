@@ -7,19 +7,14 @@
  * its own signature (illegal-setup / commitment-mismatch).
  */
 import { describe, expect, it } from 'vitest'
-import { generateKeyPair } from '../../src/core/commit/keys.js'
-import { seededSecrets } from '../../src/core/commit/secrets.js'
 import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
-import { memoryChannelPair } from '../../src/core/session/channel.js'
-import { VirtualClock } from '../../src/core/session/clock.js'
-import { type Journal, journaledStrategy, memoryJournal } from '../../src/games/spaceships/session/journal.js'
-import { type SessionResult, runSession } from '../../src/games/spaceships/session/session.js'
+import { type Journal, memoryJournal } from '../../src/games/spaceships/session/journal.js'
+import type { SessionResult } from '../../src/games/spaceships/session/session.js'
 import { type PlayerStrategy, RESIGN, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
 import { decodeEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
-import { memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import type { Role } from '../../src/games/spaceships/protocol/messages.js'
 import { TERMS } from '../session/helpers.js'
-import { summary, verdictOf } from './helpers.js'
+import { resumedGame, summary, verdictOf } from './helpers.js'
 
 const terms = { ...TERMS, maxTurns: 4 }
 
@@ -29,32 +24,14 @@ function partsOfBytes(b: Uint8Array): { sender: Role; parts: string[] } {
   return { sender: d.value.envelope.sender, parts: d.value.envelope.parts.map((p) => p.t) }
 }
 
-/** Runs both sides over one in-memory link; each side's store starts with `stored` and its journal is `journals`. */
-async function play(
+/** Both sides resumed over one in-memory link (see `resumedGame`). */
+function play(
   seed: string,
   stored: readonly [readonly Uint8Array[], readonly Uint8Array[]],
   journals: readonly [Journal, Journal],
-  inner: (role: Role) => PlayerStrategy = (role) => randomStrategy(seededRandom(`${seed}/${role}/bot`)),
+  inner?: (role: Role) => PlayerStrategy,
 ): Promise<[SessionResult, SessionResult]> {
-  const clock = new VirtualClock()
-  const pair = memoryChannelPair(undefined, clock)
-  const side = (role: Role, k: 0 | 1): Promise<SessionResult> => {
-    const secrets = seededSecrets(`${seed}/${role}`)
-    return runSession({
-      role,
-      keys: generateKeyPair(secrets),
-      terms,
-      secrets,
-      store: memoryStore(stored[k]),
-      channel: pair.ends[k],
-      clock,
-      strategy: journaledStrategy(inner(role), journals[k]),
-    })
-  }
-  const run = clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
-  // Both resumed processes meet on a new stream: resume frames, then each resends what the other lacks.
-  if (stored[0].length > 0) pair.reconnect()
-  return run
+  return resumedGame(seed, terms, stored, journals, inner === undefined ? {} : { inner })
 }
 
 /** The prefix of `file` before the first envelope of `who` holding a part of type `part`. */
