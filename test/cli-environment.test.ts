@@ -23,8 +23,8 @@ import {
 import { readFile, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { hostname, tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT, type CliIo } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'
 import { ephemeralIdentity } from '../src/core/net/identity.js'
@@ -103,6 +103,29 @@ async function busyPort(): Promise<{ port: number; server: Server }> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return { port: (server.address() as { port: number }).port, server }
 }
+
+/**
+ * As root, nobody must reach the built command and the Node that runs it: a checkout under a
+ * private directory (a temporary one is mode 0700) would refuse it before any check. So the
+ * directories above them that nobody cannot pass through get the pass bit (o+x, never read),
+ * taken back when the tests end.
+ */
+const opened: { path: string; mode: number }[] = []
+beforeAll(() => {
+  if (!ROOT) return
+  for (const start of [dirname(MAIN), dirname(process.execPath)])
+    for (let d = start; ; d = dirname(d)) {
+      const mode = statSync(d).mode & 0o7777
+      if ((mode & 0o001) === 0 && !opened.some((o) => o.path === d)) {
+        opened.push({ path: d, mode })
+        chmodSync(d, mode | 0o001)
+      }
+      if (dirname(d) === d) break
+    }
+})
+afterAll(() => {
+  for (const o of opened.reverse()) chmodSync(o.path, o.mode)
+})
 
 describe('the environment refuses something: one line and its exit status (README, exit statuses)', () => {
   it('a read-only state or config directory: play, host and id exit 73 naming the directory and the setting; games exits 74 on one it cannot list', () => {
