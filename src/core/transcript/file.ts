@@ -35,6 +35,11 @@ export interface TranscriptLine {
   readonly line: number
   readonly bytes: Uint8Array | undefined
   readonly error: ProtocolError | undefined
+  /**
+   * The line as read, when it is strict base64url: one text per value (SPEC §3.4), so a reader can
+   * tell identical lines apart without encoding `bytes` again.
+   */
+  readonly text?: string
 }
 
 export interface ParsedTranscript {
@@ -128,7 +133,7 @@ export function parseTranscript(
             bytes: undefined,
             error: protocolError('wire.base64', '', '§11', row === '' ? 'an empty line' : 'not strict base64url'),
           }
-        : { line: i + 1, bytes, error: undefined },
+        : { line: i + 1, bytes, error: undefined, text: row },
     )
   }
   return { ok: true, value: { lines, torn } }

@@ -141,7 +141,7 @@ function readFiles(files: readonly FileEvidence[], notes: Note[]): Item[][] {
         })
         continue
       }
-      const key = toBase64url(l.bytes)
+      const key = l.text ?? toBase64url(l.bytes)
       let read = seen.get(key)
       if (read === undefined) {
         const framed = frameEnvelope(l.bytes)
