@@ -84,6 +84,20 @@ describe('the game library: games, resume, export', () => {
       { env },
     )
     expect(fromFile.out.replace(/^# .*\n/m, '')).toBe(record.replace(/^# .*\n/m, ''))
+    // show takes a game's id as export does, and draws what the transcript file gives.
+    const shownById = await cli(['show', row.id.slice(0, 8), '--turn', '1'], {}, { env })
+    expect(shownById.code, shownById.err).toBe(0)
+    const shownByFile = await cli(
+      ['show', 'g.transcript', '--turn', '1'],
+      { 'g.transcript': played.files['g.transcript'] ?? '' },
+      { env },
+    )
+    expect(shownById.out).toBe(shownByFile.out)
+    const unknown = await cli(['show', 'ffff0000'], {}, { env })
+    expect([unknown.code, unknown.err]).toEqual([
+      2,
+      'spaceships show: no game or transcript file named ffff0000 (see: spaceships games)\n',
+    ])
 
     const refereed = await cli(['referee', 'g.record', '--json'], { 'g.record': record }, { env })
     expect(refereed.code, refereed.out).toBe(0)

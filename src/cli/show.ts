@@ -1,5 +1,5 @@
 /**
- * `spaceships show FILE...`: a finished game replayed turn by turn from one side, drawn exactly as
+ * `spaceships show FILE|ID...`: a finished game replayed turn by turn from one side, drawn exactly as
  * the live game drew it (own space from the revealed setup and records, the opponent's space from
  * what the wire told this side). Several files of one game are read together.
  */
@@ -12,8 +12,34 @@ import { examine, readEvidence } from '../games/spaceships/verify/verify.js'
 import { colourEnabled, painter, renderBoards, turnReport } from '../games/spaceships/ui/terminal.js'
 import { ownMarks, renderSpace } from '../games/spaceships/ui/board.js'
 import { SCREEN_COLUMNS, fleetShipNames, wrap } from '../games/spaceships/ui/panel.js'
-import { type CliIo, EXIT } from './io.js'
+import { join } from 'node:path'
+import { findGame, gameDir } from './games.js'
+import { type CliIo, EXIT, UserError } from './io.js'
 import { exitFor, renderVerdict } from './verify.js'
+
+/**
+ * A transcript file, or, when no file has that name, the transcript of the game on this machine
+ * that the name identifies (its id or a prefix, as `games` prints it); or why neither, in words.
+ */
+async function readTranscript(io: CliIo, path: string): Promise<{ name: string; content: Uint8Array } | string> {
+  try {
+    return { name: path, content: await io.readFile(path) }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT') return `cannot read ${path}: ${code ?? (e as Error).message}`
+  }
+  try {
+    const meta = findGame(path, io.env ?? process.env)
+    const file = join(gameDir(meta.id, io.env ?? process.env), 'transcript')
+    return { name: file, content: await io.readFile(file) }
+  } catch (e) {
+    if (e instanceof UserError) return e.message
+    const code = (e as NodeJS.ErrnoException).code
+    return code === 'ENOENT'
+      ? `game ${path} has no transcript yet: it never began`
+      : `cannot read ${path}: ${code ?? (e as Error).message}`
+  }
+}
 
 export async function showCommand(
   io: CliIo,
@@ -28,12 +54,12 @@ export async function showCommand(
   const them: Role = me === 'A' ? 'B' : 'A'
   const files: { name: string; content: Uint8Array }[] = []
   for (const path of paths) {
-    try {
-      files.push({ name: path, content: await io.readFile(path) })
-    } catch (e) {
-      io.stderr(`spaceships show: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`)
+    const read = await readTranscript(io, path)
+    if (typeof read === 'string') {
+      io.stderr(`spaceships show: ${read}\n`)
       return EXIT.unreadable
     }
+    files.push(read)
   }
   const ev = readEvidence(files)
   if (!ev.ok) {
