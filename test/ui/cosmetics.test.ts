@@ -68,7 +68,8 @@ describe('the prompts as a terminal shows them', () => {
     await t.type('Zz9\r')
     await t.seen('> Zz9', prompt)
     // The refused line is gone from the prompt; its error is under it.
-    expect(t.terminal.lines()[prompt]).toBe('? Turn 1 record')
+    // The prompt carries the move's clock, running (SPEC §6.6): what is left of the 10 minutes.
+    expect(t.terminal.lines()[prompt]).toMatch(/^\? Turn 1 record \(\d+:\d\d left\)$/)
     expect(t.terminal.lines()[prompt + 1]).toMatch(/^> Zz9: strike target: colour must be one of R O Y G B/)
     await t.type(`${record}\r`)
     await t.seen('Sign and send', prompt)

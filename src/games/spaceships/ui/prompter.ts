@@ -4,6 +4,7 @@
  */
 import { confirm, input, select } from '@inquirer/prompts'
 import { Writable } from 'node:stream'
+import { timedInput } from './timed-input.js'
 
 /** The prompts the game needs; the real one is inquirer, tests may script it. */
 export interface Prompter {
@@ -14,6 +15,8 @@ export interface Prompter {
     transformer?: (v: string) => string
     default?: string
     signal?: AbortSignal
+    /** A clock shown after the message and redrawn as it runs (the move's time left), or none. */
+    clock?: () => string | undefined
   }): Promise<string>
   select<T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }): Promise<T>
   confirm(o: { message: string; default?: boolean }): Promise<boolean>
@@ -54,22 +57,40 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
   }
   return {
     input: (o) =>
-      input(
-        {
-          message: o.message,
-          ...(o.default === undefined || o.default === '' ? {} : { default: o.default, prefill: 'editable' as const }),
-          ...(o.validate === undefined ? {} : { validate: o.validate }),
-          // A refused line leaves the box (its error, shown under it, names what was wrong).
-          theme: { validationFailureMode: 'clear' as const },
-          ...(o.transformer === undefined
-            ? {}
-            : {
-                transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
-                  isFinal ? v : (o.transformer?.(v) ?? v),
-              }),
-        },
-        ctx(o.signal),
-      ),
+      o.clock !== undefined
+        ? timedInput(
+            {
+              message: o.message,
+              clock: o.clock,
+              ...(o.default === undefined || o.default === '' ? {} : { default: o.default }),
+              ...(o.validate === undefined ? {} : { validate: o.validate }),
+              ...(o.transformer === undefined
+                ? {}
+                : {
+                    transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                      isFinal ? v : (o.transformer?.(v) ?? v),
+                  }),
+            },
+            ctx(o.signal),
+          )
+        : input(
+            {
+              message: o.message,
+              ...(o.default === undefined || o.default === ''
+                ? {}
+                : { default: o.default, prefill: 'editable' as const }),
+              ...(o.validate === undefined ? {} : { validate: o.validate }),
+              // A refused line leaves the box (its error, shown under it, names what was wrong).
+              theme: { validationFailureMode: 'clear' as const },
+              ...(o.transformer === undefined
+                ? {}
+                : {
+                    transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                      isFinal ? v : (o.transformer?.(v) ?? v),
+                  }),
+            },
+            ctx(o.signal),
+          ),
     select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) =>
       select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx()),
     confirm: (o) => confirm({ message: o.message, default: o.default ?? true }, ctx()),

@@ -275,6 +275,13 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         try {
           text = await prompter.input({
             message: `Turn ${ctx.turn} record`,
+            // The move's clock, live; none while the opponent must move first (its clock has not started).
+            clock: () => {
+              const d = deadlineOf()
+              if (d === undefined) return undefined
+              const left = d - systemClock.now()
+              return left > 0 ? `${clockText(left)} left` : `due ${clockText(-left)} ago`
+            },
             validate: check,
             default: typed,
             signal: withdraw.signal,
