@@ -11,7 +11,7 @@ import {
 } from '../../src/games/spaceships/session/session.js'
 import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
 import { type TranscriptStore, memoryStore } from '../../src/games/spaceships/protocol/file.js'
-import { SINGLE_GAME, type Terms } from '../../src/games/spaceships/protocol/messages.js'
+import { type ProtocolVersion, SINGLE_GAME, type Terms } from '../../src/games/spaceships/protocol/messages.js'
 
 export const TERMS: Terms = {
   ruleset: '2.6.1 fleet=standard',
@@ -33,6 +33,8 @@ export interface PlayedGame {
 }
 
 export interface PlayOptions {
+  /** The protocol version both sides play (SPEC §1); the sessions' default otherwise. */
+  readonly version?: ProtocolVersion
   readonly terms?: Terms
   /** B's terms when they differ from A's (B refuses a hello with other terms than its invite's, SPEC §6.2). */
   readonly termsB?: Terms
@@ -72,6 +74,7 @@ export async function playInMemory(seed: string, options: PlayOptions = {}): Pro
       role,
       keys: generateKeyPair(secrets),
       terms: role === 'B' ? (options.termsB ?? terms) : terms,
+      ...(options.version === undefined ? {} : { version: options.version }),
       secrets,
       store: options.stores?.[k] ?? memoryStore(),
       channel: pair.ends[k],

@@ -11,10 +11,18 @@ import { TERMS, playInMemory } from './helpers.js'
 const GAMES = 12
 
 describe('honest games (DESIGN.md goal 1)', () => {
-  for (const ruleset of ['2.6.1 fleet=standard', 'classic fleet=standard', '2.6.1 fleet=cost:24 max=DS:1']) {
-    it(`${ruleset}: ${GAMES} whole random games are complete, identical on both sides and for the verifier`, async () => {
+  for (const [version, ruleset] of [
+    [3, '2.6.1 fleet=standard'],
+    [3, 'classic fleet=standard'],
+    [3, '2.6.1 fleet=cost:24 max=DS:1'],
+    [4, '2.6.1 fleet=standard'],
+    [4, 'classic fleet=standard'],
+    [4, '2.6.1 fleet=cost:24 max=DS:1'],
+  ] as const) {
+    it(`version ${version}, ${ruleset}: ${GAMES} whole random games are complete, identical on both sides and for the verifier`, async () => {
       for (let i = 0; i < GAMES; i++) {
-        const g = await playInMemory(`honest/${ruleset}/${i}`, { terms: { ...TERMS, ruleset } })
+        const g = await playInMemory(`honest/${ruleset}/${i}`, { version, terms: { ...TERMS, ruleset } })
+        expect(g.a.transcript[0]?.[0]).toBe(version)
         expect(g.a.verdict.status, JSON.stringify(g.a.verdict)).toBe('complete')
         const key = JSON.stringify(g.a.verdict)
         expect(JSON.stringify(g.b.verdict)).toBe(key)

@@ -1,10 +1,13 @@
 /** fast-check arbitraries for protocol values (SPEC §6.1, §7), shared by the codec and frame tests. */
 import fc from 'fast-check'
 import { encodeUnsigned, type Unsigned } from '../../src/games/spaceships/protocol/codec.js'
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
 import {
   CELL_NAMES,
   CODE_SHIPS,
   type Part,
+  type ProtocolVersion,
   REFUSAL_REASONS,
   SINGLE_GAME,
   STOP_REASONS,
@@ -24,7 +27,7 @@ const ascending = (min: number, max: number): fc.Arbitrary<number[]> =>
     .uniqueArray(fc.integer({ min: 0, max: 124 }), { minLength: min, maxLength: max })
     .map((a) => [...a].sort((x, y) => x - y))
 
-export const terms: fc.Arbitrary<Terms> = fc.record({
+const terms3: fc.Arbitrary<Terms> = fc.record({
   ruleset: fc.constantFrom(
     '2.6.1 fleet=standard',
     'classic fleet=standard',
@@ -39,37 +42,90 @@ export const terms: fc.Arbitrary<Terms> = fc.record({
   match: fc.constant(SINGLE_GAME),
 })
 
-const answer = fc.record({
-  result: fc.constantFrom('miss' as const, 'hit' as const, 'duplicate-hit' as const),
-  salt: bytes(16),
-  explosions: fc.array(cell, { maxLength: 7 }),
-})
+/** Usable Ed25519 keys for a version 4 notary (SPEC §5.2: the decoder refuses any other). */
+const NOTARY_KEYS = [1, 2, 3].map((i) => generateKeyPair(seededSecrets(`notary ${i}`)).publicKey)
 
-export function part(sender: 'A' | 'B'): fc.Arbitrary<Part> {
+/** Version 4 terms (SPEC §6.1): deadlines up to 30 days; a reserve only with a notary. */
+const terms4: fc.Arbitrary<Terms> = fc
+  .record({
+    t: terms3,
+    setupMs: fc.integer({ min: 2000, max: 2_592_000_000 }),
+    reserveMs: fc.integer({ min: 0, max: 2_592_000_000 }),
+    notary: fc.option(fc.constantFrom(...NOTARY_KEYS), { nil: undefined }),
+  })
+  .map(({ t, setupMs, reserveMs, notary }) =>
+    notary === undefined ? { ...t, setupMs, reserveMs: 0 } : { ...t, setupMs, reserveMs, notary },
+  )
+
+export const terms = terms3
+
+function answer(version: ProtocolVersion) {
+  const base = fc.record({
+    result: fc.constantFrom('miss' as const, 'hit' as const, 'duplicate-hit' as const),
+    salt: bytes(16),
+    explosions: fc.array(cell, { maxLength: 7 }),
+  })
+  if (version === 3) return base
+  // Version 4 (SPEC §7.6): a salt for each explosion cell after the target.
+  return base.chain((a) =>
+    fc
+      .array(bytes(16), {
+        minLength: Math.max(0, a.explosions.length - 1),
+        maxLength: Math.max(0, a.explosions.length - 1),
+      })
+      .map((explosionSalts) => ({ ...a, explosionSalts })),
+  )
+}
+
+export function part(sender: 'A' | 'B', version: ProtocolVersion = 3): fc.Arbitrary<Part> {
+  const kamikaze =
+    version === 3
+      ? fc.record({ kamikaze: fc.array(cell, { maxLength: 5 }) })
+      : fc
+          .array(fc.tuple(cell, bytes(16)), { maxLength: 5 })
+          .map((ks) => ({ kamikaze: ks.map((k) => k[0]), kamikazeSalts: ks.map((k) => k[1]) }))
+  const end: fc.Arbitrary<Part>[] =
+    version === 3
+      ? [
+          fc.record({
+            t: fc.constant('verdict' as const),
+            outcome: fc.constantFrom(...VERDICT_OUTCOMES),
+            winner: fc.constantFrom(...WINNERS),
+            scores: fc.tuple(fc.integer({ min: 0, max: 125 }), fc.integer({ min: 0, max: 125 })),
+            detail: ascii(200),
+          }),
+        ]
+      : [
+          fc.constant({ t: 'close' as const }),
+          fc.constant({ t: 'offer' as const, kind: 'draw' as const }),
+          fc.constant({ t: 'accept' as const }),
+        ]
   return fc.oneof(
     fc.record({
       t: fc.constant('hello' as const),
       key: bytes(32),
       nonce: bytes(32),
-      terms: sender === 'A' ? terms : fc.constant(undefined),
+      terms: sender === 'A' ? (version === 3 ? terms3 : terms4) : fc.constant(undefined),
     }),
     fc.record({ t: fc.constant('refuse' as const), reason: fc.constantFrom(...REFUSAL_REASONS), detail: ascii(200) }),
     fc.record({ t: fc.constant('commit' as const), turn, record: bytes(32) }),
-    fc.record({
-      t: fc.constant('aspects' as const),
-      turn,
-      idle: fc.boolean(),
-      beams: fc.array(fc.array(cell, { minLength: 3, maxLength: 5 }), { maxLength: 16 }),
-      strikes: fc.array(cell, { maxLength: 30 }),
-      scans: fc.array(cell, { maxLength: 10 }),
-      kamikaze: fc.array(cell, { maxLength: 5 }),
-    }),
+    fc
+      .record({
+        t: fc.constant('aspects' as const),
+        turn,
+        idle: fc.boolean(),
+        beams: fc.array(fc.array(cell, { minLength: 3, maxLength: 5 }), { maxLength: 16 }),
+        strikes: fc.array(cell, { maxLength: 30 }),
+        scans: fc.array(cell, { maxLength: 10 }),
+        k: kamikaze,
+      })
+      .map(({ k, ...a }) => ({ ...a, ...k })),
     fc.record({
       t: fc.constant('results' as const),
       turn,
       fleetDestroyed: fc.boolean(),
-      beams: fc.array(fc.array(answer, { minLength: 3, maxLength: 5 }), { maxLength: 3 }),
-      strikes: fc.array(answer, { maxLength: 12 }),
+      beams: fc.array(fc.array(answer(version), { minLength: 3, maxLength: 5 }), { maxLength: 3 }),
+      strikes: fc.array(answer(version), { maxLength: 12 }),
       scans: fc.array(
         fc.record({
           result: fc.constantFrom('empty' as const, 'ship' as const, 'ship-destroyed' as const),
@@ -123,34 +179,36 @@ export function part(sender: 'A' | 'B'): fc.Arbitrary<Part> {
         .map((ss) => [...ss].sort((x, y) => CODE_SHIPS.indexOf(x.type) - CODE_SHIPS.indexOf(y.type) || x.id - y.id)),
       records: fc.array(ascii(40), { maxLength: 6 }),
     }),
-    fc.record({ t: fc.constant('stop' as const), reason: fc.constantFrom(...STOP_REASONS), detail: ascii(200) }),
     fc.record({
-      t: fc.constant('verdict' as const),
-      outcome: fc.constantFrom(...VERDICT_OUTCOMES),
-      winner: fc.constantFrom(...WINNERS),
-      scores: fc.tuple(fc.integer({ min: 0, max: 125 }), fc.integer({ min: 0, max: 125 })),
+      t: fc.constant('stop' as const),
+      reason: fc.constantFrom(...(version === 3 ? STOP_REASONS.filter((r) => r !== 'outage') : STOP_REASONS)),
       detail: ascii(200),
     }),
+    ...end,
   )
 }
 
-export const unsigned: fc.Arbitrary<Unsigned> = fc.constantFrom<'A' | 'B'>('A', 'B').chain((sender) =>
-  fc
-    .record({
-      sender: fc.constant(sender),
-      seq: fc.integer({ min: 0, max: 4096 }),
-      game: bytes(32),
-      prev: bytes(32),
-      ack: bytes(32),
-      parts: fc.array(part(sender), { minLength: 1, maxLength: 4 }),
-    })
-    .map((e) => ({
-      ...e,
-      game: e.seq >= 1 ? e.game : undefined,
-      prev: e.seq >= 1 ? e.prev : undefined,
-      ack: sender === 'A' && e.seq === 0 ? undefined : e.ack,
-    })),
-)
+/** Envelopes of both versions (SPEC §5.1), each with its version's parts. */
+export const unsigned: fc.Arbitrary<Unsigned> = fc
+  .tuple(fc.constantFrom<'A' | 'B'>('A', 'B'), fc.constantFrom<ProtocolVersion>(3, 4))
+  .chain(([sender, version]) =>
+    fc
+      .record({
+        version: fc.constant(version),
+        sender: fc.constant(sender),
+        seq: fc.integer({ min: 0, max: 4096 }),
+        game: bytes(32),
+        prev: bytes(32),
+        ack: bytes(32),
+        parts: fc.array(part(sender, version), { minLength: 1, maxLength: 4 }),
+      })
+      .map((e) => ({
+        ...e,
+        game: e.seq >= 1 ? e.game : undefined,
+        prev: e.seq >= 1 ? e.prev : undefined,
+        ack: sender === 'A' && e.seq === 0 ? undefined : e.ack,
+      })),
+  )
 
 export function envelopeBytes(u: Unsigned, sig: Uint8Array): Uint8Array {
   const b = encodeUnsigned(u)

@@ -42,7 +42,14 @@ export function ioMessage(e: unknown): string {
       : (err.code ?? err.message)
 }
 
-export function fileStore(path: string, format: TranscriptFormat): TranscriptStore {
+/**
+ * The transcript file at `path`: read when it exists (in any of `formats`, which its header names),
+ * else created with the first format's header.
+ */
+export function fileStore(path: string, formats: TranscriptFormat | readonly TranscriptFormat[]): TranscriptStore {
+  const all: readonly TranscriptFormat[] = Array.isArray(formats) ? formats : [formats as TranscriptFormat]
+  const format = all[0]
+  if (format === undefined) throw new Error('fileStore needs a format')
   let text = ''
   try {
     text = readFileSync(path, 'latin1')
@@ -62,7 +69,7 @@ export function fileStore(path: string, format: TranscriptFormat): TranscriptSto
   const envelopes: Uint8Array[] = []
   if (text === '') appendLineDurably(path, transcriptHeader(format), 'transcript')
   else {
-    const parsed = parseTranscript(format, text)
+    const parsed = parseTranscript(all, text)
     if (!parsed.ok)
       throw new StorageError(
         `${path} is not a transcript this program can resume: ${describeProtocolError(parsed.error.error)}`,

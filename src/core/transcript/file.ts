@@ -46,6 +46,8 @@ export interface ParsedTranscript {
   readonly lines: readonly TranscriptLine[]
   /** A final line without its newline was found and ignored (SPEC §11: never completely written). */
   readonly torn: boolean
+  /** The format (version) the header names, among those the caller reads. */
+  readonly format: TranscriptFormat
 }
 
 export function formatLine(bytes: Uint8Array): string {
@@ -61,18 +63,22 @@ export function formatTranscript(format: TranscriptFormat, envelopes: readonly U
  * is not strict base64url is returned with its error, for the verifier to report and set aside.
  */
 export function parseTranscript(
-  format: TranscriptFormat,
+  formats: TranscriptFormat | readonly TranscriptFormat[],
   input: string | Uint8Array,
 ): { ok: true; value: ParsedTranscript } | { ok: false; error: TranscriptFileError } {
-  const magic = transcriptHeader(format)
-  const prefix = `${format.name} `
+  const all: readonly TranscriptFormat[] = Array.isArray(formats) ? formats : [formats as TranscriptFormat]
+  const first = all[0]
+  if (first === undefined) throw new Error('parseTranscript needs a format')
+  const magic = transcriptHeader(first)
+  const prefix = `${first.name} `
+  const maxBytes = Math.max(...all.map((f) => f.maxBytes))
   const size = typeof input === 'string' ? Buffer.byteLength(input, 'utf8') : input.length
-  if (size > format.maxBytes)
+  if (size > maxBytes)
     return {
       ok: false,
       error: {
         line: 0,
-        error: protocolError('file.too-large', '', '§9', `${size} bytes; at most ${format.maxBytes}`),
+        error: protocolError('file.too-large', '', '§9', `${size} bytes; at most ${maxBytes}`),
       },
     }
   const text =
@@ -90,7 +96,8 @@ export function parseTranscript(
         error: protocolError('file.header', '', '§11', `an empty file; a transcript starts with "${magic}"`),
       },
     }
-  if (header !== magic) {
+  const format = all.find((f) => header === transcriptHeader(f))
+  if (format === undefined) {
     if (header.startsWith(prefix)) {
       const version = header.slice(prefix.length, prefix.length + 8)
       return {
@@ -101,7 +108,7 @@ export function parseTranscript(
             'file.version',
             '',
             '§11',
-            `a version ${version} transcript; this program reads version ${format.version}`,
+            `a version ${version} transcript; this program reads version ${all.map((f) => f.version).join(' and ')}`,
           ),
         },
       }
@@ -136,7 +143,7 @@ export function parseTranscript(
         : { line: i + 1, bytes, error: undefined, text: row },
     )
   }
-  return { ok: true, value: { lines, torn } }
+  return { ok: true, value: { lines, torn, format } }
 }
 
 /** Where a peer persists envelopes before sending or acting on them (DESIGN.md goal 5). */

@@ -11,12 +11,24 @@ import { HASH_BYTES } from '../../../core/commit/hash.js'
 import { SIGNATURE_BYTES } from '../../../core/commit/keys.js'
 import { decoded, fail } from '../../../core/wire/binary.js'
 import { type Decoded, protocolError } from '../../../core/wire/errors.js'
-import { INDEX_ROLE, LIMITS, PROTOCOL_VERSION, type Part, type PartType, ROLE_INDEX, type Role } from './messages.js'
+import {
+  INDEX_ROLE,
+  LIMITS,
+  PROTOCOL_VERSIONS,
+  type Part,
+  type PartType,
+  type ProtocolVersion,
+  ROLE_INDEX,
+  type Role,
+  isProtocolVersion,
+} from './messages.js'
 import { PartWriter, writePart } from './part-writer.js'
 import { PartReader, readParts } from './part-reader.js'
 
 /** An envelope as values (SPEC §5.1). */
 export interface Envelope {
+  /** SPEC §5.1: the version byte; its game's version, fixed by A's hello. */
+  readonly version: ProtocolVersion
   readonly sender: Role
   readonly seq: number
   /** Present iff `seq >= 1`. */
@@ -29,24 +41,26 @@ export interface Envelope {
   readonly sig: Uint8Array
 }
 
-export type Unsigned = Omit<Envelope, 'sig'>
+/** An envelope to be encoded; `version` defaults to 3 (the version every earlier caller wrote). */
+export type Unsigned = Omit<Envelope, 'sig' | 'version'> & { readonly version?: ProtocolVersion }
 
 /** SPEC §5.1: the envelope without its signature (what is hashed and signed). */
 export function encodeUnsigned(e: Unsigned): Uint8Array {
+  const version = e.version ?? 3
   const w = new PartWriter()
-  w.u8(PROTOCOL_VERSION).u8(ROLE_INDEX[e.sender]).u16(e.seq)
+  w.u8(version).u8(ROLE_INDEX[e.sender]).u16(e.seq)
   if (e.seq >= 1) w.bytes(e.game ?? new Uint8Array(HASH_BYTES)).bytes(e.prev ?? new Uint8Array(HASH_BYTES))
   if (!(e.sender === 'A' && e.seq === 0)) w.bytes(e.ack ?? new Uint8Array(HASH_BYTES))
   w.u8(e.parts.length)
-  for (const p of e.parts) writePart(w, p)
+  for (const p of e.parts) writePart(w, p, version)
   return w.finish()
 }
 
 /** SPEC §7: a part count and the parts, as a compact frame carries them (§2.1). */
-export function encodeParts(parts: readonly Part[]): Uint8Array {
+export function encodeParts(parts: readonly Part[], version: ProtocolVersion = 3): Uint8Array {
   const w = new PartWriter()
   w.u8(parts.length)
-  for (const p of parts) writePart(w, p)
+  for (const p of parts) writePart(w, p, version)
   return w.finish()
 }
 
@@ -55,6 +69,7 @@ export const MIN_ENVELOPE_BYTES = 4 + SIGNATURE_BYTES
 
 /** What can be read of an envelope without decoding its parts: enough to authenticate it (SPEC §12.2). */
 export interface Framed {
+  readonly version: ProtocolVersion
   readonly sender: Role
   readonly seq: number
   /** Everything but the signature (SPEC §5.2). */
@@ -78,14 +93,15 @@ export function frameEnvelope(bytes: Uint8Array): Decoded<Framed> {
       ok: false,
       error: protocolError('wire.too-large', '', '§9', `${bytes.length} bytes; at most ${LIMITS.revealEnvelopeBytes}`),
     }
-  if (bytes[0] !== PROTOCOL_VERSION)
+  const version = bytes[0] ?? 0
+  if (!isProtocolVersion(version))
     return {
       ok: false,
       error: protocolError(
         'wire.version',
         'version',
         '§5.1',
-        `version ${bytes[0] ?? 0}; this is version ${PROTOCOL_VERSION}`,
+        `version ${version}; this program reads versions ${PROTOCOL_VERSIONS.join(' and ')}`,
       ),
     }
   const role = INDEX_ROLE[bytes[1] ?? 9]
@@ -96,7 +112,7 @@ export function frameEnvelope(bytes: Uint8Array): Decoded<Framed> {
     }
   const seq = ((bytes[2] ?? 0) << 8) | (bytes[3] ?? 0)
   const cut = bytes.length - SIGNATURE_BYTES
-  return { ok: true, value: { sender: role, seq, unsigned: bytes.slice(0, cut), sig: bytes.slice(cut) } }
+  return { ok: true, value: { version, sender: role, seq, unsigned: bytes.slice(0, cut), sig: bytes.slice(cut) } }
 }
 
 /** Decodes an envelope's unsigned bytes and signature strictly (SPEC §5.1, §7, §9). */
@@ -109,7 +125,7 @@ export function decodeFramed(f: Framed): Decoded<Envelope> {
     const game = seq >= 1 ? r.bytes(HASH_BYTES, 'game', '§5.1') : undefined
     const prev = seq >= 1 ? r.bytes(HASH_BYTES, 'prev', '§5.1') : undefined
     const ack = f.sender === 'A' && seq === 0 ? undefined : r.bytes(HASH_BYTES, 'ack', '§5.1')
-    const parts = readParts(r, f.sender, 'parts')
+    const parts = readParts(r, f.sender, 'parts', f.version)
     r.end('parts', '§5.1')
     if (f.unsigned.length + SIGNATURE_BYTES > LIMITS.envelopeBytes && !parts.some((p) => p.t === 'reveal')) {
       fail(
@@ -119,7 +135,7 @@ export function decodeFramed(f: Framed): Decoded<Envelope> {
         `${f.unsigned.length + SIGNATURE_BYTES} bytes; only an envelope with a reveal may exceed ${LIMITS.envelopeBytes}`,
       )
     }
-    const e: Envelope = { sender: f.sender, seq, game, prev, ack, parts, sig: f.sig }
+    const e: Envelope = { version: f.version, sender: f.sender, seq, game, prev, ack, parts, sig: f.sig }
     return e
   })
 }
@@ -130,10 +146,10 @@ export function decodeEnvelopeBytes(bytes: Uint8Array): Decoded<Envelope> {
 }
 
 /** Decodes a part count and parts as a compact frame carries them (SPEC §2.1). */
-export function decodeParts(bytes: Uint8Array, sender: Role): Decoded<Part[]> {
+export function decodeParts(bytes: Uint8Array, sender: Role, version: ProtocolVersion = 3): Decoded<Part[]> {
   return decoded(() => {
     const r = new PartReader(bytes)
-    const parts = readParts(r, sender, 'parts')
+    const parts = readParts(r, sender, 'parts', version)
     r.end('parts', '§2.1')
     return parts
   })

@@ -13,7 +13,8 @@
  */
 import { constantTimeEqual, u16, utf8 } from '../../../core/commit/bytes.js'
 import { BlockHash, HASH_BYTES, SEED_BYTES, SaltPrf, domainBlock, sha256 } from '../../../core/commit/hash.js'
-import { DOMAIN } from './domain.js'
+import { DOMAINS } from './domain.js'
+import type { ProtocolVersion } from './messages.js'
 
 export { SEED_BYTES }
 /** SPEC §4.1, §4.4: 128 bits, the hiding level; binding rests on the 256-bit outputs. */
@@ -39,8 +40,19 @@ export interface CellValue {
 
 export const EMPTY_CELL: CellValue = { occupied: false, type: 0, id: 0 }
 
-function saltInput(kind: SaltKind, index: number): Uint8Array {
-  return Uint8Array.of(SALT_KIND[kind], (index >>> 8) & 0xff, index & 0xff)
+/**
+ * SPEC §4.1: the kind byte a salt is derived under. Version 4 derives a cell's two salts from one
+ * compression (kind 1: the first 16 bytes its occupancy salt, the last 16 its detail salt), which
+ * saves the verifier a quarter of a setup vector's compressions (PROTOCOL-4.md §7a).
+ */
+function saltInput(kind: SaltKind, index: number, version: ProtocolVersion): Uint8Array {
+  const k = version === 4 && kind === 'detail' ? SALT_KIND.occupancy : SALT_KIND[kind]
+  return Uint8Array.of(k, (index >>> 8) & 0xff, index & 0xff)
+}
+
+/** Where in the 32-byte PRF output a salt lies (SPEC §4.1): version 4's detail salts are its second half. */
+function saltOffset(kind: SaltKind, version: ProtocolVersion): number {
+  return version === 4 && kind === 'detail' ? SALT_BYTES : 0
 }
 
 /** SPEC §4.2's inputs after the domain block, written into `out` (a scratch buffer, on the hot path). */
@@ -89,10 +101,12 @@ export class SideCommitments {
   constructor(
     readonly game: Uint8Array,
     readonly role: 0 | 1,
+    readonly version: ProtocolVersion = 3,
   ) {
-    this.occupancyHash = new BlockHash(DOMAIN.occupancy, game, role)
-    this.detailHash = new BlockHash(DOMAIN.detail, game, role)
-    this.record = new BlockHash(DOMAIN.record, game, role)
+    const d = DOMAINS[version]
+    this.occupancyHash = new BlockHash(d.occupancy, game, role)
+    this.detailHash = new BlockHash(d.detail, game, role)
+    this.record = new BlockHash(d.record, game, role)
   }
 
   /** SPEC §4.2. */
@@ -127,16 +141,17 @@ export class SideSecrets extends SideCommitments {
   /** A copy of the seed: revealed at the end (SPEC §7.8), never changed by the caller. */
   readonly seed: Uint8Array
 
-  constructor(seed: Uint8Array, game: Uint8Array, role: 0 | 1) {
-    super(game, role)
+  constructor(seed: Uint8Array, game: Uint8Array, role: 0 | 1, version: ProtocolVersion = 3) {
+    super(game, role, version)
     if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
     this.seed = seed.slice()
-    this.salts = new SaltPrf(DOMAIN.salt, this.seed, game, role)
+    this.salts = new SaltPrf(DOMAINS[version].salt, this.seed, game, role)
   }
 
   /** SPEC §4.1: `salt(kind, index)`. */
   salt(kind: SaltKind, index: number): Uint8Array {
-    return this.salts.of(saltInput(kind, index), SALT_BYTES)
+    const at = saltOffset(kind, this.version)
+    return this.salts.of(saltInput(kind, index, this.version), at + SALT_BYTES).slice(at)
   }
 
   /** SPEC §4.2: the 8,000-byte setup commitment of `cells` (index order). */
@@ -149,6 +164,7 @@ export class SideSecrets extends SideCommitments {
     const salt = new Uint8Array(HASH_BYTES)
     const occupancy = new Uint8Array(2 + SALT_BYTES)
     const detail = new Uint8Array(3 + SALT_BYTES)
+    const v4 = this.version === 4
     for (let cell = 0; cell < SPACE_CELLS; cell++) {
       const v = cells[cell] ?? EMPTY_CELL
       const at = 2 * cell * HASH_BYTES
@@ -160,10 +176,13 @@ export class SideSecrets extends SideCommitments {
         occupancyInput(cell, v.occupied, salt.subarray(0, SALT_BYTES), occupancy),
         out.subarray(at, at + HASH_BYTES),
       )
-      saltIn[0] = SALT_KIND.detail
-      this.salts.into(saltIn, salt)
+      // Version 4: the detail salt is the same compression's second half (§4.1).
+      if (!v4) {
+        saltIn[0] = SALT_KIND.detail
+        this.salts.into(saltIn, salt)
+      }
       this.detailHash.of(
-        detailInput(cell, v.type, v.id, salt.subarray(0, SALT_BYTES), detail),
+        detailInput(cell, v.type, v.id, salt.subarray(v4 ? SALT_BYTES : 0, v4 ? 2 * SALT_BYTES : SALT_BYTES), detail),
         out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES),
       )
     }
@@ -186,14 +205,22 @@ function committedAt(vector: Uint8Array, cell: number, which: 0 | 1): Uint8Array
  * implementations; `test/transcript/hash.test.ts` holds the objects above equal to them).
  */
 
-export function deriveSalt(seed: Uint8Array, game: Uint8Array, role: 0 | 1, kind: SaltKind, index: number): Uint8Array {
+export function deriveSalt(
+  seed: Uint8Array,
+  game: Uint8Array,
+  role: 0 | 1,
+  kind: SaltKind,
+  index: number,
+  version: ProtocolVersion = 3,
+): Uint8Array {
   if (seed.length !== SEED_BYTES) throw new Error(`a seed is ${SEED_BYTES} bytes`)
+  const at = saltOffset(kind, version)
   return sha256(
-    domainBlock(DOMAIN.salt, game, role),
+    domainBlock(DOMAINS[version].salt, game, role),
     seed,
     new Uint8Array(64 - SEED_BYTES),
-    saltInput(kind, index),
-  ).slice(0, SALT_BYTES)
+    saltInput(kind, index, version),
+  ).slice(at, at + SALT_BYTES)
 }
 
 export function occupancyCommitment(
@@ -202,8 +229,9 @@ export function occupancyCommitment(
   cell: number,
   occupied: boolean,
   salt: Uint8Array,
+  version: ProtocolVersion = 3,
 ): Uint8Array {
-  return sha256(domainBlock(DOMAIN.occupancy, game, role), occupancyInput(cell, occupied, salt))
+  return sha256(domainBlock(DOMAINS[version].occupancy, game, role), occupancyInput(cell, occupied, salt))
 }
 
 export function detailCommitment(
@@ -213,8 +241,9 @@ export function detailCommitment(
   type: number,
   id: number,
   salt: Uint8Array,
+  version: ProtocolVersion = 3,
 ): Uint8Array {
-  return sha256(domainBlock(DOMAIN.detail, game, role), detailInput(cell, type, id, salt))
+  return sha256(domainBlock(DOMAINS[version].detail, game, role), detailInput(cell, type, id, salt))
 }
 
 export function recordCommitment(
@@ -223,6 +252,7 @@ export function recordCommitment(
   turn: number,
   salt: Uint8Array,
   text: string,
+  version: ProtocolVersion = 3,
 ): Uint8Array {
-  return sha256(domainBlock(DOMAIN.record, game, role), recordInput(turn, salt, text))
+  return sha256(domainBlock(DOMAINS[version].record, game, role), recordInput(turn, salt, text))
 }

@@ -1,10 +1,21 @@
-/** SPEC §3.3: Spaceships' domain-separation tags (protocol version 3). */
-export const DOMAIN = {
-  gameId: 'spaceships/3/game-id',
-  salt: 'spaceships/3/salt',
-  occupancy: 'spaceships/3/occupancy',
-  detail: 'spaceships/3/detail',
-  record: 'spaceships/3/record',
-  envelope: 'spaceships/3/envelope',
-  envelopeHash: 'spaceships/3/envelope-hash',
-} as const
+/** SPEC §3.3: Spaceships' domain-separation tags, one set per protocol version. */
+import type { ProtocolVersion } from './messages.js'
+
+function tags<const V extends number>(v: V) {
+  return {
+    gameId: `spaceships/${v}/game-id`,
+    salt: `spaceships/${v}/salt`,
+    occupancy: `spaceships/${v}/occupancy`,
+    detail: `spaceships/${v}/detail`,
+    record: `spaceships/${v}/record`,
+    envelope: `spaceships/${v}/envelope`,
+    envelopeHash: `spaceships/${v}/envelope-hash`,
+  } as const
+}
+
+export type DomainTags = ReturnType<typeof tags>
+
+export const DOMAINS: Readonly<Record<ProtocolVersion, DomainTags>> = { 3: tags(3), 4: tags(4) }
+
+/** Version 3's tags. */
+export const DOMAIN = DOMAINS[3]

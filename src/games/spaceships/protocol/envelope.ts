@@ -4,7 +4,8 @@
  */
 import { toBase64url } from '../../../core/commit/bytes.js'
 import { HASH_BYTES, tag, taggedHash } from '../../../core/commit/hash.js'
-import { DOMAIN } from './domain.js'
+import { DOMAINS } from './domain.js'
+import type { ProtocolVersion } from './messages.js'
 import { type KeyPair, sign, verifySignature } from '../../../core/commit/keys.js'
 import { type Envelope, type Framed, type Unsigned, decodeFramed, encodeUnsigned, frameEnvelope } from './codec.js'
 import type { Decoded } from '../../../core/wire/errors.js'
@@ -22,19 +23,25 @@ export interface SealedEnvelope {
   readonly id: string
 }
 
-const ENVELOPE_TAG = tag(DOMAIN.envelope)
+const ENVELOPE_TAGS = { 3: tag(DOMAINS[3].envelope), 4: tag(DOMAINS[4].envelope) } as const
 
-/** SPEC §5.2: the signed message, `tag("spaceships/3/envelope") ‖ U`. */
+/** The version an envelope's unsigned bytes state (SPEC §5.1); framing refused every other. */
+function versionOf(unsigned: Uint8Array): ProtocolVersion {
+  return unsigned[0] === 4 ? 4 : 3
+}
+
+/** SPEC §5.2: the signed message, `tag("spaceships/V/envelope") ‖ U`, V the version `U` states. */
 export function signingMessage(unsigned: Uint8Array): Uint8Array {
-  const out = new Uint8Array(ENVELOPE_TAG.length + unsigned.length)
-  out.set(ENVELOPE_TAG, 0)
-  out.set(unsigned, ENVELOPE_TAG.length)
+  const t = ENVELOPE_TAGS[versionOf(unsigned)]
+  const out = new Uint8Array(t.length + unsigned.length)
+  out.set(t, 0)
+  out.set(unsigned, t.length)
   return out
 }
 
-/** SPEC §5.3: `H(tag("spaceships/3/envelope-hash") ‖ U)`. */
+/** SPEC §5.3: `H(tag("spaceships/V/envelope-hash") ‖ U)`. */
 export function envelopeHash(unsigned: Uint8Array): Uint8Array {
-  return taggedHash(DOMAIN.envelopeHash, unsigned)
+  return taggedHash(DOMAINS[versionOf(unsigned)].envelopeHash, unsigned)
 }
 
 function sealed(envelope: Envelope, unsigned: Uint8Array, hash = envelopeHash(unsigned)): SealedEnvelope {
@@ -47,7 +54,7 @@ function sealed(envelope: Envelope, unsigned: Uint8Array, hash = envelopeHash(un
 /** Encodes and signs an envelope. */
 export function seal(keys: KeyPair, unsigned: Unsigned): SealedEnvelope {
   const u = encodeUnsigned(unsigned)
-  return sealed({ ...unsigned, sig: sign(keys, signingMessage(u)) }, u)
+  return sealed({ ...unsigned, version: unsigned.version ?? 3, sig: sign(keys, signingMessage(u)) }, u)
 }
 
 /** The same envelope with another signature (tests of forged and malleated signatures). */
@@ -76,8 +83,8 @@ export function signatureValid(s: { readonly bytes: Uint8Array }, publicKey: Uin
   return verifySignature(publicKey, signingMessage(s.bytes.subarray(0, cut)), s.bytes.subarray(cut))
 }
 
-/** SPEC §6.1: `G = H(tag ‖ hash(helloA) ‖ hash(helloB))`. */
-export function gameIdOf(helloA: Uint8Array, helloB: Uint8Array): Uint8Array {
+/** SPEC §6.1: `G = H(tag ‖ hash(helloA) ‖ hash(helloB))`, under the game's version's tag. */
+export function gameIdOf(helloA: Uint8Array, helloB: Uint8Array, version: ProtocolVersion = 3): Uint8Array {
   if (helloA.length !== HASH_BYTES || helloB.length !== HASH_BYTES) throw new Error('hello hashes are 32 bytes')
-  return taggedHash(DOMAIN.gameId, helloA, helloB)
+  return taggedHash(DOMAINS[version].gameId, helloA, helloB)
 }

@@ -12,7 +12,7 @@ import { SIGNATURE_BYTES } from '../../../core/commit/keys.js'
 import { encodeUnsigned } from './codec.js'
 import { type Decoded, protocolError } from '../../../core/wire/errors.js'
 import type { SealedEnvelope } from './envelope.js'
-import { LIMITS, PROTOCOL_VERSION, ROLE_INDEX, type Role, otherRole } from './messages.js'
+import { LIMITS, type ProtocolVersion, ROLE_INDEX, type Role, otherRole } from './messages.js'
 
 /** SPEC §2.1: the first byte of a frame says its form. */
 export const FRAME = { full: 0x00, compact: 0x01, deflated: 0x02, resume: 0x03, control: 0x04 } as const
@@ -30,6 +30,8 @@ const MAX_VARINT_BYTES = 4
 
 /** What one side holds of both chains, which a compact frame's implied fields come from. */
 export interface FrameContext {
+  /** The game's version (SPEC §5.1), which a compact frame's rebuilt header states; 3 when absent. */
+  readonly version?: ProtocolVersion
   /** The game id, undefined until both hellos are known. */
   readonly game: Uint8Array | undefined
   /** The hash of `role`'s envelope `seq`, as this side holds it. */
@@ -64,6 +66,7 @@ export function encodeEnvelopeFrame(s: SealedEnvelope, ctx: FrameContext): Uint8
   const ackSeq = e.ack === undefined ? undefined : ctx.positionOf(toBase64url(e.ack))
   const compactable =
     e.seq >= 1 &&
+    e.version === (ctx.version ?? 3) &&
     ctx.game !== undefined &&
     sameBytes(e.game, ctx.game) &&
     sameBytes(ctx.hashAt(e.sender, e.seq - 1), e.prev) &&
@@ -214,13 +217,14 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
       return frameError(`the parts are not raw DEFLATE data of at most ${LIMITS.revealEnvelopeBytes} bytes`)
     }
   }
-  const header = encodeUnsigned({ sender, seq, game: ctx.game, prev, ack: ackHash, parts: [] })
+  const version = ctx.version ?? 3
+  const header = encodeUnsigned({ version, sender, seq, game: ctx.game, prev, ack: ackHash, parts: [] })
   // `encodeUnsigned` wrote a part count of 0 last; the frame's parts carry their own count.
   const head = header.subarray(0, header.length - 1)
   const bytes = new Uint8Array(head.length + parts.length + SIGNATURE_BYTES)
   bytes.set(head, 0)
   bytes.set(parts, head.length)
   bytes.set(sig, head.length + parts.length)
-  if (bytes[0] !== PROTOCOL_VERSION || bytes[1] !== ROLE_INDEX[sender]) return frameError('internal: rebuilt header')
+  if (bytes[0] !== version || bytes[1] !== ROLE_INDEX[sender]) return frameError('internal: rebuilt header')
   return { ok: true, value: { kind: 'envelope', bytes } }
 }

@@ -6,9 +6,21 @@
 import { formatCell, parseCell } from '../rules/coords.js'
 import { ALL_SHIP_TYPES, type ShipType } from '../rules/ships.js'
 
-/** SPEC §2: the libp2p protocol id; SPEC §5.1: the envelope version byte. */
-export const PROTOCOL_ID = '/spaceships/3.0.0'
-export const PROTOCOL_VERSION = 3
+/**
+ * SPEC §1, §5.1: the protocol versions a node speaks, plays and verifies. A game's version is its
+ * envelopes' first byte, fixed by A's hello: a version 3 game never becomes a version 4 game.
+ */
+export const PROTOCOL_VERSIONS = [3, 4] as const
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number]
+/** The version a node offers for a new game. */
+export const PROTOCOL_VERSION: ProtocolVersion = 3
+/** SPEC §2: the libp2p protocol id of each version. */
+export const PROTOCOL_IDS: Readonly<Record<ProtocolVersion, string>> = { 3: '/spaceships/3.0.0', 4: '/spaceships/4.0.0' }
+export const PROTOCOL_ID = PROTOCOL_IDS[PROTOCOL_VERSION]
+
+export function isProtocolVersion(v: number): v is ProtocolVersion {
+  return v === 3 || v === 4
+}
 
 /** SPEC §9: limits. Every list and string a peer sends is bounded by one of these. */
 export const LIMITS = {
@@ -40,12 +52,17 @@ export const LIMITS = {
   afterStopEnvelopes: 2,
   /** SPEC §6.6: the most a claim may follow its deadline. */
   marginMs: 1000,
-  /** SPEC §6.1: deadlines are between 2 seconds and 1 day. */
+  /** SPEC §6.1: deadlines are between 2 seconds and 1 day (version 3) or 30 days (version 4). */
   minDeadlineMs: 2000,
   maxDeadlineMs: 86_400_000,
+  maxDeadlineMsV4: 2_592_000_000,
+  /** SPEC §6.1 (version 4): a witnessed game's time reserve, at most 30 days. */
+  maxReserveMs: 2_592_000_000,
   /** SPEC §11: transcript files. */
   fileBytes: 16_777_216,
   fileLines: 16_384,
+  /** SPEC §9 (version 4): both chains at the largest seq and a notary receipt for each envelope. */
+  fileLinesV4: 16_392,
   /** SPEC §2.4: control frame text. */
   controlTextBytes: 280,
 } as const
@@ -119,6 +136,13 @@ export interface Terms {
   readonly replyMs: number
   readonly sanction: 'forfeit'
   readonly match: MatchTerms
+  /**
+   * Version 4 (SPEC §6.1): each player's time reserve, added once and drawn down by a witnessed
+   * game's receipts; 0 (or absent) in an unwitnessed game and in every version 3 game.
+   */
+  readonly reserveMs?: number
+  /** Version 4 (SPEC §6.1): the notary's Ed25519 key in a witnessed game; absent when unwitnessed. */
+  readonly notary?: Uint8Array
 }
 
 /**
@@ -174,6 +198,8 @@ export interface Aspects {
   readonly strikes: readonly CellName[]
   readonly scans: readonly CellName[]
   readonly kamikaze: readonly CellName[]
+  /** Version 4 (SPEC §7.5): each launch cell's occupancy opening, proving the lost cell; absent in version 3. */
+  readonly kamikazeSalts?: readonly Uint8Array[]
 }
 
 export const STRIKE_RESULTS = ['miss', 'hit', 'duplicate-hit'] as const
@@ -187,6 +213,12 @@ export interface StrikeAnswer {
   readonly salt: Uint8Array
   /** C-20 missile explosions, the target first; empty unless the result is a hit on an unfired missile. */
   readonly explosions: readonly CellName[]
+  /**
+   * Version 4 (SPEC §7.6): the occupancy opening of each explosion cell after the target (the
+   * target's is `salt`), so a loss that raises the next turn's scan bound is proven; absent in
+   * version 3.
+   */
+  readonly explosionSalts?: readonly Uint8Array[]
 }
 
 export interface ScanAnswer {
@@ -252,7 +284,8 @@ export interface Reveal {
   readonly records: readonly string[]
 }
 
-export const STOP_REASONS = ['claim', 'accusation', 'resignation', 'answer'] as const
+/** SPEC §7.9: stop reasons; `outage` exists from version 4 (a witnessed game's notary unreachable). */
+export const STOP_REASONS = ['claim', 'accusation', 'resignation', 'answer', 'outage'] as const
 export type StopReason = (typeof STOP_REASONS)[number]
 
 export interface Stop {
@@ -283,23 +316,59 @@ export interface VerdictPart {
   readonly detail: string
 }
 
+/** Version 4 (SPEC §7.10): the last end step, acknowledging the other side's reveal; it states nothing. */
+export interface Close {
+  readonly t: 'close'
+}
+
+/** Version 4 (SPEC §7.11): an offer of a draw, standing for exactly the other side's next phase envelope. */
+export interface Offer {
+  readonly t: 'offer'
+  readonly kind: 'draw'
+}
+
+/** Version 4 (SPEC §7.12): the acceptance of the offer the envelope it answers carries. */
+export interface Accept {
+  readonly t: 'accept'
+}
+
 export type Part =
-  Hello | Refuse | SetupCommit | RecordCommit | Aspects | Results | Flashcube | Reveal | Stop | VerdictPart
+  | Hello
+  | Refuse
+  | SetupCommit
+  | RecordCommit
+  | Aspects
+  | Results
+  | Flashcube
+  | Reveal
+  | Stop
+  | VerdictPart
+  | Close
+  | Offer
+  | Accept
 export type PartType = Part['t']
 
-/** SPEC §7: part type codes. */
-export const PART_CODES: Readonly<Record<PartType, number>> = {
-  hello: 1,
-  refuse: 2,
-  setup: 3,
-  commit: 4,
-  aspects: 5,
-  results: 6,
-  flashcube: 7,
-  reveal: 8,
-  stop: 9,
-  verdict: 10,
+/** SPEC §7: part type codes of each version; a type a version lacks does not decode in it. */
+export const PART_CODES_BY_VERSION: Readonly<Record<ProtocolVersion, Readonly<Partial<Record<PartType, number>>>>> = {
+  3: { hello: 1, refuse: 2, setup: 3, commit: 4, aspects: 5, results: 6, flashcube: 7, reveal: 8, stop: 9, verdict: 10 },
+  4: {
+    hello: 1,
+    refuse: 2,
+    setup: 3,
+    commit: 4,
+    aspects: 5,
+    results: 6,
+    flashcube: 7,
+    reveal: 8,
+    stop: 9,
+    close: 10,
+    offer: 11,
+    accept: 12,
+  },
 }
+
+/** SPEC §7: version 3's codes (the parts both versions share have the same codes). */
+export const PART_CODES = PART_CODES_BY_VERSION[3]
 
 export const OFFENCE_CLASSES = [
   'illegal-setup',
@@ -314,7 +383,8 @@ export const OFFENCE_CLASSES = [
 /** C-28. */
 export type OffenceClass = (typeof OFFENCE_CLASSES)[number]
 
-export const END_REASONS = ['fleet-destroyed', 'no-actions', 'turn-limit'] as const
+/** SPEC §6.4; `agreed-draw` (version 4, §7.12): an offer of a draw accepted. */
+export const END_REASONS = ['fleet-destroyed', 'no-actions', 'turn-limit', 'agreed-draw'] as const
 export type EndReason = (typeof END_REASONS)[number]
 
 /** The turn a part belongs to (SPEC §12.6): its own for turn parts, 0 for hellos and setups. */

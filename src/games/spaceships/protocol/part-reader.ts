@@ -5,7 +5,7 @@
  */
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { HASH_BYTES } from '../../../core/commit/hash.js'
-import { PUBLIC_KEY_BYTES } from '../../../core/commit/keys.js'
+import { PUBLIC_KEY_BYTES, publicKeyProblem } from '../../../core/commit/keys.js'
 import { SALT_BYTES, SEED_BYTES, SETUP_COMMITMENT_BYTES } from './commitments.js'
 import { Reader, fail } from '../../../core/wire/binary.js'
 import {
@@ -19,8 +19,10 @@ import {
   type Hello,
   LIMITS,
   type MatchTerms,
-  PART_CODES,
+  PART_CODES_BY_VERSION,
   type Part,
+  type PartType,
+  type ProtocolVersion,
   REFUSAL_REASONS,
   type Results,
   type Reveal,
@@ -68,7 +70,7 @@ function isZero(b: Uint8Array): boolean {
   return b.every((x) => x === 0)
 }
 
-function readTerms(r: PartReader, at: string): Terms {
+function readTerms(r: PartReader, at: string, version: ProtocolVersion): Terms {
   const rule = '§6.1'
   const ruleset = r.text(1, LIMITS.rulesetBytes, `${at}.ruleset`, rule)
   const parsed = parseRuleset(ruleset)
@@ -76,8 +78,9 @@ function readTerms(r: PartReader, at: string): Terms {
   if (formatRuleset(parsed.value) !== ruleset)
     fail('field.text', `${at}.ruleset`, rule, `not canonical: write "${formatRuleset(parsed.value)}"`)
   const maxTurns = r.range(`${at}.maxTurns`, rule, r.u16(`${at}.maxTurns`, rule), 1, LIMITS.maxTurns)
+  const maxDeadline = version === 3 ? LIMITS.maxDeadlineMs : LIMITS.maxDeadlineMsV4
   const deadline = (name: string): number =>
-    r.range(`${at}.${name}`, rule, r.u32(`${at}.${name}`, rule), LIMITS.minDeadlineMs, LIMITS.maxDeadlineMs)
+    r.range(`${at}.${name}`, rule, r.u32(`${at}.${name}`, rule), LIMITS.minDeadlineMs, maxDeadline)
   const setupMs = deadline('setupMs')
   const turnMs = deadline('turnMs')
   const replyMs = deadline('replyMs')
@@ -105,7 +108,24 @@ function readTerms(r: PartReader, at: string): Terms {
   if (kind === 'continued' && game === 1 && !noExtra)
     fail('field.range', `${at}.additionalA`, rule, 'the first game of a continued match has no additional ships')
   const match: MatchTerms = { kind, game, of, previous: isZero(previous) ? ZERO_ID : previous, additional }
-  return { ruleset, maxTurns, setupMs, turnMs, replyMs, sanction: 'forfeit', match }
+  const terms: Terms = { ruleset, maxTurns, setupMs, turnMs, replyMs, sanction: 'forfeit', match }
+  return version === 3 ? terms : { ...terms, ...readWitness(r, at) }
+}
+
+/** SPEC §6.1 (version 4): the reserve and the witness terms. */
+function readWitness(r: PartReader, at: string): { reserveMs: number; notary?: Uint8Array } {
+  const rule = '§6.1'
+  const reserveMs = r.range(`${at}.reserveMs`, rule, r.u32(`${at}.reserveMs`, rule), 0, LIMITS.maxReserveMs)
+  const witness = r.range(`${at}.witness`, rule, r.u8(`${at}.witness`, rule), 0, 1)
+  if (witness === 0) {
+    // A reserve is drawn down by receipts: without a notary nothing could draw it down.
+    if (reserveMs !== 0) fail('field.range', `${at}.reserveMs`, rule, 'a time reserve needs a notary (witness 1)')
+    return { reserveMs }
+  }
+  const notary = r.bytes(PUBLIC_KEY_BYTES, `${at}.notary`, rule)
+  const problem = publicKeyProblem(notary)
+  if (problem !== undefined) fail('field.range', `${at}.notary`, '§5.2', `the notary key is not usable (${problem})`)
+  return { reserveMs, notary }
 }
 
 const TURN_RULE = '§7'
@@ -114,13 +134,25 @@ function readTurn(r: PartReader, at: string): number {
   return r.range(`${at}.turn`, TURN_RULE, r.u16(`${at}.turn`, TURN_RULE), 1, LIMITS.maxTurns)
 }
 
-function readAnswer(r: PartReader, at: string): StrikeAnswer {
+function readAnswer(r: PartReader, at: string, version: ProtocolVersion): StrikeAnswer {
   const rule = '§7.6'
   const code = r.range(`${at}.result`, rule, r.u8(`${at}.result`, rule), 0, 2)
   const salt = r.bytes(SALT_BYTES, `${at}.salt`, rule)
   // A hit on a missile explodes it and at most its six face neighbours (C-20).
   const explosions = r.cells(`${at}.explosions`, rule, 0, 7)
-  return { result: STRIKE_RESULTS[code] ?? 'miss', salt, explosions }
+  const answer: StrikeAnswer = { result: STRIKE_RESULTS[code] ?? 'miss', salt, explosions }
+  if (version === 3) return answer
+  // Version 4: the occupancy opening of each explosion cell after the target (PROTOCOL-4.md §7).
+  const explosionSalts: Uint8Array[] = []
+  for (let i = 1; i < explosions.length; i++)
+    explosionSalts.push(r.bytes(SALT_BYTES, `${at}.explosionSalts[${i - 1}]`, rule))
+  return { ...answer, explosionSalts }
+}
+
+/** SPEC §7: each version's part types by code. */
+const CODE_PARTS: Readonly<Record<ProtocolVersion, ReadonlyMap<number, PartType>>> = {
+  3: new Map(Object.entries(PART_CODES_BY_VERSION[3]).map(([t, c]) => [c, t as PartType])),
+  4: new Map(Object.entries(PART_CODES_BY_VERSION[4]).map(([t, c]) => [c, t as PartType])),
 }
 
 function ascending(r: PartReader, cells: readonly number[], field: string, rule: string): void {
@@ -129,26 +161,28 @@ function ascending(r: PartReader, cells: readonly number[], field: string, rule:
       fail('field.order', `${field}[${i}]`, rule, 'cells must be in strictly ascending index order')
 }
 
-function readPart(r: PartReader, sender: Role, at: string): Part {
+function readPart(r: PartReader, sender: Role, at: string, version: ProtocolVersion): Part {
   const code = r.u8(`${at}.type`, '§7')
-  switch (code) {
-    case PART_CODES.hello: {
+  const type = CODE_PARTS[version].get(code)
+  switch (type) {
+    case 'hello': {
       const key = r.bytes(PUBLIC_KEY_BYTES, `${at}.key`, '§6.1')
       const nonce = r.bytes(32, `${at}.nonce`, '§6.1')
-      const h: Hello = { t: 'hello', key, nonce, terms: sender === 'A' ? readTerms(r, `${at}.terms`) : undefined }
+      const terms = sender === 'A' ? readTerms(r, `${at}.terms`, version) : undefined
+      const h: Hello = { t: 'hello', key, nonce, terms }
       return h
     }
-    case PART_CODES.refuse: {
+    case 'refuse': {
       const reason =
         REFUSAL_REASONS[r.range(`${at}.reason`, '§6.2', r.u8(`${at}.reason`, '§6.2'), 1, REFUSAL_REASONS.length) - 1] ??
         'busy'
       return { t: 'refuse', reason, detail: r.text(1, LIMITS.detailBytes, `${at}.detail`, '§6.2') }
     }
-    case PART_CODES.setup:
+    case 'setup':
       return { t: 'setup', cells: r.bytes(SETUP_COMMITMENT_BYTES, `${at}.cells`, '§4.2') }
-    case PART_CODES.commit:
+    case 'commit':
       return { t: 'commit', turn: readTurn(r, at), record: r.bytes(HASH_BYTES, `${at}.record`, '§4.3') }
-    case PART_CODES.aspects: {
+    case 'aspects': {
       const rule = '§7.5'
       const turn = readTurn(r, at)
       const idle = r.bool(`${at}.idle`, rule)
@@ -157,11 +191,23 @@ function readPart(r: PartReader, sender: Role, at: string): Part {
       for (let i = 0; i < n; i++) beams.push(r.cells(`${at}.beams[${i}]`, rule, 3, LIMITS.beamCells))
       const strikes = r.cells(`${at}.strikes`, rule, 0, LIMITS.listItems)
       const scans = r.cells(`${at}.scans`, rule, 0, LIMITS.listItems)
-      const kamikaze = r.cells(`${at}.kamikaze`, rule, 0, LIMITS.listItems)
-      const a: Aspects = { t: 'aspects', turn, idle, beams, strikes, scans, kamikaze }
+      if (version === 3) {
+        const kamikaze = r.cells(`${at}.kamikaze`, rule, 0, LIMITS.listItems)
+        const a: Aspects = { t: 'aspects', turn, idle, beams, strikes, scans, kamikaze }
+        return a
+      }
+      // Version 4: each launch cell with its occupancy opening (PROTOCOL-4.md §7).
+      const n4 = r.count(`${at}.kamikaze`, rule, 0, LIMITS.listItems)
+      const kamikaze: CellName[] = []
+      const kamikazeSalts: Uint8Array[] = []
+      for (let i = 0; i < n4; i++) {
+        kamikaze.push(r.cell(`${at}.kamikaze[${i}].cell`, rule))
+        kamikazeSalts.push(r.bytes(SALT_BYTES, `${at}.kamikaze[${i}].salt`, rule))
+      }
+      const a: Aspects = { t: 'aspects', turn, idle, beams, strikes, scans, kamikaze, kamikazeSalts }
       return a
     }
-    case PART_CODES.results: {
+    case 'results': {
       const rule = '§7.6'
       const turn = readTurn(r, at)
       const fleetDestroyed = r.bool(`${at}.fleetDestroyed`, rule)
@@ -170,12 +216,12 @@ function readPart(r: PartReader, sender: Role, at: string): Part {
       for (let i = 0; i < nb; i++) {
         const k = r.count(`${at}.beams[${i}]`, rule, 3, LIMITS.beamCells)
         const answers: StrikeAnswer[] = []
-        for (let j = 0; j < k; j++) answers.push(readAnswer(r, `${at}.beams[${i}][${j}]`))
+        for (let j = 0; j < k; j++) answers.push(readAnswer(r, `${at}.beams[${i}][${j}]`, version))
         beams.push(answers)
       }
       const ns = r.count(`${at}.strikes`, rule, 0, LIMITS.listItems)
       const strikes: StrikeAnswer[] = []
-      for (let i = 0; i < ns; i++) strikes.push(readAnswer(r, `${at}.strikes[${i}]`))
+      for (let i = 0; i < ns; i++) strikes.push(readAnswer(r, `${at}.strikes[${i}]`, version))
       const nq = r.count(`${at}.scans`, rule, 0, LIMITS.listItems)
       const scans: ScanAnswer[] = []
       for (let i = 0; i < nq; i++) {
@@ -206,7 +252,7 @@ function readPart(r: PartReader, sender: Role, at: string): Part {
       const res: Results = { t: 'results', turn, fleetDestroyed, beams, strikes, scans, destroyed }
       return res
     }
-    case PART_CODES.flashcube: {
+    case 'flashcube': {
       const rule = '§7.7'
       const turn = readTurn(r, at)
       const n = r.count(`${at}.reports`, rule, 0, LIMITS.listItems)
@@ -237,7 +283,7 @@ function readPart(r: PartReader, sender: Role, at: string): Part {
       const fc: Flashcube = { t: 'flashcube', turn, reports }
       return fc
     }
-    case PART_CODES.reveal: {
+    case 'reveal': {
       const rule = '§7.8'
       const seed = r.bytes(SEED_BYTES, `${at}.seed`, rule)
       const n = r.count(`${at}.setup`, rule, 1, LIMITS.setupShips)
@@ -260,13 +306,20 @@ function readPart(r: PartReader, sender: Role, at: string): Part {
       const rv: Reveal = { t: 'reveal', seed, setup, records }
       return rv
     }
-    case PART_CODES.stop: {
-      const reason =
-        STOP_REASONS[r.range(`${at}.reason`, '§7.9', r.u8(`${at}.reason`, '§7.9'), 1, STOP_REASONS.length) - 1] ??
-        'claim'
+    case 'stop': {
+      // Version 3 has four reasons; version 4 adds the outage (5).
+      const reasons = version === 3 ? 4 : STOP_REASONS.length
+      const reason = STOP_REASONS[r.range(`${at}.reason`, '§7.9', r.u8(`${at}.reason`, '§7.9'), 1, reasons) - 1] ?? 'claim'
       return { t: 'stop', reason, detail: r.text(1, LIMITS.detailBytes, `${at}.detail`, '§7.9') }
     }
-    case PART_CODES.verdict: {
+    case 'close':
+      return { t: 'close' }
+    case 'offer':
+      r.range(`${at}.kind`, '§7.11', r.u8(`${at}.kind`, '§7.11'), 1, 1)
+      return { t: 'offer', kind: 'draw' }
+    case 'accept':
+      return { t: 'accept' }
+    case 'verdict': {
       const rule = '§7.10'
       const outcome =
         VERDICT_OUTCOMES[r.range(`${at}.outcome`, rule, r.u8(`${at}.outcome`, rule), 0, VERDICT_OUTCOMES.length - 1)] ??
@@ -287,9 +340,9 @@ function readPart(r: PartReader, sender: Role, at: string): Part {
   }
 }
 
-export function readParts(r: PartReader, sender: Role, at: string): Part[] {
+export function readParts(r: PartReader, sender: Role, at: string, version: ProtocolVersion = 3): Part[] {
   const n = r.count(`${at}.count`, '§5.1', 1, 4)
   const parts: Part[] = []
-  for (let i = 0; i < n; i++) parts.push(readPart(r, sender, `parts[${i}]`))
+  for (let i = 0; i < n; i++) parts.push(readPart(r, sender, `parts[${i}]`, version))
   return parts
 }

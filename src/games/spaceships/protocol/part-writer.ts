@@ -6,8 +6,9 @@ import { SALT_BYTES } from './commitments.js'
 import { Writer } from '../../../core/wire/binary.js'
 import {
   type CellName,
-  PART_CODES,
+  PART_CODES_BY_VERSION,
   type Part,
+  type ProtocolVersion,
   REFUSAL_REASONS,
   SCAN_RESULTS,
   SHIP_CODES,
@@ -29,7 +30,7 @@ export class PartWriter extends Writer {
   }
 }
 
-function writeTerms(w: PartWriter, t: Terms): void {
+function writeTerms(w: PartWriter, t: Terms, version: ProtocolVersion): void {
   w.text8(t.ruleset).u16(t.maxTurns).u32(t.setupMs).u32(t.turnMs).u32(t.replyMs).u8(1)
   const m = t.match
   w.u8(m.kind === 'single' ? 0 : m.kind === 'scored' ? 1 : 2)
@@ -38,6 +39,14 @@ function writeTerms(w: PartWriter, t: Terms): void {
     .bytes(m.previous)
     .u16(m.additional[0])
     .u16(m.additional[1])
+  if (version === 3) {
+    if ((t.reserveMs ?? 0) !== 0 || t.notary !== undefined) throw new Error('version 3 terms have no witness')
+    return
+  }
+  // SPEC §6.1 (version 4): the reserve, then the witness: 0, or 1 and the notary's key.
+  w.u32(t.reserveMs ?? 0)
+  if (t.notary === undefined) w.u8(0)
+  else w.u8(1).bytes(t.notary)
 }
 
 /** SPEC §7.6, §7.7: a salt is exactly `SALT_BYTES`; anything else would be signed as malformed bytes. */
@@ -46,16 +55,24 @@ function salt(s: Uint8Array): Uint8Array {
   return s
 }
 
-function writeAnswer(w: PartWriter, a: StrikeAnswer): void {
+function writeAnswer(w: PartWriter, a: StrikeAnswer, version: ProtocolVersion): void {
   w.u8(STRIKE_RESULTS.indexOf(a.result)).bytes(salt(a.salt)).cells(a.explosions)
+  if (version === 3) return
+  // SPEC §7.6 (version 4): the occupancy opening of each explosion cell after the target.
+  const salts = a.explosionSalts ?? []
+  if (salts.length !== Math.max(0, a.explosions.length - 1))
+    throw new Error(`${a.explosions.length} explosion cells need ${Math.max(0, a.explosions.length - 1)} salts`)
+  for (const x of salts) w.bytes(salt(x))
 }
 
-export function writePart(w: PartWriter, p: Part): void {
-  w.u8(PART_CODES[p.t])
+export function writePart(w: PartWriter, p: Part, version: ProtocolVersion = 3): void {
+  const code = PART_CODES_BY_VERSION[version][p.t]
+  if (code === undefined) throw new Error(`version ${version} has no ${p.t} part`)
+  w.u8(code)
   switch (p.t) {
     case 'hello':
       w.bytes(p.key).bytes(p.nonce)
-      if (p.terms !== undefined) writeTerms(w, p.terms)
+      if (p.terms !== undefined) writeTerms(w, p.terms, version)
       return
     case 'refuse':
       w.u8(REFUSAL_REASONS.indexOf(p.reason) + 1).text8(p.detail)
@@ -71,7 +88,15 @@ export function writePart(w: PartWriter, p: Part): void {
         .u8(p.idle ? 1 : 0)
         .u8(p.beams.length)
       for (const b of p.beams) w.cells(b)
-      w.cells(p.strikes).cells(p.scans).cells(p.kamikaze)
+      w.cells(p.strikes).cells(p.scans)
+      if (version === 3) w.cells(p.kamikaze)
+      else {
+        // SPEC §7.5 (version 4): each launch cell with its occupancy opening.
+        const salts = p.kamikazeSalts ?? []
+        if (salts.length !== p.kamikaze.length) throw new Error('each kamikaze launch cell needs its salt')
+        w.u8(p.kamikaze.length)
+        p.kamikaze.forEach((c, i) => w.u8(cellIndex(c)).bytes(salt(salts[i] ?? new Uint8Array())))
+      }
       return
     case 'results':
       w.u16(p.turn)
@@ -79,10 +104,10 @@ export function writePart(w: PartWriter, p: Part): void {
         .u8(p.beams.length)
       for (const b of p.beams) {
         w.u8(b.length)
-        for (const a of b) writeAnswer(w, a)
+        for (const a of b) writeAnswer(w, a, version)
       }
       w.u8(p.strikes.length)
-      for (const a of p.strikes) writeAnswer(w, a)
+      for (const a of p.strikes) writeAnswer(w, a, version)
       w.u8(p.scans.length)
       for (const s of p.scans) w.u8(SCAN_RESULTS.indexOf(s.result)).bytes(salt(s.salt))
       w.u8(p.destroyed.length)
@@ -116,7 +141,14 @@ export function writePart(w: PartWriter, p: Part): void {
       for (const r of p.records) w.text16(r)
       return
     case 'stop':
+      if (version === 3 && p.reason === 'outage') throw new Error('version 3 has no outage stop')
       w.u8(STOP_REASONS.indexOf(p.reason) + 1).text8(p.detail)
+      return
+    case 'offer':
+      w.u8(1)
+      return
+    case 'close':
+    case 'accept':
       return
     case 'verdict':
       w.u8(VERDICT_OUTCOMES.indexOf(p.outcome))

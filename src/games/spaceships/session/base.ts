@@ -14,7 +14,15 @@ import { frameEnvelope } from '../protocol/codec.js'
 import { type SealedEnvelope, decodeFrameWith } from '../protocol/envelope.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import type { FrameContext } from '../protocol/frame.js'
-import { LIMITS, type Role, type Terms, otherRole } from '../protocol/messages.js'
+import {
+  LIMITS,
+  PROTOCOL_VERSION,
+  type ProtocolVersion,
+  type Role,
+  type Terms,
+  otherRole,
+} from '../protocol/messages.js'
+import { versionOfEnvelopes } from '../protocol/file.js'
 import { GameState, isStopEnvelope } from '../verify/game.js'
 import { type Clock, systemClock } from '../../../core/session/clock.js'
 import type { Resignation } from './strategy.js'
@@ -126,12 +134,17 @@ export abstract class SessionBase {
 
   protected finishedCalled = false
 
+  /** SPEC §5.1: the game's version; a resumed game's is the one its transcript holds. */
+  protected readonly version: ProtocolVersion
+
   constructor(protected readonly o: SessionOptions) {
     this.me = o.role
     this.them = otherRole(o.role)
     this.clock = o.clock ?? systemClock
     this.terms = o.terms
-    const checked = termsProblem(o.terms)
+    const held = o.store.envelopes()
+    this.version = held.length > 0 ? versionOfEnvelopes(held) : (o.version ?? PROTOCOL_VERSION)
+    const checked = termsProblem(o.terms, this.version)
     if (checked !== undefined) throw new Error(`unusable terms: ${checked}`)
     const r = parseRuleset(o.terms.ruleset)
     if (!r.ok) throw new Error(`unusable ruleset in the terms: ${r.error.message}`)
@@ -157,6 +170,7 @@ export abstract class SessionBase {
 
   protected frames(): FrameContext {
     return {
+      version: this.version,
       game: this.state?.game,
       hashAt: (role, seq) => (role === this.me ? this.mine : this.theirs)[seq]?.hash,
       positionOf: (id) => this.position.get(id),

@@ -44,7 +44,9 @@ export abstract class Composer extends PlayerSide {
       return this.refuse('key', 'the hello is not signed by the peer this connection reached')
     if (this.me === 'B') {
       const terms = hello.terms
-      if (terms === undefined || !sameTerms(terms, this.o.terms))
+      if (s.envelope.version !== this.version)
+        return this.refuse('version', `A's hello is of version ${s.envelope.version}; this side plays ${this.version}`)
+      if (terms === undefined || !sameTerms(terms, this.o.terms, this.version))
         return this.refuse('terms', 'the hello states other terms than the invite')
       await this.sendHello()
     } else {
@@ -67,7 +69,7 @@ export abstract class Composer extends PlayerSide {
       const a = this.mine[0]
       const b = this.theirs[0]
       if (a === undefined || b === undefined) return
-      this.refusalGame = gameIdOf(a.hash, b.hash)
+      this.refusalGame = gameIdOf(a.hash, b.hash, this.version)
       await this.sendEnvelope([{ t: 'refuse', reason, detail }], b.hash)
     }
   }
@@ -80,9 +82,9 @@ export abstract class Composer extends PlayerSide {
     const terms = helloA.envelope.parts[0]?.t === 'hello' ? helloA.envelope.parts[0].terms : undefined
     if (terms === undefined) throw new Error("A's hello holds no terms")
     this.terms = terms
-    const game = gameIdOf(helloA.hash, helloB.hash)
+    const game = gameIdOf(helloA.hash, helloB.hash, this.version)
     this.state = new GameState(terms, game, helloA, helloB)
-    this.secrets = new SideSecrets(this.seed, game, ROLE_INDEX[this.me])
+    this.secrets = new SideSecrets(this.seed, game, ROLE_INDEX[this.me], this.version)
     this.startSetup()
   }
 
@@ -122,7 +124,7 @@ export abstract class Composer extends PlayerSide {
         case 'aspects': {
           const r = this.records.get(t)
           if (r === undefined || isResignation(r)) return undefined
-          out.push(aspectsMessage(this.ruleset, t, r.record))
+          out.push(aspectsMessage(this.ruleset, t, r.record, this.salts(), this.version))
           break
         }
         case 'results': {
@@ -136,6 +138,7 @@ export abstract class Composer extends PlayerSide {
               theirAspects,
               resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)),
               this.salts(),
+              this.version,
             ),
           )
           break
@@ -153,6 +156,13 @@ export abstract class Composer extends PlayerSide {
         case 'verdict':
           out.push(this.verdictPart(out))
           break
+        case 'close':
+          // Version 4 (SPEC §6.3): acknowledges the other side's reveal and states nothing.
+          out.push({ t: 'close' })
+          break
+        case 'accept':
+        case 'offer':
+          return undefined
         case 'hello':
         case 'refuse':
         case 'stop':
@@ -225,6 +235,7 @@ export abstract class Composer extends PlayerSide {
     const prev = this.mine[seq - 1]?.hash
     const ack = override.ack ?? this.latestTheirs()?.hash
     return seal(this.o.keys, {
+      version: this.version,
       sender: this.me,
       seq,
       game: seq >= 1 ? (override.game ?? this.state?.game ?? this.refusalGame) : undefined,

@@ -5,7 +5,7 @@ import type { CheckedRecord } from '../rules/legality.js'
 import type { Setup } from '../rules/setup.js'
 import type { SealedEnvelope } from '../protocol/envelope.js'
 import type { TranscriptStore } from '../protocol/file.js'
-import type { Part, Role, StopReason, Terms } from '../protocol/messages.js'
+import type { Part, ProtocolVersion, Role, StopReason, Terms } from '../protocol/messages.js'
 import type { Verdict } from '../verify/verify.js'
 import type { Channel } from '../../../core/session/channel.js'
 import type { Clock } from '../../../core/session/clock.js'
@@ -58,6 +58,11 @@ export interface SessionOptions {
   readonly keys: KeyPair
   /** A: the terms it offers. B: the terms it agreed to (the invite's); a hello with other terms is refused. */
   readonly terms: Terms
+  /**
+   * SPEC §1, §5.1: the protocol version of a new game (A states it in its hello; B plays only
+   * this one). A resumed game keeps the version its transcript holds. Default: `PROTOCOL_VERSION`.
+   */
+  readonly version?: ProtocolVersion
   readonly secrets: SecretSource
   /**
    * Where envelopes are persisted. If it already holds envelopes of this game (a restarted

@@ -164,6 +164,7 @@ export abstract class PlayerSide extends Intake {
       theirAspects,
       resolveIncoming(this.ruleset, start, r.record, visibleAspectsOf(theirAspects)),
       this.salts(),
+      this.version,
     )
   }
 

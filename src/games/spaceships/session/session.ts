@@ -140,8 +140,11 @@ class Session extends Composer {
         await this.handle(await this.events.next(), due)
         continue
       }
-      // The peer's turn. A missing courtesy verdict at the very end is waited for, never claimed.
-      const courtesy = due.phase === 'end' && due.parts.length === 1 && due.parts[0] === 'verdict'
+      // The peer's turn. A missing courtesy verdict (version 3) or close (version 4) at the very end
+      // is waited for, never claimed: both reveals are in, and nothing the peer could still send
+      // changes the result.
+      const courtesy =
+        due.phase === 'end' && due.parts.length === 1 && (due.parts[0] === 'verdict' || due.parts[0] === 'close')
       const deadline = Math.max(this.deadlineOf(due), this.resumeGraceUntil)
       this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline })
       const ev = await this.nextEvent(deadline)

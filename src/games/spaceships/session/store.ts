@@ -4,11 +4,15 @@
  */
 import type { TranscriptStore } from '../../../core/transcript/file.js'
 import { fileStore as coreFileStore } from '../../../core/session/file-store.js'
-import { TRANSCRIPT } from '../protocol/file.js'
+import { transcriptFormats } from '../protocol/file.js'
+import type { ProtocolVersion } from '../protocol/messages.js'
 
 export { StorageError } from '../../../core/session/file-store.js'
 
-/** The transcript file at `path`, created with its header if missing (SPEC §11). */
-export function fileStore(path: string): TranscriptStore {
-  return coreFileStore(path, TRANSCRIPT)
+/**
+ * The transcript file at `path`: an existing file is read in the version its header names; a
+ * missing one is created with the header of `version` (SPEC §11).
+ */
+export function fileStore(path: string, version?: ProtocolVersion): TranscriptStore {
+  return coreFileStore(path, transcriptFormats(version))
 }

@@ -2,13 +2,14 @@
 import { toBase64url } from '../../../core/commit/bytes.js'
 import { decodeFramed, encodeUnsigned } from '../protocol/codec.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
-import { LIMITS, type Terms, type VerdictPart } from '../protocol/messages.js'
+import { LIMITS, type ProtocolVersion, type Terms, type VerdictPart } from '../protocol/messages.js'
 import type { ProtocolOffence } from '../verify/offence.js'
 import type { Verdict } from '../verify/verify.js'
 
 /** A's hello with `terms` and zero key and nonce, unsigned: the terms' canonical bytes in place. */
-function helloWith(terms: Terms): Uint8Array {
+function helloWith(terms: Terms, version: ProtocolVersion): Uint8Array {
   return encodeUnsigned({
+    version,
     sender: 'A',
     seq: 0,
     game: undefined,
@@ -19,20 +20,20 @@ function helloWith(terms: Terms): Uint8Array {
 }
 
 /** Why terms cannot go into a hello (SPEC §6.1), or undefined: they are encoded and decoded strictly. */
-export function termsProblem(terms: Terms): string | undefined {
+export function termsProblem(terms: Terms, version: ProtocolVersion = 3): string | undefined {
   let bytes: Uint8Array
   try {
-    bytes = helloWith(terms)
+    bytes = helloWith(terms, version)
   } catch (e) {
     return (e as Error).message
   }
-  const d = decodeFramed({ sender: 'A', seq: 0, unsigned: bytes, sig: new Uint8Array(64) })
+  const d = decodeFramed({ version, sender: 'A', seq: 0, unsigned: bytes, sig: new Uint8Array(64) })
   return d.ok ? undefined : describeProtocolError(d.error)
 }
 
 /** Whether two terms are the same: one encoding per value (SPEC §3.1), so the same bytes. */
-export function sameTerms(a: Terms, b: Terms): boolean {
-  return toBase64url(helloWith(a)) === toBase64url(helloWith(b))
+export function sameTerms(a: Terms, b: Terms, version: ProtocolVersion = 3): boolean {
+  return toBase64url(helloWith(a, version)) === toBase64url(helloWith(b, version))
 }
 
 /** Whether an envelope's unsigned bytes name `game` (SPEC §5.1: the game id follows the 4-byte head). */

@@ -15,6 +15,7 @@ import {
   type Destruction,
   type Flashcube,
   type FlashcubeAnswer,
+  type ProtocolVersion,
   type Results,
   SHIP_CODES,
   cellIndex,
@@ -29,9 +30,16 @@ export interface Salts {
 const NO_SALT = new Uint8Array(SALT_BYTES)
 export const NO_SALTS: Salts = { occupancy: () => NO_SALT, detail: () => NO_SALT }
 
-export function aspectsMessage(ruleset: Ruleset, turn: number, record: CheckedRecord): Aspects {
+/** The aspects of a record (SPEC §7.5); version 4 opens each kamikaze launch cell with `salts`. */
+export function aspectsMessage(
+  ruleset: Ruleset,
+  turn: number,
+  record: CheckedRecord,
+  salts: Salts = NO_SALTS,
+  version: ProtocolVersion = 3,
+): Aspects {
   const shown = aspectsOf(record)
-  return {
+  const aspects: Aspects = {
     t: 'aspects',
     turn,
     idle: record.entitlements.onlyKamikazeAndScans && onlyScans(ruleset, record),
@@ -40,13 +48,33 @@ export function aspectsMessage(ruleset: Ruleset, turn: number, record: CheckedRe
     scans: shown.scans.map(formatCell),
     kamikaze: shown.kamikaze.map(formatCell),
   }
+  return version === 3 ? aspects : { ...aspects, kamikazeSalts: shown.kamikaze.map((c) => salts.occupancy(c)) }
 }
 
 /** Answers to the other side's aspects, in their order, and this side's destruction reports (SPEC §7.6). */
-export function resultsMessage(turn: number, theirAspects: Aspects, half: IncomingResolution, salts: Salts): Results {
+export function resultsMessage(
+  turn: number,
+  theirAspects: Aspects,
+  half: IncomingResolution,
+  salts: Salts,
+  version: ProtocolVersion = 3,
+): Results {
+  // Version 4 (SPEC §7.6): each explosion cell after the target is opened too.
+  const opened = (explosions: readonly Cell[]): { explosionSalts?: Uint8Array[] } =>
+    version === 3 ? {} : { explosionSalts: explosions.slice(1).map((c) => salts.occupancy(c)) }
   const answers = half.exchanges.flatMap((e) =>
     e.kind === 'beam-strike' || e.kind === 'strike'
-      ? [{ e, a: { result: e.result, salt: salts.occupancy(e.target), explosions: e.explosions.map(formatCell) } }]
+      ? [
+          {
+            e,
+            a: {
+              result: e.result,
+              salt: salts.occupancy(e.target),
+              explosions: e.explosions.map(formatCell),
+              ...opened(e.explosions),
+            },
+          },
+        ]
       : [],
   )
   const reports = half.destructions

@@ -85,7 +85,7 @@ function noGame(
 export function gameOfFile(file: FileEvidence): string | undefined {
   const r = reading([file], [])
   const named = (r.pairs[0] ?? []).find((p) => r.judge(p).authentic)
-  if (named !== undefined) return named.id
+  if (named !== undefined) return named.key
   let best: { game: string; count: number } | undefined
   for (const [game, list] of r.byGame)
     if (best === undefined || list.length > best.count) best = { game, count: list.length }
@@ -166,7 +166,7 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
     const foreign: Note[] = []
     for (const it of items) {
       const f = it.framed
-      const inGame = f.seq === 0 ? it.id === pair.hellos[f.sender].id : r.pool.get(it.id)?.game === pair.id
+      const inGame = f.seq === 0 ? it.id === pair.hellos[f.sender].id : r.pool.get(it.id)?.game === pair.key
       if (inGame) continue
       const what =
         f.seq === 0
@@ -177,7 +177,7 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
     notes.push(...foreign.sort((x, y) => x.line - y.line))
   }
   // SPEC §5.4, §12.2: the game's envelopes authenticated (when the pair was judged), and the rest noted.
-  const after = r.byGame.get(pair.id) ?? []
+  const after = r.byGame.get(pair.key) ?? []
   const candidates: Record<Role, Candidate[]> = {
     A: [pair.hellos.A, ...after.filter((c) => c.framed.sender === 'A')],
     B: [pair.hellos.B, ...after.filter((c) => c.framed.sender === 'B')],

@@ -7,7 +7,7 @@
 import { parseRuleset, type Ruleset } from '../rules/ruleset.js'
 import { toBase64url } from '../../../core/commit/bytes.js'
 import type { SealedEnvelope } from '../protocol/envelope.js'
-import { type Part, ROLE_INDEX, type Role, type Terms, otherRole } from '../protocol/messages.js'
+import { type Part, type ProtocolVersion, ROLE_INDEX, type Role, type Terms, otherRole } from '../protocol/messages.js'
 import { type SideLog, emptySideLog, logPart } from './log.js'
 import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
 import { type Due, Schedule, matchesDue } from './schedule.js'
@@ -26,6 +26,8 @@ export class GameState {
   lastPhase: SealedEnvelope | undefined
   /** Each side's stop envelope, once admitted (SPEC §6.5). */
   readonly stops: Partial<Record<Role, SealedEnvelope>> = {}
+  /** The game's version (SPEC §5.1), which A's hello states. */
+  readonly version: ProtocolVersion
 
   /**
    * Starts from the two hellos, which the caller has checked (keys, signatures, B's ack of A's
@@ -40,7 +42,8 @@ export class GameState {
     const r = parseRuleset(terms.ruleset)
     if (!r.ok) throw new Error(`terms hold an unusable ruleset: ${r.error.message}`)
     this.ruleset = r.value
-    this.schedule = new Schedule(terms.maxTurns)
+    this.version = helloA.envelope.version
+    this.schedule = new Schedule(terms.maxTurns, this.version)
     for (const h of [helloA, helloB]) {
       for (const p of h.envelope.parts) logPart(this.logs[h.envelope.sender], p, 0)
       this.schedule.advance(h.envelope.parts)
@@ -112,7 +115,7 @@ export class GameState {
       logPart(this.logs[X], p, e.seq)
     }
     // Checked after the parts: a false report that also sends a commitment ahead is the false report.
-    const ahead = this.schedule.aheadProblem(e.parts)
+    const ahead = this.schedule.aheadProblem(e.parts) ?? this.schedule.offerProblem(e.parts)
     if (ahead !== undefined) {
       first ??= this.violation(X, e.seq, turn, ahead)
       if (options.own !== true) return first
@@ -127,7 +130,14 @@ export class GameState {
     const Y = otherRole(X)
     switch (p.t) {
       case 'setup':
-        this.views[X] = new SideView(X, this.ruleset, this.game, p.cells, this.terms.match.additional[ROLE_INDEX[X]])
+        this.views[X] = new SideView(
+          X,
+          this.ruleset,
+          this.game,
+          p.cells,
+          this.terms.match.additional[ROLE_INDEX[X]],
+          this.version,
+        )
         return undefined
       case 'aspects':
         return this.views[X]?.checkAspects(p.turn, p)

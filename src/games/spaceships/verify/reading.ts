@@ -60,6 +60,11 @@ export interface Pair {
   readonly sealed: Record<Role, SealedEnvelope>
   readonly game: Uint8Array
   readonly id: string
+  /**
+   * SPEC §5.1, §12.1: the game's version and id (`4:…`): an envelope belongs to a game only in the
+   * game's version, whose tag its id was derived under.
+   */
+  readonly key: string
 }
 
 /** Each sender's envelopes of one game authenticated by §5.4, and the gaps found doing so. */
@@ -188,7 +193,7 @@ function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
           game:
             f.seq === 0 || f.unsigned.length < PREV_AT + HASH_BYTES
               ? undefined
-              : idOf(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES)),
+              : `${f.version}:${idOf(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES))}`,
         })
       else {
         if (!known.sigIds.has(sigId)) {
@@ -237,11 +242,14 @@ function pairsOf(
       if (!unpaired.includes(a)) unpaired.push(a)
       continue
     }
-    const game = gameIdOf(a.hash, b.hash)
+    // B's hello answers A's in A's version (SPEC §6.1); in another it answers no game.
+    if (b.framed.version !== a.framed.version) continue
+    const game = gameIdOf(a.hash, b.hash, a.framed.version)
     const id = idOf(game)
-    if (games.has(id)) continue
-    games.add(id)
-    pairs.push({ hellos: { A: a, B: b }, sealed: { A: sa, B: sb }, game, id })
+    const key = `${a.framed.version}:${id}`
+    if (games.has(key)) continue
+    games.add(key)
+    pairs.push({ hellos: { A: a, B: b }, sealed: { A: sa, B: sb }, game, id, key })
   }
   return { pairs, unpaired, orphans }
 }
@@ -338,7 +346,7 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
   const checker = signatureChecker()
   const judged = new Map<string, Judged>()
   const judge = (pair: Pair): Judged => {
-    const known = judged.get(pair.id)
+    const known = judged.get(pair.key)
     if (known !== undefined) return known
     let keyProblem: Judged['keyProblem']
     const keys: Partial<Record<Role, Uint8Array>> = {}
@@ -350,7 +358,7 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
     }
     let auth: Judged['auth']
     if (keyProblem === undefined) {
-      const after = byGame.get(pair.id) ?? []
+      const after = byGame.get(pair.key) ?? []
       const of = (r: Role): Authentication =>
         authenticate(
           r,
@@ -362,7 +370,7 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
     }
     const authentic = auth !== undefined && INDEX_ROLE.every((r) => auth[r].ok.has(pair.hellos[r].id))
     const out: Judged = { pair, keyProblem, auth, authentic }
-    judged.set(pair.id, out)
+    judged.set(pair.key, out)
     return out
   }
   const found = perFile.map((items) => pairsOf(items, pool, decoded))

@@ -29,6 +29,7 @@ import {
   ROLE_INDEX,
   SHIP_CODES,
   cellIndex,
+  type ProtocolVersion,
 } from '../protocol/messages.js'
 import type { SideLog } from './log.js'
 import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
@@ -107,6 +108,7 @@ export function replaySide(
   own: SideLog,
   other: SideLog,
   revealTurn: number,
+  version: ProtocolVersion = 3,
 ): SideReplay {
   const role = own.role
   const records: CheckedRecord[] = []
@@ -145,7 +147,7 @@ export function replaySide(
       valid.error.map(describeViolation).join('; '),
       'setup',
     )
-  const secrets = new SideSecrets(reveal.seed, game, ROLE_INDEX[role])
+  const secrets = new SideSecrets(reveal.seed, game, ROLE_INDEX[role], version)
   if (!constantTimeEqual(secrets.setupVector(cellValues(valid.value)), own.setup.cells)) {
     return fail(
       0,

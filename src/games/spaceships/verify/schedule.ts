@@ -4,7 +4,7 @@
  * verifier walks it over a transcript, so both admit exactly the same envelopes.
  */
 import type { Aspects, EndReason, Part, PartType, Results, Role } from '../protocol/messages.js'
-import { otherRole } from '../protocol/messages.js'
+import { type ProtocolVersion, otherRole } from '../protocol/messages.js'
 
 /** SPEC §6.6: which of the terms' deadlines an envelope is waited for by. */
 export type DeadlineKind = 'reply' | 'setup' | 'turn'
@@ -21,6 +21,11 @@ export interface Due {
   readonly commitTurn?: number
   readonly deadline: DeadlineKind
   readonly phase: 'hello' | 'setup' | 'turn' | 'end'
+  /**
+   * Version 4 (SPEC §6.3, §7.11): the envelope may end with an offer of a draw (where it completes
+   * a turn the game goes on after; `offerProblem` says where it may not).
+   */
+  readonly offerable?: boolean
 }
 
 type State =
@@ -40,8 +45,13 @@ export class Schedule {
   private aspects: Partial<Record<Role, Aspects>> = {}
   private results: Partial<Record<Role, Results>> = {}
   private finished: GameEnd | undefined
+  /** Version 4 (SPEC §7.11): the side whose offer of a draw stands for the other's next phase envelope. */
+  private offered: Role | undefined
 
-  constructor(private readonly maxTurns: number) {}
+  constructor(
+    private readonly maxTurns: number,
+    private readonly version: ProtocolVersion = 3,
+  ) {}
 
   /** The game's end (SPEC §6.4), once the last turn is complete. */
   get end(): GameEnd | undefined {
@@ -87,7 +97,9 @@ export class Schedule {
         const t = s.turn
         switch (s.step) {
           case 1:
-            return { sender: F, parts: ['commit'], turn: t, deadline: 'turn', phase: 'turn' }
+            return this.offered === S
+              ? { sender: F, parts: ['commit'], alternative: ['accept'], turn: t, deadline: 'turn', phase: 'turn' }
+              : { sender: F, parts: ['commit'], turn: t, deadline: 'turn', phase: 'turn' }
           case 2:
             return { sender: S, parts: ['commit', 'aspects'], turn: t, deadline: 'turn', phase: 'turn' }
           case 3:
@@ -102,6 +114,7 @@ export class Schedule {
               commitTurn: t + 1,
               deadline: 'reply',
               phase: 'turn',
+              ...(this.version === 4 ? { offerable: true } : {}),
             }
           }
           case 5:
@@ -113,6 +126,7 @@ export class Schedule {
               commitTurn: t + 1,
               deadline: 'reply',
               phase: 'turn',
+              ...(this.version === 4 ? { offerable: true } : {}),
             }
         }
         break
@@ -122,6 +136,11 @@ export class Schedule {
         const O = otherRole(N)
         const t = this.finished?.turn ?? 0
         if (s.step === 1) return { sender: N, parts: ['reveal'], turn: t, deadline: 'reply', phase: 'end' }
+        // Version 4 (SPEC §6.3): no verdict part; N's close acknowledges O's reveal and states nothing.
+        if (this.version === 4)
+          return s.step === 2
+            ? { sender: O, parts: ['reveal'], turn: t, deadline: 'reply', phase: 'end' }
+            : { sender: N, parts: ['close'], turn: t, deadline: 'reply', phase: 'end' }
         if (s.step === 2) return { sender: O, parts: ['reveal', 'verdict'], turn: t, deadline: 'reply', phase: 'end' }
         return { sender: N, parts: ['verdict'], turn: t, deadline: 'reply', phase: 'end' }
       }
@@ -153,11 +172,46 @@ export class Schedule {
       : `a commitment to turn ${s.turn + 1}, but the game ends after turn ${s.turn} (${end.reason})`
   }
 
+  /**
+   * Version 4 (SPEC §7.11): an offer of a draw ends the envelope that completes a turn, with no
+   * commitment ahead, when the game goes on: then the other side moves first in the next turn and
+   * its next phase envelope, the turn's commitment or the acceptance alone, answers it. `parts`
+   * matched `due()`; this says what is wrong with an `offer` among them, if anything.
+   */
+  offerProblem(parts: readonly Part[]): string | undefined {
+    if (parts.at(-1)?.t !== 'offer') return undefined
+    const s = this.state
+    if (s.phase !== 'turn') return 'an offer of a draw outside a turn'
+    if (parts.some((p) => p.t === 'commit'))
+      return 'an offer of a draw with a commitment ahead: the offer must leave the next turn to the other side'
+    const results = parts.find((p): p is Results => p.t === 'results')
+    if (s.step === 4 && reported(results))
+      return 'an offer of a draw in an envelope after which flashcube data is still due'
+    const due = this.due()
+    const saved = due === undefined ? undefined : this.results[due.sender]
+    if (due !== undefined && results !== undefined) this.results[due.sender] = results
+    const end = this.endOf(s.turn)
+    if (due !== undefined) this.results[due.sender] = saved
+    return end === undefined ? undefined : `an offer of a draw, but the game ends after turn ${s.turn} (${end.reason})`
+  }
+
   /** Advances past the due envelope, which held `parts` (already checked to match `due()`). */
   advance(parts: readonly Part[]): void {
     const s = this.state
     const sender = this.due()?.sender
     if (sender === undefined) return
+    // An offer stands for exactly the other side's next phase envelope (SPEC §7.11).
+    const accepted = parts.length === 1 && parts[0]?.t === 'accept' && this.offered !== undefined
+    const offerer = this.offered
+    this.offered = parts.at(-1)?.t === 'offer' ? sender : undefined
+    if (accepted && s.phase === 'turn' && offerer !== undefined) {
+      // The draw ends the game after the last complete turn; the offerer reveals first.
+      this.finished = { turn: s.turn - 1, reason: 'agreed-draw' }
+      this.aspects = {}
+      this.results = {}
+      this.state = { phase: 'end', step: 1, first: offerer }
+      return
+    }
     for (const p of parts) {
       if (p.t === 'aspects') this.aspects[sender] = p
       if (p.t === 'results') this.results[sender] = p
@@ -225,7 +279,9 @@ function reported(r: Results | undefined): boolean {
 
 /** Whether `parts` is exactly what `due` allows (types in order). */
 export function matchesDue(due: Due, parts: readonly Part[]): boolean {
+  // Version 4: where an offer is allowed it ends the envelope, after what is due there.
+  const body = due.offerable === true && parts.at(-1)?.t === 'offer' ? parts.slice(0, -1) : parts
   const same = (want: readonly PartType[]): boolean =>
-    want.length === parts.length && want.every((t, i) => parts[i]?.t === t)
+    want.length === body.length && want.every((t, i) => body[i]?.t === t)
   return same(due.parts) || (due.alternative !== undefined && same(due.alternative))
 }

@@ -145,6 +145,7 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
       logs[r],
       logs[otherRole(r)],
       ev.turnByPlace(r, logs[r].seqs.get('reveal') ?? 0),
+      state.version,
     )
     replays[r] = rep
     if (rep.offence !== undefined) offences.push(rep.offence)
@@ -199,7 +200,8 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
         reason: end.reason,
         turn: end.turn,
         scores: played.scores,
-        winner: winnerOf(played.scores),
+        // Version 4 (SPEC §12.7, after rule 4): an accepted offer is a draw, whatever the scores.
+        winner: end.reason === 'agreed-draw' ? 'draw' : winnerOf(played.scores),
       }
   }
   const turn = state.schedule.turn

@@ -31,6 +31,7 @@ import {
   type ScanAnswer,
   type StrikeAnswer,
   cellIndex,
+  type ProtocolVersion,
 } from '../protocol/messages.js'
 import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
 import { type FleetTable, fleetsOf } from './fleet-table.js'
@@ -89,8 +90,9 @@ export class SideView {
     game: Uint8Array,
     private readonly vector: Uint8Array,
     additional: number,
+    readonly version: ProtocolVersion = 3,
   ) {
-    this.commitments = new SideCommitments(game, ROLE_INDEX[owner])
+    this.commitments = new SideCommitments(game, ROLE_INDEX[owner], version)
     this.classic = ruleset.variant === 'classic'
     this.fleets = fleetsOf(ruleset, additional)
   }
@@ -192,7 +194,7 @@ export class SideView {
     // 3. Kamikaze launch cells: undamaged ship cells, one per ship, never a death star's or light scout's.
     const launches = new Set<number>()
     const ships = new Set<string>()
-    for (const k of a.kamikaze) {
+    for (const [ki, k] of a.kamikaze.entries()) {
       const c = cellIndex(k)
       if (this.empty[c] === 1) return bad('2.6.1 §4.5.2 C-14 SPEC §8', `kamikaze launch cell ${k} is known to be empty`)
       if (this.destroyed[c] === 1)
@@ -207,6 +209,20 @@ export class SideView {
         )
       if (launches.has(c)) return bad('C-17 SPEC §8', `two kamikaze strikes from ${k}`)
       launches.add(c)
+      // Version 4 (SPEC §7.5): the launch cell's opening proves the ship cell it costs (2.6.1 §4.5.2).
+      if (this.version === 4) {
+        const salt = a.kamikazeSalts?.[ki] ?? new Uint8Array()
+        if (!this.commitments.opensOccupancy(this.vector, c, true, salt))
+          return this.commitments.opensOccupancy(this.vector, c, false, salt)
+            ? bad('2.6.1 §4.5.2 C-14 SPEC §7.5', `kamikaze launch cell ${k}: the opening shows the cell is empty`)
+            : this.offence(
+                turn,
+                'commitment-mismatch',
+                STAGE.record,
+                'SPEC §4.2 §7.5',
+                `kamikaze launch cell ${k}: the salt opens neither occupancy value`,
+              )
+      }
       if (id !== undefined) {
         const name = `${id.type}${id.id}`
         if (ships.has(name)) return bad('C-17 SPEC §8', `two kamikaze strikes from ${name}`)
@@ -306,6 +322,18 @@ export class SideView {
             `${what} on ${target}: explosions must start at the target, then undamaged face neighbours in ascending order, and only on a hit`,
           )
         }
+        // Version 4 (SPEC §7.6): each explosion cell after the target opens as a ship cell.
+        if (this.version === 4)
+          for (const [i, c] of rest.entries()) {
+            const opened = this.openOccupancy(
+              turn,
+              c,
+              true,
+              a.explosionSalts?.[i] ?? new Uint8Array(),
+              `${what} explosion`,
+            )
+            if (opened !== undefined) return opened
+          }
       }
       if (a.result === 'miss') this.empty[cell] = 1
       if (a.result === 'hit') live[cell] = 1
