@@ -54,7 +54,7 @@ describe('clean errors (exit statuses of the README)', () => {
     // The file is read and its content parsed: a version 1 invite is named as such.
     writeFileSync(join(env.dir, 'invite.txt'), 'spaceships1.eyJpZCI6IjAwIn0\n')
     const old = await cli(['join', `@${join(env.dir, 'invite.txt')}`, '--yes'], {}, { env })
-    expect(oneLine(old.err)).toMatch(/an invite of protocol version 1; this node speaks version 3/)
+    expect(oneLine(old.err)).toMatch(/an invite of protocol version 1; this node speaks versions 3 and 4/)
     let games: string[] = []
     try {
       games = readdirSync(join(env.dir, 'state', 'spaceships', 'games'))

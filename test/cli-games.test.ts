@@ -178,7 +178,7 @@ describe('the game library: games, resume, export', () => {
     const old = await cli(['resume', 'eeee'], {}, { env })
     expect(old.code).toBe(64)
     expect(old.err).toBe(
-      'spaceships resume: game eeee5555eeee5555eeee5555eeee5555 cannot be resumed: its invite: an invite of protocol version 2; this node speaks version 3 (SPEC §1): both players need the same version\n',
+      'spaceships resume: game eeee5555eeee5555eeee5555eeee5555 cannot be resumed: its invite: an invite of protocol version 2; this node speaks versions 3 and 4 (SPEC §1): both players need the same version\n',
     )
 
     const play = await cli(['resume', 'bbbb'], {}, { env })

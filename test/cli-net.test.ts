@@ -187,11 +187,11 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(r.code).toBe(64)
     expect(r.err).toContain('that invite is not usable: invite: not JSON inside')
     const wrong = await cli(['join', 'hello', '--yes'], {}, { env })
-    expect(wrong.err).toContain('an invite starts with "spaceships3."')
+    expect(wrong.err).toContain('an invite starts with "spaceships4."')
     // An invite of protocol version 1 is named as such, not as garbage.
     const old = await cli(['join', 'spaceships1.bm90IGpzb24', '--yes'], {}, { env })
     expect(old.code).toBe(64)
-    expect(old.err).toContain('an invite of protocol version 1; this node speaks version 3')
+    expect(old.err).toContain('an invite of protocol version 1; this node speaks versions 3 and 4')
   })
 
   it('the terminal game, driven by typed input: help, an illegal record refused with its rule, a confirmation refused then accepted, an empty line refused, - for nothing, the end screen', async () => {

@@ -22,7 +22,7 @@ import type { BotName } from '../games/spaceships/bot/levels.js'
 import { readRecord } from '../games/spaceships/rules/legality.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET } from '../games/spaceships/rules/ruleset.js'
 import type { Variant } from '../games/spaceships/rules/ships.js'
-import { type PlayerStrategy, isResignation } from '../games/spaceships/session/strategy.js'
+import { type PlayerStrategy, recordText } from '../games/spaceships/session/strategy.js'
 
 const MATCHES: readonly (readonly [BotName, BotName])[] = [
   ['hard', 'medium'],
@@ -66,11 +66,12 @@ function checked(inner: PlayerStrategy, times: number[], out: { records: number;
       const text = await clocked.record(ctx)
       out.records++
       // A bot never resigns: a resignation here is a fault of the bot, counted as an illegal record.
-      if (isResignation(text)) {
+      const played = recordText(text)
+      if (played === undefined) {
         out.illegal.push(`turn ${ctx.turn}: resigned`)
         return text
       }
-      const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'strict')
+      const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, played, 'strict')
       if (!r.ok)
         out.illegal.push(`turn ${ctx.turn}: ${text}: ${r.error.map((v) => `${v.rule} ${v.message}`).join('; ')}`)
       return text

@@ -23,7 +23,12 @@ import { burnoutsOf, resolveIncoming, withBurnouts } from '../games/spaceships/r
 import type { Ruleset } from '../games/spaceships/rules/ruleset.js'
 import { type PlayerState, initialPlayerState } from '../games/spaceships/rules/state.js'
 import type { Channel } from '../core/session/channel.js'
-import { type PlayerStrategy, type TurnSummary, isResignation } from '../games/spaceships/session/strategy.js'
+import {
+  type PlayerStrategy,
+  type TurnSummary,
+  isResignation,
+  recordText,
+} from '../games/spaceships/session/strategy.js'
 import {
   NO_SALTS,
   aspectsMessage,
@@ -90,7 +95,7 @@ export async function runTrusting(
   for (; ; turn++) {
     const start = state
     const choice = await strategy.record({ role, ruleset, turn, state: start, history })
-    const r = readRecord(ruleset, start, turn, isResignation(choice) ? '' : choice, 'lenient')
+    const r = readRecord(ruleset, start, turn, recordText(choice) ?? '', 'lenient')
     if (!r.ok) throw new Error('trusting baseline: an illegal record')
     const record = r.value
     const myAspects = aspectsMessage(ruleset, turn, record)

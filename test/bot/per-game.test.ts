@@ -17,7 +17,7 @@ import { runSession } from '../../src/games/spaceships/session/session.js'
 import {
   type PlayerStrategy,
   gameSecret,
-  isResignation,
+  recordText,
   randomStrategy,
 } from '../../src/games/spaceships/session/strategy.js'
 import { formatTranscript, memoryStore } from '../../src/games/spaceships/protocol/file.js'
@@ -36,8 +36,9 @@ async function opening(bot: PlayerStrategy): Promise<{ setup: string; first: str
     state: initialPlayerState(setup),
     history: [],
   })
-  if (isResignation(first)) throw new Error('a bot resigned in turn 1')
-  return { setup: formatSetup(setup), first }
+  const text = recordText(first)
+  if (text === undefined) throw new Error('a bot resigned in turn 1')
+  return { setup: formatSetup(setup), first: text }
 }
 
 function begun(secret: Uint8Array): PlayerStrategy {

@@ -1,5 +1,5 @@
 import { readRecord } from '../../src/games/spaceships/rules/legality.js'
-import { type PlayerStrategy, isResignation } from '../../src/games/spaceships/session/strategy.js'
+import { type PlayerStrategy, recordText } from '../../src/games/spaceships/session/strategy.js'
 
 /**
  * A strategy that notes its setup and every move it makes in `moves`, each record checked strictly
@@ -13,8 +13,8 @@ export function recorded(inner: PlayerStrategy, moves: string[], illegal: string
       return s
     },
     record: async (ctx) => {
-      const text = await inner.record(ctx)
-      if (isResignation(text)) throw new Error(`turn ${ctx.turn}: a bot resigned`)
+      const text = recordText(await inner.record(ctx))
+      if (text === undefined) throw new Error(`turn ${ctx.turn}: a bot resigned`)
       const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'strict')
       if (!r.ok) illegal.push(`turn ${ctx.turn}: ${text}: ${JSON.stringify(r.error)}`)
       moves.push(text)

@@ -3,7 +3,7 @@ import { runArena } from '../../src/games/spaceships/arena/arena.js'
 import { makeBot } from '../../src/games/spaceships/bot/levels.js'
 import { CLASSIC_RULESET, DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
 import { readRecord } from '../../src/games/spaceships/rules/legality.js'
-import { type PlayerStrategy, isResignation } from '../../src/games/spaceships/session/strategy.js'
+import { type PlayerStrategy, recordText } from '../../src/games/spaceships/session/strategy.js'
 import { cli } from '../cli.js'
 
 /** Records every move a strategy makes, checking each against the rules as it is made (C-17). */
@@ -11,8 +11,8 @@ function recorded(inner: PlayerStrategy, moves: string[], illegal: string[]): Pl
   return {
     setup: (r) => inner.setup(r),
     record: async (ctx) => {
-      const text = await inner.record(ctx)
-      if (isResignation(text)) throw new Error('a bot never resigns')
+      const text = recordText(await inner.record(ctx))
+      if (text === undefined) throw new Error('a bot never resigns')
       const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'strict')
       if (!r.ok) illegal.push(`turn ${ctx.turn}: ${text}`)
       moves.push(text)

@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { INVITE_PREFIX, formatInvite, parseInvite, relaysOf } from '../../src/games/spaceships/net/invite.js'
+import { PROTOCOL_VERSION } from '../../src/games/spaceships/protocol/messages.js'
 import { NET_TERMS, testIdentity } from './helpers.js'
 
 describe('invites (SPEC §2.3)', () => {
@@ -18,10 +19,28 @@ describe('invites (SPEC §2.3)', () => {
             addrs: ports.map((p) => `/ip4/127.0.0.1/tcp/${p}/p2p/${peer}`),
             terms: { ...NET_TERMS, maxTurns },
           }
-          expect(parseInvite(formatInvite(invite))).toEqual({ ok: true, value: invite })
+          expect(parseInvite(formatInvite(invite))).toEqual({
+            ok: true,
+            value: { version: PROTOCOL_VERSION, ...invite },
+          })
+          // SPEC §2.3: the prefix names the version; a version 3 invite stays a version 3 invite.
+          expect(parseInvite(formatInvite({ ...invite, version: 3 }))).toEqual({
+            ok: true,
+            value: { ...invite, version: 3 },
+          })
         },
       ),
     )
+  })
+
+  it('deadlines: up to a day in version 3, up to 30 days in version 4 (SPEC §6.1)', () => {
+    const invite = { id: '0'.repeat(32), peer: '12D3KooWEyoppNCUx8Yx66oV9fJnriXwCcXwDDUA2kj6vnc6iDEp', addrs: [] }
+    const week = { ...NET_TERMS, turnMs: 7 * 86_400_000 }
+    expect(parseInvite(formatInvite({ ...invite, version: 4, terms: week })).ok).toBe(true)
+    const v3 = parseInvite(formatInvite({ ...invite, version: 3, terms: week }))
+    expect(v3.ok ? '' : v3.error.field).toBe('terms.turnMs')
+    const unknown = parseInvite('spaceships9.e30')
+    expect(unknown.ok ? '' : unknown.error.message).toContain('versions 3 and 4')
   })
 
   it('hostile text never throws: it is refused with the field at fault', () => {

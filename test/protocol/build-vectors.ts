@@ -310,6 +310,8 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   const play = async (name: string, o: { deviation?: Deviation; deviationA?: Deviation; strategyA?: PlayerStrategy; strategyB?: PlayerStrategy; terms?: Terms; termsB?: Terms; onLink?: PlayOptions['onLink'] } = {}): Promise<{ a: string; b: string }> => {
     const stores = [memoryStore(), memoryStore()] as const
     const g = await playInMemory(`vector/${name}`, {
+      // The version 3 vectors keep their bytes (SPEC §14); version 4's are built beside them.
+      version: 3,
       stores,
       terms: o.terms ?? { ...TERMS, maxTurns: 40 },
       ...(o.termsB === undefined ? {} : { termsB: o.termsB }),

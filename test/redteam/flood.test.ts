@@ -32,13 +32,19 @@ function keysOf(seed: string) {
   return generateKeyPair(seededSecrets(`${seed}/B`))
 }
 
-/** B's envelopes chained after `first`, each near 1 MiB and out of turn: validly signed. */
-function chainedFlood(seed: string, first: SealedEnvelope, n: number): SealedEnvelope[] {
+/** B's envelopes chained after `first`, each near 1 MiB and out of turn: validly signed (in `first`'s version unless told). */
+function chainedFlood(
+  seed: string,
+  first: SealedEnvelope,
+  n: number,
+  version = first.envelope.version,
+): SealedEnvelope[] {
   const keys = keysOf(seed)
   const out: SealedEnvelope[] = []
   let prev = first
   for (let i = 1; i <= n; i++) {
     const s = seal(keys, {
+      version,
       sender: 'B',
       seq: first.envelope.seq + i,
       game: first.envelope.game,
@@ -57,6 +63,7 @@ function equivocations(seed: string, at: SealedEnvelope, n: number): SealedEnvel
   const keys = keysOf(seed)
   return Array.from({ length: n }, (_, i) =>
     seal(keys, {
+      version: at.envelope.version,
       sender: 'B',
       seq: at.envelope.seq,
       game: at.envelope.game,
@@ -142,6 +149,17 @@ describe('red team: a cheater cannot grow the honest transcript past the file li
     expect(g.a.transcript.filter((b) => b.length > 500_000).length).toBe(1)
     expect(bytesOf(g.a.transcript)).toBeLessThan(LIMITS.fileBytes / 4)
     expect(summary(verdictOf(g.a.transcript))).toBe('offence B equivocation')
+  }, 60_000)
+
+  it('envelopes of the other version chained onto the game (SPEC §5.1, §12.1): not of the game, never acted on; nobody honest is convicted and A keeps none', async () => {
+    const g = await floodedGame(
+      'redteam/other-version',
+      after((honest) => chainedFlood('redteam/other-version', honest, 3, honest.envelope.version === 4 ? 3 : 4)),
+    )
+    expect(g.a.transcript.filter((b) => b.length > 500_000)).toHaveLength(0)
+    const v = verdictOf(g.a.transcript)
+    expect(summary(v)).not.toMatch(/offence A/)
+    expect(summary(v)).toBe(summary(g.a.verdict))
   }, 60_000)
 
   it('envelopes after its own stop: B stops, then sends more; A keeps at most two of them', async () => {

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest'
 import { appendLineDurably } from '../../src/core/session/file-store.js'
 import { StorageError, fileStore } from '../../src/games/spaceships/session/store.js'
 import { fileJournal } from '../../src/games/spaceships/session/journal.js'
-import { TRANSCRIPT_MAGIC } from '../../src/games/spaceships/protocol/file.js'
+import { TRANSCRIPTS } from '../../src/games/spaceships/protocol/file.js'
+import { transcriptHeader } from '../../src/core/transcript/file.js'
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'spaceships-storage-'))
 const bytes = (n: number): Uint8Array => Uint8Array.from({ length: 40 }, (_, i) => (i * 7 + n) & 0xff)
@@ -28,7 +29,8 @@ describe('the transcript and the journal on disk', () => {
     expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true)
     reopened.append(bytes(3))
     expect(fileStore(path).envelopes()).toHaveLength(4)
-    expect(readFileSync(path, 'utf8').split('\n')[0]).toBe(TRANSCRIPT_MAGIC)
+    // SPEC §11: a new file is written in the version a node offers for new games.
+    expect(readFileSync(path, 'utf8').split('\n')[0]).toBe(transcriptHeader(TRANSCRIPTS[4]))
   })
 
   it('a damaged complete transcript line is a StorageError naming the line, not a crash', () => {

@@ -28,7 +28,12 @@ beforeAll(async () => {
   game = chains.A[1]?.envelope.game ?? new Uint8Array(32)
   const position = new Map<string, number>()
   for (const r of ['A', 'B'] as const) chains[r].forEach((s, i) => position.set(s.id, i))
-  ctx = { game, hashAt: (role, seq) => chains[role][seq]?.hash, positionOf: (id) => position.get(id) }
+  ctx = {
+    version: chains.A[0]?.envelope.version ?? 4,
+    game,
+    hashAt: (role, seq) => chains[role][seq]?.hash,
+    positionOf: (id) => position.get(id),
+  }
 })
 
 const keyOf = (r: Role): Uint8Array => {

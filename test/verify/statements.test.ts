@@ -38,10 +38,10 @@ function statements(
 const claim = (v: VerdictPart): string => `${v.outcome} ${v.winner} ${v.scores.join('-')}`
 
 describe('no signed false statement (SPEC §7.10)', () => {
-  it('fresh honest games: every verdict part either side signs states what its own transcript decides', async () => {
+  it('fresh honest version 3 games: every verdict part either side signs states what its own transcript decides', async () => {
     let parts = 0
     for (let g = 0; g < 12; g++) {
-      const { a, b } = await playInMemory(`statements/${g}`, { terms: { ...TERMS, maxTurns: 3 + (g % 5) } })
+      const { a, b } = await playInMemory(`statements/${g}`, { version: 3, terms: { ...TERMS, maxTurns: 3 + (g % 5) } })
       expect(a.verdict.status).toBe('complete')
       for (const [side, r] of [
         ['A', a],
@@ -55,6 +55,27 @@ describe('no signed false statement (SPEC §7.10)', () => {
     }
     // Both sides sign one each in every game (SPEC §6.3 end steps 2 and 3).
     expect(parts).toBe(24)
+  })
+
+  it('version 4: nothing either side signs states a result; the game ends reveal, reveal, close (SPEC §6.3, PROTOCOL-4.md §8)', async () => {
+    for (let g = 0; g < 6; g++) {
+      const { a, b } = await playInMemory(`statements/v4/${g}`, {
+        version: 4,
+        terms: { ...TERMS, maxTurns: 3 + (g % 5) },
+      })
+      expect(a.verdict.status).toBe('complete')
+      for (const [side, r] of [
+        ['A', a],
+        ['B', b],
+      ] as const) {
+        expect(statements(r.transcript, side)).toHaveLength(0)
+        const ends = r.transcript
+          .map((bytes) => decodeEnvelope(bytes))
+          .flatMap((d) => (d.ok ? [d.value.envelope.parts.map((p) => p.t).join('+')] : []))
+          .slice(-3)
+        expect(ends).toEqual(['reveal', 'reveal', 'close'])
+      }
+    }
   })
 
   it('every vector: the only false statements are the legacy courtesy parts the version 3 vectors keep (SPEC §7.10)', () => {

@@ -11,7 +11,7 @@ import { type GameState, onlyScans, playTurn, scoresOf, startGame } from '../rul
 import type { CheckedRecord } from '../rules/legality.js'
 import { readRecord } from '../rules/legality.js'
 import type { PlayerTurn } from '../rules/resolve.js'
-import { isResignation } from '../session/strategy.js'
+import { isResignation, recordText } from '../session/strategy.js'
 import { type Ruleset, formatRuleset } from '../rules/ruleset.js'
 import { formatSetup, parseSetup } from '../rules/setup.js'
 import { memoryChannelPair } from '../../../core/session/channel.js'
@@ -270,7 +270,7 @@ async function engineGame(
       await b.record({ role: 'B', ruleset, turn, state: game.players[1], history: history[1] }),
     ]
     if (choices.some(isResignation)) return `a bot resigned in turn ${turn}`
-    const texts = choices.map((c) => (isResignation(c) ? '' : c))
+    const texts = choices.map((c) => recordText(c) ?? '')
     const checked = ([0, 1] as const).map((k) => readRecord(ruleset, game.players[k], turn, texts[k] ?? '', 'lenient'))
     const [ra, rb] = checked
     if (ra === undefined || rb === undefined || !ra.ok || !rb.ok)

@@ -9,7 +9,8 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { constantTimeEqual } from '../../../core/commit/bytes.js'
 import { createPeerNode } from '../../../core/net/node.js'
 import { streamChannel } from '../../../core/net/stream-channel.js'
-import { LIMITS, PROTOCOL_ID } from '../protocol/messages.js'
+import { LIMITS, PROTOCOL_IDS, PROTOCOL_VERSION } from '../protocol/messages.js'
+import { versionOfEnvelopes } from '../protocol/file.js'
 import type { SessionResult } from '../session/session.js'
 import { PREAMBLE_MAX_BYTES, PREAMBLE_TIMEOUT_MS, encodeRefusal, preamble } from './admission.js'
 import { type HostOptions, type NetEvent, NobodyJoinedError, RelayError } from './options.js'
@@ -92,7 +93,10 @@ async function refuseStream(lp: ReturnType<typeof lpStream<Stream>>, stream: Str
 /** Hosts a game: listens, admits the first peer that presents the invite, plays as A. */
 export async function hostGame(options: HostOptions): Promise<SessionResult> {
   options.signal?.throwIfAborted()
-  const o = { ...options, onEvent: logged(options.onEvent) }
+  // SPEC §1: a resumed game keeps its transcript's version; a new one is played in the host's.
+  const held = options.store.envelopes()
+  const version = held.length > 0 ? versionOfEnvelopes(held) : (options.version ?? PROTOCOL_VERSION)
+  const o = { ...options, version, onEvent: logged(options.onEvent) }
   let opponent = o.opponent
   const relayPeers = peerIdsOf(o.relays ?? [])
   const relays = o.relays ?? []
@@ -124,7 +128,7 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
   let connected: () => void = () => undefined
   const firstJoin = new Promise<void>((resolve) => (connected = resolve))
   await node.handle(
-    PROTOCOL_ID,
+    PROTOCOL_IDS[version],
     async (stream: Stream, connection: Connection) => {
       const peer = connection.remotePeer.toString()
       const refuse = (why: string): void => {

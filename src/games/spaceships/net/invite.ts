@@ -4,7 +4,7 @@
  * terms the host's hello will carry), and the game's local name (so both sides keep it in a
  * directory of the same name and a restarted process finds it).
  *
- * `spaceships3.` + base64url(JSON). The invite is not trusted: the PeerId is checked by
+ * `spaceshipsV.` + base64url(JSON), V the game's protocol version. The invite is not trusted: the PeerId is checked by
  * Noise on connection, the terms by the hellos (SPEC §6.1).
  */
 import { peerIdFromString } from '@libp2p/peer-id'
@@ -12,9 +12,23 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { fromBase64url, toBase64url, utf8 } from '../../../core/commit/bytes.js'
 import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 import { type Decoder, decodeWith, failAt, integer, object, oneOf, text } from '../../../core/wire/decode.js'
-import { LIMITS, PROTOCOL_VERSION, SINGLE_GAME, type Terms } from '../protocol/messages.js'
+import {
+  LIMITS,
+  PROTOCOL_VERSION,
+  PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+  SINGLE_GAME,
+  type Terms,
+  isProtocolVersion,
+} from '../protocol/messages.js'
 
-export const INVITE_PREFIX = `spaceships${PROTOCOL_VERSION}.`
+/** SPEC §2.3: the prefix of an invite to a game of `version`. */
+export function invitePrefix(version: ProtocolVersion): string {
+  return `spaceships${version}.`
+}
+
+/** The prefix of the invites this node writes for a new game. */
+export const INVITE_PREFIX = invitePrefix(PROTOCOL_VERSION)
 
 /** The terms as an invite carries them (SPEC §2.3): a single game's. */
 interface InviteTerms {
@@ -34,23 +48,28 @@ const canonicalRuleset: Decoder<string> = (v, at) => {
     return failAt('field.format', at, '§2.3', `not canonical: write "${formatRuleset(r.value)}"`)
   return t
 }
-const deadline = integer(LIMITS.minDeadlineMs, LIMITS.maxDeadlineMs, '§6.1')
-const termsDecoder = object<InviteTerms>(
-  {
-    ruleset: canonicalRuleset,
-    maxTurns: integer(1, LIMITS.maxTurns, '§6.1'),
-    setupMs: deadline,
-    turnMs: deadline,
-    replyMs: deadline,
-    sanction: oneOf(['forfeit'], '§6.1'),
-  },
-  '§2.3',
-)
+/** SPEC §2.3, §6.1: an invite's terms, with its version's deadline limits. */
+function termsDecoder(version: ProtocolVersion): Decoder<InviteTerms> {
+  const deadline = integer(LIMITS.minDeadlineMs, version === 3 ? LIMITS.maxDeadlineMs : LIMITS.maxDeadlineMsV4, '§6.1')
+  return object<InviteTerms>(
+    {
+      ruleset: canonicalRuleset,
+      maxTurns: integer(1, LIMITS.maxTurns, '§6.1'),
+      setupMs: deadline,
+      turnMs: deadline,
+      replyMs: deadline,
+      sanction: oneOf(['forfeit'], '§6.1'),
+    },
+    '§2.3',
+  )
+}
 /** SPEC §2.3: invites are short enough to paste; more than this is refused unread. */
 export const MAX_INVITE_CHARS = 4096
 const MAX_INVITE_ADDRS = 16
 
 export interface Invite {
+  /** SPEC §2.3: the game's protocol version, which the prefix names (absent: `PROTOCOL_VERSION`). */
+  readonly version?: ProtocolVersion
   /** 32 hex digits (128 random bits): names the game locally on both sides and is the bearer token a joiner presents (SPEC §2.3). */
   readonly id: string
   readonly peer: string
@@ -71,7 +90,8 @@ export function formatInvite(invite: Invite): string {
     sanction: t.sanction,
   }
   return (
-    INVITE_PREFIX + toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms })))
+    invitePrefix(invite.version ?? PROTOCOL_VERSION) +
+    toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms })))
   )
 }
 
@@ -80,15 +100,17 @@ const fail = (field: string, message: string): InviteResult => ({ ok: false, err
 export function parseInvite(text: string): InviteResult {
   const s = text.trim()
   if (s.length > MAX_INVITE_CHARS) return fail('invite', `longer than ${MAX_INVITE_CHARS} characters`)
-  const older = /^spaceships(\d+)\./.exec(s)
-  if (older !== null && older[0] !== INVITE_PREFIX)
+  const named = /^spaceships(\d+)\./.exec(s)
+  const v = Number(named?.[1] ?? NaN)
+  if (named !== null && !isProtocolVersion(v))
     return fail(
       'invite',
-      `an invite of protocol version ${older[1] ?? '?'}; this node speaks version ${PROTOCOL_VERSION} (SPEC §1): both players need the same version`,
+      `an invite of protocol version ${named[1] ?? '?'}; this node speaks versions ${PROTOCOL_VERSIONS.join(' and ')} (SPEC §1): both players need the same version`,
     )
-  if (!s.startsWith(INVITE_PREFIX))
+  if (named === null || !isProtocolVersion(v))
     return fail('invite', `an invite starts with "${INVITE_PREFIX}" (copy the whole line the host printed)`)
-  const bytes = fromBase64url(s.slice(INVITE_PREFIX.length))
+  const version: ProtocolVersion = v
+  const bytes = fromBase64url(s.slice(named[0].length))
   if (bytes === undefined) return fail('invite', 'the text after the prefix is not base64url (was it cut or wrapped?)')
   let json: unknown
   try {
@@ -117,11 +139,11 @@ export function parseInvite(text: string): InviteResult {
       return fail(`addrs[${i}]`, 'not a multiaddr')
     }
   }
-  const terms = decodeWith(termsDecoder, o['terms'], 'terms')
+  const terms = decodeWith(termsDecoder(version), o['terms'], 'terms')
   if (!terms.ok) return fail(terms.error.field, terms.error.message)
   return {
     ok: true,
-    value: { id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } },
+    value: { version, id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } },
   }
 }
 

@@ -9,7 +9,8 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { createPeerNode, dialRelays } from '../../../core/net/node.js'
 import { type StreamChannel, streamChannel } from '../../../core/net/stream-channel.js'
 import { systemClock } from '../../../core/session/clock.js'
-import { LIMITS, PROTOCOL_ID } from '../protocol/messages.js'
+import { LIMITS, PROTOCOL_IDS, PROTOCOL_VERSION } from '../protocol/messages.js'
+import { versionOfEnvelopes } from '../protocol/file.js'
 import type { SessionResult } from '../session/session.js'
 import { ADMISSION_GRACE_MS, PREAMBLE_MAX_BYTES, preamble, refusalOf } from './admission.js'
 import { DialPacer } from './dial-pacer.js'
@@ -21,7 +22,10 @@ import { playGames } from './rematch.js'
 /** Joins a game from its invite: dials the host (directly or through its relays), plays as B. */
 export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   options.signal?.throwIfAborted()
-  const o = { ...options, onEvent: logged(options.onEvent) }
+  // SPEC §1: a resumed game keeps its transcript's version; a new one is the invite's.
+  const held = options.store.envelopes()
+  const version = held.length > 0 ? versionOfEnvelopes(held) : (options.invite.version ?? PROTOCOL_VERSION)
+  const o = { ...options, version, onEvent: logged(options.onEvent) }
   const invite = o.invite
   const relayPeers = [...relaysOf(invite.addrs), ...peerIdsOf(o.relays ?? [])]
   const node = await createPeerNode({
@@ -113,7 +117,7 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   }
   offerChat(o, channel)
   const dialOnce = async (): Promise<void> => {
-    const stream = await node.dialProtocol(hostAddrs, PROTOCOL_ID, {
+    const stream = await node.dialProtocol(hostAddrs, PROTOCOL_IDS[version], {
       runOnLimitedConnection: true,
       signal: AbortSignal.any([dialling.signal, AbortSignal.timeout(15_000)]),
     })

@@ -7,7 +7,7 @@ import type { SecretSource } from '../../../core/commit/secrets.js'
 import type { Identity } from '../../../core/net/identity.js'
 import type { SealedEnvelope } from '../protocol/envelope.js'
 import type { TranscriptStore } from '../protocol/file.js'
-import type { Role, Terms } from '../protocol/messages.js'
+import type { ProtocolVersion, Role, Terms } from '../protocol/messages.js'
 import type { Journal } from '../session/journal.js'
 import type { SessionEvent, SessionResult } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
@@ -93,6 +93,12 @@ export interface NetGameCommon {
   readonly side?: Role
   /** A game this side had already stopped: how long to wait for the other node to settle it (session.ts `settleMs`, SPEC §12.7). */
   readonly settleMs?: number
+  /**
+   * SPEC §1, §2: the protocol version of a new game, and so the protocol id the stream speaks; a
+   * rematch plays the same. A game resumed from its store keeps the version the store holds; a
+   * joiner plays its invite's. Default: `PROTOCOL_VERSION`.
+   */
+  readonly version?: ProtocolVersion
 }
 
 /** The next game after a rematch both players accepted (SPEC §2.4): where it is kept and who plays it. */

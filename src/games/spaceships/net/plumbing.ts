@@ -14,7 +14,7 @@ import type { SigningLog } from '../../../core/session/journal.js'
 import { decodeEnvelope } from '../protocol/envelope.js'
 import type { TranscriptStore } from '../protocol/file.js'
 import { encodeControl } from '../protocol/frame.js'
-import type { Role } from '../protocol/messages.js'
+import type { ProtocolVersion, Role } from '../protocol/messages.js'
 import { journaledSecrets, journaledSigning, journaledStrategy } from '../session/journal.js'
 import type { SessionEvent, SessionResult } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
@@ -102,10 +102,12 @@ export function sessionInputs(
   onEvent: (e: SessionEvent) => void
   settleMs?: number
   signing?: SigningLog
+  version?: ProtocolVersion
 } {
   const j = o.journal
   return {
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
+    ...(o.version === undefined ? {} : { version: o.version }),
     // What this side sent, known apart from its transcript: a lost transcript is refused, never re-signed (SPEC §2.2).
     ...(j === undefined ? {} : { signing: journaledSigning(j) }),
     keys: o.identity.keys,

@@ -13,7 +13,7 @@ import { ALL_SHIP_TYPES, type ShipType } from '../rules/ships.js'
 export const PROTOCOL_VERSIONS = [3, 4] as const
 export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number]
 /** The version a node offers for a new game. */
-export const PROTOCOL_VERSION: ProtocolVersion = 3
+export const PROTOCOL_VERSION: ProtocolVersion = 4
 /** SPEC §2: the libp2p protocol id of each version. */
 export const PROTOCOL_IDS: Readonly<Record<ProtocolVersion, string>> = { 3: '/spaceships/3.0.0', 4: '/spaceships/4.0.0' }
 export const PROTOCOL_ID = PROTOCOL_IDS[PROTOCOL_VERSION]

@@ -25,10 +25,15 @@ import {
 import { versionOfEnvelopes } from '../protocol/file.js'
 import { GameState, isStopEnvelope } from '../verify/game.js'
 import { type Clock, systemClock } from '../../../core/session/clock.js'
-import type { Resignation } from './strategy.js'
+import type { DrawAcceptance, Resignation } from './strategy.js'
 import { type SessionEvent, type SessionOptions, describeEvent } from './options.js'
 import { type Event, Queue } from './queue.js'
 import { termsProblem } from './terms.js'
+
+/** Whether a turn's decision plays a record (a resignation or an accepted draw plays none). */
+export function isPlayed(r: MyRecord | Resignation | DrawAcceptance | undefined): r is MyRecord {
+  return r !== undefined && 'record' in r
+}
 
 export interface MyRecord {
   readonly text: string
@@ -84,7 +89,10 @@ export abstract class SessionBase {
 
   protected setupPromise: Promise<void> | undefined
 
-  protected readonly records = new Map<number, MyRecord | Resignation>()
+  protected readonly records = new Map<number, MyRecord | Resignation | DrawAcceptance>()
+
+  /** Version 4 (SPEC §7.11): the turn whose record came with an offer of a draw, until the offer is sent. */
+  protected drawOfferFrom: number | undefined
 
   protected readonly deciding = new Set<number>()
 

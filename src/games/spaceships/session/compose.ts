@@ -13,7 +13,8 @@ import { GameState, isStopEnvelope } from '../verify/game.js'
 import { cellValues, revealedSetup, visibleAspectsOf } from '../verify/replay.js'
 import type { Due } from '../verify/schedule.js'
 import { verifyEnvelopes } from '../verify/verify.js'
-import { isResignation } from './strategy.js'
+import { isDrawAcceptance, isResignation } from './strategy.js'
+import { isPlayed } from './base.js'
 import { aspectsMessage, flashcubeMessage, resultsMessage } from './wire.js'
 import type { SealOverride } from './options.js'
 import { sameTerms, asciiDetail, verdictPartOf } from './terms.js'
@@ -118,12 +119,14 @@ export abstract class Composer extends PlayerSide {
             return undefined
           }
           if (isResignation(r)) return 'resign'
+          // Version 4 (SPEC §7.12): the acceptance stands alone in place of the commitment.
+          if (isDrawAcceptance(r)) return due.alternative?.includes('accept') === true ? [{ t: 'accept' }] : undefined
           out.push({ t: 'commit', turn: t, record: this.secrets?.recordCommitment(t, r.text) ?? new Uint8Array(32) })
           break
         }
         case 'aspects': {
           const r = this.records.get(t)
-          if (r === undefined || isResignation(r)) return undefined
+          if (!isPlayed(r)) return undefined
           out.push(aspectsMessage(this.ruleset, t, r.record, this.salts(), this.version))
           break
         }
@@ -131,7 +134,7 @@ export abstract class Composer extends PlayerSide {
           const theirAspects = this.state?.logs[this.them].aspects[t - 1]
           const r = this.records.get(t)
           const start = this.stateAt(t)
-          if (theirAspects === undefined || r === undefined || isResignation(r) || start === undefined) return undefined
+          if (theirAspects === undefined || !isPlayed(r) || start === undefined) return undefined
           out.push(
             resultsMessage(
               t,
@@ -169,7 +172,21 @@ export abstract class Composer extends PlayerSide {
           return undefined
       }
     }
-    return [...out, ...this.commitAhead(due, out)]
+    const offer = this.drawOffer(due, out)
+    return offer !== undefined ? [...out, offer] : [...out, ...this.commitAhead(due, out)]
+  }
+
+  /**
+   * Version 4 (SPEC §7.11): the offer of a draw the player made with a record, on the first of this
+   * side's envelopes that completes a turn the game goes on after (then without a commitment ahead).
+   */
+  protected drawOffer(due: Due, parts: readonly Part[]): Part | undefined {
+    const from = this.drawOfferFrom
+    if (from === undefined || due.offerable !== true || due.turn < from || this.state === undefined) return undefined
+    const offer: Part = { t: 'offer', kind: 'draw' }
+    if (this.state.schedule.offerProblem([...parts, offer]) !== undefined) return undefined
+    this.drawOfferFrom = undefined
+    return offer
   }
 
   /**
@@ -181,7 +198,7 @@ export abstract class Composer extends PlayerSide {
     const t = due.commitTurn
     if (t === undefined || due.alternative?.at(-1) !== 'commit' || this.state === undefined) return []
     const r = this.records.get(t)
-    if (r === undefined || isResignation(r)) return []
+    if (!isPlayed(r)) return []
     const commit: Part = {
       t: 'commit',
       turn: t,
@@ -212,7 +229,7 @@ export abstract class Composer extends PlayerSide {
         continue
       }
       if (r === undefined) throw new Error(`this side would reveal before its record of turn ${t} is known`)
-      records.push(isResignation(r) ? '' : r.text)
+      records.push(isPlayed(r) ? r.text : '')
     }
     return { t: 'reveal', seed: this.seed, setup: revealedSetup(setup), records }
   }

@@ -119,6 +119,14 @@ export abstract class Intake extends SessionBase {
       this.events.push({ kind: 'bad', detail: `an envelope claiming to be from ${f.sender}` })
       return
     }
+    // SPEC §5.1, §12.1: an envelope of another version belongs to no game of this version.
+    if (f.version !== this.version) {
+      this.events.push({
+        kind: 'bad',
+        detail: `a version ${f.version} envelope in a version ${this.version} game: not of this game`,
+      })
+      return
+    }
     const id = toBase64url(envelopeHash(f.unsigned))
     // SPEC §2.2: a held envelope (any copy) is dropped before its signature is checked.
     if (this.position.has(id) && this.theirs[this.position.get(id) ?? -1]?.id === id) return

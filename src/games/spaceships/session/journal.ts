@@ -12,7 +12,15 @@ import {
   memoryJournal as coreMemoryJournal,
 } from '../../../core/session/journal.js'
 import { type Setup, formatSetup, parseSetup } from '../rules/setup.js'
-import { type PlayerStrategy, RESIGN, isResignation } from './strategy.js'
+import {
+  ACCEPT_DRAW,
+  type PlayerStrategy,
+  RESIGN,
+  isDrawAcceptance,
+  isDrawOffer,
+  isResignation,
+  offerDraw,
+} from './strategy.js'
 
 export { journaledSecrets, journaledSigning } from '../../../core/session/journal.js'
 
@@ -20,8 +28,9 @@ export type JournalEntry =
   | SecretEntry
   | SignedEntry
   | { readonly k: 'setup'; readonly text: string }
-  | { readonly k: 'record'; readonly turn: number; readonly text: string }
+  | { readonly k: 'record'; readonly turn: number; readonly text: string; readonly offerDraw?: true }
   | { readonly k: 'resign'; readonly turn: number }
+  | { readonly k: 'accept-draw'; readonly turn: number }
 
 export type Journal = CoreJournal<JournalEntry>
 
@@ -42,8 +51,16 @@ const entryProblem: EntryCheck = (kind, o) => {
     case 'setup':
       return typeof o['text'] === 'string' ? undefined : 'its setup is not text'
     case 'record':
-      return turn() ?? (typeof o['text'] === 'string' ? undefined : 'its record is not text')
+      return (
+        turn() ??
+        (typeof o['text'] !== 'string'
+          ? 'its record is not text'
+          : o['offerDraw'] !== undefined && o['offerDraw'] !== true
+            ? 'its offerDraw is not true'
+            : undefined)
+      )
     case 'resign':
+    case 'accept-draw':
       return turn()
     default:
       return kind === undefined ? 'an entry of no kind' : `an entry of unknown kind ${JSON.stringify(kind)}`
@@ -75,12 +92,21 @@ export function journaledStrategy(inner: PlayerStrategy, journal: Journal): Play
       return setup
     },
     async record(ctx) {
-      const old = journal.entries().find((e) => (e.k === 'record' || e.k === 'resign') && e.turn === ctx.turn)
-      if (old?.k === 'record') return old.text
+      const old = journal
+        .entries()
+        .find((e) => (e.k === 'record' || e.k === 'resign' || e.k === 'accept-draw') && e.turn === ctx.turn)
+      if (old?.k === 'record') return old.offerDraw === true ? offerDraw(old.text) : old.text
       if (old?.k === 'resign') return RESIGN
+      if (old?.k === 'accept-draw') return ACCEPT_DRAW
       const choice = await inner.record(ctx)
       journal.append(
-        isResignation(choice) ? { k: 'resign', turn: ctx.turn } : { k: 'record', turn: ctx.turn, text: choice },
+        isResignation(choice)
+          ? { k: 'resign', turn: ctx.turn }
+          : isDrawAcceptance(choice)
+            ? { k: 'accept-draw', turn: ctx.turn }
+            : isDrawOffer(choice)
+              ? { k: 'record', turn: ctx.turn, text: choice.record, offerDraw: true }
+              : { k: 'record', turn: ctx.turn, text: choice },
       )
       return choice
     },

@@ -48,6 +48,8 @@ export type SessionEvent =
   | { readonly kind: 'waiting'; readonly side: Role; readonly what: string; readonly deadline: number }
   | { readonly kind: 'stopped'; readonly by: Role; readonly reason: StopReason; readonly detail: string }
   | { readonly kind: 'chat'; readonly text: string }
+  /** Version 4 (SPEC §7.11, §7.12): an offer of a draw signed by `by`, and what became of it. */
+  | { readonly kind: 'draw'; readonly by: Role; readonly what: 'offered' | 'accepted' | 'declined' }
   /** A rematch frame that arrived during the game (SPEC §2.4): the node answers it once the game is over. */
   | { readonly kind: 'rematch'; readonly control: 'rematch-offer' | 'rematch-accept' | 'rematch-decline' }
   /** Bytes from the peer that are not evidence (SPEC §2.1), and what was done about them. */
@@ -110,6 +112,8 @@ export function describeEvent(e: SessionEvent): string {
       return `${e.by} stopped (${e.reason}): ${e.detail}`
     case 'chat':
       return `chat: ${e.text}`
+    case 'draw':
+      return `draw ${e.what === 'offered' ? `offered by ${e.by}` : `${e.what} by ${e.by}`}`
     case 'rematch':
       return `heard ${e.control}`
     case 'ignored':

@@ -11,7 +11,16 @@ import { type PlayerState, initialPlayerState } from '../rules/state.js'
 import { type Results, ROLE_INDEX } from '../protocol/messages.js'
 import { beamExchanges, cellValues, visibleAspectsOf } from '../verify/replay.js'
 import type { Due } from '../verify/schedule.js'
-import { type TurnContext, type TurnSummary, gameSecret, isResignation } from './strategy.js'
+import { isPlayed } from './base.js'
+import {
+  type TurnContext,
+  type TurnSummary,
+  gameSecret,
+  isDrawAcceptance,
+  isDrawOffer,
+  isResignation,
+  recordText,
+} from './strategy.js'
 import { type Salts, noFlashcube, resultsMessage } from './wire.js'
 import { Intake } from './intake.js'
 
@@ -77,13 +86,24 @@ export abstract class PlayerSide extends Intake {
         const mine = due?.sender === this.me && due.turn === t && due.parts.includes('commit')
         return mine ? this.lastReceivedAt + this.terms.turnMs : undefined
       },
+      ...(this.version === 4 ? { mayOfferDraw: true, drawOffered: () => this.drawStandsFor(t) } : {}),
     }
     return (async () => {
       const choice = await this.o.strategy.record(ctx)
       if (this.records.has(t)) return
       if (isResignation(choice)) this.records.set(t, choice)
-      else {
-        const checked = readRecord(this.ruleset, state, t, choice, 'lenient')
+      else if (isDrawAcceptance(choice)) {
+        // Only an offer that stands for this very decision can be accepted (SPEC §7.12).
+        if (!this.drawStandsFor(t))
+          throw new Error(`the local player accepted a draw in turn ${t} that no offer stands for`)
+        this.records.set(t, choice)
+      } else {
+        if (isDrawOffer(choice)) {
+          if (this.version !== 4) throw new Error('a draw can be offered from protocol version 4 only')
+          this.drawOfferFrom ??= t
+        }
+        const text = recordText(choice) ?? ''
+        const checked = readRecord(this.ruleset, state, t, text, 'lenient')
         const dev = this.o.deviation?.record?.(ctx, checked.ok ? checked.value : undefined)
         if (dev !== undefined) this.records.set(t, dev)
         else if (!checked.ok)
@@ -98,6 +118,20 @@ export abstract class PlayerSide extends Intake {
       this.failure ??= e
       this.events.push({ kind: 'decision' })
     })
+  }
+
+  /**
+   * Version 4 (SPEC §7.11): whether the other side's offer of a draw stands for this side's decision
+   * of turn `t`: its envelope completing turn `t - 1` carried it and this side's commitment to `t` is due.
+   */
+  protected drawStandsFor(t: number): boolean {
+    const due = this.state?.due()
+    return (
+      this.state?.schedule.offer === this.them &&
+      due?.sender === this.me &&
+      due.turn === t &&
+      due.alternative?.includes('accept') === true
+    )
   }
 
   /** After every envelope: start thinking about the next turn as soon as its information is complete. */
@@ -158,7 +192,7 @@ export abstract class PlayerSide extends Intake {
     const theirAspects = this.state?.logs[this.them].aspects[t - 1]
     const r = this.records.get(t)
     const start = this.stateAt(t)
-    if (theirAspects === undefined || r === undefined || isResignation(r) || start === undefined) return undefined
+    if (theirAspects === undefined || !isPlayed(r) || start === undefined) return undefined
     return resultsMessage(
       t,
       theirAspects,
@@ -179,7 +213,7 @@ export abstract class PlayerSide extends Intake {
     if (
       start === undefined ||
       r === undefined ||
-      isResignation(r) ||
+      !isPlayed(r) ||
       theirAspects === undefined ||
       theirResults === undefined ||
       myAspects === undefined
@@ -241,7 +275,7 @@ export abstract class PlayerSide extends Intake {
   protected checkRestoredRecord(t: number): void {
     const commit = this.state?.logs[this.me].commits[t - 1]
     const r = this.records.get(t)
-    if (commit === undefined || r === undefined || isResignation(r) || this.secrets === undefined) return
+    if (commit === undefined || !isPlayed(r) || this.secrets === undefined) return
     if (toBase64url(this.secrets.recordCommitment(t, r.text)) !== toBase64url(commit.record))
       throw new Error(`resuming diverged: the journaled record of turn ${t} is not the one this side committed`)
   }

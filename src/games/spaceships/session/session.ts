@@ -198,11 +198,17 @@ class Session extends Composer {
       if (stop?.t === 'stop') this.emit({ kind: 'stopped', by: this.them, reason: stop.reason, detail: stop.detail })
       return
     }
+    const standing = this.state.schedule.offer
     const off = this.state.applyPhase(s)
     if (off !== undefined) {
       await this.sendStop('accusation', describeOffence(off))
       return
     }
+    // Version 4 (SPEC §7.11, §7.12): an offer of a draw made, or what became of this side's.
+    const parts = s.envelope.parts
+    if (parts.at(-1)?.t === 'offer') this.emit({ kind: 'draw', by: this.them, what: 'offered' })
+    else if (standing === this.me)
+      this.emit({ kind: 'draw', by: this.them, what: parts[0]?.t === 'accept' ? 'accepted' : 'declined' })
     const stop = this.o.deviation?.stopAfterReceiving?.(s)
     if (stop !== undefined) {
       await this.sendStop(stop, 'deviation: stopped instead of answering')

@@ -32,6 +32,14 @@ export interface TurnContext {
    * the opponent moves asks it again.
    */
   readonly deadlineNow?: () => number | undefined
+  /**
+   * Version 4 (SPEC §7.11): whether the opponent's offer of a draw stands for this decision (it
+   * may arrive while the player thinks): `ACCEPT_DRAW` accepts it (the game ends drawn after the
+   * reveals), any record declines it.
+   */
+  readonly drawOffered?: () => boolean
+  /** Version 4 (SPEC §7.11): this record may carry an offer of a draw (`offerDraw(record)`). */
+  readonly mayOfferDraw?: boolean
 }
 
 /** A player's choice to give up the game instead of recording a turn (SPEC §6.5): it loses. */
@@ -45,6 +53,42 @@ export function isResignation(x: unknown): x is Resignation {
   return typeof x === 'object' && x !== null && (x as { resign?: unknown }).resign === true
 }
 
+/** Version 4 (SPEC §7.12): the draw the opponent offered, accepted instead of this turn's record. */
+export interface DrawAcceptance {
+  readonly acceptDraw: true
+}
+
+export const ACCEPT_DRAW: DrawAcceptance = { acceptDraw: true }
+
+export function isDrawAcceptance(x: unknown): x is DrawAcceptance {
+  return typeof x === 'object' && x !== null && (x as { acceptDraw?: unknown }).acceptDraw === true
+}
+
+/**
+ * Version 4 (SPEC §7.11): this turn's record, and an offer of a draw sent with this side's
+ * envelope that completes the turn (the first one that may carry it, if this turn's cannot).
+ */
+export interface DrawOffer {
+  readonly record: string
+  readonly offerDraw: true
+}
+
+export function offerDraw(record: string): DrawOffer {
+  return { record, offerDraw: true }
+}
+
+export function isDrawOffer(x: unknown): x is DrawOffer {
+  return typeof x === 'object' && x !== null && (x as { offerDraw?: unknown }).offerDraw === true
+}
+
+/** What a player decides for a turn: a record (with an offer of a draw or not), a resignation, or an acceptance. */
+export type Decision = string | Resignation | DrawAcceptance | DrawOffer
+
+/** The record a decision plays: its text, or undefined for a resignation or an acceptance, which play none. */
+export function recordText(d: Decision): string | undefined {
+  return typeof d === 'string' ? d : isDrawOffer(d) ? d.record : undefined
+}
+
 export interface PlayerStrategy {
   /**
    * Called once, before `setup` (also when a stored game resumes), with this side's secret for
@@ -54,8 +98,12 @@ export interface PlayerStrategy {
   begin?(gameSecret: Uint8Array): void
   /** This side's setup; `deadline` (clock ms), when given, is when the game's setup deadline passes (SPEC §6.6). */
   setup(ruleset: Ruleset, signal?: AbortSignal, deadline?: number): Setup | Promise<Setup>
-  /** This turn's action record in the conventional notation (lenient is fine; it is canonicalised), or a resignation. */
-  record(ctx: TurnContext): string | Resignation | Promise<string | Resignation>
+  /**
+   * This turn's action record in the conventional notation (lenient is fine; it is canonicalised),
+   * or a resignation; in version 4 also a record with an offer of a draw (when `mayOfferDraw`) or
+   * the acceptance of the opponent's offer (when `drawOffered`).
+   */
+  record(ctx: TurnContext): Decision | Promise<Decision>
   /** The game is over: the state after the last turn and everything learnt (for UIs). */
   finished?(ctx: TurnContext): void | Promise<void>
 }

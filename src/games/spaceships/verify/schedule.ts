@@ -58,6 +58,11 @@ export class Schedule {
     return this.finished
   }
 
+  /** Version 4 (SPEC §7.11): the side whose offer of a draw stands for the other side's next phase envelope. */
+  get offer(): Role | undefined {
+    return this.offered
+  }
+
   get refused(): boolean {
     return this.state.phase === 'done' && this.state.refused
   }

@@ -1,0 +1,95 @@
+/**
+ * Version 4's draw (SPEC §7.11, §7.12, §12.7): an offer ends the envelope that completes a turn,
+ * the other side accepts it instead of its next commitment, both reveal, and every reader decides
+ * "complete, agreed-draw, drawn" from either file. Declined by playing on, it changes nothing.
+ */
+import { describe, expect, it } from 'vitest'
+import { decodeEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
+import { formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import {
+  ACCEPT_DRAW,
+  type PlayerStrategy,
+  offerDraw,
+  randomStrategy,
+  recordText,
+} from '../../src/games/spaceships/session/strategy.js'
+import { verifyFiles } from '../../src/games/spaceships/verify/verify.js'
+import { TERMS, playInMemory } from './helpers.js'
+
+const terms = { ...TERMS, maxTurns: 30 }
+
+/** A random player that offers a draw with its record of turn `at`. */
+function offering(seed: string, at: number): PlayerStrategy {
+  const inner = randomStrategy(seededRandom(seed))
+  return {
+    setup: (r) => inner.setup(r),
+    record: async (ctx) => {
+      const text = recordText(await inner.record(ctx)) ?? ''
+      return ctx.turn === at && ctx.mayOfferDraw === true ? offerDraw(text) : text
+    },
+  }
+}
+
+/** A random player that accepts any offer standing when it decides, or declines by playing on. */
+function answering(seed: string, accept: boolean): PlayerStrategy {
+  const inner = randomStrategy(seededRandom(seed))
+  return {
+    setup: (r) => inner.setup(r),
+    record: (ctx) => (accept && ctx.drawOffered?.() === true ? ACCEPT_DRAW : inner.record(ctx)),
+  }
+}
+
+const partsOf = (transcript: readonly Uint8Array[]): string[] =>
+  transcript.flatMap((b) => {
+    const d = decodeEnvelope(b)
+    return d.ok ? [`${d.value.envelope.sender}:${d.value.envelope.parts.map((p) => p.t).join('+')}`] : []
+  })
+
+describe('a draw offered and accepted (version 4, SPEC §7.11, §7.12)', () => {
+  it('accepted: the game ends after the last whole turn, both reveal, and both files decide a draw', async () => {
+    let accepted = 0
+    for (let i = 0; i < 6; i++) {
+      const events: string[] = []
+      const g = await playInMemory(`draw/${i}`, {
+        version: 4,
+        terms,
+        strategies: [offering(`draw/${i}/a`, 2), answering(`draw/${i}/b`, true)],
+      })
+      for (const e of g.events[1]) if (e.kind === 'draw') events.push(`${e.by} ${e.what}`)
+      const v = g.a.verdict
+      if (v.status !== 'complete' || v.reason !== 'agreed-draw') {
+        // The game ended by the rules before A's offer could ride on a turn it completes.
+        expect(v.status).toBe('complete')
+        continue
+      }
+      accepted++
+      expect(v.winner).toBe('draw')
+      expect(events).toEqual(['A offered'])
+      expect(JSON.stringify(g.b.verdict)).toBe(JSON.stringify(v))
+      const parts = partsOf(g.a.transcript)
+      const at = parts.findIndex((p) => p.endsWith('+offer'))
+      expect(parts[at + 1]).toBe('B:accept')
+      expect(parts.slice(at + 2)).toEqual(['A:reveal', 'B:reveal', 'A:close'])
+      const files = [
+        { name: 'a', content: formatTranscript(g.a.transcript) },
+        { name: 'b', content: formatTranscript(g.b.transcript) },
+      ]
+      for (const f of [[files[0]!], [files[1]!], files]) expect(JSON.stringify(verifyFiles(f))).toMatch(/"agreed-draw"/)
+    }
+    expect(accepted).toBeGreaterThanOrEqual(4)
+  }, 60_000)
+
+  it('declined: the other side plays on, the offer lapses, and the game ends by the rules', async () => {
+    const g = await playInMemory('draw/declined', {
+      version: 4,
+      terms,
+      strategies: [offering('draw/declined/a', 2), answering('draw/declined/b', false)],
+    })
+    expect(g.a.verdict.status).toBe('complete')
+    expect(g.a.verdict.status === 'complete' && g.a.verdict.reason).not.toBe('agreed-draw')
+    const said = g.events[0].flatMap((e) => (e.kind === 'draw' ? [`${e.by} ${e.what}`] : []))
+    expect(said).toEqual(['B declined'])
+    expect(partsOf(g.a.transcript).filter((p) => p.includes('offer'))).toHaveLength(1)
+  }, 30_000)
+})
