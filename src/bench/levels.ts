@@ -73,7 +73,7 @@ function checked(inner: PlayerStrategy, times: number[], out: { records: number;
       }
       const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, played, 'strict')
       if (!r.ok)
-        out.illegal.push(`turn ${ctx.turn}: ${text}: ${r.error.map((v) => `${v.rule} ${v.message}`).join('; ')}`)
+        out.illegal.push(`turn ${ctx.turn}: ${played}: ${r.error.map((v) => `${v.rule} ${v.message}`).join('; ')}`)
       return text
     },
   }

@@ -26,7 +26,6 @@ import type { Channel } from '../core/session/channel.js'
 import {
   type PlayerStrategy,
   type TurnSummary,
-  isResignation,
   recordText,
 } from '../games/spaceships/session/strategy.js'
 import {
