@@ -67,6 +67,14 @@ export function waitingPrinter(
   }
   return (e) => {
     if (e.kind === 'chat') out.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
+    // Version 4 (SPEC §7.11, §7.12): what became of an offer of a draw (one made to this side is
+    // told at its record prompt).
+    else if (e.kind === 'draw' && e.what !== 'offered')
+      out.stdout(
+        e.what === 'accepted'
+          ? 'Your opponent accepted the draw: both reveal, and the game ends drawn.\n'
+          : 'Your opponent played on: your offer of a draw lapsed.\n',
+      )
     else if (e.kind === 'envelope' && e.direction === 'received') dropWait()
     else if (e.kind === 'waiting') {
       myMoveDue = e.side === me && e.what.includes('commit')

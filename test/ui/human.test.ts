@@ -375,3 +375,42 @@ describe('the turn report: what both sides did, in words', () => {
     })
   })
 })
+
+describe('a draw at the record prompt (version 4, SPEC §7.11, §7.12)', () => {
+  const state = initialPlayerState(randomSetup(DEFAULT_RULESET, seededRandom('draw-ui')))
+  const scripted = (answers: string[], lines: string[]) =>
+    humanStrategy({
+      prompter: { ...nothing, input: () => Promise.resolve(answers.shift() ?? '-') },
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('draw-ui'),
+    })
+
+  it('draw, then a record: the record goes with an offer; draw twice withdraws it', async () => {
+    const lines: string[] = []
+    const turn = { role: 'A' as const, ruleset: DEFAULT_RULESET, turn: 2, state, history: [], mayOfferDraw: true }
+    expect(await scripted(['draw', '-'], lines).record(turn)).toEqual({ record: '-', offerDraw: true })
+    expect(lines.join('\n')).toContain('You offer a draw with this turn')
+    expect(lines.join('\n')).toContain('draw (offer one')
+    expect(await scripted(['draw', 'draw', '-'], []).record(turn)).toBe('-')
+  })
+
+  it('an offer made to the player is told at the prompt, and accept takes it', async () => {
+    const lines: string[] = []
+    const turn = { role: 'B' as const, ruleset: DEFAULT_RULESET, turn: 3, state, history: [], mayOfferDraw: true }
+    const answer = await scripted(['accept'], lines).record({ ...turn, drawOffered: () => true })
+    expect(answer).toEqual({ acceptDraw: true })
+    expect(lines.join('\n')).toContain('Your opponent offers a draw: type accept to take it')
+    // With no offer standing, accept takes nothing: the next line is the record.
+    const none: string[] = []
+    expect(await scripted(['accept', '-'], none).record({ ...turn, drawOffered: () => false })).toBe('-')
+    expect(none.join('\n')).not.toContain('offers a draw')
+  })
+
+  it('version 3 games have no draw: the prompt does not offer it', async () => {
+    const lines: string[] = []
+    const turn = { role: 'A' as const, ruleset: DEFAULT_RULESET, turn: 2, state, history: [] }
+    expect(await scripted(['draw', '-'], lines).record(turn)).toBe('-')
+    expect(lines.join('\n')).not.toContain('draw (offer one')
+  })
+})

@@ -237,7 +237,10 @@ export function outcomeLine(v: Verdict, me: Role): string {
   const who = (r: Role): string => (r === me ? 'you' : `your opponent (${them})`)
   switch (v.status) {
     case 'complete':
-      return result(v.winner, v.scores)
+      // Version 4 (SPEC §12.7): an accepted offer is a draw whatever the score stood at.
+      return v.reason === 'agreed-draw'
+        ? `A draw by agreement after turn ${v.turn} (${score(v.scores)}).`
+        : result(v.winner, v.scores)
     case 'resigned':
       return (
         (v.by === me ? 'You resigned: your opponent wins.' : 'Your opponent resigned: you win.') +

@@ -16,7 +16,7 @@ import type { RandomSource } from '../rules/rng.js'
 import { readSetup } from '../rules/setup.js'
 import { entitlements } from '../rules/state.js'
 import { systemClock } from '../../../core/session/clock.js'
-import { type PlayerStrategy, RESIGN } from '../session/strategy.js'
+import { ACCEPT_DRAW, type PlayerStrategy, RESIGN, offerDraw } from '../session/strategy.js'
 import { LIMITS } from '../protocol/messages.js'
 import { SHIP_TYPES } from '../rules/ships.js'
 import {
@@ -56,6 +56,9 @@ const WARN_MS = 60_000
 
 /** Returned when the game stopped during the prompt: a session that stopped never uses a record. */
 const NOTHING_NEEDED = ''
+
+/** Version 4 (SPEC §7.11, §7.12): the draw's words at the record prompt. */
+export const DRAW_HELP = 'draw (offer one with your record) · accept (an offer made to you)'
 
 export const RECORD_HELP =
   'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · history or turn N · say TEXT (chat) · resign'
@@ -192,8 +195,22 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       screen.print(
         fit(`Turn ${ctx.turn}. You may: ${entitlementLine(entitlementView(ctx.ruleset, ctx.state, e), beamWords)}`),
       )
-      screen.print(screen.paint(fit(RECORD_HELP), 'dim'))
-      const command = (v: string): 'help' | 'resign' | 'say' | 'history' | undefined => {
+      screen.print(screen.paint(fit(ctx.mayOfferDraw === true ? `${RECORD_HELP} · ${DRAW_HELP}` : RECORD_HELP), 'dim'))
+      // Version 4 (SPEC §7.11): an offer of a draw rides with this turn's record.
+      let offering = false
+      const offerShown = { said: false }
+      const sayOffer = (): void => {
+        if (offerShown.said || ctx.drawOffered?.() !== true) return
+        offerShown.said = true
+        screen.print(
+          screen.paint(
+            fit(`Your opponent offers a draw: type accept to take it, or your record to play on (declining it).`),
+            'ship',
+          ),
+        )
+      }
+      sayOffer()
+      const command = (v: string): 'help' | 'resign' | 'say' | 'history' | 'draw' | 'accept' | undefined => {
         const t = v.trim().toLowerCase()
         return t === '?' || t === 'help'
           ? 'help'
@@ -203,10 +220,17 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
               ? 'say'
               : t === 'history' || /^turn \d+$/.test(t)
                 ? 'history'
-                : undefined
+                : t === 'draw'
+                  ? 'draw'
+                  : t === 'accept'
+                    ? 'accept'
+                    : undefined
       }
       const check = (text: string): true | string => {
         if (command(text) === 'say') return chatProblem(text.trim().slice(3).trim()) ?? true
+        if (command(text) === 'draw' && ctx.mayOfferDraw !== true)
+          return 'a draw can be offered in a game of protocol version 4 only'
+        if (command(text) === 'accept' && ctx.drawOffered?.() !== true) return 'there is no offer of a draw to accept'
         if (command(text) !== undefined) return true
         // An empty line is never taken as "nothing": one stray Enter must not lose a turn.
         if (text.trim() === '') return 'type - to do nothing this turn, ? for help'
@@ -245,6 +269,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       for (;;) {
         const due = noticeDue()
         if (due !== undefined) notice(due)
+        sayOffer()
         const withdraw = new AbortController()
         const stopped = (): void => {
           withdraw.abort()
@@ -347,6 +372,32 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           }
           continue
         }
+        if (c === 'draw') {
+          if (ctx.mayOfferDraw !== true) {
+            screen.print(fit('A draw can be offered in a game of protocol version 4 only.'))
+            continue
+          }
+          offering = !offering
+          screen.print(
+            fit(
+              offering
+                ? "You offer a draw with this turn's record: it goes with your envelope that ends a turn, and your opponent accepts it or plays on. Now type your record (draw again withdraws it)."
+                : 'No draw offered.',
+            ),
+          )
+          continue
+        }
+        if (c === 'accept') {
+          if (
+            ctx.drawOffered?.() === true &&
+            (await prompter.confirm({
+              message: 'Accept the draw? The game ends drawn, and both setups and moves are revealed.',
+              default: false,
+            }))
+          )
+            return ACCEPT_DRAW
+          continue
+        }
         if (c === 'resign') {
           if (
             await prompter.confirm({
@@ -362,8 +413,11 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         // A committed record is irrevocable (SPEC §4.3): say what it does, and ask once.
         // Wrapped with room for the prompt's mark before it and its answer after it, so the
         // terminal never wraps a line of it on its own (words split, lines counted apart).
-        const confirmation = wrap(`Sign and send: ${describeRecord(r.value.actions)}?`, width - CONFIRM_MARGIN)
-        if (await prompter.confirm({ message: confirmation })) return text
+        const confirmation = wrap(
+          `Sign and send: ${describeRecord(r.value.actions)}${offering ? ', offering a draw' : ''}?`,
+          width - CONFIRM_MARGIN,
+        )
+        if (await prompter.confirm({ message: confirmation })) return offering ? offerDraw(text) : text
       }
     },
     finished(ctx) {
