@@ -10,7 +10,7 @@ import { sha512 } from '@noble/hashes/sha2.js'
 import { concatBytes, toBase64url, toHex, utf8 } from '../../src/core/commit/bytes.js'
 import { SEED_BYTES, SideSecrets, deriveSalt, detailCommitment, occupancyCommitment, recordCommitment } from '../../src/games/spaceships/protocol/commitments.js'
 import { domainBlock, sha256, taggedHash } from '../../src/core/commit/hash.js'
-import { DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
+import { DOMAIN, DOMAINS } from '../../src/games/spaceships/protocol/domain.js'
 import { keyPairFromSecret, publicKeyProblem, sign, verifySignature } from '../../src/core/commit/keys.js'
 import { randomRecord } from '../../src/games/spaceships/rules/enumerate.js'
 import type { CheckedRecord } from '../../src/games/spaceships/rules/legality.js'
@@ -30,6 +30,7 @@ import { cellValues } from '../../src/games/spaceships/verify/replay.js'
 import { SETUP_A, SETUP_B } from '../helpers.js'
 import { type PlayOptions, TERMS, playInMemory } from '../session/helpers.js'
 import type { VirtualClock } from '../../src/core/session/clock.js'
+import { versionFourVectors } from './build-vectors-v4.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
 
@@ -145,11 +146,33 @@ export function cryptoVectors(): unknown {
     },
     envelope: { secretKey: toHex(secret), publicKey: toHex(kp.publicKey), bytes: toHex(hello.bytes), hash: toHex(hello.hash), signature: toHex(hello.envelope.sig) },
     ed25519: ed25519Vectors(),
+    version4: versionFourCrypto(helloHashA, helloHashB, seed, role),
+  }
+}
+
+/** SPEC §3.3, §4.1 (version 4): the same inputs under version 4's tags, with a cell's two salts from one compression. */
+function versionFourCrypto(helloHashA: Uint8Array, helloHashB: Uint8Array, seed: Uint8Array, role: 0 | 1): unknown {
+  const game = taggedHash(DOMAINS[4].gameId, helloHashA, helloHashB)
+  const side = new SideSecrets(seed, game, role, 4)
+  const vector = side.setupVector(cellValues(setupOf(SETUP_B)))
+  return {
+    description: 'Version 4: tags spaceships/4/..., salts(i) = H(block(salt) ‖ seed ‖ zero[32] ‖ u8(1) ‖ u16(i)), occupancy salt its first 16 bytes, detail salt its last 16 (SPEC §4.1).',
+    gameId: { tag: DOMAINS[4].gameId, helloHashA: toHex(helloHashA), helloHashB: toHex(helloHashB), gameId: toHex(game) },
+    salts: {
+      seed: toHex(seed),
+      game: toHex(game),
+      role,
+      cell7Compression: toHex(sha256(domainBlock(DOMAINS[4].salt, game, role), seed, new Uint8Array(32), Uint8Array.of(1, 0, 7))),
+      occupancyCell7: toHex(deriveSalt(seed, game, role, 'occupancy', 7, 4)),
+      detailCell7: toHex(deriveSalt(seed, game, role, 'detail', 7, 4)),
+      recordTurn3: toHex(deriveSalt(seed, game, role, 'record', 3, 4)),
+    },
+    setupVector: { seed: toHex(seed), game: toHex(game), role, setup: SETUP_B.trim(), first64: toHex(vector.subarray(0, 64)), sha256: toHex(sha256(vector)) },
   }
 }
 
 /** Each side strikes the other's ship cells in turn (a legal strategy that ends games fast), the rest random. */
-function oracle(own: string, opponent: string, seed: string): PlayerStrategy {
+export function oracle(own: string, opponent: string, seed: string): PlayerStrategy {
   const setup = setupOf(own)
   const targets = setupOf(opponent).flatMap((s) => s.cells)
   const rng = seededRandom(seed)
@@ -187,7 +210,7 @@ function legacyCourtesy(store: TranscriptStore, inner: Deviation | undefined): D
 }
 
 /** Rewrites the first part `pick` changes. */
-function rewriteOnce(pick: (p: Part) => Part | undefined): Deviation {
+export function rewriteOnce(pick: (p: Part) => Part | undefined): Deviation {
   let done = false
   return {
     outgoing(parts, sealWith) {
@@ -307,17 +330,17 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
     Object.assign(files, named)
     manifest.push({ files: Object.keys(named), description, expect: expectV })
   }
-  const play = async (name: string, o: { deviation?: Deviation; deviationA?: Deviation; strategyA?: PlayerStrategy; strategyB?: PlayerStrategy; terms?: Terms; termsB?: Terms; onLink?: PlayOptions['onLink'] } = {}): Promise<{ a: string; b: string }> => {
+  const play = async (name: string, o: { deviation?: Deviation; deviationA?: Deviation; strategyA?: PlayerStrategy; strategyB?: PlayerStrategy; terms?: Terms; termsB?: Terms; onLink?: PlayOptions['onLink']; version?: 3 | 4 } = {}): Promise<{ a: string; b: string }> => {
     const stores = [memoryStore(), memoryStore()] as const
     const g = await playInMemory(`vector/${name}`, {
       // The version 3 vectors keep their bytes (SPEC §14); version 4's are built beside them.
-      version: 3,
+      version: o.version ?? 3,
       stores,
       terms: o.terms ?? { ...TERMS, maxTurns: 40 },
       ...(o.termsB === undefined ? {} : { termsB: o.termsB }),
       ...(o.onLink === undefined ? {} : { onLink: o.onLink }),
       strategies: [o.strategyA ?? oracle(SETUP_A, SETUP_B, `v/${name}/a`), o.strategyB ?? oracle(SETUP_B, SETUP_A, `v/${name}/b`)],
-      deviations: [legacyCourtesy(stores[0], o.deviationA), legacyCourtesy(stores[1], o.deviation)],
+      deviations: o.version === 4 ? [o.deviationA, o.deviation] : [legacyCourtesy(stores[0], o.deviationA), legacyCourtesy(stores[1], o.deviation)],
     })
     return { a: formatTranscript(g.a.transcript), b: formatTranscript(g.b.transcript) }
   }
@@ -440,6 +463,7 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
   add('A line that is not base64url, inserted: set aside with a note naming the line; nothing else changes.', { status: 'complete', reason: 'fleet-destroyed' }, { 'garbage.transcript': fileOf([...honestLines.slice(0, 5), '{"v":1,"game":"not base64!"}', ...honestLines.slice(5)]) })
   add('A transcript of protocol version 1: unreadable, with the version named.', { status: 'unreadable' }, { 'version-1.transcript': ['spaceships-transcript 1', ...honestLines.slice(0, 2)].join('\n') + '\n' })
   add('A transcript of protocol version 2 (256-bit HMAC salts): unreadable, with the version named.', { status: 'unreadable' }, { 'version-2.transcript': ['spaceships-transcript 2', ...honestLines.slice(0, 2)].join('\n') + '\n' })
+  await versionFourVectors(play, add, linesOf(other.a))
   return { files, manifest }
 }
 

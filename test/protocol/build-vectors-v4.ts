@@ -1,0 +1,209 @@
+/**
+ * Version 4's transcript vectors (SPEC §14), beside version 3's in the same manifest: an honest
+ * game (no verdict part: reveal, reveal, close), a draw, the openings of §7.5 and §7.6 that a
+ * cheater signing with its own key cannot fake, the draw's misplaced parts, and a version 3
+ * envelope spliced into a version 4 game.
+ */
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { SEED_BYTES, SideSecrets } from '../../src/games/spaceships/protocol/commitments.js'
+import { TRANSCRIPTS } from '../../src/games/spaceships/protocol/file.js'
+import { transcriptHeader } from '../../src/core/transcript/file.js'
+import type { Part } from '../../src/games/spaceships/protocol/messages.js'
+import { FACE_NEIGHBOURS, formatCell } from '../../src/games/spaceships/rules/coords.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import { readSetup } from '../../src/games/spaceships/rules/setup.js'
+import type { Deviation } from '../../src/games/spaceships/session/session.js'
+import {
+  ACCEPT_DRAW,
+  type PlayerStrategy,
+  offerDraw,
+  randomStrategy,
+  recordText,
+} from '../../src/games/spaceships/session/strategy.js'
+import { SETUP_B } from '../helpers.js'
+
+type Play = (
+  name: string,
+  o: {
+    deviation?: Deviation
+    strategyA?: PlayerStrategy
+    strategyB?: PlayerStrategy
+    version?: 3 | 4
+  },
+) => Promise<{ a: string; b: string }>
+type Add = (description: string, expect: Record<string, unknown>, named: Record<string, string>) => void
+
+const HEADER_V4 = transcriptHeader(TRANSCRIPTS[4])
+const linesOf = (file: string): string[] => file.split('\n').slice(1, -1)
+const fileOf = (lines: readonly string[]): string => [HEADER_V4, ...lines].join('\n') + '\n'
+
+/** B's cells by occupancy in the vectors' fixed setup (test/helpers.ts `SETUP_B`). */
+function setupB(): { occupied: Set<number> } {
+  const s = readSetup(SETUP_B, DEFAULT_RULESET)
+  if (!s.ok) throw new Error('SETUP_B does not read')
+  return { occupied: new Set(s.value.flatMap((ship) => ship.cells)) }
+}
+
+/**
+ * B's salts in the game `vector/NAME`, its seed drawn as test/session/helpers.ts draws it (the key
+ * pair, then the session's nonce, then the seed, SPEC §4.1): the cheater knows its own salts. (Were
+ * the draw to change, no salt would match below, the deviation would not happen, and the case's
+ * expected offence would fail the build.)
+ */
+function saltsOfB(name: string, game: Uint8Array): SideSecrets {
+  const source = seededSecrets(`vector/${name}/B`)
+  generateKeyPair(source)
+  source.bytes(32)
+  return new SideSecrets(source.bytes(SEED_BYTES), game, 1, 4)
+}
+
+/** A deviation of B that rewrites the parts of its first envelope `pick` changes. */
+function rewriteFirst(pick: (parts: readonly Part[], game: Uint8Array) => Part[] | undefined): Deviation {
+  let done = false
+  return {
+    outgoing(parts, sealWith) {
+      if (done) return [sealWith(parts)]
+      const game = sealWith(parts).envelope.game
+      const out = game === undefined ? undefined : pick(parts, game)
+      if (out === undefined) return [sealWith(parts)]
+      done = true
+      return [sealWith(out)]
+    },
+  }
+}
+
+/** A random player that offers a draw with every record. */
+function offeringEveryTurn(seed: string): PlayerStrategy {
+  const inner = randomStrategy(seededRandom(seed))
+  return {
+    setup: (r) => inner.setup(r),
+    record: async (ctx) => offerDraw(recordText(await inner.record(ctx)) ?? '-'),
+  }
+}
+
+/** A random player that accepts the first offer standing when it decides. */
+function accepting(seed: string): PlayerStrategy {
+  const inner = randomStrategy(seededRandom(seed))
+  return {
+    setup: (r) => inner.setup(r),
+    record: (ctx) => (ctx.drawOffered?.() === true ? ACCEPT_DRAW : inner.record(ctx)),
+  }
+}
+
+export async function versionFourVectors(play: Play, add: Add, versionThreeLines: readonly string[]): Promise<void> {
+  const honest = await play('v4-honest', { version: 4 })
+  add(
+    'Version 4: a whole honest game as written by A (SPEC §1.1): no verdict part, the end steps reveal, reveal, close.',
+    { status: 'complete', reason: 'fleet-destroyed' },
+    { 'v4-honest-a.transcript': honest.a },
+  )
+  add(
+    "Version 4: both players' files of the honest game, decided together: the same verdict.",
+    { status: 'complete', reason: 'fleet-destroyed' },
+    { 'v4-honest-a.transcript': honest.a, 'v4-honest-b.transcript': honest.b },
+  )
+
+  const draw = await play('v4-draw', {
+    version: 4,
+    strategyA: accepting('v4-draw/a'),
+    strategyB: offeringEveryTurn('v4-draw/b'),
+  })
+  add(
+    "Version 4: B's envelope completing turn 1 ends with an offer of a draw and A's next phase envelope is one accept part (SPEC §6.3, §7.11, §7.12): both reveal, A closes, and the game is a draw whatever the score (§12.7 rule 4).",
+    { status: 'complete', reason: 'agreed-draw', winner: 'draw' },
+    { 'v4-draw.transcript': draw.a },
+  )
+
+  const explosion = 'v4-false-explosion'
+  const lie = await play(explosion, {
+    version: 4,
+    deviation: rewriteFirst((parts, game) => {
+      const results = parts.find((p) => p.t === 'results')
+      if (results?.t !== 'results') return undefined
+      const { occupied } = setupB()
+      const at = results.strikes.findIndex((a) => a.result === 'hit' && a.explosions.length === 0)
+      if (at < 0) return undefined
+      // The hit's target is in A's aspects, not in these parts: found from the answer's own
+      // opening among B's occupied cells (the cheater knows its setup and salts).
+      const side = saltsOfB(explosion, game)
+      const answer = results.strikes[at]
+      if (answer === undefined) return undefined
+      const target = [...occupied].find((c) => Buffer.compare(Buffer.from(side.salt('occupancy', c)), Buffer.from(answer.salt)) === 0)
+      const empty = (FACE_NEIGHBOURS[target ?? 0] ?? []).find((n) => !occupied.has(n))
+      if (target === undefined || empty === undefined) return undefined
+      const lied = {
+        ...answer,
+        explosions: [formatCell(target), formatCell(empty)],
+        explosionSalts: [side.salt('occupancy', empty)],
+      }
+      return parts.map((p) =>
+        p === results ? { ...results, strikes: results.strikes.map((a, i) => (i === at ? lied : a)) } : p,
+      )
+    }),
+  })
+  add(
+    "Version 4: B answers a hit as a missile explosion naming a face neighbour that is empty, with that cell's true occupancy salt (SPEC §7.6): the opening shows the cell empty, found on receipt, before anything is answered (§12.4): false-visible-result, and the lost cell never raises B's scan bound (§8, §13.1).",
+    { status: 'offence', offender: 'B', class: 'false-visible-result' },
+    { 'v4-false-explosion.transcript': lie.a },
+  )
+
+  const kamikaze = 'v4-kamikaze-empty'
+  const launch = await play(kamikaze, {
+    version: 4,
+    deviation: rewriteFirst((parts, game) => {
+      const aspects = parts.find((p) => p.t === 'aspects')
+      if (aspects?.t !== 'aspects' || aspects.strikes.length === 0) return undefined
+      const { occupied } = setupB()
+      const empty = [...Array(125).keys()].find((c) => !occupied.has(c))
+      if (empty === undefined) return undefined
+      const side = saltsOfB(kamikaze, game)
+      const lied = {
+        ...aspects,
+        kamikaze: [...aspects.kamikaze, formatCell(empty)],
+        kamikazeSalts: [...(aspects.kamikazeSalts ?? []), side.salt('occupancy', empty)],
+      }
+      return parts.map((p) => (p === aspects ? lied : p))
+    }),
+  })
+  add(
+    'Version 4: B shows a kamikaze launched from an empty cell of its own space, with that cell’s true occupancy salt (SPEC §7.5): the opening shows the cell empty, found on receipt (§12.4): illegal-record (2.6.1 §4.5.2), and the launch never raises B’s scan bound.',
+    { status: 'offence', offender: 'B', class: 'illegal-record' },
+    { 'v4-kamikaze-empty.transcript': launch.a },
+  )
+
+  const unoffered = await play('v4-accept-unoffered', {
+    version: 4,
+    deviation: rewriteFirst((parts) => {
+      const c = parts.find((p) => p.t === 'commit')
+      return c?.t === 'commit' && c.turn >= 2 ? [{ t: 'accept' }] : undefined
+    }),
+  })
+  add(
+    'Version 4: B sends one accept part where no offer stands (SPEC §6.3, §7.12): protocol-violation.',
+    { status: 'offence', offender: 'B', class: 'protocol-violation' },
+    { 'v4-accept-unoffered.transcript': unoffered.a },
+  )
+
+  const ahead = await play('v4-offer-ahead', {
+    version: 4,
+    deviation: rewriteFirst((parts) =>
+      parts.at(-1)?.t === 'commit' && parts.some((p) => p.t === 'results')
+        ? [...parts, { t: 'offer', kind: 'draw' }]
+        : undefined,
+    ),
+  })
+  add(
+    'Version 4: B ends a turn with a commitment ahead and an offer of a draw (SPEC §6.3: an offer leaves the next turn to the other side): protocol-violation.',
+    { status: 'offence', offender: 'B', class: 'protocol-violation' },
+    { 'v4-offer-ahead.transcript': ahead.a },
+  )
+
+  const lines = linesOf(honest.a)
+  add(
+    'Version 4: envelopes of a version 3 game spliced into the version 4 honest file: of another version, so of no game of this one (SPEC §5.1, §12.1); noted, never evidence.',
+    { status: 'complete', reason: 'fleet-destroyed' },
+    { 'v4-other-version.transcript': fileOf([...lines.slice(0, 6), ...versionThreeLines, ...lines.slice(6)]) },
+  )
+}
