@@ -25,6 +25,8 @@ const MAP: Record<string, readonly string[]> = {
   'core/transcript': ['core/wire', 'core/commit'],
   'core/session': ['core/transcript', 'core/wire', 'core/commit'],
   'core/net': ['core/session'],
+  // Witnessed games (protocol/NOTARY.md): the pure codecs, deposits, proofs and the log checker.
+  'core/notary': ['core/wire', 'core/commit'],
   'core/log': [],
   // Reads package.json: the CLI's --version.
   'core/version': [],
@@ -66,6 +68,7 @@ const PURE = [
   'core/commit',
   'core/wire',
   'core/transcript',
+  'core/notary',
   'games/spaaace/rules',
   'games/spaaace/referee',
 ] as const
