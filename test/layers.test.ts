@@ -27,6 +27,8 @@ const MAP: Record<string, readonly string[]> = {
   'core/net': ['core/session'],
   // Witnessed games (protocol/NOTARY.md): the pure codecs, deposits, proofs and the log checker.
   'core/notary': ['core/wire', 'core/commit'],
+  // The notary itself: node:sqlite, and the injected clock of the session layer (never its state machine).
+  'core/notary-service': ['core/notary', 'core/session/clock.ts', 'core/wire', 'core/commit'],
   'core/log': [],
   // Reads package.json: the CLI's --version.
   'core/version': [],
