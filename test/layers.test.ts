@@ -29,6 +29,8 @@ const MAP: Record<string, readonly string[]> = {
   'core/notary': ['core/wire', 'core/commit'],
   // The notary itself: node:sqlite, and the injected clock of the session layer (never its state machine).
   'core/notary-service': ['core/notary', 'core/session/clock.ts', 'core/wire', 'core/commit'],
+  // The notary's libp2p service and the players' client.
+  'core/notary-net': ['core/notary-service', 'core/net'],
   'core/log': [],
   // Reads package.json: the CLI's --version.
   'core/version': [],
