@@ -5,10 +5,23 @@
 import { constantTimeEqual } from '../commit/bytes.js'
 import { depositHash, depositParts } from '../notary/deposit.js'
 import { FLAG, decodeHeader, encodeHeader, headerSignatureValid } from '../notary/header.js'
-import type { NotaryResponse } from '../notary/messages.js'
+import { FETCH_BUDGET_BYTES, type NotaryResponse } from '../notary/messages.js'
+import type { Receipt } from '../notary/receipt.js'
 import { describeProtocolError } from '../wire/errors.js'
 import type { Notary } from './notary.js'
 import { type Requester, refusal } from './state.js'
+
+/** NOTARY.md §7.5: the receipts from `from` on, within FETCH_BUDGET_BYTES (at least one). */
+function newer(log: readonly Receipt[], from: number): Uint8Array[] {
+  const out: Uint8Array[] = []
+  let bytes = 0
+  for (const r of log.slice(from)) {
+    if (out.length > 0 && bytes + r.bytes.length + 4 > FETCH_BUDGET_BYTES) break
+    out.push(r.bytes)
+    bytes += r.bytes.length + 4
+  }
+  return out
+}
 
 export function submit(n: Notary, headerBytes: Uint8Array, deposit: Uint8Array, from: Requester): NotaryResponse {
   if (!n.admit(from.peer, 'submission')) return refusal('limit-rate', 'too many requests this minute')
@@ -40,7 +53,7 @@ export function submit(n: Notary, headerBytes: Uint8Array, deposit: Uint8Array, 
     return refusal('limit-bytes', 'the notary holds all it may')
   if ((h.flags & FLAG.claim) !== 0) {
     const last = s.log.length - 1
-    if (h.seen < last) return { kind: 'newer', receipts: s.log.slice(h.seen + 1).map((r) => r.bytes) }
+    if (h.seen < last) return { kind: 'newer', receipts: newer(s.log, h.seen + 1) }
     if (h.seen > last) return refusal('claim-seen', `the claim saw receipt ${h.seen}; the log ends at ${last}`)
     if (n.now() <= h.deadline) return { kind: 'not-before', time: h.deadline + 1 }
   }
