@@ -12,6 +12,7 @@ import { sealDeposit } from '../../../src/core/notary/deposit.js'
 import { FLAG, encodeHeader, signHeader } from '../../../src/core/notary/header.js'
 import { checkReceiptLog } from '../../../src/core/notary/log.js'
 import { RETENTION_MS } from '../../../src/core/notary-service/limits.js'
+import { sweepLoop } from '../../../src/core/notary-net/service.js'
 import { Notary } from '../../../src/core/notary-service/notary.js'
 import { NotaryStore } from '../../../src/core/notary-service/store.js'
 import { VirtualClock } from '../../../src/core/session/clock.js'
@@ -135,7 +136,7 @@ describe('fetching, sealing and retention (PROTOCOL-4.md §4.6)', () => {
     })
   })
 
-  it('deposits are deleted RETENTION_MS after the seal and not a millisecond before; an unsealed log keeps them', () => {
+  it('deposits are deleted RETENTION_MS after the seal and not a millisecond before; an unsealed log keeps them', async () => {
     f = fixture()
     registered(f)
     receiptOf(put(sub(0, 1, { flags: FLAG.end })))
@@ -146,13 +147,21 @@ describe('fetching, sealing and retention (PROTOCOL-4.md §4.6)', () => {
       return l.kind === 'log' ? l.items.map((i) => i.deposit.length) : []
     }
     const held = f.notary.store.bytesHeld()
+    // The service's loop (hourly here) sweeps on the notary's clock: started a millisecond before
+    // retention ends, its first sweep deletes nothing; the next, an hour later, both deposits.
     f.clock.advanceTo(seal.time + RETENTION_MS - 1)
-    expect(f.notary.sweep()).toBe(0)
+    const stop = new AbortController()
+    const loop = sweepLoop(f.notary, f.clock, stop.signal, 3_600_000)
     expect(open().filter((n) => n > 0)).toHaveLength(2)
     f.clock.advanceTo(seal.time + RETENTION_MS)
-    expect(f.notary.sweep()).toBe(2)
+    expect(open().filter((n) => n > 0)).toHaveLength(2)
+    f.clock.advance(3_600_000 - 1)
+    await new Promise((r) => setImmediate(r))
     expect(open()).toEqual([0, 0, 0, 0])
     expect(f.notary.store.bytesHeld()).toBeLessThan(held)
+    expect(f.notary.sweep()).toBe(0)
+    stop.abort()
+    await loop
     // Another game, never sealed, a year later: its deposits are all there.
     f.close()
     f = fixture()
