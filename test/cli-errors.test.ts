@@ -127,14 +127,14 @@ describe('clean errors (exit statuses of the README)', () => {
     )
   })
 
-  it('on a Node older than 22.12 the executable says what it needs in one line (exit 78)', () => {
-    // The system Node of these machines is 20; skip where there is none older than 22.12.
+  it('on a Node older than 22.13 the executable says what it needs in one line (exit 78)', () => {
+    // The system Node of these machines is 20; skip where there is none older than 22.13.
     const system = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' })
     const [major = 99, minor = 99] = (system.stdout || 'v99.99').slice(1).split('.').map(Number)
-    if (system.status !== 0 || major > 22 || (major === 22 && minor >= 12)) return
+    if (system.status !== 0 || major > 22 || (major === 22 && minor >= 13)) return
     const bin = new URL('../dist/cli/bin.js', import.meta.url).pathname
     const r = spawnSync('/usr/bin/node', [bin, '--help'], { encoding: 'utf8' })
     expect(r.status).toBe(78)
-    expect(oneLine(r.stderr)).toMatch(/^spaceships: needs Node\.js 22\.12 or later; this is v\d+/)
+    expect(oneLine(r.stderr)).toMatch(/^spaceships: needs Node\.js 22\.13 or later; this is v\d+/)
   })
 })

@@ -25,6 +25,12 @@ const MAP: Record<string, readonly string[]> = {
   'core/transcript': ['core/wire', 'core/commit'],
   'core/session': ['core/transcript', 'core/wire', 'core/commit'],
   'core/net': ['core/session'],
+  // Witnessed games (protocol/NOTARY.md): the pure codecs, deposits, proofs and the log checker.
+  'core/notary': ['core/wire', 'core/commit'],
+  // The notary itself: node:sqlite, and the injected clock of the session layer (never its state machine).
+  'core/notary-service': ['core/notary', 'core/session/clock.ts', 'core/wire', 'core/commit'],
+  // The notary's libp2p service and the players' client.
+  'core/notary-net': ['core/notary-service', 'core/net'],
   'core/log': [],
   // Reads package.json: the CLI's --version.
   'core/version': [],
@@ -66,6 +72,7 @@ const PURE = [
   'core/commit',
   'core/wire',
   'core/transcript',
+  'core/notary',
   'games/spaaace/rules',
   'games/spaaace/referee',
 ] as const

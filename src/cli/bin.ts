@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
  * The `spaceships` executable. It checks the Node version first (libp2p needs
- * `Promise.withResolvers`, the lazy imports need `require(esm)`: Node 22.12), turns on Node's
+ * `Promise.withResolvers`, the lazy imports need `require(esm)`: Node 22.12; the notary's
+ * database is `node:sqlite`, unflagged from Node 22.13, protocol/NOTARY.md §8), turns on Node's
  * on-disk compile cache so every start after the first skips compiling the modules again, then
  * hands over to `main.ts`.
  */
 import module from 'node:module'
 
 /** The oldest Node this program runs on; package.json `engines` says the same. */
-const MINIMUM_NODE: readonly [number, number] = [22, 12]
+const MINIMUM_NODE: readonly [number, number] = [22, 13]
 /** sysexits EX_CONFIG: the environment, not the input, is wrong. */
 const EXIT_CONFIG = 78
 

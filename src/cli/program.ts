@@ -23,7 +23,7 @@ const GAME_EXIT_STATUS =
   '\nExit status: as verify says of the finished game, 0 complete (or a resignation), 1 an offence, 3 incomplete, 4 abandoned, 5 adjudicated; ' +
   '64 a usage error or an unusable identity file; 69 a relay unavailable or a --listen address that cannot be bound; ' +
   '73 a file or directory that cannot be created (the state or config directory, --out); 74 one that cannot be read, or a damaged game; ' +
-  '75 storage failed (the game resumes once fixed); 70 an internal error (a bug); 78 a Node older than 22.12.'
+  '75 storage failed (the game resumes once fixed); 70 an internal error (a bug); 78 a Node older than 22.13.'
 
 /** Builds the program; each action stores its exit status in `status`. */
 export function program(io: CliIo, status: { code: number }): Command {

@@ -93,8 +93,20 @@ export function setupBaseSender(
 
 /** RFC 9180 §5.1.1 `SetupBaseR`: the recipient's context from `enc` and its X25519 secret. */
 export function setupBaseRecipient(enc: Uint8Array, skR: Uint8Array, info: Uint8Array): HpkeContext {
-  const pkR = x25519.getPublicKey(skR)
-  const dh = x25519.getSharedSecret(skR, enc)
+  return setupBaseRecipientWithDh(enc, x25519.getPublicKey(skR), x25519.getSharedSecret(skR, enc), info)
+}
+
+/**
+ * `SetupBaseR` from the Diffie-Hellman value itself (`dh = X25519(skR, enc)`) and the recipient's
+ * public key: what anyone can compute once a recipient discloses `dh` (a complaint, PROTOCOL-4.md
+ * §5.3), without the recipient's secret.
+ */
+export function setupBaseRecipientWithDh(
+  enc: Uint8Array,
+  pkR: Uint8Array,
+  dh: Uint8Array,
+  info: Uint8Array,
+): HpkeContext {
   return keySchedule(extractAndExpand(dh, concatBytes(enc, pkR)), info)
 }
 

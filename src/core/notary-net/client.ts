@@ -1,0 +1,141 @@
+/**
+ * A player's notary client (NOTARY.md §7.6): each call takes an AbortSignal; submissions are
+ * resubmitted with backoff on the injected clock until the notary answers (PROTOCOL-4.md §4.5: a
+ * node that cannot reach the notary keeps resubmitting, keeps playing and says so once). Answers
+ * are checked: a receipt must decode, be signed by the notary key the terms name, and be the
+ * receipt of what was asked.
+ */
+import type { Libp2p, PeerId } from '@libp2p/interface'
+import { lpStream } from '@libp2p/utils'
+import type { Multiaddr } from '@multiformats/multiaddr'
+import { constantTimeEqual } from '../commit/bytes.js'
+import type { NotaryDomain } from '../notary/domain.js'
+import { encodeComplaint } from '../notary/complaint.js'
+import { encodeHeader } from '../notary/header.js'
+import {
+  type LogItem,
+  MAX_MESSAGE_BYTES,
+  NOTARY_PROTOCOL_ID,
+  type NotaryRequest,
+  type NotaryResponse,
+  decodeResponse,
+  encodeRequest,
+} from '../notary/messages.js'
+import { decodeReceipt, receiptSignatureValid } from '../notary/receipt.js'
+import type { Clock } from '../session/clock.js'
+import { describeProtocolError } from '../wire/errors.js'
+import { MAX_LENGTH_PREFIX_BYTES, REQUEST_TIMEOUT_MS } from './service.js'
+
+/** Sends one request's bytes and returns the response's bytes (a test may pass its own). */
+export type Transport = (request: Uint8Array, signal: AbortSignal) => Promise<Uint8Array>
+
+/** NOTARY.md §7.6: the first wait before a resubmission, doubled each time up to the last. */
+export const BACKOFF_FIRST_MS = 1_000
+export const BACKOFF_MAX_MS = 60_000
+
+export function libp2pTransport(node: Libp2p, notary: PeerId | Multiaddr[]): Transport {
+  return async (request, signal) => {
+    const s = AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
+    const stream = await node.dialProtocol(notary, NOTARY_PROTOCOL_ID, { signal: s, runOnLimitedConnection: true })
+    try {
+      const lp = lpStream(stream, { maxDataLength: MAX_MESSAGE_BYTES, maxLengthLength: MAX_LENGTH_PREFIX_BYTES })
+      await lp.write(request, { signal: s })
+      const answer = (await lp.read({ signal: s })).subarray()
+      await stream.close({ signal: s }).catch(() => undefined)
+      return answer
+    } catch (e) {
+      stream.abort(e as Error)
+      throw e
+    }
+  }
+}
+
+/** The notary answered something that is not an answer to the request (NOTARY.md §7.6). */
+export class NotaryAnswerError extends Error {}
+
+export interface NotaryClientOptions {
+  readonly transport: Transport
+  readonly clock: Clock
+  readonly domain: NotaryDomain
+  /** The notary key A's terms name: every receipt is checked against it. */
+  readonly notaryKey: Uint8Array
+  /** Called when a request failed and will be sent again after `waitMs` (to say so once). */
+  readonly onRetry?: (e: { readonly attempt: number; readonly waitMs: number; readonly why: string }) => void
+}
+
+export class NotaryClient {
+  constructor(private readonly o: NotaryClientOptions) {}
+
+  /** One try: the decoded answer; throws on a transport failure or an answer that does not decode. */
+  async ask(q: NotaryRequest, signal: AbortSignal): Promise<NotaryResponse> {
+    const d = decodeResponse(await this.o.transport(encodeRequest(q), signal))
+    if (!d.ok) throw new NotaryAnswerError(`the notary's answer does not decode: ${describeProtocolError(d.error)}`)
+    if (d.value.kind === 'receipt') this.checkReceipt(q, d.value.receipt)
+    return d.value
+  }
+
+  private checkReceipt(q: NotaryRequest, bytes: Uint8Array): void {
+    const d = decodeReceipt(bytes)
+    if (!d.ok || !receiptSignatureValid(this.o.domain, d.value, this.o.notaryKey))
+      throw new NotaryAnswerError('a receipt not signed by the notary key of the terms')
+    const r = d.value
+    const same = (a: Uint8Array, b: Uint8Array): boolean => constantTimeEqual(a, b)
+    const answers =
+      (q.kind === 'register' && r.kind === 'genesis' && same(r.helloA, q.helloA) && same(r.helloB, q.helloB)) ||
+      (q.kind === 'submit' && r.kind === 'envelope' && same(encodeHeader(r.header), q.header)) ||
+      (q.kind === 'complain' && r.kind === 'complaint' && same(encodeComplaint(r.complaint), q.complaint)) ||
+      (q.kind === 'seal' && r.kind === 'seal' && same(r.game, q.game))
+    if (!answers) throw new NotaryAnswerError('a receipt of something other than what was asked')
+  }
+
+  /**
+   * Asks until the notary answers (anything but 'limit-rate'), waiting BACKOFF_FIRST_MS, then
+   * twice as long each time up to BACKOFF_MAX_MS, on the injected clock; rejects only when `signal` aborts.
+   */
+  async persist(q: NotaryRequest, signal: AbortSignal): Promise<NotaryResponse> {
+    let wait = BACKOFF_FIRST_MS
+    for (let attempt = 1; ; attempt++) {
+      signal.throwIfAborted()
+      let why: string
+      try {
+        const a = await this.ask(q, signal)
+        if (a.kind !== 'refused' || a.code !== 'limit-rate') return a
+        why = `the notary limits this peer's rate: ${a.message}`
+      } catch (e) {
+        signal.throwIfAborted()
+        why = (e as Error).message
+      }
+      this.o.onRetry?.({ attempt, waitMs: wait, why })
+      await this.o.clock.sleep(wait, signal)
+      wait = Math.min(2 * wait, BACKOFF_MAX_MS)
+    }
+  }
+
+  register(helloA: Uint8Array, helloB: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'register', helloA, helloB }, signal)
+  }
+
+  submit(header: Uint8Array, deposit: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'submit', header, deposit }, signal)
+  }
+
+  complain(complaint: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'complain', complaint }, signal)
+  }
+
+  seal(game: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'seal', game }, signal)
+  }
+
+  /** The log from `from`, following `more` to its end; a refusal is returned as it is. */
+  async fetch(game: Uint8Array, from: number, signal: AbortSignal): Promise<LogItem[] | NotaryResponse> {
+    const items: LogItem[] = []
+    for (let next = from; ;) {
+      const a = await this.persist({ kind: 'fetch', game, from: next }, signal)
+      if (a.kind !== 'log') return a
+      items.push(...a.items)
+      if (!a.more || a.items.length === 0) return items
+      next += a.items.length
+    }
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Receipting a complaint (PROTOCOL-4.md §5.3, NOTARY.md §7.5 "complain"): the complainant's
+ * signature, the receipt it names, the repeat and per-side limits, the game's rule of time, then
+ * the proof and the deposit (core/notary/complaint.ts `judgeComplaint`). A complaint receipt
+ * carries the deposit, so that anyone can check the offence from the log alone.
+ */
+import { constantTimeEqual } from '../commit/bytes.js'
+import { complaintSignatureValid, decodeComplaint, judgeComplaint } from '../notary/complaint.js'
+import type { NotaryResponse } from '../notary/messages.js'
+import { describeProtocolError } from '../wire/errors.js'
+import { COMPLAINTS_PER_SIDE } from './limits.js'
+import type { Notary } from './notary.js'
+import { type Requester, refusal } from './state.js'
+
+export function complain(n: Notary, bytes: Uint8Array, from: Requester): NotaryResponse {
+  if (!n.admit(from.peer, 'submission')) return refusal('limit-rate', 'too many requests this minute')
+  const d = decodeComplaint(bytes)
+  if (!d.ok) return refusal('malformed', describeProtocolError(d.error))
+  const c = d.value
+  const s = n.state(c.game)
+  if (s === undefined) return refusal('unregistered', 'no such game')
+  const key = s.reg.keys[c.sender]
+  if (!complaintSignatureValid(n.domain, c, key))
+    return refusal('signature', "not signed by the complainant's hello key")
+  // The same complaint again gets its receipt back; another about the same receipt is refused.
+  for (const r of s.log) {
+    if (r.kind !== 'complaint' || r.complaint.sender !== c.sender || r.complaint.index !== c.index) continue
+    if (
+      constantTimeEqual(r.complaint.sig, c.sig) &&
+      constantTimeEqual(r.complaint.dh, c.dh) &&
+      constantTimeEqual(r.complaint.proof, c.proof)
+    )
+      return { kind: 'receipt', receipt: r.bytes }
+    return refusal('complaint-repeat', `receipt ${c.index} has been complained of by this side`)
+  }
+  if (s.sealed) return refusal('sealed', 'the log is sealed')
+  const target = s.log[c.index]
+  if (target?.kind !== 'envelope' || target.header.sender === c.sender)
+    return refusal('complaint-target', `receipt ${c.index} is not an envelope receipt of the other side`)
+  if (s.log.filter((r) => r.kind === 'complaint' && r.complaint.sender === c.sender).length >= COMPLAINTS_PER_SIDE)
+    return refusal('limit-complaints', `${COMPLAINTS_PER_SIDE} complaints per side per game (PROTOCOL-4.md §5.3)`)
+  if (!s.reg.complaintInTime(s.log, c.index, c.sender))
+    return refusal('complaint-late', 'not about the envelope that made the current step due, or already acknowledged')
+  const deposit = n.store.deposit(c.game, c.index)
+  if (deposit === undefined) return refusal('deposit-gone', 'the deposit is no longer held')
+  const judged = judgeComplaint({
+    domain: n.domain,
+    complaint: c,
+    header: target.header,
+    deposit,
+    complainantKey: key,
+    floor: (e) => s.reg.paddingFloor(e),
+    envelopeMatches: (e, h) => s.reg.envelopeMatches(e, h),
+  })
+  if (!judged.ok) return refusal('complaint-invalid', `${judged.error.code}: ${judged.error.message}`)
+  if (n.store.bytesHeld() + bytes.length + deposit.length > n.limits.bytesHeld)
+    return refusal('limit-bytes', 'the notary holds all it may')
+  const receipt = n.append(s, { kind: 'complaint', complaint: c, deposit }, { complainant: c.sender })
+  return { kind: 'receipt', receipt }
+}

@@ -1,0 +1,62 @@
+/**
+ * Receipting a submission (PROTOCOL-4.md §5.1, NOTARY.md §7.5 "submit"): every check, in the
+ * order NOTARY.md gives, each refusal with its code.
+ */
+import { constantTimeEqual } from '../commit/bytes.js'
+import { depositHash, depositParts } from '../notary/deposit.js'
+import { FLAG, decodeHeader, encodeHeader, headerSignatureValid } from '../notary/header.js'
+import { FETCH_BUDGET_BYTES, type NotaryResponse } from '../notary/messages.js'
+import type { Receipt } from '../notary/receipt.js'
+import { describeProtocolError } from '../wire/errors.js'
+import type { Notary } from './notary.js'
+import { type Requester, refusal } from './state.js'
+
+/** NOTARY.md §7.5: the receipts from `from` on, within FETCH_BUDGET_BYTES (at least one). */
+function newer(log: readonly Receipt[], from: number): Uint8Array[] {
+  const out: Uint8Array[] = []
+  let bytes = 0
+  for (const r of log.slice(from)) {
+    if (out.length > 0 && bytes + r.bytes.length + 4 > FETCH_BUDGET_BYTES) break
+    out.push(r.bytes)
+    bytes += r.bytes.length + 4
+  }
+  return out
+}
+
+export function submit(n: Notary, headerBytes: Uint8Array, deposit: Uint8Array, from: Requester): NotaryResponse {
+  if (!n.admit(from.peer, 'submission')) return refusal('limit-rate', 'too many requests this minute')
+  const d = decodeHeader(headerBytes)
+  if (!d.ok) return refusal('malformed', describeProtocolError(d.error))
+  const h = d.value
+  const s = n.state(h.game)
+  if (s === undefined) return refusal('unregistered', 'no such game')
+  if (!headerSignatureValid(n.domain, h, s.reg.keys[h.sender]))
+    return refusal('signature', "not signed by the sender's hello key (PROTOCOL-4.md §5.1)")
+  // A receipted place: the same header gets its receipt back, another header is refused.
+  const held = n.store.atPlace(h.game, h.sender, h.seq)
+  if (held !== undefined) {
+    const receipt = s.log[held.index]
+    if (receipt?.kind === 'envelope' && constantTimeEqual(encodeHeader(receipt.header), headerBytes))
+      return { kind: 'receipt', receipt: receipt.bytes }
+    return refusal('place-taken', `sender ${h.sender} seq ${h.seq} is receipted with another header`)
+  }
+  if (s.sealed) return refusal('sealed', 'the log is sealed')
+  const expected = n.store.lastSeq(h.game, h.sender) + 1
+  if (h.seq !== expected) return refusal('seq', `sender ${h.sender}'s next seq is ${expected}`)
+  if (deposit.length !== h.depositBytes)
+    return refusal('deposit', `${deposit.length} bytes of deposit, the header says ${h.depositBytes}`)
+  if (!constantTimeEqual(depositHash(n.domain, deposit), h.depositHash))
+    return refusal('deposit', "the deposit does not hash to the header's depositHash")
+  const parts = depositParts(deposit)
+  if (!parts.ok) return refusal('deposit', `${parts.error.code} at ${parts.error.field}: ${parts.error.message}`)
+  if (n.store.bytesHeld() + deposit.length + 2 * headerBytes.length > n.limits.bytesHeld)
+    return refusal('limit-bytes', 'the notary holds all it may')
+  if ((h.flags & FLAG.claim) !== 0) {
+    const last = s.log.length - 1
+    if (h.seen < last) return { kind: 'newer', receipts: newer(s.log, h.seen + 1) }
+    if (h.seen > last) return refusal('claim-seen', `the claim saw receipt ${h.seen}; the log ends at ${last}`)
+    if (n.now() <= h.deadline) return { kind: 'not-before', time: h.deadline + 1 }
+  }
+  const receipt = n.append(s, { kind: 'envelope', header: h }, { place: { sender: h.sender, seq: h.seq }, deposit })
+  return { kind: 'receipt', receipt }
+}

@@ -1,0 +1,74 @@
+/**
+ * What the notary layer (protocol/NOTARY.md, PROTOCOL-4.md §4, §5) shares with the game that uses
+ * it: the domain tags, passed in by the game (the core knows no game), and the coded errors every
+ * function here returns instead of throwing.
+ */
+import type { DomainTag } from '../commit/hash.js'
+import type { ProtocolErrorCode } from '../wire/errors.js'
+
+/**
+ * The domain tags of a witnessed game (PROTOCOL-4.md §2, NOTARY.md §2). A game passes its table
+ * as one `as const` object; Spaceships' protocol 4 values are `spaceships/4/<name>` with the names
+ * of NOTARY.md §2 (`submission`, `receipt`, `receipt-hash`, `deposit`, `deposit-hash`, `complaint`,
+ * `complaint-proof`).
+ */
+export interface NotaryDomain {
+  /** Signed by a player over a submission header (PROTOCOL-4.md §5.1). */
+  readonly submission: DomainTag
+  /** Signed by the notary over a receipt (§4.1). */
+  readonly receipt: DomainTag
+  /** A receipt's hash, which the next receipt names as `prev` (§4.1). */
+  readonly receiptHash: DomainTag
+  /** The HPKE `info` prefix of a deposit's two wraps (§5.2). */
+  readonly deposit: DomainTag
+  /** A deposit's hash in its header (§5.2). */
+  readonly depositHash: DomainTag
+  /** Signed by a player over a complaint (NOTARY.md §5: PROTOCOL-4.md §5.3 names no tag). */
+  readonly complaint: DomainTag
+  /** The Chaum-Pedersen challenge of a complaint's proof (§5.3). */
+  readonly complaintProof: DomainTag
+}
+
+/** Codes beyond the decoders' (core/wire/errors.ts): keys, deposits, proofs (NOTARY.md §9). */
+export const NOTARY_ERROR_CODES = [
+  'key.length',
+  'key.non-canonical',
+  'key.small-order',
+  'key.torsion',
+  'deposit.size',
+  'deposit.enc',
+  'deposit.wrap',
+  'deposit.body',
+  'deposit.padding',
+  'proof.point',
+  'proof.scalar',
+  'proof.equation',
+  'complaint.place',
+  'complaint.deposit',
+  'complaint.opens',
+] as const
+export type NotaryErrorCode = ProtocolErrorCode | (typeof NOTARY_ERROR_CODES)[number]
+
+export interface NotaryError {
+  readonly code: NotaryErrorCode
+  /** The offending field (`deposit.wrap[0]`, `header.flags`), `` for the whole input. */
+  readonly field: string
+  /** The section broken, e.g. `NOTARY.md §4` or `PROTOCOL-4.md §5.2`. */
+  readonly rule: string
+  readonly message: string
+}
+
+export type NotaryResult<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: NotaryError }
+
+export function notaryError(code: NotaryErrorCode, field: string, rule: string, message: string): NotaryError {
+  return { code, field, rule, message }
+}
+
+export function refused<T>(code: NotaryErrorCode, field: string, rule: string, message: string): NotaryResult<T> {
+  return { ok: false, error: notaryError(code, field, rule, message) }
+}
+
+export function accepted<T>(value: T): NotaryResult<T> {
+  return { ok: true, value }
+}

@@ -1,0 +1,224 @@
+/**
+ * Reading a game's receipt log from receipts gathered anywhere (PROTOCOL-4.md §4.1, NOTARY.md §6):
+ * as one chain by `prev` from the genesis, ordered by `index`, never by position. Receipts that do
+ * not decode, are not signed by the notary, belong to another game, or carry a player's header or
+ * complaint whose signature fails are set aside. What the valid receipts prove against the notary
+ * (a notary fault, with the lowest index `k` whose decisions it voids) and the receipts named by a
+ * `prev` that none of them is (gaps) are reported. Pure: bytes in, a report out.
+ */
+import { constantTimeEqual, toHex } from '../commit/bytes.js'
+import { describeProtocolError } from '../wire/errors.js'
+import { complaintSignatureValid } from './complaint.js'
+import type { NotaryDomain } from './domain.js'
+import { FLAG, headerSignatureValid } from './header.js'
+import { type Receipt, decodeReceipt, receiptHash, receiptSignatureValid, unsignedPart } from './receipt.js'
+
+export type NotaryFaultKind =
+  | 'two-at-index'
+  | 'time-decreasing'
+  | 'after-seal'
+  | 'claim-early'
+  | 'claim-not-next'
+  | 'two-at-place'
+  | 'seal-unjustified'
+
+export interface NotaryFault {
+  readonly kind: NotaryFaultKind
+  /** PROTOCOL-4.md §4.1: decisions resting on a receipt at this index or above are void. */
+  readonly index: number
+  /** The positions (in the input) of the receipts that prove it. */
+  readonly positions: readonly number[]
+  readonly detail: string
+}
+
+export interface SetAside {
+  readonly position: number
+  readonly reason: string
+}
+
+/** A receipt some valid receipt names by `prev` and that no valid receipt is. */
+export interface Gap {
+  readonly index: number
+  readonly hash: Uint8Array
+}
+
+export interface ReceiptLogReport {
+  readonly game: Uint8Array | undefined
+  /** The chain from the genesis by `prev`, in index order, up to the first gap or fork. */
+  readonly chain: readonly Receipt[]
+  readonly sealed: boolean
+  readonly faults: readonly NotaryFault[]
+  readonly gaps: readonly Gap[]
+  readonly setAside: readonly SetAside[]
+}
+
+export interface CheckReceiptLogOptions {
+  /** The game; by default the game of the first genesis, else of the first valid receipt. */
+  readonly game?: Uint8Array
+  /** The players' hello keys [A, B]: when given, headers and complaints must be signed by them. */
+  readonly playerKeys?: readonly [Uint8Array, Uint8Array]
+  /** The game's rule of §4.6: whether the log before a seal shows the game over. */
+  readonly sealJustified?: (before: readonly Receipt[], seal: Receipt) => boolean
+}
+
+interface Held {
+  readonly r: Receipt
+  readonly position: number
+  readonly hash: Uint8Array
+}
+
+function valid(
+  domain: NotaryDomain,
+  receipts: readonly Uint8Array[],
+  notaryKey: Uint8Array,
+  o: CheckReceiptLogOptions,
+  setAside: SetAside[],
+): { held: Held[]; game: Uint8Array | undefined } {
+  const signed: { r: Receipt; position: number }[] = []
+  receipts.forEach((bytes, position) => {
+    const d = decodeReceipt(bytes)
+    if (!d.ok) setAside.push({ position, reason: describeProtocolError(d.error) })
+    else if (!receiptSignatureValid(domain, d.value, notaryKey))
+      setAside.push({ position, reason: "the notary's signature is not valid" })
+    else signed.push({ r: d.value, position })
+  })
+  const game = o.game ?? (signed.find((s) => s.r.kind === 'genesis') ?? signed[0])?.r.game
+  const held: Held[] = []
+  const seen = new Set<string>()
+  for (const { r, position } of signed) {
+    const keys = o.playerKeys
+    let reason: string | undefined
+    if (game === undefined || !constantTimeEqual(r.game, game)) reason = 'a receipt of another game'
+    else if (
+      keys !== undefined &&
+      r.kind === 'envelope' &&
+      !headerSignatureValid(domain, r.header, keys[r.header.sender])
+    )
+      reason = "the header's player signature is not valid (PROTOCOL-4.md §4.1)"
+    else if (
+      keys !== undefined &&
+      r.kind === 'complaint' &&
+      !complaintSignatureValid(domain, r.complaint, keys[r.complaint.sender])
+    )
+      reason = "the complaint's player signature is not valid"
+    if (reason !== undefined) {
+      setAside.push({ position, reason })
+      continue
+    }
+    // The same receipt in two files (or twice in one) is one receipt; a signature is not content.
+    const id = toHex(unsignedPart(r.bytes))
+    if (seen.has(id)) continue
+    seen.add(id)
+    held.push({ r, position, hash: receiptHash(domain, r.bytes) })
+  }
+  held.sort((a, b) => a.r.index - b.r.index || a.position - b.position)
+  return { held, game }
+}
+
+/** PROTOCOL-4.md §4.1: every notary fault the valid receipts prove. */
+function faultsOf(held: readonly Held[], byIndex: ReadonlyMap<number, readonly Held[]>): NotaryFault[] {
+  const faults: NotaryFault[] = []
+  for (const [index, at] of byIndex)
+    if (at.length > 1)
+      faults.push({
+        kind: 'two-at-index',
+        index,
+        positions: at.map((h) => h.position),
+        detail: `${at.length} different receipts at index ${index}`,
+      })
+  const seal = held.find((h) => h.r.kind === 'seal')
+  const places = new Map<string, Held>()
+  for (const h of held) {
+    const { r } = h
+    if (seal !== undefined && r.index > seal.r.index)
+      faults.push({
+        kind: 'after-seal',
+        index: r.index,
+        positions: [seal.position, h.position],
+        detail: `receipt ${r.index} after the seal at ${seal.r.index}`,
+      })
+    for (const p of byIndex.get(r.index - 1) ?? [])
+      if (constantTimeEqual(p.hash, r.prev) && r.time < p.r.time)
+        faults.push({
+          kind: 'time-decreasing',
+          index: r.index,
+          positions: [p.position, h.position],
+          detail: `time ${r.time} below ${p.r.time} at index ${r.index - 1}`,
+        })
+    if (r.kind !== 'envelope') continue
+    const hd = r.header
+    if ((hd.flags & FLAG.claim) !== 0) {
+      if (r.time <= hd.deadline)
+        faults.push({
+          kind: 'claim-early',
+          index: r.index,
+          positions: [h.position],
+          detail: `a claim receipted at ${r.time}, not after its deadline ${hd.deadline}`,
+        })
+      if (r.index !== hd.seen + 1)
+        faults.push({
+          kind: 'claim-not-next',
+          index: r.index,
+          positions: [h.position],
+          detail: `a claim at index ${r.index} that saw ${hd.seen}`,
+        })
+    }
+    const place = `${hd.sender}/${hd.seq}`
+    const first = places.get(place)
+    if (first === undefined) places.set(place, h)
+    else if (first.r.index !== r.index)
+      faults.push({
+        kind: 'two-at-place',
+        index: r.index,
+        positions: [first.position, h.position],
+        detail: `a second envelope receipt for sender ${hd.sender} seq ${hd.seq}`,
+      })
+  }
+  return faults
+}
+
+/** Reads a log (NOTARY.md §6). Never throws on any bytes. */
+export function checkReceiptLog(
+  domain: NotaryDomain,
+  receipts: readonly Uint8Array[],
+  notaryKey: Uint8Array,
+  o: CheckReceiptLogOptions = {},
+): ReceiptLogReport {
+  const setAside: SetAside[] = []
+  const { held, game } = valid(domain, receipts, notaryKey, o, setAside)
+  const byIndex = new Map<number, Held[]>()
+  for (const h of held) byIndex.set(h.r.index, [...(byIndex.get(h.r.index) ?? []), h])
+  const faults = faultsOf(held, byIndex)
+  const gaps = new Map<string, Gap>()
+  for (const h of held) {
+    if (h.r.index === 0) continue
+    const named = (byIndex.get(h.r.index - 1) ?? []).some((p) => constantTimeEqual(p.hash, h.r.prev))
+    if (!named) gaps.set(toHex(h.r.prev), { index: h.r.index - 1, hash: h.r.prev })
+  }
+  const chain: Receipt[] = []
+  const genesis = byIndex.get(0)
+  let last = genesis?.length === 1 ? genesis[0] : undefined
+  while (last !== undefined) {
+    chain.push(last.r)
+    const from = last
+    const next = (byIndex.get(from.r.index + 1) ?? []).filter((n) => constantTimeEqual(n.r.prev, from.hash))
+    last = next.length === 1 ? next[0] : undefined
+  }
+  const sealAt = chain.findIndex((r) => r.kind === 'seal')
+  const sealReceipt = chain[sealAt]
+  if (
+    sealReceipt !== undefined &&
+    o.sealJustified !== undefined &&
+    !o.sealJustified(chain.slice(0, sealAt), sealReceipt)
+  ) {
+    const position = held.find((h) => h.r === sealReceipt)?.position ?? -1
+    faults.push({
+      kind: 'seal-unjustified',
+      index: sealReceipt.index,
+      positions: [position],
+      detail: 'the log before the seal does not show the game over',
+    })
+  }
+  faults.sort((a, b) => a.index - b.index)
+  return { game, chain, sealed: sealAt >= 0, faults, gaps: [...gaps.values()], setAside }
+}

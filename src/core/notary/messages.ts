@@ -1,0 +1,190 @@
+/**
+ * The notary's wire messages (NOTARY.md §7): one request and one response per stream, each a
+ * length-prefixed message of at most MAX_MESSAGE_BYTES. Requests: register, submit, complain,
+ * fetch, seal. Responses: a receipt, newer receipts (a stale claim), "not before" a time, a slice
+ * of the log with deposits, or a refusal with its code. Strict decoders, coded errors.
+ */
+import { HASH_BYTES } from '../commit/hash.js'
+import { Reader, Writer, decoded, fail } from '../wire/binary.js'
+import type { Decoded } from '../wire/errors.js'
+import { COMPLAINT_BYTES } from './complaint.js'
+import { MAX_DEPOSIT_BYTES, isDepositSize } from './deposit.js'
+import { readU64, writeU64 } from './fields.js'
+import { HEADER_BYTES } from './header.js'
+import { MAX_HELLO_BYTES, MAX_RECEIPT_BYTES } from './receipt.js'
+
+/** NOTARY.md §7.1: the libp2p protocol id. */
+export const NOTARY_PROTOCOL_ID = '/spaceships-notary/1.0.0'
+/** NOTARY.md §7.1: a fetch answer carries at most this many bytes of receipts and deposits. */
+export const FETCH_BUDGET_BYTES = 4 * 1_048_576
+/** NOTARY.md §7.1: the largest message either way (the fetch budget and room for framing). */
+export const MAX_MESSAGE_BYTES = FETCH_BUDGET_BYTES + 65_536
+/** NOTARY.md §7.3: a refusal's message, printable ASCII. */
+export const MAX_REFUSAL_TEXT = 1024
+
+/** NOTARY.md §7.4: refusal codes, numbered from 1 on the wire in this order. */
+export const REFUSALS = [
+  'malformed',
+  'unregistered',
+  'sealed',
+  'signature',
+  'place-taken',
+  'seq',
+  'deposit',
+  'claim-seen',
+  'registrar',
+  'notary-key',
+  'player-key',
+  'not-a',
+  'not-a-player',
+  'complaint-target',
+  'complaint-repeat',
+  'complaint-late',
+  'complaint-invalid',
+  'not-over',
+  'limit-rate',
+  'limit-games',
+  'limit-bytes',
+  'limit-complaints',
+  'deposit-gone',
+] as const
+export type RefusalCode = (typeof REFUSALS)[number]
+
+export type NotaryRequest =
+  | { readonly kind: 'register'; readonly helloA: Uint8Array; readonly helloB: Uint8Array }
+  | { readonly kind: 'submit'; readonly header: Uint8Array; readonly deposit: Uint8Array }
+  | { readonly kind: 'complain'; readonly complaint: Uint8Array }
+  | { readonly kind: 'fetch'; readonly game: Uint8Array; readonly from: number }
+  | { readonly kind: 'seal'; readonly game: Uint8Array }
+
+export interface LogItem {
+  readonly receipt: Uint8Array
+  /** The deposit of an envelope receipt, for a player; empty when none is given. */
+  readonly deposit: Uint8Array
+}
+
+export type NotaryResponse =
+  | { readonly kind: 'receipt'; readonly receipt: Uint8Array }
+  | { readonly kind: 'newer'; readonly receipts: readonly Uint8Array[] }
+  | { readonly kind: 'not-before'; readonly time: number }
+  | { readonly kind: 'log'; readonly items: readonly LogItem[]; readonly more: boolean }
+  | { readonly kind: 'refused'; readonly code: RefusalCode; readonly message: string }
+
+const REQUEST = { register: 1, submit: 2, complain: 3, fetch: 4, seal: 5 } as const
+const RESPONSE = { receipt: 1, newer: 2, 'not-before': 3, log: 4, refused: 5 } as const
+const RULE = 'NOTARY.md §7.2'
+
+export function encodeRequest(q: NotaryRequest): Uint8Array {
+  const w = new Writer().u8(REQUEST[q.kind])
+  switch (q.kind) {
+    case 'register':
+      return w.u32(q.helloA.length).bytes(q.helloA).u32(q.helloB.length).bytes(q.helloB).finish()
+    case 'submit':
+      return w.bytes(q.header).u32(q.deposit.length).bytes(q.deposit).finish()
+    case 'complain':
+      return w.bytes(q.complaint).finish()
+    case 'fetch':
+      return w.bytes(q.game).u32(q.from).finish()
+    case 'seal':
+      return w.bytes(q.game).finish()
+  }
+}
+
+function sized(r: Reader, field: string, min: number, max: number): Uint8Array {
+  const n = r.u32(`${field}.length`, RULE)
+  if (n < min || n > max) fail('field.range', `${field}.length`, RULE, `expected ${min}..${max}, got ${n}`)
+  return r.bytes(n, field, RULE)
+}
+
+/** Decodes a request's layout; what is inside (a header, a complaint) is decoded by the notary. */
+export function decodeRequest(bytes: Uint8Array): Decoded<NotaryRequest> {
+  return decoded(() => {
+    if (bytes.length > MAX_MESSAGE_BYTES) fail('wire.too-large', 'request', RULE, `at most ${MAX_MESSAGE_BYTES} bytes`)
+    const r = new Reader(bytes)
+    const type = r.range('request.type', RULE, r.u8('request.type', RULE), 1, 5)
+    let q: NotaryRequest
+    if (type === REQUEST.register)
+      q = {
+        kind: 'register',
+        helloA: sized(r, 'helloA', 1, MAX_HELLO_BYTES),
+        helloB: sized(r, 'helloB', 1, MAX_HELLO_BYTES),
+      }
+    else if (type === REQUEST.submit) {
+      const header = r.bytes(HEADER_BYTES, 'header', RULE)
+      const deposit = sized(r, 'deposit', 0, MAX_DEPOSIT_BYTES)
+      if (deposit.length !== 0 && !isDepositSize(deposit.length))
+        fail('field.range', 'deposit.length', RULE, `${deposit.length} is not a deposit size`)
+      q = { kind: 'submit', header, deposit }
+    } else if (type === REQUEST.complain)
+      q = { kind: 'complain', complaint: r.bytes(COMPLAINT_BYTES, 'complaint', RULE) }
+    else if (type === REQUEST.fetch)
+      q = { kind: 'fetch', game: r.bytes(HASH_BYTES, 'game', RULE), from: r.u32('from', RULE) }
+    else q = { kind: 'seal', game: r.bytes(HASH_BYTES, 'game', RULE) }
+    r.end('request', RULE)
+    return q
+  })
+}
+
+function printable(text: string): string {
+  let out = ''
+  for (const ch of text.slice(0, MAX_REFUSAL_TEXT)) out += ch >= ' ' && ch <= '~' ? ch : '?'
+  return out
+}
+
+export function encodeResponse(a: NotaryResponse): Uint8Array {
+  const w = new Writer().u8(RESPONSE[a.kind])
+  switch (a.kind) {
+    case 'receipt':
+      return w.u32(a.receipt.length).bytes(a.receipt).finish()
+    case 'newer':
+      w.u16(a.receipts.length)
+      for (const x of a.receipts) w.u32(x.length).bytes(x)
+      return w.finish()
+    case 'not-before':
+      return writeU64(w, a.time).finish()
+    case 'log':
+      w.u8(a.more ? 1 : 0).u16(a.items.length)
+      for (const x of a.items) w.u32(x.receipt.length).bytes(x.receipt).u32(x.deposit.length).bytes(x.deposit)
+      return w.finish()
+    case 'refused':
+      return w
+        .u8(REFUSALS.indexOf(a.code) + 1)
+        .text16(printable(a.message))
+        .finish()
+  }
+}
+
+export function decodeResponse(bytes: Uint8Array): Decoded<NotaryResponse> {
+  return decoded(() => {
+    const rule = 'NOTARY.md §7.3'
+    if (bytes.length > MAX_MESSAGE_BYTES) fail('wire.too-large', 'response', rule, `at most ${MAX_MESSAGE_BYTES} bytes`)
+    const r = new Reader(bytes)
+    const type = r.range('response.type', rule, r.u8('response.type', rule), 1, 5)
+    let a: NotaryResponse
+    if (type === RESPONSE.receipt) a = { kind: 'receipt', receipt: sized(r, 'receipt', 1, MAX_RECEIPT_BYTES) }
+    else if (type === RESPONSE.newer) {
+      const n = r.u16('receipts.count', rule)
+      const receipts: Uint8Array[] = []
+      for (let i = 0; i < n; i++) receipts.push(sized(r, `receipts[${i}]`, 1, MAX_RECEIPT_BYTES))
+      a = { kind: 'newer', receipts }
+    } else if (type === RESPONSE['not-before']) a = { kind: 'not-before', time: readU64(r, 'time', rule) }
+    else if (type === RESPONSE.log) {
+      const more = r.bool('more', rule)
+      const n = r.u16('items.count', rule)
+      const items: LogItem[] = []
+      for (let i = 0; i < n; i++) {
+        const receipt = sized(r, `items[${i}].receipt`, 1, MAX_RECEIPT_BYTES)
+        const deposit = sized(r, `items[${i}].deposit`, 0, MAX_DEPOSIT_BYTES)
+        if (deposit.length !== 0 && !isDepositSize(deposit.length))
+          fail('field.range', `items[${i}].deposit.length`, rule, `${deposit.length} is not a deposit size`)
+        items.push({ receipt, deposit })
+      }
+      a = { kind: 'log', items, more }
+    } else {
+      const code = REFUSALS[r.range('code', rule, r.u8('code', rule), 1, REFUSALS.length) - 1]
+      a = { kind: 'refused', code: code ?? 'malformed', message: r.text(2, MAX_REFUSAL_TEXT, 'message', rule) }
+    }
+    r.end('response', rule)
+    return a
+  })
+}

@@ -1,0 +1,152 @@
+/**
+ * Receipts (PROTOCOL-4.md §4.1, NOTARY.md §3.1): the notary's signed, hash-chained log of a game.
+ *
+ *   receipt = u8 0x84 ‖ u8 kind ‖ game[32] ‖ u32 index ‖ prev[32] ‖ u64 time ‖ body ‖ notarySig[64]
+ *
+ * Bodies: genesis (0) `u32 n ‖ helloA[n] ‖ u32 m ‖ helloB[m]` (NOTARY.md §3.1: each hello after its
+ * length), envelope (1) a submission header, complaint (2) a complaint then `u32 n ‖ deposit[n]`
+ * (§5.3: a complaint receipt carries the deposit), seal (3) empty. `prev` =
+ * `H(tag(receipt-hash) ‖ receipt i-1 without its signature)`, zero for index 0; the notary signs
+ * `tag(receipt) ‖ the receipt without its signature`.
+ */
+import { concatBytes, constantTimeEqual } from '../commit/bytes.js'
+import { HASH_BYTES, tag, taggedHash } from '../commit/hash.js'
+import { type KeyPair, SIGNATURE_BYTES, publicKeyProblem, sign, verifySignature } from '../commit/keys.js'
+import { Reader, Writer, decoded, fail } from '../wire/binary.js'
+import type { Decoded } from '../wire/errors.js'
+import { type Complaint, encodeComplaint, readComplaint, COMPLAINT_BYTES } from './complaint.js'
+import { MAX_DEPOSIT_BYTES, isDepositSize } from './deposit.js'
+import type { NotaryDomain } from './domain.js'
+import { MAX_TIME, readU64, writeU64 } from './fields.js'
+import { HEADER_BYTES, type SubmissionHeader, encodeHeader, readHeader } from './header.js'
+
+export const RECEIPT_MAGIC = 0x84
+export const RECEIPT_KIND = { genesis: 0, envelope: 1, complaint: 2, seal: 3 } as const
+export type ReceiptKind = keyof typeof RECEIPT_KIND
+/** NOTARY.md §3.1: the largest hello a genesis carries (a hello is one envelope, far smaller). */
+export const MAX_HELLO_BYTES = 65_536
+/** The fixed part before the body: magic, kind, game, index, prev, time. */
+export const RECEIPT_HEAD_BYTES = 1 + 1 + 32 + 4 + 32 + 8
+/** NOTARY.md §3.1: the largest receipt (a complaint receipt with the largest deposit). */
+export const MAX_RECEIPT_BYTES = RECEIPT_HEAD_BYTES + COMPLAINT_BYTES + 4 + MAX_DEPOSIT_BYTES + SIGNATURE_BYTES
+const RULE = 'NOTARY.md §3.1'
+const ZERO_HASH = new Uint8Array(HASH_BYTES)
+
+export type ReceiptBody =
+  | { readonly kind: 'genesis'; readonly helloA: Uint8Array; readonly helloB: Uint8Array }
+  | { readonly kind: 'envelope'; readonly header: SubmissionHeader }
+  | { readonly kind: 'complaint'; readonly complaint: Complaint; readonly deposit: Uint8Array }
+  | { readonly kind: 'seal' }
+
+export type UnsignedReceipt = {
+  readonly game: Uint8Array
+  readonly index: number
+  readonly prev: Uint8Array
+  readonly time: number
+} & ReceiptBody
+
+/** A decoded receipt, with its bytes (what is stored, hashed and compared). */
+export type Receipt = UnsignedReceipt & { readonly sig: Uint8Array; readonly bytes: Uint8Array }
+
+function writeBody(w: Writer, r: UnsignedReceipt): void {
+  switch (r.kind) {
+    case 'genesis':
+      w.u32(r.helloA.length).bytes(r.helloA).u32(r.helloB.length).bytes(r.helloB)
+      return
+    case 'envelope':
+      w.bytes(encodeHeader(r.header))
+      return
+    case 'complaint':
+      w.bytes(encodeComplaint(r.complaint)).u32(r.deposit.length).bytes(r.deposit)
+      return
+    case 'seal':
+      return
+  }
+}
+
+export function encodeUnsignedReceipt(r: UnsignedReceipt): Uint8Array {
+  if (r.game.length !== HASH_BYTES || r.prev.length !== HASH_BYTES)
+    throw new RangeError(`receipt: game and prev are 32 bytes (${RULE})`)
+  if (!Number.isInteger(r.time) || r.time < 0 || r.time > MAX_TIME)
+    throw new RangeError(`receipt.time: 0..2^53-1 (${RULE})`)
+  const w = new Writer().u8(RECEIPT_MAGIC).u8(RECEIPT_KIND[r.kind]).bytes(r.game).u32(r.index).bytes(r.prev)
+  writeU64(w, r.time)
+  writeBody(w, r)
+  return w.finish()
+}
+
+function readHello(r: Reader, field: string): Uint8Array {
+  const n = r.u32(`${field}.length`, RULE)
+  if (n < 1 || n > MAX_HELLO_BYTES)
+    fail('field.range', `${field}.length`, RULE, `expected 1..${MAX_HELLO_BYTES}, got ${n}`)
+  return r.bytes(n, field, RULE)
+}
+
+function readBody(r: Reader, kind: number, game: Uint8Array): ReceiptBody {
+  switch (kind) {
+    case RECEIPT_KIND.genesis:
+      return { kind: 'genesis', helloA: readHello(r, 'body.helloA'), helloB: readHello(r, 'body.helloB') }
+    case RECEIPT_KIND.envelope: {
+      const header = readHeader(r, 'body.header')
+      if (!constantTimeEqual(header.game, game))
+        fail('field.format', 'body.header.game', RULE, "not the receipt's game")
+      return { kind: 'envelope', header }
+    }
+    case RECEIPT_KIND.complaint: {
+      const complaint = readComplaint(r, 'body.complaint')
+      if (!constantTimeEqual(complaint.game, game))
+        fail('field.format', 'body.complaint.game', RULE, "not the receipt's game")
+      const n = r.u32('body.deposit.length', RULE)
+      if (!isDepositSize(n)) fail('field.range', 'body.deposit.length', RULE, `${n} is not a deposit size`)
+      return { kind: 'complaint', complaint, deposit: r.bytes(n, 'body.deposit', RULE) }
+    }
+    default:
+      return { kind: 'seal' }
+  }
+}
+
+/** Decodes a receipt strictly (NOTARY.md §3.1); the notary's signature is checked apart. */
+export function decodeReceipt(bytes: Uint8Array): Decoded<Receipt> {
+  return decoded(() => {
+    if (bytes.length > MAX_RECEIPT_BYTES) fail('wire.too-large', 'receipt', RULE, `at most ${MAX_RECEIPT_BYTES} bytes`)
+    const r = new Reader(bytes)
+    r.range('magic', RULE, r.u8('magic', RULE), RECEIPT_MAGIC, RECEIPT_MAGIC)
+    const kind = r.range('kind', RULE, r.u8('kind', RULE), 0, 3)
+    const game = r.bytes(HASH_BYTES, 'game', RULE)
+    const index = r.u32('index', RULE)
+    if ((index === 0) !== (kind === RECEIPT_KIND.genesis))
+      fail('field.range', 'index', RULE, 'the genesis is receipt 0, and receipt 0 is the genesis')
+    const prev = r.bytes(HASH_BYTES, 'prev', RULE)
+    if (constantTimeEqual(prev, ZERO_HASH) !== (index === 0))
+      fail('field.format', 'prev', RULE, 'zero at index 0 and only there')
+    const time = readU64(r, 'time', RULE)
+    const body = readBody(r, kind, game)
+    const sig = r.bytes(SIGNATURE_BYTES, 'notarySig', RULE)
+    r.end('receipt', RULE)
+    return { game, index, prev, time, ...body, sig, bytes: bytes.slice() }
+  })
+}
+
+/** The receipt's bytes without the signature. */
+export function unsignedPart(bytes: Uint8Array): Uint8Array {
+  return bytes.subarray(0, bytes.length - SIGNATURE_BYTES)
+}
+
+/** §4.1: the `prev` the next receipt names. */
+export function receiptHash(domain: NotaryDomain, receiptBytes: Uint8Array): Uint8Array {
+  return taggedHash(domain.receiptHash, unsignedPart(receiptBytes))
+}
+
+/** Signs an unsigned receipt: the receipt's bytes. */
+export function signReceipt(domain: NotaryDomain, notary: KeyPair, r: UnsignedReceipt): Uint8Array {
+  const unsigned = encodeUnsignedReceipt(r)
+  return concatBytes(unsigned, sign(notary, concatBytes(tag(domain.receipt), unsigned)))
+}
+
+export function receiptSignatureValid(domain: NotaryDomain, r: Receipt, notaryKey: Uint8Array): boolean {
+  if (publicKeyProblem(notaryKey) !== undefined) return false
+  return verifySignature(notaryKey, concatBytes(tag(domain.receipt), unsignedPart(r.bytes)), r.sig)
+}
+
+/** Bytes of an envelope receipt's body, to size a log (a header is fixed-size). */
+export const ENVELOPE_RECEIPT_BYTES = RECEIPT_HEAD_BYTES + HEADER_BYTES + SIGNATURE_BYTES

@@ -1,0 +1,165 @@
+/**
+ * Builds protocol/vectors/notary.json (NOTARY.md §10) from fixed seeds and fixed randomness: the
+ * keys and their X25519 forms, a deposit with every intermediate value, a submission header, a
+ * genesis, an envelope and a seal receipt signed by a fixed notary key, and a complaint with its
+ * proof. `UPDATE_VECTORS=1 npx vitest run test/core/notary/vectors.test.ts` rewrites the file.
+ */
+import { concatBytes, fromHex, toHex, utf8 } from '../../../src/core/commit/bytes.js'
+import { tag, taggedHash } from '../../../src/core/commit/hash.js'
+import { keyPairFromSecret } from '../../../src/core/commit/keys.js'
+import { encodeComplaint, makeComplaint } from '../../../src/core/notary/complaint.js'
+import { depositHash, depositInfo, depositParts, sealDeposit } from '../../../src/core/notary/deposit.js'
+import type { NotaryDomain } from '../../../src/core/notary/domain.js'
+import { encodeHeader, encodeUnsignedHeader, signHeader } from '../../../src/core/notary/header.js'
+import { proveDh } from '../../../src/core/notary/proof.js'
+import { receiptHash, signReceipt } from '../../../src/core/notary/receipt.js'
+import { x25519PublicKey, x25519SecretKey } from '../../../src/core/notary/x25519.js'
+
+/** Spaceships' protocol 4 tags (NOTARY.md §2). */
+export const VECTOR_DOMAIN = {
+  submission: 'spaceships/4/submission',
+  receipt: 'spaceships/4/receipt',
+  receiptHash: 'spaceships/4/receipt-hash',
+  deposit: 'spaceships/4/deposit',
+  depositHash: 'spaceships/4/deposit-hash',
+  complaint: 'spaceships/4/complaint',
+  complaintProof: 'spaceships/4/complaint-proof',
+} as const satisfies NotaryDomain
+
+const h = (label: string): Uint8Array => taggedHash('notary-vectors', utf8(label))
+const ok = <T>(r: { ok: true; value: T } | { ok: false; error: { message: string } }): T => {
+  if (!r.ok) throw new Error(r.error.message)
+  return r.value
+}
+
+export function notaryVectors(): Record<string, unknown> {
+  const D = VECTOR_DOMAIN
+  const seeds = { A: h('seed A'), B: h('seed B'), notary: h('seed notary') }
+  const [A, B, N] = [seeds.A, seeds.B, seeds.notary].map((s) => keyPairFromSecret(s)) as [
+    ReturnType<typeof keyPairFromSecret>,
+    ReturnType<typeof keyPairFromSecret>,
+    ReturnType<typeof keyPairFromSecret>,
+  ]
+  const keys = Object.fromEntries(
+    Object.entries({ A, B, notary: N }).map(([name, k]) => [
+      name,
+      {
+        seed: toHex(k.secretKey),
+        ed25519Public: toHex(k.publicKey),
+        x25519Secret: toHex(ok(x25519SecretKey(k.secretKey))),
+        x25519Public: toHex(ok(x25519PublicKey(k.publicKey))),
+      },
+    ]),
+  )
+  const helloA = concatBytes(fromHex('04'), utf8("A's hello (a stand-in: the notary core never reads a hello)"))
+  const helloB = concatBytes(fromHex('04'), utf8("B's hello"))
+  const game = h('game')
+  const envelope = concatBytes(fromHex('04'), utf8("A's envelope at seq 1 (a stand-in)"))
+  const envelopeHash = h('envelope hash')
+  const randomness = { contentKey: h('content key'), ephemeral: [h('ephemeral for'), h('ephemeral own')] as const }
+  const place = { game, sender: 0 as const, seq: 1, envelopeHash }
+  const deposit = ok(
+    sealDeposit({
+      domain: D,
+      place,
+      envelope,
+      recipientKey: B.publicKey,
+      senderKey: A.publicKey,
+      floor: 256,
+      randomness,
+    }),
+  )
+  const parts = ok(depositParts(deposit))
+  const unsignedHeader = {
+    game,
+    sender: 0 as const,
+    seq: 1,
+    envelopeHash,
+    depositHash: depositHash(D, deposit),
+    depositBytes: deposit.length,
+    flags: 0,
+    deadline: 0,
+    seen: 0,
+  }
+  const header = signHeader(D, A, unsignedHeader)
+  const t0 = 1_767_225_600_000
+  const genesis = signReceipt(D, N, {
+    kind: 'genesis',
+    game,
+    index: 0,
+    prev: new Uint8Array(32),
+    time: t0,
+    helloA,
+    helloB,
+  })
+  const envelopeReceipt = signReceipt(D, N, {
+    kind: 'envelope',
+    game,
+    index: 1,
+    prev: receiptHash(D, genesis),
+    time: t0 + 1500,
+    header,
+  })
+  const seal = signReceipt(D, N, {
+    kind: 'seal',
+    game,
+    index: 2,
+    prev: receiptHash(D, envelopeReceipt),
+    time: t0 + 90_000,
+  })
+  const proof = ok(proveDh(D, B.secretKey, parts.wraps[0].enc))
+  const complaint = ok(makeComplaint(D, B, { game, sender: 1, index: 1, deposit }))
+  return {
+    about: 'NOTARY.md §10: every value in hex; recompute each from the inputs above it.',
+    domain: D,
+    keys,
+    game: toHex(game),
+    deposit: {
+      inputs: {
+        sender: 0,
+        seq: 1,
+        envelope: toHex(envelope),
+        envelopeHash: toHex(envelopeHash),
+        floor: 256,
+        contentKey: toHex(randomness.contentKey),
+        ephemeralSecretForRecipient: toHex(randomness.ephemeral[0]),
+        ephemeralSecretForSender: toHex(randomness.ephemeral[1]),
+      },
+      infoForRecipient: toHex(depositInfo(D, place, 0)),
+      infoForSender: toHex(depositInfo(D, place, 1)),
+      encForRecipient: toHex(parts.wraps[0].enc),
+      encForSender: toHex(parts.wraps[1].enc),
+      padded: toHex(concatBytes(envelope, fromHex('80'), new Uint8Array(256 - envelope.length - 1))),
+      deposit: toHex(deposit),
+      depositHash: toHex(depositHash(D, deposit)),
+    },
+    header: {
+      unsigned: toHex(encodeUnsignedHeader(unsignedHeader)),
+      signedMessage: toHex(concatBytes(tag(D.submission), encodeUnsignedHeader(unsignedHeader))),
+      header: toHex(encodeHeader(header)),
+    },
+    receipts: {
+      genesis: {
+        helloA: toHex(helloA),
+        helloB: toHex(helloB),
+        time: t0,
+        receipt: toHex(genesis),
+        receiptHash: toHex(receiptHash(D, genesis)),
+      },
+      envelope: {
+        time: t0 + 1500,
+        receipt: toHex(envelopeReceipt),
+        receiptHash: toHex(receiptHash(D, envelopeReceipt)),
+      },
+      seal: { time: t0 + 90_000, receipt: toHex(seal) },
+    },
+    complaint: {
+      about:
+        "B's complaint about receipt 1 (this deposit opens: a notary refuses it with complaint-invalid, complaint.opens)",
+      dhPointQ: toHex(proof.q),
+      x25519Dh: toHex(proof.dh),
+      proof: toHex(proof.proof),
+      complaint: toHex(encodeComplaint(complaint)),
+    },
+  }
+}
