@@ -47,6 +47,8 @@ const MAP: Record<string, readonly string[]> = {
   [`${S}/net`]: ['core/net', 'core/log', `${S}/session`],
   [`${S}/arena`]: [`${S}/net`, `${S}/session`, `${S}/bot`],
   [`${S}/pool`]: [`${S}/verify`],
+  // Witnessed games: what a notary needs to know of the game (its Registrar), on the core's notary.
+  [`${S}/witness`]: ['core/notary', 'core/notary-service/registrar.ts', `${S}/protocol`],
   // Spaaace! imports nothing of Spaceships (rules, session, ...) nor of cli or net. Its referee
   // reads records with its own rules engine only.
   'games/spaaace/rules': [],
@@ -56,7 +58,17 @@ const MAP: Record<string, readonly string[]> = {
   bench: [`${S}/arena`, `${S}/net`, `${S}/pool`],
   // The package's public entry points (package.json `exports`).
   api: [`${S}/net`, `${S}/session`, `${S}/bot`, `${S}/referee`, `${S}/verify`, `${S}/rules`],
-  cli: ['api', 'bench', 'games/spaaace', `${S}/ui`, 'core/version', 'core/wire'],
+  cli: [
+    'api',
+    'bench',
+    'games/spaaace',
+    `${S}/ui`,
+    `${S}/witness`,
+    'core/version',
+    'core/wire',
+    'core/notary-net',
+    'core/notary-service',
+  ],
 }
 
 /** The layers of the core: none of them may reach a game, directly or through another layer. */

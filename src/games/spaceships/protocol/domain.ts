@@ -19,3 +19,17 @@ export const DOMAINS: Readonly<Record<ProtocolVersion, DomainTags>> = { 3: tags(
 
 /** Version 3's tags. */
 export const DOMAIN = DOMAINS[3]
+
+/**
+ * protocol/NOTARY.md §2: the tags a witnessed Spaceships game's notary and players use (version 4),
+ * passed to the core's notary, which knows no game.
+ */
+export const NOTARY_DOMAIN = {
+  submission: 'spaceships/4/submission',
+  receipt: 'spaceships/4/receipt',
+  receiptHash: 'spaceships/4/receipt-hash',
+  deposit: 'spaceships/4/deposit',
+  depositHash: 'spaceships/4/deposit-hash',
+  complaint: 'spaceships/4/complaint',
+  complaintProof: 'spaceships/4/complaint-proof',
+} as const
