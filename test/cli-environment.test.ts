@@ -349,10 +349,12 @@ describe('the environment refuses something: one line and its exit status (READM
   })
 
   it('help: an unknown command is named (exit 64); play lists every exit status; join and resume describe only what their options do there', async () => {
-    const unknown = await cli(['notary', '--help'])
+    const unknown = await cli(['witness', '--help'])
     expect(unknown.code).toBe(EXIT.usage)
     expect(unknown.out).toBe('')
-    expect(oneLine(unknown.err)).toMatch(/^error: unknown command 'notary' \(the commands: (npx )?spaceships --help\)$/)
+    expect(oneLine(unknown.err)).toMatch(
+      /^error: unknown command 'witness' \(the commands: (npx )?spaceships --help\)$/,
+    )
     expect((await cli(['setup', 'bogus', '-h'])).code).toBe(EXIT.usage)
     expect((await cli(['help', 'play'])).code).toBe(EXIT.ok)
     const play = await cli(['play', '--help'])

@@ -37,14 +37,14 @@ const MAP: Record<string, readonly string[]> = {
   [`${S}/rules`]: [],
   [`${S}/protocol`]: ['core/transcript', 'core/wire', 'core/commit', `${S}/rules`],
   [`${S}/referee`]: [`${S}/rules`],
-  [`${S}/verify`]: [`${S}/protocol`, `${S}/rules`],
+  [`${S}/verify`]: [`${S}/protocol`, `${S}/rules`, 'core/notary'],
   // Only the message types of the protocol layer.
   [`${S}/knowledge`]: [`${S}/protocol/messages.ts`, `${S}/rules`],
   [`${S}/session`]: ['core/session', 'core/log', `${S}/verify`, `${S}/protocol`, `${S}/knowledge`, `${S}/rules`],
   // The bots see the strategy interface the session defines, nothing else of the session.
   [`${S}/bot`]: [`${S}/knowledge`, `${S}/rules`, `${S}/session/strategy.ts`],
   [`${S}/ui`]: [`${S}/session`, `${S}/knowledge`, `${S}/rules`],
-  [`${S}/net`]: ['core/net', 'core/log', `${S}/session`],
+  [`${S}/net`]: ['core/net', 'core/log', 'core/notary-net', `${S}/session`, `${S}/witness`],
   [`${S}/arena`]: [`${S}/net`, `${S}/session`, `${S}/bot`],
   [`${S}/pool`]: [`${S}/verify`],
   // Witnessed games: what a notary needs to know of the game (its Registrar), on the core's notary.

@@ -55,8 +55,9 @@ export function termsFrom(f: TermsFlags): Terms {
       throw new UserError(`${name}: expected a whole number from ${min} to ${max}, got "${v}"`)
     return n
   }
+  // SPEC §6.1: a new game is of version 4, whose deadlines go up to 30 days (a move a day, or a week).
   const ms = (name: string, v: string): number =>
-    int(name, v, LIMITS.minDeadlineMs / 1000, LIMITS.maxDeadlineMs / 1000) * 1000
+    int(name, v, LIMITS.minDeadlineMs / 1000, LIMITS.maxDeadlineMsV4 / 1000) * 1000
   return {
     ...DEFAULT_TERMS,
     ruleset: formatRuleset(r.value),

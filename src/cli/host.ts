@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto'
 import { RelayError } from '../games/spaceships/net/game.js'
 import { type GameMeta, forgetGame, writeMeta } from './games.js'
-import { type CliIo, isListenError } from './io.js'
+import { type CliIo, UserError, isListenError } from './io.js'
+import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { type GameFlags, type TermsFlags, checkSetupFile, checkSide, playerMeta, termsFrom } from './flags.js'
 import { DEFAULT_LISTEN, runHost } from './net.js'
 import { guarded } from './guarded.js'
@@ -14,10 +15,13 @@ const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
 export function hostCommand(
   io: CliIo,
-  f: GameFlags & TermsFlags & { wait: number; inviteFile?: string },
+  f: GameFlags & TermsFlags & { wait: number; inviteFile?: string; notary?: string },
 ): Promise<number> {
   return guarded(io, 'host', async () => {
-    const terms = termsFrom(f)
+    // PROTOCOL-4.md §3: the notary is named by its key (in the terms), reached at its address.
+    const notary = f.notary === undefined ? undefined : notaryKeyOf(f.notary)
+    if (notary !== undefined && !notary.ok) throw new UserError(`--notary: ${notary.message}`)
+    const terms = notary === undefined ? termsFrom(f) : { ...termsFrom(f), notary: notary.key, reserveMs: 0 }
     checkSetupFile(f, terms)
     checkSide(io, f)
     const id = randomBytes(16).toString('hex')
@@ -32,7 +36,15 @@ export function hostCommand(
     }
     writeMeta(meta, env(io))
     try {
-      return await runHost(io, f, meta, terms, f.wait * 1000, f.inviteFile)
+      return await runHost(
+        io,
+        f,
+        meta,
+        terms,
+        f.wait * 1000,
+        f.inviteFile,
+        f.notary === undefined ? undefined : [f.notary],
+      )
     } catch (e) {
       // No invite went out: nothing to resume.
       if (e instanceof RelayError || isListenError(e)) forgetGame(meta.id, env(io))

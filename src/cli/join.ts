@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseInvite } from '../games/spaceships/net/invite.js'
-import { SCREEN_COLUMNS, UNWITNESSED_TERMS, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, witnessText, wrap } from '../games/spaceships/ui/panel.js'
+import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { type GameMeta, gameDir, readMeta, writeMeta } from './games.js'
 import { type CliIo, EXIT, UserError } from './io.js'
 import { type GameFlags, checkSetupFile, checkSide, playerMeta, withPlayer } from './flags.js'
@@ -51,7 +52,14 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     const t = invite.terms
     if (f.json !== true)
       io.stdout(
-        `You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\n`,
+        `You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(witnessText(invite.notary), SCREEN_COLUMNS, '')}\n${
+          // PROTOCOL-4.md §4: a notary is trusted for time; one run by the host is no witness at all.
+          invite.notary !== undefined &&
+          notaryKeyOf(invite.notary[0] ?? '').ok &&
+          invite.notary[0]?.endsWith(`/p2p/${invite.peer}`) === true
+            ? `${wrap('Warning: the notary is the host itself. It would decide every deadline of this game: decline unless you trust the host.', SCREEN_COLUMNS, '')}\n`
+            : ''
+        }`,
       )
     if (f.yes !== true && f.autoplay !== true) {
       const prompter = io.prompter?.()

@@ -11,7 +11,7 @@ import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
 import type { Terms } from '../games/spaceships/protocol/messages.js'
-import { SCREEN_COLUMNS, UNWITNESSED_TERMS, outcomeLine, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, outcomeLine, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import { type GameFiles, type GameMeta, endedMeta, openGameFiles, sideOf, writeMeta } from './games.js'
 import { type CliIo, UserError, commandName } from './io.js'
 import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
@@ -97,6 +97,7 @@ export async function runHost(
   terms: Terms,
   waitMs: number,
   inviteFile?: string,
+  notary?: readonly string[],
 ): Promise<number> {
   const identity = await identityFor(f, io)
   return withGameFiles(meta.id, io, identity, meta.listen, async (files) => {
@@ -120,12 +121,19 @@ export async function runHost(
       inviteId: meta.id,
       terms,
       waitMs,
+      ...(notary === undefined ? {} : { notary: { addrs: notary } }),
       ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
       onOpponent: (peer) => {
         writeMeta((current = { ...current, opponent: peer }), env(io))
       },
       onReady: async (node) => {
-        const invite = formatInvite({ id: meta.id, peer: identity.peerId.toString(), addrs: inviteAddrs(node), terms })
+        const invite = formatInvite({
+          id: meta.id,
+          peer: identity.peerId.toString(),
+          addrs: inviteAddrs(node),
+          terms,
+          ...(notary === undefined ? {} : { notary }),
+        })
         current = { ...current, invite, listen: boundListen(node, meta.listen) }
         writeMeta(current, env(io))
         if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
@@ -135,7 +143,7 @@ export async function runHost(
           io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
         else
           io.stdout(
-            `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(UNWITNESSED_TERMS, SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
+            `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
           )
       },
     })

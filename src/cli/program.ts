@@ -196,6 +196,10 @@ export function program(io: CliIo, status: { code: number }): Command {
   )
     .addHelpText('after', GAME_EXIT_STATUS)
     .option(
+      '--notary <multiaddr>',
+      'a notary to witness the game (its address ending in /p2p/ and its PeerId, as spaceships notary prints): time then decides a stall, and moves may take days (PROTOCOL-4.md §4)',
+    )
+    .option(
       '--wait <seconds>',
       'how long to wait for the opponent to join',
       wholeNumber('--wait', 1, 30 * 86_400),

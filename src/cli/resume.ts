@@ -74,6 +74,6 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
     refuseWithoutFiles(meta.id, meta.opponent !== undefined, env(io))
     meta = withPlayer(meta, f, io)
     if (meta.role === 'join') return runJoin(io, f, meta)
-    return runHost(io, f, meta, invite.value.terms, 3_600_000)
+    return runHost(io, f, meta, invite.value.terms, 3_600_000, undefined, invite.value.notary)
   })
 }

@@ -27,7 +27,8 @@ function statements(
   const out: { signed: VerdictPart; true: VerdictPart; seq: number }[] = []
   for (const [i, bytes] of file.entries()) {
     const d = decodeEnvelope(bytes)
-    if (!d.ok || d.value.envelope.sender !== owner) continue
+    // Envelopes of another version are of another game (SPEC §12.1): not statements about this one.
+    if (!d.ok || d.value.envelope.sender !== owner || bytes[0] !== file[0]?.[0]) continue
     for (const p of d.value.envelope.parts)
       if (p.t === 'verdict')
         out.push({ signed: p, true: verdictPartOf(verifyEnvelopes(file.slice(0, i + 1))), seq: d.value.envelope.seq })

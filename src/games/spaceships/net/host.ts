@@ -98,7 +98,8 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
   const version = held.length > 0 ? versionOfEnvelopes(held) : (options.version ?? PROTOCOL_VERSION)
   const o = { ...options, version, onEvent: logged(options.onEvent) }
   let opponent = o.opponent
-  const relayPeers = peerIdsOf(o.relays ?? [])
+  // The relays, and a witnessed game's notary (PROTOCOL-4.md §4), are let through the gate too.
+  const relayPeers = [...peerIdsOf(o.relays ?? []), ...peerIdsOf(o.notary?.addrs ?? [])]
   const relays = o.relays ?? []
   // Reachable through a relay: listen on the circuit transport (a slot on each relay dialled below).
   const listen = relays.length > 0 && !o.listen.includes('/p2p-circuit') ? [...o.listen, '/p2p-circuit'] : o.listen
@@ -219,7 +220,7 @@ export async function hostGame(options: HostOptions): Promise<SessionResult> {
     return await finish(
       node,
       channel,
-      playGames(o, watch, channel, o.side ?? 'A', o.terms, o.inviteId, keyOf(known), rematched),
+      playGames(o, watch, channel, o.side ?? 'A', o.terms, o.inviteId, keyOf(known), rematched, node),
     )
   } finally {
     relayWatch.abort()

@@ -75,6 +75,30 @@ export interface Invite {
   readonly peer: string
   readonly addrs: readonly string[]
   readonly terms: Terms
+  /**
+   * Version 4 (PROTOCOL-4.md §3): the addresses of the notary the terms name, 1 to 8, each ending
+   * in /p2p/ and the notary's PeerId, whose key is `terms.notary`: hints outside the signed terms.
+   */
+  readonly notary?: readonly string[]
+}
+
+/** PROTOCOL-4.md §3: the most notary addresses an invite carries. */
+const MAX_NOTARY_ADDRS = 8
+
+/** The Ed25519 key of the PeerId a multiaddr ends with (`/p2p/ID`), or a reason it has none. */
+export function notaryKeyOf(
+  addr: string,
+): { ok: true; key: Uint8Array; peer: string } | { ok: false; message: string } {
+  const m = /\/p2p\/([^/]+)$/.exec(addr)
+  if (m?.[1] === undefined) return { ok: false, message: "a notary address ends with /p2p/ and the notary's PeerId" }
+  try {
+    multiaddr(addr)
+    const p = peerIdFromString(m[1])
+    if (p.type !== 'Ed25519') return { ok: false, message: 'a notary is named by an Ed25519 PeerId' }
+    return { ok: true, key: p.publicKey.raw, peer: m[1] }
+  } catch {
+    return { ok: false, message: 'not a multiaddr with a valid PeerId' }
+  }
 }
 
 export type InviteResult = { ok: true; value: Invite } | { ok: false; error: { field: string; message: string } }
@@ -89,9 +113,11 @@ export function formatInvite(invite: Invite): string {
     replyMs: t.replyMs,
     sanction: t.sanction,
   }
+  const witnessed =
+    invite.notary === undefined ? {} : { notary: invite.notary, terms: { ...terms, reserveMs: t.reserveMs ?? 0 } }
   return (
     invitePrefix(invite.version ?? PROTOCOL_VERSION) +
-    toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms })))
+    toBase64url(utf8(JSON.stringify({ id: invite.id, peer: invite.peer, addrs: invite.addrs, terms, ...witnessed })))
   )
 }
 
@@ -139,11 +165,54 @@ export function parseInvite(text: string): InviteResult {
       return fail(`addrs[${i}]`, 'not a multiaddr')
     }
   }
-  const terms = decodeWith(termsDecoder(version), o['terms'], 'terms')
+  // Version 4 (PROTOCOL-4.md §3): a witnessed game's notary addresses and the reserve in its terms.
+  const raw = o['terms']
+  const { reserveMs: rawReserve, ...rest } =
+    typeof raw === 'object' && raw !== null && !Array.isArray(raw)
+      ? (raw as Record<string, unknown>)
+      : { reserveMs: undefined }
+  const terms = decodeWith(termsDecoder(version), typeof raw === 'object' && raw !== null ? rest : raw, 'terms')
   if (!terms.ok) return fail(terms.error.field, terms.error.message)
+  const notary = o['notary']
+  if (notary === undefined) {
+    if (rawReserve !== undefined)
+      return fail('terms.reserveMs', 'a time reserve belongs to a witnessed game (a notary)')
+    return {
+      ok: true,
+      value: { version, id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } },
+    }
+  }
+  if (version === 3) return fail('notary', 'a witnessed game is of protocol version 4')
+  if (
+    !Array.isArray(notary) ||
+    notary.length < 1 ||
+    notary.length > MAX_NOTARY_ADDRS ||
+    !notary.every((a) => typeof a === 'string')
+  )
+    return fail('notary', `must be a list of 1 to ${MAX_NOTARY_ADDRS} multiaddrs`)
+  const reserve = decodeWith(integer(0, LIMITS.maxReserveMs, 'PROTOCOL-4.md §3'), rawReserve ?? 0, 'terms.reserveMs')
+  if (!reserve.ok) return fail(reserve.error.field, reserve.error.message)
+  let key: Uint8Array | undefined
+  let notaryPeer: string | undefined
+  for (const [i, a] of notary.entries()) {
+    const k = notaryKeyOf(a)
+    if (!k.ok) return fail(`notary[${i}]`, k.message)
+    if (notaryPeer !== undefined && notaryPeer !== k.peer)
+      return fail(`notary[${i}]`, 'every notary address names the same notary')
+    notaryPeer = k.peer
+    key = k.key
+  }
+  if (key === undefined) return fail('notary', 'no notary key')
   return {
     ok: true,
-    value: { version, id: o['id'], peer: o['peer'], addrs: addrs, terms: { ...terms.value, match: SINGLE_GAME } },
+    value: {
+      version,
+      id: o['id'],
+      peer: o['peer'],
+      addrs: addrs,
+      terms: { ...terms.value, match: SINGLE_GAME, reserveMs: reserve.value, notary: key },
+      notary: notary,
+    },
   }
 }
 

@@ -25,9 +25,12 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
   // SPEC §1: a resumed game keeps its transcript's version; a new one is the invite's.
   const held = options.store.envelopes()
   const version = held.length > 0 ? versionOfEnvelopes(held) : (options.invite.version ?? PROTOCOL_VERSION)
-  const o = { ...options, version, onEvent: logged(options.onEvent) }
+  // PROTOCOL-4.md §3: a witnessed game's notary, named by the invite's addresses.
+  const notary = options.notary ?? (options.invite.notary === undefined ? undefined : { addrs: options.invite.notary })
+  const o = { ...options, version, ...(notary === undefined ? {} : { notary }), onEvent: logged(options.onEvent) }
   const invite = o.invite
-  const relayPeers = [...relaysOf(invite.addrs), ...peerIdsOf(o.relays ?? [])]
+  // The relays, and a witnessed game's notary (PROTOCOL-4.md §4), are let through the gate too.
+  const relayPeers = [...relaysOf(invite.addrs), ...peerIdsOf(o.relays ?? []), ...peerIdsOf(o.notary?.addrs ?? [])]
   const node = await createPeerNode({
     identity: o.identity,
     listen: o.listen,
@@ -159,7 +162,17 @@ export async function joinGame(options: JoinOptions): Promise<SessionResult> {
     return await finish(
       node,
       channel,
-      playGames(o, watch, channel, o.side ?? 'B', invite.terms, invite.id, keyOf(invite.peer), (id) => (serving = id)),
+      playGames(
+        o,
+        watch,
+        channel,
+        o.side ?? 'B',
+        invite.terms,
+        invite.id,
+        keyOf(invite.peer),
+        (id) => (serving = id),
+        node,
+      ),
     )
   } finally {
     dialling.abort()

@@ -8,6 +8,7 @@ import type { Identity } from '../../../core/net/identity.js'
 import type { SealedEnvelope } from '../protocol/envelope.js'
 import type { TranscriptStore } from '../protocol/file.js'
 import type { ProtocolVersion, Role, Terms } from '../protocol/messages.js'
+import type { WitnessEvent } from './witness.js'
 import type { Journal } from '../session/journal.js'
 import type { SessionEvent, SessionResult } from '../session/session.js'
 import type { PlayerStrategy } from '../session/strategy.js'
@@ -99,6 +100,13 @@ export interface NetGameCommon {
    * joiner plays its invite's. Default: `PROTOCOL_VERSION`.
    */
   readonly version?: ProtocolVersion
+  /**
+   * PROTOCOL-4.md §4: the addresses of the notary a witnessed game's terms name (each ending in
+   * /p2p/ and its PeerId): this side submits its envelopes there and keeps the receipts.
+   */
+  readonly notary?: { readonly addrs: readonly string[] }
+  /** What the link to the notary does (receipts, an outage and its end, refusals). */
+  readonly onWitness?: (e: WitnessEvent) => void
 }
 
 /** The next game after a rematch both players accepted (SPEC §2.4): where it is kept and who plays it. */

@@ -10,7 +10,54 @@ import { type Role, type Terms, otherRole } from '../protocol/messages.js'
 import type { Journal } from '../session/journal.js'
 import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
 import type { NetGameCommon, Rematch } from './options.js'
+import { witnessLink } from './witness.js'
+import type { Libp2p } from '@libp2p/interface'
+import { decodeEnvelope } from '../protocol/envelope.js'
 import { type DeadlineWatch, sessionInputs } from './plumbing.js'
+
+/**
+ * PROTOCOL-4.md §4: a game whose terms name a notary is played with a link to it: every envelope
+ * this side persists goes to the link (which submits this side's and appends the log's receipts
+ * to the game's transcript); after the game, the link gets a reply period to finish.
+ */
+async function witnessed(
+  o: NetGameCommon,
+  node: Libp2p | undefined,
+  terms: Terms,
+  role: Role,
+  play: (o: NetGameCommon) => Promise<SessionResult>,
+): Promise<SessionResult> {
+  if (terms.notary === undefined || o.notary === undefined || node === undefined) return play(o)
+  const stop = new AbortController()
+  const link = witnessLink({
+    node,
+    notary: { key: terms.notary, addrs: o.notary.addrs },
+    keys: o.identity.keys,
+    role,
+    store: o.store,
+    signal: o.signal === undefined ? stop.signal : AbortSignal.any([o.signal, stop.signal]),
+    ...(o.onWitness === undefined ? {} : { onEvent: o.onWitness }),
+  })
+  // What the store already holds (a resumed game) is seen first: the hellos, and own envelopes
+  // whose receipts the file may lack (a resubmission gets the same receipt back).
+  for (const bytes of o.store.envelopes()) {
+    const d = decodeEnvelope(bytes)
+    if (d.ok) link.see(d.value, d.value.envelope.sender === role ? 'sent' : 'received')
+  }
+  const outer = o.onEnvelope
+  try {
+    return await play({
+      ...o,
+      onEnvelope: (s, direction) => {
+        link.see(s, direction)
+        outer?.(s, direction)
+      },
+    })
+  } finally {
+    await link.settle(terms.replyMs)
+    stop.abort()
+  }
+}
 
 /** The next game's id: derived from the last one, so both sides name it alike without a message. */
 export function rematchId(previous: string): string {
@@ -32,6 +79,7 @@ export async function playGames(
   id: string,
   opponentKey: Uint8Array | undefined,
   onGame: (id: string) => void,
+  node?: Libp2p,
 ): Promise<SessionResult> {
   const lent: Channel =
     o.rematch === undefined
@@ -53,7 +101,9 @@ export async function playGames(
       o.onSessionEvent?.(e)
     },
   }
-  const first = await runSession({ ...sessionInputs(listened, watch, side), role: side, terms, channel: lent, ...key })
+  const first = await witnessed(listened, node, terms, side, (w) =>
+    runSession({ ...sessionInputs(w, watch, side), role: side, terms, channel: lent, ...key }),
+  )
   let last = first
   let game = id
   let role = side
@@ -68,13 +118,16 @@ export async function playGames(
     // The new game's own store, journal and player; never the last game's journal.
     const inputs: NetGameCommon = { ...listened, store: next.store, strategy: next.strategy }
     delete (inputs as { journal?: Journal }).journal
-    last = await runSession({
-      ...sessionInputs(next.journal === undefined ? inputs : { ...inputs, journal: next.journal }, watch, role),
-      role,
-      terms,
-      channel: lent,
-      ...key,
-    })
+    const nextRole = role
+    last = await witnessed(inputs, node, terms, role, (w) =>
+      runSession({
+        ...sessionInputs(next.journal === undefined ? w : { ...w, journal: next.journal }, watch, nextRole),
+        role: nextRole,
+        terms,
+        channel: lent,
+        ...key,
+      }),
+    )
   }
   return first
 }

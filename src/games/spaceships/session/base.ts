@@ -24,6 +24,7 @@ import {
 } from '../protocol/messages.js'
 import { versionOfEnvelopes } from '../protocol/file.js'
 import { GameState, isStopEnvelope } from '../verify/game.js'
+import { isReceiptLine } from '../verify/receipts.js'
 import { type Clock, systemClock } from '../../../core/session/clock.js'
 import type { DrawAcceptance, Resignation } from './strategy.js'
 import { type SessionEvent, type SessionOptions, describeEvent } from './options.js'
@@ -217,6 +218,8 @@ export abstract class SessionBase {
     const stored = this.o.store.envelopes()
     if (stored.length === 0) return
     for (const bytes of stored) {
+      // PROTOCOL-4.md §2: a witnessed game's file also holds the notary's receipts.
+      if (isReceiptLine(bytes)) continue
       const d = frameEnvelope(bytes)
       if (!d.ok)
         throw new Error(`the stored transcript holds an unreadable envelope: ${describeProtocolError(d.error)}`)

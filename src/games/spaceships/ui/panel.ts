@@ -310,6 +310,16 @@ export function endedInTurn(v: Verdict): string | undefined {
 export const UNWITNESSED_TERMS =
   'Unwitnessed game: either player can end it at any moment by stopping; it is then adjudicated on the turns both committed, and nobody loses on time. Resigning, not revealing and a proven offence lose.'
 
+/**
+ * PROTOCOL-4.md §4: what a witnessed game's clock means, for the terms screens: `notary` is its
+ * address (the key is in the terms); undefined for an unwitnessed game.
+ */
+export function witnessText(notary: readonly string[] | undefined): string {
+  if (notary === undefined) return UNWITNESSED_TERMS
+  const id = /\/p2p\/([^/]+)$/.exec(notary[0] ?? '')?.[1] ?? '?'
+  return `Witnessed by notary ${id}: it receipts every envelope with its time, keeps them encrypted for the two players, and learns no move. It is trusted for time and delivery only: the receipts it signs are in both transcripts.`
+}
+
 /** How a provisional result is settled (SPEC §12.7): the two nodes meet again, or the files are merged. */
 export const PROVISIONAL_NOTE =
   'This result is provisional until the two nodes meet again: both running resume on the game settles it, as does verify on both transcripts.'

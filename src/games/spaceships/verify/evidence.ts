@@ -54,6 +54,8 @@ export interface Evidence {
    * authenticated envelopes at a lower `seq`.
    */
   readonly turnByPlace: (sender: Role, seq: number) => number
+  /** PROTOCOL-4.md §4.1: the notary receipts the files hold (a witnessed game's log), each once. */
+  readonly receipts?: readonly Uint8Array[]
 }
 
 function noGame(
@@ -265,6 +267,7 @@ export function gatherEvidence(files: readonly FileEvidence[]): Evidence {
     gaps,
     notes,
     signatureChecks: r.checks(),
+    receipts: r.receipts,
     turnByPlace,
   }
 }

@@ -10,6 +10,7 @@ import { HASH_BYTES } from '../../../core/commit/hash.js'
 import { publicKeyProblem } from '../../../core/commit/keys.js'
 import { type ProtocolError, describeProtocolError } from '../../../core/wire/errors.js'
 import { type Framed, frameEnvelope } from '../protocol/codec.js'
+import { isReceiptLine } from './receipts.js'
 import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, signatureValid } from '../protocol/envelope.js'
 import type { TranscriptLine } from '../protocol/file.js'
 import { type Hello, INDEX_ROLE, type Role } from '../protocol/messages.js'
@@ -133,7 +134,7 @@ export function prevOf(c: Candidate): string {
  * framed and hashed once (SPEC §5.4), so a file of copies costs what one line costs; each line is
  * still named where it is reported.
  */
-function readFiles(files: readonly FileEvidence[], notes: Note[]): Item[][] {
+function readFiles(files: readonly FileEvidence[], notes: Note[], receipts: Map<string, Uint8Array>): Item[][] {
   const seen = new Map<string, { framed: Framed; hash: Uint8Array; id: string } | ProtocolError>()
   return files.map((f) => {
     const items = new Map<string, Item>()
@@ -147,6 +148,11 @@ function readFiles(files: readonly FileEvidence[], notes: Note[]): Item[][] {
         continue
       }
       const key = l.text ?? toBase64url(l.bytes)
+      // PROTOCOL-4.md §2, §4.1: a notary's receipt, read with the game's log (verify/receipts.ts).
+      if (isReceiptLine(l.bytes)) {
+        receipts.set(key, l.bytes)
+        continue
+      }
       let read = seen.get(key)
       if (read === undefined) {
         const framed = frameEnvelope(l.bytes)
@@ -331,9 +337,12 @@ export interface Reading {
   readonly judge: (p: Pair) => Judged
   readonly decoded: Decoder
   readonly checks: () => number
+  /** PROTOCOL-4.md §4.1: the receipt lines of the files, each once. */
+  readonly receipts: readonly Uint8Array[]
 }
 export function reading(files: readonly FileEvidence[], notes: Note[]): Reading {
-  const perFile = readFiles(files, notes)
+  const receiptLines = new Map<string, Uint8Array>()
+  const perFile = readFiles(files, notes, receiptLines)
   const pool = poolOf(perFile)
   const byGame = new Map<string, Candidate[]>()
   for (const c of pool.values())
@@ -375,6 +384,7 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
   }
   const found = perFile.map((items) => pairsOf(items, pool, decoded))
   return {
+    receipts: [...receiptLines.values()],
     perFile,
     pool,
     byGame,

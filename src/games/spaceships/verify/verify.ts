@@ -8,6 +8,7 @@
  */
 import { toBase64url } from '../../../core/commit/bytes.js'
 import { type TranscriptFileError, parseTranscript } from '../protocol/file.js'
+import { witnessNotes } from './receipts.js'
 import { type EndReason, INDEX_ROLE, type Role, otherRole } from '../protocol/messages.js'
 import { type Evidence, type FileEvidence, type Note, gatherEvidence } from './evidence.js'
 import type { GameState } from './game.js'
@@ -150,7 +151,9 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
     replays[r] = rep
     if (rep.offence !== undefined) offences.push(rep.offence)
   }
-  const allNotes = [...notes, ...w.gaps.map((g) => `missing: ${g}`)]
+  // PROTOCOL-4.md §4.1: a witnessed game's receipts, checked as one log (faults against the notary).
+  const witness = terms.notary === undefined ? [] : witnessNotes(ev.receipts ?? [], terms.notary, state.game)
+  const allNotes = [...notes, ...witness, ...w.gaps.map((g) => `missing: ${g}`)]
   const out = { game, notes: allNotes }
   // 3, a refusal, before 1 and 2: it ends the game before it begins, and envelopes after it belong
   // to no game, so what they name is no gap of the game and what they hold convicts nobody (SPEC

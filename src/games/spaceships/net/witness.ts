@@ -1,0 +1,208 @@
+/**
+ * A node's link to the notary of a witnessed game (PROTOCOL-4.md §4.1, §4.5, §5.1): A registers
+ * the game once both hellos are known; each side submits every envelope it signs (from `seq` 1, in
+ * order, never waiting for the receipt before its next step) and appends to its transcript every
+ * receipt of the game's log it fetches, so each file holds the log that decides time. A node that
+ * cannot reach the notary keeps resubmitting with backoff, keeps playing, and says so once.
+ */
+import type { Libp2p } from '@libp2p/interface'
+import { multiaddr } from '@multiformats/multiaddr'
+import { toBase64url } from '../../../core/commit/bytes.js'
+import type { KeyPair } from '../../../core/commit/keys.js'
+import { type SecretSource, systemSecrets } from '../../../core/commit/secrets.js'
+import { componentLogger } from '../../../core/log.js'
+import { freshDepositRandomness } from '../../../core/notary/deposit.js'
+import type { NotaryResponse } from '../../../core/notary/messages.js'
+import { decodeReceipt } from '../../../core/notary/receipt.js'
+import { NotaryClient, libp2pTransport } from '../../../core/notary-net/client.js'
+import { type Clock, systemClock } from '../../../core/session/clock.js'
+import { NOTARY_DOMAIN } from '../protocol/domain.js'
+import type { SealedEnvelope } from '../protocol/envelope.js'
+import type { TranscriptStore } from '../protocol/file.js'
+import { type Role, otherRole } from '../protocol/messages.js'
+import { RECEIPT_BYTE } from '../verify/receipts.js'
+import { type Submission, submissionOf } from '../witness/submission.js'
+
+const log = componentLogger('net:witness')
+
+/** NOTARY.md §7.6: the waits between tries of a refused-for-now request (B submits before A registered). */
+const RETRY_FIRST_MS = 1_000
+const RETRY_MAX_MS = 60_000
+
+export type WitnessEvent =
+  | { readonly kind: 'receipt'; readonly index: number; readonly what: string }
+  | { readonly kind: 'unreachable'; readonly detail: string }
+  | { readonly kind: 'reachable' }
+  | { readonly kind: 'refused'; readonly detail: string }
+
+export interface WitnessOptions {
+  readonly node: Libp2p
+  /** The notary's key (A's terms) and its addresses (the invite's hints, each ending in /p2p/ID). */
+  readonly notary: { readonly key: Uint8Array; readonly addrs: readonly string[] }
+  readonly keys: KeyPair
+  readonly role: Role
+  /** The game's transcript, to which each receipt is appended once (PROTOCOL-4.md §2). */
+  readonly store: TranscriptStore
+  readonly signal: AbortSignal
+  readonly clock?: Clock
+  /** The deposits' randomness (a CSPRNG; seeded only in tests). */
+  readonly secrets?: SecretSource
+  readonly onEvent?: (e: WitnessEvent) => void
+}
+
+export interface WitnessLink {
+  /** Every envelope of the game this side persisted, its own ('sent') and the peer's ('received'). */
+  see(s: SealedEnvelope, direction: 'sent' | 'received'): void
+  /** Waits until every own envelope seen is receipted and the log fetched, or `ms` have passed. */
+  settle(ms: number): Promise<void>
+}
+
+export function witnessLink(o: WitnessOptions): WitnessLink {
+  const clock = o.clock ?? systemClock
+  const client = new NotaryClient({
+    transport: libp2pTransport(
+      o.node,
+      o.notary.addrs.map((a) => multiaddr(a)),
+    ),
+    clock,
+    domain: NOTARY_DOMAIN,
+    notaryKey: o.notary.key,
+  })
+  const held = new Set<string>()
+  const indices = new Set<number>()
+  /** The first index of the log this side does not hold: where the next fetch starts. */
+  const nextIndex = (): number => {
+    let i = 0
+    while (indices.has(i)) i++
+    return i
+  }
+  for (const bytes of o.store.envelopes())
+    if (bytes[0] === RECEIPT_BYTE) {
+      held.add(toBase64url(bytes))
+      const r = decodeReceipt(bytes)
+      if (r.ok) indices.add(r.value.index)
+    }
+  const hellos: Partial<Record<Role, SealedEnvelope>> = {}
+  const queue: SealedEnvelope[] = []
+  let game: Uint8Array | undefined
+  let registered = indices.has(0)
+  let unreachable = false
+  let wake: () => void = () => undefined
+  let idle: () => void = () => undefined
+  let idlePromise = Promise.resolve()
+
+  const keep = (receipt: Uint8Array): void => {
+    const id = toBase64url(receipt)
+    if (held.has(id)) return
+    const r = decodeReceipt(receipt)
+    if (!r.ok) return
+    held.add(id)
+    o.store.append(receipt)
+    indices.add(r.value.index)
+    o.onEvent?.({ kind: 'receipt', index: r.value.index, what: r.value.kind })
+  }
+
+  /** Asks until answered; a refusal the notary may lift (not registered yet) is asked again later. */
+  const ask = async (q: () => Promise<NotaryResponse>, what: string): Promise<NotaryResponse> => {
+    let wait = RETRY_FIRST_MS
+    for (;;) {
+      o.signal.throwIfAborted()
+      let a: NotaryResponse | undefined
+      try {
+        a = await q()
+        if (unreachable) o.onEvent?.({ kind: 'reachable' })
+        unreachable = false
+      } catch (e) {
+        o.signal.throwIfAborted()
+        if (!unreachable) o.onEvent?.({ kind: 'unreachable', detail: `${what}: ${(e as Error).message}` })
+        unreachable = true
+      }
+      if (a !== undefined && !(a.kind === 'refused' && a.code === 'unregistered')) return a
+      await clock.sleep(wait, o.signal)
+      wait = Math.min(2 * wait, RETRY_MAX_MS)
+    }
+  }
+
+  /** The log from the next index not held (NOTARY.md §7.2 fetch): every receipt appended in order. */
+  const fetchLog = async (): Promise<void> => {
+    if (game === undefined) return
+    const g = game
+    const items = await ask(async () => {
+      const r = await client.fetch(g, nextIndex(), o.signal)
+      return Array.isArray(r) ? { kind: 'log', items: r, more: false } : r
+    }, 'fetching the log')
+    if (items.kind === 'log') for (const it of items.items) keep(it.receipt)
+  }
+
+  const submit = async (s: SealedEnvelope, built: Submission): Promise<void> => {
+    const a = await ask(
+      () => client.submit(built.header, built.deposit, o.signal),
+      `submitting envelope ${s.envelope.seq}`,
+    )
+    if (a.kind === 'receipt') keep(a.receipt)
+    else if (a.kind === 'refused' && a.code === 'place-taken') await fetchLog()
+    else if (a.kind === 'refused')
+      o.onEvent?.({ kind: 'refused', detail: `envelope ${s.envelope.seq}: ${a.code}: ${a.message}` })
+  }
+
+  const loop = async (): Promise<void> => {
+    const secrets = o.secrets ?? systemSecrets
+    for (;;) {
+      if (!registered && o.role === 'A' && hellos.A !== undefined && hellos.B !== undefined) {
+        const a = await ask(
+          () => client.register(hellos.A?.bytes ?? new Uint8Array(), hellos.B?.bytes ?? new Uint8Array(), o.signal),
+          'registering the game',
+        )
+        if (a.kind === 'receipt') keep(a.receipt)
+        else if (a.kind === 'refused') o.onEvent?.({ kind: 'refused', detail: `registration: ${a.code}: ${a.message}` })
+        registered = true
+      }
+      const s = queue.shift()
+      if (s === undefined) {
+        idle()
+        await new Promise<void>((resolve) => (wake = resolve))
+        continue
+      }
+      const recipient = hellos[otherRole(o.role)]
+      const part = recipient?.envelope.parts[0]
+      if (part?.t !== 'hello') throw new Error('an envelope to submit before the peer’s hello')
+      const built = submissionOf({
+        keys: o.keys,
+        sealed: s,
+        recipientKey: part.key,
+        randomness: freshDepositRandomness(secrets),
+      })
+      if (!built.ok) {
+        o.onEvent?.({
+          kind: 'refused',
+          detail: `envelope ${s.envelope.seq} cannot be deposited: ${built.error.message}`,
+        })
+        continue
+      }
+      await submit(s, built.value)
+      await fetchLog()
+    }
+  }
+  void loop().catch((e: unknown) => {
+    if (!o.signal.aborted) log('the link to the notary failed: %O', e)
+    idle()
+  })
+
+  return {
+    see(s, direction) {
+      const e = s.envelope
+      if (e.seq === 0) hellos[e.sender] = s
+      if (e.game !== undefined) game = e.game
+      if (direction === 'sent' && e.seq >= 1) {
+        if (queue.length === 0) idlePromise = new Promise<void>((resolve) => (idle = resolve))
+        queue.push(s)
+      }
+      wake()
+    },
+    async settle(ms) {
+      const timer = new AbortController()
+      await Promise.race([idlePromise, clock.sleep(ms, timer.signal).catch(() => undefined)])
+      timer.abort()
+    },
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * A witnessed game through the built executable in real processes (PROTOCOL-4.md §4.1, §5):
+ * `spaceships notary`, a host naming it with `--notary`, a joiner whose terms screen names it.
+ * Both nodes submit every envelope; each transcript keeps the receipts it fetched; the two files
+ * together hold the whole log, with no fault, from the genesis to the last envelope.
+ */
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { gameDir } from '../src/cli/games.js'
+import { EXIT } from '../src/cli/io.js'
+import { verifyFiles } from '../src/games/spaceships/verify/verify.js'
+import { INVITE_PATTERN } from './cli.js'
+import { home, start, until } from './processes.js'
+
+const gameOf = (env: NodeJS.ProcessEnv): string =>
+  readdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')).find((d) => !d.startsWith('.')) ?? ''
+
+const receiptsIn = (file: string): number =>
+  file
+    .split('\n')
+    .slice(1)
+    .filter((l) => l !== '' && Buffer.from(l, 'base64url')[0] === 0x84).length
+
+describe('a witnessed game between two processes and a notary (PROTOCOL-4.md §4)', () => {
+  it('every envelope receipted in one log, kept in the transcripts, decided the same from either file', async () => {
+    const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
+    const notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '120'], notaryEnv)
+    const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
+    try {
+      const host = start(
+        [
+          'host',
+          '--autoplay',
+          '--bot',
+          'random',
+          '--seed',
+          'witnessed/A',
+          '--listen',
+          '/ip4/127.0.0.1/tcp/0',
+          '--notary',
+          address,
+          '--max-turns',
+          '5',
+        ],
+        hostEnv,
+      )
+      const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+      expect(invite.startsWith('spaceships4.')).toBe(true)
+      expect(host.out()).toContain(`Witnessed by notary ${address.slice(address.lastIndexOf('/') + 1)}`)
+      const joiner = start(['join', invite, '--yes', '--autoplay', '--bot', 'random', '--seed', 'witnessed/B'], joinEnv)
+      expect(await host.exit, host.err()).toBe(EXIT.ok)
+      expect(await joiner.exit, joiner.err()).toBe(EXIT.ok)
+      expect(joiner.out()).toContain('Witnessed by notary')
+      expect(joiner.out()).not.toContain('the notary is the host itself')
+      const files = [hostEnv, joinEnv].map((env) => ({
+        name: env === hostEnv ? 'host' : 'joiner',
+        content: readFileSync(join(gameDir(gameOf(env), env), 'transcript'), 'utf8'),
+      }))
+      for (const f of files) {
+        expect(receiptsIn(f.content), f.name).toBeGreaterThan(10)
+        const v = verifyFiles([f])
+        expect(v.status, f.name).toBe('complete')
+        if (v.status !== 'unreadable')
+          expect(v.notes.join('\n')).toMatch(/witnessed by notary .*receipts from the genesis/)
+      }
+      const both = verifyFiles(files)
+      const envelopes =
+        (files[0]?.content ?? '')
+          .split('\n')
+          .slice(1)
+          .filter((l) => l !== '').length - receiptsIn(files[0]?.content ?? '')
+      // The genesis and one receipt per envelope after the hellos, no fault and no gap.
+      if (both.status !== 'unreadable') {
+        expect(both.notes.join('\n')).toContain(`${envelopes - 2 + 1} receipts from the genesis`)
+        expect(both.notes.join('\n')).not.toMatch(/notary fault|missing: the notary/)
+      }
+    } finally {
+      notary.child.kill('SIGTERM')
+      await notary.exit
+    }
+  }, 90_000)
+})
