@@ -197,7 +197,7 @@ export function program(io: CliIo, status: { code: number }): Command {
     .addHelpText('after', GAME_EXIT_STATUS)
     .option(
       '--notary <multiaddr>',
-      'a notary to witness the game (its address ending in /p2p/ and its PeerId, as spaceships notary prints): time then decides a stall, and moves may take days (PROTOCOL-4.md §4)',
+      'a notary to witness the game (its address ending in /p2p/ and its PeerId, as spaceships notary prints): every envelope is receipted with its time and both transcripts keep the log (PROTOCOL-4.md §4.1); until nodes apply its clock (§4.4), a stop is still adjudicated as in an unwitnessed game',
     )
     .option(
       '--wait <seconds>',

@@ -317,7 +317,7 @@ export const UNWITNESSED_TERMS =
 export function witnessText(notary: readonly string[] | undefined): string {
   if (notary === undefined) return UNWITNESSED_TERMS
   const id = /\/p2p\/([^/]+)$/.exec(notary[0] ?? '')?.[1] ?? '?'
-  return `Witnessed by notary ${id}: it receipts every envelope with its time, keeps them encrypted for the two players, and learns no move. It is trusted for time and delivery only: the receipts it signs are in both transcripts.`
+  return `Witnessed by notary ${id}: it receipts every envelope with its time, keeps them encrypted for the two players, and learns no move; the receipts it signs are in both transcripts. This version does not yet let its clock decide: a stop is adjudicated as in an unwitnessed game, and nobody loses on time.`
 }
 
 /** How a provisional result is settled (SPEC §12.7): the two nodes meet again, or the files are merged. */
