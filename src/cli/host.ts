@@ -9,6 +9,7 @@ import { type CliIo, isListenError } from './io.js'
 import { type GameFlags, type TermsFlags, checkSetupFile, checkSide, playerMeta, termsFrom } from './flags.js'
 import { DEFAULT_LISTEN, runHost } from './net.js'
 import { guarded } from './guarded.js'
+import { ownNameFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -20,6 +21,7 @@ export function hostCommand(
     const terms = termsFrom(f)
     checkSetupFile(f, terms)
     checkSide(io, f)
+    ownNameFor(f, io)
     const id = randomBytes(16).toString('hex')
     const meta: GameMeta = {
       v: 1,
