@@ -160,7 +160,7 @@ export function program(io: CliIo, status: { code: number }): Command {
       .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
       .option(
         '--name <name>',
-        'the name your opponent sees beside your PeerId in this game (version 4 games; default: the one set with the name command)',
+        'the name the other player sees beside your PeerId in this game (version 4 games; default: the one set with the name command)',
       )
       .option('--out <file>', 'also write the transcript here when the game ends')
       .option('--json', 'print the result as JSON', false)
