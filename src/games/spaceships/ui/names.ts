@@ -38,6 +38,8 @@ export function keysPinnedAs(book: AddressBook, name: string): string[] {
  * How to show `peer`, which gave itself the name `claimed` (undefined if it sent none). A pinned
  * name wins: a peer cannot rename itself on this player's screen. A claim that is not pinned is
  * quoted and questioned, and one pinned to other keys only is flagged, in the label and at length.
+ * The quotes “ ” and the ellipsis are not ASCII, so a sent name (printable ASCII, SPEC §2.4) can
+ * never close its own quotes or draw a tail of its own: no claim can look like a pinned name.
  */
 export function describePeer(peer: string, claimed: string | undefined, book: AddressBook): PeerView {
   const tail = shortId(peer)
