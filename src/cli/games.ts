@@ -8,6 +8,7 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { stateDir } from '../core/net/identity.js'
 import { parseInvite } from '../games/spaceships/net/invite.js'
+import { nameProblem } from '../games/spaceships/protocol/name.js'
 import { type Journal, fileJournal } from '../games/spaceships/session/journal.js'
 import { fileStore } from '../games/spaceships/session/store.js'
 import type { TranscriptStore } from '../games/spaceships/protocol/file.js'
@@ -22,6 +23,11 @@ export interface GameMeta {
   readonly invite: string
   /** The opponent's PeerId once known. */
   readonly opponent?: string
+  /**
+   * The name the opponent last gave itself (SPEC §2.4 kind 6): its own claim, kept for the list of
+   * games and for pinning; never in the transcript.
+   */
+  readonly opponentName?: string
   /** A host's listen addresses with the ports it actually got, so a restart is found again. */
   readonly listen: readonly string[]
   readonly relays: readonly string[]
@@ -126,8 +132,11 @@ function metaProblem(m: unknown, id: string): string | undefined {
       !(player['kind'] === 'bot' && typeof player['bot'] === 'string' && typeof player['seed'] === 'string'))
   )
     return 'meta.json does not say who plays this side'
-  for (const k of ['opponent', 'finished', 'created', 'against', 'result'] as const)
+  for (const k of ['opponent', 'opponentName', 'finished', 'created', 'against', 'result'] as const)
     if (o[k] !== undefined && typeof o[k] !== 'string') return `meta.json's ${k} is not text`
+  // Shown on the screen: a name that breaks SPEC §2.4's rule could carry terminal escapes.
+  if (typeof o['opponentName'] === 'string' && nameProblem(o['opponentName']) !== undefined)
+    return "meta.json's opponentName is not a name (printable ASCII, 1 to 32 bytes)"
   if (o['provisional'] !== undefined && typeof o['provisional'] !== 'boolean')
     return "meta.json's provisional is not true or false"
   if (o['side'] !== undefined && o['side'] !== 'A' && o['side'] !== 'B') return "meta.json's side is not A or B"
@@ -192,6 +201,15 @@ export function writeMeta(meta: GameMeta, env: NodeJS.ProcessEnv = process.env):
   const tmp = join(dir, `meta.json.${process.pid}.tmp`)
   writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 })
   renameSync(tmp, join(dir, 'meta.json'))
+}
+
+/**
+ * Keeps the name the opponent sent with its game (SPEC §2.4 kind 6), read from and written over
+ * the stored record, so nothing else written meanwhile (its end, a rematch's) is lost.
+ */
+export function keepOpponentName(id: string, name: string, env: NodeJS.ProcessEnv = process.env): void {
+  const m = readMeta(id, env)
+  if (m !== undefined && m.opponentName !== name) writeMeta({ ...m, opponentName: name }, env)
 }
 
 /** Whether a process with this id runs on this machine (signal 0 checks without signalling). */

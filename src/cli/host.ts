@@ -10,6 +10,7 @@ import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { type GameFlags, type TermsFlags, checkSetupFile, checkSide, playerMeta, termsFrom } from './flags.js'
 import { DEFAULT_LISTEN, runHost } from './net.js'
 import { guarded } from './guarded.js'
+import { ownNameFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -24,6 +25,7 @@ export function hostCommand(
     const terms = notary === undefined ? termsFrom(f) : { ...termsFrom(f), notary: notary.key, reserveMs: 0 }
     checkSetupFile(f, terms)
     checkSide(io, f)
+    ownNameFor(f, io)
     const id = randomBytes(16).toString('hex')
     const meta: GameMeta = {
       v: 1,

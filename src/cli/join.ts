@@ -11,6 +11,7 @@ import { type CliIo, EXIT, UserError } from './io.js'
 import { type GameFlags, checkSetupFile, checkSide, playerMeta, withPlayer } from './flags.js'
 import { runJoin } from './net.js'
 import { guarded } from './guarded.js'
+import { ownNameFor, peerNamesFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -40,6 +41,7 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     const invite = parsed.value
     checkSetupFile(f, invite.terms)
     checkSide(io, f)
+    ownNameFor(f, io)
     const existing = readMeta(invite.id, env(io))
     if (existing !== undefined && (existing.finished === undefined || existing.provisional === true)) {
       if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
@@ -50,14 +52,16 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
         `game ${invite.id} is already over (${existing.finished ?? ''}); its transcript is in ${gameDir(invite.id, env(io))}`,
       )
     const t = invite.terms
+    // The address book's name for the host's key (SPEC §2.4 kind 6); the key itself is what Noise proves.
+    const pinned = peerNamesFor(io).pinnedAs(invite.peer)
     if (f.json !== true)
       io.stdout(
-        `You are B (the joiner). Host ${invite.peer}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(witnessText(invite.notary), SCREEN_COLUMNS, '')}\n${
+        `You are B (the joiner). Host ${invite.peer}${pinned === undefined ? ' (not in your address book)' : `: ${pinned}, as pinned in your address book`}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(witnessText(invite.notary), SCREEN_COLUMNS, '')}\n${
           // PROTOCOL-4.md §4: a notary is trusted for time; one run by the host is no witness at all.
           invite.notary !== undefined &&
           notaryKeyOf(invite.notary[0] ?? '').ok &&
           invite.notary[0]?.endsWith(`/p2p/${invite.peer}`) === true
-            ? `${wrap('Warning: the notary is the host itself. It would decide every deadline of this game: decline unless you trust the host.', SCREEN_COLUMNS, '')}\n`
+            ? `${wrap('Warning: the notary is the host itself, so it witnesses nothing the host could not make up: decline unless you trust the host.', SCREEN_COLUMNS, '')}\n`
             : ''
         }`,
       )

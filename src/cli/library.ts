@@ -11,10 +11,11 @@ import { formatSetup } from '../games/spaceships/rules/setup.js'
 import type { Role } from '../games/spaceships/protocol/messages.js'
 import type { SideLog } from '../games/spaceships/verify/log.js'
 import { type Verdict, examine, readEvidence } from '../games/spaceships/verify/verify.js'
-import { SCREEN_COLUMNS, endedInTurn, outcomeLine, shortId, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, endedInTurn, outcomeLine, wrap } from '../games/spaceships/ui/panel.js'
 import { type GameMeta, damagedLine, findGame, gameDir, listGames, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { verdictLine } from './verify.js'
+import { type PeerNames, peerNamesFor } from './peer-names.js'
 
 function env(io: CliIo): NodeJS.ProcessEnv {
   return io.env ?? process.env
@@ -55,6 +56,10 @@ interface GameRow {
   readonly kind: 'play' | 'host' | 'join'
   readonly you: Role
   readonly opponent: string | undefined
+  /** The name the opponent sent (SPEC §2.4 kind 6): its own claim. */
+  readonly opponentName: string | undefined
+  /** The name this player pinned to the opponent's key, which wins over the one it sent. */
+  readonly pinnedName: string | undefined
   /** The last turn both players committed (0 before the first). */
   readonly turn: number
   /** `provisional`: finished on this machine with a result `resume` can still settle (SPEC §12.7). */
@@ -70,7 +75,7 @@ interface GameRow {
  * A game's row, and when it is at or ended for the list: "turn 4", or for a game that stopped
  * before its end the words of its result ("stopped in turn 3", as its end screen says).
  */
-function rowOf(meta: GameMeta, io: CliIo): { readonly row: GameRow; readonly when: string } {
+function rowOf(meta: GameMeta, io: CliIo, names: PeerNames): { readonly row: GameRow; readonly when: string } {
   const you = roleOf(meta)
   const p = storedProgress(meta, io)
   const kind = meta.against !== undefined ? 'play' : meta.role
@@ -106,6 +111,8 @@ function rowOf(meta: GameMeta, io: CliIo): { readonly row: GameRow; readonly whe
     kind,
     you,
     opponent,
+    opponentName: meta.against === undefined ? meta.opponentName : undefined,
+    pinnedName: meta.against !== undefined || meta.opponent === undefined ? undefined : names.pinnedAs(meta.opponent),
     turn,
     state,
     result,
@@ -144,7 +151,8 @@ export async function gamesSettling(io: CliIo, opts: { json?: boolean; all?: boo
 
 export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean }): number {
   const { games, damaged } = listGames(env(io))
-  const listed = games.map((m) => rowOf(m, io))
+  const names = peerNamesFor(io)
+  const listed = games.map((m) => rowOf(m, io, names))
   const rows = listed.map((l) => l.row)
   if (opts.json === true) {
     // A damaged game is a row of its own kind: its id, where it is and what is wrong.
@@ -159,7 +167,8 @@ export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean })
   for (const d of damaged) io.stdout(`${d.id.slice(0, 8)}  damaged\n          ${damagedLine(d)}\n`)
   for (const { row: r, when } of listed) {
     const date = r.created === undefined ? '(no date)       ' : r.created.slice(0, 16).replace('T', ' ')
-    const against = r.opponent === undefined ? 'nobody yet' : shortId(r.opponent)
+    // By the name pinned to its key, or its own claim, beside its PeerId's tail (SPEC §2.4 kind 6).
+    const against = r.opponent === undefined ? 'nobody yet' : (names.label(r.opponent, r.opponentName) ?? r.opponent)
     // The result fits the screen's width; the command that settles a provisional one on a line of its own.
     const [said = '', settle] = r.result.split(/ (?=Settle it: )/)
     const result = wrap(`${RESULT_INDENT}${said}`, SCREEN_COLUMNS, RESULT_INDENT)

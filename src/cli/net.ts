@@ -12,7 +12,15 @@ import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
 import type { Terms } from '../games/spaceships/protocol/messages.js'
 import { SCREEN_COLUMNS, outcomeLine, witnessText, wrap } from '../games/spaceships/ui/panel.js'
-import { type GameFiles, type GameMeta, endedMeta, openGameFiles, sideOf, writeMeta } from './games.js'
+import {
+  type GameFiles,
+  type GameMeta,
+  endedMeta,
+  keepOpponentName,
+  openGameFiles,
+  sideOf,
+  writeMeta,
+} from './games.js'
 import { type CliIo, UserError, commandName } from './io.js'
 import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
 import { type GameFlags, SETTLE_SECONDS } from './flags.js'
@@ -20,6 +28,7 @@ import { playerFor, watched } from './players.js'
 import { eventPrinter, finishGame, noticesFor, waitingPrinter } from './screen.js'
 import { identityFor } from './identity.js'
 import { rematches } from './rematch.js'
+import { ownNameFor, peerNamesFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -56,16 +65,20 @@ function sideOptions(
   files: GameFiles,
   seen: { ctx?: TurnContext },
   opponent: () => string | undefined,
+  onName: (name: string) => void,
 ): NetGameCommon {
   // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
   const notices = noticesFor(io)
+  const names = peerNamesFor(io)
+  names.remember(meta.opponent, meta.opponentName)
   const waiting = waitingPrinter(
     io,
     { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' },
     sideOf(meta),
-    opponent,
+    () => names.label(opponent()),
     notices,
   )
+  const own = ownNameFor(f, io)
   const chat: { say?: (text: string) => Promise<void> } = {}
   return {
     identity,
@@ -86,7 +99,21 @@ function sideOptions(
     onChat: (say) => {
       chat.say = say
     },
-    ...(waiting === undefined ? {} : { onSessionEvent: waiting }),
+    ...(own === undefined ? {} : { name: own }),
+    onSessionEvent: (e) => {
+      // SPEC §2.4 kind 6: the peer's name, said once (flagged if it claims another's pinned name)
+      // and kept with the game, for its list and for pinning.
+      const peer = opponent()
+      if (e.kind === 'name' && peer !== undefined) {
+        const line = names.heard(peer, e.name)
+        if (line !== undefined && f.json !== true)
+          notices.say(() => {
+            io.stdout(`${line}\n`)
+          })
+        onName(e.name)
+      }
+      waiting?.(e)
+    },
   }
 }
 
@@ -115,7 +142,19 @@ export async function runHost(
       () => current.opponent,
     )
     const result = await hostGame({
-      ...sideOptions(io, f, meta, identity, files, seen, () => current.opponent),
+      ...sideOptions(
+        io,
+        f,
+        meta,
+        identity,
+        files,
+        seen,
+        () => current.opponent,
+        (name) => {
+          current = { ...current, opponentName: name }
+          keepOpponentName(meta.id, name, env(io))
+        },
+      ),
       ...(again === undefined ? {} : { rematch: again }),
       side: sideOf(meta),
       inviteId: meta.id,
@@ -160,6 +199,7 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
   const identity = await identityFor(f, io)
   return withGameFiles(meta.id, io, identity, meta.listen, async (files) => {
     const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+    let current = meta
     const again = rematches(
       io,
       f,
@@ -171,13 +211,25 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
       () => parsed.value.peer,
     )
     const result = await joinGame({
-      ...sideOptions(io, f, meta, identity, files, seen, () => parsed.value.peer),
+      ...sideOptions(
+        io,
+        f,
+        meta,
+        identity,
+        files,
+        seen,
+        () => parsed.value.peer,
+        (name) => {
+          current = { ...current, opponentName: name }
+          keepOpponentName(meta.id, name, env(io))
+        },
+      ),
       ...(again === undefined ? {} : { rematch: again }),
       side: sideOf(meta),
       invite: parsed.value,
     })
     if (again !== undefined) return again.code
-    writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
+    writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
     return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
   })
 }

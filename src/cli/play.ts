@@ -28,6 +28,7 @@ import { eventPrinter, finishGame, noticesFor, waitingPrinter } from './screen.j
 import { identityFor } from './identity.js'
 import { withGameFiles } from './net.js'
 import { guarded } from './guarded.js'
+import { ownNameFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -42,6 +43,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
     if (f.autoplay !== true && io.prompter?.() === undefined) throw new UserError(NO_TERMINAL)
     const terms = termsFrom(f)
     checkSetupFile(f, terms)
+    const own = ownNameFor(f, io)
     const seed = f.seed ?? randomSeed()
     const you = await identityFor(f, io)
     const botIdentity = await ephemeralIdentity()
@@ -98,6 +100,8 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
         terms,
         waitMs: 30_000,
         onEvent: eventPrinter(io, true),
+        // Sent as to any opponent (SPEC §2.4 kind 6); the bot's node reads it and shows nothing.
+        ...(own === undefined ? {} : { name: own }),
         ...(waitingFor === undefined ? {} : { onSessionEvent: waitingFor }),
         onReady: (node) => {
           sendInvite(formatInvite({ id, peer: you.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms }))

@@ -12,6 +12,7 @@ import type { GameMeta } from './games.js'
 import { type CliIo, UserError } from './io.js'
 import { type GameFlags, NO_TERMINAL, botName, randomSeed, setupChoice } from './flags.js'
 import { screenFor } from './screen.js'
+import { peerNamesFor } from './peer-names.js'
 
 /** A seed fixes the bot (tests, demos); without one it plays from the session's per-game secret (`makeBot`). */
 export function botStrategy(name: BotName, seed?: string): PlayerStrategy {
@@ -96,7 +97,8 @@ export function playerFor(
     screen,
     setup: setupChoice(f),
     rng: seededRandom(f.seed ?? randomSeed()),
-    opponent,
+    // By the name pinned to its key, or the one it sent as its own claim (SPEC §2.4 kind 6).
+    opponent: () => peerNamesFor(io).label(opponent()),
     ...(say === undefined ? {} : { say }),
     ...(notices === undefined ? {} : { notices }),
   })

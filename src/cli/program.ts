@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander'
 import { VERSION } from '../core/version.js'
 import { type CliIo, wholeNumber } from './io.js'
 import { registerSpaaace } from './spaaace.js'
+import { registerNames } from './names-commands.js'
 // The networked, interactive and arena commands load libp2p, inquirer and the bots: they are
 // imported when used, so `spaceships verify` starts fast: a cold start is a cost every audit pays.
 import type { GameFlags, TermsFlags } from './flags.js'
@@ -157,6 +158,10 @@ export function program(io: CliIo, status: { code: number }): Command {
         wholeNumber('--pace', 0, 60_000),
       )
       .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
+      .option(
+        '--name <name>',
+        'the name the other player sees beside your PeerId in this game (version 4 games; default: the one set with the name command)',
+      )
       .option('--out <file>', 'also write the transcript here when the game ends')
       .option('--json', 'print the result as JSON', false)
   const termsOptions = (c: Command): Command =>
@@ -363,6 +368,7 @@ export function program(io: CliIo, status: { code: number }): Command {
     .action(async (opts: { identity?: string; json: boolean }) => {
       status.code = await (await import('./identity.js')).idCommand(io, opts)
     })
+  registerNames(root, io, status)
   root
     .command('learn')
     .description('A short tutorial for a first game: the notation on a real board, five exercises checked as you type.')

@@ -13,6 +13,7 @@ import { type CliIo, EXIT } from './io.js'
 import type { GameFlags } from './flags.js'
 import { playerFor, watched } from './players.js'
 import { finishGame, noticesFor } from './screen.js'
+import { peerNamesFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -74,6 +75,8 @@ export function rematches(
       const invite = parseInvite(known.invite)
       const text = invite.ok ? formatInvite({ ...invite.value, id }) : known.invite
       const peer = opponent()
+      // The name the opponent sent on this connection (SPEC §2.4 kind 6): it is not sent again for a rematch.
+      const claimed = peer === undefined ? undefined : peerNamesFor(io).claimedBy(peer)
       const meta: GameMeta = {
         v: 1,
         id,
@@ -84,6 +87,7 @@ export function rematches(
         player,
         side,
         ...(peer === undefined ? {} : { opponent: peer }),
+        ...(claimed === undefined ? {} : { opponentName: claimed }),
       }
       writeMeta(meta, env(io))
       const files = openGameFiles(id, env(io))

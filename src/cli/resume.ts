@@ -3,14 +3,14 @@
  * the side it was, or its provisional result settled by meeting the other node again.
  */
 import { parseInvite } from '../games/spaceships/net/invite.js'
-import { shortId } from '../games/spaceships/ui/panel.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { findGame, gameDir, resumableGames, roleText } from './games.js'
+import { type GameMeta, findGame, gameDir, resumableGames, roleText } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { type GameFlags, SETTLE_SECONDS, withPlayer } from './flags.js'
 import { runHost, runJoin } from './net.js'
 import { guarded } from './guarded.js'
+import { ownNameFor, peerNamesFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
@@ -43,13 +43,16 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
     const cmd = commandName(env(io))
     if (id === undefined) {
       const open = resumableGames(env(io))
+      const names = peerNamesFor(io)
+      const labelOf = (m: GameMeta): string => names.label(m.opponent, m.opponentName) ?? ''
       io.stdout(
         open.length === 0
           ? `No game to resume (all games: ${cmd} games)\n`
-          : `${open.map((m) => `${m.id.slice(0, 8)}  ${roleText(m)}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : shortId(m.opponent)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`,
+          : `${open.map((m) => `${m.id.slice(0, 8)}  ${roleText(m)}  ${m.created?.slice(0, 16).replace('T', ' ') ?? ''}  opponent ${m.opponent === undefined ? '(not yet joined)' : labelOf(m)}${m.provisional === true ? '  (provisional result: resume settles it)' : ''}\n`).join('')}Resume one: ${cmd} resume ID\n`,
       )
       return EXIT.ok
     }
+    ownNameFor(f, io)
     let meta = findGame(id, env(io))
     if (meta.provisional === true && f.json !== true) {
       const short = meta.id.slice(0, 8)

@@ -1,13 +1,19 @@
 import type { Libp2p } from '@libp2p/interface'
 import { seededSecrets } from '../../src/core/commit/secrets.js'
-import { type HostOptions, type NetEvent, hostGame, joinGame } from '../../src/games/spaceships/net/game.js'
+import {
+  type HostOptions,
+  type JoinOptions,
+  type NetEvent,
+  hostGame,
+  joinGame,
+} from '../../src/games/spaceships/net/game.js'
 import { type Identity, identityFromSecret } from '../../src/core/net/identity.js'
 import { type Invite, formatInvite, parseInvite } from '../../src/games/spaceships/net/invite.js'
 import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
 import type { SessionResult } from '../../src/games/spaceships/session/session.js'
 import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
 import { type TranscriptStore, memoryStore } from '../../src/games/spaceships/protocol/file.js'
-import { SINGLE_GAME, type Terms } from '../../src/games/spaceships/protocol/messages.js'
+import { type ProtocolVersion, SINGLE_GAME, type Terms } from '../../src/games/spaceships/protocol/messages.js'
 
 export const NET_TERMS: Terms = {
   ruleset: '2.6.1 fleet=standard',
@@ -45,6 +51,9 @@ export async function playOverNet(
     hostStore?: TranscriptStore
     joinStore?: TranscriptStore
     hostExtra?: Partial<HostOptions>
+    joinExtra?: Partial<JoinOptions>
+    /** The game's protocol version (SPEC §1.1): the host's, and its invite's. */
+    version?: ProtocolVersion
     onHostNode?: (node: Libp2p) => void
   } = {},
 ): Promise<NetGame> {
@@ -64,6 +73,7 @@ export async function playOverNet(
     terms,
     waitMs: 20_000,
     onEvent: (e) => events.host.push(e),
+    ...(o.version === undefined ? {} : { version: o.version }),
     onReady: async (node) => {
       o.onHostNode?.(node)
       await waitFor(
@@ -74,7 +84,13 @@ export async function playOverNet(
         .map(String)
         .filter((a) => (o.relays === undefined ? true : a.includes('/p2p-circuit')))
       const parsed = parseInvite(
-        formatInvite({ id: '0123456789abcdef0123456789abcdef', peer: hostId.peerId.toString(), addrs, terms }),
+        formatInvite({
+          id: '0123456789abcdef0123456789abcdef',
+          peer: hostId.peerId.toString(),
+          addrs,
+          terms,
+          ...(o.version === undefined ? {} : { version: o.version }),
+        }),
       )
       if (!parsed.ok) throw new Error(parsed.error.message)
       sendInvite(parsed.value)
@@ -91,6 +107,7 @@ export async function playOverNet(
     ...(o.relays === undefined ? {} : { relays: o.relays }),
     invite,
     onEvent: (e) => events.join.push(e),
+    ...o.joinExtra,
   })
   const [h, j] = await Promise.all([host, join])
   return { host: h, join: j, events }

@@ -27,7 +27,7 @@ describe('chat over a session (SPEC §2.4)', () => {
     const plain = await playInMemory('chat/unknown')
     const later = await playInMemory('chat/unknown', {
       onLink: (pair) => {
-        for (const kind of [6, 7, 200]) pair.inject(0, Uint8Array.from([0x04, kind, 0x00, 0x07, 0xff]))
+        for (const kind of [7, 200]) pair.inject(0, Uint8Array.from([0x04, kind, 0x00, 0x07, 0xff]))
       },
     })
     expect(later.events[0].filter((e) => e.kind === 'ignored' || e.kind === 'chat')).toEqual([])

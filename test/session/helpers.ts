@@ -46,6 +46,8 @@ export interface PlayOptions {
   readonly onLink?: (pair: MemoryPair, clock: VirtualClock) => void
   /** Every virtual second, a frame to deliver to A as if B sent it again (a peer repeating itself). */
   readonly duplicates?: () => Uint8Array | undefined
+  /** Each side's chosen name (SPEC §2.4 kind 6), sent on each stream of a version 4 game. */
+  readonly names?: readonly [string | undefined, string | undefined]
 }
 
 /** Plays one whole game in memory between two sessions on a virtual clock, seeded for exact replay. */
@@ -85,6 +87,7 @@ export async function playInMemory(seed: string, options: PlayOptions = {}): Pro
         if (e.kind === 'stopped' && e.by === role) claimTimes[role] ??= clock.now()
       },
       ...(options.deviations?.[k] === undefined ? {} : { deviation: options.deviations[k] }),
+      ...(options.names?.[k] === undefined ? {} : { name: options.names[k] }),
     })
   }
   try {

@@ -107,6 +107,12 @@ export interface NetGameCommon {
   readonly notary?: { readonly addrs: readonly string[] }
   /** What the link to the notary does (receipts, an outage and its end, refusals). */
   readonly onWitness?: (e: WitnessEvent) => void
+  /**
+   * This player's chosen name (SPEC §2.4 kind 6: printable ASCII, 1 to 32 bytes): the session
+   * sends it once on each stream of a version 4 game, never on a version 3 one; the peer's comes
+   * to `onSessionEvent` as a `name` event. Self-declared, and so proof of nothing.
+   */
+  readonly name?: string
 }
 
 /** The next game after a rematch both players accepted (SPEC §2.4): where it is kept and who plays it. */

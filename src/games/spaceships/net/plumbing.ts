@@ -103,11 +103,13 @@ export function sessionInputs(
   settleMs?: number
   signing?: SigningLog
   version?: ProtocolVersion
+  name?: string
 } {
   const j = o.journal
   return {
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
     ...(o.version === undefined ? {} : { version: o.version }),
+    ...(o.name === undefined ? {} : { name: o.name }),
     // What this side sent, known apart from its transcript: a lost transcript is refused, never re-signed (SPEC §2.2).
     ...(j === undefined ? {} : { signing: journaledSigning(j) }),
     keys: o.identity.keys,

@@ -10,16 +10,23 @@ import { toBase64url } from '../../../core/commit/bytes.js'
 import { HASH_BYTES } from '../../../core/commit/hash.js'
 import { SIGNATURE_BYTES } from '../../../core/commit/keys.js'
 import { encodeUnsigned } from './codec.js'
-import { type Decoded, protocolError } from '../../../core/wire/errors.js'
+import { type Decoded, type ProtocolError, protocolError } from '../../../core/wire/errors.js'
 import type { SealedEnvelope } from './envelope.js'
 import { LIMITS, type ProtocolVersion, ROLE_INDEX, type Role, otherRole } from './messages.js'
+import { NAME_MAX_BYTES, nameProblem } from './name.js'
 
 /** SPEC §2.1: the first byte of a frame says its form. */
 export const FRAME = { full: 0x00, compact: 0x01, deflated: 0x02, resume: 0x03, control: 0x04 } as const
 
-/** SPEC §2.4: control frame kinds. */
-export const CONTROL_KINDS = ['chat', 'rematch-offer', 'rematch-accept', 'rematch-decline'] as const
-export type ControlKind = (typeof CONTROL_KINDS)[number]
+/**
+ * SPEC §2.4: the control frame kinds this node reads, by their kind byte. Kind 5, the refusal, is
+ * read apart (net/admission.ts): it comes from a host only, as its only frame on a stream it does
+ * not admit, and never reaches a game.
+ */
+export const CONTROL_CODES = { chat: 1, 'rematch-offer': 2, 'rematch-accept': 3, 'rematch-decline': 4, name: 6 } as const
+export type ControlKind = keyof typeof CONTROL_CODES
+export const CONTROL_KINDS = Object.keys(CONTROL_CODES) as readonly ControlKind[]
+const KIND_OF_CODE = new Map<number, ControlKind>(CONTROL_KINDS.map((k) => [CONTROL_CODES[k], k]))
 
 /**
  * Parts from this size go deflated when that is smaller: a reveal's records compress well; a
@@ -105,13 +112,18 @@ export function encodeResume(held: number): Uint8Array {
   return Uint8Array.of(FRAME.resume, (held >>> 8) & 0xff, held & 0xff)
 }
 
-/** SPEC §2.4: a control frame. */
+/**
+ * SPEC §2.4: a control frame. A name (kind 6) must keep its rule (`nameProblem`): callers check a
+ * player's name where it is given, so one that breaks it here is a bug, and throws.
+ */
 export function encodeControl(kind: ControlKind, text = ''): Uint8Array {
   const t = Buffer.from(text, 'utf8')
   if (t.length > LIMITS.controlTextBytes) throw new Error(`a control text is at most ${LIMITS.controlTextBytes} bytes`)
+  const unusable = kind === 'name' ? nameProblem(text) : undefined
+  if (unusable !== undefined) throw new Error(`not a usable name: ${unusable.message}`)
   const out = new Uint8Array(2 + t.length)
   out[0] = FRAME.control
-  out[1] = CONTROL_KINDS.indexOf(kind) + 1
+  out[1] = CONTROL_CODES[kind]
   out.set(t, 2)
   return out
 }
@@ -124,6 +136,11 @@ export type Frame =
   | { readonly kind: 'copy'; readonly seq: number }
   | { readonly kind: 'resume'; readonly held: number }
   | { readonly kind: 'control'; readonly control: ControlKind; readonly text: string }
+  /**
+   * A name frame (kind 6) whose name breaks SPEC §2.4's rule: dropped and noted, never malformed,
+   * since a name is conversation and must never stop a game.
+   */
+  | { readonly kind: 'bad-name'; readonly error: ProtocolError }
 
 function frameError(message: string): Decoded<Frame> {
   return { ok: false, error: protocolError('wire.frame', '', '§2.1', message) }
@@ -132,6 +149,24 @@ function frameError(message: string): Decoded<Frame> {
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point (SPEC §2.4)
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/u
+
+/**
+ * SPEC §2.4, kind 6: a name is printable ASCII of 1 to 32 bytes. A name that breaks the rule is
+ * not a malformed frame: it is dropped and noted (PROTOCOL-4.md §9: a name never stops a game).
+ */
+function decodeName(text: Uint8Array): Decoded<Frame> {
+  const dropped = (code: 'field.length' | 'field.text', message: string): Decoded<Frame> => ({
+    ok: true,
+    value: { kind: 'bad-name', error: protocolError(code, 'name', '§2.4', message) },
+  })
+  if (text.length === 0) return dropped('field.length', 'an empty name')
+  if (text.length > NAME_MAX_BYTES) return dropped('field.length', `${text.length} bytes; a name is at most ${NAME_MAX_BYTES}`)
+  // Byte by byte: a name is printable ASCII, so no decoding can hide a byte outside it.
+  const bad = text.findIndex((b) => b < 0x20 || b > 0x7e)
+  if (bad >= 0)
+    return dropped('field.text', `a name is printable ASCII; byte ${bad} is 0x${(text[bad] ?? 0).toString(16).padStart(2, '0')}`)
+  return { ok: true, value: { kind: 'control', control: 'name', text: String.fromCharCode(...text) } }
+}
 
 /**
  * What a frame from `sender` stands for: an envelope's bytes (a compact frame rebuilt from what
@@ -156,10 +191,11 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
     return { ok: true, value: { kind: 'resume', held: ((body[0] ?? 0) << 8) | (body[1] ?? 0) } }
   }
   if (form === FRAME.control) {
-    const kind = CONTROL_KINDS[(body[0] ?? 0) - 1]
     if (body.length === 0) return frameError('a control frame without its kind')
+    const kind = KIND_OF_CODE.get(body[0] ?? 0)
     // SPEC §2.4: a later version may add kinds; one this side does not know is ignored, unread.
     if (kind === undefined) return { ok: true, value: { kind: 'unknown-control', code: body[0] ?? 0 } }
+    if (kind === 'name') return decodeName(body.subarray(1))
     let text: string
     try {
       text = strictUtf8.decode(body.subarray(1))

@@ -14,6 +14,7 @@ import { frameEnvelope } from '../protocol/codec.js'
 import { type SealedEnvelope, decodeFrameWith } from '../protocol/envelope.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import type { FrameContext } from '../protocol/frame.js'
+import { nameProblem } from '../protocol/name.js'
 import {
   LIMITS,
   PROTOCOL_VERSION,
@@ -109,6 +110,8 @@ export abstract class SessionBase {
   protected resendWindow = { start: 0, bytes: 0 }
   /** A resume frame has been answered on the current stream (one is, SPEC §2.2). */
   protected resumeAnswered = false
+  /** The peer's name arrived on this stream (SPEC §2.4 kind 6: one per stream). */
+  protected nameHeard = false
 
   protected chatWindow = { start: 0, count: 0 }
 
@@ -153,6 +156,8 @@ export abstract class SessionBase {
     this.terms = o.terms
     const held = o.store.envelopes()
     this.version = held.length > 0 ? versionOfEnvelopes(held) : (o.version ?? PROTOCOL_VERSION)
+    const named = o.name === undefined ? undefined : nameProblem(o.name)
+    if (named !== undefined) throw new Error(`unusable name: ${named.message}`)
     const checked = termsProblem(o.terms, this.version)
     if (checked !== undefined) throw new Error(`unusable terms: ${checked}`)
     const r = parseRuleset(o.terms.ruleset)

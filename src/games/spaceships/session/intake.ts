@@ -8,8 +8,8 @@ import { toBase64url } from '../../../core/commit/bytes.js'
 import { publicKeyProblem } from '../../../core/commit/keys.js'
 import { frameEnvelope } from '../protocol/codec.js'
 import { decodeFrameWith, envelopeHash, signatureValid } from '../protocol/envelope.js'
-import { describeProtocolError } from '../../../core/wire/errors.js'
-import { decodeFrame, encodeEnvelopeFrame, encodeResume } from '../protocol/frame.js'
+import { type ProtocolError, describeProtocolError } from '../../../core/wire/errors.js'
+import { decodeFrame, encodeControl, encodeEnvelopeFrame, encodeResume } from '../protocol/frame.js'
 import { LIMITS } from '../protocol/messages.js'
 import type { Event } from './queue.js'
 import { sameGame } from './terms.js'
@@ -38,7 +38,13 @@ export abstract class Intake extends SessionBase {
           return
         case 'reconnected':
           this.resumeAnswered = false
+          this.nameHeard = false
           await this.o.channel.send(encodeResume(this.theirs.length))
+          // PROTOCOL-4.md §9: this side's name once per stream, after the preamble (and the resume
+          // frame, SPEC §2.2), on version 4 streams only: a version 3 node of package 0.4 reads
+          // an unknown control kind as a malformed frame and stops the game (SPEC §2.1, §2.4).
+          if (this.version >= 4 && this.o.name !== undefined)
+            await this.o.channel.send(encodeControl('name', this.o.name))
           continue
         case 'malformed':
           this.events.push({ kind: 'bad', detail: r.detail })
@@ -56,13 +62,17 @@ export abstract class Intake extends SessionBase {
       return
     }
     const f = d.value
+    if (f.kind === 'bad-name' || (f.kind === 'control' && f.control === 'name')) {
+      this.name(f)
+      return
+    }
     if (f.kind === 'control') {
       // SPEC §2.4: conversation, not evidence; beyond CHAT_PER_SECOND a second it is dropped.
       const now = this.clock.now()
       if (now - this.chatWindow.start >= 1000) this.chatWindow = { start: now, count: 0 }
       if (f.control === 'chat' && ++this.chatWindow.count <= LIMITS.chatPerSecond)
         this.emit({ kind: 'chat', text: f.text })
-      else if (f.control !== 'chat') this.emit({ kind: 'rematch', control: f.control })
+      else if (f.control !== 'chat' && f.control !== 'name') this.emit({ kind: 'rematch', control: f.control })
       return
     }
     if (f.kind === 'copy' || f.kind === 'unknown-control') return
@@ -74,6 +84,20 @@ export abstract class Intake extends SessionBase {
     }
     this.envelopeBytes(f.bytes)
     this.feedHeld()
+  }
+
+  /**
+   * SPEC §2.4 kind 6: the peer's name, one per stream (later ones on that stream are dropped, so a
+   * peer cannot churn the player's screen), and only on a version 4 stream, as it is sent. A name
+   * that breaks the rule is dropped and noted; nothing about a name ever stops a game.
+   */
+  private name(f: { kind: 'bad-name'; error: ProtocolError } | { kind: 'control'; text: string }): void {
+    if (this.nameHeard) return
+    this.nameHeard = true
+    if (this.version < 4) this.emit({ kind: 'ignored', detail: 'a name frame on a version 3 stream (SPEC §2.4)' })
+    else if (f.kind === 'bad-name')
+      this.emit({ kind: 'ignored', detail: `a name, dropped: ${describeProtocolError(f.error)}` })
+    else this.emit({ kind: 'name', name: f.text })
   }
 
   /** Envelopes held ahead of a gap or of the open window go in once they may (SPEC §2.2, §11). */

@@ -48,6 +48,11 @@ export type SessionEvent =
   | { readonly kind: 'waiting'; readonly side: Role; readonly what: string; readonly deadline: number }
   | { readonly kind: 'stopped'; readonly by: Role; readonly reason: StopReason; readonly detail: string }
   | { readonly kind: 'chat'; readonly text: string }
+  /**
+   * The name the peer gave itself (SPEC §2.4 kind 6, version 4): self-declared, proven by nothing;
+   * the connection's PeerId is who it is. At most one per stream.
+   */
+  | { readonly kind: 'name'; readonly name: string }
   /** Version 4 (SPEC §7.11, §7.12): an offer of a draw signed by `by`, and what became of it. */
   | { readonly kind: 'draw'; readonly by: Role; readonly what: 'offered' | 'accepted' | 'declined' }
   /** A rematch frame that arrived during the game (SPEC §2.4): the node answers it once the game is over. */
@@ -93,6 +98,11 @@ export interface SessionOptions {
    * so that it never signs twice at one place (SPEC §2.2).
    */
   readonly signing?: SigningLog
+  /**
+   * This player's chosen name (SPEC §2.4 kind 6: printable ASCII, 1 to 32 bytes), sent once on
+   * each stream of a version 4 game and never on a version 3 one (PROTOCOL-4.md §9).
+   */
+  readonly name?: string
 }
 
 export interface SessionResult {
@@ -112,6 +122,8 @@ export function describeEvent(e: SessionEvent): string {
       return `${e.by} stopped (${e.reason}): ${e.detail}`
     case 'chat':
       return `chat: ${e.text}`
+    case 'name':
+      return `the peer calls itself ${JSON.stringify(e.name)}`
     case 'draw':
       return `draw ${e.what === 'offered' ? `offered by ${e.by}` : `${e.what} by ${e.by}`}`
     case 'rematch':
