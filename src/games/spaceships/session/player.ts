@@ -100,7 +100,9 @@ export abstract class PlayerSide extends Intake {
       } else {
         if (isDrawOffer(choice)) {
           if (this.version !== 4) throw new Error('a draw can be offered from protocol version 4 only')
-          this.drawOfferFrom ??= t
+          // A resumed game: the journal gives back the record with its offer, which is armed only if
+          // this side has not already signed it (SPEC §2.2: the same envelopes, never one more).
+          if (!this.offerSentSince(t)) this.drawOfferFrom ??= t
         }
         const text = recordText(choice) ?? ''
         const checked = readRecord(this.ruleset, state, t, text, 'lenient')
@@ -269,6 +271,21 @@ export abstract class PlayerSide extends Intake {
       throw new Error(
         'resuming diverged: the journaled setup is not the one this side committed (is the journal of this game?)',
       )
+  }
+
+  /**
+   * Version 4 (SPEC §7.11): whether this side already signed an offer of a draw in an envelope of
+   * turn `t` or later, the one a record of turn `t` that came with an offer rides on (`drawOffer`).
+   */
+  protected offerSentSince(t: number): boolean {
+    const log = this.state?.logs[this.me]
+    const seq = log?.seqs.get('offer')
+    if (log === undefined || seq === undefined) return false
+    for (const [key, s] of log.seqs) {
+      const m = /^(?:results|flashcube):(\d+)$/.exec(key)
+      if (s === seq && m !== null && Number(m[1]) >= t) return true
+    }
+    return false
   }
 
   /** A resumed game: a journaled record must be the one committed for its turn. */
