@@ -23,11 +23,7 @@ import { burnoutsOf, resolveIncoming, withBurnouts } from '../games/spaceships/r
 import type { Ruleset } from '../games/spaceships/rules/ruleset.js'
 import { type PlayerState, initialPlayerState } from '../games/spaceships/rules/state.js'
 import type { Channel } from '../core/session/channel.js'
-import {
-  type PlayerStrategy,
-  type TurnSummary,
-  recordText,
-} from '../games/spaceships/session/strategy.js'
+import { type PlayerStrategy, type TurnSummary, recordText } from '../games/spaceships/session/strategy.js'
 import {
   NO_SALTS,
   aspectsMessage,

@@ -3,6 +3,7 @@
  * named by the invite id, holding the transcript, the private journal (0600; it holds the salt
  * seed until the reveal) and what a restart needs to reconnect.
  */
+import type { ProtocolVersion } from '../games/spaceships/protocol/messages.js'
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
@@ -282,8 +283,21 @@ function lockGame(dir: string, id: string): () => void {
   throw new UserError(`game ${id}: cannot take the lock ${path}`)
 }
 
-/** The game's directory, transcript and journal, locked for this process. */
-export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env): GameFiles {
+/**
+ * SPEC §1.1, §11: the protocol version of a game, as its invite names it (`spaceshipsV.`), or
+ * undefined before the game has an invite (a new host's: the version it offers).
+ */
+export function versionOfMeta(meta: { readonly invite: string }): ProtocolVersion | undefined {
+  const v = /^spaceships(\d+)\./.exec(meta.invite)?.[1]
+  return v === '3' ? 3 : v === '4' ? 4 : undefined
+}
+
+/**
+ * The game's directory, transcript and journal, locked for this process. A new transcript gets the
+ * header of `version` (SPEC §11: a version 3 game is written as a version 3 file); an existing one
+ * keeps its own.
+ */
+export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env, version?: ProtocolVersion): GameFiles {
   const dir = gameDir(id, env)
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const release = lockGame(dir, id)
@@ -291,7 +305,7 @@ export function openGameFiles(id: string, env: NodeJS.ProcessEnv = process.env):
   try {
     return {
       dir,
-      store: fileStore(join(dir, 'transcript')),
+      store: fileStore(join(dir, 'transcript'), version),
       journal: fileJournal(join(dir, 'journal'), `game ${id}`),
       release,
     }

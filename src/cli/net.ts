@@ -10,7 +10,7 @@ import { type NetGameCommon, hostGame, joinGame } from '../games/spaceships/net/
 import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
-import type { Terms } from '../games/spaceships/protocol/messages.js'
+import type { ProtocolVersion, Terms } from '../games/spaceships/protocol/messages.js'
 import { SCREEN_COLUMNS, outcomeLine, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import {
   type GameFiles,
@@ -18,6 +18,7 @@ import {
   endedMeta,
   keepOpponentName,
   openGameFiles,
+  versionOfMeta,
   sideOf,
   writeMeta,
 } from './games.js'
@@ -127,69 +128,76 @@ export async function runHost(
   notary?: readonly string[],
 ): Promise<number> {
   const identity = await identityFor(f, io)
-  return withGameFiles(meta.id, io, identity, meta.listen, async (files) => {
-    const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-    let current = meta
-    // The rematch games' own records take the invite and bound ports known once listening (onReady).
-    const again = rematches(
-      io,
-      f,
-      meta,
-      () => current,
-      identity,
-      files,
-      seen,
-      () => current.opponent,
-    )
-    const result = await hostGame({
-      ...sideOptions(
+  return withGameFiles(
+    meta.id,
+    io,
+    identity,
+    meta.listen,
+    async (files) => {
+      const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+      let current = meta
+      // The rematch games' own records take the invite and bound ports known once listening (onReady).
+      const again = rematches(
         io,
         f,
         meta,
+        () => current,
         identity,
         files,
         seen,
         () => current.opponent,
-        (name) => {
-          current = { ...current, opponentName: name }
-          keepOpponentName(meta.id, name, env(io))
+      )
+      const result = await hostGame({
+        ...sideOptions(
+          io,
+          f,
+          meta,
+          identity,
+          files,
+          seen,
+          () => current.opponent,
+          (name) => {
+            current = { ...current, opponentName: name }
+            keepOpponentName(meta.id, name, env(io))
+          },
+        ),
+        ...(again === undefined ? {} : { rematch: again }),
+        side: sideOf(meta),
+        inviteId: meta.id,
+        terms,
+        waitMs,
+        ...(notary === undefined ? {} : { notary: { addrs: notary } }),
+        ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
+        onOpponent: (peer) => {
+          writeMeta((current = { ...current, opponent: peer }), env(io))
         },
-      ),
-      ...(again === undefined ? {} : { rematch: again }),
-      side: sideOf(meta),
-      inviteId: meta.id,
-      terms,
-      waitMs,
-      ...(notary === undefined ? {} : { notary: { addrs: notary } }),
-      ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
-      onOpponent: (peer) => {
-        writeMeta((current = { ...current, opponent: peer }), env(io))
-      },
-      onReady: async (node) => {
-        const invite = formatInvite({
-          id: meta.id,
-          peer: identity.peerId.toString(),
-          addrs: inviteAddrs(node),
-          terms,
-          ...(notary === undefined ? {} : { notary }),
-        })
-        current = { ...current, invite, listen: boundListen(node, meta.listen) }
-        writeMeta(current, env(io))
-        if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
-        if (meta.opponent !== undefined)
-          io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
-        else if (f.json === true)
-          io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-        else
-          io.stdout(
-            `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
-          )
-      },
-    })
-    if (again !== undefined) return again.code
-    writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
-  })
+        onReady: async (node) => {
+          const invite = formatInvite({
+            id: meta.id,
+            peer: identity.peerId.toString(),
+            addrs: inviteAddrs(node),
+            terms,
+            ...(notary === undefined ? {} : { notary }),
+          })
+          current = { ...current, invite, listen: boundListen(node, meta.listen) }
+          writeMeta(current, env(io))
+          if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
+          if (meta.opponent !== undefined)
+            io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
+          else if (f.json === true)
+            io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
+          else
+            io.stdout(
+              `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
+            )
+        },
+      })
+      if (again !== undefined) return again.code
+      writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
+      return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
+    },
+    versionOfMeta(meta),
+  )
 }
 
 export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
@@ -197,41 +205,48 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
   if (!parsed.ok)
     throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
   const identity = await identityFor(f, io)
-  return withGameFiles(meta.id, io, identity, meta.listen, async (files) => {
-    const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
-    let current = meta
-    const again = rematches(
-      io,
-      f,
-      meta,
-      () => meta,
-      identity,
-      files,
-      seen,
-      () => parsed.value.peer,
-    )
-    const result = await joinGame({
-      ...sideOptions(
+  return withGameFiles(
+    meta.id,
+    io,
+    identity,
+    meta.listen,
+    async (files) => {
+      const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+      let current = meta
+      const again = rematches(
         io,
         f,
         meta,
+        () => meta,
         identity,
         files,
         seen,
         () => parsed.value.peer,
-        (name) => {
-          current = { ...current, opponentName: name }
-          keepOpponentName(meta.id, name, env(io))
-        },
-      ),
-      ...(again === undefined ? {} : { rematch: again }),
-      side: sideOf(meta),
-      invite: parsed.value,
-    })
-    if (again !== undefined) return again.code
-    writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
-    return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
-  })
+      )
+      const result = await joinGame({
+        ...sideOptions(
+          io,
+          f,
+          meta,
+          identity,
+          files,
+          seen,
+          () => parsed.value.peer,
+          (name) => {
+            current = { ...current, opponentName: name }
+            keepOpponentName(meta.id, name, env(io))
+          },
+        ),
+        ...(again === undefined ? {} : { rematch: again }),
+        side: sideOf(meta),
+        invite: parsed.value,
+      })
+      if (again !== undefined) return again.code
+      writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
+      return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
+    },
+    parsed.value.version,
+  )
 }
 
 /**
@@ -245,8 +260,9 @@ export async function withGameFiles<T>(
   identity: Identity,
   listen: readonly string[],
   body: (files: GameFiles) => Promise<T>,
+  version?: ProtocolVersion,
 ): Promise<T> {
-  const files = openGameFiles(id, env(io))
+  const files = openGameFiles(id, env(io), version)
   const stopSettling = settleWhileRunning(io, identity, SETTLE_SECONDS * 1000, id, listen)
   try {
     return await body(files)

@@ -8,7 +8,7 @@ import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { TurnContext } from '../games/spaceships/session/strategy.js'
 import { outcomeLine } from '../games/spaceships/ui/panel.js'
-import { type GameFiles, type GameMeta, endedMeta, openGameFiles, readMeta, writeMeta } from './games.js'
+import { type GameFiles, type GameMeta, endedMeta, openGameFiles, readMeta, versionOfMeta, writeMeta } from './games.js'
 import { type CliIo, EXIT } from './io.js'
 import type { GameFlags } from './flags.js'
 import { playerFor, watched } from './players.js'
@@ -90,7 +90,8 @@ export function rematches(
         ...(claimed === undefined ? {} : { opponentName: claimed }),
       }
       writeMeta(meta, env(io))
-      const files = openGameFiles(id, env(io))
+      // The rematch is played on the same stream, so in the same protocol version (SPEC §2.4).
+      const files = openGameFiles(id, env(io), versionOfMeta(meta))
       const seen: { ctx?: TurnContext } = {}
       current = { meta, files, seen }
       if (f.json !== true)

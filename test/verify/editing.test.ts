@@ -8,7 +8,8 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { fromBase64url, toBase64url } from '../../src/core/commit/bytes.js'
 import { decodeEnvelope, seal } from '../../src/games/spaceships/protocol/envelope.js'
-import { TRANSCRIPT_MAGIC, formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { TRANSCRIPTS, formatTranscript } from '../../src/games/spaceships/protocol/file.js'
+import { transcriptHeader } from '../../src/core/transcript/file.js'
 import { generateKeyPair } from '../../src/core/commit/keys.js'
 import { seededSecrets } from '../../src/core/commit/secrets.js'
 import { type Verdict, readEvidence, verifyFiles } from '../../src/games/spaceships/verify/verify.js'
@@ -22,7 +23,8 @@ let honest: Verdict
 
 const verdict = (...files: string[]): Verdict => verifyFiles(files.map((content, i) => ({ name: `f${i}`, content })))
 const lines = (file: string): string[] => file.split('\n').slice(1, -1)
-const file = (ls: readonly string[]): string => [TRANSCRIPT_MAGIC, ...ls].join('\n') + '\n'
+/** A file of these lines under the header of the game's version (SPEC §11): the games here are version 4. */
+const file = (ls: readonly string[]): string => [transcriptHeader(TRANSCRIPTS[4]), ...ls].join('\n') + '\n'
 
 beforeAll(async () => {
   const g = await playInMemory('editing/1', { terms: { ...TERMS, maxTurns: 12 } })

@@ -44,9 +44,14 @@ export function ioMessage(e: unknown): string {
 
 /**
  * The transcript file at `path`: read when it exists (in any of `formats`, which its header names),
- * else created with the first format's header.
+ * else created with the first format's header; or, given `formatOf`, with the header of the format
+ * it names for the first bytes appended (a game whose version its first envelope states).
  */
-export function fileStore(path: string, formats: TranscriptFormat | readonly TranscriptFormat[]): TranscriptStore {
+export function fileStore(
+  path: string,
+  formats: TranscriptFormat | readonly TranscriptFormat[],
+  formatOf?: (first: Uint8Array) => TranscriptFormat,
+): TranscriptStore {
   const all: readonly TranscriptFormat[] = Array.isArray(formats) ? formats : [formats as TranscriptFormat]
   const format = all[0]
   if (format === undefined) throw new Error('fileStore needs a format')
@@ -67,8 +72,11 @@ export function fileStore(path: string, formats: TranscriptFormat | readonly Tra
     text = text.slice(0, whole)
   }
   const envelopes: Uint8Array[] = []
-  if (text === '') appendLineDurably(path, transcriptHeader(format), 'transcript')
-  else {
+  let headerDue = false
+  if (text === '') {
+    if (formatOf === undefined) appendLineDurably(path, transcriptHeader(format), 'transcript')
+    else headerDue = true
+  } else {
     const parsed = parseTranscript(all, text)
     if (!parsed.ok)
       throw new StorageError(
@@ -90,6 +98,9 @@ export function fileStore(path: string, formats: TranscriptFormat | readonly Tra
   }
   return {
     append(bytes) {
+      // A crash between the two writes leaves a header and no line: an empty transcript.
+      if (headerDue) appendLineDurably(path, transcriptHeader(formatOf?.(bytes) ?? format), 'transcript')
+      headerDue = false
       appendLineDurably(path, formatLine(bytes), 'transcript')
       envelopes.push(bytes)
     },

@@ -21,6 +21,8 @@ export interface FileEvidence {
   readonly name: string
   readonly lines: readonly TranscriptLine[]
   readonly torn: boolean
+  /** SPEC §11: the version the file's header names; a line of another version is set aside. */
+  readonly version?: number
 }
 
 /** Where a line came from, for reports. */
@@ -148,9 +150,18 @@ function readFiles(files: readonly FileEvidence[], notes: Note[], receipts: Map<
         continue
       }
       const key = l.text ?? toBase64url(l.bytes)
-      // PROTOCOL-4.md §2, §4.1: a notary's receipt, read with the game's log (verify/receipts.ts).
-      if (isReceiptLine(l.bytes)) {
+      // PROTOCOL-4.md §2, §4.1: a notary's receipt, read with the game's log (verify/receipts.ts);
+      // a version 3 file holds none (SPEC §11).
+      if (isReceiptLine(l.bytes) && f.version !== 3) {
         receipts.set(key, l.bytes)
+        continue
+      }
+      // SPEC §11: a line of another version than the file's is no envelope of the file's game.
+      if (f.version !== undefined && l.bytes[0] !== f.version) {
+        notes.push({
+          ...where,
+          what: `not an envelope of this version ${f.version} file (its first byte is ${l.bytes[0] ?? 'missing'}), set aside (SPEC §11)`,
+        })
         continue
       }
       let read = seen.get(key)

@@ -152,7 +152,13 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
     if (rep.offence !== undefined) offences.push(rep.offence)
   }
   // PROTOCOL-4.md §4.1: a witnessed game's receipts, checked as one log (faults against the notary).
-  const witness = terms.notary === undefined ? [] : witnessNotes(ev.receipts ?? [], terms.notary, state.game)
+  const receipts = ev.receipts ?? []
+  const witness =
+    terms.notary !== undefined
+      ? witnessNotes(receipts, terms.notary, state.game)
+      : receipts.length > 0
+        ? [`${receipts.length} receipt lines in a game whose terms name no notary, set aside (SPEC §11)`]
+        : []
   const allNotes = [...notes, ...witness, ...w.gaps.map((g) => `missing: ${g}`)]
   const out = { game, notes: allNotes }
   // 3, a refusal, before 1 and 2: it ends the game before it begins, and envelopes after it belong
@@ -327,7 +333,7 @@ export function readEvidence(
   for (const f of files) {
     const parsed = parseTranscript(f.content)
     if (!parsed.ok) return { ok: false, verdict: { status: 'unreadable', file: f.name, error: parsed.error } }
-    evidence.push({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn })
+    evidence.push({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn, version: parsed.value.version })
   }
   return { ok: true, value: gatherEvidence(evidence) }
 }
