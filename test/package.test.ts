@@ -80,7 +80,9 @@ describe('npm pack: the package contents (package.json files)', () => {
     )
     expect(refused).toEqual([])
     expect(packed.files.filter((f) => f.size > 100_000).map((f) => f.path)).toEqual([])
-    expect(packed.unpackedSize).toBeLessThan(1_500_000)
+    // About 1.5 MB with protocol 4, the notary and its spec (NOTARY.md, PROTOCOL-4.md) shipped:
+    // the bound catches a stray large file or a bundled dependency, not the code's growth.
+    expect(packed.unpackedSize).toBeLessThan(2_000_000)
   })
 
   it('every relative import of a shipped module is shipped too', () => {
