@@ -34,6 +34,8 @@ export interface GameFlags {
   readonly rematch?: number
   /** `resume` of a game with a provisional result: seconds to wait for the other node to settle it (SPEC §12.7). */
   readonly settle?: number
+  /** `resume --check-in`: a witnessed game through its notary alone, until the other side is to move. */
+  readonly checkIn?: boolean
   /** The name sent to the opponent in this game (SPEC §2.4 kind 6), instead of the one `spaceships name` set. */
   readonly name?: string
 }

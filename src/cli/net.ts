@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../core/commit/secrets.js'
 import { type NetGameCommon, hostGame, joinGame } from '../games/spaceships/net/game.js'
+import { checkInGame } from '../games/spaceships/net/check-in.js'
 import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
@@ -22,7 +23,7 @@ import {
   sideOf,
   writeMeta,
 } from './games.js'
-import { type CliIo, UserError, commandName } from './io.js'
+import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
 import { type GameFlags, SETTLE_SECONDS } from './flags.js'
 import { playerFor, watched } from './players.js'
@@ -270,4 +271,50 @@ export async function withGameFiles<T>(
     files.release()
     await stopSettling()
   }
+}
+
+/**
+ * A check-in of a witnessed game across days (PROTOCOL-4.md §4): through the notary alone, every
+ * step this side can do, the player's move included, then this process exits with the game paused
+ * until the other side has moved (or over).
+ */
+export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
+  const parsed = parseInvite(meta.invite)
+  if (!parsed.ok)
+    throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
+  const notary = parsed.value.notary
+  if (notary === undefined || parsed.value.terms.notary === undefined)
+    throw new UserError(
+      `game ${meta.id.slice(0, 8)} is not witnessed: a check-in goes through a notary (host a game with --notary); resume it without --check-in`,
+    )
+  const identity = await identityFor(f, io)
+  return withGameFiles(
+    meta.id,
+    io,
+    identity,
+    meta.listen,
+    async (files) => {
+      const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
+      const opponent = (): string | undefined => (meta.role === 'join' ? parsed.value.peer : meta.opponent)
+      const result = await checkInGame({
+        ...sideOptions(io, f, meta, identity, files, seen, opponent, (name) => {
+          keepOpponentName(meta.id, name, env(io))
+        }),
+        side: sideOf(meta),
+        terms: parsed.value.terms,
+        notary: { addrs: notary },
+      })
+      if (result.paused === true) {
+        if (f.json === true) io.stdout(`${JSON.stringify({ game: meta.id, paused: true })}\n`)
+        else
+          io.stdout(
+            `Checked in: what your opponent sent is answered and your envelopes are with the notary. It is your opponent's move now; check in again later: ${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in\n`,
+          )
+        return EXIT.ok
+      }
+      writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
+      return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
+    },
+    parsed.value.version,
+  )
 }

@@ -243,6 +243,10 @@ export function program(io: CliIo, status: { code: number }): Command {
       'for a game with a provisional result: how long to wait for the other node (default 120)',
       wholeNumber('--settle', 1, 86_400),
     )
+    .option(
+      '--check-in',
+      'for a witnessed game: fetch what your opponent sent from the notary, answer it, play your move, submit, and exit once it is their move (neither node need run in between)',
+    )
     .action(async (id: string | undefined, opts: GameFlags) => {
       status.code = await (await import('./resume.js')).resumeCommand(io, id, opts)
     })

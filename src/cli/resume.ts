@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { type GameMeta, findGame, gameDir, resumableGames, roleText } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { type GameFlags, SETTLE_SECONDS, withPlayer } from './flags.js'
-import { runHost, runJoin } from './net.js'
+import { runCheckIn, runHost, runJoin } from './net.js'
 import { guarded } from './guarded.js'
 import { ownNameFor, peerNamesFor } from './peer-names.js'
 
@@ -76,6 +76,7 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       )
     refuseWithoutFiles(meta.id, meta.opponent !== undefined, env(io))
     meta = withPlayer(meta, f, io)
+    if (f.checkIn === true) return runCheckIn(io, f, meta)
     if (meta.role === 'join') return runJoin(io, f, meta)
     return runHost(io, f, meta, invite.value.terms, 3_600_000, undefined, invite.value.notary)
   })

@@ -146,6 +146,9 @@ export abstract class SessionBase {
 
   protected finishedCalled = false
 
+  /** A check-in ended with the peer to move next (SessionOptions.checkIn): the game goes on. */
+  protected paused = false
+
   /** SPEC §5.1: the game's version; a resumed game's is the one its transcript holds. */
   protected readonly version: ProtocolVersion
 

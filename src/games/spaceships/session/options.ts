@@ -70,6 +70,12 @@ export interface SessionOptions {
    * this one). A resumed game keeps the version its transcript holds. Default: `PROTOCOL_VERSION`.
    */
   readonly version?: ProtocolVersion
+  /**
+   * A check-in of a game across days (PROTOCOL-4.md §4): the session does every step it can and
+   * returns, paused, once the peer owes the next one and nothing has arrived for `quietMs`; it
+   * never claims.
+   */
+  readonly checkIn?: { readonly quietMs: number }
   readonly secrets: SecretSource
   /**
    * Where envelopes are persisted. If it already holds envelopes of this game (a restarted
@@ -108,6 +114,8 @@ export interface SessionOptions {
 export interface SessionResult {
   /** The verdict of this side's own transcript (SPEC §12): its best evidence. */
   readonly verdict: Verdict
+  /** A check-in paused with the peer to move (`SessionOptions.checkIn`): the verdict is of the game so far. */
+  readonly paused?: true
   readonly transcript: readonly Uint8Array[]
 }
 

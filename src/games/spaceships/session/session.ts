@@ -71,7 +71,7 @@ class Session extends Composer {
       this.o.channel.close()
     }
     const transcript = this.o.store.envelopes()
-    return { verdict: verifyEnvelopes(transcript), transcript }
+    return { verdict: verifyEnvelopes(transcript), transcript, ...(this.paused ? { paused: true as const } : {}) }
   }
 
   protected async loop(): Promise<void> {
@@ -145,6 +145,19 @@ class Session extends Composer {
       // changes the result.
       const courtesy =
         due.phase === 'end' && due.parts.length === 1 && (due.parts[0] === 'verdict' || due.parts[0] === 'close')
+      // A check-in (PROTOCOL-4.md §4, games across days): once the peer owes the next step and
+      // nothing more has come for a while, this side has done all it can: it pauses, never claims.
+      const checkIn = this.o.checkIn
+      if (checkIn !== undefined) {
+        this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline: this.deadlineOf(due) })
+        const ev = await this.nextEvent(this.clock.now() + checkIn.quietMs)
+        if (ev.kind === 'deadline') {
+          this.paused = true
+          return
+        }
+        await this.handle(ev, due)
+        continue
+      }
       const deadline = Math.max(this.deadlineOf(due), this.resumeGraceUntil)
       this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline })
       const ev = await this.nextEvent(deadline)

@@ -1,0 +1,91 @@
+/**
+ * Games across days (PROTOCOL-4.md §4): a witnessed game whose two nodes are killed once it is under
+ * way, then played to its end by check-ins alone (`resume --check-in`), each a process that fetches
+ * what the other sent from the notary, answers it, plays its move, submits and exits; the two never
+ * run at the same time, nor reach each other. Nothing is lost: both files decide the same complete
+ * game, and each holds the notary's receipts.
+ */
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { gameDir } from '../src/cli/games.js'
+import { EXIT } from '../src/cli/io.js'
+import { verifyFiles } from '../src/games/spaceships/verify/verify.js'
+import { INVITE_PATTERN } from './cli.js'
+import { home, lines, start, until } from './processes.js'
+
+const gameOf = (env: NodeJS.ProcessEnv): string =>
+  readdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')).find((d) => !d.startsWith('.')) ?? ''
+
+describe('a game across days: check-ins through the notary, the nodes never running together (PROTOCOL-4.md §4)', () => {
+  it('killed after the setups, the game is finished by alternate check-ins, the notary killed and restarted between moves, and both files agree', async () => {
+    const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
+    let notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '280'], notaryEnv)
+    const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
+    const port = /tcp\/(\d+)/.exec(address)?.[1] ?? ''
+    try {
+      const bot = (seed: string): string[] => ['--autoplay', '--bot', 'random', '--seed', seed, '--pace', '300']
+      const host = start(
+        [
+          'host',
+          ...bot('across/A'),
+          '--listen',
+          '/ip4/127.0.0.1/tcp/0',
+          '--notary',
+          address,
+          '--max-turns',
+          '2',
+          '--turn-seconds',
+          '86400',
+        ],
+        hostEnv,
+      )
+      const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+      const joiner = start(['join', invite, '--yes', ...bot('across/B')], joinEnv)
+      const transcript = (env: NodeJS.ProcessEnv): string => join(gameDir(gameOf(env), env), 'transcript')
+      await until(() => (lines(transcript(hostEnv)) > 6 ? true : undefined), 'the setups')
+      host.child.kill('SIGKILL')
+      joiner.child.kill('SIGKILL')
+      await Promise.all([host.exit, joiner.exit])
+      const id = gameOf(hostEnv).slice(0, 8)
+      const over = { A: false, B: false }
+      for (let round = 0; round < 10 && !(over.A && over.B); round++) {
+        if (round === 1) {
+          // The notary killed between moves and started again (its key and database kept, on the
+          // port the invite names): nothing it receipted is lost (NOTARY.md §8).
+          notary.child.kill('SIGKILL')
+          await notary.exit
+          notary = start(['notary', '--listen', `/ip4/127.0.0.1/tcp/${port}`, '--for', '280'], notaryEnv)
+          await until(() => (notary.out().includes(address) ? true : undefined), 'the notary again')
+        }
+        for (const [side, env] of [
+          ['A', hostEnv],
+          ['B', joinEnv],
+        ] as const) {
+          if (over[side]) continue
+          const c = start(['resume', id, '--check-in'], env)
+          expect(await c.exit, c.err()).toBe(EXIT.ok)
+          if (c.out().includes('Check it yourself')) over[side] = true
+          else expect(c.out()).toContain("It is your opponent's move now; check in again later")
+        }
+      }
+      expect(over).toEqual({ A: true, B: true })
+      const files = [hostEnv, joinEnv].map((env) => ({
+        name: gameOf(env),
+        content: readFileSync(transcript(env), 'utf8'),
+      }))
+      const verdicts = files.map((f) => verifyFiles([f]))
+      for (const v of verdicts) {
+        expect(v.status).toBe('complete')
+        if (v.status !== 'unreadable')
+          expect(v.notes.join('\n')).toMatch(/witnessed by notary .* receipts from the genesis/)
+      }
+      const strip = (v: (typeof verdicts)[number]): unknown =>
+        v.status === 'complete' ? [v.scores, v.winner, v.turn] : v.status
+      expect(strip(verdicts[0] ?? verdicts[1]!)).toEqual(strip(verdicts[1]!))
+    } finally {
+      notary.child.kill('SIGTERM')
+      await notary.exit
+    }
+  }, 240_000)
+})
