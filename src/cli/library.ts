@@ -3,6 +3,7 @@
  * `spaceships export GAME` writes a game as a game record (protocol/GAME-RECORD.md), the format
  * the referee reads, from the setups and records both players revealed at the end (SPEC §7.8).
  */
+import { parseInvite } from '../games/spaceships/net/invite.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatGameRecord } from '../games/spaceships/referee/file.js'
@@ -21,6 +22,12 @@ function env(io: CliIo): NodeJS.ProcessEnv {
   return io.env ?? process.env
 }
 
+/** Whether a game's invite names a notary (PROTOCOL-4.md §3): a witnessed game, played by check-ins. */
+function witnessed(meta: GameMeta): boolean {
+  const invite = parseInvite(meta.invite)
+  return invite.ok && invite.value.notary !== undefined
+}
+
 export function roleOf(meta: GameMeta): Role {
   return sideOf(meta)
 }
@@ -32,14 +39,22 @@ export interface Progress {
   readonly rulesetText: string | undefined
   /** The last turn both players committed (0 before the first). */
   readonly turn: number
+  /** Whose step is next while the game goes on (SPEC §6.3). */
+  readonly due?: Role
 }
 
 export function progressOf(content: string | Uint8Array, name: string): Progress {
   const ev = readEvidence([{ name, content }])
   if (!ev.ok) return { verdict: ev.verdict, logs: undefined, rulesetText: undefined, turn: 0 }
-  const { verdict, logs, ruleset } = examine(ev.value)
+  const { verdict, logs, ruleset, due } = examine(ev.value)
   const turn = logs === undefined ? 0 : Math.min(logs.A.commits.length, logs.B.commits.length)
-  return { verdict, logs, rulesetText: ruleset === undefined ? undefined : formatRuleset(ruleset), turn }
+  return {
+    verdict,
+    logs,
+    rulesetText: ruleset === undefined ? undefined : formatRuleset(ruleset),
+    turn,
+    ...(due === undefined ? {} : { due }),
+  }
 }
 
 function storedProgress(meta: GameMeta, io: CliIo): Progress | undefined {
@@ -97,13 +112,18 @@ function rowOf(meta: GameMeta, io: CliIo, names: PeerNames): { readonly row: Gam
       ? outcomeLine(p.verdict, you)
       : state === 'waiting'
         ? 'waiting for the opponent to join'
-        : state === 'resumable'
-          ? `unfinished: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
-          : kind === 'play'
-            ? 'interrupted; a game against the bot cannot be resumed'
-            : meta.finished === undefined && meta.invite !== ''
-              ? `cannot go on here (another protocol version?): ${commandName(env(io))} resume ${meta.id.slice(0, 8)} says why`
-              : 'interrupted before it began')
+        : state === 'resumable' && witnessed(meta)
+          ? // A game across days (PROTOCOL-4.md §4): whose step is next, and how to take one's own.
+            p?.due === you
+            ? `YOUR MOVE: ${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in`
+            : `their move (witnessed; check in: ${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in)`
+          : state === 'resumable'
+            ? `unfinished: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
+            : kind === 'play'
+              ? 'interrupted; a game against the bot cannot be resumed'
+              : meta.finished === undefined && meta.invite !== ''
+                ? `cannot go on here (another protocol version?): ${commandName(env(io))} resume ${meta.id.slice(0, 8)} says why`
+                : 'interrupted before it began')
   const turn = p?.turn ?? 0
   const row: GameRow = {
     id: meta.id,

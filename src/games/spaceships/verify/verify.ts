@@ -100,10 +100,14 @@ export function examine(ev: Evidence): {
   verdict: Verdict
   logs: Record<Role, SideLog> | undefined
   ruleset: Ruleset | undefined
+  /** The side the schedule waits for after the evidence (SPEC §6.3), while the game goes on. */
+  due: Role | undefined
 } {
   let seen: GameState | undefined
   const verdict = judge(ev, (s) => (seen = s))
-  return { verdict, logs: seen?.logs, ruleset: seen?.ruleset }
+  const s = seen
+  const stopped = s !== undefined && (s.stops.A !== undefined || s.stops.B !== undefined)
+  return { verdict, logs: s?.logs, ruleset: s?.ruleset, due: stopped ? undefined : s?.due()?.sender }
 }
 
 function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
