@@ -8,6 +8,7 @@ import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../core/commit/secrets.js'
 import { type NetGameCommon, hostGame, joinGame } from '../games/spaceships/net/game.js'
 import { checkInGame } from '../games/spaceships/net/check-in.js'
+import { moveAlerts, notifier } from './alerts.js'
 import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
@@ -82,6 +83,12 @@ function sideOptions(
   )
   const own = ownNameFor(f, io)
   const chat: { say?: (text: string) => Promise<void> } = {}
+  // The bell for a person at a terminal, and --notify for anyone (a bot's side included).
+  const alerts = moveAlerts(sideOf(meta), {
+    bell: f.json !== true && f.autoplay !== true && meta.player.kind !== 'bot' && io.isTty === true,
+    io,
+    notify: notifier(io, f.notify, meta.id),
+  })
   return {
     identity,
     secrets: systemSecrets,
@@ -114,6 +121,7 @@ function sideOptions(
           })
         onName(e.name)
       }
+      alerts(e)
       waiting?.(e)
     },
   }
@@ -194,6 +202,7 @@ export async function runHost(
         },
       })
       if (again !== undefined) return again.code
+      notifier(io, f.notify, meta.id)('ended')
       writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
       return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
     },
@@ -243,6 +252,7 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
         invite: parsed.value,
       })
       if (again !== undefined) return again.code
+      notifier(io, f.notify, meta.id)('ended')
       writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
       return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
     },
@@ -312,6 +322,7 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta): Promi
           )
         return EXIT.ok
       }
+      notifier(io, f.notify, meta.id)('ended')
       writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
       return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, sideOf(meta), meta.id)
     },

@@ -2,6 +2,7 @@
  * `spaceships play`: a game against the built-in bot on this machine, both sides in one process
  * but over a real libp2p connection on loopback with the full protocol.
  */
+import { moveAlerts, notifier } from './alerts.js'
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { systemSecrets } from '../core/commit/secrets.js'
@@ -86,6 +87,12 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
         )
       const notices = noticesFor(io)
       const waitingFor = waitingPrinter(io, f, 'A', () => `the ${level} bot`, notices)
+      const notify = notifier(io, f.notify, id)
+      const alerts = moveAlerts('A', {
+        bell: f.json !== true && f.autoplay !== true && io.isTty === true,
+        io,
+        notify,
+      })
       const hosted = hostGame({
         identity: you,
         secrets: systemSecrets,
@@ -102,7 +109,10 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
         onEvent: eventPrinter(io, true),
         // Sent as to any opponent (SPEC §2.4 kind 6); the bot's node reads it and shows nothing.
         ...(own === undefined ? {} : { name: own }),
-        ...(waitingFor === undefined ? {} : { onSessionEvent: waitingFor }),
+        onSessionEvent: (e) => {
+          alerts(e)
+          waitingFor?.(e)
+        },
         onReady: (node) => {
           sendInvite(formatInvite({ id, peer: you.peerId.toString(), addrs: node.getMultiaddrs().map(String), terms }))
         },
@@ -118,6 +128,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
         invite: invite.value,
       })
       const [result] = await Promise.all([hosted, joined])
+      notify('ended')
       writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, 'A')), env(io))
       return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A', id)
     })

@@ -163,6 +163,10 @@ export function program(io: CliIo, status: { code: number }): Command {
         'the name the other player sees beside your PeerId in this game (version 4 games; default: the one set with the name command)',
       )
       .option('--out <file>', 'also write the transcript here when the game ends')
+      .option(
+        '--notify <command>',
+        'run this program with the game id and "your-move" or "ended" as its arguments when that happens (never through a shell)',
+      )
       .option('--json', 'print the result as JSON', false)
   const termsOptions = (c: Command): Command =>
     c
