@@ -3,6 +3,7 @@
  * goal, met or missed.
  */
 import type { engineRate } from './engine-rate.js'
+import type { NotaryRateResult } from './notary-rate.js'
 import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
 import { REPS, type Stat, fmt } from './stat.js'
 import type { costFleetPerEnvelope, verifierRate, verifierRateAllCores } from './verifier-rate.js'
@@ -23,6 +24,7 @@ export interface Results {
     readonly worstCase: { readonly lines: number; readonly validCpuMs: Stat; readonly brokenCpuMs: Stat }
   }
   readonly engine: ReturnType<typeof engineRate>
+  readonly notary: NotaryRateResult
   readonly peerNode: { readonly peakRssMiB: number }
   readonly verifyColdStartMs: Stat
   readonly seconds: number
@@ -35,6 +37,7 @@ export function report(results: Results): string[] {
   const { mediumGames: verifyStrong, randomGames: verifyRandom, allCores: verifyAllCores } = results.verifier
   const worst = results.verifier.worstCase
   const node = results.peerNode
+  const n = results.notary
   const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
   const t = results.perTurn
   const o = results.perTurnOneProcess
@@ -153,6 +156,24 @@ export function report(results: Results): string[] {
       fmt(results.verifier.worstCase.brokenCpuMs, 0),
       '',
       `< 2000 ms: ${goal(results.verifier.worstCase.brokenCpuMs.median < 2000)}`,
+    ],
+    [
+      `notary, receipts/s end to end over libp2p, ${n.clients} clients x ${n.submissionsPerClient} submissions, disk synced (grouped commits / one per receipt)`,
+      fmt(n.grouped.receiptsPerSecond, 0),
+      fmt(n.single.receiptsPerSecond, 0),
+      `>= 5000: ${goal(n.grouped.receiptsPerSecond.median >= 5000)}`,
+    ],
+    [
+      "notary, us of the notary's one thread per receipt",
+      fmt(n.grouped.notaryCpuUsPerReceipt, 0),
+      fmt(n.single.notaryCpuUsPerReceipt, 0),
+      `one core's capacity ${(1e6 / n.grouped.notaryCpuUsPerReceipt.median).toFixed(0)}/s`,
+    ],
+    [
+      'notary, one request to its verified receipt, p50 / p99 ms',
+      `${fmt(n.grouped.latencyMs.p50, 0)} / ${fmt(n.grouped.latencyMs.p99, 0)}`,
+      `${fmt(n.single.latencyMs.p50, 0)} / ${fmt(n.single.latencyMs.p99, 0)}`,
+      '',
     ],
     ['rules engine, turns/s', fmt(engine.turnsPerSecond, 0), '', ''],
     [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],

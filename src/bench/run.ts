@@ -22,6 +22,7 @@ import {
 import { wholeGame } from './whole-game.js'
 import { COST_RULESET, costFleetPerEnvelope, transcripts, verifierRate, verifierRateAllCores } from './verifier-rate.js'
 import { engineRate } from './engine-rate.js'
+import { NOTARY_CLIENTS, NOTARY_SUBMISSIONS, notaryRate } from './notary-rate.js'
 import { timedProcess } from './timed-process.js'
 import { report } from './report.js'
 import { REPS, stat } from './stat.js'
@@ -71,7 +72,12 @@ async function main(): Promise<void> {
   log('4. the rules engine alone')
   const engine = engineRate()
 
-  log('5, 6. a peer node process (peak RSS) and verify cold start')
+  log(
+    `5. the notary: receipts/s over libp2p, ${NOTARY_CLIENTS} clients x ${NOTARY_SUBMISSIONS} submissions, database synced, grouped commits and one per receipt`,
+  )
+  const notary = await notaryRate(log)
+
+  log('6, 7. a peer node process (peak RSS) and verify cold start')
   const home = mkdtempSync(join(tmpdir(), 'spaceships-bench-'))
   const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'c'), XDG_STATE_HOME: join(home, 's'), NO_COLOR: '1' }
   const transcriptFile = join(home, 'game.transcript')
@@ -125,6 +131,7 @@ async function main(): Promise<void> {
       },
     },
     engine,
+    notary,
     peerNode: {
       peakRssMiB: node.peakRssMiB,
       note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process',

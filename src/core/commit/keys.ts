@@ -78,7 +78,30 @@ export function generateKeyPair(source: SecretSource): KeyPair {
  */
 const privateKeys = new WeakMap<Uint8Array, { readonly secret: Uint8Array; readonly native: KeyObject }>()
 const publicKeys = new Map<string, KeyObject>()
-const PUBLIC_KEY_CACHE = 64
+/**
+ * Keys remembered (natively imported, and judged usable), least recently used first out. A
+ * notary checks the headers of every open game at once (NOTARY.md §8: up to 10,000), two keys a
+ * game: with 64 remembered, 64 games in play thrashed both caches, and each header cost a JWK
+ * import and the BigInt decoding of `publicKeyProblem` (most of the notary's time, profiled). A
+ * KeyObject is a few hundred bytes: 4,096 of them, about a megabyte, cover 2,048 games.
+ */
+const PUBLIC_KEY_CACHE = 4096
+
+/** `map.get(key)`, marking it most recently used (a Map iterates in insertion order). */
+function recall<V>(map: Map<string, V>, key: string): V | undefined {
+  const v = map.get(key)
+  if (v !== undefined || map.has(key)) {
+    map.delete(key)
+    map.set(key, v as V)
+  }
+  return v
+}
+
+/** Remembers `value`, forgetting the least recently used entry when full. */
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= PUBLIC_KEY_CACHE) map.delete(map.keys().next().value as string)
+  map.set(key, value)
+}
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
@@ -97,15 +120,14 @@ function nativePrivate(kp: KeyPair): KeyObject {
 
 function nativePublic(publicKey: Uint8Array): KeyObject | undefined {
   const x = toBase64url(publicKey)
-  let k = publicKeys.get(x)
+  let k = recall(publicKeys, x)
   if (k === undefined) {
     try {
       k = createPublicKey({ format: 'jwk', key: { kty: 'OKP', crv: 'Ed25519', x } })
     } catch {
       return undefined
     }
-    if (publicKeys.size >= PUBLIC_KEY_CACHE) publicKeys.clear()
-    publicKeys.set(x, k)
+    remember(publicKeys, x, k)
   }
   return k
 }
@@ -180,15 +202,14 @@ function decodesCanonically(bytes: Uint8Array): boolean {
 export function publicKeyProblem(publicKey: Uint8Array): KeyProblem {
   if (publicKey.length !== PUBLIC_KEY_BYTES) return 'length'
   const id = toBase64url(publicKey)
-  if (keyProblems.has(id)) return keyProblems.get(id)
+  if (keyProblems.has(id)) return recall(keyProblems, id)
   const hex = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('hex')
   const problem: KeyProblem = !decodesCanonically(publicKey)
     ? 'non-canonical'
     : SMALL_ORDER_ENCODINGS.includes(hex)
       ? 'small-order'
       : undefined
-  if (keyProblems.size >= PUBLIC_KEY_CACHE) keyProblems.clear()
-  keyProblems.set(id, problem)
+  remember(keyProblems, id, problem)
   return problem
 }
 

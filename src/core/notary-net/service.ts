@@ -16,6 +16,7 @@ import { createLibp2p } from 'libp2p'
 import type { Identity } from '../net/identity.js'
 import { gaterFor } from '../net/node.js'
 import { MAX_MESSAGE_BYTES, NOTARY_PROTOCOL_ID, decodeRequest, encodeResponse } from '../notary/messages.js'
+import { GroupCommit } from '../notary-service/group-commit.js'
 import type { Notary } from '../notary-service/notary.js'
 import { type Requester, refusal } from '../notary-service/state.js'
 import type { Clock } from '../session/clock.js'
@@ -45,6 +46,7 @@ async function serve(
   peer: PeerId,
   notary: Notary,
   onEvent: (e: NotaryServiceEvent) => void,
+  group: GroupCommit | undefined,
 ): Promise<void> {
   const lp = lpStream(stream, { maxDataLength: MAX_MESSAGE_BYTES, maxLengthLength: MAX_LENGTH_PREFIX_BYTES })
   const from = requesterOf(peer)
@@ -59,7 +61,13 @@ async function serve(
   const q = decodeRequest(bytes)
   let answer
   try {
-    answer = q.ok ? notary.handle(q.value, from) : refusal('malformed', describeProtocolError(q.error))
+    if (!q.ok) answer = refusal('malformed', describeProtocolError(q.error))
+    else if (group === undefined) answer = notary.handle(q.value, from)
+    else {
+      const request = q.value
+      // NOTARY.md §8: answered only once the group holding its receipt is committed (group-commit.ts).
+      answer = await group.run(() => notary.handle(request, from))
+    }
   } catch (e) {
     // The database failed: no receipt was given, and the requester resubmits (NOTARY.md §7.5).
     onEvent({ kind: 'dropped', peer: from.peer, why: `internal: ${(e as Error).message}` })
@@ -80,16 +88,26 @@ async function serve(
   }
 }
 
-/** Serves `notary` on `node` under NOTARY_PROTOCOL_ID. */
+/**
+ * Serves `notary` on `node` under NOTARY_PROTOCOL_ID. `group` (the default) commits the requests
+ * arriving together in one transaction, each answered after it (group-commit.ts); `group: false`,
+ * one transaction per receipt, is the bench's baseline.
+ */
 export async function serveNotary(
   node: Libp2p,
   notary: Notary,
   onEvent: (e: NotaryServiceEvent) => void = () => undefined,
+  options: { readonly group?: boolean } = {},
 ): Promise<void> {
-  await node.handle(NOTARY_PROTOCOL_ID, (stream, connection) => serve(stream, connection.remotePeer, notary, onEvent), {
-    maxInboundStreams: MAX_STREAMS_PER_CONNECTION,
-    runOnLimitedConnection: true,
-  })
+  const group = options.group === false ? undefined : new GroupCommit(notary)
+  await node.handle(
+    NOTARY_PROTOCOL_ID,
+    (stream, connection) => serve(stream, connection.remotePeer, notary, onEvent, group),
+    {
+      maxInboundStreams: MAX_STREAMS_PER_CONNECTION,
+      runOnLimitedConnection: true,
+    },
+  )
 }
 
 /** PROTOCOL-4.md §4.6: sweeps deposits past retention every SWEEP_EVERY_MS until `signal` aborts. */
@@ -105,8 +123,16 @@ export async function sweepLoop(
   }
 }
 
-/** A notary's node: TCP and WebSockets, Noise, yamux; anyone may connect (games name it by key). */
-export async function createNotaryNode(o: { identity: Identity; listen: readonly string[] }): Promise<Libp2p> {
+/**
+ * A notary's node: TCP and WebSockets, Noise, yamux; anyone may connect (games name it by key).
+ * `connectionsPerHostPerSecond` is libp2p's limit on new inbound connections from one host (its
+ * default, 5, unless told): the receipt-rate bench raises it, its 64 clients all being on loopback.
+ */
+export async function createNotaryNode(o: {
+  identity: Identity
+  listen: readonly string[]
+  connectionsPerHostPerSecond?: number
+}): Promise<Libp2p> {
   return createLibp2p({
     privateKey: o.identity.privateKey,
     addresses: { listen: [...o.listen] },
@@ -114,7 +140,12 @@ export async function createNotaryNode(o: { identity: Identity; listen: readonly
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     connectionGater: gaterFor(() => 'anyone'),
-    connectionManager: { maxConnections: MAX_CONNECTIONS },
+    connectionManager: {
+      maxConnections: MAX_CONNECTIONS,
+      ...(o.connectionsPerHostPerSecond === undefined
+        ? {}
+        : { inboundConnectionThreshold: o.connectionsPerHostPerSecond, maxIncomingPendingConnections: 256 }),
+    },
     services: { identify: identify(), ping: ping() },
   })
 }

@@ -84,6 +84,14 @@ export class Notary {
     return s
   }
 
+  /**
+   * Drops the logs held in memory: after a group's COMMIT failed (group-commit.ts) they may hold
+   * receipts the database does not; `state` reads them again from it.
+   */
+  forget(): void {
+    this.games.clear()
+  }
+
   /** Signs the next receipt of `s`, persists it with what it brings, then returns its bytes. */
   append(s: GameState, body: ReceiptBody, extra: Omit<Append, 'game' | 'index' | 'bytes' | 'time'> = {}): Uint8Array {
     const last = s.log.at(-1)

@@ -4,8 +4,13 @@
  * committed with `synchronous = FULL` before the receipt is returned, so a receipt anyone holds is
  * on disk, and the notary's time never goes back across a restart. node:sqlite runs without a flag
  * from Node 22.13, hence package.json `engines` (and cli/bin.ts MINIMUM_NODE).
+ *
+ * Group commit ("commits may be grouped"): between `beginGroup` and `commitGroup` every write goes
+ * into one open transaction (each append in a savepoint of its own, so one that fails leaves the
+ * others), and one COMMIT, one fsync, makes them all durable. The caller (group-commit.ts) answers
+ * none of them before that COMMIT returns; a crash before it loses only receipts nobody was given.
  */
-import { DatabaseSync } from 'node:sqlite'
+import { DatabaseSync, type StatementSync } from 'node:sqlite'
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
@@ -45,37 +50,56 @@ const int = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'b
 
 export class NotaryStore {
   private readonly db: DatabaseSync
+  /** Prepared once: preparing a statement cost more than running it (profiled under load). */
+  private readonly statements = new Map<string, StatementSync>()
+  /** The meta values as committed or written in the open transaction (read from the file again after a rollback). */
+  private cached: { lastTime: number; bytesHeld: number }
+  private grouped = false
 
   /** Opens (or creates) the database at `path` (`:memory:` for a test that needs no file). */
   constructor(path: string) {
     this.db = new DatabaseSync(path)
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;')
     this.db.exec(SCHEMA)
+    this.cached = this.readMeta()
+  }
+
+  private sql(text: string): StatementSync {
+    let st = this.statements.get(text)
+    if (st === undefined) {
+      st = this.db.prepare(text)
+      this.statements.set(text, st)
+    }
+    return st
   }
 
   private meta(key: string): number {
-    return int((this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as Row | undefined)?.['value'])
+    return int((this.sql('SELECT value FROM meta WHERE key = ?').get(key) as Row | undefined)?.['value'])
+  }
+
+  private readMeta(): { lastTime: number; bytesHeld: number } {
+    return { lastTime: this.meta('last_time'), bytesHeld: this.meta('bytes_held') }
   }
 
   private setMeta(key: string, value: number): void {
-    this.db
-      .prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-      .run(key, value)
+    this.sql('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+      key,
+      value,
+    )
   }
 
   /** The time of the last receipt the notary signed (0 before any). */
   lastTime(): number {
-    return this.meta('last_time')
+    return this.cached.lastTime
   }
 
   /** Bytes of hellos, receipts and deposits held. */
   bytesHeld(): number {
-    return this.meta('bytes_held')
+    return this.cached.bytesHeld
   }
 
   game(game: Uint8Array): StoredGame | undefined {
-    const row = this.db.prepare('SELECT hello_a, hello_b, sealed_at FROM games WHERE game = ?').get(game) as
-      Row | undefined
+    const row = this.sql('SELECT hello_a, hello_b, sealed_at FROM games WHERE game = ?').get(game) as Row | undefined
     if (row === undefined) return undefined
     const sealed = row['sealed_at']
     return {
@@ -86,58 +110,96 @@ export class NotaryStore {
   }
 
   openGames(): number {
-    return int((this.db.prepare('SELECT count(*) AS n FROM games WHERE sealed_at IS NULL').get() as Row)['n'])
+    return int((this.sql('SELECT count(*) AS n FROM games WHERE sealed_at IS NULL').get() as Row)['n'])
   }
 
   /** Receipts from `from` in index order, as stored. */
   receipts(game: Uint8Array, from: number): Uint8Array[] {
-    const rows = this.db
-      .prepare('SELECT bytes FROM receipts WHERE game = ? AND idx >= ? ORDER BY idx')
-      .all(game, from) as Row[]
+    const rows = this.sql('SELECT bytes FROM receipts WHERE game = ? AND idx >= ? ORDER BY idx').all(
+      game,
+      from,
+    ) as Row[]
     return rows.map((r) => blob(r['bytes']))
   }
 
   receiptCount(game: Uint8Array): number {
-    return int((this.db.prepare('SELECT count(*) AS n FROM receipts WHERE game = ?').get(game) as Row)['n'])
+    return int((this.sql('SELECT count(*) AS n FROM receipts WHERE game = ?').get(game) as Row)['n'])
   }
 
   /** The envelope receipt at a place, with its index. */
   atPlace(game: Uint8Array, sender: number, seq: number): { index: number; bytes: Uint8Array } | undefined {
-    const row = this.db
-      .prepare('SELECT idx, bytes FROM receipts WHERE game = ? AND sender = ? AND seq = ?')
-      .get(game, sender, seq) as Row | undefined
+    const row = this.sql('SELECT idx, bytes FROM receipts WHERE game = ? AND sender = ? AND seq = ?').get(
+      game,
+      sender,
+      seq,
+    ) as Row | undefined
     return row === undefined ? undefined : { index: int(row['idx']), bytes: blob(row['bytes']) }
   }
 
   lastSeq(game: Uint8Array, sender: number): number {
     return int(
-      (this.db.prepare('SELECT max(seq) AS s FROM receipts WHERE game = ? AND sender = ?').get(game, sender) as Row)[
-        's'
-      ],
+      (this.sql('SELECT max(seq) AS s FROM receipts WHERE game = ? AND sender = ?').get(game, sender) as Row)['s'],
     )
   }
 
   /** The complaint receipts of one complainant, as stored. */
   complaints(game: Uint8Array, complainant: number): Uint8Array[] {
-    const rows = this.db
-      .prepare('SELECT bytes FROM receipts WHERE game = ? AND complainant = ? ORDER BY idx')
-      .all(game, complainant) as Row[]
+    const rows = this.sql('SELECT bytes FROM receipts WHERE game = ? AND complainant = ? ORDER BY idx').all(
+      game,
+      complainant,
+    ) as Row[]
     return rows.map((r) => blob(r['bytes']))
   }
 
   deposit(game: Uint8Array, index: number): Uint8Array | undefined {
-    const row = this.db.prepare('SELECT bytes FROM deposits WHERE game = ? AND idx = ?').get(game, index) as
-      Row | undefined
+    const row = this.sql('SELECT bytes FROM deposits WHERE game = ? AND idx = ?').get(game, index) as Row | undefined
     return row === undefined ? undefined : blob(row['bytes'])
   }
 
-  private transaction(work: () => void): void {
+  /** Whether a group is open (NOTARY.md §8: nothing written in it is durable before `commitGroup`). */
+  get inGroup(): boolean {
+    return this.grouped
+  }
+
+  /** Opens a group: the writes until `commitGroup` share one transaction and one fsync. */
+  beginGroup(): void {
+    if (this.grouped) throw new Error('a group is already open')
     this.db.exec('BEGIN IMMEDIATE')
+    this.grouped = true
+  }
+
+  /** Commits the group, durably (`synchronous = FULL`); on failure rolls it back and throws. */
+  commitGroup(): void {
+    if (!this.grouped) throw new Error('no group is open')
+    this.grouped = false
     try {
-      work()
       this.db.exec('COMMIT')
     } catch (e) {
-      this.db.exec('ROLLBACK')
+      this.rollbackGroup()
+      throw e
+    }
+  }
+
+  /** Drops everything written in the group (a failed commit; a test's crash before it). */
+  rollbackGroup(): void {
+    this.grouped = false
+    if (this.db.isTransaction) this.db.exec('ROLLBACK')
+    this.cached = this.readMeta()
+  }
+
+  /** One unit of writes: its own durable transaction, or a savepoint of the open group. */
+  private transaction(work: () => void): void {
+    const before = this.cached
+    const [begin, commit, rollback] = this.grouped
+      ? ['SAVEPOINT one', 'RELEASE one', 'ROLLBACK TO one; RELEASE one']
+      : ['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK']
+    this.db.exec(begin)
+    try {
+      work()
+      this.db.exec(commit)
+    } catch (e) {
+      this.cached = before
+      if (this.db.isTransaction) this.db.exec(rollback)
       throw e
     }
   }
@@ -147,21 +209,30 @@ export class NotaryStore {
     this.transaction(() => {
       let bytes = a.bytes.length
       if (a.hellos !== undefined) {
-        this.db
-          .prepare('INSERT INTO games (game, hello_a, hello_b) VALUES (?, ?, ?)')
-          .run(a.game, a.hellos.helloA, a.hellos.helloB)
+        this.sql('INSERT INTO games (game, hello_a, hello_b) VALUES (?, ?, ?)').run(
+          a.game,
+          a.hellos.helloA,
+          a.hellos.helloB,
+        )
         bytes += a.hellos.helloA.length + a.hellos.helloB.length
       }
-      this.db
-        .prepare('INSERT INTO receipts (game, idx, bytes, sender, seq, complainant) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(a.game, a.index, a.bytes, a.place?.sender ?? null, a.place?.seq ?? null, a.complainant ?? null)
+      this.sql('INSERT INTO receipts (game, idx, bytes, sender, seq, complainant) VALUES (?, ?, ?, ?, ?, ?)').run(
+        a.game,
+        a.index,
+        a.bytes,
+        a.place?.sender ?? null,
+        a.place?.seq ?? null,
+        a.complainant ?? null,
+      )
       if (a.deposit !== undefined) {
-        this.db.prepare('INSERT INTO deposits (game, idx, bytes) VALUES (?, ?, ?)').run(a.game, a.index, a.deposit)
+        this.sql('INSERT INTO deposits (game, idx, bytes) VALUES (?, ?, ?)').run(a.game, a.index, a.deposit)
         bytes += a.deposit.length
       }
-      if (a.seal === true) this.db.prepare('UPDATE games SET sealed_at = ? WHERE game = ?').run(a.time, a.game)
-      this.setMeta('last_time', Math.max(this.lastTime(), a.time))
-      this.setMeta('bytes_held', this.bytesHeld() + bytes)
+      if (a.seal === true) this.sql('UPDATE games SET sealed_at = ? WHERE game = ?').run(a.time, a.game)
+      const next = { lastTime: Math.max(this.cached.lastTime, a.time), bytesHeld: this.cached.bytesHeld + bytes }
+      this.setMeta('last_time', next.lastTime)
+      this.setMeta('bytes_held', next.bytesHeld)
+      this.cached = next
     })
   }
 
@@ -171,15 +242,18 @@ export class NotaryStore {
     this.transaction(() => {
       const where = 'game IN (SELECT game FROM games WHERE sealed_at IS NOT NULL AND sealed_at <= ?)'
       const freed = int(
-        (this.db.prepare(`SELECT total(length(bytes)) AS n FROM deposits WHERE ${where}`).get(sealedBy) as Row)['n'],
+        (this.sql(`SELECT total(length(bytes)) AS n FROM deposits WHERE ${where}`).get(sealedBy) as Row)['n'],
       )
-      deleted = int(this.db.prepare(`DELETE FROM deposits WHERE ${where}`).run(sealedBy).changes)
-      this.setMeta('bytes_held', this.bytesHeld() - freed)
+      deleted = int(this.sql(`DELETE FROM deposits WHERE ${where}`).run(sealedBy).changes)
+      this.cached = { ...this.cached, bytesHeld: this.cached.bytesHeld - freed }
+      this.setMeta('bytes_held', this.cached.bytesHeld)
     })
     return deleted
   }
 
+  /** Closes the database; a group still open is rolled back, as a crash would leave it. */
   close(): void {
+    this.grouped = false
     this.db.close()
   }
 }

@@ -14,7 +14,7 @@ import { tag, taggedHash } from '../commit/hash.js'
 import { openFirst, sealFirst, setupBaseRecipient, setupBaseRecipientWithDh, setupBaseSender } from '../commit/hpke.js'
 import type { SecretSource } from '../commit/secrets.js'
 import { type NotaryDomain, type NotaryResult, accepted, refused } from './domain.js'
-import { edwardsOfU, x25519PublicKey, x25519SecretKey } from './x25519.js'
+import { encUsable, x25519PublicKey, x25519SecretKey } from './x25519.js'
 
 export const CONTENT_KEY_BYTES = 32
 const ENC_BYTES = 32
@@ -171,7 +171,7 @@ export function depositParts(deposit: Uint8Array): NotaryResult<DepositParts> {
   })
   const wraps = [wrap(0), wrap(1)] as const
   for (const i of [0, 1] as const) {
-    const e = edwardsOfU(wraps[i].enc, `deposit.wrap[${i}].enc`)
+    const e = encUsable(wraps[i].enc, `deposit.wrap[${i}].enc`)
     if (!e.ok) return e
   }
   return accepted({ wraps, body: deposit.slice(DEPOSIT_HEAD_BYTES) })

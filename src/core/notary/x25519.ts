@@ -10,6 +10,7 @@
  * sender's ephemeral key always is, and what the complaint proof of §5.3 needs (on a point of the
  * twist or with a torsion component, no proof could show what the recipient computed).
  */
+import { createPrivateKey, createPublicKey, diffieHellman } from 'node:crypto'
 import { ed25519 } from '@noble/curves/ed25519.js'
 import type { EdwardsPoint } from '@noble/curves/abstract/edwards.js'
 import { publicKeyProblem } from '../commit/keys.js'
@@ -79,6 +80,52 @@ export function edwardsOfU(u: Uint8Array, field: string): NotaryResult<EdwardsPo
   if (point.isSmallOrder()) return refused('deposit.enc', field, rule, 'a point of small order')
   if (!point.isTorsionFree()) return refused('deposit.enc', field, rule, 'a point with a torsion component')
   return accepted(point)
+}
+
+/**
+ * `s = 5L - 1`: a multiple of 8 with bit 254 set and bit 255 clear, so X25519's clamping (RFC 7748
+ * §5) leaves it as it is, and `s = -1 (mod L)`. For a point Q = Q_L + T of the curve (Q_L in the
+ * prime-order subgroup, T of order dividing 8), [s]Q = -Q_L, whose u is u(Q) exactly when T is the
+ * identity (Q_L = -Q would need 2 Q_L = -T, so Q the identity, which has no u). For a point of
+ * the twist (order dividing 4 L', L' prime), [s]Q = ±Q would need the order to divide 5L - 2 or
+ * 5L, both odd and not multiples of L' (test/core/notary/x25519.test.ts computes it), so Q would be
+ * the identity. Hence X25519(s, u) = u iff u is the u of a point of the prime-order subgroup other
+ * than the identity: NOTARY.md §4.2's rule for an `enc` (with u < p and u != -1 checked first),
+ * decided by OpenSSL's ladder in tens of microseconds where @noble/curves' [L]Q takes about a
+ * millisecond, twice for every submission (profiled: most of the notary's time).
+ */
+const SUBGROUP_SCALAR = 5n * ((1n << 252n) + 27742317777372353535851937790883648493n) - 1n
+const PKCS8_X25519_PREFIX = '302e020100300506032b656e04220420'
+const SPKI_X25519_PREFIX = Buffer.from('302a300506032b656e032100', 'hex')
+const subgroupKey = createPrivateKey({
+  key: Buffer.concat([Buffer.from(PKCS8_X25519_PREFIX, 'hex'), Buffer.from(Fp.toBytes(SUBGROUP_SCALAR))]),
+  format: 'der',
+  type: 'pkcs8',
+})
+
+/** Whether X25519(5L - 1, u) = u: see SUBGROUP_SCALAR (u must be canonical and not -1). */
+function inPrimeOrderSubgroup(u: Uint8Array): boolean {
+  try {
+    const publicKey = createPublicKey({ key: Buffer.concat([SPKI_X25519_PREFIX, u]), format: 'der', type: 'spki' })
+    const out = diffieHellman({ privateKey: subgroupKey, publicKey })
+    return out.length === X25519_KEY_BYTES && out.equals(u)
+  } catch {
+    // OpenSSL refuses an all-zero result: [s]Q of u-coordinate 0, never a usable point.
+    return false
+  }
+}
+
+/**
+ * Whether an `enc` is usable (NOTARY.md §4.2), as `edwardsOfU` decides, without decoding the point:
+ * what the notary checks of every deposit (§7.5). A refusal is explained by `edwardsOfU`, which
+ * then must refuse too (it is the reference; a disagreement throws rather than accept).
+ */
+export function encUsable(u: Uint8Array, field: string): NotaryResult<void> {
+  if (u.length === X25519_KEY_BYTES && littleEndian(u) < Fp.ORDER - 1n && inPrimeOrderSubgroup(u))
+    return accepted(undefined)
+  const why = edwardsOfU(u, field)
+  if (why.ok) throw new Error(`enc ${Buffer.from(u).toString('hex')}: OpenSSL and @noble/curves disagree`)
+  return why
 }
 
 /** The u-coordinate of an Edwards point (RFC 7748 §4.1), 32 bytes little-endian. */

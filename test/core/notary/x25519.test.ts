@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { fromHex, toHex } from '../../../src/core/commit/bytes.js'
 import { SMALL_ORDER_ENCODINGS, keyPairFromSecret } from '../../../src/core/commit/keys.js'
 import { openDeposit, sealDeposit } from '../../../src/core/notary/deposit.js'
-import { edwardsOfU, uOfPoint, x25519PublicKey, x25519SecretKey } from '../../../src/core/notary/x25519.js'
+import { edwardsOfU, encUsable, uOfPoint, x25519PublicKey, x25519SecretKey } from '../../../src/core/notary/x25519.js'
 import { DOMAIN, GAME, envelopeAt, envelopeHashOf, randomness } from './helpers.js'
 
 /** RFC 8032 §7.1 TEST 1, and its X25519 keys (computed with noble, cross-checked below). */
@@ -108,6 +108,54 @@ describe('Ed25519 keys as X25519 keys (NOTARY.md §4.1)', () => {
     const torsion = ed25519.Point.fromBytes(fromHex(SMALL_ORDER_ENCODINGS[4]!), false)
     const mixed = ok(edwardsOfU(honest, 'enc')).add(torsion)
     expect(code(uOfPoint(mixed))).toMatch(/torsion component/)
+  })
+
+  it('the native check of an enc (X25519(5L - 1, u) = u) decides exactly as edwardsOfU: every torsion component, the twist, the edges', () => {
+    const p = 2n ** 255n - 19n
+    const L = 2n ** 252n + 27742317777372353535851937790883648493n
+    // The argument of x25519.ts: the twist's order is 4 L' with L' prime-sized, and neither 5L
+    // nor 5L - 2 (both odd) is a multiple of L', so no point of the twist passes.
+    const twistOrder = 2n * p + 2n - 8n * L
+    expect(twistOrder % 4n).toBe(0n)
+    const Lt = twistOrder / 4n
+    expect([(5n * L) % 2n, (5n * L - 2n) % 2n, (5n * L) % Lt === 0n, (5n * L - 2n) % Lt === 0n]).toEqual([
+      1n,
+      1n,
+      false,
+      false,
+    ])
+    const le = (v: bigint): Uint8Array => {
+      const out = new Uint8Array(32)
+      for (let i = 0, x = v; i < 32; i++, x >>= 8n) out[i] = Number(x & 0xffn)
+      return out
+    }
+    const same = (u: Uint8Array): void => {
+      const reference = edwardsOfU(u, 'enc')
+      const fast = encUsable(u, 'enc')
+      expect(fast.ok, toHex(u)).toBe(reference.ok)
+      if (!fast.ok && !reference.ok) expect(fast.error).toEqual(reference.error)
+    }
+    const torsion = SMALL_ORDER_ENCODINGS.map((h) => ed25519.Point.fromBytes(fromHex(h), false))
+    expect(torsion).toHaveLength(8)
+    let accepted = 0
+    for (let i = 0; i < 24; i++) {
+      const q = ed25519.Point.BASE.multiply(BigInt(i + 2) * 7919n)
+      for (const t of torsion) {
+        const u = uOfPoint(q.add(t))
+        same(u)
+        if (encUsable(u, 'enc').ok) accepted++
+      }
+    }
+    // One of the eight (the identity torsion) is in the subgroup: the check neither takes all nor none.
+    expect(accepted).toBe(24)
+    for (const v of [0n, 1n, 2n, 3n, 9n, p - 2n, p - 1n, p, 2n ** 255n - 1n]) same(le(v))
+    same(new Uint8Array(31))
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (u) => {
+        same(u)
+      }),
+      { numRuns: 200 },
+    )
   })
 
   it('a deposit sealed to an Ed25519 key opens with its seed, through either wrap, and with no other seed', () => {
