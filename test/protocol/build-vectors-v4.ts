@@ -186,18 +186,23 @@ export async function versionFourVectors(play: Play, add: Add, versionThreeLines
     { 'v4-accept-unoffered.transcript': unoffered.a },
   )
 
-  const ahead = await play('v4-offer-ahead', {
+  let offered = 0
+  const twice = await play('v4-offer-twice', {
     version: 4,
-    deviation: rewriteFirst((parts) =>
-      parts.at(-1)?.t === 'commit' && parts.some((p) => p.t === 'results')
-        ? [...parts, { t: 'offer', kind: 'draw' }]
-        : undefined,
-    ),
+    deviation: {
+      outgoing(parts, sealWith) {
+        // B ends its first two phase envelopes of turn 1 with an offer: the second while its own stands.
+        const inTurn = parts.some((p) => p.t === 'commit' || p.t === 'aspects' || p.t === 'results')
+        if (!inTurn || offered >= 2) return [sealWith(parts)]
+        offered++
+        return [sealWith([...parts, { t: 'offer', kind: 'draw' }])]
+      },
+    },
   })
   add(
-    'Version 4: B ends a turn with a commitment ahead and an offer of a draw (SPEC §6.3: an offer leaves the next turn to the other side): protocol-violation.',
+    'Version 4: B offers a draw, and offers again in its next phase envelope while its own offer still stands (SPEC §6.3, §7.11): protocol-violation.',
     { status: 'offence', offender: 'B', class: 'protocol-violation' },
-    { 'v4-offer-ahead.transcript': ahead.a },
+    { 'v4-offer-twice.transcript': twice.a },
   )
 
   const lines = linesOf(honest.a)

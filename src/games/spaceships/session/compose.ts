@@ -120,7 +120,7 @@ export abstract class Composer extends PlayerSide {
           }
           if (isResignation(r)) return 'resign'
           // Version 4 (SPEC §7.12): the acceptance stands alone in place of the commitment.
-          if (isDrawAcceptance(r)) return due.alternative?.includes('accept') === true ? [{ t: 'accept' }] : undefined
+          if (isDrawAcceptance(r)) return due.acceptAs?.length === 1 ? [{ t: 'accept' }] : undefined
           out.push({ t: 'commit', turn: t, record: this.secrets?.recordCommitment(t, r.text) ?? new Uint8Array(32) })
           break
         }
@@ -172,17 +172,23 @@ export abstract class Composer extends PlayerSide {
           return undefined
       }
     }
-    const offer = this.drawOffer(due, out)
-    return offer !== undefined ? [...out, offer] : [...out, ...this.commitAhead(due, out)]
+    // Version 4 (SPEC §7.12): at steps 4 and 5 an acceptance takes the place of the commitment ahead.
+    const next = due.commitTurn === undefined ? undefined : this.records.get(due.commitTurn)
+    if (due.acceptAs !== undefined && due.acceptAs.length > 1 && isDrawAcceptance(next))
+      return [...out, { t: 'accept' }]
+    const ahead = this.commitAhead(due, out)
+    const offer = this.drawOffer(due, [...out, ...ahead])
+    return [...out, ...ahead, ...(offer === undefined ? [] : [offer])]
   }
 
   /**
-   * Version 4 (SPEC §7.11): the offer of a draw the player made with a record, on the first of this
-   * side's envelopes that completes a turn the game goes on after (then without a commitment ahead).
+   * Version 4 (SPEC §7.11): the offer of a draw the player made with its record of turn `from`, at
+   * the end of this side's first phase envelope of that turn or later where one may stand.
    */
   protected drawOffer(due: Due, parts: readonly Part[]): Part | undefined {
     const from = this.drawOfferFrom
-    if (from === undefined || due.offerable !== true || due.turn < from || this.state === undefined) return undefined
+    if (from === undefined || due.offerable !== true || (due.commitTurn ?? due.turn) < from || this.state === undefined)
+      return undefined
     const offer: Part = { t: 'offer', kind: 'draw' }
     if (this.state.schedule.offerProblem([...parts, offer]) !== undefined) return undefined
     this.drawOfferFrom = undefined

@@ -123,17 +123,11 @@ export abstract class PlayerSide extends Intake {
   }
 
   /**
-   * Version 4 (SPEC §7.11): whether the other side's offer of a draw stands for this side's decision
-   * of turn `t`: its envelope completing turn `t - 1` carried it and this side's commitment to `t` is due.
+   * Version 4 (SPEC §7.11, §7.12): whether the other side's offer of a draw stands for this side's
+   * decision of turn `t`: it stands until this side commits, and this side has not committed `t`.
    */
   protected drawStandsFor(t: number): boolean {
-    const due = this.state?.due()
-    return (
-      this.state?.schedule.offer === this.them &&
-      due?.sender === this.me &&
-      due.turn === t &&
-      due.alternative?.includes('accept') === true
-    )
+    return this.state?.schedule.offer === this.them && this.state.logs[this.me].commits.length === t - 1
   }
 
   /** After every envelope: start thinking about the next turn as soon as its information is complete. */
@@ -282,7 +276,7 @@ export abstract class PlayerSide extends Intake {
     const seq = log?.seqs.get('offer')
     if (log === undefined || seq === undefined) return false
     for (const [key, s] of log.seqs) {
-      const m = /^(?:results|flashcube):(\d+)$/.exec(key)
+      const m = /^(?:commit|aspects|results|flashcube):(\d+)$/.exec(key)
       if (s === seq && m !== null && Number(m[1]) >= t) return true
     }
     return false

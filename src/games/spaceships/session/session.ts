@@ -220,8 +220,10 @@ class Session extends Composer {
     // Version 4 (SPEC §7.11, §7.12): an offer of a draw made, or what became of this side's.
     const parts = s.envelope.parts
     if (parts.at(-1)?.t === 'offer') this.emit({ kind: 'draw', by: this.them, what: 'offered' })
-    else if (standing === this.me)
-      this.emit({ kind: 'draw', by: this.them, what: parts[0]?.t === 'accept' ? 'accepted' : 'declined' })
+    else if (standing === this.me && parts.some((p) => p.t === 'accept'))
+      this.emit({ kind: 'draw', by: this.them, what: 'accepted' })
+    else if (standing === this.me && parts.some((p) => p.t === 'commit'))
+      this.emit({ kind: 'draw', by: this.them, what: 'declined' })
     const stop = this.o.deviation?.stopAfterReceiving?.(s)
     if (stop !== undefined) {
       await this.sendStop(stop, 'deviation: stopped instead of answering')

@@ -381,7 +381,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           screen.print(
             fit(
               offering
-                ? "You offer a draw with this turn's record: it goes with your envelope that ends a turn, and your opponent accepts it or plays on. Now type your record (draw again withdraws it)."
+                ? "You offer a draw with this turn's record: it goes at the end of your next envelope and stands until your opponent's next move, which accepts it or plays on. Now type your record (draw again withdraws it)."
                 : 'No draw offered.',
             ),
           )

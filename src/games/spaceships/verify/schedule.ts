@@ -22,10 +22,16 @@ export interface Due {
   readonly deadline: DeadlineKind
   readonly phase: 'hello' | 'setup' | 'turn' | 'end'
   /**
-   * Version 4 (SPEC §6.3, §7.11): the envelope may end with an offer of a draw (where it completes
-   * a turn the game goes on after; `offerProblem` says where it may not).
+   * Version 4 (SPEC §6.3, §7.11): the envelope may end with an offer of a draw (any phase envelope
+   * of a turn; `offerProblem` says where it may not).
    */
   readonly offerable?: boolean
+  /**
+   * Version 4 (SPEC §6.3, §7.12): the parts of an envelope that accepts the other side's standing
+   * offer here, in place of this side's commitment: `accept` alone at steps 1 and 2, the step's
+   * own parts then `accept` at steps 4 and 5 (where the commitment ahead would stand).
+   */
+  readonly acceptAs?: readonly PartType[]
 }
 
 type State =
@@ -45,8 +51,10 @@ export class Schedule {
   private aspects: Partial<Record<Role, Aspects>> = {}
   private results: Partial<Record<Role, Results>> = {}
   private finished: GameEnd | undefined
-  /** Version 4 (SPEC §7.11): the side whose offer of a draw stands for the other's next phase envelope. */
+  /** Version 4 (SPEC §7.11): the side whose offer of a draw stands until the other side commits or accepts. */
   private offered: Role | undefined
+  /** Version 4: each side's commitments so far; a draw ends the game after the turns both committed. */
+  private readonly commits: Record<Role, number> = { A: 0, B: 0 }
 
   constructor(
     private readonly maxTurns: number,
@@ -58,7 +66,7 @@ export class Schedule {
     return this.finished
   }
 
-  /** Version 4 (SPEC §7.11): the side whose offer of a draw stands for the other side's next phase envelope. */
+  /** Version 4 (SPEC §7.11): the side whose offer of a draw stands (until the other side commits or accepts). */
   get offer(): Role | undefined {
     return this.offered
   }
@@ -102,16 +110,26 @@ export class Schedule {
         const t = s.turn
         switch (s.step) {
           case 1:
-            return this.offered === S
-              ? { sender: F, parts: ['commit'], alternative: ['accept'], turn: t, deadline: 'turn', phase: 'turn' }
-              : { sender: F, parts: ['commit'], turn: t, deadline: 'turn', phase: 'turn' }
+            return this.draw(F, ['accept'], { sender: F, parts: ['commit'], turn: t, deadline: 'turn', phase: 'turn' })
           case 2:
-            return { sender: S, parts: ['commit', 'aspects'], turn: t, deadline: 'turn', phase: 'turn' }
+            return this.draw(S, ['accept'], {
+              sender: S,
+              parts: ['commit', 'aspects'],
+              turn: t,
+              deadline: 'turn',
+              phase: 'turn',
+            })
           case 3:
-            return { sender: F, parts: ['aspects', 'results'], turn: t, deadline: 'reply', phase: 'turn' }
+            return this.draw(F, undefined, {
+              sender: F,
+              parts: ['aspects', 'results'],
+              turn: t,
+              deadline: 'reply',
+              phase: 'turn',
+            })
           case 4: {
             const parts: PartType[] = reported(this.results[F]) ? ['results', 'flashcube'] : ['results']
-            return {
+            return this.draw(S, [...parts, 'accept'], {
               sender: S,
               parts,
               alternative: [...parts, 'commit'],
@@ -119,11 +137,10 @@ export class Schedule {
               commitTurn: t + 1,
               deadline: 'reply',
               phase: 'turn',
-              ...(this.version === 4 ? { offerable: true } : {}),
-            }
+            })
           }
           case 5:
-            return {
+            return this.draw(F, ['flashcube', 'accept'], {
               sender: F,
               parts: ['flashcube'],
               alternative: ['flashcube', 'commit'],
@@ -131,8 +148,7 @@ export class Schedule {
               commitTurn: t + 1,
               deadline: 'reply',
               phase: 'turn',
-              ...(this.version === 4 ? { offerable: true } : {}),
-            }
+            })
         }
         break
       }
@@ -178,26 +194,37 @@ export class Schedule {
   }
 
   /**
-   * Version 4 (SPEC §7.11): an offer of a draw ends the envelope that completes a turn, with no
-   * commitment ahead, when the game goes on: then the other side moves first in the next turn and
-   * its next phase envelope, the turn's commitment or the acceptance alone, answers it. `parts`
-   * matched `due()`; this says what is wrong with an `offer` among them, if anything.
+   * Version 4 (SPEC §6.3, §7.11, §7.12): a turn's due step with what the draw allows there: an
+   * offer at its end (not while the sender's own offer stands), and, while the other side's offer
+   * stands, the parts that accept it in place of the sender's commitment (`acceptAs`).
+   */
+  private draw(sender: Role, acceptAs: readonly PartType[] | undefined, due: Due): Due {
+    if (this.version !== 4) return due
+    const accepting = acceptAs !== undefined && this.offered === otherRole(sender) ? { acceptAs } : {}
+    return { ...due, offerable: this.offered !== sender, ...accepting }
+  }
+
+  /**
+   * Version 4 (SPEC §7.11, §7.12): what is wrong with an `offer` or an `accept` among `parts` (which
+   * matched `due()`), if anything: an offer with an acceptance; an acceptance in place of a
+   * commitment ahead after which the game ends by the rules.
    */
   offerProblem(parts: readonly Part[]): string | undefined {
-    if (parts.at(-1)?.t !== 'offer') return undefined
+    const offers = parts.at(-1)?.t === 'offer'
+    const accepts = parts.some((p) => p.t === 'accept')
+    if (offers && accepts) return 'an offer of a draw in the envelope that accepts one'
+    if (!accepts) return undefined
     const s = this.state
-    if (s.phase !== 'turn') return 'an offer of a draw outside a turn'
-    if (parts.some((p) => p.t === 'commit'))
-      return 'an offer of a draw with a commitment ahead: the offer must leave the next turn to the other side'
-    const results = parts.find((p): p is Results => p.t === 'results')
-    if (s.step === 4 && reported(results))
-      return 'an offer of a draw in an envelope after which flashcube data is still due'
+    if (s.phase !== 'turn' || (s.step !== 4 && s.step !== 5)) return undefined
     const due = this.due()
+    const results = parts.find((p): p is Results => p.t === 'results')
     const saved = due === undefined ? undefined : this.results[due.sender]
     if (due !== undefined && results !== undefined) this.results[due.sender] = results
     const end = this.endOf(s.turn)
     if (due !== undefined) this.results[due.sender] = saved
-    return end === undefined ? undefined : `an offer of a draw, but the game ends after turn ${s.turn} (${end.reason})`
+    return end === undefined
+      ? undefined
+      : `a draw accepted, but the game ends after turn ${s.turn} by the rules (${end.reason})`
   }
 
   /** Advances past the due envelope, which held `parts` (already checked to match `due()`). */
@@ -205,13 +232,16 @@ export class Schedule {
     const s = this.state
     const sender = this.due()?.sender
     if (sender === undefined) return
-    // An offer stands for exactly the other side's next phase envelope (SPEC §7.11).
-    const accepted = parts.length === 1 && parts[0]?.t === 'accept' && this.offered !== undefined
+    // SPEC §7.11: an offer stands until the other side commits (declining it) or accepts it.
     const offerer = this.offered
-    this.offered = parts.at(-1)?.t === 'offer' ? sender : undefined
-    if (accepted && s.phase === 'turn' && offerer !== undefined) {
-      // The draw ends the game after the last complete turn; the offerer reveals first.
-      this.finished = { turn: s.turn - 1, reason: 'agreed-draw' }
+    const accepted = parts.some((p) => p.t === 'accept') && offerer === otherRole(sender)
+    for (const p of parts) if (p.t === 'commit') this.commits[sender]++
+    if (offerer === otherRole(sender) && parts.some((p) => p.t === 'commit')) this.offered = undefined
+    if (parts.at(-1)?.t === 'offer') this.offered = sender
+    if (accepted && s.phase === 'turn') {
+      // SPEC §6.4: the draw ends the game after the turns both committed; the offerer reveals first.
+      this.finished = { turn: Math.min(this.commits.A, this.commits.B), reason: 'agreed-draw' }
+      this.offered = undefined
       this.aspects = {}
       this.results = {}
       this.state = { phase: 'end', step: 1, first: offerer }
@@ -288,5 +318,9 @@ export function matchesDue(due: Due, parts: readonly Part[]): boolean {
   const body = due.offerable === true && parts.at(-1)?.t === 'offer' ? parts.slice(0, -1) : parts
   const same = (want: readonly PartType[]): boolean =>
     want.length === body.length && want.every((t, i) => body[i]?.t === t)
-  return same(due.parts) || (due.alternative !== undefined && same(due.alternative))
+  return (
+    same(due.parts) ||
+    (due.alternative !== undefined && same(due.alternative)) ||
+    (due.acceptAs !== undefined && same(due.acceptAs))
+  )
 }
