@@ -67,9 +67,13 @@ export function waitingPrinter(
   }
   return (e) => {
     if (e.kind === 'chat') out.stdout(`${chatLine(`${shortId(opponent() ?? 'your opponent')} says:`, e.text)}\n`)
-    // Version 4 (SPEC §7.11, §7.12): what became of an offer of a draw (one made to this side is
-    // told at its record prompt).
-    else if (e.kind === 'draw' && e.what !== 'offered')
+    // Version 4 (SPEC §7.11, §7.12): an offer made to this player, told as it arrives (a line of
+    // its own, never onto the prompt), and what became of this player's own.
+    else if (e.kind === 'draw' && e.what === 'offered')
+      out.stdout(
+        'Your opponent offers a draw: type accept at your record prompt to take it; your next move declines it.\n',
+      )
+    else if (e.kind === 'draw')
       out.stdout(
         e.what === 'accepted'
           ? 'Your opponent accepted the draw: both reveal, and the game ends drawn.\n'

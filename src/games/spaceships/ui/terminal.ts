@@ -197,19 +197,8 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       )
       screen.print(screen.paint(fit(ctx.mayOfferDraw === true ? `${RECORD_HELP} · ${DRAW_HELP}` : RECORD_HELP), 'dim'))
       // Version 4 (SPEC §7.11): an offer of a draw rides with this turn's record.
+      // (An offer made to this player is told when it arrives, as a line of its own: cli/screen.ts.)
       let offering = false
-      const offerShown = { said: false }
-      const sayOffer = (): void => {
-        if (offerShown.said || ctx.drawOffered?.() !== true) return
-        offerShown.said = true
-        screen.print(
-          screen.paint(
-            fit(`Your opponent offers a draw: type accept to take it, or your record to play on (declining it).`),
-            'ship',
-          ),
-        )
-      }
-      sayOffer()
       const command = (v: string): 'help' | 'resign' | 'say' | 'history' | 'draw' | 'accept' | undefined => {
         const t = v.trim().toLowerCase()
         return t === '?' || t === 'help'
@@ -269,7 +258,6 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       for (;;) {
         const due = noticeDue()
         if (due !== undefined) notice(due)
-        sayOffer()
         const withdraw = new AbortController()
         const stopped = (): void => {
           withdraw.abort()
