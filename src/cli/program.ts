@@ -249,7 +249,7 @@ export function program(io: CliIo, status: { code: number }): Command {
     )
     .option(
       '--check-in',
-      'for a witnessed game: fetch what your opponent sent from the notary, answer it, play your move, submit, and exit once it is their move (neither node need run in between)',
+      'for a witnessed game: fetch from the notary what the other player sent, answer it, play your move, submit, and exit once the next step is theirs (neither node need run in between)',
     )
     .action(async (id: string | undefined, opts: GameFlags) => {
       status.code = await (await import('./resume.js')).resumeCommand(io, id, opts)
