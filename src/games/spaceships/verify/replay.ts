@@ -24,6 +24,7 @@ import { type Setup, validateSetup } from '../rules/setup.js'
 import { type PlayerState, fleetDestroyed, initialPlayerState, remainingMateriel } from '../rules/state.js'
 import {
   type Aspects,
+  type CellName,
   type Results,
   type RevealedShip,
   ROLE_INDEX,
@@ -70,11 +71,18 @@ export function beamExchanges(results: Results, aspects: Aspects): Exchange[] {
   )
 }
 
+function sameCells(shown: readonly CellName[], expected: readonly number[]): boolean {
+  return shown.length === expected.length && shown.every((c, i) => cellIndex(c) === expected[i])
+}
+
+/** Whether the aspects shown are the record's, list by list and cell by cell, in order. */
 function sameAspects(shown: Aspects, expected: VisibleAspects): boolean {
-  const v = visibleAspectsOf(shown)
   return (
-    JSON.stringify([v.beams, v.strikes, v.scans, v.kamikaze]) ===
-    JSON.stringify([expected.beams, expected.strikes, expected.scans, expected.kamikaze])
+    shown.beams.length === expected.beams.length &&
+    shown.beams.every((b, i) => sameCells(b, expected.beams[i] ?? [])) &&
+    sameCells(shown.strikes, expected.strikes) &&
+    sameCells(shown.scans, expected.scans) &&
+    sameCells(shown.kamikaze, expected.kamikaze)
   )
 }
 
