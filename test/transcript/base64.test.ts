@@ -1,13 +1,13 @@
 /**
- * Strict base64url (SPEC §3.2): short values are encoded in JS (`toBase64url`), long ones natively;
- * both are RFC 4648 §5 without padding, and every encoding decodes back strictly.
+ * Strict base64url (SPEC §3.2): short values are encoded through a scratch Buffer (`toBase64url`),
+ * long ones from their own bytes; both are RFC 4648 §5 without padding, and decode back strictly.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fromBase64url, isBase64url, toBase64url } from '../../src/core/commit/bytes.js'
 
 describe('base64url (SPEC §3.2)', () => {
-  it('encodes every length on both sides of the native threshold exactly as node:buffer does, and decodes back', () => {
+  it('encodes every length on both sides of the scratch size exactly as node:buffer does, and decodes back', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (b) => {
         const text = toBase64url(b)

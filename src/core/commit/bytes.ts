@@ -48,37 +48,25 @@ export function lengthPrefixed(bytes: Uint8Array): Uint8Array {
 const BASE64URL_VALUE = new Int8Array(128).fill(-1)
 const BASE64URL_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
 for (let i = 0; i < 64; i++) BASE64URL_VALUE[BASE64URL_ALPHABET.charCodeAt(i)] = i
-/** Every pair of base64url characters, by the 12 bits they encode. */
-const BASE64URL_PAIRS = Array.from(
-  { length: 4096 },
-  (_, v) => (BASE64URL_ALPHABET[v >>> 6] ?? '') + (BASE64URL_ALPHABET[v & 63] ?? ''),
-)
+const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/
+
 /**
- * Inputs up to this size are encoded in JS: hashes, signatures and keys, the verifier's map keys
- * (several per envelope). A Buffer over a small typed array costs more than the encoding (twice
- * as much for 32 bytes, measured); longer inputs (transcript lines) are encoded natively.
+ * Inputs up to this size (hashes, signatures, keys: the verifier's map keys, several per
+ * envelope) are copied into one scratch Buffer and encoded from there. `Buffer.from(bytes.buffer)`
+ * over a small typed array makes V8 move its bytes off the heap and a Buffer object each time,
+ * which cost more than the encoding: 0.48 µs against 0.19 for 32 bytes, measured (Node 24).
  */
-const NATIVE_BASE64_FROM = 96
+const SCRATCH_BASE64_BYTES = 96
+const SCRATCH_BASE64 = Buffer.allocUnsafeSlow(SCRATCH_BASE64_BYTES)
 
 /** RFC 4648 §5 base64url, no padding. */
 export function toBase64url(bytes: Uint8Array): string {
   const n = bytes.length
-  if (n >= NATIVE_BASE64_FROM) return Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('base64url')
-  let out = ''
-  let i = 0
-  for (; i + 2 < n; i += 3) {
-    const v = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0)
-    out += (BASE64URL_PAIRS[v >>> 12] ?? '') + (BASE64URL_PAIRS[v & 4095] ?? '')
-  }
-  // The last 1 or 2 bytes: 2 or 3 characters, no padding.
-  if (n - i === 1) out += BASE64URL_PAIRS[(bytes[i] ?? 0) << 4] ?? ''
-  else if (n - i === 2) {
-    const v = ((bytes[i] ?? 0) << 10) | ((bytes[i + 1] ?? 0) << 2)
-    out += (BASE64URL_PAIRS[v >>> 6] ?? '') + (BASE64URL_ALPHABET[v & 63] ?? '')
-  }
-  return out
+  if (n > SCRATCH_BASE64_BYTES) return Buffer.from(bytes.buffer, bytes.byteOffset, n).toString('base64url')
+  // Synchronous, never re-entered: the scratch is free again once the string is made.
+  SCRATCH_BASE64.set(bytes)
+  return SCRATCH_BASE64.toString('base64url', 0, n)
 }
-const BASE64URL_TEXT = /^[A-Za-z0-9_-]*$/
 
 /**
  * Whether `text` is the one strict base64url encoding (SPEC §3.2) of some bytes (of `length`
