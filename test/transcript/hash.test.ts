@@ -236,5 +236,21 @@ describe('commitments (SPEC §4)', () => {
         utf8('Rv1'),
       ),
     )
+    // Any text, ASCII (written byte by byte) or not (encoded as UTF-8), any turn.
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.integer({ min: 1, max: 1000 }), (text, turn) => {
+        const t = utf8(text)
+        expect(recordCommitment(game, 0, turn, salt, text)).toEqual(
+          sha256Reference(
+            domainBlock(DOMAIN.record, game, 0),
+            Uint8Array.of(turn >> 8, turn & 0xff),
+            salt,
+            Uint8Array.of(t.length >> 8, t.length & 0xff),
+            t,
+          ),
+        )
+      }),
+      { numRuns: 300 },
+    )
   })
 })

@@ -11,7 +11,7 @@
  * is copied at construction, so nothing a caller does to its own buffers afterwards changes them.
  * The free functions compute the same values the plain way (vectors, other implementations).
  */
-import { constantTimeEqual, u16, utf8 } from '../../../core/commit/bytes.js'
+import { constantTimeEqual, utf8 } from '../../../core/commit/bytes.js'
 import { BlockHash, HASH_BYTES, SEED_BYTES, SaltPrf, domainBlock, sha256 } from '../../../core/commit/hash.js'
 import { DOMAINS } from './domain.js'
 import type { ProtocolVersion } from './messages.js'
@@ -83,12 +83,29 @@ function detailInput(
 }
 
 function recordInput(turn: number, salt: Uint8Array, text: string): Uint8Array {
-  const t = utf8(text)
+  const t = textBytes(text)
   const out = new Uint8Array(2 + SALT_BYTES + 2 + t.length)
-  out.set(u16(turn), 0)
+  out[0] = (turn >>> 8) & 0xff
+  out[1] = turn & 0xff
   out.set(salt, 2)
-  out.set(u16(t.length), 2 + SALT_BYTES)
+  out[2 + SALT_BYTES] = (t.length >>> 8) & 0xff
+  out[3 + SALT_BYTES] = t.length & 0xff
   out.set(t, 4 + SALT_BYTES)
+  return out
+}
+
+/**
+ * A record's UTF-8 bytes. Records are printable ASCII (NOTATION.md; a reveal that holds anything
+ * else does not decode), whose UTF-8 is one byte a character: written directly, without a call
+ * into the native encoder for a few characters (twice per turn and side in a replay).
+ */
+function textBytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length)
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 0x7f) return utf8(text)
+    out[i] = c
+  }
   return out
 }
 

@@ -89,7 +89,7 @@ function idOf(bytes: Uint8Array): string {
 }
 
 function sealedOf(c: Candidate, sig: Uint8Array): SealedEnvelope | ProtocolError {
-  const d = decodeFrameWith({ ...c.framed, sig }, c.hash)
+  const d = decodeFrameWith({ ...c.framed, sig }, c.hash, c.id)
   return d.ok ? d.value : d.error
 }
 
