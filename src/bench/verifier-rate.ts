@@ -56,6 +56,49 @@ export function verifierRate(files: readonly string[]): { gamesPerSecond: Stat; 
   return { gamesPerSecond: stat(rates), envelopesPerGame: envelopes }
 }
 
+/** A verifier of transcript text: this build's, or another build's (a baseline). */
+export type VerifyText = (content: string) => unknown
+
+/**
+ * This build's verifier against a baseline build's (`BENCH_BASELINE`: another checkout's `dist/`)
+ * on the same files, file by file, the order alternating, so that load on the machine falls on
+ * both alike: games/s of each, and the speed-up of each repetition (its baseline time over its
+ * time), whose median is the figure to compare. Both must give the same verdicts, byte for byte.
+ */
+export function pairedVerifierRate(
+  files: readonly string[],
+  baseline: VerifyText,
+): { gamesPerSecond: Stat; baselineGamesPerSecond: Stat; speedUp: Stat } {
+  for (const f of files)
+    if (JSON.stringify(baseline(f)) !== JSON.stringify(verifyTranscript(f)))
+      throw new Error('the baseline gives another verdict on a bench transcript')
+  const once = (v: VerifyText, f: string): number => {
+    const t0 = performance.now()
+    v(f)
+    return performance.now() - t0
+  }
+  const mine: number[] = []
+  const theirs: number[] = []
+  const speedUp: number[] = []
+  for (let rep = 0; rep <= 3 * REPS; rep++) {
+    let [t, b] = [0, 0]
+    for (const [i, f] of files.entries()) {
+      if ((i + rep) % 2 === 0) {
+        t += once(verifyTranscript, f)
+        b += once(baseline, f)
+      } else {
+        b += once(baseline, f)
+        t += once(verifyTranscript, f)
+      }
+    }
+    if (rep === 0) continue
+    mine.push((files.length * 1000) / t)
+    theirs.push((files.length * 1000) / b)
+    speedUp.push(b / t)
+  }
+  return { gamesPerSecond: stat(mine), baselineGamesPerSecond: stat(theirs), speedUp: stat(speedUp) }
+}
+
 /**
  * `spaceships verify --jobs N` over a tournament (the strong-bot transcripts, repeated to 200):
  * wall-clock games/s on every core, worker start-up included.
