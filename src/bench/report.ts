@@ -6,7 +6,7 @@ import type { engineRate } from './engine-rate.js'
 import type { NotaryRateResult } from './notary-rate.js'
 import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
 import { REPS, type Stat, fmt } from './stat.js'
-import type { costFleetPerEnvelope, verifierRate, verifierRateAllCores } from './verifier-rate.js'
+import type { costFleetPerEnvelope, pairedVerifierRate, verifierRate, verifierRateAllCores } from './verifier-rate.js'
 
 /** What the table reads of the results (`bench/results.json`). */
 export interface Results {
@@ -21,6 +21,8 @@ export interface Results {
     readonly randomGames: ReturnType<typeof verifierRate>
     readonly allCores: Awaited<ReturnType<typeof verifierRateAllCores>>
     readonly costFleet: ReturnType<typeof costFleetPerEnvelope>
+    /** Present when the run was given a baseline build (`BENCH_BASELINE`). */
+    readonly baseline?: { readonly dist: string; readonly medium: ReturnType<typeof pairedVerifierRate> }
     readonly worstCase: { readonly lines: number; readonly validCpuMs: Stat; readonly brokenCpuMs: Stat }
   }
   readonly engine: ReturnType<typeof engineRate>
@@ -127,6 +129,16 @@ export function report(results: Results): string[] {
       '',
       `>= 1500: ${goal(verifyStrong.gamesPerSecond.median >= 1500)}`,
     ],
+    ...(results.verifier.baseline === undefined
+      ? []
+      : [
+          [
+            `verifier, medium-bot games, games/s, one core, paired file by file with the baseline build (${results.verifier.baseline.dist})`,
+            fmt(results.verifier.baseline.medium.gamesPerSecond, 0),
+            fmt(results.verifier.baseline.medium.baselineGamesPerSecond, 0),
+            `speed-up ${fmt(results.verifier.baseline.medium.speedUp)}`,
+          ] as [string, string, string, string],
+        ]),
     [
       `verifier, medium-bot games, ${verifyAllCores.threads} threads (verify --jobs), games/s`,
       fmt(verifyAllCores.gamesPerSecond, 0),

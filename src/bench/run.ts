@@ -5,9 +5,9 @@
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { worstCase } from './worst.js'
 import type { BenchBot } from './peer.js'
 import {
@@ -20,7 +20,15 @@ import {
   summary,
 } from './per-turn.js'
 import { wholeGame } from './whole-game.js'
-import { COST_RULESET, costFleetPerEnvelope, transcripts, verifierRate, verifierRateAllCores } from './verifier-rate.js'
+import {
+  COST_RULESET,
+  type VerifyText,
+  costFleetPerEnvelope,
+  pairedVerifierRate,
+  transcripts,
+  verifierRate,
+  verifierRateAllCores,
+} from './verifier-rate.js'
 import { engineRate } from './engine-rate.js'
 import { NOTARY_CLIENTS, NOTARY_SUBMISSIONS, notaryRate } from './notary-rate.js'
 import { timedProcess } from './timed-process.js'
@@ -65,6 +73,16 @@ async function main(): Promise<void> {
   const verifyAllCores = await verifierRateAllCores(strongFiles)
   log(`   a cost fleet (${COST_RULESET}) against the standard fleet, paired, per envelope`)
   const costFleet = costFleetPerEnvelope(randomFiles, await transcripts('random', 6, 1000, COST_RULESET))
+
+  // BENCH_BASELINE=<another checkout's dist/>: this verifier against that one, paired, same files.
+  const baselineDir = process.env['BENCH_BASELINE']
+  let baseline: { dist: string; medium: ReturnType<typeof pairedVerifierRate> } | undefined
+  if (baselineDir !== undefined && baselineDir !== '') {
+    log(`   against the baseline verifier of ${baselineDir}, paired, file by file`)
+    const url = pathToFileURL(join(resolve(baselineDir), 'games', 'spaceships', 'verify', 'verify.js')).href
+    const mod = (await import(url)) as { verifyTranscript: VerifyText }
+    baseline = { dist: baselineDir, medium: pairedVerifierRate(strongFiles, mod.verifyTranscript) }
+  }
 
   log('   the largest transcript the terms allow (1,000 turns), signatures valid and broken')
   const worst = await worstCase()
@@ -123,6 +141,7 @@ async function main(): Promise<void> {
       randomGames: verifyRandom,
       allCores: verifyAllCores,
       costFleet,
+      ...(baseline === undefined ? {} : { baseline }),
       worstCase: {
         lines: worst.lines,
         bytes: worst.bytes,

@@ -56,6 +56,52 @@ export function verifierRate(files: readonly string[]): { gamesPerSecond: Stat; 
   return { gamesPerSecond: stat(rates), envelopesPerGame: envelopes }
 }
 
+/** A verifier of transcript text: this build's, or another build's (a baseline). */
+export type VerifyText = (content: string) => unknown
+
+/**
+ * This build's verifier against a baseline build's (`BENCH_BASELINE`: another checkout's `dist/`)
+ * on the same files, file by file, the order alternating, so that load on the machine falls on
+ * both alike: games/s of each, and the speed-up of each repetition (its baseline time over its
+ * time), whose median is the figure to compare. Both must give the same verdicts, byte for byte.
+ */
+export function pairedVerifierRate(
+  files: readonly string[],
+  baseline: VerifyText,
+): { gamesPerSecond: Stat; baselineGamesPerSecond: Stat; speedUp: Stat } {
+  for (const f of files)
+    if (JSON.stringify(baseline(f)) !== JSON.stringify(verifyTranscript(f)))
+      throw new Error('the baseline gives another verdict on a bench transcript')
+  const once = (v: VerifyText, f: string): number => {
+    const t0 = performance.now()
+    v(f)
+    return performance.now() - t0
+  }
+  const mine: number[] = []
+  const theirs: number[] = []
+  const speedUp: number[] = []
+  // Three repetitions of warm-up: the baseline's code is loaded for this measure alone, when this
+  // build's has run all along, so its compiler needs the files a few times before they count.
+  const WARM = 3
+  for (let rep = 0; rep < WARM + 3 * REPS; rep++) {
+    let [t, b] = [0, 0]
+    for (const [i, f] of files.entries()) {
+      if ((i + rep) % 2 === 0) {
+        t += once(verifyTranscript, f)
+        b += once(baseline, f)
+      } else {
+        b += once(baseline, f)
+        t += once(verifyTranscript, f)
+      }
+    }
+    if (rep < WARM) continue
+    mine.push((files.length * 1000) / t)
+    theirs.push((files.length * 1000) / b)
+    speedUp.push(b / t)
+  }
+  return { gamesPerSecond: stat(mine), baselineGamesPerSecond: stat(theirs), speedUp: stat(speedUp) }
+}
+
 /**
  * `spaceships verify --jobs N` over a tournament (the strong-bot transcripts, repeated to 200):
  * wall-clock games/s on every core, worker start-up included.
@@ -81,27 +127,38 @@ export async function verifierRateAllCores(
 
 /**
  * The goal: a cost fleet's verification costs at most 1.5 times a standard fleet's per envelope.
- * The two sets of random-bot games are verified alternately in one run (paired), so load on the
- * machine falls on both alike; microseconds of one core per envelope.
+ * The two sets of random-bot games are verified in one run, paired file by file (a standard game,
+ * a cost game, the order alternating), so that load on the machine falls on both alike even when
+ * it changes within a repetition (whole sets in turn gave ratios from 1.0 to 2.0 on a busy
+ * machine); microseconds of one core per envelope.
  */
 export function costFleetPerEnvelope(
   standard: readonly string[],
   cost: readonly string[],
 ): { standardUs: Stat; costUs: Stat; ratio: number; ruleset: string } {
   const envelopes = (files: readonly string[]): number => files.reduce((n, f) => n + f.split('\n').length - 2, 0)
-  const time = (files: readonly string[]): number => {
+  const time = (f: string | undefined): number => {
+    if (f === undefined) return 0
     const t0 = performance.now()
-    for (const f of files)
-      if (verifyTranscript(f).status !== 'complete') throw new Error('a bench transcript does not verify')
-    return ((performance.now() - t0) * 1000) / envelopes(files)
+    if (verifyTranscript(f).status !== 'complete') throw new Error('a bench transcript does not verify')
+    return performance.now() - t0
   }
   const s: number[] = []
   const c: number[] = []
   for (let rep = 0; rep <= REPS; rep++) {
-    const [a, b] = [time(standard), time(cost)]
+    let [ts, tc] = [0, 0]
+    for (let i = 0; i < Math.max(standard.length, cost.length); i++) {
+      if ((i + rep) % 2 === 0) {
+        ts += time(standard[i])
+        tc += time(cost[i])
+      } else {
+        tc += time(cost[i])
+        ts += time(standard[i])
+      }
+    }
     if (rep > 0) {
-      s.push(a)
-      c.push(b)
+      s.push((ts * 1000) / envelopes(standard))
+      c.push((tc * 1000) / envelopes(cost))
     }
   }
   const [standardUs, costUs] = [stat(s), stat(c)]

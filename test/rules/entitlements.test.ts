@@ -1,4 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { type Cell, adjacent } from '../../src/games/spaceships/rules/coords.js'
 import { actionOptions } from '../../src/games/spaceships/rules/enumerate.js'
 import { CLASSIC_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
 import { entitlements, maximumMatching } from '../../src/games/spaceships/rules/state.js'
@@ -37,6 +39,26 @@ describe('conventional strikes (2.6.1 §4.4.1, §6.2.4, C-12)', () => {
     expect(shipEnt(damaged(g, 0, 'Rv5 Rw4 Rx5'), 0, 'KC').conventional).toBe(0)
     expect(maximumMatching(cells('Bz1 Bz2 Bz4 Bz5'))).toBe(2) // gapped patrol cruiser (C-09)
     expect(maximumMatching(cells('Rv1 Rv2 Rv3'))).toBe(1)
+  })
+
+  it('C-12: the maximum matching is the exhaustive search over the cells, on any cells', () => {
+    // The search written plainly, on lists: the first cell unmatched, or matched with each neighbour.
+    const reference = (rest: readonly Cell[]): number => {
+      const [first, ...others] = rest
+      if (first === undefined) return 0
+      let best = reference(others)
+      for (const o of others)
+        if (adjacent(first, o)) best = Math.max(best, 1 + reference(others.filter((c) => c !== o)))
+      return best
+    }
+    // One colour's layer (25 cells, many neighbours) and the whole space (few).
+    for (const max of [24, 124])
+      fc.assert(
+        fc.property(fc.uniqueArray(fc.integer({ min: 0, max }), { maxLength: 13 }), (cs) => {
+          expect(maximumMatching(cs)).toBe(reference(cs))
+        }),
+        { numRuns: 400 },
+      )
   })
 
   it('§6.2.4 C-12: a death star gives exactly one strike until destroyed, even with no adjacent pair left', () => {

@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { utf8 } from '../../src/core/commit/bytes.js'
@@ -56,6 +57,36 @@ describe('hashing (SPEC §3.3)', () => {
     )
     for (const n of [55, 56, 63, 64, 65, 119, 120])
       expect(new Sha256().update(new Uint8Array(n).fill(0x61)).digest()).toEqual(sha256(new Uint8Array(n).fill(0x61)))
+  })
+
+  it('the compression is SHA-256 on long inputs too: many blocks, every byte value, against node:crypto', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 2000 }), (data) => {
+        expect(Buffer.from(new Sha256().update(data).digest())).toEqual(createHash('sha256').update(data).digest())
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  it('a tail block after a block boundary finishes as SHA-256 for every length it allows, and the state stays as it was', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3 }), fc.uint8Array({ maxLength: 55 }), fc.nat(40), (blocks, raw, at) => {
+        const prefix = Uint8Array.from({ length: 64 * blocks }, (_, i) => (i * 31 + blocks) & 0xff)
+        const s = new Sha256().update(prefix)
+        const tail = s.tailBlock(raw.length)
+        tail.set(raw)
+        const out = new Uint8Array(at + 32 + 5).fill(0xaa)
+        s.digestTail(tail, out, at)
+        expect(out.subarray(at, at + 32)).toEqual(sha256(new Uint8Array([...prefix, ...raw])))
+        expect(out.subarray(0, at).every((b) => b === 0xaa) && out.subarray(at + 32).every((b) => b === 0xaa)).toBe(
+          true,
+        )
+        expect(s.digest()).toEqual(sha256(prefix))
+      }),
+      { numRuns: 300 },
+    )
+    expect(() => new Sha256().update(new Uint8Array(3)).tailBlock(1)).toThrow(/boundary/)
+    expect(() => new Sha256().tailBlock(56)).toThrow(/boundary/)
   })
 
   it('a finished state refuses any further use, so a digest is never taken twice from one state', () => {
@@ -139,24 +170,31 @@ describe('commitments (SPEC §4)', () => {
         bytes32,
         role,
         fc.array(cellValue, { minLength: SPACE_CELLS, maxLength: SPACE_CELLS }),
-        (seed, game, r, cells) => {
-          const s = new SideSecrets(seed, game, r)
+        fc.constantFrom<3 | 4>(3, 4),
+        (seed, game, r, cells, version) => {
+          const s = new SideSecrets(seed, game, r, version)
           seed.fill(0) // the side keeps its own copy
           const original = s.seed
+          // Every cell: the vector is built on padded tail blocks, the plain definitions on whole inputs.
           const vector = s.setupVector(cells)
-          for (let c = 0; c < SPACE_CELLS; c += 31) {
+          for (let c = 0; c < SPACE_CELLS; c++) {
             const v = cells[c] ?? { occupied: false, type: 0, id: 0 }
-            const so = deriveSalt(original, game, r, 'occupancy', c)
-            const sd = deriveSalt(original, game, r, 'detail', c)
+            const so = deriveSalt(original, game, r, 'occupancy', c, version)
+            const sd = deriveSalt(original, game, r, 'detail', c, version)
             expect(s.salt('occupancy', c)).toEqual(so)
-            expect(vector.subarray(64 * c, 64 * c + 32)).toEqual(occupancyCommitment(game, r, c, v.occupied, so))
-            expect(vector.subarray(64 * c + 32, 64 * c + 64)).toEqual(detailCommitment(game, r, c, v.type, v.id, sd))
+            expect(s.salt('detail', c)).toEqual(sd)
+            expect(vector.subarray(64 * c, 64 * c + 32)).toEqual(
+              occupancyCommitment(game, r, c, v.occupied, so, version),
+            )
+            expect(vector.subarray(64 * c + 32, 64 * c + 64)).toEqual(
+              detailCommitment(game, r, c, v.type, v.id, sd, version),
+            )
             expect(s.opensOccupancy(vector, c, v.occupied, so)).toBe(true)
             expect(s.opensOccupancy(vector, c, !v.occupied, so)).toBe(false)
             expect(s.opensDetail(vector, c, v.type, v.id, sd)).toBe(true)
           }
           expect(s.recordCommitment(7, 'Rv1 sOx3')).toEqual(
-            recordCommitment(game, r, 7, deriveSalt(original, game, r, 'record', 7), 'Rv1 sOx3'),
+            recordCommitment(game, r, 7, deriveSalt(original, game, r, 'record', 7, version), 'Rv1 sOx3', version),
           )
         },
       ),
@@ -190,6 +228,22 @@ describe('commitments (SPEC §4)', () => {
         Uint8Array.of(0, 3),
         utf8('Rv1'),
       ),
+    )
+    // Any text, ASCII (written byte by byte) or not (encoded as UTF-8), any turn.
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.integer({ min: 1, max: 1000 }), (text, turn) => {
+        const t = utf8(text)
+        expect(recordCommitment(game, 0, turn, salt, text)).toEqual(
+          sha256Reference(
+            domainBlock(DOMAIN.record, game, 0),
+            Uint8Array.of(turn >> 8, turn & 0xff),
+            salt,
+            Uint8Array.of(t.length >> 8, t.length & 0xff),
+            t,
+          ),
+        )
+      }),
+      { numRuns: 300 },
     )
   })
 })

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { fromBase64url, toBase64url } from '../../src/core/commit/bytes.js'
 import { LIMITS } from '../../src/games/spaceships/protocol/messages.js'
-import { TRANSCRIPT_MAGIC } from '../../src/games/spaceships/protocol/file.js'
+import { TRANSCRIPT_MAGIC, parseTranscript } from '../../src/games/spaceships/protocol/file.js'
 import { readEvidence, verifyFiles } from '../../src/games/spaceships/verify/verify.js'
+import { reading } from '../../src/games/spaceships/verify/reading.js'
 
 const honest = readFileSync(new URL('../../protocol/vectors/honest-a.transcript', import.meta.url), 'utf8')
 const lines = honest.split('\n').slice(1, -1)
@@ -48,6 +49,38 @@ describe('a file of copies of one line (SPEC §5.4, §9, §12.1)', () => {
       5 * tSmall + 25,
     )
     expect(tLarge).toBeLessThan(1_000)
+  })
+
+  it('SPEC §12.1: distinct lines that share their signature (its last characters) are told apart, in linear time', () => {
+    // Lines are keyed by their last characters first; lines that differ only before them are
+    // compared whole. B's hello with one character of its key changed (bytes nobody signed),
+    // 1,024 and 4,096 ways, and every such line once more as an identical copy.
+    const b = helloOf(1)
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const variants = (n: number): string[] =>
+      Array.from(
+        { length: n },
+        (_, i) => b.slice(0, 40) + (alphabet[i % 64] ?? 'A') + (alphabet[(i >> 6) % 64] ?? 'A') + b.slice(42),
+      )
+    const file = (n: number): string => {
+      const v = variants(n)
+      return copies(2 * n, ...v, ...v)
+    }
+    const small = file(1_024)
+    const large = file(4_096)
+    const parsed = parseTranscript(large)
+    if (!parsed.ok) throw new Error('unreadable')
+    // Every distinct line read once, for both of its lines.
+    const [items] = reading([{ name: 'variants', lines: parsed.value.lines, torn: false }], []).perFile
+    expect(items?.length).toBe(4_096)
+    expect(items?.every((it) => it.where.length === 2 && it.where[1]?.line === (it.where[0]?.line ?? 0) + 4_096)).toBe(
+      true,
+    )
+    const tSmall = fastest(small)
+    const tLarge = fastest(large)
+    expect(tLarge, `1,024 variants ${tSmall.toFixed(1)} ms, 4,096 variants ${tLarge.toFixed(1)} ms`).toBeLessThan(
+      5 * tSmall + 25,
+    )
   })
 
   it('SPEC §5.4: copies of both hellos make one game whose hellos cost one signature check each, and a verdict on it', () => {

@@ -97,6 +97,16 @@ export class BlockHash {
   of(rest: Uint8Array, out?: Uint8Array): Uint8Array {
     return this.prefix.digestWithBytes(rest, out)
   }
+
+  /** A last block for rests of `n` bytes (at most 55): write the rest at 0..n-1, then `ofTail` (see `Sha256.tailBlock`). */
+  tailBlock(n: number): Uint8Array {
+    return this.prefix.tailBlock(n)
+  }
+
+  /** `of(rest)` for the rest held in `block` (a `tailBlock`), written at `out[at..at+32)`. */
+  ofTail(block: Uint8Array, out: Uint8Array, at: number): void {
+    this.prefix.digestTail(block, out, at)
+  }
 }
 
 /**
@@ -124,5 +134,15 @@ export class SaltPrf {
   /** The whole 32-byte digest into `out`; its first bytes are the salt (no allocation). */
   into(rest: Uint8Array, out: Uint8Array): void {
     this.keyed.digestWithBytes(rest, out)
+  }
+
+  /** A last block for rests of `n` bytes (at most 55), as `BlockHash.tailBlock`. */
+  tailBlock(n: number): Uint8Array {
+    return this.keyed.tailBlock(n)
+  }
+
+  /** `into(rest, ...)` for the rest held in `block` (a `tailBlock`), written at `out[at..at+32)`. */
+  intoTail(block: Uint8Array, out: Uint8Array, at: number): void {
+    this.keyed.digestTail(block, out, at)
   }
 }

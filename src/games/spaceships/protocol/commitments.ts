@@ -11,7 +11,7 @@
  * is copied at construction, so nothing a caller does to its own buffers afterwards changes them.
  * The free functions compute the same values the plain way (vectors, other implementations).
  */
-import { constantTimeEqual, u16, utf8 } from '../../../core/commit/bytes.js'
+import { constantTimeEqual, utf8 } from '../../../core/commit/bytes.js'
 import { BlockHash, HASH_BYTES, SEED_BYTES, SaltPrf, domainBlock, sha256 } from '../../../core/commit/hash.js'
 import { DOMAINS } from './domain.js'
 import type { ProtocolVersion } from './messages.js'
@@ -83,12 +83,29 @@ function detailInput(
 }
 
 function recordInput(turn: number, salt: Uint8Array, text: string): Uint8Array {
-  const t = utf8(text)
+  const t = textBytes(text)
   const out = new Uint8Array(2 + SALT_BYTES + 2 + t.length)
-  out.set(u16(turn), 0)
+  out[0] = (turn >>> 8) & 0xff
+  out[1] = turn & 0xff
   out.set(salt, 2)
-  out.set(u16(t.length), 2 + SALT_BYTES)
+  out[2 + SALT_BYTES] = (t.length >>> 8) & 0xff
+  out[3 + SALT_BYTES] = t.length & 0xff
   out.set(t, 4 + SALT_BYTES)
+  return out
+}
+
+/**
+ * A record's UTF-8 bytes. Records are printable ASCII (NOTATION.md; a reveal that holds anything
+ * else does not decode), whose UTF-8 is one byte a character: written directly, without a call
+ * into the native encoder for a few characters (twice per turn and side in a replay).
+ */
+function textBytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length)
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c > 0x7f) return utf8(text)
+    out[i] = c
+  }
   return out
 }
 
@@ -158,33 +175,37 @@ export class SideSecrets extends SideCommitments {
   setupVector(cells: readonly CellValue[]): Uint8Array {
     if (cells.length !== SPACE_CELLS) throw new Error(`a setup has ${SPACE_CELLS} cells`)
     const out = new Uint8Array(SETUP_COMMITMENT_BYTES)
-    // The verifier recomputes two of these per game: inputs are built in place and each
-    // commitment is written straight into the vector, so a cell allocates nothing.
-    const saltIn = new Uint8Array(3)
+    // The verifier recomputes two of these per game, 375 (version 4) or 500 compressions each:
+    // every input is one last block after a block-aligned state, so each is written in place
+    // into a padded block made once (the layouts of `saltInput`, `occupancyInput` and
+    // `detailInput`), and each commitment straight into the vector.
+    const saltIn = this.salts.tailBlock(3)
+    const occupancy = this.occupancyHash.tailBlock(2 + SALT_BYTES)
+    const detail = this.detailHash.tailBlock(3 + SALT_BYTES)
     const salt = new Uint8Array(HASH_BYTES)
-    const occupancy = new Uint8Array(2 + SALT_BYTES)
-    const detail = new Uint8Array(3 + SALT_BYTES)
     const v4 = this.version === 4
+    // Version 4: the detail salt is the same compression's second half (§4.1).
+    const detailSaltAt = v4 ? SALT_BYTES : 0
     for (let cell = 0; cell < SPACE_CELLS; cell++) {
       const v = cells[cell] ?? EMPTY_CELL
       const at = 2 * cell * HASH_BYTES
+      saltIn[0] = SALT_KIND.occupancy
       saltIn[1] = cell >>> 8
       saltIn[2] = cell & 0xff
-      saltIn[0] = SALT_KIND.occupancy
-      this.salts.into(saltIn, salt)
-      this.occupancyHash.of(
-        occupancyInput(cell, v.occupied, salt.subarray(0, SALT_BYTES), occupancy),
-        out.subarray(at, at + HASH_BYTES),
-      )
-      // Version 4: the detail salt is the same compression's second half (§4.1).
+      this.salts.intoTail(saltIn, salt, 0)
+      occupancy[0] = cell
+      occupancy[1] = v.occupied ? 1 : 0
+      for (let i = 0; i < SALT_BYTES; i++) occupancy[2 + i] = salt[i] ?? 0
+      this.occupancyHash.ofTail(occupancy, out, at)
       if (!v4) {
         saltIn[0] = SALT_KIND.detail
-        this.salts.into(saltIn, salt)
+        this.salts.intoTail(saltIn, salt, 0)
       }
-      this.detailHash.of(
-        detailInput(cell, v.type, v.id, salt.subarray(v4 ? SALT_BYTES : 0, v4 ? 2 * SALT_BYTES : SALT_BYTES), detail),
-        out.subarray(at + HASH_BYTES, at + 2 * HASH_BYTES),
-      )
+      detail[0] = cell
+      detail[1] = v.type
+      detail[2] = v.id
+      for (let i = 0; i < SALT_BYTES; i++) detail[3 + i] = salt[detailSaltAt + i] ?? 0
+      this.detailHash.ofTail(detail, out, at + HASH_BYTES)
     }
     return out
   }

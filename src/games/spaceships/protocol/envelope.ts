@@ -44,11 +44,11 @@ export function envelopeHash(unsigned: Uint8Array): Uint8Array {
   return taggedHash(DOMAINS[versionOf(unsigned)].envelopeHash, unsigned)
 }
 
-function sealed(envelope: Envelope, unsigned: Uint8Array, hash = envelopeHash(unsigned)): SealedEnvelope {
+function sealed(envelope: Envelope, unsigned: Uint8Array, hash = envelopeHash(unsigned), id?: string): SealedEnvelope {
   const bytes = new Uint8Array(unsigned.length + envelope.sig.length)
   bytes.set(unsigned, 0)
   bytes.set(envelope.sig, unsigned.length)
-  return { envelope, bytes, hash, id: toBase64url(hash) }
+  return { envelope, bytes, hash, id: id ?? toBase64url(hash) }
 }
 
 /** Encodes and signs an envelope. */
@@ -69,11 +69,14 @@ export function decodeEnvelope(bytes: Uint8Array): Decoded<SealedEnvelope> {
   return decodeFrameWith(f.value)
 }
 
-/** Decodes a framed envelope; `hash`, when the caller already holds it, must be `envelopeHash(f.unsigned)`. */
-export function decodeFrameWith(f: Framed, hash?: Uint8Array): Decoded<SealedEnvelope> {
+/**
+ * Decodes a framed envelope; `hash`, when the caller already holds it, must be
+ * `envelopeHash(f.unsigned)`, and `id`, when given with it, the hash in base64url.
+ */
+export function decodeFrameWith(f: Framed, hash?: Uint8Array, id?: string): Decoded<SealedEnvelope> {
   const d = decodeFramed(f)
   if (!d.ok) return d
-  return { ok: true, value: sealed(d.value, f.unsigned, hash) }
+  return { ok: true, value: sealed(d.value, f.unsigned, hash, hash === undefined ? undefined : id) }
 }
 
 /** SPEC §5.2: whether the envelope is signed by `publicKey` (which must be usable). */

@@ -99,7 +99,12 @@ export type CellName = string
 /** Cell names by index, so the codec turns bytes into names without parsing. */
 export const CELL_NAMES: readonly CellName[] = Array.from({ length: 125 }, (_, i) => formatCell(i))
 
+/** Cell indices by canonical name: the names the codec makes, looked up without a parse. */
+const CELL_INDICES: ReadonlyMap<CellName, number> = new Map(CELL_NAMES.map((name, i) => [name, i]))
+
 export function cellIndex(name: CellName): number {
+  const known = CELL_INDICES.get(name)
+  if (known !== undefined) return known
   const c = parseCell(name)
   if (!c.ok) throw new Error(`not a cell: ${name}`)
   return c.value

@@ -132,20 +132,21 @@ function resolveAgainst(
   passiveStart: PlayerState,
   passive: Mutable,
 ): Exchange[] {
-  const classic = ruleset.variant === 'classic'
-  const judge = (): PlayerState => (classic ? passiveStart : view(passiveStart, passive))
+  // 2.6.1 reads results from the live state. One view serves every strike: strikes change the
+  // elements of `passive`'s arrays, never the arrays themselves, so the view follows them.
+  const judge = ruleset.variant === 'classic' ? passiveStart : view(passiveStart, passive)
   const exchanges: Exchange[] = []
   aspects.beams.forEach((targets, i) => {
     for (const target of targets) {
-      const r = strike(judge(), passive, target)
+      const r = strike(judge, passive, target)
       exchanges.push({ kind: 'beam-strike', target, beam: i, result: r.result, explosions: r.explosions })
     }
   })
   for (const target of aspects.strikes) {
-    const r = strike(judge(), passive, target)
+    const r = strike(judge, passive, target)
     exchanges.push({ kind: 'strike', target, result: r.result, explosions: r.explosions })
   }
-  for (const target of aspects.scans) exchanges.push({ kind: 'scan', target, result: scan(judge(), target) })
+  for (const target of aspects.scans) exchanges.push({ kind: 'scan', target, result: scan(judge, target) })
   for (const cell of aspects.kamikaze) exchanges.push({ kind: 'kamikaze-death', cell })
   return exchanges
 }

@@ -81,17 +81,40 @@ export function fleetDestroyed(p: PlayerState): boolean {
 
 /** Size of a maximum matching in the face-adjacency graph of a few cells (C-12, §4.4.1). */
 export function maximumMatching(cells: readonly Cell[]): number {
-  const go = (rest: readonly Cell[]): number => {
-    const [first, ...others] = rest
-    if (first === undefined) return 0
+  const n = cells.length
+  // A ship's cells: the search below runs on bit sets of them, without allocating (the replay
+  // asks for every ship's entitlements each turn). More than 30 cells (no ship has) take the lists.
+  if (n > 30) return matchingOfList(cells)
+  const neighbours = new Int32Array(n)
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++)
+      if (adjacent(cells[i] ?? 0, cells[j] ?? 0)) {
+        neighbours[i] = (neighbours[i] ?? 0) | (1 << j)
+        neighbours[j] = (neighbours[j] ?? 0) | (1 << i)
+      }
+  // The first cell left is unmatched, or matched with each adjacent cell left in turn.
+  const go = (rest: number): number => {
+    if (rest === 0) return 0
+    const first = 31 - Math.clz32(rest & -rest)
+    const others = rest & ~(1 << first)
     let best = go(others)
-    for (const other of others) {
-      if (!adjacent(first, other)) continue
-      best = Math.max(best, 1 + go(others.filter((c) => c !== other)))
-    }
+    for (let pick = others & (neighbours[first] ?? 0); pick !== 0; pick &= pick - 1)
+      best = Math.max(best, 1 + go(others & ~(pick & -pick)))
     return best
   }
-  return go(cells)
+  return go(n === 0 ? 0 : -1 >>> (32 - n))
+}
+
+/** The same search on lists of cells. */
+function matchingOfList(cells: readonly Cell[]): number {
+  const [first, ...others] = cells
+  if (first === undefined) return 0
+  let best = matchingOfList(others)
+  for (const other of others) {
+    if (!adjacent(first, other)) continue
+    best = Math.max(best, 1 + matchingOfList(others.filter((c) => c !== other)))
+  }
+  return best
 }
 
 /** Every distinct adjacent pair of cells (classic §4.3.1). */

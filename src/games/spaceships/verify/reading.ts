@@ -92,7 +92,7 @@ function idOf(bytes: Uint8Array): string {
 }
 
 function sealedOf(c: Candidate, sig: Uint8Array): SealedEnvelope | ProtocolError {
-  const d = decodeFrameWith({ ...c.framed, sig }, c.hash)
+  const d = decodeFrameWith({ ...c.framed, sig }, c.hash, c.id)
   return d.ok ? d.value : d.error
 }
 
@@ -131,15 +131,60 @@ export function prevOf(c: Candidate): string {
   return idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
 }
 
+/** A line framed and hashed, or why it does not frame. */
+type Read = { readonly framed: Framed; readonly hash: Uint8Array; readonly id: string } | ProtocolError
+
+/**
+ * Lines by their exact text. A line ends in its signature, so lines are first keyed by their last
+ * characters: a key of a few dozen characters is hashed instead of a whole line (a setup's is
+ * 10,700 characters), and a line is compared whole with the one line of its key. Two distinct
+ * lines under one key (copies with one signature and other bytes) move that key's lines to a map
+ * by whole text, so no file of such lines costs more than hashing each line once.
+ */
+class LineIndex {
+  private readonly byTail = new Map<string, { readonly text: string; readonly read: Read } | Map<string, Read>>()
+
+  private static tail(text: string): string {
+    return text.length <= LINE_TAIL_CHARS ? text : text.slice(-LINE_TAIL_CHARS)
+  }
+
+  get(text: string): Read | undefined {
+    const at = this.byTail.get(LineIndex.tail(text))
+    if (at === undefined) return undefined
+    if (at instanceof Map) return at.get(text)
+    return at.text === text ? at.read : undefined
+  }
+
+  /** Files `text`, which `get` does not hold. */
+  set(text: string, read: Read): void {
+    const key = LineIndex.tail(text)
+    const at = this.byTail.get(key)
+    if (at === undefined) this.byTail.set(key, { text, read })
+    else if (at instanceof Map) at.set(text, read)
+    else
+      this.byTail.set(
+        key,
+        new Map([
+          [at.text, at.read],
+          [text, read],
+        ]),
+      )
+  }
+}
+
+/** The last 43 characters of a line: 32 bytes of its signature. */
+const LINE_TAIL_CHARS = 43
+
 /**
  * SPEC §12.1: reads the files line by line. Lines with the same bytes, in one file or several, are
  * framed and hashed once (SPEC §5.4), so a file of copies costs what one line costs; each line is
  * still named where it is reported.
  */
 function readFiles(files: readonly FileEvidence[], notes: Note[], receipts: Map<string, Uint8Array>): Item[][] {
-  const seen = new Map<string, { framed: Framed; hash: Uint8Array; id: string } | ProtocolError>()
+  const seen = new LineIndex()
   return files.map((f) => {
-    const items = new Map<string, Item>()
+    // A file's distinct lines, by what was read of them (one object per distinct text).
+    const items = new Map<Read, Item>()
     for (const l of f.lines) {
       const where = { file: f.name, line: l.line }
       if (l.bytes === undefined) {
@@ -177,8 +222,8 @@ function readFiles(files: readonly FileEvidence[], notes: Note[], receipts: Map<
         notes.push({ ...where, what: `not an envelope: ${describeProtocolError(read)}` })
         continue
       }
-      const item = items.get(key)
-      if (item === undefined) items.set(key, { ...read, where: [where] })
+      const item = items.get(read)
+      if (item === undefined) items.set(read, { framed: read.framed, hash: read.hash, id: read.id, where: [where] })
       else item.where.push(where)
     }
     if (f.torn)

@@ -24,9 +24,11 @@ import { type Setup, validateSetup } from '../rules/setup.js'
 import { type PlayerState, fleetDestroyed, initialPlayerState, remainingMateriel } from '../rules/state.js'
 import {
   type Aspects,
+  type CellName,
   type Results,
   type RevealedShip,
   ROLE_INDEX,
+  type StrikeAnswer,
   SHIP_CODES,
   cellIndex,
   type ProtocolVersion,
@@ -70,11 +72,23 @@ export function beamExchanges(results: Results, aspects: Aspects): Exchange[] {
   )
 }
 
+function sameCells(shown: readonly CellName[], expected: readonly number[]): boolean {
+  return shown.length === expected.length && shown.every((c, i) => cellIndex(c) === expected[i])
+}
+
+/** Whether the explosions answered are the engine's, cell by cell, in order. */
+function sameExplosions(engine: readonly number[], answered: readonly CellName[]): boolean {
+  return engine.length === answered.length && engine.every((c, i) => formatCell(c) === answered[i])
+}
+
+/** Whether the aspects shown are the record's, list by list and cell by cell, in order. */
 function sameAspects(shown: Aspects, expected: VisibleAspects): boolean {
-  const v = visibleAspectsOf(shown)
   return (
-    JSON.stringify([v.beams, v.strikes, v.scans, v.kamikaze]) ===
-    JSON.stringify([expected.beams, expected.strikes, expected.scans, expected.kamikaze])
+    shown.beams.length === expected.beams.length &&
+    shown.beams.every((b, i) => sameCells(b, expected.beams[i] ?? [])) &&
+    sameCells(shown.strikes, expected.strikes) &&
+    sameCells(shown.scans, expected.scans) &&
+    sameCells(shown.kamikaze, expected.kamikaze)
   )
 }
 
@@ -94,6 +108,11 @@ export interface SideReplay {
   readonly state: PlayerState | undefined
   /** Turns replayed in full (both sides' messages present). */
   readonly turns: number
+  /**
+   * The state after each turn replayed in full (index t - 1), every answer, report and flashcube
+   * entry of the turn checked equal to the engine's: `playCommitted` starts from them.
+   */
+  readonly states: readonly PlayerState[]
 }
 
 /**
@@ -112,6 +131,7 @@ export function replaySide(
 ): SideReplay {
   const role = own.role
   const records: CheckedRecord[] = []
+  const states: PlayerState[] = []
   const known: { setup: Setup | undefined } = { setup: undefined }
   const fail = (
     turn: number,
@@ -128,11 +148,12 @@ export function replaySide(
       records,
       state: undefined,
       turns: turn,
+      states,
     }
   }
   const reveal = own.reveal
   if (reveal === undefined || own.setup === undefined)
-    return { offence: undefined, setup: undefined, records, state: undefined, turns: 0 }
+    return { offence: undefined, setup: undefined, records, state: undefined, turns: 0, states }
   const valid = validateSetup(
     reveal.setup.map((s) => ({ type: s.type, id: s.id, cells: s.cells, text: `${s.type}${s.id}` })),
     ruleset,
@@ -170,7 +191,7 @@ export function replaySide(
     )
   let state = initialPlayerState(valid.value)
   let turns = 0
-  const done = (): SideReplay => ({ offence: undefined, setup: known.setup, records, state, turns })
+  const done = (): SideReplay => ({ offence: undefined, setup: known.setup, records, state, turns, states })
   for (let turn = 1; turn <= own.commits.length; turn++) {
     const text = reveal.records[turn - 1] ?? ''
     const commit = own.commits[turn - 1]
@@ -229,13 +250,16 @@ export function replaySide(
     const answers = own.results[turn - 1]
     if (incoming === undefined || answers === undefined) return done()
     const half = resolveIncoming(ruleset, state, record, visibleAspectsOf(incoming))
-    const given = [...answers.beams.flat(), ...answers.strikes]
+    // The answers in C-19 order, as the engine lists its exchanges: beam strikes, then strikes.
+    const given: StrikeAnswer[] = []
+    for (const b of answers.beams) for (const a of b) given.push(a)
+    for (const a of answers.strikes) given.push(a)
     const truth = half.exchanges.filter((e) => e.kind === 'beam-strike' || e.kind === 'strike')
     for (let i = 0; i < truth.length; i++) {
       const t = truth[i]
       const g = given[i]
       if (t === undefined || g === undefined) continue
-      if (t.result !== g.result || t.explosions.map(formatCell).join(' ') !== g.explosions.join(' ')) {
+      if (t.result !== g.result || !sameExplosions(t.explosions, g.explosions)) {
         return fail(
           turn,
           'false-visible-result',
@@ -333,6 +357,7 @@ export function replaySide(
       }
     }
     turns = turn
+    states.push(state)
   }
   return done()
 }
@@ -340,6 +365,12 @@ export function replaySide(
 /**
  * SPEC §12.7 (adjudication): both sides revealed and replayed without offence; plays out every
  * turn both committed with the rules engine, from both setups, and returns the scores after it.
+ *
+ * The turns both replays played in full need no second resolution: in each, each side's aspects
+ * were checked equal to its record's and each side's answers, reports and flashcube data equal to
+ * the engine's, so each replayed state is the state the engine reaches from both records (the
+ * same halves, `resolveIncoming`, on the same inputs). The engine resolves only the turns after
+ * them (those committed but not answered, when the game stopped).
  */
 export function playCommitted(
   ruleset: Ruleset,
@@ -347,9 +378,17 @@ export function playCommitted(
   b: SideReplay,
 ): { turn: number; scores: [number, number]; states: [PlayerState, PlayerState] } | undefined {
   if (a.setup === undefined || b.setup === undefined) return undefined
-  let states: [PlayerState, PlayerState] = [initialPlayerState(a.setup), initialPlayerState(b.setup)]
   const turns = Math.min(a.records.length, b.records.length)
-  for (let t = 0; t < turns; t++) {
+  // The verdict asks only after replays without offence; any other caller gets the engine's full play.
+  const clean = a.offence === undefined && b.offence === undefined
+  const replayed = clean ? Math.min(turns, a.states.length, b.states.length) : 0
+  const sa = a.states[replayed - 1]
+  const sb = b.states[replayed - 1]
+  const fromReplay = sa !== undefined && sb !== undefined
+  let states: [PlayerState, PlayerState] = fromReplay
+    ? [sa, sb]
+    : [initialPlayerState(a.setup), initialPlayerState(b.setup)]
+  for (let t = fromReplay ? replayed : 0; t < turns; t++) {
     const ra = a.records[t]
     const rb = b.records[t]
     if (ra === undefined || rb === undefined) break

@@ -81,6 +81,8 @@ export class SideView {
   /** SPEC §8: the owner's cells destroyed during the last turn whose results are known (C-16). */
   lostLastTurn = 0
   private readonly fleets: FleetTable
+  /** The rows of the fleet table that hold the reported ships, for `reported.length` reports. */
+  private possible: { readonly reports: number; readonly rows: Int32Array } | undefined
   /** The bounds of SPEC §8 that rest on the reported ships only, for `reported.length` reports. */
   private bounds: { readonly reports: number; readonly value: FleetBounds } | undefined
 
@@ -106,49 +108,84 @@ export class SideView {
   }
 
   /**
-   * SPEC §8: the rows of the legal fleets that hold every reported ship (and `extra`): each type
-   * needs as many ships as its reports, and at least its highest reported identity.
+   * SPEC §8: what each type needs of a legal fleet to hold every reported ship (and `extra`): as
+   * many ships as its reports, and at least its highest reported identity; undefined when a
+   * reported type is not in the table at all.
    */
-  private possibleFleets(extra?: Reported): number[] {
-    const { types, rows, counts } = this.fleets
+  private needs(extra?: Reported): Uint8Array | undefined {
+    const { types } = this.fleets
     const need = new Uint8Array(types.length)
     const seen = new Uint8Array(types.length)
     for (const r of extra === undefined ? this.reported : [...this.reported, extra]) {
       const j = types.indexOf(r.type)
-      if (j < 0) return []
+      if (j < 0) return undefined
       seen[j] = (seen[j] ?? 0) + 1
       need[j] = Math.max(need[j] ?? 0, seen[j] ?? 0, r.id)
     }
-    const out: number[] = []
-    for (let i = 0; i < rows; i++) {
-      let ok = true
-      for (let j = 0; j < types.length && ok; j++) ok = (counts[i * types.length + j] ?? 0) >= (need[j] ?? 0)
-      if (ok) out.push(i)
-    }
-    return out
+    return need
+  }
+
+  /** Whether legal fleet `row` meets `need`. */
+  private holds(row: number, need: Uint8Array): boolean {
+    const { types, counts } = this.fleets
+    const at = row * types.length
+    for (let j = 0; j < types.length; j++) if ((counts[at + j] ?? 0) < (need[j] ?? 0)) return false
+    return true
   }
 
   /**
-   * SPEC §8 over the possible fleets: computed once per set of reported ships (reports only grow),
-   * not per turn.
+   * SPEC §8: the rows of the legal fleets that hold every reported ship. Reports only grow, and
+   * with them what a fleet must hold, so each set is filtered from the one before: a cost fleet's
+   * 3,771 rows are read in full once, and fewer as ships are reported.
+   */
+  private possibleRows(): Int32Array {
+    if (this.possible?.reports === this.reported.length) return this.possible.rows
+    const need = this.needs()
+    const rows: number[] = []
+    if (need !== undefined) {
+      const before = this.possible?.rows
+      if (before === undefined) {
+        for (let i = 0; i < this.fleets.rows; i++) if (this.holds(i, need)) rows.push(i)
+      } else for (const i of before) if (this.holds(i, need)) rows.push(i)
+    }
+    const out = Int32Array.from(rows)
+    this.possible = { reports: this.reported.length, rows: out }
+    return out
+  }
+
+  /** SPEC §8: whether some legal fleet holds every reported ship and `extra` (a new report). */
+  private somePossibleFleet(extra: Reported): boolean {
+    const need = this.needs(extra)
+    if (need === undefined) return false
+    // Among the fleets that hold the ships reported so far; the first that holds `extra` too decides.
+    for (const i of this.possibleRows()) if (this.holds(i, need)) return true
+    return false
+  }
+
+  /**
+   * SPEC §8 over the possible fleets (those that hold every reported ship): computed once per
+   * set of reported ships (reports only grow), not per turn, in one pass over the table.
    */
   private fleetBounds(): FleetBounds {
     if (this.bounds?.reports === this.reported.length) return this.bounds.value
     const { types, counts } = this.fleets
+    const width = types.length
     const reported = types.map((t) => this.reportedCount(t))
     const tokens = types.map((t) => MAX_TOKENS[this.ruleset.variant][t] ?? 0)
-    const at = (t: ShipType): number => types.indexOf(t)
-    const [ds, hs, ls] = [at('DS'), at('HS'), at('LS')]
+    const [ds, hs, ls] = [types.indexOf('DS'), types.indexOf('HS'), types.indexOf('LS')]
     const value: FleetBounds = { deathStars: 0, scouts: false, strikes: 0, deathStarInEvery: true }
-    for (const i of this.possibleFleets()) {
-      const alive = (j: number): number =>
-        j < 0 ? 0 : Math.max(0, (counts[i * types.length + j] ?? 0) - (reported[j] ?? 0))
-      value.deathStars = Math.max(value.deathStars, alive(ds))
-      value.scouts ||= alive(hs) + alive(ls) > 0
+    // A ship of column j of fleet `at` not reported destroyed (none for a type the variant lacks).
+    const alive = (at: number, j: number): number =>
+      j < 0 ? 0 : Math.max(0, (counts[at + j] ?? 0) - (reported[j] ?? 0))
+    for (const i of this.possibleRows()) {
+      const at = i * width
+      const deathStars = alive(at, ds)
+      value.deathStars = Math.max(value.deathStars, deathStars)
+      value.scouts ||= alive(at, hs) + alive(at, ls) > 0
       let strikes = 0
-      for (let j = 0; j < types.length; j++) strikes += alive(j) * (tokens[j] ?? 0)
+      for (let j = 0; j < width; j++) strikes += alive(at, j) * (tokens[j] ?? 0)
       value.strikes = Math.max(value.strikes, strikes)
-      value.deathStarInEvery &&= alive(ds) > 0
+      value.deathStarInEvery &&= deathStars > 0
     }
     this.bounds = { reports: this.reported.length, value }
     return value
@@ -407,7 +444,7 @@ export class SideView {
         return bad('2.6.1 §6 C-23', `${d.type} is not a ship of this variant`)
       if (this.reported.some((x) => x.type === d.type && x.id === d.id))
         return bad('2.6.1 §2.2.4 C-23', `${name} was already reported destroyed`)
-      if (this.possibleFleets(d).length === 0)
+      if (!this.somePossibleFleet(d))
         return bad('2.6.1 §3.6 C-05 C-23 SPEC §8', `no legal fleet holds ${name} besides the ships already reported`)
       for (const c of d.cells) {
         if (!this.commitments.opensDetail(this.vector, cellIndex(c.cell), SHIP_CODES[d.type], d.id, c.salt))
