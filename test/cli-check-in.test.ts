@@ -5,7 +5,7 @@
  * run at the same time, nor reach each other. Nothing is lost: both files decide the same complete
  * game, and each holds the notary's receipts.
  */
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gameDir } from '../src/cli/games.js'
@@ -18,7 +18,7 @@ const gameOf = (env: NodeJS.ProcessEnv): string =>
   readdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')).find((d) => !d.startsWith('.')) ?? ''
 
 describe('a game across days: check-ins through the notary, the nodes never running together (PROTOCOL-4.md §4)', () => {
-  it('killed after the setups, the game is finished by alternate check-ins, the notary killed and restarted between moves, and both files agree', async () => {
+  it('killed after the setups, the game is finished by alternate check-ins, the notary killed and restarted between moves, a lost transcript fetched back from the notary, and both files agree', async () => {
     const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
     let notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '280'], notaryEnv)
     const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
@@ -49,6 +49,7 @@ describe('a game across days: check-ins through the notary, the nodes never runn
       await Promise.all([host.exit, joiner.exit])
       const id = gameOf(hostEnv).slice(0, 8)
       const over = { A: false, B: false }
+      let recoveredAt = -1
       for (let round = 0; round < 10 && !(over.A && over.B); round++) {
         if (round === 1) {
           // The notary killed between moves and started again (its key and database kept, on the
@@ -58,6 +59,13 @@ describe('a game across days: check-ins through the notary, the nodes never runn
           notary = start(['notary', '--listen', `/ip4/127.0.0.1/tcp/${port}`, '--for', '280'], notaryEnv)
           await until(() => (notary.out().includes(address) ? true : undefined), 'the notary again')
         }
+        if (round === 2) {
+          // The host's transcript lost (deleted): its journal knows what it signed, and the next
+          // check-in fetches every envelope back from the notary before it signs anything (SPEC
+          // §2.2, PROTOCOL-4.md §6), so it never signs twice at one place.
+          rmSync(transcript(hostEnv))
+          recoveredAt = round
+        }
         for (const [side, env] of [
           ['A', hostEnv],
           ['B', joinEnv],
@@ -65,6 +73,8 @@ describe('a game across days: check-ins through the notary, the nodes never runn
           if (over[side]) continue
           const c = start(['resume', id, '--check-in'], env)
           expect(await c.exit, c.err()).toBe(EXIT.ok)
+          if (side === 'A' && round === recoveredAt)
+            expect(c.err()).toMatch(/recovered \d+ envelopes from the notary; resuming/)
           if (c.out().includes('Check it yourself')) over[side] = true
           else {
             expect(c.out()).toContain("It is your opponent's move now; check in again later")

@@ -29,6 +29,11 @@ export interface GameMeta {
    * games and for pinning; never in the transcript.
    */
   readonly opponentName?: string
+  /**
+   * The game id (base64url, SPEC §6.1) once both hellos are known: what a witnessed game's notary
+   * files its log under, so a node that lost its transcript can fetch its envelopes back.
+   */
+  readonly game?: string
   /** A host's listen addresses with the ports it actually got, so a restart is found again. */
   readonly listen: readonly string[]
   readonly relays: readonly string[]
@@ -133,7 +138,7 @@ function metaProblem(m: unknown, id: string): string | undefined {
       !(player['kind'] === 'bot' && typeof player['bot'] === 'string' && typeof player['seed'] === 'string'))
   )
     return 'meta.json does not say who plays this side'
-  for (const k of ['opponent', 'opponentName', 'finished', 'created', 'against', 'result'] as const)
+  for (const k of ['opponent', 'opponentName', 'game', 'finished', 'created', 'against', 'result'] as const)
     if (o[k] !== undefined && typeof o[k] !== 'string') return `meta.json's ${k} is not text`
   // Shown on the screen: a name that breaks SPEC §2.4's rule could carry terminal escapes.
   if (typeof o['opponentName'] === 'string' && nameProblem(o['opponentName']) !== undefined)
@@ -211,6 +216,12 @@ export function writeMeta(meta: GameMeta, env: NodeJS.ProcessEnv = process.env):
 export function keepOpponentName(id: string, name: string, env: NodeJS.ProcessEnv = process.env): void {
   const m = readMeta(id, env)
   if (m !== undefined && m.opponentName !== name) writeMeta({ ...m, opponentName: name }, env)
+}
+
+/** Keeps the game id in the game's meta.json once known (read-modify-write: nothing else is lost). */
+export function keepGameId(id: string, game: string, env: NodeJS.ProcessEnv = process.env): void {
+  const m = readMeta(id, env)
+  if (m !== undefined && m.game !== game) writeMeta({ ...m, game }, env)
 }
 
 /** Whether a process with this id runs on this machine (signal 0 checks without signalling). */

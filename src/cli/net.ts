@@ -3,6 +3,7 @@
  * `hostGame` and `joinGame`: the options both sides share, the addresses an invite carries, and
  * the game's files locked while it runs. The commands (host, join, resume) decide which game.
  */
+import { toBase64url } from '../core/commit/bytes.js'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
 import { systemSecrets } from '../core/commit/secrets.js'
@@ -18,6 +19,7 @@ import {
   type GameFiles,
   type GameMeta,
   endedMeta,
+  keepGameId,
   keepOpponentName,
   openGameFiles,
   versionOfMeta,
@@ -83,6 +85,7 @@ function sideOptions(
   )
   const own = ownNameFor(f, io)
   const chat: { say?: (text: string) => Promise<void> } = {}
+  let knownGame = meta.game
   // The bell for a person at a terminal, and --notify for anyone (a bot's side included).
   const alerts = moveAlerts(sideOf(meta), {
     bell: f.json !== true && f.autoplay !== true && meta.player.kind !== 'bot' && io.isTty === true,
@@ -110,6 +113,12 @@ function sideOptions(
     },
     ...(own === undefined ? {} : { name: own }),
     onSessionEvent: (e) => {
+      // The game id, kept once known: a witnessed game's notary files its log under it (recovery).
+      const game = e.kind === 'envelope' ? e.sealed.envelope.game : undefined
+      if (game !== undefined && knownGame === undefined) {
+        knownGame = toBase64url(game)
+        keepGameId(meta.id, knownGame, env(io))
+      }
       // SPEC §2.4 kind 6: the peer's name, said once (flagged if it claims another's pinned name)
       // and kept with the game, for its list and for pinning.
       const peer = opponent()

@@ -9,6 +9,7 @@ import { type GameMeta, findGame, gameDir, resumableGames, roleText } from './ga
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { type GameFlags, SETTLE_SECONDS, withPlayer } from './flags.js'
 import { runCheckIn, runHost, runJoin } from './net.js'
+import { recoverIfLost } from './recover.js'
 import { guarded } from './guarded.js'
 import { ownNameFor, peerNamesFor } from './peer-names.js'
 
@@ -76,6 +77,8 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       )
     refuseWithoutFiles(meta.id, meta.opponent !== undefined, env(io))
     meta = withPlayer(meta, f, io)
+    // A witnessed game's lost envelopes come back from its notary first (PROTOCOL-4.md §6).
+    await recoverIfLost(io, f, meta)
     if (f.checkIn === true) return runCheckIn(io, f, meta)
     if (meta.role === 'join') return runJoin(io, f, meta)
     return runHost(io, f, meta, invite.value.terms, 3_600_000, undefined, invite.value.notary)
