@@ -17,7 +17,7 @@ import { home, lines, start, until } from './processes.js'
 const gameOf = (env: NodeJS.ProcessEnv): string =>
   readdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games')).find((d) => !d.startsWith('.')) ?? ''
 
-describe('a game across days: check-ins through the notary, the nodes never running together (PROTOCOL-4.md §4)', () => {
+describe('a game across days: check-ins and watch through the notary, the nodes never running together (PROTOCOL-4.md §4)', () => {
   it('killed after the setups, the game is finished by alternate check-ins, the notary killed and restarted between moves, a lost transcript fetched back from the notary, and both files agree', async () => {
     const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
     let notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '280'], notaryEnv)
@@ -71,11 +71,13 @@ describe('a game across days: check-ins through the notary, the nodes never runn
           ['B', joinEnv],
         ] as const) {
           if (over[side]) continue
-          const c = start(['resume', id, '--check-in'], env)
+          // B is watched instead (`watch --once`: every witnessed game; a bot's moves are made too).
+          const c = start(side === 'A' ? ['resume', id, '--check-in'] : ['watch', '--once'], env)
           expect(await c.exit, c.err()).toBe(EXIT.ok)
           if (side === 'A' && round === recoveredAt)
             expect(c.err()).toMatch(/recovered \d+ envelopes from the notary; resuming/)
           if (c.out().includes('Check it yourself')) over[side] = true
+          else if (side === 'B') expect(c.out()).toMatch(new RegExp(`game ${id}: their move`))
           else {
             expect(c.out()).toContain("It is your opponent's move now; check in again later")
             // Right after a check-in this machine knows all the notary held: `games` says whose step is

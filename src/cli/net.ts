@@ -3,6 +3,8 @@
  * `hostGame` and `joinGame`: the options both sides share, the addresses an invite carries, and
  * the game's files locked while it runs. The commands (host, join, resume) decide which game.
  */
+import { progressOf } from './library.js'
+import { formatTranscript } from '../games/spaceships/protocol/file.js'
 import { toBase64url } from '../core/commit/bytes.js'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
@@ -292,12 +294,18 @@ export async function withGameFiles<T>(
   }
 }
 
+/** A player that never decides: `watch` answers automatic steps only, and leaves a person's moves to a check-in. */
+const UNDECIDED: PlayerStrategy = {
+  setup: () => new Promise(() => undefined),
+  record: () => new Promise(() => undefined),
+}
+
 /**
  * A check-in of a witnessed game across days (PROTOCOL-4.md §4): through the notary alone, every
  * step this side can do, the player's move included, then this process exits with the game paused
  * until the other side has moved (or over).
  */
-export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
+export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watching = false): Promise<number> {
   const parsed = parseInvite(meta.invite)
   if (!parsed.ok)
     throw new UserError(`game ${meta.id} cannot be resumed: its ${parsed.error.field}: ${parsed.error.message}`)
@@ -315,19 +323,31 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta): Promi
     async (files) => {
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       const opponent = (): string | undefined => (meta.role === 'join' ? parsed.value.peer : meta.opponent)
+      const options = sideOptions(io, f, meta, identity, files, seen, opponent, (name) => {
+        keepOpponentName(meta.id, name, env(io))
+      })
       const result = await checkInGame({
-        ...sideOptions(io, f, meta, identity, files, seen, opponent, (name) => {
-          keepOpponentName(meta.id, name, env(io))
-        }),
+        ...options,
+        // `watch` never asks a person: its own decisions wait for a check-in (a bot's are made).
+        ...(watching && meta.player.kind === 'human' ? { strategy: UNDECIDED } : {}),
         side: sideOf(meta),
         terms: parsed.value.terms,
         notary: { addrs: notary },
+        ...(watching ? { pauseOnDecision: true } : {}),
       })
       if (result.paused === true) {
-        if (f.json === true) io.stdout(`${JSON.stringify({ game: meta.id, paused: true })}\n`)
+        const yours = progressOf(formatTranscript(result.transcript), meta.id).due === sideOf(meta)
+        const short = meta.id.slice(0, 8)
+        if (f.json === true) io.stdout(`${JSON.stringify({ game: meta.id, paused: true, yourMove: yours })}\n`)
+        else if (watching)
+          io.stdout(
+            yours
+              ? `game ${short}: YOUR MOVE (${commandName(env(io))} resume ${short} --check-in)\n`
+              : `game ${short}: their move\n`,
+          )
         else
           io.stdout(
-            `Checked in: what your opponent sent is answered and your envelopes are with the notary. It is your opponent's move now; check in again later: ${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in\n`,
+            `Checked in: what your opponent sent is answered and your envelopes are with the notary. It is your opponent's move now; check in again later: ${commandName(env(io))} resume ${short} --check-in\n`,
           )
         return EXIT.ok
       }

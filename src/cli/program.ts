@@ -313,6 +313,22 @@ export function program(io: CliIo, status: { code: number }): Command {
       },
     )
   root
+    .command('watch')
+    .description(
+      'Check in on every witnessed game on this machine unattended: answer what the other side sent (results, openings; a bot plays its moves), say when a move is yours (PROTOCOL-4.md §4).',
+    )
+    .option('--every <seconds>', 'how often (default 60)', wholeNumber('--every', 5, 86_400))
+    .option('--once', 'one pass over the games, then exit')
+    .option(
+      '--notify <command>',
+      'run this program with the game id and "your-move" or "ended" as its arguments when that happens (never through a shell)',
+    )
+    .option('--identity <file>', 'your identity key file (default: $XDG_CONFIG_HOME/spaceships/identity)')
+    .addHelpText('after', '\nExit status: 0 stopped; 64 an unusable key file; 74 a damaged game directory.')
+    .action(async (opts: { every?: number; once?: boolean; notify?: string; identity?: string }) => {
+      status.code = await (await import('./watch.js')).watchCommand(io, opts as never)
+    })
+  root
     .command('notary')
     .description(
       'Run a notary for witnessed games: it receipts each envelope with its time, so a clock decides, and holds them encrypted for the players (PROTOCOL-4.md §4, NOTARY.md).',

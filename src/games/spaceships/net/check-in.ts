@@ -104,6 +104,8 @@ export interface CheckInOptions extends NetGameCommon {
   readonly notary: { readonly addrs: readonly string[] }
   readonly clock?: Clock
   readonly quietMs?: number
+  /** `watch`: pause when this side's player has to decide, instead of waiting for it. */
+  readonly pauseOnDecision?: boolean
 }
 
 /** One check-in: does every step this side can, then returns (paused, or the game over). */
@@ -165,7 +167,10 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
       role: o.side,
       terms: o.terms,
       channel: notaryChannel({ client, game: game.value.envelope.game, me: o.side, keys: o.identity.keys, clock }),
-      checkIn: { quietMs: o.quietMs ?? CHECK_IN_QUIET_MS },
+      checkIn: {
+        quietMs: o.quietMs ?? CHECK_IN_QUIET_MS,
+        ...(o.pauseOnDecision === true ? { pauseOnDecision: true } : {}),
+      },
     })
   } finally {
     // This side's envelopes reach the notary before the process goes: nothing else carries them.

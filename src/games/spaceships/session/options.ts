@@ -75,7 +75,11 @@ export interface SessionOptions {
    * returns, paused, once the peer owes the next one and nothing has arrived for `quietMs`; it
    * never claims.
    */
-  readonly checkIn?: { readonly quietMs: number }
+  readonly checkIn?: {
+    readonly quietMs: number
+    /** `watch`: pause too when this side's player has not decided within `quietMs` (never wait for a person). */
+    readonly pauseOnDecision?: boolean
+  }
   readonly secrets: SecretSource
   /**
    * Where envelopes are persisted. If it already holds envelopes of this game (a restarted

@@ -137,6 +137,16 @@ class Session extends Composer {
               ? this.terms.turnMs
               : this.terms.replyMs
         this.emit({ kind: 'waiting', side: this.me, what: due.parts.join('+'), deadline: this.lastReceivedAt + ms })
+        // `spaceships watch`: the automatic steps are done; the player's own decision is not waited for.
+        if (this.o.checkIn?.pauseOnDecision === true) {
+          const ev = await this.nextEvent(this.clock.now() + this.o.checkIn.quietMs)
+          if (ev.kind === 'deadline') {
+            this.paused = true
+            return
+          }
+          await this.handle(ev, due)
+          continue
+        }
         await this.handle(await this.events.next(), due)
         continue
       }

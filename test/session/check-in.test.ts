@@ -1,0 +1,74 @@
+/**
+ * A check-in's pause (PROTOCOL-4.md §4, games across days; `resume --check-in`, `watch`): the
+ * session does every step it can and returns, paused, once the other side owes the next step; under
+ * `watch` (pauseOnDecision) also when its own player has not decided, so a person's move is never
+ * waited for unattended, while a bot's is made. It never claims.
+ */
+import { describe, expect, it } from 'vitest'
+import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { seededSecrets } from '../../src/core/commit/secrets.js'
+import { memoryChannelPair } from '../../src/core/session/channel.js'
+import { VirtualClock } from '../../src/core/session/clock.js'
+import { memoryStore } from '../../src/games/spaceships/protocol/file.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { runSession } from '../../src/games/spaceships/session/session.js'
+import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
+import { TERMS } from './helpers.js'
+
+/** A person who is not there: never decides. */
+const AWAY: PlayerStrategy = { setup: () => new Promise(() => undefined), record: () => new Promise(() => undefined) }
+
+async function checkIn(
+  player: PlayerStrategy,
+  pauseOnDecision: boolean,
+  other: PlayerStrategy = randomStrategy(seededRandom('b')),
+) {
+  const clock = new VirtualClock()
+  const pair = memoryChannelPair(undefined, clock)
+  const side = (role: 'A' | 'B') => {
+    const secrets = seededSecrets(`check-in/${role}`)
+    return {
+      role,
+      keys: generateKeyPair(secrets),
+      secrets,
+      store: memoryStore(),
+      clock,
+      version: 4 as const,
+      terms: TERMS,
+    }
+  }
+  const stopB = new AbortController()
+  const b = runSession({
+    ...side('B'),
+    channel: pair.ends[1],
+    strategy: other,
+    signal: stopB.signal,
+  })
+  const a = runSession({
+    ...side('A'),
+    channel: pair.ends[0],
+    strategy: player,
+    checkIn: { quietMs: 2_000, pauseOnDecision },
+  })
+  const [ra] = await clock.settle([a])
+  stopB.abort()
+  await clock.settle([b])
+  return ra
+}
+
+describe('a check-in pauses (PROTOCOL-4.md §4)', () => {
+  it('watch: a person who has not decided is not waited for: paused at its setup, nothing of its own signed but the hello', async () => {
+    const r = await checkIn(AWAY, true)
+    expect(r?.paused).toBe(true)
+    expect(r?.transcript).toHaveLength(2)
+  })
+
+  it("a bot's decisions are made, and the session pauses only once the other side owes the next step", async () => {
+    // The other side's player is away: after the hellos, it owes its setup.
+    const r = await checkIn(randomStrategy(seededRandom('a')), true, AWAY)
+    expect(r?.paused).toBe(true)
+    // A's bot made its setup, signed before the pause; B owes its own, and A never claims.
+    expect(r?.transcript).toHaveLength(3)
+    expect(r?.verdict.status).toBe('incomplete')
+  })
+})
