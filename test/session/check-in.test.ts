@@ -59,16 +59,16 @@ async function checkIn(
 describe('a check-in pauses (PROTOCOL-4.md §4)', () => {
   it('watch: a person who has not decided is not waited for: paused at its setup, nothing of its own signed but the hello', async () => {
     const r = await checkIn(AWAY, true)
-    expect(r?.paused).toBe(true)
-    expect(r?.transcript).toHaveLength(2)
+    expect(r.paused).toBe(true)
+    expect(r.transcript).toHaveLength(2)
   })
 
   it("a bot's decisions are made, and the session pauses only once the other side owes the next step", async () => {
     // The other side's player is away: after the hellos, it owes its setup.
     const r = await checkIn(randomStrategy(seededRandom('a')), true, AWAY)
-    expect(r?.paused).toBe(true)
+    expect(r.paused).toBe(true)
     // A's bot made its setup, signed before the pause; B owes its own, and A never claims.
-    expect(r?.transcript).toHaveLength(3)
-    expect(r?.verdict.status).toBe('incomplete')
+    expect(r.transcript).toHaveLength(3)
+    expect(r.verdict.status).toBe('incomplete')
   })
 })
