@@ -12,7 +12,6 @@ import { type Channel, Inbox, type Received } from '../../../core/session/channe
 import { type Clock, systemClock } from '../../../core/session/clock.js'
 import { createPeerNode } from '../../../core/net/node.js'
 import type { KeyPair } from '../../../core/commit/keys.js'
-import { MIN_PADDED_BYTES, openDeposit } from '../../../core/notary/deposit.js'
 import { decodeReceipt } from '../../../core/notary/receipt.js'
 import { NotaryClient, libp2pTransport } from '../../../core/notary-net/client.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
@@ -20,7 +19,7 @@ import { decodeEnvelope } from '../protocol/envelope.js'
 import { FRAME } from '../protocol/frame.js'
 import { ROLE_INDEX, type Role, type Terms, otherRole } from '../protocol/messages.js'
 import { type SessionResult, runSession } from '../session/session.js'
-import { paddingFloorOf } from '../witness/submission.js'
+import { openHeaderDeposit } from '../witness/submission.js'
 import type { NetGameCommon } from './options.js'
 import { DeadlineWatch, peerIdsOf, sessionInputs } from './plumbing.js'
 import { witnessLink } from './witness.js'
@@ -56,14 +55,7 @@ export function notaryChannel(o: {
       if (!r.ok || r.value.kind !== 'envelope' || r.value.header.sender !== them || it.deposit.length === 0) continue
       const h = r.value.header
       if (!constantTimeEqual(h.game, o.game)) continue
-      const opened = openDeposit(it.deposit, 0, o.keys.secretKey, {
-        domain: NOTARY_DOMAIN,
-        place: { game: h.game, sender: h.sender, seq: h.seq, envelopeHash: h.envelopeHash },
-        floor: (envelope) => {
-          const d = decodeEnvelope(envelope)
-          return d.ok ? paddingFloorOf(d.value) : MIN_PADDED_BYTES
-        },
-      })
+      const opened = openHeaderDeposit(it.deposit, h, 0, o.keys.secretKey)
       if (!opened.ok) continue
       const frame = new Uint8Array(1 + opened.value.length)
       frame[0] = FRAME.full

@@ -8,14 +8,13 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { toBase64url } from '../../../core/commit/bytes.js'
 import type { Identity } from '../../../core/net/identity.js'
 import { createPeerNode } from '../../../core/net/node.js'
-import { MIN_PADDED_BYTES, openDeposit } from '../../../core/notary/deposit.js'
 import { decodeReceipt } from '../../../core/notary/receipt.js'
 import { NotaryClient, libp2pTransport } from '../../../core/notary-net/client.js'
 import { systemClock } from '../../../core/session/clock.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
 import { type SealedEnvelope, decodeEnvelope } from '../protocol/envelope.js'
 import { ROLE_INDEX, type Role } from '../protocol/messages.js'
-import { paddingFloorOf } from '../witness/submission.js'
+import { openHeaderDeposit } from '../witness/submission.js'
 import { peerIdsOf } from './plumbing.js'
 
 /** How long a recovery waits for the notary before it gives up (the node then refuses to sign, as without one). */
@@ -85,14 +84,7 @@ export async function recoverFromNotary(o: {
       }
       if (r.value.kind !== 'envelope' || it.deposit.length === 0) continue
       const h = r.value.header
-      const opened = openDeposit(it.deposit, h.sender === me ? 1 : 0, o.identity.keys.secretKey, {
-        domain: NOTARY_DOMAIN,
-        place: { game: h.game, sender: h.sender, seq: h.seq, envelopeHash: h.envelopeHash },
-        floor: (envelope) => {
-          const d = decodeEnvelope(envelope)
-          return d.ok ? paddingFloorOf(d.value) : MIN_PADDED_BYTES
-        },
-      })
+      const opened = openHeaderDeposit(it.deposit, h, h.sender === me ? 1 : 0, o.identity.keys.secretKey)
       if (opened.ok) add(opened.value, i)
     }
     return { ok: true, envelopes: causalOrder([...found.values()]), receipts }

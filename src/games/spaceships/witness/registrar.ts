@@ -6,12 +6,11 @@
 import { constantTimeEqual } from '../../../core/commit/bytes.js'
 import { FLAG, type SubmissionHeader } from '../../../core/notary/header.js'
 import type { Receipt } from '../../../core/notary/receipt.js'
-import { MIN_PADDED_BYTES } from '../../../core/notary/deposit.js'
 import type { Registrar, Registration } from '../../../core/notary-service/registrar.js'
 import { decodeEnvelope, envelopeHash, gameIdOf } from '../protocol/envelope.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
 import { LIMITS, type Terms } from '../protocol/messages.js'
-import { paddingFloorOf } from './submission.js'
+import { paddingFloorOfBytes } from './submission.js'
 
 /** PROTOCOL-4.md §9: the margin added to every witnessed deadline. */
 export const WITNESS_MARGIN_MS = 10_000
@@ -65,10 +64,7 @@ export const spaceshipsRegistrar: Registrar = {
         game,
         keys: [ha.key, hb.key],
         notaryKey: terms.notary,
-        paddingFloor(envelope) {
-          const d = decodeEnvelope(envelope)
-          return d.ok ? paddingFloorOf(d.value) : MIN_PADDED_BYTES
-        },
+        paddingFloor: paddingFloorOfBytes,
         envelopeMatches(envelope: Uint8Array, h: SubmissionHeader) {
           if (envelope.length > LIMITS.revealEnvelopeBytes) return false
           const d = decodeEnvelope(envelope)

@@ -4,12 +4,12 @@
  * in clear the player signs, whose flags say what the notary may know of it (a stop, an end step).
  */
 import type { KeyPair } from '../../../core/commit/keys.js'
-import { type DepositRandomness, depositHash, sealDeposit } from '../../../core/notary/deposit.js'
+import { type DepositRandomness, depositHash, openDeposit, sealDeposit } from '../../../core/notary/deposit.js'
 import type { NotaryResult } from '../../../core/notary/domain.js'
-import { FLAG, encodeHeader, signHeader } from '../../../core/notary/header.js'
+import { FLAG, type SubmissionHeader, encodeHeader, signHeader } from '../../../core/notary/header.js'
 import { MIN_PADDED_BYTES, TURN_PADDED_BYTES } from '../../../core/notary/deposit.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
-import type { SealedEnvelope } from '../protocol/envelope.js'
+import { type SealedEnvelope, decodeEnvelope } from '../protocol/envelope.js'
 import { ROLE_INDEX } from '../protocol/messages.js'
 
 /** PROTOCOL-4.md §5.2: the parts of a turn, whose envelopes pad to a turn deposit's floor (no size tells the schedule). */
@@ -26,6 +26,29 @@ export function flagsOf(s: SealedEnvelope, extra: { claim?: boolean; outage?: bo
   if (parts[0]?.t === 'stop')
     return FLAG.stop | (extra.claim === true ? FLAG.claim : 0) | (extra.outage === true ? FLAG.outage : 0)
   return parts.some((p) => p.t === 'reveal' || p.t === 'close') ? FLAG.end : 0
+}
+
+/** PROTOCOL-4.md §5.2: the floor of an opened deposit's envelope, from its bytes (256 for bytes that do not decode). */
+export function paddingFloorOfBytes(envelope: Uint8Array): number {
+  const d = decodeEnvelope(envelope)
+  return d.ok ? paddingFloorOf(d.value) : MIN_PADDED_BYTES
+}
+
+/**
+ * PROTOCOL-4.md §5.2: opens the deposit of an envelope receipt's header with this player's seed,
+ * as its recipient (`for` 0) or its sender (1): the envelope bytes, or a coded refusal.
+ */
+export function openHeaderDeposit(
+  deposit: Uint8Array,
+  h: SubmissionHeader,
+  forWhom: 0 | 1,
+  seed: Uint8Array,
+): NotaryResult<Uint8Array> {
+  return openDeposit(deposit, forWhom, seed, {
+    domain: NOTARY_DOMAIN,
+    place: { game: h.game, sender: h.sender, seq: h.seq, envelopeHash: h.envelopeHash },
+    floor: paddingFloorOfBytes,
+  })
 }
 
 export interface Submission {
