@@ -10,7 +10,7 @@ import type { ProtocolErrorCode } from '../wire/errors.js'
  * The domain tags of a witnessed game (PROTOCOL-4.md §2, NOTARY.md §2). A game passes its table
  * as one `as const` object; Spaceships' protocol 4 values are `spaceships/4/<name>` with the names
  * of NOTARY.md §2 (`submission`, `receipt`, `receipt-hash`, `deposit`, `deposit-hash`, `complaint`,
- * `complaint-proof`).
+ * `complaint-proof`, `claim`).
  */
 export interface NotaryDomain {
   /** Signed by a player over a submission header (PROTOCOL-4.md §5.1). */
@@ -27,6 +27,8 @@ export interface NotaryDomain {
   readonly complaint: DomainTag
   /** The Chaum-Pedersen challenge of a complaint's proof (§5.3). */
   readonly complaintProof: DomainTag
+  /** Signed by a player over a claim request (PROTOCOL-4.md §4.4). */
+  readonly claim: DomainTag
 }
 
 /** Codes beyond the decoders' (core/wire/errors.ts): keys, deposits, proofs (NOTARY.md §9). */

@@ -5,7 +5,8 @@
  *
  * Bodies: genesis (0) `u32 n ‖ helloA[n] ‖ u32 m ‖ helloB[m]` (NOTARY.md §3.1: each hello after its
  * length), envelope (1) a submission header, complaint (2) a complaint then `u32 n ‖ deposit[n]`
- * (§5.3: a complaint receipt carries the deposit), seal (3) empty. `prev` =
+ * (§5.3: a complaint receipt carries the deposit), seal (3) empty, claim (4) a claim request
+ * (PROTOCOL-4.md §4.4). `prev` =
  * `H(tag(receipt-hash) ‖ receipt i-1 without its signature)`, zero for index 0; the notary signs
  * `tag(receipt) ‖ the receipt without its signature`.
  */
@@ -14,6 +15,7 @@ import { HASH_BYTES, tag, taggedHash } from '../commit/hash.js'
 import { type KeyPair, SIGNATURE_BYTES, publicKeyProblem, sign, verifySignature } from '../commit/keys.js'
 import { Reader, Writer, decoded, fail } from '../wire/binary.js'
 import type { Decoded } from '../wire/errors.js'
+import { type Claim, encodeClaim, readClaim } from './claim.js'
 import { type Complaint, encodeComplaint, readComplaint, COMPLAINT_BYTES } from './complaint.js'
 import { MAX_DEPOSIT_BYTES, isDepositSize } from './deposit.js'
 import type { NotaryDomain } from './domain.js'
@@ -21,7 +23,7 @@ import { MAX_TIME, readU64, writeU64 } from './fields.js'
 import { HEADER_BYTES, type SubmissionHeader, encodeHeader, readHeader } from './header.js'
 
 export const RECEIPT_MAGIC = 0x84
-export const RECEIPT_KIND = { genesis: 0, envelope: 1, complaint: 2, seal: 3 } as const
+export const RECEIPT_KIND = { genesis: 0, envelope: 1, complaint: 2, seal: 3, claim: 4 } as const
 export type ReceiptKind = keyof typeof RECEIPT_KIND
 /** NOTARY.md §3.1: the largest hello a genesis carries (a hello is one envelope, far smaller). */
 export const MAX_HELLO_BYTES = 65_536
@@ -37,6 +39,7 @@ export type ReceiptBody =
   | { readonly kind: 'envelope'; readonly header: SubmissionHeader }
   | { readonly kind: 'complaint'; readonly complaint: Complaint; readonly deposit: Uint8Array }
   | { readonly kind: 'seal' }
+  | { readonly kind: 'claim'; readonly claim: Claim }
 
 export type UnsignedReceipt = {
   readonly game: Uint8Array
@@ -60,6 +63,9 @@ function writeBody(w: Writer, r: UnsignedReceipt): void {
       w.bytes(encodeComplaint(r.complaint)).u32(r.deposit.length).bytes(r.deposit)
       return
     case 'seal':
+      return
+    case 'claim':
+      w.bytes(encodeClaim(r.claim))
       return
   }
 }
@@ -100,6 +106,11 @@ function readBody(r: Reader, kind: number, game: Uint8Array): ReceiptBody {
       if (!isDepositSize(n)) fail('field.range', 'body.deposit.length', RULE, `${n} is not a deposit size`)
       return { kind: 'complaint', complaint, deposit: r.bytes(n, 'body.deposit', RULE) }
     }
+    case RECEIPT_KIND.claim: {
+      const claim = readClaim(r, 'body.claim')
+      if (!constantTimeEqual(claim.game, game)) fail('field.format', 'body.claim.game', RULE, "not the receipt's game")
+      return { kind: 'claim', claim }
+    }
     default:
       return { kind: 'seal' }
   }
@@ -111,7 +122,7 @@ export function decodeReceipt(bytes: Uint8Array): Decoded<Receipt> {
     if (bytes.length > MAX_RECEIPT_BYTES) fail('wire.too-large', 'receipt', RULE, `at most ${MAX_RECEIPT_BYTES} bytes`)
     const r = new Reader(bytes)
     r.range('magic', RULE, r.u8('magic', RULE), RECEIPT_MAGIC, RECEIPT_MAGIC)
-    const kind = r.range('kind', RULE, r.u8('kind', RULE), 0, 3)
+    const kind = r.range('kind', RULE, r.u8('kind', RULE), 0, 4)
     const game = r.bytes(HASH_BYTES, 'game', RULE)
     const index = r.u32('index', RULE)
     if ((index === 0) !== (kind === RECEIPT_KIND.genesis))

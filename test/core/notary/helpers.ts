@@ -19,6 +19,7 @@ export const DOMAIN = {
   depositHash: 'spaceships/4/deposit-hash',
   complaint: 'spaceships/4/complaint',
   complaintProof: 'spaceships/4/complaint-proof',
+  claim: 'spaceships/4/claim',
 } as const satisfies NotaryDomain
 
 export function keys(name: string): KeyPair {

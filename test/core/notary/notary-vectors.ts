@@ -24,6 +24,7 @@ export const VECTOR_DOMAIN = {
   depositHash: 'spaceships/4/deposit-hash',
   complaint: 'spaceships/4/complaint',
   complaintProof: 'spaceships/4/complaint-proof',
+  claim: 'spaceships/4/claim',
 } as const satisfies NotaryDomain
 
 const h = (label: string): Uint8Array => taggedHash('notary-vectors', utf8(label))

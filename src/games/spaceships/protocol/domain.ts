@@ -32,4 +32,5 @@ export const NOTARY_DOMAIN = {
   depositHash: 'spaceships/4/deposit-hash',
   complaint: 'spaceships/4/complaint',
   complaintProof: 'spaceships/4/complaint-proof',
+  claim: 'spaceships/4/claim',
 } as const
