@@ -9,6 +9,7 @@ import type { Libp2p, PeerId } from '@libp2p/interface'
 import { lpStream } from '@libp2p/utils'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import { constantTimeEqual } from '../commit/bytes.js'
+import { decodeClaim } from '../notary/claim.js'
 import type { NotaryDomain } from '../notary/domain.js'
 import { encodeComplaint } from '../notary/complaint.js'
 import { encodeHeader } from '../notary/header.js'
@@ -50,6 +51,19 @@ export function libp2pTransport(node: Libp2p, notary: PeerId | Multiaddr[]): Tra
   }
 }
 
+/**
+ * NOTARY.md §7.6: a claim receipt answers a claim request of the same game, sender and `seq`. Its
+ * `deadline`, `seen` and signature may be another request's: the notary returns the claim receipt
+ * it holds at that place to any later request there (PROTOCOL-4.md §4.4), and the claimant signs
+ * its stop with that receipt's deadline and index.
+ */
+function claimAnswers(request: Uint8Array, held: { game: Uint8Array; sender: 0 | 1; seq: number }): boolean {
+  const d = decodeClaim(request)
+  return (
+    d.ok && constantTimeEqual(d.value.game, held.game) && d.value.sender === held.sender && d.value.seq === held.seq
+  )
+}
+
 /** The notary answered something that is not an answer to the request (NOTARY.md §7.6). */
 export class NotaryAnswerError extends Error {}
 
@@ -84,7 +98,8 @@ export class NotaryClient {
       (q.kind === 'register' && r.kind === 'genesis' && same(r.helloA, q.helloA) && same(r.helloB, q.helloB)) ||
       (q.kind === 'submit' && r.kind === 'envelope' && same(encodeHeader(r.header), q.header)) ||
       (q.kind === 'complain' && r.kind === 'complaint' && same(encodeComplaint(r.complaint), q.complaint)) ||
-      (q.kind === 'seal' && r.kind === 'seal' && same(r.game, q.game))
+      (q.kind === 'seal' && r.kind === 'seal' && same(r.game, q.game)) ||
+      (q.kind === 'claim' && r.kind === 'claim' && claimAnswers(q.claim, r.claim))
     if (!answers) throw new NotaryAnswerError('a receipt of something other than what was asked')
   }
 
@@ -125,6 +140,15 @@ export class NotaryClient {
 
   seal(game: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
     return this.persist({ kind: 'seal', game }, signal)
+  }
+
+  /**
+   * PROTOCOL-4.md §4.4: a claim request (`claimBytes`, the 112 bytes of NOTARY.md §3.3). The answer
+   * is a claim receipt at the request's place (checked as `claimAnswers` says), the newer receipts,
+   * "not before" a time, or a refusal; only with the receipt does the claimant sign its stop.
+   */
+  claim(claimBytes: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'claim', claim: claimBytes }, signal)
   }
 
   /** The log from `from`, following `more` to its end; a refusal is returned as it is. */

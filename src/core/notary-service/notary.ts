@@ -1,7 +1,7 @@
 /**
- * The notary (PROTOCOL-4.md §4, §5; NOTARY.md §7): registers games, receipts submissions and
- * complaints, serves logs and deposits, seals logs, and deletes deposits RETENTION_MS after the
- * seal. Trusted for time and delivery only. Every receipt is persisted (store.ts) before it is
+ * The notary (PROTOCOL-4.md §4, §5; NOTARY.md §7): registers games, receipts submissions, claim
+ * requests and complaints, serves logs and deposits, seals logs, and deletes deposits RETENTION_MS
+ * after the seal. Trusted for time and delivery only. Every receipt is persisted (store.ts) before it is
  * returned; its time is max(clock, the last time persisted), so it never goes back, even across a
  * restart. Synchronous over node:sqlite; the libp2p service (core/notary-net) calls it.
  */
@@ -11,6 +11,7 @@ import type { NotaryDomain } from '../notary/domain.js'
 import { type NotaryRequest, type NotaryResponse, FETCH_BUDGET_BYTES } from '../notary/messages.js'
 import { type Receipt, type ReceiptBody, decodeReceipt, receiptHash, signReceipt } from '../notary/receipt.js'
 import type { Clock } from '../session/clock.js'
+import { claim } from './claim.js'
 import { complain } from './complain.js'
 import { NOTARY_LIMITS, type NotaryLimits, RATE_WINDOW_MS, RETENTION_MS } from './limits.js'
 import type { Registrar } from './registrar.js'
@@ -119,12 +120,19 @@ export class Notary {
         return this.fetch(q.game, q.from, from)
       case 'seal':
         return this.seal(q.game, from)
+      case 'claim':
+        return this.claim(q.claim, from)
     }
   }
 
   /** PROTOCOL-4.md §5.1, NOTARY.md §7.5: a header and its deposit (submit.ts). */
   submit(header: Uint8Array, deposit: Uint8Array, from: Requester): NotaryResponse {
     return submit(this, header, deposit, from)
+  }
+
+  /** PROTOCOL-4.md §4.4, NOTARY.md §7.5: a claim request, the first of a claim's two steps (claim.ts). */
+  claim(request: Uint8Array, from: Requester): NotaryResponse {
+    return claim(this, request, from)
   }
 
   /** PROTOCOL-4.md §5.3, NOTARY.md §7.5: a complaint about a deposit (complain.ts). */

@@ -19,10 +19,27 @@ CREATE TABLE IF NOT EXISTS games (
 ) STRICT;
 CREATE TABLE IF NOT EXISTS receipts (
   game BLOB NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, sender INTEGER, seq INTEGER,
-  complainant INTEGER, PRIMARY KEY (game, idx)
+  complainant INTEGER, claim_sender INTEGER, claim_seq INTEGER, PRIMARY KEY (game, idx)
 ) STRICT;
-CREATE UNIQUE INDEX IF NOT EXISTS receipts_place ON receipts (game, sender, seq) WHERE sender IS NOT NULL;
 CREATE TABLE IF NOT EXISTS deposits (game BLOB NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (game, idx)) STRICT;
+`
+
+/**
+ * Columns added since the first schema, each with the statement that adds it to a database made
+ * before it (nullable, so the receipts already held keep their meaning: none of them is a claim).
+ */
+const ADDED_COLUMNS = [
+  ['receipts', 'claim_sender', 'ALTER TABLE receipts ADD COLUMN claim_sender INTEGER'],
+  ['receipts', 'claim_seq', 'ALTER TABLE receipts ADD COLUMN claim_seq INTEGER'],
+] as const
+
+/**
+ * An envelope receipt by its place (`sender`, `seq`), a claim receipt by its own (`claim_sender`,
+ * `claim_seq`): PROTOCOL-4.md §4.4, one claim receipt per place, found again after a restart.
+ */
+const INDEXES = `
+CREATE UNIQUE INDEX IF NOT EXISTS receipts_place ON receipts (game, sender, seq) WHERE sender IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS receipts_claim ON receipts (game, claim_sender, claim_seq) WHERE claim_sender IS NOT NULL;
 `
 
 export interface StoredGame {
@@ -31,7 +48,10 @@ export interface StoredGame {
   readonly sealedAt: number | undefined
 }
 
-/** One receipt to write, with what it brings: a new game, a deposit, a seal, a complaint's side. */
+/**
+ * One receipt to write, with what it brings: a new game, an envelope's place and deposit, a seal,
+ * a complaint's side, a claim's place.
+ */
 export interface Append {
   readonly game: Uint8Array
   readonly index: number
@@ -42,6 +62,8 @@ export interface Append {
   readonly deposit?: Uint8Array
   readonly complainant?: number
   readonly seal?: boolean
+  /** A claim receipt's `(sender, seq)` (PROTOCOL-4.md §4.4), kept apart from the envelopes' places. */
+  readonly claim?: { readonly sender: number; readonly seq: number }
 }
 
 type Row = Record<string, unknown>
@@ -61,7 +83,25 @@ export class NotaryStore {
     this.db = new DatabaseSync(path)
     this.db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;')
     this.db.exec(SCHEMA)
+    this.addColumns()
+    this.db.exec(INDEXES)
     this.cached = this.readMeta()
+  }
+
+  /** Brings a database made by an earlier schema up to this one (ADDED_COLUMNS), in one transaction. */
+  private addColumns(): void {
+    const has = (table: string, column: string): boolean =>
+      (this.db.prepare(`PRAGMA table_info(${table})`).all() as Row[]).some((r) => r['name'] === column)
+    const missing = ADDED_COLUMNS.filter(([table, column]) => !has(table, column))
+    if (missing.length === 0) return
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      for (const [, , statement] of missing) this.db.exec(statement)
+      this.db.exec('COMMIT')
+    } catch (e) {
+      this.db.exec('ROLLBACK')
+      throw e
+    }
   }
 
   private sql(text: string): StatementSync {
@@ -136,6 +176,17 @@ export class NotaryStore {
     return row === undefined ? undefined : { index: int(row['idx']), bytes: blob(row['bytes']) }
   }
 
+  /** The claim receipt of `sender` at `seq` (PROTOCOL-4.md §4.4), with its index. */
+  claimAt(game: Uint8Array, sender: number, seq: number): { index: number; bytes: Uint8Array } | undefined {
+    const row = this.sql('SELECT idx, bytes FROM receipts WHERE game = ? AND claim_sender = ? AND claim_seq = ?').get(
+      game,
+      sender,
+      seq,
+    ) as Row | undefined
+    return row === undefined ? undefined : { index: int(row['idx']), bytes: blob(row['bytes']) }
+  }
+
+  /** The sender's last receipted envelope `seq` (0 before any); claim receipts are not envelopes. */
   lastSeq(game: Uint8Array, sender: number): number {
     return int(
       (this.sql('SELECT max(seq) AS s FROM receipts WHERE game = ? AND sender = ?').get(game, sender) as Row)['s'],
@@ -216,13 +267,17 @@ export class NotaryStore {
         )
         bytes += a.hellos.helloA.length + a.hellos.helloB.length
       }
-      this.sql('INSERT INTO receipts (game, idx, bytes, sender, seq, complainant) VALUES (?, ?, ?, ?, ?, ?)').run(
+      this.sql(
+        'INSERT INTO receipts (game, idx, bytes, sender, seq, complainant, claim_sender, claim_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(
         a.game,
         a.index,
         a.bytes,
         a.place?.sender ?? null,
         a.place?.seq ?? null,
         a.complainant ?? null,
+        a.claim?.sender ?? null,
+        a.claim?.seq ?? null,
       )
       if (a.deposit !== undefined) {
         this.sql('INSERT INTO deposits (game, idx, bytes) VALUES (?, ?, ?)').run(a.game, a.index, a.deposit)

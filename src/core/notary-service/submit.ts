@@ -12,7 +12,7 @@ import type { Notary } from './notary.js'
 import { type Requester, refusal } from './state.js'
 
 /** NOTARY.md §7.5: the receipts from `from` on, within FETCH_BUDGET_BYTES (at least one). */
-function newer(log: readonly Receipt[], from: number): Uint8Array[] {
+export function newer(log: readonly Receipt[], from: number): Uint8Array[] {
   const out: Uint8Array[] = []
   let bytes = 0
   for (const r of log.slice(from)) {

@@ -1,12 +1,14 @@
 /**
  * The notary's wire messages (NOTARY.md §7): one request and one response per stream, each a
  * length-prefixed message of at most MAX_MESSAGE_BYTES. Requests: register, submit, complain,
- * fetch, seal. Responses: a receipt, newer receipts (a stale claim), "not before" a time, a slice
- * of the log with deposits, or a refusal with its code. Strict decoders, coded errors.
+ * fetch, seal, and claim (the first of a claim's two steps, PROTOCOL-4.md §4.4). Responses: a
+ * receipt, newer receipts (a claim that has not seen the last), "not before" a time, a slice of
+ * the log with deposits, or a refusal with its code. Strict decoders, coded errors.
  */
 import { HASH_BYTES } from '../commit/hash.js'
 import { Reader, Writer, decoded, fail } from '../wire/binary.js'
 import type { Decoded } from '../wire/errors.js'
+import { CLAIM_BYTES } from './claim.js'
 import { COMPLAINT_BYTES } from './complaint.js'
 import { MAX_DEPOSIT_BYTES, isDepositSize } from './deposit.js'
 import { readU64, writeU64 } from './fields.js'
@@ -56,6 +58,7 @@ export type NotaryRequest =
   | { readonly kind: 'complain'; readonly complaint: Uint8Array }
   | { readonly kind: 'fetch'; readonly game: Uint8Array; readonly from: number }
   | { readonly kind: 'seal'; readonly game: Uint8Array }
+  | { readonly kind: 'claim'; readonly claim: Uint8Array }
 
 export interface LogItem {
   readonly receipt: Uint8Array
@@ -70,7 +73,7 @@ export type NotaryResponse =
   | { readonly kind: 'log'; readonly items: readonly LogItem[]; readonly more: boolean }
   | { readonly kind: 'refused'; readonly code: RefusalCode; readonly message: string }
 
-const REQUEST = { register: 1, submit: 2, complain: 3, fetch: 4, seal: 5 } as const
+const REQUEST = { register: 1, submit: 2, complain: 3, fetch: 4, seal: 5, claim: 6 } as const
 const RESPONSE = { receipt: 1, newer: 2, 'not-before': 3, log: 4, refused: 5 } as const
 const RULE = 'NOTARY.md §7.2'
 
@@ -87,6 +90,8 @@ export function encodeRequest(q: NotaryRequest): Uint8Array {
       return w.bytes(q.game).u32(q.from).finish()
     case 'seal':
       return w.bytes(q.game).finish()
+    case 'claim':
+      return w.bytes(q.claim).finish()
   }
 }
 
@@ -96,12 +101,12 @@ function sized(r: Reader, field: string, min: number, max: number): Uint8Array {
   return r.bytes(n, field, RULE)
 }
 
-/** Decodes a request's layout; what is inside (a header, a complaint) is decoded by the notary. */
+/** Decodes a request's layout; what is inside (a header, a complaint, a claim) is decoded by the notary. */
 export function decodeRequest(bytes: Uint8Array): Decoded<NotaryRequest> {
   return decoded(() => {
     if (bytes.length > MAX_MESSAGE_BYTES) fail('wire.too-large', 'request', RULE, `at most ${MAX_MESSAGE_BYTES} bytes`)
     const r = new Reader(bytes)
-    const type = r.range('request.type', RULE, r.u8('request.type', RULE), 1, 5)
+    const type = r.range('request.type', RULE, r.u8('request.type', RULE), 1, 6)
     let q: NotaryRequest
     if (type === REQUEST.register)
       q = {
@@ -119,7 +124,8 @@ export function decodeRequest(bytes: Uint8Array): Decoded<NotaryRequest> {
       q = { kind: 'complain', complaint: r.bytes(COMPLAINT_BYTES, 'complaint', RULE) }
     else if (type === REQUEST.fetch)
       q = { kind: 'fetch', game: r.bytes(HASH_BYTES, 'game', RULE), from: r.u32('from', RULE) }
-    else q = { kind: 'seal', game: r.bytes(HASH_BYTES, 'game', RULE) }
+    else if (type === REQUEST.seal) q = { kind: 'seal', game: r.bytes(HASH_BYTES, 'game', RULE) }
+    else q = { kind: 'claim', claim: r.bytes(CLAIM_BYTES, 'claim', RULE) }
     r.end('request', RULE)
     return q
   })

@@ -15,7 +15,7 @@ import { HASH_BYTES, tag, taggedHash } from '../commit/hash.js'
 import { type KeyPair, SIGNATURE_BYTES, publicKeyProblem, sign, verifySignature } from '../commit/keys.js'
 import { Reader, Writer, decoded, fail } from '../wire/binary.js'
 import type { Decoded } from '../wire/errors.js'
-import { type Claim, encodeClaim, readClaim } from './claim.js'
+import { CLAIM_BYTES, type Claim, encodeClaim, readClaim } from './claim.js'
 import { type Complaint, encodeComplaint, readComplaint, COMPLAINT_BYTES } from './complaint.js'
 import { MAX_DEPOSIT_BYTES, isDepositSize } from './deposit.js'
 import type { NotaryDomain } from './domain.js'
@@ -161,3 +161,5 @@ export function receiptSignatureValid(domain: NotaryDomain, r: Receipt, notaryKe
 
 /** Bytes of an envelope receipt's body, to size a log (a header is fixed-size). */
 export const ENVELOPE_RECEIPT_BYTES = RECEIPT_HEAD_BYTES + HEADER_BYTES + SIGNATURE_BYTES
+/** Bytes of a claim receipt (a claim request is fixed-size), to count what the notary holds. */
+export const CLAIM_RECEIPT_BYTES = RECEIPT_HEAD_BYTES + CLAIM_BYTES + SIGNATURE_BYTES

@@ -5,10 +5,12 @@
  * is refused; a fetch follows `more`.
  */
 import { afterEach, describe, expect, it } from 'vitest'
+import { toHex } from '../../../src/core/commit/bytes.js'
 import { encodeHeader } from '../../../src/core/notary/header.js'
 import { decodeRequest, encodeResponse } from '../../../src/core/notary/messages.js'
 import { type Transport, NotaryAnswerError, NotaryClient } from '../../../src/core/notary-net/client.js'
-import { DOMAIN, NOTARY, keys, submission } from './helpers.js'
+import { signReceipt } from '../../../src/core/notary/receipt.js'
+import { DOMAIN, NOTARY, claimRequest, keys, submission } from './helpers.js'
 import { FROM_A, WITNESSED, type Fixture, fixture, receiptOf, registered } from './service-helpers.js'
 
 let f: Fixture
@@ -118,5 +120,73 @@ describe('the notary client (NOTARY.md §7.6)', () => {
       kind: 'refused',
       code: 'unregistered',
     })
+  })
+})
+
+describe('the client of a claim request (PROTOCOL-4.md §4.4, NOTARY.md §7.6)', () => {
+  const never = new AbortController().signal
+
+  it("passes on 'not before' as final, then takes the claim receipt; a repeat with another deadline and seen gets it too", async () => {
+    f = fixture()
+    registered(f)
+    receiptOf(
+      f.notary.submit(
+        encodeHeader(submission(0, 1, { game: G }).header),
+        submission(0, 1, { game: G }).deposit,
+        FROM_A,
+      ),
+    )
+    const D = f.clock.now() + 60_000
+    const asked: number[] = []
+    const c = client(transport(0, asked))
+    const request = claimRequest(1, 1, { game: G, deadline: D, seen: 1 })
+    // "not before" is an answer (NOTARY.md §7.6: only a transport failure or limit-rate is retried).
+    expect(await c.claim(request.bytes, never)).toEqual({ kind: 'not-before', time: D + 1 })
+    expect(asked).toHaveLength(1)
+    f.clock.advanceTo(D + 1)
+    const r = receiptOf(await c.claim(request.bytes, never))
+    expect(r).toMatchObject({ kind: 'claim', index: 2, time: D + 1, claim: { sender: 1, seq: 1, deadline: D } })
+    // The notary holds one claim receipt at B's seq 1 and returns it to any later request there.
+    const again = claimRequest(1, 1, { game: G, deadline: D + 5000, seen: 2 })
+    expect(toHex(receiptOf(await c.claim(again.bytes, never)).bytes)).toBe(toHex(r.bytes))
+  })
+
+  it('refuses, as not an answer, a claim receipt of another place or game, another kind, or not signed by the notary', async () => {
+    f = fixture()
+    registered(f)
+    receiptOf(
+      f.notary.submit(
+        encodeHeader(submission(0, 1, { game: G }).header),
+        submission(0, 1, { game: G }).deposit,
+        FROM_A,
+      ),
+    )
+    const D = f.clock.now() + 1000
+    f.clock.advanceTo(D + 1)
+    const held = receiptOf(f.notary.claim(claimRequest(1, 1, { game: G, deadline: D, seen: 1 }).bytes, FROM_A))
+    const answering = (receipt: Uint8Array) =>
+      client(() => Promise.resolve(encodeResponse({ kind: 'receipt', receipt })))
+    const ask = (receipt: Uint8Array, claim: Uint8Array) => answering(receipt).ask({ kind: 'claim', claim }, never)
+    await expect(ask(held.bytes, claimRequest(1, 1, { game: G, deadline: 7, seen: 0 }).bytes)).resolves.toMatchObject({
+      kind: 'receipt',
+    })
+    for (const other of [
+      claimRequest(1, 2, { game: G, deadline: D, seen: 1 }),
+      claimRequest(0, 1, { game: G, deadline: D, seen: 1 }),
+      claimRequest(1, 1, { game: new Uint8Array(32).fill(9), deadline: D, seen: 1 }),
+    ])
+      await expect(ask(held.bytes, other.bytes)).rejects.toThrow('something other')
+    // The request's own bytes do not decode: no receipt answers it.
+    await expect(ask(held.bytes, new Uint8Array(112))).rejects.toThrow('something other')
+    const envelope = f.notary.store.receipts(G, 1)[0]!
+    await expect(ask(envelope, claimRequest(0, 1, { game: G, deadline: D, seen: 1 }).bytes)).rejects.toThrow(
+      'something other',
+    )
+    if (held.kind !== 'claim') throw new Error('a claim receipt was expected')
+    // The same receipt signed by another key than the terms' notary's.
+    const forged = signReceipt(DOMAIN, keys('someone'), held)
+    await expect(ask(forged, claimRequest(1, 1, { game: G, deadline: D, seen: 1 }).bytes)).rejects.toThrow(
+      'not signed by the notary',
+    )
   })
 })

@@ -1,5 +1,5 @@
 /**
- * NOTARY.md §3, §5.1: the byte layouts of headers, complaints and receipts. decode(encode(x)) = x
+ * NOTARY.md §3, §5.1: the byte layouts of headers, claim requests, complaints and receipts. decode(encode(x)) = x
  * for any value; a truncation or any changed byte never throws and either decodes to a value that
  * encodes back to exactly those bytes (the encoding is canonical) or returns a coded error naming
  * its field and rule. Signatures: valid under the signer's key only, over the tagged bytes.
@@ -9,6 +9,15 @@ import { describe, expect, it } from 'vitest'
 import { concatBytes, toHex } from '../../../src/core/commit/bytes.js'
 import { tag } from '../../../src/core/commit/hash.js'
 import { sign } from '../../../src/core/commit/keys.js'
+import {
+  CLAIM_BYTES,
+  type Claim,
+  claimSignatureValid,
+  decodeClaim,
+  encodeClaim,
+  encodeUnsignedClaim,
+  signClaim,
+} from '../../../src/core/notary/claim.js'
 import {
   type Complaint,
   COMPLAINT_BYTES,
@@ -71,6 +80,15 @@ const complaint: fc.Arbitrary<Complaint> = fc.record({
   sig: bytes(64),
 })
 
+const claim: fc.Arbitrary<Claim> = fc.record({
+  game: bytes(32),
+  sender: side,
+  seq: fc.integer({ min: 1, max: 0xffff }),
+  deadline: time,
+  seen: fc.nat({ max: 0xffffffff }),
+  sig: bytes(64),
+})
+
 const receipt: fc.Arbitrary<UnsignedReceipt> = fc
   .record({ game: bytes(32), index: fc.integer({ min: 1, max: 0xffffffff }), prev: bytes(32), time })
   .chain((base) => {
@@ -91,6 +109,7 @@ const receipt: fc.Arbitrary<UnsignedReceipt> = fc
         deposit,
       })),
       fc.constant({ ...base, prev, kind: 'seal' as const }),
+      claim.map((c) => ({ ...base, prev, kind: 'claim' as const, claim: { ...c, game: base.game } })),
     )
   })
 
@@ -140,6 +159,49 @@ describe('the notary byte layouts (NOTARY.md §3, §5.1)', () => {
         hostile(e, decodeComplaint, encodeComplaint, at, x, cut)
       }),
     )
+  })
+
+  it('a claim request (PROTOCOL-4.md §4.4, NOTARY.md §3.3): fixed 112 bytes, decode(encode(c)) = c; hostile bytes give codes', () => {
+    fc.assert(
+      fc.property(claim, fc.nat(), fc.integer({ min: 1, max: 255 }), fc.nat(), (c, at, x, cut) => {
+        const e = encodeClaim(c)
+        expect(e.length).toBe(CLAIM_BYTES)
+        expect(CLAIM_BYTES).toBe(112)
+        expect(decodeClaim(e)).toEqual({ ok: true, value: c })
+        hostile(e, decodeClaim, encodeClaim, at, x, cut)
+      }),
+    )
+  })
+
+  it('a claim request: its layout field by field, and each value out of range refused by name (NOTARY.md §3.3)', () => {
+    const c = signClaim(DOMAIN, A, {
+      game: new Uint8Array(32).fill(7),
+      sender: 1,
+      seq: 0x0102,
+      deadline: 2 ** 40 + 5,
+      seen: 0x0a0b0c0d,
+    })
+    const e = encodeClaim(c)
+    // kind 4 ‖ game[32] ‖ u8 sender ‖ u16 seq ‖ u64 deadline ‖ u32 seen ‖ sig[64]
+    expect(toHex(e.subarray(0, 48))).toBe(`04${'07'.repeat(32)}01` + '0102' + '0000010000000005' + '0a0b0c0d')
+    expect(toHex(e.subarray(48))).toBe(toHex(c.sig))
+    const at = (offset: number, v: number) => Uint8Array.from(e, (b, i) => (i === offset ? v : b))
+    expect(decodeClaim(at(0, 1))).toMatchObject({
+      ok: false,
+      error: { code: 'field.range', field: 'claim.kind', rule: 'NOTARY.md §3.3' },
+    })
+    expect(decodeClaim(at(33, 2))).toMatchObject({ ok: false, error: { code: 'field.range', field: 'claim.sender' } })
+    const seq0 = e.slice()
+    seq0.fill(0, 34, 36)
+    expect(decodeClaim(seq0)).toMatchObject({ ok: false, error: { code: 'field.range', field: 'claim.seq' } })
+    // A deadline above 2^53 - 1 (NOTARY.md §1).
+    expect(decodeClaim(at(36, 0x20))).toMatchObject({
+      ok: false,
+      error: { code: 'field.range', field: 'claim.deadline' },
+    })
+    expect(decodeClaim(e.subarray(0, 111))).toMatchObject({ ok: false, error: { code: 'wire.truncated' } })
+    expect(decodeClaim(concatBytes(e, Uint8Array.of(0)))).toMatchObject({ ok: false, error: { code: 'wire.trailing' } })
+    expect(() => encodeUnsignedClaim({ ...c, seq: 0 })).toThrow(RangeError)
   })
 
   it('a receipt of each kind: decode(sign(r)) = r with its bytes; hostile bytes give codes', () => {
@@ -222,5 +284,17 @@ describe('the notary byte layouts (NOTARY.md §3, §5.1)', () => {
     expect(complaintSignatureValid(DOMAIN, c, A.publicKey)).toBe(true)
     expect(complaintSignatureValid(DOMAIN, c, B.publicKey)).toBe(false)
     expect(complaintSignatureValid(DOMAIN, { ...c, index: 5 }, A.publicKey)).toBe(false)
+  })
+
+  it("a claim request verifies under its sender's hello key only, over tag(claim) ‖ the 48 bytes before sig (NOTARY.md §3.3)", () => {
+    const unsigned = { game: new Uint8Array(32).fill(1), sender: 1 as const, seq: 3, deadline: 90_000, seen: 4 }
+    const c = signClaim(DOMAIN, B, unsigned)
+    expect(toHex(c.sig)).toBe(toHex(sign(B, concatBytes(tag(DOMAIN.claim), encodeUnsignedClaim(unsigned)))))
+    expect(encodeUnsignedClaim(unsigned).length).toBe(48)
+    expect(claimSignatureValid(DOMAIN, c, B.publicKey)).toBe(true)
+    expect(claimSignatureValid(DOMAIN, c, A.publicKey)).toBe(false)
+    for (const changed of [{ seq: 4 }, { deadline: 90_001 }, { seen: 5 }, { sender: 0 as const }])
+      expect(claimSignatureValid(DOMAIN, { ...c, ...changed }, B.publicKey)).toBe(false)
+    expect(claimSignatureValid({ ...DOMAIN, claim: 'spaceships/4/submission' }, c, B.publicKey)).toBe(false)
   })
 })

@@ -7,6 +7,7 @@ import { type KeyPair, keyPairFromSecret } from '../../../src/core/commit/keys.j
 import { taggedHash } from '../../../src/core/commit/hash.js'
 import { utf8 } from '../../../src/core/commit/bytes.js'
 import type { NotaryDomain } from '../../../src/core/notary/domain.js'
+import { type Claim, encodeClaim, signClaim } from '../../../src/core/notary/claim.js'
 import { type DepositRandomness, freshDepositRandomness, sealDeposit } from '../../../src/core/notary/deposit.js'
 import { type SubmissionHeader, type UnsignedHeader, signHeader } from '../../../src/core/notary/header.js'
 import { type ReceiptBody, receiptHash, signReceipt } from '../../../src/core/notary/receipt.js'
@@ -83,6 +84,22 @@ export function submission(
     seen: o.seen ?? 0,
   }
   return { header: signHeader(DOMAIN, PLAYERS[sender], unsigned), deposit: d.value, envelope }
+}
+
+/** A claim request of `sender` for its stop at `seq` (PROTOCOL-4.md §4.4), signed; with its bytes. */
+export function claimRequest(
+  sender: 0 | 1,
+  seq: number,
+  o: { game?: Uint8Array; deadline: number; seen: number; by?: KeyPair },
+): { claim: Claim; bytes: Uint8Array } {
+  const claim = signClaim(DOMAIN, o.by ?? PLAYERS[sender], {
+    game: o.game ?? GAME,
+    sender,
+    seq,
+    deadline: o.deadline,
+    seen: o.seen,
+  })
+  return { claim, bytes: encodeClaim(claim) }
 }
 
 type Body = ReceiptBody

@@ -25,6 +25,7 @@ const request: fc.Arbitrary<NotaryRequest> = fc.oneof(
   fc.record({ kind: fc.constant('complain' as const), complaint: bytes(230, 230) }),
   fc.record({ kind: fc.constant('fetch' as const), game: bytes(32, 32), from: fc.nat({ max: 0xffffffff }) }),
   fc.record({ kind: fc.constant('seal' as const), game: bytes(32, 32) }),
+  fc.record({ kind: fc.constant('claim' as const), claim: bytes(112, 112) }),
 )
 
 const response: fc.Arbitrary<NotaryResponse> = fc.oneof(
@@ -89,13 +90,24 @@ describe('the notary wire messages (NOTARY.md §7.2, §7.3)', () => {
   it('a deposit whose size is not a deposit size, an unknown request type, an unknown refusal code: refused by name', () => {
     const bad = encodeRequest({ kind: 'submit', header: new Uint8Array(181), deposit: new Uint8Array(433) })
     expect(decodeRequest(bad)).toMatchObject({ ok: false, error: { code: 'field.range', field: 'deposit.length' } })
-    expect(decodeRequest(Uint8Array.of(6))).toMatchObject({
+    expect(decodeRequest(Uint8Array.of(7))).toMatchObject({
       ok: false,
       error: { code: 'field.range', field: 'request.type' },
     })
     expect(decodeResponse(Uint8Array.of(5, REFUSALS.length + 1, 0, 0))).toMatchObject({
       ok: false,
       error: { field: 'code' },
+    })
+  })
+
+  it('request 6 is a claim of exactly 112 bytes (NOTARY.md §7.2)', () => {
+    const claim = Uint8Array.from({ length: 112 }, (_, i) => i)
+    const e = encodeRequest({ kind: 'claim', claim })
+    expect(toHex(e)).toBe(toHex(concatBytes(Uint8Array.of(6), claim)))
+    expect(decodeRequest(e.subarray(0, 112))).toMatchObject({ ok: false, error: { code: 'wire.truncated' } })
+    expect(decodeRequest(concatBytes(e, Uint8Array.of(0)))).toMatchObject({
+      ok: false,
+      error: { code: 'wire.trailing' },
     })
   })
 })

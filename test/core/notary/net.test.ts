@@ -1,12 +1,14 @@
 /**
  * NOTARY.md §7.1: the notary over libp2p (two and three real nodes in one process, TCP on
  * loopback, as test/net does). The requester is the connection's PeerId: A registers, a player
- * fetches deposits, a stranger only receipts; a request that does not decode is refused by code;
+ * fetches deposits, a stranger only receipts; a claim request (6) is served; a request that does
+ * not decode is refused by code;
  * a length prefix above MAX_MESSAGE_BYTES is refused unread.
  */
 import type { Libp2p } from '@libp2p/interface'
 import { lpStream } from '@libp2p/utils'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { toHex } from '../../../src/core/commit/bytes.js'
 import { seededSecrets } from '../../../src/core/commit/secrets.js'
 import { identityFromSecret } from '../../../src/core/net/identity.js'
 import { createPeerNode } from '../../../src/core/net/node.js'
@@ -19,8 +21,8 @@ import {
 } from '../../../src/core/notary/messages.js'
 import { NotaryClient, libp2pTransport } from '../../../src/core/notary-net/client.js'
 import { type NotaryServiceEvent, createNotaryNode, serveNotary } from '../../../src/core/notary-net/service.js'
-import { A, B, DOMAIN, NOTARY, submission } from './helpers.js'
-import { WITNESSED, type Fixture, fixture, receiptOf } from './service-helpers.js'
+import { A, B, DOMAIN, NOTARY, claimRequest, submission } from './helpers.js'
+import { T0, WITNESSED, type Fixture, fixture, receiptOf } from './service-helpers.js'
 
 const G = WITNESSED.game
 let f: Fixture
@@ -29,7 +31,15 @@ const players: Libp2p[] = []
 const never = new AbortController().signal
 const events: NotaryServiceEvent[] = []
 
+const bySecret = new Map<string, { node: Libp2p; client: NotaryClient }>()
+
+/**
+ * The node of the player with `secret`, made once: the notary node lets a host open only a few
+ * connections a second (libp2p's default), so the tests share their players' nodes.
+ */
 async function player(secret: Uint8Array): Promise<{ node: Libp2p; client: NotaryClient }> {
+  const known = bySecret.get(toHex(secret))
+  if (known !== undefined) return known
   const identity = await identityFromSecret(secret)
   const node = await createPeerNode({ identity, listen: [], admission: () => new Set([notaryNode.peerId.toString()]) })
   await node.start()
@@ -40,6 +50,7 @@ async function player(secret: Uint8Array): Promise<{ node: Libp2p; client: Notar
     domain: DOMAIN,
     notaryKey: NOTARY.publicKey,
   })
+  bySecret.set(toHex(secret), { node, client })
   return { node, client }
 }
 
@@ -79,6 +90,24 @@ describe('the notary over libp2p (NOTARY.md §7.1)', () => {
     const x = await player(seededSecrets('stranger').bytes(32))
     const forX = await x.client.fetch(G, 0, never)
     expect(Array.isArray(forX) && forX.map((i) => i.deposit.length)).toEqual([0, 0])
+  })
+
+  it('a claim request (PROTOCOL-4.md §4.4, NOTARY.md §7.2): "not before" its deadline, then its claim receipt', async () => {
+    const a = await player(A.secretKey)
+    receiptOf(await a.client.register(WITNESSED.helloA, WITNESSED.helloB, never))
+    const s = submission(0, 1, { game: G })
+    receiptOf(await a.client.submit(encodeHeader(s.header), s.deposit, never))
+    const b = await player(B.secretKey)
+    const D = T0 + 60_000
+    const request = claimRequest(1, 1, { game: G, deadline: D, seen: 1 }).bytes
+    expect(await b.client.claim(request, never)).toEqual({ kind: 'not-before', time: D + 1 })
+    f.clock.advanceTo(D + 1)
+    expect(receiptOf(await b.client.claim(request, never))).toMatchObject({ kind: 'claim', index: 2, time: D + 1 })
+    expect(
+      events
+        .filter((e) => e.kind === 'answered' && e.request === 'claim')
+        .map((e) => e.kind === 'answered' && e.answer),
+    ).toEqual(['not-before', 'receipt'])
   })
 
   it('a request that does not decode: refused "malformed"; a length prefix above the limit: the stream is dropped unread', async () => {
