@@ -1,10 +1,12 @@
 /**
  * Receipting a submission (PROTOCOL-4.md §5.1, NOTARY.md §7.5 "submit"): every check, in the
- * order NOTARY.md gives, each refusal with its code.
+ * order NOTARY.md gives, each refusal with its code. A claim's header is the second of its two
+ * steps (PROTOCOL-4.md §4.4): it is receipted only when its `seen` names the claim receipt of the
+ * same sender, `seq` and deadline; the freshness of a claim is checked on the request (claim.ts).
  */
 import { constantTimeEqual } from '../commit/bytes.js'
 import { depositHash, depositParts } from '../notary/deposit.js'
-import { FLAG, decodeHeader, encodeHeader, headerSignatureValid } from '../notary/header.js'
+import { decodeHeader, encodeHeader, headerSignatureValid, isClaim } from '../notary/header.js'
 import { FETCH_BUDGET_BYTES, type NotaryResponse } from '../notary/messages.js'
 import type { Receipt } from '../notary/receipt.js'
 import { describeProtocolError } from '../wire/errors.js'
@@ -51,11 +53,13 @@ export function submit(n: Notary, headerBytes: Uint8Array, deposit: Uint8Array, 
   if (!parts.ok) return refusal('deposit', `${parts.error.code} at ${parts.error.field}: ${parts.error.message}`)
   if (n.store.bytesHeld() + deposit.length + 2 * headerBytes.length > n.limits.bytesHeld)
     return refusal('limit-bytes', 'the notary holds all it may')
-  if ((h.flags & FLAG.claim) !== 0) {
-    const last = s.log.length - 1
-    if (h.seen < last) return { kind: 'newer', receipts: newer(s.log, h.seen + 1) }
-    if (h.seen > last) return refusal('claim-seen', `the claim saw receipt ${h.seen}; the log ends at ${last}`)
-    if (n.now() <= h.deadline) return { kind: 'not-before', time: h.deadline + 1 }
+  if (isClaim(h)) {
+    const c = s.log[h.seen]
+    if (c?.kind !== 'claim' || c.claim.sender !== h.sender || c.claim.seq !== h.seq || c.claim.deadline !== h.deadline)
+      return refusal(
+        'claim-unrequested',
+        `receipt ${h.seen} is not a claim receipt of sender ${h.sender} at seq ${h.seq} with deadline ${h.deadline}`,
+      )
   }
   const receipt = n.append(s, { kind: 'envelope', header: h }, { place: { sender: h.sender, seq: h.seq }, deposit })
   return { kind: 'receipt', receipt }

@@ -1,16 +1,17 @@
 /**
  * Reading a game's receipt log from receipts gathered anywhere (PROTOCOL-4.md §4.1, NOTARY.md §6):
  * as one chain by `prev` from the genesis, ordered by `index`, never by position. Receipts that do
- * not decode, are not signed by the notary, belong to another game, or carry a player's header or
- * complaint whose signature fails are set aside. What the valid receipts prove against the notary
+ * not decode, are not signed by the notary, belong to another game, or carry a player's header,
+ * complaint or claim request whose signature fails are set aside. What the valid receipts prove against the notary
  * (a notary fault, with the lowest index `k` whose decisions it voids) and the receipts named by a
  * `prev` that none of them is (gaps) are reported. Pure: bytes in, a report out.
  */
 import { constantTimeEqual, toHex } from '../commit/bytes.js'
 import { describeProtocolError } from '../wire/errors.js'
+import { claimSignatureValid } from './claim.js'
 import { complaintSignatureValid } from './complaint.js'
 import type { NotaryDomain } from './domain.js'
-import { FLAG, headerSignatureValid } from './header.js'
+import { headerSignatureValid, isClaim } from './header.js'
 import { type Receipt, decodeReceipt, receiptHash, receiptSignatureValid, unsignedPart } from './receipt.js'
 
 export type NotaryFaultKind =
@@ -19,7 +20,9 @@ export type NotaryFaultKind =
   | 'after-seal'
   | 'claim-early'
   | 'claim-not-next'
+  | 'claim-unrequested'
   | 'two-at-place'
+  | 'two-claims-at-place'
   | 'seal-unjustified'
 
 export interface NotaryFault {
@@ -55,7 +58,7 @@ export interface ReceiptLogReport {
 export interface CheckReceiptLogOptions {
   /** The game; by default the game of the first genesis, else of the first valid receipt. */
   readonly game?: Uint8Array
-  /** The players' hello keys [A, B]: when given, headers and complaints must be signed by them. */
+  /** The players' hello keys [A, B]: when given, headers, complaints and claims must be signed by them. */
   readonly playerKeys?: readonly [Uint8Array, Uint8Array]
   /** The game's rule of §4.6: whether the log before a seal shows the game over. */
   readonly sealJustified?: (before: readonly Receipt[], seal: Receipt) => boolean
@@ -101,6 +104,8 @@ function valid(
       !complaintSignatureValid(domain, r.complaint, keys[r.complaint.sender])
     )
       reason = "the complaint's player signature is not valid"
+    else if (keys !== undefined && r.kind === 'claim' && !claimSignatureValid(domain, r.claim, keys[r.claim.sender]))
+      reason = "the claim's player signature is not valid (PROTOCOL-4.md §4.1)"
     if (reason !== undefined) {
       setAside.push({ position, reason })
       continue
@@ -115,8 +120,12 @@ function valid(
   return { held, game }
 }
 
-/** PROTOCOL-4.md §4.1: every notary fault the valid receipts prove. */
-function faultsOf(held: readonly Held[], byIndex: ReadonlyMap<number, readonly Held[]>): NotaryFault[] {
+/** PROTOCOL-4.md §4.1, §4.4: every notary fault the valid receipts prove (the seal's apart). */
+function faultsOf(
+  held: readonly Held[],
+  byIndex: ReadonlyMap<number, readonly Held[]>,
+  chain: readonly Receipt[],
+): NotaryFault[] {
   const faults: NotaryFault[] = []
   for (const [index, at] of byIndex)
     if (at.length > 1)
@@ -127,7 +136,10 @@ function faultsOf(held: readonly Held[], byIndex: ReadonlyMap<number, readonly H
         detail: `${at.length} different receipts at index ${index}`,
       })
   const seal = held.find((h) => h.r.kind === 'seal')
+  // Envelope receipts and claim receipts each at most one per (sender, seq), apart: a claim
+  // receipt and its stop's envelope receipt share a place (PROTOCOL-4.md §4.4).
   const places = new Map<string, Held>()
+  const claims = new Map<string, Held>()
   for (const h of held) {
     const { r } = h
     if (seal !== undefined && r.index > seal.r.index)
@@ -145,24 +157,36 @@ function faultsOf(held: readonly Held[], byIndex: ReadonlyMap<number, readonly H
           positions: [p.position, h.position],
           detail: `time ${r.time} below ${p.r.time} at index ${r.index - 1}`,
         })
-    if (r.kind !== 'envelope') continue
-    const hd = r.header
-    if ((hd.flags & FLAG.claim) !== 0) {
-      if (r.time <= hd.deadline)
+    if (r.kind === 'claim') {
+      const c = r.claim
+      if (r.time <= c.deadline)
         faults.push({
           kind: 'claim-early',
           index: r.index,
           positions: [h.position],
-          detail: `a claim receipted at ${r.time}, not after its deadline ${hd.deadline}`,
+          detail: `a claim receipted at ${r.time}, not after its deadline ${c.deadline}`,
         })
-      if (r.index !== hd.seen + 1)
+      if (r.index !== c.seen + 1)
         faults.push({
           kind: 'claim-not-next',
           index: r.index,
           positions: [h.position],
-          detail: `a claim at index ${r.index} that saw ${hd.seen}`,
+          detail: `a claim receipt at index ${r.index} whose request saw ${c.seen}`,
         })
+      const place = `${c.sender}/${c.seq}`
+      const first = claims.get(place)
+      if (first === undefined) claims.set(place, h)
+      else if (first.r.index !== r.index)
+        faults.push({
+          kind: 'two-claims-at-place',
+          index: r.index,
+          positions: [first.position, h.position],
+          detail: `a second claim receipt for sender ${c.sender} seq ${c.seq}`,
+        })
+      continue
     }
+    if (r.kind !== 'envelope') continue
+    const hd = r.header
     const place = `${hd.sender}/${hd.seq}`
     const first = places.get(place)
     if (first === undefined) places.set(place, h)
@@ -173,6 +197,28 @@ function faultsOf(held: readonly Held[], byIndex: ReadonlyMap<number, readonly H
         positions: [first.position, h.position],
         detail: `a second envelope receipt for sender ${hd.sender} seq ${hd.seq}`,
       })
+  }
+  // PROTOCOL-4.md §4.4 step 2: a claim header stands on the claim receipt its `seen` names, which
+  // must be the chain's receipt at that (lower) index. Judged along the chain only: a receipt
+  // beyond a gap decides nothing, and one beyond a fork is void by the two-at-index fault already.
+  for (const [i, r] of chain.entries()) {
+    if (r.kind !== 'envelope' || !isClaim(r.header)) continue
+    const hd = r.header
+    const named = hd.seen < i ? chain[hd.seen] : undefined
+    if (
+      named?.kind === 'claim' &&
+      named.claim.sender === hd.sender &&
+      named.claim.seq === hd.seq &&
+      named.claim.deadline === hd.deadline
+    )
+      continue
+    const at = (x: Receipt | undefined) => held.find((k) => k.r === x)?.position
+    faults.push({
+      kind: 'claim-unrequested',
+      index: r.index,
+      positions: [at(r), at(named)].filter((p) => p !== undefined),
+      detail: `a claim header of sender ${hd.sender} seq ${hd.seq} whose seen ${hd.seen} names no claim receipt of its place and deadline ${hd.deadline}`,
+    })
   }
   return faults
 }
@@ -188,13 +234,13 @@ export function checkReceiptLog(
   const { held, game } = valid(domain, receipts, notaryKey, o, setAside)
   const byIndex = new Map<number, Held[]>()
   for (const h of held) byIndex.set(h.r.index, [...(byIndex.get(h.r.index) ?? []), h])
-  const faults = faultsOf(held, byIndex)
   const gaps = new Map<string, Gap>()
   for (const h of held) {
     if (h.r.index === 0) continue
     const named = (byIndex.get(h.r.index - 1) ?? []).some((p) => constantTimeEqual(p.hash, h.r.prev))
     if (!named) gaps.set(toHex(h.r.prev), { index: h.r.index - 1, hash: h.r.prev })
   }
+  // The chain holds the receipt of index i at position i (it starts at the genesis, index 0).
   const chain: Receipt[] = []
   const genesis = byIndex.get(0)
   let last = genesis?.length === 1 ? genesis[0] : undefined
@@ -204,6 +250,7 @@ export function checkReceiptLog(
     const next = (byIndex.get(from.r.index + 1) ?? []).filter((n) => constantTimeEqual(n.r.prev, from.hash))
     last = next.length === 1 ? next[0] : undefined
   }
+  const faults = faultsOf(held, byIndex, chain)
   const sealAt = chain.findIndex((r) => r.kind === 'seal')
   const sealReceipt = chain[sealAt]
   if (

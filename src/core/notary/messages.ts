@@ -49,6 +49,7 @@ export const REFUSALS = [
   'limit-bytes',
   'limit-complaints',
   'deposit-gone',
+  'claim-unrequested',
 ] as const
 export type RefusalCode = (typeof REFUSALS)[number]
 

@@ -2,7 +2,9 @@
  * Claims in two steps at the notary (PROTOCOL-4.md §4.4; NOTARY.md §7.5 "claim" and "submit",
  * §8). Step 1, the claim request: each check in its order with its answer ("not before" the
  * deadline, the newer receipts, refusals), then the claim receipt, which a repeat gets back,
- * across a restart too. The log the notary signs has no fault.
+ * across a restart too. Step 2, the claim header: receipted only when its `seen` names the claim
+ * receipt of its sender, seq and deadline, else claim-unrequested. The log the notary signs has no
+ * fault.
  */
 import { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -146,6 +148,41 @@ describe('the claim request (PROTOCOL-4.md §4.4 step 1, NOTARY.md §7.5 "claim"
     const n = limited(held + CLAIM_RECEIPT_BYTES)
     receiptOf(n.claim(claimRequest(1, 1, { game: G, deadline: D, seen: 1 }).bytes, FROM_B))
     expect(f.notary.store.bytesHeld()).toBe(held + CLAIM_RECEIPT_BYTES)
+  })
+})
+
+describe('the claim header (PROTOCOL-4.md §4.4 step 2, NOTARY.md §7.5 "submit")', () => {
+  it('without a claim receipt: claim-unrequested, whatever the time and seen (no freshness answers any more)', () => {
+    owed()
+    expect(put(stop(1, D, 1), FROM_B)).toMatchObject({ kind: 'refused', code: 'claim-unrequested' })
+    f.clock.advanceTo(D + 1)
+    expect(code(put(stop(1, D, 0), FROM_B))).toBe('claim-unrequested')
+    expect(code(put(stop(1, D, 1), FROM_B))).toBe('claim-unrequested')
+    expect(code(put(stop(1, D, 7), FROM_B))).toBe('claim-unrequested')
+    expect(f.notary.store.receipts(G, 2)).toEqual([])
+  })
+
+  it("naming the claim receipt of its sender, seq and deadline: receipted; naming another receipt, another's claim, another deadline: claim-unrequested", () => {
+    owed()
+    f.clock.advanceTo(D + 1)
+    const c = receiptOf(ask(1, 1, { deadline: D, seen: 1 }))
+    expect(c.index).toBe(2)
+    expect(code(put(stop(1, D, 1), FROM_B))).toBe('claim-unrequested')
+    expect(code(put(stop(1, D + 1, 2), FROM_B))).toBe('claim-unrequested')
+    expect(code(put(stop(1, D - 1, 2), FROM_B))).toBe('claim-unrequested')
+    expect(code(put(stop(1, D, 3), FROM_B))).toBe('claim-unrequested')
+    // A's claim receipt does not stand for B's stop.
+    receiptOf(put(sub(0, 2)))
+    f.clock.advance(1000)
+    const ofA = receiptOf(ask(0, 3, { deadline: D, seen: 3 }, FROM_A))
+    expect(code(put(stop(1, D, ofA.index), FROM_B))).toBe('claim-unrequested')
+    const r = receiptOf(put(stop(1, D, 2), FROM_B))
+    expect(r).toMatchObject({ kind: 'envelope', index: 5, header: { sender: 1, seq: 1, seen: 2, deadline: D } })
+    expect(toHex(receiptOf(put(stop(1, D, 2), FROM_A)).bytes)).toBe(toHex(r.bytes))
+    // A claim receipt is not an envelope: B's next envelope seq is 2, A's is 3.
+    expect(code(ask(1, 1, { deadline: D, seen: 5 }))).toBe('receipt')
+    expect(code(ask(1, 3, { deadline: D, seen: 5 }))).toBe('seq')
+    expect(faults()).toEqual([])
   })
 })
 

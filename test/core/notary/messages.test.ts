@@ -100,7 +100,7 @@ describe('the notary wire messages (NOTARY.md §7.2, §7.3)', () => {
     })
   })
 
-  it('request 6 is a claim of exactly 112 bytes (NOTARY.md §7.2)', () => {
+  it('request 6 is a claim of exactly 112 bytes; refusal 24 is claim-unrequested (NOTARY.md §7.2, §7.4)', () => {
     const claim = Uint8Array.from({ length: 112 }, (_, i) => i)
     const e = encodeRequest({ kind: 'claim', claim })
     expect(toHex(e)).toBe(toHex(concatBytes(Uint8Array.of(6), claim)))
@@ -108,6 +108,14 @@ describe('the notary wire messages (NOTARY.md §7.2, §7.3)', () => {
     expect(decodeRequest(concatBytes(e, Uint8Array.of(0)))).toMatchObject({
       ok: false,
       error: { code: 'wire.trailing' },
+    })
+    expect(REFUSALS.indexOf('claim-unrequested') + 1).toBe(24)
+    expect(encodeResponse({ kind: 'refused', code: 'claim-unrequested', message: '' })).toEqual(
+      Uint8Array.of(5, 24, 0, 0),
+    )
+    expect(decodeResponse(Uint8Array.of(5, 24, 0, 0))).toEqual({
+      ok: true,
+      value: { kind: 'refused', code: 'claim-unrequested', message: '' },
     })
   })
 })

@@ -1,11 +1,11 @@
 /**
  * NOTARY.md §7.5 (PROTOCOL-4.md §4.1, §5.1): registering and submitting. Each check and its
- * refusal code; resubmission returns the same receipt; claims only after their deadline and on
- * the last receipt; the log the notary signs has no fault.
+ * refusal code; resubmission returns the same receipt; the log the notary signs has no fault.
+ * Claims, in their two steps, are claims.test.ts's.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { toHex } from '../../../src/core/commit/bytes.js'
-import { encodeHeader, FLAG, signHeader } from '../../../src/core/notary/header.js'
+import { encodeHeader, signHeader } from '../../../src/core/notary/header.js'
 import { checkReceiptLog } from '../../../src/core/notary/log.js'
 import { receiptSignatureValid } from '../../../src/core/notary/receipt.js'
 import { A, B, DOMAIN, NOTARY, keys, submission } from './helpers.js'
@@ -79,24 +79,6 @@ describe('submitting (PROTOCOL-4.md §5.1, NOTARY.md §7.5)', () => {
     expect(code(f.notary.submit(encodeHeader(a1.header), changed, FROM_A))).toBe('deposit')
     expect(code(put(a1))).toBe('receipt')
     expect(code(put(sub(0, 1, { size: 77 })))).toBe('place-taken')
-  })
-
-  it('a claim: "not before" its deadline; newer receipts while it has not seen the last; receipted after both', () => {
-    f = fixture()
-    registered(f)
-    receiptOf(put(sub(0, 1)))
-    const D = T0 + 60_000
-    const claim = sub(1, 1, { flags: FLAG.stop | FLAG.claim, deadline: D, seen: 0 })
-    expect(put(claim, FROM_B)).toEqual({ kind: 'newer', receipts: f.notary.store.receipts(G, 1) })
-    const fresh = sub(1, 1, { flags: FLAG.stop | FLAG.claim, deadline: D, seen: 1 })
-    expect(put(fresh, FROM_B)).toEqual({ kind: 'not-before', time: D + 1 })
-    f.clock.advanceTo(D)
-    expect(put(fresh, FROM_B)).toEqual({ kind: 'not-before', time: D + 1 })
-    f.clock.advanceTo(D + 1)
-    expect(receiptOf(put(fresh, FROM_B))).toMatchObject({ index: 2, time: D + 1 })
-    const seenTooFar = sub(0, 2, { flags: FLAG.stop | FLAG.claim, deadline: 0, seen: 9 })
-    expect(put(seenTooFar)).toMatchObject({ kind: 'refused', code: 'claim-seen' })
-    expect(checkReceiptLog(DOMAIN, f.notary.store.receipts(G, 0), NOTARY.publicKey).faults).toEqual([])
   })
 
   it('a header signed by the sender at a receipted place with another hash is refused (one header per place)', () => {
