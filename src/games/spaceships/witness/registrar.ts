@@ -15,6 +15,11 @@ import { paddingFloorOfBytes } from './submission.js'
 /** PROTOCOL-4.md §9: the margin added to every witnessed deadline. */
 export const WITNESS_MARGIN_MS = 10_000
 
+/**
+ * The envelope receipts of a log. Claim receipts (kind 4, PROTOCOL-4.md §4.4) are not among them:
+ * a claim request is neither a stop (the stop is its envelope, receipted after it) nor an answer
+ * to one, nor an acknowledgement of anything, so sealing and complaints never read them.
+ */
 const envelopeReceipts = (log: readonly Receipt[]) =>
   log.flatMap((r) => (r.kind === 'envelope' ? [{ r, h: r.header }] : []))
 
@@ -22,7 +27,9 @@ const envelopeReceipts = (log: readonly Receipt[]) =>
  * PROTOCOL-4.md §4.6: when the log shows the game over: an end-step receipt of each side (the later
  * one's time); or, after the first receipted stop, the other side's next receipt (its answer) or the
  * answer step's deadline counted from the stop's receipt with the whole reserve, which is never
- * earlier than the true one (a seal a little late is harmless, an early one is a fault).
+ * earlier than the true one (a seal a little late is harmless, an early one is a fault). For a
+ * witnessed claim that is counted from the stop's envelope receipt, not from its claim receipt,
+ * which comes before it: later, so never early.
  */
 export function sealTime(log: readonly Receipt[], terms: Terms): number | undefined {
   const all = envelopeReceipts(log)
@@ -33,6 +40,15 @@ export function sealTime(log: readonly Receipt[], terms: Terms): number | undefi
   const answer = all.find(({ r, h }) => h.sender !== stop.h.sender && r.index > stop.r.index)
   if (answer !== undefined) return answer.r.time
   return stop.r.time + Math.max(terms.replyMs, terms.turnMs) + (terms.reserveMs ?? 0) + WITNESS_MARGIN_MS
+}
+
+/**
+ * PROTOCOL-4.md §5.3: a complaint about envelope receipt `index` is in time only before any
+ * envelope of the complainant after it (which would acknowledge it). A claim request is not an
+ * envelope and acknowledges nothing, so a claim receipt of the complainant does not end it.
+ */
+export function complaintInTime(log: readonly Receipt[], index: number, complainant: 0 | 1): boolean {
+  return !envelopeReceipts(log).some(({ r, h }) => h.sender === complainant && r.index > index)
 }
 
 export const spaceshipsRegistrar: Registrar = {
@@ -79,9 +95,7 @@ export const spaceshipsRegistrar: Registrar = {
             constantTimeEqual(envelopeHash(envelope.subarray(0, envelope.length - 64)), h.envelopeHash)
           )
         },
-        // PROTOCOL-4.md §5.3: only before any envelope of the complainant after the one complained of.
-        complaintInTime: (log, index, complainant) =>
-          !envelopeReceipts(log).some(({ r, h }) => h.sender === complainant && r.index > index),
+        complaintInTime,
         sealWhen: (log) => sealTime(log, terms),
       },
     }
