@@ -1,12 +1,13 @@
 /**
  * Builds protocol/vectors/notary.json (NOTARY.md §10) from fixed seeds and fixed randomness: the
  * keys and their X25519 forms, a deposit with every intermediate value, a submission header, a
- * genesis, an envelope and a seal receipt signed by a fixed notary key, and a complaint with its
- * proof. `UPDATE_VECTORS=1 npx vitest run test/core/notary/vectors.test.ts` rewrites the file.
+ * genesis, an envelope and a seal receipt signed by a fixed notary key, a complaint with its
+ * proof, and A's claim request with its claim receipt. `UPDATE_VECTORS=1 npx vitest run test/core/notary/vectors.test.ts` rewrites the file.
  */
 import { concatBytes, fromHex, toHex, utf8 } from '../../../src/core/commit/bytes.js'
 import { tag, taggedHash } from '../../../src/core/commit/hash.js'
 import { keyPairFromSecret } from '../../../src/core/commit/keys.js'
+import { encodeClaim, encodeUnsignedClaim, signClaim } from '../../../src/core/notary/claim.js'
 import { encodeComplaint, makeComplaint } from '../../../src/core/notary/complaint.js'
 import { depositHash, depositInfo, depositParts, sealDeposit } from '../../../src/core/notary/deposit.js'
 import type { NotaryDomain } from '../../../src/core/notary/domain.js'
@@ -110,6 +111,18 @@ export function notaryVectors(): Record<string, unknown> {
   })
   const proof = ok(proveDh(D, B.secretKey, parts.wraps[0].enc))
   const complaint = ok(makeComplaint(D, B, { game, sender: 1, index: 1, deposit }))
+  // PROTOCOL-4.md §4.4 step 1: A asks to claim at its next place (seq 2) having seen receipt 1;
+  // receipted at index 2 after the deadline, on another branch than the seal's.
+  const unsignedClaim = { game, sender: 0 as const, seq: 2, deadline: t0 + 60_000, seen: 1 }
+  const claim = signClaim(D, A, unsignedClaim)
+  const claimReceipt = signReceipt(D, N, {
+    kind: 'claim',
+    game,
+    index: 2,
+    prev: receiptHash(D, envelopeReceipt),
+    time: t0 + 60_001,
+    claim,
+  })
   return {
     about: 'NOTARY.md §10: every value in hex; recompute each from the inputs above it.',
     domain: D,
@@ -161,6 +174,25 @@ export function notaryVectors(): Record<string, unknown> {
       x25519Dh: toHex(proof.dh),
       proof: toHex(proof.proof),
       complaint: toHex(encodeComplaint(complaint)),
+    },
+    claim: {
+      about:
+        "A's claim request (NOTARY.md §3.3) for its stop at seq 2, having seen the envelope receipt 1, and its claim receipt at index 2, chained to receipt 1 (the log genesis, envelope, claim: not the seal's)",
+      fields: {
+        sender: unsignedClaim.sender,
+        seq: unsignedClaim.seq,
+        deadline: unsignedClaim.deadline,
+        seen: unsignedClaim.seen,
+      },
+      unsigned: toHex(encodeUnsignedClaim(unsignedClaim)),
+      signedMessage: toHex(concatBytes(tag(D.claim), encodeUnsignedClaim(unsignedClaim))),
+      claim: toHex(encodeClaim(claim)),
+      receipt: {
+        index: 2,
+        time: t0 + 60_001,
+        receipt: toHex(claimReceipt),
+        receiptHash: toHex(receiptHash(D, claimReceipt)),
+      },
     },
   }
 }

@@ -1,17 +1,21 @@
 /**
  * protocol/vectors/notary.json (NOTARY.md §10) is exactly what the fixed seeds and randomness
  * give, and each value checks independently: the deposit opens for both players to the envelope,
- * the signatures verify, the proof verifies and discloses X25519(secret, enc), the log is clean.
+ * the signatures verify, the proof verifies and discloses X25519(secret, enc), the log is clean;
+ * the claim request's bytes are its fields in the layout of NOTARY.md §3.3, and its receipt is a
+ * fault-free claim receipt chained to the envelope receipt.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { x25519 } from '@noble/curves/ed25519.js'
+import { ed25519, x25519 } from '@noble/curves/ed25519.js'
 import { describe, expect, it } from 'vitest'
 import { fromHex, toHex } from '../../../src/core/commit/bytes.js'
+import { claimSignatureValid, decodeClaim } from '../../../src/core/notary/claim.js'
 import { complaintSignatureValid, decodeComplaint } from '../../../src/core/notary/complaint.js'
 import { openDeposit } from '../../../src/core/notary/deposit.js'
 import { decodeHeader, headerSignatureValid } from '../../../src/core/notary/header.js'
 import { checkReceiptLog } from '../../../src/core/notary/log.js'
 import { verifyDhProof } from '../../../src/core/notary/proof.js'
+import { decodeReceipt, receiptSignatureValid } from '../../../src/core/notary/receipt.js'
 import { notaryVectors, VECTOR_DOMAIN as D } from './notary-vectors.js'
 
 const DIR = new URL('../../../protocol/vectors/', import.meta.url)
@@ -27,6 +31,13 @@ interface Vectors {
   header: { header: string }
   receipts: Record<'genesis' | 'envelope' | 'seal', { receipt: string }>
   complaint: { x25519Dh: string; dhPointQ: string; proof: string; complaint: string }
+  claim: {
+    fields: { sender: number; seq: number; deadline: number; seen: number }
+    unsigned: string
+    signedMessage: string
+    claim: string
+    receipt: { index: number; time: number; receipt: string; receiptHash: string }
+  }
 }
 
 describe('protocol/vectors/notary.json (NOTARY.md §10)', () => {
@@ -81,5 +92,42 @@ describe('protocol/vectors/notary.json (NOTARY.md §10)', () => {
     )
     const c = decodeComplaint(fromHex(v.complaint.complaint))
     expect(c.ok && complaintSignatureValid(D, c.value, k('B').pub)).toBe(true)
+  })
+
+  it("A's claim request and its claim receipt (PROTOCOL-4.md §4.4, NOTARY.md §3.3): layout, signatures, a clean log", () => {
+    const v = JSON.parse(readFileSync(PATH, 'utf8')) as Vectors
+    const pub = (n: 'A' | 'notary') => fromHex(v.keys[n].ed25519Public)
+    const { fields } = v.claim
+    // The layout, written out by hand: u8 4 ‖ game ‖ u8 sender ‖ u16 seq ‖ u64 deadline ‖ u32 seen.
+    const hex = (n: number, bytes: number) => n.toString(16).padStart(2 * bytes, '0')
+    const unsigned = `04${v.game}${hex(fields.sender, 1)}${hex(fields.seq, 2)}${hex(fields.deadline, 8)}${hex(fields.seen, 4)}`
+    expect(v.claim.unsigned).toBe(unsigned)
+    // tag(claim) = u8 len ‖ "spaceships/4/claim" (NOTARY.md §1), then the 48 bytes.
+    const tagHex = hex(D.claim.length, 1) + Buffer.from(D.claim, 'ascii').toString('hex')
+    expect(v.claim.signedMessage).toBe(tagHex + unsigned)
+    expect(v.claim.claim.length).toBe(2 * 112)
+    expect(v.claim.claim.startsWith(unsigned)).toBe(true)
+    const sig = fromHex(v.claim.claim).subarray(48)
+    expect(ed25519.verify(sig, fromHex(v.claim.signedMessage), pub('A'))).toBe(true)
+    const c = decodeClaim(fromHex(v.claim.claim))
+    expect(
+      c.ok && { sender: c.value.sender, seq: c.value.seq, deadline: c.value.deadline, seen: c.value.seen },
+    ).toEqual(fields)
+    expect(c.ok && claimSignatureValid(D, c.value, pub('A'))).toBe(true)
+    // The receipt: kind 4 at index seen + 1, time above the deadline, its body the claim's 112 bytes.
+    const r = decodeReceipt(fromHex(v.claim.receipt.receipt))
+    expect(r.ok && receiptSignatureValid(D, r.value, pub('notary'))).toBe(true)
+    expect(r.ok && r.value).toMatchObject({ kind: 'claim', index: fields.seen + 1, time: v.claim.receipt.time })
+    expect(v.claim.receipt.time).toBeGreaterThan(fields.deadline)
+    const body = v.claim.receipt.receipt.slice(2 * (1 + 1 + 32 + 4 + 32 + 8), -2 * 64)
+    expect(body).toBe(v.claim.claim)
+    const log = checkReceiptLog(
+      D,
+      [v.claim.receipt, v.receipts.genesis, v.receipts.envelope].map((x) => fromHex(x.receipt)),
+      pub('notary'),
+      { playerKeys: [pub('A'), fromHex(v.keys.B.ed25519Public)] },
+    )
+    expect(log).toMatchObject({ sealed: false, faults: [], gaps: [], setAside: [] })
+    expect(log.chain.map((x) => x.kind)).toEqual(['genesis', 'envelope', 'claim'])
   })
 })
