@@ -58,7 +58,8 @@ export interface Submission {
 
 /**
  * The submission of `sealed` (this side's envelope, `seq >= 1`): its deposit and its signed header.
- * `claim` gives the deadline `D` claimed and the last receipt index held (PROTOCOL-4.md §4.4).
+ * For a claim stop, `claim` gives its claim receipt's `deadline` and, as `seen`, that claim receipt's
+ * index (PROTOCOL-4.md §4.4 step 2, NOTARY.md §3.2): the notary refuses any other (claim-unrequested).
  */
 export function submissionOf(o: {
   readonly keys: KeyPair
