@@ -37,7 +37,9 @@ const MAP: Record<string, readonly string[]> = {
   [`${S}/rules`]: [],
   [`${S}/protocol`]: ['core/transcript', 'core/wire', 'core/commit', `${S}/rules`],
   [`${S}/referee`]: [`${S}/rules`],
-  [`${S}/verify`]: [`${S}/protocol`, `${S}/rules`, 'core/notary'],
+  // A witnessed game's clock: the margin and the seal rule of PROTOCOL-4.md §4.6, §9, one definition
+  // that the notary's registrar applies when it seals and the verifier when it decides (SPEC §12.7a).
+  [`${S}/verify`]: [`${S}/protocol`, `${S}/rules`, 'core/notary', `${S}/witness/registrar.ts`],
   // Only the message types of the protocol layer.
   [`${S}/knowledge`]: [`${S}/protocol/messages.ts`, `${S}/rules`],
   [`${S}/session`]: ['core/session', 'core/log', `${S}/verify`, `${S}/protocol`, `${S}/knowledge`, `${S}/rules`],

@@ -39,6 +39,32 @@ export function provisionalNote(v: Verdict & { status: 'abandoned' | 'resigned' 
   return `provisional: it rests on ${holder}'s ${v.how === 'no-reveal' ? 'reveal' : 'stop'} being absent from these files; ${holder}'s own file, or its node met again, can turn it into ${could}, never into an offence`
 }
 
+/** How a side abandoned (SPEC §12.7 rules 6 and 7; PROTOCOL-4.md §4.4 rules 5 and 8). */
+function abandonedHow(v: Verdict & { status: 'abandoned' }): string {
+  switch (v.how) {
+    case 'time':
+      return `${v.by} lost on time`
+    case 'no-reveal':
+      return 'its reveal is not in these files'
+    case 'stopped':
+      return v.witnessed === undefined ? 'stopped while owing its envelope' : 'stopped of its own accord'
+  }
+}
+
+/**
+ * PROTOCOL-4.md §4.1, §4.4: what a witnessed game's verdict rests on, in one line: results 5, 6
+ * and 8 on the notary's receipts, final unless it signs a conflicting one; an outage or a notary
+ * fault decides it as unwitnessed; result 9 waits for the seal.
+ */
+export function witnessedLine(v: Verdict): string | undefined {
+  if (v.status === 'unreadable' || v.witnessed === undefined) return undefined
+  const w = v.witnessed
+  if (w.unwitnessed !== undefined) return `witnessed, decided as unwitnessed: ${w.unwitnessed}`
+  if (w.final) return `witnessed: decided by the notary's receipts, final unless the notary signs a conflicting receipt`
+  if (w.result === 9 && !w.sealed) return 'witnessed: provisional until the notary seals its log'
+  return undefined
+}
+
 /** The verdict in one line (several transcripts at once) or a few (one game). */
 export function verdictLine(v: Verdict): string {
   switch (v.status) {
@@ -49,7 +75,7 @@ export function verdictLine(v: Verdict): string {
     case 'offence':
       return `offence by ${v.offence.offender}: ${v.offence.class} in turn ${v.offence.turn} (${v.offence.rule}): ${v.offence.offender} forfeits, ${v.winner} wins`
     case 'abandoned':
-      return `abandoned by ${v.by} in turn ${v.turn} (${v.how === 'stopped' ? 'stopped while owing its envelope' : 'its reveal is not in these files'}): ${v.winner} wins${v.provisional ? ', provisionally' : ''}`
+      return `abandoned by ${v.by} in turn ${v.turn} (${abandonedHow(v)}): ${v.winner} wins${v.provisional ? ', provisionally' : ''}`
     case 'adjudicated': {
       const who = v.stoppedBy.length === 0 ? 'both revealed' : `stopped by ${v.stoppedBy.join(' and ')}`
       const due = v.due === undefined ? '' : ` while ${v.due} owed its next envelope`
@@ -73,6 +99,8 @@ export function renderVerdict(v: Verdict): string {
   }
   if (v.status === 'abandoned' || v.status === 'adjudicated') lines.push(`  ${v.detail}`)
   if ((v.status === 'abandoned' || v.status === 'resigned') && v.provisional) lines.push(`  ${provisionalNote(v)}`)
+  const witnessed = witnessedLine(v)
+  if (witnessed !== undefined) lines.push(`  ${witnessed}`)
   if (v.status !== 'unreadable') {
     if (v.game !== undefined) lines.push(`  game ${v.game}`)
     const shown = v.notes.slice(0, 8)

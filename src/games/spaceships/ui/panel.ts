@@ -252,6 +252,11 @@ export function outcomeLine(v: Verdict, me: Role): string {
         : `Your opponent cheated (${v.offence.class} in turn ${v.offence.turn}): you win by forfeit.`
     case 'abandoned': {
       const settle = v.provisional ? ` ${PROVISIONAL_NOTE}` : ''
+      // PROTOCOL-4.md §4.4 rule 5: the notary's receipts show the owed step's deadline passed before the claim.
+      if (v.how === 'time')
+        return v.by === me
+          ? `You lost on time in turn ${v.turn}: your move was not receipted by its deadline, and your opponent claimed.`
+          : `Your opponent (${them}) lost on time in turn ${v.turn}: its move was not receipted by its deadline. You win.`
       if (v.how === 'no-reveal') {
         return v.by === me
           ? `Your reveal is not in this transcript: your opponent claims the win.${settle}`
@@ -295,7 +300,7 @@ export function endedInTurn(v: Verdict): string | undefined {
     case 'adjudicated':
       return stoppedIn(v.stopTurn)
     case 'abandoned':
-      return stoppedIn(v.turn)
+      return v.how === 'time' ? `lost on time in turn ${v.turn}` : stoppedIn(v.turn)
     case 'resigned':
       return `resigned in turn ${v.turn}`
     default:

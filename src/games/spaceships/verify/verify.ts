@@ -17,12 +17,37 @@ import type { Ruleset } from '../rules/ruleset.js'
 import { type ProtocolOffence, firstOffence } from './offence.js'
 import { type SideReplay, playCommitted, replaySide } from './replay.js'
 import { walk } from './walk.js'
+import { WITNESS_MARGIN_MS } from '../witness/registrar.js'
+import { decideWitnessed, isoTime, stepMs, witnessedPrelude } from './witnessed.js'
+
+/**
+ * A witnessed game's verdict (SPEC §12.7a, PROTOCOL-4.md §4.4): which result decided it, and, when
+ * it was decided as unwitnessed, why.
+ */
+export interface WitnessedMark {
+  /** The notary's key (A's terms), base64url. */
+  readonly notary: string
+  /**
+   * PROTOCOL-4.md §4.4's result that decided (1 offence, 2 gap, 3 no game, 4 complete, 5 lost on
+   * time, 6 resigned, 7 outage, 8 abandoned, 9 incomplete); undefined when a notary fault voided
+   * the witnessed decision.
+   */
+  readonly result: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | undefined
+  /** Why the game was decided as unwitnessed (version 3's rules 5 to 9), when it was: an outage or a notary fault. */
+  readonly unwitnessed: string | undefined
+  /** The notary's log in these files is sealed (§4.6): until then result 9 is provisional. */
+  readonly sealed: boolean
+  /** Results 5, 6 and 8 rest on the receipts up to s0's position alone: final unless the notary signs a conflicting receipt (§4.1). */
+  readonly final: boolean
+}
 
 interface Common {
   /** The game id, base64url, when the files name one. */
   readonly game: string | undefined
   /** Lines set aside and envelopes missing: what the verdict did not rest on. */
   readonly notes: readonly string[]
+  /** A witnessed game's (PROTOCOL-4.md §4.4); absent for an unwitnessed game. */
+  readonly witnessed?: WitnessedMark
 }
 
 export type Verdict =
@@ -45,8 +70,14 @@ export type Verdict =
   | (Common & {
       readonly status: 'abandoned'
       readonly by: Role
-      /** `stopped`: stopped of its own accord while it owed the next envelope (SPEC §12.7, 6); `no-reveal`: never revealed after the other's claim (7). */
-      readonly how: 'stopped' | 'no-reveal'
+      /**
+       * `stopped`: stopped of its own accord while it owed the next envelope (SPEC §12.7, 6), or, in
+       * a witnessed game, `s0` was a stop of its own accord that claims nothing the receipts show
+       * (PROTOCOL-4.md §4.4 rule 8); `no-reveal`: never revealed after the other's claim (7);
+       * `time`: a witnessed game lost on time, the other side's claim receipted after the owed
+       * step's deadline (PROTOCOL-4.md §4.4 rule 5).
+       */
+      readonly how: 'stopped' | 'no-reveal' | 'time'
       readonly turn: number
       readonly winner: Role
       /** The other side's claim, when it made one. */
@@ -155,51 +186,83 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
     replays[r] = rep
     if (rep.offence !== undefined) offences.push(rep.offence)
   }
-  // PROTOCOL-4.md §4.1: a witnessed game's receipts, checked as one log (faults against the notary).
+  // PROTOCOL-4.md §4.1, §4.4: a witnessed game's receipts, read as one log (faults against the
+  // notary), with each stop's position in it.
   const receipts = ev.receipts ?? []
+  const prelude = terms.notary !== undefined && state.version === 4 ? witnessedPrelude(ev, state, terms) : undefined
   const witness =
     terms.notary !== undefined
-      ? witnessNotes(receipts, terms.notary, state.game)
+      ? prelude === undefined
+        ? []
+        : witnessNotes(prelude.log.report, terms.notary)
       : receipts.length > 0
         ? [`${receipts.length} receipt lines in a game whose terms name no notary, set aside (SPEC §11)`]
         : []
   const allNotes = [...notes, ...witness, ...w.gaps.map((g) => `missing: ${g}`)]
   const out = { game, notes: allNotes }
+  // SPEC §12.7a: every verdict of a witnessed game says which of PROTOCOL-4.md §4.4's results
+  // decided it, and why it was decided as unwitnessed when it was.
+  const notary = terms.notary
+  const mark = (v: Verdict, result: WitnessedMark['result'], unwitnessed?: string): Verdict =>
+    prelude === undefined || notary === undefined || v.status === 'unreadable'
+      ? v
+      : {
+          ...v,
+          witnessed: {
+            notary: toBase64url(notary),
+            result,
+            unwitnessed,
+            sealed: prelude.log.sealed,
+            final: result === 5 || result === 6 || result === 8,
+          },
+        }
   // 3, a refusal, before 1 and 2: it ends the game before it begins, and envelopes after it belong
   // to no game, so what they name is no gap of the game and what they hold convicts nobody (SPEC
   // §12.7). B's refusal is decided above, before the walk; A's here. Only A's equivocation at the
   // refusal's own place (seq 1) is an offence of the game.
   if (state.schedule.refused) {
     const atRefusal = firstOffence(ev.offences.filter((o) => o.offender === 'A' && o.seq === 1))
-    if (atRefusal !== undefined) return { ...out, status: 'offence', offence: atRefusal, winner: 'B' }
-    return {
-      ...out,
-      status: 'incomplete',
-      reason: 'refused',
-      detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})`,
-    }
+    if (atRefusal !== undefined) return mark({ ...out, status: 'offence', offence: atRefusal, winner: 'B' }, 1)
+    return mark(
+      {
+        ...out,
+        status: 'incomplete',
+        reason: 'refused',
+        detail: `no game: A refused B's hello (${logs.A.refuse?.reason ?? ''}: ${logs.A.refuse?.detail ?? ''})`,
+      },
+      3,
+    )
   }
   // 1. A proven offence stands whatever else the files hold.
   const offence = firstOffence(offences)
-  if (offence !== undefined) return { ...out, status: 'offence', offence, winner: otherRole(offence.offender) }
+  if (offence !== undefined) return mark({ ...out, status: 'offence', offence, winner: otherRole(offence.offender) }, 1)
   // 2. Missing evidence the chains prove to exist.
   const gaps = [...ev.gaps, ...w.gaps]
   if (gaps.length > 0)
-    return {
-      ...out,
-      status: 'incomplete',
-      reason: 'gap',
-      detail: `these files lack ${gaps[0] ?? ''}; the other player's file may hold it`,
-    }
+    return mark(
+      {
+        ...out,
+        status: 'incomplete',
+        reason: 'gap',
+        detail: `these files lack ${gaps[0] ?? ''}; the other player's file may hold it`,
+      },
+      2,
+    )
+  // 2, witnessed (PROTOCOL-4.md §4.4): a receipt missing below s0's position, or an envelope a
+  // receipt there names and the files lack: filling it could move s0 or admit the owed envelope.
+  if (prelude?.gap !== undefined) return mark({ ...out, status: 'incomplete', reason: 'gap', detail: prelude.gap }, 2)
   // 3. No game.
   for (const r of INDEX_ROLE)
     if (logs[r].setup === undefined)
-      return {
-        ...out,
-        status: 'incomplete',
-        reason: 'no-game',
-        detail: `no game: ${r} never committed its setup${state.stops[otherRole(r)] !== undefined ? ` (${otherRole(r)} stopped waiting)` : ''}`,
-      }
+      return mark(
+        {
+          ...out,
+          status: 'incomplete',
+          reason: 'no-game',
+          detail: `no game: ${r} never committed its setup${state.stops[otherRole(r)] !== undefined ? ` (${otherRole(r)} stopped waiting)` : ''}`,
+        },
+        3,
+      )
   const end = state.schedule.end
   const a = replays.A
   const b = replays.B
@@ -207,125 +270,200 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   if (end !== undefined && a !== undefined && b !== undefined) {
     const played = playCommitted(state.ruleset, a, b)
     if (played !== undefined)
-      return {
-        ...out,
-        status: 'complete',
-        reason: end.reason,
-        turn: end.turn,
-        scores: played.scores,
-        // Version 4 (SPEC §12.7, after rule 4): an accepted offer is a draw, whatever the scores.
-        winner: end.reason === 'agreed-draw' ? 'draw' : winnerOf(played.scores),
+      return mark(
+        {
+          ...out,
+          status: 'complete',
+          reason: end.reason,
+          turn: end.turn,
+          scores: played.scores,
+          // Version 4 (SPEC §12.7, after rule 4): an accepted offer is a draw, whatever the scores.
+          winner: end.reason === 'agreed-draw' ? 'draw' : winnerOf(played.scores),
+        },
+        4,
+      )
+  }
+  if (prelude !== undefined) {
+    // PROTOCOL-4.md §4.4: a notary fault at or below s0's position (without s0, anywhere) voids the
+    // witnessed decision; the game is decided as unwitnessed, and the verdict names the fault.
+    const f = prelude.voidedBy
+    if (f !== undefined) {
+      const why = `a notary fault at receipt ${f.index} (${f.kind}: ${f.detail}) voids the witnessed decision`
+      return mark(unwitnessedRules(`decided as unwitnessed: ${why} (PROTOCOL-4.md §4.1, §4.4)`), undefined, why)
+    }
+    const r = decideWitnessed(prelude, ev, w.steps, { due: state.due(), turn: state.schedule.turn }, terms)
+    const turn = r.kind === 'gap' ? state.schedule.turn : r.cut.turn
+    switch (r.kind) {
+      case 'gap':
+        return mark({ ...out, status: 'incomplete', reason: 'gap', detail: r.detail }, 2)
+      case 'lost-on-time': {
+        const X = r.s0.side
+        const Y = otherRole(X)
+        const { due, deadline, start, seq } = r.cut
+        const reserve = r.cut.reserveLeft[Y]
+        return mark(
+          {
+            ...out,
+            status: 'abandoned',
+            by: Y,
+            how: 'time',
+            turn,
+            winner: X,
+            claimedBy: X,
+            provisional: false,
+            detail: `${Y} owed its ${due?.parts.join('+') ?? ''} of turn ${due?.turn ?? turn} (its envelope ${seq}) by ${isoTime(deadline ?? 0)} (made due at ${isoTime(start ?? 0)}, ${stepMs(terms, due?.deadline ?? 'reply')} ms for the step, ${reserve} ms of reserve left, ${WITNESS_MARGIN_MS} ms of margin); ${X}'s claim was receipted at ${isoTime(r.claim.time)} (receipt ${r.claim.index}): ${Y} lost on time (PROTOCOL-4.md §4.4 rule 5)`,
+          },
+          5,
+        )
       }
+      case 'resigned': {
+        const X = r.s0.side
+        return mark({ ...out, status: 'resigned', by: X, turn, winner: otherRole(X), provisional: false }, 6)
+      }
+      case 'outage':
+        return mark(unwitnessedRules(`decided as unwitnessed: ${r.why}`), 7, r.why)
+      case 'abandoned': {
+        const X = r.s0.side
+        const Y = otherRole(X)
+        const theirs = prelude.stops.find((s) => s.side === Y)
+        return mark(
+          {
+            ...out,
+            status: 'abandoned',
+            by: X,
+            how: 'stopped',
+            turn,
+            winner: Y,
+            claimedBy: theirs !== undefined && !theirs.answers ? Y : undefined,
+            provisional: false,
+            detail: r.detail,
+          },
+          8,
+        )
+      }
+      case 'no-claim':
+        return mark({ ...out, status: 'incomplete', reason: 'no-claim', detail: r.detail }, 9)
+    }
   }
-  const turn = state.schedule.turn
-  // A stop is read by fact, whatever its reason code (SPEC §6.5, §12.7): it answers the other
-  // side's stop when its ack binds that stop, and otherwise the sender stopped of its own accord.
-  const ownAccord = (r: Role): boolean => {
-    const mine = state.stops[r]
-    const theirs = state.stops[otherRole(r)]
-    if (mine === undefined) return false
-    return theirs === undefined || mine.envelope.ack === undefined || toBase64url(mine.envelope.ack) !== theirs.id
-  }
-  // 5. A resignation made of the resigner's own accord. Two that crossed (neither answers the
-  // other) are both players giving up: neither loses more than the other, and rule 8 scores the
-  // committed turns. One resignation is provisional while the winner's stop is not held: it may
-  // be a resignation that crossed it.
-  const resigners = INDEX_ROLE.filter((r) => logs[r].stop?.reason === 'resignation' && ownAccord(r))
-  const resigner = resigners.length === 1 ? resigners[0] : undefined
-  if (resigner !== undefined)
+  return unwitnessedRules()
+
+  /**
+   * Version 3's rules 5 to 9 (SPEC §12.7) on the envelopes held: an unwitnessed game's, and a
+   * witnessed game's decided as unwitnessed (PROTOCOL-4.md §4.4 rule 7, or a voiding notary fault),
+   * with the note that says why.
+   */
+  function unwitnessedRules(note?: string): Verdict {
+    const o = note === undefined ? out : { ...out, notes: [...out.notes, note] }
+    const turn = state.schedule.turn
+    // A stop is read by fact, whatever its reason code (SPEC §6.5, §12.7): it answers the other
+    // side's stop when its ack binds that stop, and otherwise the sender stopped of its own accord.
+    const ownAccord = (r: Role): boolean => {
+      const mine = state.stops[r]
+      const theirs = state.stops[otherRole(r)]
+      if (mine === undefined) return false
+      return theirs === undefined || mine.envelope.ack === undefined || toBase64url(mine.envelope.ack) !== theirs.id
+    }
+    // 5. A resignation made of the resigner's own accord. Two that crossed (neither answers the
+    // other) are both players giving up: neither loses more than the other, and rule 8 scores the
+    // committed turns. One resignation is provisional while the winner's stop is not held: it may
+    // be a resignation that crossed it.
+    const resigners = INDEX_ROLE.filter((r) => logs[r].stop?.reason === 'resignation' && ownAccord(r))
+    const resigner = resigners.length === 1 ? resigners[0] : undefined
+    if (resigner !== undefined)
+      return {
+        ...o,
+        status: 'resigned',
+        by: resigner,
+        turn,
+        winner: otherRole(resigner),
+        provisional: state.stops[otherRole(resigner)] === undefined,
+      }
+    const stoppedFirst = (r: Role): boolean =>
+      ownAccord(r) && (logs[r].stop?.reason !== 'resignation' || resigners.length === 2)
+    const claimed = (r: Role): boolean => logs[r].stop !== undefined && logs[r].stop.reason !== 'resignation'
+    // 6. The due side stopped of its own accord while it owed the due step.
+    const due = state.due()
+    const last = state.lastPhase
+    // Only a turn's envelopes can be abandoned: a stop carries the reveal the end owes, and a missing setup is no game (3).
+    if (due !== undefined && due.phase === 'turn' && last !== undefined) {
+      const Z = due.sender
+      const stop = state.stops[Z]
+      const ack = stop?.envelope.ack === undefined ? undefined : toBase64url(stop.envelope.ack)
+      if (stop !== undefined && logs[Z].stop?.reason !== 'resignation' && stoppedFirst(Z) && ack === last.id) {
+        const W = otherRole(Z)
+        const claimedBy = stoppedFirst(W) ? W : undefined
+        // Provisional while W's stop is not held: a resignation of W crossing Z's stop would decide it (rule 5).
+        const provisional = state.stops[W] === undefined
+        return {
+          ...o,
+          status: 'abandoned',
+          by: Z,
+          how: 'stopped',
+          turn,
+          winner: W,
+          claimedBy,
+          provisional,
+          detail: `${Z} held ${W}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; ${claimedBy} stopped too`}`,
+        }
+      }
+    }
+    // 7. One side stopped (a claim or an accusation: anything but a resignation) and revealed; the other never revealed.
+    for (const r of INDEX_ROLE) {
+      const other = otherRole(r)
+      if (claimed(r) && logs[r].reveal !== undefined && logs[other].reveal === undefined) {
+        return {
+          ...o,
+          status: 'abandoned',
+          by: other,
+          how: 'no-reveal',
+          turn,
+          winner: r,
+          claimedBy: r,
+          provisional: true,
+          detail: `${r} stopped and revealed, and ${other}'s reveal is not in these files`,
+        }
+      }
+    }
+    // 8. Both revealed before the end: the committed state, scored.
+    if (a !== undefined && b !== undefined) {
+      const played = playCommitted(state.ruleset, a, b)
+      if (played !== undefined) {
+        const stoppedBy = INDEX_ROLE.filter(stoppedFirst)
+        // Whose move was due, said only when the one side that stopped first had sent or held the
+        // last phase envelope (its ack shows it): otherwise envelopes crossed, and the two sides
+        // did not see the same side due.
+        const first = stoppedBy.length === 1 ? stoppedBy[0] : undefined
+        const firstAck = first === undefined ? undefined : state.stops[first]?.envelope.ack
+        const sawLast =
+          last !== undefined &&
+          (last.envelope.sender === first || (firstAck !== undefined && toBase64url(firstAck) === last.id))
+        const owed =
+          first !== undefined && due?.phase === 'turn' && due.sender !== first && sawLast ? due.sender : undefined
+        const who =
+          stoppedBy.length === 0
+            ? 'both sides revealed'
+            : `stopped by ${stoppedBy.join(' and ')}${resigners.length === 2 ? ' (two resignations that crossed)' : ''}`
+        return {
+          ...o,
+          status: 'adjudicated',
+          turn: played.turn,
+          scores: played.scores,
+          winner: winnerOf(played.scores),
+          stopTurn: turn,
+          stoppedBy,
+          due: owed,
+          detail: `${who} in turn ${turn}${owed === undefined ? '' : ` while ${owed} owed its ${due?.parts.join('+') ?? ''}`}; both revealed; nobody is convicted of lateness, since a claim shows only that its sender stopped waiting (SPEC §12.7)`,
+        }
+      }
+    }
+    // 9. Nobody claimed.
+    const owing = due === undefined ? 'nobody' : `${due.sender} owes its ${due.parts.join('+')} of turn ${due.turn}`
     return {
-      ...out,
-      status: 'resigned',
-      by: resigner,
-      turn,
-      winner: otherRole(resigner),
-      provisional: state.stops[otherRole(resigner)] === undefined,
+      ...o,
+      status: 'incomplete',
+      reason: 'no-claim',
+      detail: `the game stopped in turn ${turn} and nobody claimed (${owing})`,
     }
-  const stoppedFirst = (r: Role): boolean =>
-    ownAccord(r) && (logs[r].stop?.reason !== 'resignation' || resigners.length === 2)
-  const claimed = (r: Role): boolean => logs[r].stop !== undefined && logs[r].stop.reason !== 'resignation'
-  // 6. The due side stopped of its own accord while it owed the due step.
-  const due = state.due()
-  const last = state.lastPhase
-  // Only a turn's envelopes can be abandoned: a stop carries the reveal the end owes, and a missing setup is no game (3).
-  if (due !== undefined && due.phase === 'turn' && last !== undefined) {
-    const Z = due.sender
-    const stop = state.stops[Z]
-    const ack = stop?.envelope.ack === undefined ? undefined : toBase64url(stop.envelope.ack)
-    if (stop !== undefined && logs[Z].stop?.reason !== 'resignation' && stoppedFirst(Z) && ack === last.id) {
-      const W = otherRole(Z)
-      const claimedBy = stoppedFirst(W) ? W : undefined
-      // Provisional while W's stop is not held: a resignation of W crossing Z's stop would decide it (rule 5).
-      const provisional = state.stops[W] === undefined
-      return {
-        ...out,
-        status: 'abandoned',
-        by: Z,
-        how: 'stopped',
-        turn,
-        winner: W,
-        claimedBy,
-        provisional,
-        detail: `${Z} held ${W}'s ${last.envelope.parts.map((p) => p.t).join('+')} (its own acknowledgement shows it) and stopped instead of sending its ${due.parts.join('+')}${claimedBy === undefined ? '' : `; ${claimedBy} stopped too`}`,
-      }
-    }
-  }
-  // 7. One side stopped (a claim or an accusation: anything but a resignation) and revealed; the other never revealed.
-  for (const r of INDEX_ROLE) {
-    const o = otherRole(r)
-    if (claimed(r) && logs[r].reveal !== undefined && logs[o].reveal === undefined) {
-      return {
-        ...out,
-        status: 'abandoned',
-        by: o,
-        how: 'no-reveal',
-        turn,
-        winner: r,
-        claimedBy: r,
-        provisional: true,
-        detail: `${r} stopped and revealed, and ${o}'s reveal is not in these files`,
-      }
-    }
-  }
-  // 8. Both revealed before the end: the committed state, scored.
-  if (a !== undefined && b !== undefined) {
-    const played = playCommitted(state.ruleset, a, b)
-    if (played !== undefined) {
-      const stoppedBy = INDEX_ROLE.filter(stoppedFirst)
-      // Whose move was due, said only when the one side that stopped first had sent or held the
-      // last phase envelope (its ack shows it): otherwise envelopes crossed, and the two sides
-      // did not see the same side due.
-      const first = stoppedBy.length === 1 ? stoppedBy[0] : undefined
-      const firstAck = first === undefined ? undefined : state.stops[first]?.envelope.ack
-      const sawLast =
-        last !== undefined &&
-        (last.envelope.sender === first || (firstAck !== undefined && toBase64url(firstAck) === last.id))
-      const owed =
-        first !== undefined && due?.phase === 'turn' && due.sender !== first && sawLast ? due.sender : undefined
-      const who =
-        stoppedBy.length === 0
-          ? 'both sides revealed'
-          : `stopped by ${stoppedBy.join(' and ')}${resigners.length === 2 ? ' (two resignations that crossed)' : ''}`
-      return {
-        ...out,
-        status: 'adjudicated',
-        turn: played.turn,
-        scores: played.scores,
-        winner: winnerOf(played.scores),
-        stopTurn: turn,
-        stoppedBy,
-        due: owed,
-        detail: `${who} in turn ${turn}${owed === undefined ? '' : ` while ${owed} owed its ${due?.parts.join('+') ?? ''}`}; both revealed; nobody is convicted of lateness, since a claim shows only that its sender stopped waiting (SPEC §12.7)`,
-      }
-    }
-  }
-  // 9. Nobody claimed.
-  const owing = due === undefined ? 'nobody' : `${due.sender} owes its ${due.parts.join('+')} of turn ${due.turn}`
-  return {
-    ...out,
-    status: 'incomplete',
-    reason: 'no-claim',
-    detail: `the game stopped in turn ${turn} and nobody claimed (${owing})`,
   }
 }
 

@@ -10,12 +10,25 @@ import { INDEX_ROLE, type Role, type Terms, otherRole } from '../protocol/messag
 import type { Evidence } from './evidence.js'
 import { GameState, isStopEnvelope } from './game.js'
 import { type ProtocolOffence, STAGE } from './offence.js'
+import type { Due } from './schedule.js'
+
+/**
+ * One phase envelope the walk applied, with the step of the schedule it filled and the turn in
+ * play before it: a witnessed game's cut walk (PROTOCOL-4.md §4.4) is a prefix of these.
+ */
+export interface WalkStep {
+  readonly sealed: SealedEnvelope
+  readonly due: Due
+  readonly turn: number
+}
 
 /** What the walk of the schedule over the evidence found (SPEC §12.3). */
 export interface Walk {
   readonly state: GameState
   readonly offences: ProtocolOffence[]
   readonly gaps: string[]
+  /** The phase envelopes after the hellos that were applied without an offence, in walk order. */
+  readonly steps: readonly WalkStep[]
 }
 
 /** SPEC §12.3: walks the schedule over both chains, then takes each side's stop. */
@@ -24,6 +37,7 @@ export function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB:
   const state = new GameState(terms, game, helloA, helloB)
   const offences: ProtocolOffence[] = []
   const gaps: string[] = []
+  const steps: WalkStep[] = []
   const at: Record<Role, number> = { A: 1, B: 1 }
   let ended = false
   /**
@@ -81,6 +95,7 @@ export function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB:
     }
     const s = entry.sealed
     if (isStopEnvelope(s) || ackMissing(s)) break
+    const turn = state.schedule.turn
     const bad = state.applyPhase(s)
     if (bad !== undefined) {
       // The offending envelope is taken: what its sender sent after it (its stop and reveal, which
@@ -90,6 +105,7 @@ export function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB:
       ended = true
       break
     }
+    steps.push({ sealed: s, due, turn })
     at[X]++
   }
   // After the walk: each side's next envelope may only be its stop, and nothing may follow it.
@@ -150,7 +166,7 @@ export function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB:
         seq: after.kind === 'envelope' ? after.sealed.envelope.seq : after.seq,
       })
   }
-  return { state, offences, gaps }
+  return { state, offences, gaps, steps }
 }
 
 /** SPEC §5.1: an acknowledgement never goes back past the sender's previous one. */
