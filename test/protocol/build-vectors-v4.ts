@@ -9,7 +9,7 @@ import { seededSecrets } from '../../src/core/commit/secrets.js'
 import { SEED_BYTES, SideSecrets } from '../../src/games/spaceships/protocol/commitments.js'
 import { TRANSCRIPTS } from '../../src/games/spaceships/protocol/file.js'
 import { transcriptHeader } from '../../src/core/transcript/file.js'
-import type { Part } from '../../src/games/spaceships/protocol/messages.js'
+import type { Part, Terms } from '../../src/games/spaceships/protocol/messages.js'
 import { FACE_NEIGHBOURS, formatCell } from '../../src/games/spaceships/rules/coords.js'
 import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
 import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
@@ -23,6 +23,7 @@ import {
   recordText,
 } from '../../src/games/spaceships/session/strategy.js'
 import { SETUP_B } from '../helpers.js'
+import { witnessedVectors } from './build-vectors-witnessed.js'
 
 type Play = (
   name: string,
@@ -31,6 +32,7 @@ type Play = (
     strategyA?: PlayerStrategy
     strategyB?: PlayerStrategy
     version?: 3 | 4
+    terms?: Terms
   },
 ) => Promise<{ a: string; b: string }>
 type Add = (description: string, expect: Record<string, unknown>, named: Record<string, string>) => void
@@ -211,4 +213,6 @@ export async function versionFourVectors(play: Play, add: Add, versionThreeLines
     { status: 'complete', reason: 'fleet-destroyed' },
     { 'v4-other-version.transcript': fileOf([...lines.slice(0, 6), ...versionThreeLines, ...lines.slice(6)]) },
   )
+
+  await witnessedVectors(play, add)
 }

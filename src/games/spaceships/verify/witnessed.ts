@@ -465,7 +465,7 @@ export function decideWitnessed(
     return { rule: 5, kind: 'lost-on-time', s0, claim: c, cut }
   }
   if (s0.reason === 'resignation') return { rule: 6, kind: 'resigned', s0, cut }
-  const receipted = `receipt ${s0.position ?? '?'} at ${isoTime(time)}`
+  const receipted = `placed at receipt ${s0.position ?? '?'}, ${isoTime(time)}`
   if (s0.reason === 'outage') {
     // §4.5: only the side not due; its time at least D + OUTAGE_MS and nothing receipted in [D, its time).
     const why =
@@ -476,7 +476,7 @@ export function decideWitnessed(
           : D === undefined
             ? `${Y}'s ${step} has no deadline`
             : time < D + outageMs(terms)
-              ? `its time (${receipted}) is before ${isoTime(D + outageMs(terms))}, ${Y}'s deadline ${isoTime(D)} plus the outage period`
+              ? `its time is before ${isoTime(D + outageMs(terms))}, ${Y}'s deadline ${isoTime(D)} plus the outage period of ${outageMs(terms)} ms`
               : undefined
     const busy =
       why !== undefined || D === undefined
