@@ -6,110 +6,68 @@
  * second apart from the genesis, so no step is late and `D` of B's step is the last receipt's time +
  * `replyMs` + the whole reserve + `WITNESS_MARGIN`.
  */
-import type { SealedEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
 import type { Terms } from '../../src/games/spaceships/protocol/messages.js'
 import { outageMs } from '../../src/games/spaceships/verify/witnessed.js'
-import {
-  NotaryLog,
-  W_TERMS,
-  deadlineOf,
-  lastOf,
-  prefixOf,
-  receiptedPrefix,
-  signStop,
-  turnOne,
-  witnessedFile,
-  witnessedPlay,
-} from './witnessed-builder.js'
+import { Case, W_TERMS, signStop, stageOf, witnessedFile, witnessedPlay } from './witnessed-builder.js'
 
 type Play = (name: string, o: { version?: 3 | 4; terms?: Terms }) => Promise<{ a: string; b: string }>
 type Add = (description: string, expect: Record<string, unknown>, named: Record<string, string>) => void
 
 export async function witnessedVectors(play: Play, add: Add): Promise<void> {
   const played = await play('v4-w', { version: 4, terms: W_TERMS })
-  const p = witnessedPlay('vector/v4-w', played.a)
-  const prefix = prefixOf(p, turnOne('A', 'results'))
-  const a3 = lastOf(prefix, 'A')
-  const b2 = lastOf(prefix, 'B')
-  // B's step 4 in the whole game: the envelope after the prefix in A's file.
-  const b4 = p.envelopes[prefix.length]
-  if (b4?.envelope.sender !== 'B') throw new Error("the prefix is not followed by B's step 4")
-  /** A fresh log with the honest prefix receipted, and D of B's step 4. */
-  const start = (): { log: NotaryLog; lines: (SealedEnvelope | Uint8Array)[]; D: number } => {
-    const log = new NotaryLog(p)
-    const { lines, lastTime } = receiptedPrefix(log, prefix)
-    return { log, lines, D: deadlineOf(lastTime, W_TERMS.replyMs) }
-  }
-  /** A claims B's step at its next seq: the claim request receipted at `at`, then its stop (acknowledging B's step 2) at `stopAt`. */
-  const claimByA = (
-    c: ReturnType<typeof start>,
-    at: number,
-    stopAt: number,
-    deadline = c.D,
-    between: (c: ReturnType<typeof start>) => void = () => undefined,
-  ): SealedEnvelope => {
-    const claim = c.log.claim('A', a3.envelope.seq + 1, deadline, c.log.last, at)
-    const claimIndex = c.log.last
-    c.lines.push(claim)
-    between(c)
-    const stop = signStop(p, 'A', 'claim', prefix, b2)
-    c.lines.push(stop, c.log.envelope(stop, stopAt, { claim: { deadline, seen: claimIndex } }))
-    return stop
-  }
+  const stage = stageOf(witnessedPlay('vector/v4-w', played.a))
+  const { play: p, prefix, a3, b2, b4 } = stage
 
-  const lost = start()
-  claimByA(lost, lost.D + 5_000, lost.D + 5_500)
+  const lost = new Case(stage)
+  lost.claimByA(lost.D + 5_000, lost.D + 5_500)
   add(
     "Witnessed (PROTOCOL-4.md §4.4): B owes its turn-1 results and sends nothing; A's claim request is receipted 5 s after D, then A's claim stop, whose header names the claim receipt. s0 is A's claim, the cut walk leaves B owing, the claim receipt's time is above D: B lost on time (rule 5), final.",
     { status: 'abandoned', how: 'time', by: 'B', winner: 'A', provisional: false, witnessed: { result: 5, final: true } },
-    { 'v4-w-lost-on-time.transcript': witnessedFile(lost.lines) },
+    { 'v4-w-lost-on-time.transcript': lost.file() },
   )
 
-  const after = start()
-  claimByA(after, after.D + 5_000, after.D + 6_000, after.D, (c) => c.lines.push(b4, c.log.envelope(b4, c.D + 5_500)))
+  const after = new Case(stage)
+  after.claimByA(after.D + 5_000, after.D + 6_000, after.D, (c) => c.receipted(b4, c.D + 5_500))
   add(
     "Witnessed: B's results arrive and are receipted after A's claim receipt and before A's stop. The cut walk admits only envelopes receipted below s0's position (the claim receipt): an owed envelope receipted after the claim never rebuts it. B lost on time (rule 5).",
     { status: 'abandoned', how: 'time', by: 'B', winner: 'A', provisional: false },
-    { 'v4-w-late-after-claim.transcript': witnessedFile(after.lines) },
+    { 'v4-w-late-after-claim.transcript': after.file() },
   )
 
-  const early = start()
-  claimByA(early, early.D - 5_000, early.D - 4_500, early.D - 20_000)
+  const early = new Case(stage)
+  early.claimByA(early.D - 5_000, early.D - 4_500, early.D - 20_000)
   add(
     "Witnessed: A's node states a deadline 20 s below the true D and the notary receipts its claim request 5 s before D (no fault of the notary: after the stated deadline). The claim is receipted at or before D: an early claim, a stop of A's own accord, and A loses (rule 8).",
     { status: 'abandoned', how: 'stopped', by: 'A', winner: 'B', provisional: false, witnessed: { result: 8 } },
-    { 'v4-w-claim-early.transcript': witnessedFile(early.lines) },
+    { 'v4-w-claim-early.transcript': early.file() },
   )
 
-  const rebut = start()
-  rebut.lines.push(b4, rebut.log.envelope(b4, rebut.D + 2_000))
-  claimByA(rebut, rebut.D + 5_000, rebut.D + 5_500)
+  const rebut = new Case(stage)
+  rebut.receipted(b4, rebut.D + 2_000)
+  rebut.claimByA(rebut.D + 5_000, rebut.D + 5_500)
   add(
     "Witnessed: B's results are receipted 2 s after D, late, and A's node claims afterwards all the same (its claim request saw B's receipt). The cut walk admits B's envelope, receipted below the claim, so A owes the next step: a claim by the side that owes, and A loses (rule 8). A late envelope receipted before a claim rebuts it.",
     { status: 'abandoned', how: 'stopped', by: 'A', winner: 'B', provisional: false, witnessed: { result: 8 } },
-    { 'v4-w-late-envelope-rebuts.transcript': witnessedFile(rebut.lines) },
+    { 'v4-w-late-envelope-rebuts.transcript': rebut.file() },
   )
 
-  const resign = start()
-  const resignB = signStop(p, 'B', 'resignation', prefix, a3)
-  const resignA = signStop(p, 'A', 'resignation', prefix, b2)
-  resign.lines.push(resignB, resign.log.envelope(resignB, resign.D - 60_000))
-  resign.lines.push(resignA, resign.log.envelope(resignA, resign.D - 59_000))
+  const resign = new Case(stage)
+  resign.receipted(signStop(p, 'B', 'resignation', prefix, a3), resign.D - 60_000)
+  resign.receipted(signStop(p, 'A', 'resignation', prefix, b2), resign.D - 59_000)
   add(
     "Witnessed: both players resign and their stops cross (neither acknowledges the other's); B's is receipted first. Receipts order what crossed: s0 is B's resignation, and B loses (rule 6), not provisionally (version 3 would score the committed turns).",
     { status: 'resigned', by: 'B', winner: 'A', provisional: false, witnessed: { result: 6, final: true } },
-    { 'v4-w-resigned.transcript': witnessedFile(resign.lines) },
+    { 'v4-w-resigned.transcript': resign.file() },
   )
 
-  const bare = start()
+  const bare = new Case(stage)
   const stopA = signStop(p, 'A', 'claim', prefix, b2)
-  const answerB = signStop(p, 'B', 'answer', prefix, stopA)
-  bare.lines.push(stopA, bare.log.envelope(stopA, bare.D + 5_000))
-  bare.lines.push(answerB, bare.log.envelope(answerB, bare.D + 6_000))
+  bare.receipted(stopA, bare.D + 5_000)
+  bare.receipted(signStop(p, 'B', 'answer', prefix, stopA), bare.D + 6_000)
   add(
     "Witnessed: A stops with a claim after D but never requested a claim receipt; B answers with its reveal. Only a witnessed claim claims: s0 is a stop of A's own accord, and A loses (rule 8), where version 3 would adjudicate.",
     { status: 'abandoned', how: 'stopped', by: 'A', winner: 'B', provisional: false, witnessed: { result: 8 } },
-    { 'v4-w-unwitnessed-stop.transcript': witnessedFile(bare.lines) },
+    { 'v4-w-unwitnessed-stop.transcript': bare.file() },
   )
 
   // The lost-on-time file with B's setup receipt (index 2) deleted: receipt 3 names it.
@@ -120,38 +78,36 @@ export async function witnessedVectors(play: Play, add: Add): Promise<void> {
     { 'v4-w-receipt-gap.transcript': gapped },
   )
 
-  const forked = start()
-  claimByA(forked, forked.D + 5_000, forked.D + 5_500)
-  forked.lines.push(forked.log.fork(3, forked.log.timeOf(3) + 1))
+  const forked = new Case(stage)
+  forked.claimByA(forked.D + 5_000, forked.D + 5_500)
+  forked.push(forked.log.fork(3, forked.log.timeOf(3) + 1))
   add(
     "Witnessed: the lost-on-time game with a second receipt the notary signed at index 3 (another time), below s0's position: a notary fault, which voids the witnessed decision. Decided as unwitnessed: A claimed and revealed, B's reveal is missing (version 3's rule 7, provisional).",
     { status: 'abandoned', how: 'no-reveal', by: 'B', winner: 'A', provisional: true, witnessed: { final: false } },
-    { 'v4-w-notary-fault.transcript': witnessedFile(forked.lines) },
+    { 'v4-w-notary-fault.transcript': forked.file() },
   )
 
-  const running = start()
   add(
     "Witnessed: the game so far, no stop: nothing decides it; the verdict names the due side, its step and D, provisional until the notary seals its log (rule 9).",
     { status: 'incomplete', reason: 'no-claim', witnessed: { result: 9, sealed: false } },
-    { 'v4-w-running.transcript': witnessedFile(running.lines) },
+    { 'v4-w-running.transcript': new Case(stage).file() },
   )
 
-  const outage = start()
+  const outage = new Case(stage)
   const outageA = signStop(p, 'A', 'outage', prefix, b2)
-  const answered = signStop(p, 'B', 'answer', prefix, outageA)
-  outage.lines.push(outageA, answered, outage.log.envelope(answered, outage.D + outageMs(W_TERMS) + 1_000))
+  outage.push(outageA)
+  outage.receipted(signStop(p, 'B', 'answer', prefix, outageA), outage.D + outageMs(W_TERMS) + 1_000)
   add(
     "Witnessed: the notary receipts nothing after A's step; A, not due, stops by an outage it could not get receipted; B's answer is receipted more than OUTAGE_MS after D, with nothing between. A valid outage (PROTOCOL-4.md §4.5): decided as unwitnessed, the committed turns scored (rule 7, then version 3's rule 8).",
     { status: 'adjudicated', stoppedBy: ['A'], due: 'B', witnessed: { result: 7 } },
-    { 'v4-w-outage.transcript': witnessedFile(outage.lines) },
+    { 'v4-w-outage.transcript': outage.file() },
   )
 
-  const busy = start()
-  const busyA = signStop(p, 'A', 'outage', prefix, b2)
-  busy.lines.push(busyA, busy.log.envelope(busyA, busy.D + 1_000, { outage: true }))
+  const busy = new Case(stage)
+  busy.receipted(signStop(p, 'A', 'outage', prefix, b2), busy.D + 1_000, { outage: true })
   add(
     "Witnessed: A stops by an outage the notary receipts 1 s after D: the notary answers, so the outage is not valid (PROTOCOL-4.md §4.5), a stop of A's own accord, and A loses (rule 8).",
     { status: 'abandoned', how: 'stopped', by: 'A', winner: 'B', provisional: false, witnessed: { result: 8 } },
-    { 'v4-w-outage-invalid.transcript': witnessedFile(busy.lines) },
+    { 'v4-w-outage-invalid.transcript': busy.file() },
   )
 }

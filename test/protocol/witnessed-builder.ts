@@ -243,3 +243,70 @@ export function witnessedFile(lines: readonly (SealedEnvelope | Uint8Array)[]): 
   const text = lines.map((l) => toBase64url(l instanceof Uint8Array ? l : l.bytes))
   return [transcriptHeader(TRANSCRIPTS[4]), ...text].join('\n') + '\n'
 }
+
+/**
+ * The witnessed vectors' stage: the honest game cut after A's turn-1 aspects and results (step 3),
+ * so that B owes its results (step 4, a reply step); `b4` is B's step 4 in the whole game.
+ */
+export interface Stage {
+  readonly play: WitnessedPlay
+  readonly prefix: readonly SealedEnvelope[]
+  /** A's step 3, the last envelope of the prefix. */
+  readonly a3: SealedEnvelope
+  /** B's step 2, which A's stops acknowledge. */
+  readonly b2: SealedEnvelope
+  /** B's step 4 in the whole game (the owed envelope), never in the prefix. */
+  readonly b4: SealedEnvelope
+}
+
+export function stageOf(play: WitnessedPlay): Stage {
+  const prefix = prefixOf(play, turnOne('A', 'results'))
+  const b4 = play.envelopes[prefix.length]
+  if (b4?.envelope.sender !== 'B') throw new Error("the prefix is not followed by B's step 4")
+  return { play, prefix, a3: lastOf(prefix, 'A'), b2: lastOf(prefix, 'B'), b4 }
+}
+
+/** One case on the stage: a fresh log with the honest prefix receipted, its lines, and `D` of B's step 4. */
+export class Case {
+  readonly log: NotaryLog
+  readonly lines: (SealedEnvelope | Uint8Array)[]
+  readonly D: number
+
+  constructor(readonly stage: Stage) {
+    this.log = new NotaryLog(stage.play)
+    const { lines, lastTime } = receiptedPrefix(this.log, stage.prefix)
+    this.lines = lines
+    this.D = deadlineOf(lastTime, W_TERMS.replyMs)
+  }
+
+  /** Lines at the end of the file. */
+  push(...lines: (SealedEnvelope | Uint8Array)[]): this {
+    this.lines.push(...lines)
+    return this
+  }
+
+  /** `s` and its receipt at `time`. */
+  receipted(s: SealedEnvelope, time: number, o: Parameters<NotaryLog['envelope']>[2] = {}): this {
+    return this.push(s, this.log.envelope(s, time, o))
+  }
+
+  /**
+   * A claims B's step at its next seq (PROTOCOL-4.md §4.4): the claim request receipted at `at`
+   * with `deadline` (D by default), `between` run after it, then A's claim stop (acknowledging B's
+   * step 2) receipted at `stopAt` with the claim flag, the request's deadline and `seen` the claim
+   * receipt's index. Returns the stop.
+   */
+  claimByA(at: number, stopAt: number, deadline = this.D, between: (c: this) => void = () => undefined): SealedEnvelope {
+    const { play, prefix, a3, b2 } = this.stage
+    this.push(this.log.claim('A', a3.envelope.seq + 1, deadline, this.log.last, at))
+    const claimIndex = this.log.last
+    between(this)
+    const stop = signStop(play, 'A', 'claim', prefix, b2)
+    this.receipted(stop, stopAt, { claim: { deadline, seen: claimIndex } })
+    return stop
+  }
+
+  file(): string {
+    return witnessedFile(this.lines)
+  }
+}
