@@ -398,6 +398,17 @@ describe('PROTOCOL-4.md §4.4 rule 9, rule 2 and notary faults', () => {
     expect(above).toMatchObject({ status: 'abandoned', how: 'time', by: 'B', winner: 'A' })
   })
 
+  it('a fault above a gap below s0 waits for the gap (the missing receipt may place a stop lower); one at or below it voids', () => {
+    const c = new Case(stage)
+    c.claimByA(c.D + 5_000, c.D + 5_500)
+    const without2 = c.lines.filter((l) => l !== c.log.receipts[2])
+    const above = verdictOf([...without2, c.log.fork(4, c.log.timeOf(4) + 1)])
+    expect(above).toMatchObject({ status: 'incomplete', reason: 'gap' })
+    const below = verdictOf([...without2, c.log.fork(1, c.log.timeOf(1) + 1)])
+    expect(below).toMatchObject({ status: 'abandoned', how: 'no-reveal', by: 'B' })
+    expect(below.status !== 'unreadable' && below.witnessed?.unwitnessed).toContain('notary fault at receipt 1')
+  })
+
   it('a notary fault never convicts a player: every fork of every receipt of the lost-on-time log leaves A unconvicted', () => {
     const c = new Case(stage)
     c.claimByA(c.D + 5_000, c.D + 5_500)

@@ -335,17 +335,31 @@ export type WitnessedResult =
     }
   | { readonly rule: 9; readonly kind: 'no-claim'; readonly detail: string; readonly cut: Cut }
 
-/** The first of the receipt-side gaps below `position`: a missing receipt, or an envelope a receipt names and the files lack. */
-function receiptGap(log: WitnessLog, ev: Evidence, position: number): string | undefined {
+/**
+ * The first receipt-side gap below `position` (§4.1: "exactly as a missing envelope is"): a receipt
+ * some receipt names by `prev` and the files lack, or an envelope an envelope receipt names and the
+ * files lack (its receipt proves it was submitted; it may be the owed envelope, or a stop).
+ */
+function receiptGap(
+  log: WitnessLog,
+  ev: Evidence,
+  position: number,
+): { readonly index: number; readonly detail: string } | undefined {
   const unheld = log.envelopeReceipts.find(
     (r) => r.index < position && !ev.held.has(toBase64url(r.header.envelopeHash)),
   )
   const missing = log.firstMissing < position ? log.firstMissing : undefined
   if (missing !== undefined && (unheld === undefined || missing < unheld.index))
-    return `these files lack the notary's receipt ${missing}, which its receipt ${missing + 1} names; the other player's file may hold it`
+    return {
+      index: missing,
+      detail: `these files lack the notary's receipt ${missing}, which its receipt ${missing + 1} names; the other player's file may hold it`,
+    }
   if (unheld !== undefined) {
     const h = unheld.header
-    return `these files lack ${h.sender === 0 ? 'A' : 'B'}'s envelope ${h.seq}, which the notary's receipt ${unheld.index} names; the other player's file may hold it`
+    return {
+      index: unheld.index,
+      detail: `these files lack ${h.sender === 0 ? 'A' : 'B'}'s envelope ${h.seq}, which the notary's receipt ${unheld.index} names; the other player's file may hold it`,
+    }
   }
   return undefined
 }
@@ -382,14 +396,17 @@ export function witnessedPrelude(ev: Evidence, state: GameState, terms: Terms): 
   const s0 = firstStop(stops)
   const position = s0?.position ?? Infinity
   // §4.4: a fault at or below s0's position (without s0, anywhere) voids the witnessed decision.
-  // A fault above a missing receipt does not yet: the missing receipt may give a stop a lower
-  // position, above which the fault would not void (then the gap decides, rule 2).
+  // A fault above a gap below that position does not yet: the missing receipt (or the stop a held
+  // receipt names) may give a stop a lower position, above which the fault would not void; the
+  // gap decides then (rule 2). A fault at or below every gap voids whatever they hold.
   const fault = log.report.faults.reduce<NotaryFault | undefined>(
     (m, f) => (m === undefined || f.index < m.index ? f : m),
     undefined,
   )
-  const voidedBy = fault !== undefined && fault.index <= Math.min(position, log.firstMissing) ? fault : undefined
-  const gap = voidedBy === undefined && s0 !== undefined ? receiptGap(log, ev, position) : undefined
+  const missing = receiptGap(log, ev, position)
+  const voidedBy =
+    fault !== undefined && fault.index <= Math.min(position, missing?.index ?? Infinity) ? fault : undefined
+  const gap = voidedBy === undefined && s0 !== undefined ? missing?.detail : undefined
   return { log, stops, s0, position, voidedBy, gap }
 }
 
@@ -407,7 +424,7 @@ export function decideWitnessed(
   const { log, s0 } = p
   if (s0 === undefined) {
     const gap = receiptGap(log, ev, Infinity)
-    if (gap !== undefined) return { rule: 2, kind: 'gap', detail: gap }
+    if (gap !== undefined) return { rule: 2, kind: 'gap', detail: gap.detail }
   }
   const cut = cutWalk({ steps, end, terms, log, position: p.position, below: p.position })
   const due = cut.due
