@@ -28,6 +28,8 @@ import {
   witnessedPrelude,
 } from '../../src/games/spaceships/verify/witnessed.js'
 import { WITNESS_MARGIN_MS } from '../../src/games/spaceships/witness/registrar.js'
+import { renderVerdict, verdictLine } from '../../src/cli/verify.js'
+import { endedInTurn, outcomeLine } from '../../src/games/spaceships/ui/panel.js'
 import { SETUP_A, SETUP_B } from '../helpers.js'
 import { oracle } from '../protocol/build-vectors.js'
 import {
@@ -546,5 +548,28 @@ describe('witnessedDue: what a node computes to request a claim (PROTOCOL-4.md Â
       ),
       { numRuns: 25 },
     )
+  })
+})
+
+describe('printing a witnessed verdict (spaceships verify, the panel)', () => {
+  it('lost on time prints as "B lost on time", final unless the notary signs a conflicting receipt', () => {
+    const c = new Case(stage)
+    c.claimByA(c.D + 1, c.D + 2)
+    const v = verdictOf(c)
+    expect(verdictLine(v)).toBe('abandoned by B in turn 1 (B lost on time): A wins')
+    expect(renderVerdict(v)).toContain(
+      "witnessed: decided by the notary's receipts, final unless the notary signs a conflicting receipt",
+    )
+    expect(outcomeLine(v, 'A')).toContain('Your opponent (B) lost on time in turn 1')
+    expect(outcomeLine(v, 'B')).toContain('You lost on time in turn 1')
+    expect(endedInTurn(v)).toBe('lost on time in turn 1')
+  })
+
+  it('a game decided as unwitnessed says why; a running one that it waits for the seal', () => {
+    const c = new Case(stage)
+    expect(renderVerdict(verdictOf(c))).toContain('witnessed: provisional until the notary seals its log')
+    c.claimByA(c.D + 5_000, c.D + 5_500)
+    const forked = verdictOf([...c.lines, c.log.fork(3, c.log.timeOf(3) + 1)])
+    expect(renderVerdict(forked)).toContain('witnessed, decided as unwitnessed: a notary fault at receipt 3')
   })
 })
