@@ -51,6 +51,12 @@ export async function witnessedVectors(play: Play, add: Add): Promise<void> {
     { 'v4-w-late-envelope-rebuts.transcript': rebut.file() },
   )
 
+  add(
+    "Witnessed: the late-envelope-rebuts game as a file that lacks B's late results, whose receipt (below A's claim) it holds: the receipt proves the envelope was submitted, so it is a gap (rule 2), never B lost on time; B's own file fills it.",
+    { status: 'incomplete', reason: 'gap', witnessed: { result: 2 } },
+    { 'v4-w-envelope-missing.transcript': witnessedFile(rebut.lines.filter((l) => l !== b4)) },
+  )
+
   const resign = new Case(stage)
   resign.receipted(signStop(p, 'B', 'resignation', prefix, a3), resign.D - 60_000)
   resign.receipted(signStop(p, 'A', 'resignation', prefix, b2), resign.D - 59_000)

@@ -380,7 +380,9 @@ describe('PROTOCOL-4.md §4.4 rule 9, rule 2 and notary faults', () => {
     c.claimByA(c.D + 5_000, c.D + 5_500)
     const below = verdictOf(c.lines.filter((l) => l !== c.log.receipts[4]))
     expect(below).toMatchObject({ status: 'incomplete', reason: 'gap' })
-    expect(below.status === 'incomplete' && below.detail).toContain("the notary's receipt 4")
+    expect(below.status === 'incomplete' && below.detail).toContain(
+      "the notary's receipt 4, which its receipt 5 names, is missing",
+    )
     // The stop's own receipt (above s0, the claim receipt) deleted: nothing names it, s0 stands.
     const above = verdictOf(c.lines.filter((l) => l !== c.log.receipts.at(-1)))
     expect(above).toMatchObject({ status: 'abandoned', how: 'time', by: 'B' })

@@ -352,13 +352,13 @@ function receiptGap(
   if (missing !== undefined && (unheld === undefined || missing < unheld.index))
     return {
       index: missing,
-      detail: `these files lack the notary's receipt ${missing}, which its receipt ${missing + 1} names; the other player's file may hold it`,
+      detail: `the notary's receipt ${missing}, which its receipt ${missing + 1} names, is missing from these files; the other player's file may hold it`,
     }
   if (unheld !== undefined) {
     const h = unheld.header
     return {
       index: unheld.index,
-      detail: `these files lack ${h.sender === 0 ? 'A' : 'B'}'s envelope ${h.seq}, which the notary's receipt ${unheld.index} names; the other player's file may hold it`,
+      detail: `${h.sender === 0 ? 'A' : 'B'}'s envelope ${h.seq}, which the notary's receipt ${unheld.index} names, is missing from these files; the other player's file may hold it`,
     }
   }
   return undefined
