@@ -345,7 +345,7 @@ describe('PROTOCOL-4.md §4.4 rule 8: stops of their sender’s own accord', () 
     expect(v.status === 'abandoned' && v.detail).toContain('while its own')
   })
 
-  it('a claim receipt whose claim the claimant did not sign is no claim: the stop is unwitnessed', () => {
+  it('a claim receipt whose claim the claimant did not sign claims nothing: set aside, a gap below the stop, never B lost on time', () => {
     const c = new Case(stage)
     // A claim request at A's place signed by B's key, which a faulty notary receipted.
     const forged = signClaim(NOTARY_DOMAIN, play.keys.B, {
@@ -360,7 +360,10 @@ describe('PROTOCOL-4.md §4.4 rule 8: stops of their sender’s own accord', () 
     c.receipted(signStop(play, 'A', 'claim', stage.prefix, stage.b2), c.D + 5_500, {
       claim: { deadline: c.D, seen: claimIndex },
     })
-    expect(verdictOf(c)).toMatchObject({ status: 'abandoned', how: 'stopped', by: 'A' })
+    const v = verdictOf(c)
+    expect(loser(v)).toBeUndefined()
+    expect(v).toMatchObject({ status: 'incomplete', reason: 'gap' })
+    expect(v.status === 'incomplete' && v.detail).toContain(`the notary's receipt ${claimIndex},`)
   })
 })
 
@@ -507,12 +510,15 @@ describe('witnessedDue: what a node computes to request a claim (PROTOCOL-4.md �
             const ack = prefix.filter((s) => s.envelope.sender === due.side).at(-1)
             if (ack === undefined) return undefined
             const mine = prefix.filter((s) => s.envelope.sender === X).at(-1)
-            lines.push(log.claim(X, (mine?.envelope.seq ?? 0) + 1, due.deadline, due.lastIndex, due.deadline + offset))
+            // At D itself only a node that states a lower deadline gets a claim receipt (the notary's
+            // own check is against the stated one, PROTOCOL-4.md §4.4 step 1): one below D.
+            const stated = offset > 0 ? due.deadline : due.deadline - 1
+            lines.push(log.claim(X, (mine?.envelope.seq ?? 0) + 1, stated, due.lastIndex, due.deadline + offset))
             const claimIndex = log.last
             const stop = signStop(play, X, 'claim', prefix, ack)
             lines.push(
               stop,
-              log.envelope(stop, due.deadline + offset + 1, { claim: { deadline: due.deadline, seen: claimIndex } }),
+              log.envelope(stop, due.deadline + offset + 1, { claim: { deadline: stated, seen: claimIndex } }),
             )
             const ev = gatherEvidence([
               {

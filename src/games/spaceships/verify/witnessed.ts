@@ -10,7 +10,6 @@
  * the claim's index, since the notary receipts a claim only at `seen + 1`, §4.4).
  */
 import { toBase64url, toHex } from '../../../core/commit/bytes.js'
-import { claimSignatureValid } from '../../../core/notary/claim.js'
 import { type NotaryFault, type ReceiptLogReport, checkReceiptLog } from '../../../core/notary/log.js'
 import { type Receipt, decodeReceipt } from '../../../core/notary/receipt.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
@@ -79,15 +78,15 @@ export interface WitnessLog {
   readonly envelopeReceipts: readonly (Receipt & { kind: 'envelope' })[]
   /** The least-index receipt of this envelope (its sender, `seq` and hash), if any. */
   envelopeReceipt(s: SealedEnvelope): Receipt | undefined
-  /** The least-index claim receipt (kind 4) of `side` at `seq` whose claim `side` signed (§4.4), if any. */
+  /** The least-index claim receipt (kind 4) of `side` at `seq` (§4.4; its claim `side` signed, or it was set aside), if any. */
   claimReceipt(side: Role, seq: number): Receipt | undefined
 }
 
 /**
  * Reads the receipts the files hold as the game's log (PROTOCOL-4.md §4.1): the core's checker
- * sets aside what is not this game's, not signed by its notary, or carries a player's header or
- * complaint its player did not sign; finds the notary's faults (a seal checked against §4.6's rule)
- * and the gaps. A claim receipt whose claim its player did not sign is no claim of that player.
+ * sets aside what is not this game's, not signed by its notary, or carries a player's header,
+ * complaint or claim request its player did not sign (so no claim counts that its claimant did not
+ * sign); finds the notary's faults (a seal checked against §4.6's rule) and the gaps.
  */
 export function readWitnessLog(
   receipts: readonly Uint8Array[],
@@ -123,7 +122,7 @@ export function readWitnessLog(
     } else if (r.kind === 'claim') {
       const c = r.claim
       const key = `${c.sender}/${c.seq}`
-      if (!claims.has(key) && claimSignatureValid(NOTARY_DOMAIN, c, keys[c.sender])) claims.set(key, r)
+      if (!claims.has(key)) claims.set(key, r)
     }
   }
   const chain = report.chain
