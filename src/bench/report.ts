@@ -7,6 +7,7 @@ import type { NotaryRateResult } from './notary-rate.js'
 import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
 import { REPS, type Stat, fmt } from './stat.js'
 import type { costFleetPerEnvelope, pairedVerifierRate, verifierRate, verifierRateAllCores } from './verifier-rate.js'
+import { type WitnessedResult, witnessedRows } from './witnessed.js'
 
 /** What the table reads of the results (`bench/results.json`). */
 export interface Results {
@@ -27,6 +28,8 @@ export interface Results {
   }
   readonly engine: ReturnType<typeof engineRate>
   readonly notary: NotaryRateResult
+  /** A witnessed turn against an unwitnessed one over the link, the notary behind it (witnessed.ts). */
+  readonly witnessed: WitnessedResult
   readonly peerNode: { readonly peakRssMiB: number }
   readonly verifyColdStartMs: Stat
   readonly seconds: number
@@ -187,6 +190,7 @@ export function report(results: Results): string[] {
       `${fmt(n.single.latencyMs.p50, 0)} / ${fmt(n.single.latencyMs.p99, 0)}`,
       '',
     ],
+    ...witnessedRows(results.witnessed),
     ['rules engine, turns/s', fmt(engine.turnsPerSecond, 0), '', ''],
     [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],
     ['peak RSS of a play process (two nodes), MiB', node.peakRssMiB.toFixed(0), '', ''],

@@ -32,6 +32,7 @@ import {
 import { engineRate } from './engine-rate.js'
 import { NOTARY_CLIENTS, NOTARY_SUBMISSIONS, notaryRate } from './notary-rate.js'
 import { timedProcess } from './timed-process.js'
+import { WITNESSED_MAX_TURNS, witnessedTurns } from './witnessed.js'
 import { report } from './report.js'
 import { REPS, stat } from './stat.js'
 
@@ -94,6 +95,10 @@ async function main(): Promise<void> {
     `5. the notary: receipts/s over libp2p, ${NOTARY_CLIENTS} clients x ${NOTARY_SUBMISSIONS} submissions, database synced, grouped commits and one per receipt`,
   )
   const notary = await notaryRate(log)
+  log(
+    `   a witnessed turn against an unwitnessed one, random bots (${WITNESSED_MAX_TURNS} turns), a link adding ${LINK_DELAY_MS} ms each way to the opponent and to the notary (spaceships notary), a process each`,
+  )
+  const witnessed = await witnessedTurns(log)
 
   log('6, 7. a peer node process (peak RSS) and verify cold start')
   const home = mkdtempSync(join(tmpdir(), 'spaceships-bench-'))
@@ -151,6 +156,7 @@ async function main(): Promise<void> {
     },
     engine,
     notary,
+    witnessed,
     peerNode: {
       peakRssMiB: node.peakRssMiB,
       note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process',
