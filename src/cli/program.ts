@@ -206,7 +206,7 @@ export function program(io: CliIo, status: { code: number }): Command {
     .addHelpText('after', GAME_EXIT_STATUS)
     .option(
       '--notary <multiaddr>',
-      'a notary to witness the game (its address ending in /p2p/ and its PeerId, as spaceships notary prints): every envelope is receipted with its time and both transcripts keep the log (PROTOCOL-4.md §4.1); until nodes apply its clock (§4.4), a stop is still adjudicated as in an unwitnessed game',
+      'a notary to witness the game (its address ending in /p2p/ and its PeerId, as spaceships notary prints): every envelope is receipted with its time and both transcripts keep the log (PROTOCOL-4.md §4.1); its clock decides: a side that does not move by the deadline loses on time once the other claims (§4.4)',
     )
     .option(
       '--wait <seconds>',

@@ -37,7 +37,13 @@ export const BACKOFF_MAX_MS = 60_000
 export function libp2pTransport(node: Libp2p, notary: PeerId | Multiaddr[]): Transport {
   return async (request, signal) => {
     const s = AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
-    const stream = await node.dialProtocol(notary, NOTARY_PROTOCOL_ID, { signal: s, runOnLimitedConnection: true })
+    // One protocol, and the client writes first: the request rides with the protocol's selection
+    // instead of waiting a round trip for its confirmation.
+    const stream = await node.dialProtocol(notary, NOTARY_PROTOCOL_ID, {
+      signal: s,
+      runOnLimitedConnection: true,
+      negotiateFully: false,
+    })
     try {
       const lp = lpStream(stream, { maxDataLength: MAX_MESSAGE_BYTES, maxLengthLength: MAX_LENGTH_PREFIX_BYTES })
       await lp.write(request, { signal: s })

@@ -148,3 +148,56 @@ export function memoryChannelPair(fault?: Fault, clock?: Clock): MemoryPair {
     },
   }
 }
+
+/**
+ * A channel that also delivers frames from a second source (a witnessed game's notary, PROTOCOL-4.md
+ * §4.4: the other side's envelopes opened from its deposits): sends go to `primary`; `receive`
+ * yields whichever source has something first. A receive that loses the race is kept for the next
+ * call, never abandoned, so no frame is lost between the two. `closed` is reported only once both
+ * sources are closed: a witnessed game goes on through the notary when the peer's stream ends.
+ */
+export function withSecondSource(primary: Channel, extra: Inbox): Channel {
+  const life = new AbortController()
+  type Tagged = readonly ['primary' | 'extra', Received]
+  let fromPrimary: Promise<Tagged> | undefined
+  let fromExtra: Promise<Tagged> | undefined
+  const closed = { primary: false, extra: false }
+  return {
+    send: (frame) => primary.send(frame),
+    async receive(signal) {
+      for (;;) {
+        if (closed.primary && closed.extra) return { kind: 'closed' }
+        if (signal.aborted || life.signal.aborted) return { kind: 'aborted' }
+        if (!closed.primary) fromPrimary ??= primary.receive(life.signal).then((r) => ['primary', r] as const)
+        if (!closed.extra) fromExtra ??= extra.receive(life.signal).then((r) => ['extra', r] as const)
+        let onAbort: () => void = () => undefined
+        const stop = new Promise<'aborted'>((resolve) => {
+          onAbort = () => {
+            resolve('aborted')
+          }
+          signal.addEventListener('abort', onAbort, { once: true })
+        })
+        const racers: Promise<Tagged | 'aborted'>[] = [stop]
+        if (fromPrimary !== undefined) racers.push(fromPrimary)
+        if (fromExtra !== undefined) racers.push(fromExtra)
+        const won = await Promise.race(racers)
+        signal.removeEventListener('abort', onAbort)
+        if (won === 'aborted') return { kind: 'aborted' }
+        const [source, got] = won
+        if (source === 'primary') fromPrimary = undefined
+        else fromExtra = undefined
+        if (got.kind === 'aborted') return got
+        if (got.kind === 'closed') {
+          closed[source] = true
+          continue
+        }
+        return got
+      }
+    },
+    close() {
+      life.abort()
+      extra.close()
+      primary.close()
+    },
+  }
+}

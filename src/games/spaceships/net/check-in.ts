@@ -159,6 +159,8 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
       role: o.side,
       terms: o.terms,
       channel: notaryChannel({ client, game: game.value.envelope.game, me: o.side, keys: o.identity.keys, clock }),
+      // PROTOCOL-4.md §4.4: a check-in that finds the other side past its deadline claims, through the notary.
+      witness: link.session,
       checkIn: {
         quietMs: o.quietMs ?? CHECK_IN_QUIET_MS,
         ...(o.pauseOnDecision === true ? { pauseOnDecision: true } : {}),

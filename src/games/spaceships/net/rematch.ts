@@ -4,11 +4,11 @@
  */
 import { createHash } from 'node:crypto'
 import type { StreamChannel } from '../../../core/net/stream-channel.js'
-import type { Channel, Received } from '../../../core/session/channel.js'
+import { type Channel, type Received, withSecondSource } from '../../../core/session/channel.js'
 import { decodeFrame, encodeControl } from '../protocol/frame.js'
 import { type Role, type Terms, otherRole } from '../protocol/messages.js'
 import type { Journal } from '../session/journal.js'
-import { type SessionEvent, type SessionResult, runSession } from '../session/session.js'
+import { type SessionEvent, type SessionResult, type SessionWitness, runSession } from '../session/session.js'
 import type { NetGameCommon, Rematch } from './options.js'
 import { witnessLink } from './witness.js'
 import type { Libp2p } from '@libp2p/interface'
@@ -25,9 +25,9 @@ async function witnessed(
   node: Libp2p | undefined,
   terms: Terms,
   role: Role,
-  play: (o: NetGameCommon) => Promise<SessionResult>,
+  play: (o: NetGameCommon, w: Witnessing) => Promise<SessionResult>,
 ): Promise<SessionResult> {
-  if (terms.notary === undefined || o.notary === undefined || node === undefined) return play(o)
+  if (terms.notary === undefined || o.notary === undefined || node === undefined) return play(o, {})
   const stop = new AbortController()
   const link = witnessLink({
     node,
@@ -46,17 +46,29 @@ async function witnessed(
   }
   const outer = o.onEnvelope
   try {
-    return await play({
-      ...o,
-      onEnvelope: (s, direction) => {
-        link.see(s, direction)
-        outer?.(s, direction)
+    return await play(
+      {
+        ...o,
+        onEnvelope: (s, direction) => {
+          link.see(s, direction)
+          outer?.(s, direction)
+        },
       },
-    })
+      { witness: link.session, channel: (c) => withSecondSource(c, link.inbox) },
+    )
   } finally {
     await link.settle(terms.replyMs)
     stop.abort()
   }
+}
+
+/**
+ * What a witnessed game's session gets from the link (PROTOCOL-4.md §4.4): its clock and claims,
+ * and its channel with the notary's deliveries beside the stream's.
+ */
+interface Witnessing {
+  readonly witness?: SessionWitness
+  readonly channel?: (c: Channel) => Channel
 }
 
 /** The next game's id: derived from the last one, so both sides name it alike without a message. */
@@ -101,8 +113,15 @@ export async function playGames(
       o.onSessionEvent?.(e)
     },
   }
-  const first = await witnessed(listened, node, terms, side, (w) =>
-    runSession({ ...sessionInputs(w, watch, side), role: side, terms, channel: lent, ...key }),
+  const first = await witnessed(listened, node, terms, side, (w, x) =>
+    runSession({
+      ...sessionInputs(w, watch, side),
+      role: side,
+      terms,
+      channel: x.channel?.(lent) ?? lent,
+      ...(x.witness === undefined ? {} : { witness: x.witness }),
+      ...key,
+    }),
   )
   let last = first
   let game = id
@@ -119,12 +138,13 @@ export async function playGames(
     const inputs: NetGameCommon = { ...listened, store: next.store, strategy: next.strategy }
     delete (inputs as { journal?: Journal }).journal
     const nextRole = role
-    last = await witnessed(inputs, node, terms, role, (w) =>
+    last = await witnessed(inputs, node, terms, role, (w, x) =>
       runSession({
         ...sessionInputs(next.journal === undefined ? w : { ...w, journal: next.journal }, watch, nextRole),
         role: nextRole,
         terms,
-        channel: lent,
+        channel: x.channel?.(lent) ?? lent,
+        ...(x.witness === undefined ? {} : { witness: x.witness }),
         ...key,
       }),
     )

@@ -14,7 +14,15 @@ import { componentLogger } from '../../../core/log.js'
 import { freshDepositRandomness } from '../../../core/notary/deposit.js'
 import type { NotaryResponse } from '../../../core/notary/messages.js'
 import { decodeReceipt } from '../../../core/notary/receipt.js'
-import { NotaryClient, libp2pTransport } from '../../../core/notary-net/client.js'
+import { encodeClaim, signClaim } from '../../../core/notary/claim.js'
+import type { LogItem } from '../../../core/notary/messages.js'
+import { Inbox } from '../../../core/session/channel.js'
+import { FRAME } from '../protocol/frame.js'
+import { ROLE_INDEX } from '../protocol/messages.js'
+import type { ClaimAnswer, SessionWitness } from '../session/options.js'
+import { witnessedDue } from '../verify/witnessed.js'
+import { openHeaderDeposit } from '../witness/submission.js'
+import { NotaryClient, type Transport, libp2pTransport } from '../../../core/notary-net/client.js'
 import { type Clock, systemClock } from '../../../core/session/clock.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
 import type { SealedEnvelope } from '../protocol/envelope.js'
@@ -36,7 +44,9 @@ export type WitnessEvent =
   | { readonly kind: 'refused'; readonly detail: string }
 
 export interface WitnessOptions {
-  readonly node: Libp2p
+  /** The node that dials the notary; or `transport`, a way of its own to send it requests (tests: in process). */
+  readonly node?: Libp2p
+  readonly transport?: Transport
   /** The notary's key (A's terms) and its addresses (the invite's hints, each ending in /p2p/ID). */
   readonly notary: { readonly key: Uint8Array; readonly addrs: readonly string[] }
   readonly keys: KeyPair
@@ -55,15 +65,27 @@ export interface WitnessLink {
   see(s: SealedEnvelope, direction: 'sent' | 'received'): void
   /** Waits until every own envelope seen is receipted and the log fetched, or `ms` have passed. */
   settle(ms: number): Promise<void>
+  /** The session's view of the notary (PROTOCOL-4.md §4.4): the due step's deadline, claims, fetches. */
+  readonly session: SessionWitness
+  /**
+   * The other side's envelopes opened from the deposits of the log's receipts, as full frames
+   * (SPEC §2.1), for the session's channel (`withSecondSource`): what the stream lost arrives so.
+   */
+  readonly inbox: Inbox
+}
+
+function nodeTransport(node: Libp2p | undefined, addrs: readonly string[]): Transport {
+  if (node === undefined) throw new Error('a witness link needs a node or a transport')
+  return libp2pTransport(
+    node,
+    addrs.map((a) => multiaddr(a)),
+  )
 }
 
 export function witnessLink(o: WitnessOptions): WitnessLink {
   const clock = o.clock ?? systemClock
   const client = new NotaryClient({
-    transport: libp2pTransport(
-      o.node,
-      o.notary.addrs.map((a) => multiaddr(a)),
-    ),
+    transport: o.transport ?? nodeTransport(o.node, o.notary.addrs),
     clock,
     domain: NOTARY_DOMAIN,
     notaryKey: o.notary.key,
@@ -86,6 +108,18 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
   const queue: SealedEnvelope[] = []
   let game: Uint8Array | undefined
   let registered = indices.has(0)
+  const inbox = new Inbox()
+  /** How many of the other side's envelopes the link has delivered from deposits. */
+  let delivered = 0
+  const me = ROLE_INDEX[o.role]
+  /** PROTOCOL-4.md §4.4: this side's claim receipts by the `seq` its stop takes (a restart finds them in the file). */
+  const claims = new Map<number, { index: number; deadline: number }>()
+  const noteClaim = (bytes: Uint8Array): void => {
+    const r = decodeReceipt(bytes)
+    if (r.ok && r.value.kind === 'claim' && r.value.claim.sender === me)
+      claims.set(r.value.claim.seq, { index: r.value.index, deadline: r.value.claim.deadline })
+  }
+  for (const bytes of o.store.envelopes()) if (bytes[0] === RECEIPT_BYTE) noteClaim(bytes)
   let unreachable = false
   let wake: () => void = () => undefined
   let idle: () => void = () => undefined
@@ -99,6 +133,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     held.add(id)
     o.store.append(receipt)
     indices.add(r.value.index)
+    noteClaim(receipt)
     o.onEvent?.({ kind: 'receipt', index: r.value.index, what: r.value.kind })
   }
 
@@ -123,6 +158,23 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     }
   }
 
+  /**
+   * Keeps a fetched receipt and, for an envelope receipt of the other side, delivers the envelope
+   * its deposit opens to (PROTOCOL-4.md §5.2; one that does not open is not delivered).
+   */
+  const take = (it: LogItem): void => {
+    keep(it.receipt)
+    const r = decodeReceipt(it.receipt)
+    if (!r.ok || r.value.kind !== 'envelope' || r.value.header.sender === me || it.deposit.length === 0) return
+    const opened = openHeaderDeposit(it.deposit, r.value.header, 0, o.keys.secretKey)
+    if (!opened.ok) return
+    const frame = new Uint8Array(1 + opened.value.length)
+    frame[0] = FRAME.full
+    frame.set(opened.value, 1)
+    inbox.push({ kind: 'frame', bytes: frame })
+    delivered++
+  }
+
   /** The log from the next index not held (NOTARY.md §7.2 fetch): every receipt appended in order. */
   const fetchLog = async (): Promise<void> => {
     if (game === undefined) return
@@ -131,7 +183,56 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
       const r = await client.fetch(g, nextIndex(), o.signal)
       return Array.isArray(r) ? { kind: 'log', items: r, more: false } : r
     }, 'fetching the log')
-    if (items.kind === 'log') for (const it of items.items) keep(it.receipt)
+    if (items.kind === 'log') for (const it of items.items) take(it)
+  }
+
+  /** One fetch of what is new, no retries (the session's wait must not hang on an unreachable notary). */
+  const fetchOnce = async (signal: AbortSignal): Promise<void> => {
+    if (game === undefined) return
+    for (;;) {
+      const a = await client.ask({ kind: 'fetch', game, from: nextIndex() }, signal)
+      if (a.kind !== 'log') return
+      for (const it of a.items) take(it)
+      if (!a.more || a.items.length === 0) return
+    }
+  }
+
+  /** PROTOCOL-4.md §4.4 step 1: a claim request at `seq` for `deadline`, one try. */
+  const claim = async (seq: number, deadline: number, signal: AbortSignal): Promise<ClaimAnswer> => {
+    if (game === undefined) return { kind: 'failed', detail: 'the game is not registered yet' }
+    if (claims.has(seq)) return { kind: 'granted' }
+    try {
+      // `seen` is the last index held: the log is fetched first, so the claim is not stale by design;
+      // and an envelope of the other side it brings is taken by the session before any claim (it
+      // may be the owed one, receipted late: a claim across it would make this side the one owing).
+      const before = delivered
+      await fetchOnce(signal)
+      if (delivered > before) return { kind: 'newer' }
+      const request = encodeClaim(
+        signClaim(NOTARY_DOMAIN, o.keys, { game, sender: me, seq, deadline, seen: nextIndex() - 1 }),
+      )
+      const a = await client.ask({ kind: 'claim', claim: request }, signal)
+      switch (a.kind) {
+        case 'receipt':
+          keep(a.receipt)
+          return claims.has(seq)
+            ? { kind: 'granted' }
+            : { kind: 'failed', detail: 'the notary returned a receipt of another claim' }
+        case 'newer':
+          // What the log brought is fetched with its deposits, so the envelopes reach the session.
+          await fetchOnce(signal)
+          return { kind: 'newer' }
+        case 'not-before':
+          return { kind: 'not-before', time: a.time }
+        case 'refused':
+          return { kind: 'failed', detail: `${a.code}: ${a.message}` }
+        default:
+          return { kind: 'failed', detail: `an answer of kind ${a.kind}` }
+      }
+    } catch (e) {
+      signal.throwIfAborted()
+      return { kind: 'failed', detail: `the notary is unreachable: ${(e as Error).message}` }
+    }
   }
 
   const submit = async (s: SealedEnvelope, built: Submission): Promise<void> => {
@@ -166,11 +267,14 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
       const recipient = hellos[otherRole(o.role)]
       const part = recipient?.envelope.parts[0]
       if (part?.t !== 'hello') throw new Error('an envelope to submit before the peer’s hello')
+      // PROTOCOL-4.md §4.4 step 2: a stop at a place this side holds a claim receipt for is that claim.
+      const claimed = s.envelope.parts[0]?.t === 'stop' ? claims.get(s.envelope.seq) : undefined
       const built = submissionOf({
         keys: o.keys,
         sealed: s,
         recipientKey: part.key,
         randomness: freshDepositRandomness(secrets),
+        ...(claimed === undefined ? {} : { claim: { deadline: claimed.deadline, seen: claimed.index } }),
       })
       if (!built.ok) {
         o.onEvent?.({
@@ -180,7 +284,9 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
         continue
       }
       await submit(s, built.value)
-      await fetchLog()
+      // The log is fetched once the queue is drained, not after every submission: in a burst the
+      // link keeps up with play (PROTOCOL-4.md §5.1: a sender never waits for its receipts).
+      if (queue.length === 0) await fetchLog()
     }
   }
   void loop().catch((e: unknown) => {
@@ -189,6 +295,23 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
   })
 
   return {
+    inbox,
+    session: {
+      due: () => {
+        const d = witnessedDue(o.store.envelopes())
+        if (d === undefined) return undefined
+        // A receipted envelope this side has not opened would be admitted by the verifier: no claim
+        // is made across it (PROTOCOL-4.md §4.4); the next fetch brings it.
+        return d.unopened.length > 0 ? { side: d.side, deadline: undefined } : d
+      },
+      claim,
+      refresh: async (signal) => {
+        await fetchOnce(signal).catch((e: unknown) => {
+          signal.throwIfAborted()
+          log('fetching the log: %s', (e as Error).message)
+        })
+      },
+    },
     see(s, direction) {
       const e = s.envelope
       if (e.seq === 0) hellos[e.sender] = s

@@ -149,6 +149,12 @@ export abstract class SessionBase {
   /** A check-in ended with the peer to move next (SessionOptions.checkIn): the game goes on. */
   protected paused = false
 
+  /** PROTOCOL-4.md §4.4: the notary said "not before" this time (notary ms) for this side's claim. */
+  protected claimNotBefore = 0
+
+  /** The last `waiting` event a witnessed wait emitted (it wakes often; it says each wait once). */
+  protected lastWaiting = ''
+
   /** SPEC §5.1: the game's version; a resumed game's is the one its transcript holds. */
   protected readonly version: ProtocolVersion
 

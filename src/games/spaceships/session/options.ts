@@ -60,6 +60,33 @@ export type SessionEvent =
   /** Bytes from the peer that are not evidence (SPEC §2.1), and what was done about them. */
   | { readonly kind: 'ignored'; readonly detail: string }
 
+/**
+ * A witnessed game's clock and claims (PROTOCOL-4.md §4.4), served by the node's link to the
+ * notary. Time here is the notary's (receipt times); the node's clock only says when to ask.
+ */
+export interface SessionWitness {
+  /** The side that owes the due step and its deadline `D`, by the cut walk over the store without a stop. */
+  due(): { readonly side: Role; readonly deadline: number | undefined } | undefined
+  /**
+   * Step 1 of a claim: asks the notary to receipt a claim request for the place `seq` this side's
+   * stop will take and the deadline `deadline`. Nothing is signed about the game before `granted`.
+   */
+  claim(seq: number, deadline: number, signal: AbortSignal): Promise<ClaimAnswer>
+  /** Fetches what the notary's log holds that this side does not (the other side's envelopes are delivered on the channel). */
+  refresh(signal: AbortSignal): Promise<void>
+}
+
+/** The notary's answer to a claim request, as the session acts on it (PROTOCOL-4.md §4.4). */
+export type ClaimAnswer =
+  /** The claim receipt is held (appended to the transcript): sign the claim stop now. */
+  | { readonly kind: 'granted' }
+  /** The log had moved on: what it brought was taken (envelopes delivered); decide again. */
+  | { readonly kind: 'newer' }
+  /** The notary's time has not passed the deadline: ask again from `time` (notary ms). */
+  | { readonly kind: 'not-before'; readonly time: number }
+  /** Refused, or the notary unreachable: nothing was signed; play on and ask again later. */
+  | { readonly kind: 'failed'; readonly detail: string }
+
 export interface SessionOptions {
   readonly role: Role
   readonly keys: KeyPair
@@ -94,7 +121,10 @@ export interface SessionOptions {
   readonly opponentKey?: Uint8Array
   readonly deviation?: Deviation
   readonly onEvent?: (e: SessionEvent) => void
-  /** Stops the session from outside: it stops the game by a claim, as when a deadline passes. */
+  /**
+   * Stops the session from outside: it stops the game by a claim, as when a deadline passes; a
+   * witnessed game is paused instead (nothing is signed: PROTOCOL-4.md §4.4).
+   */
   readonly signal?: AbortSignal
   /**
    * A game whose stop this side had already sent when the session began (a provisional result
@@ -113,6 +143,12 @@ export interface SessionOptions {
    * each stream of a version 4 game and never on a version 3 one (PROTOCOL-4.md §9).
    */
   readonly name?: string
+  /**
+   * PROTOCOL-4.md §4.4: the notary link of a witnessed game (terms that name a notary). A witnessed
+   * game's session stops of its own accord only by a claim the notary receipted, an accusation or
+   * a resignation; without this it never claims.
+   */
+  readonly witness?: SessionWitness
 }
 
 export interface SessionResult {

@@ -27,11 +27,13 @@ import { Composer } from './compose.js'
 import { StorageError } from '../../../core/session/file-store.js'
 
 export {
+  type ClaimAnswer,
   type Deviation,
   type SealOverride,
   type SessionEvent,
   type SessionOptions,
   type SessionResult,
+  type SessionWitness,
 } from './options.js'
 export { describeOffence, termsProblem, verdictPartOf } from './terms.js'
 
@@ -70,6 +72,17 @@ class Session extends Composer {
       this.lifetime.abort()
       this.o.channel.close()
     }
+    // PROTOCOL-4.md §4.4: a witnessed verdict rests on the log; what the notary receipted meanwhile
+    // (the other side's stop, its claim receipt) is fetched before this side decides, within a moment.
+    const w = this.o.witness
+    if (w !== undefined) {
+      const enough = new AbortController()
+      await Promise.race([
+        w.refresh(enough.signal).catch(() => undefined),
+        this.clock.sleep(FINAL_FETCH_MS, enough.signal).catch(() => undefined),
+      ])
+      enough.abort()
+    }
     const transcript = this.o.store.envelopes()
     return { verdict: verifyEnvelopes(transcript), transcript, ...(this.paused ? { paused: true as const } : {}) }
   }
@@ -100,6 +113,12 @@ class Session extends Composer {
       if (this.o.signal?.aborted === true) {
         // Before both hellos there is no game to stop: nothing more is signed.
         if (this.state === undefined) return
+        // PROTOCOL-4.md §4.4: a witnessed game is not stopped by its player quitting: it pauses,
+        // nothing signed, and goes on at the next resume (only a receipted claim claims).
+        if (this.witnessed) {
+          this.paused = true
+          return
+        }
         await this.sendStop('claim', 'the local node stopped the game')
         continue
       }
@@ -136,7 +155,14 @@ class Session extends Composer {
             : due.deadline === 'turn'
               ? this.terms.turnMs
               : this.terms.replyMs
-        this.emit({ kind: 'waiting', side: this.me, what: due.parts.join('+'), deadline: this.lastReceivedAt + ms })
+        const owed = this.witnessed ? this.o.witness?.due() : undefined
+        const mine = owed?.side === this.me ? owed.deadline : undefined
+        this.emit({
+          kind: 'waiting',
+          side: this.me,
+          what: due.parts.join('+'),
+          deadline: mine ?? this.lastReceivedAt + ms,
+        })
         // `spaceships watch`: the automatic steps are done; the player's own decision is not waited for.
         if (this.o.checkIn?.pauseOnDecision === true) {
           const ev = await this.nextEvent(this.clock.now() + this.o.checkIn.quietMs)
@@ -155,6 +181,10 @@ class Session extends Composer {
       // changes the result.
       const courtesy =
         due.phase === 'end' && due.parts.length === 1 && (due.parts[0] === 'verdict' || due.parts[0] === 'close')
+      if (this.witnessed) {
+        if (await this.waitWitnessed(due, courtesy)) return
+        continue
+      }
       // A check-in (PROTOCOL-4.md §4, games across days): once the peer owes the next step and
       // nothing more has come for a while, this side has done all it can: it pauses, never claims.
       const checkIn = this.o.checkIn
@@ -198,17 +228,84 @@ class Session extends Composer {
       case 'bad':
         this.emit({ kind: 'ignored', detail: ev.detail })
         // Not evidence; the side waiting for the peer stops, the side whose turn it is carries on (SPEC §6.5).
-        if (due?.sender === this.them) await this.sendStop('claim', ev.detail)
+        // In a witnessed game nothing but a receipted deadline ends it (PROTOCOL-4.md §4.4).
+        if (due?.sender === this.them && !this.witnessed) await this.sendStop('claim', ev.detail)
         return
       case 'closed':
-        if (due?.sender === this.them)
+        if (due?.sender === this.them && !this.witnessed)
           await this.sendStop('claim', `the connection closed while waiting for ${due.parts.join('+')}`)
         return
       case 'deadline':
-        if (this.o.signal?.aborted === true) return
+        if (this.o.signal?.aborted === true || this.witnessed) return
         if (due?.sender === this.them) await this.sendStop('claim', `no ${due.parts.join('+')} within the deadline`)
         return
     }
+  }
+
+  /** PROTOCOL-4.md §4.4: a version 4 game whose terms name a notary. */
+  protected get witnessed(): boolean {
+    return this.terms.notary !== undefined
+  }
+
+  /**
+   * The peer owes `due` in a witnessed game (PROTOCOL-4.md §4.4): wait for it, looking at the
+   * notary's log now and then, and once the node's clock passes the deadline `D` the receipts give,
+   * ask the notary for a claim; sign the claim stop only with its receipt. A check-in pauses when
+   * nothing is left to do before `D`. True when the session is to return (paused).
+   */
+  protected async waitWitnessed(due: Due, courtesy: boolean): Promise<boolean> {
+    const w = this.o.witness
+    const owed = w?.due()
+    const D = owed?.side === this.them ? owed.deadline : undefined
+    const claimAt = D === undefined ? undefined : Math.max(D + 1, this.claimNotBefore)
+    const waiting = {
+      kind: 'waiting',
+      side: this.them,
+      what: due.parts.join('+'),
+      deadline: D ?? this.deadlineOf(due),
+    } as const
+    const key = `${waiting.side}:${waiting.what}:${waiting.deadline}`
+    if (key !== this.lastWaiting) this.emit(waiting)
+    this.lastWaiting = key
+    const now = this.clock.now()
+    if (w !== undefined && D !== undefined && claimAt !== undefined && now >= claimAt && !courtesy) {
+      const answer = await w.claim(this.mine.length, D, this.lifetime.signal)
+      switch (answer.kind) {
+        case 'granted':
+          await this.sendStop('claim', `no ${due.parts.join('+')} by the deadline, as the notary's receipt shows`)
+          return false
+        case 'newer':
+          return false
+        case 'not-before':
+          this.claimNotBefore = answer.time
+          return false
+        case 'failed':
+          this.emit({ kind: 'ignored', detail: `claim not receipted: ${answer.detail}` })
+          this.claimNotBefore = now + WITNESS_POLL_MS
+          return false
+      }
+    }
+    const checkIn = this.o.checkIn
+    const wake = Math.min(claimAt ?? Number.POSITIVE_INFINITY, now + (checkIn?.quietMs ?? WITNESS_POLL_MS))
+    const ev = await this.nextEvent(wake)
+    if (ev.kind === 'aborted') {
+      this.paused = true
+      return true
+    }
+    if (ev.kind !== 'deadline') {
+      await this.handle(ev, due)
+      return false
+    }
+    if (courtesy && checkIn === undefined) return true
+    if (claimAt !== undefined && this.clock.now() >= claimAt) return false
+    // Quiet: a check-in has done all it can; a running node looks at the log (an envelope the
+    // stream lost may be there) and waits on.
+    if (checkIn !== undefined) {
+      this.paused = true
+      return true
+    }
+    await w?.refresh(this.lifetime.signal).catch(() => undefined)
+    return false
   }
 
   /** A new envelope of the peer, authenticated and in order: a stop, or the due phase envelope. */
@@ -250,7 +347,14 @@ class Session extends Composer {
    * the two transcripts end up holding the same evidence and decide the same result.
    */
   protected async afterStop(): Promise<void> {
-    const until = this.clock.now() + (this.settling ? (this.o.settleMs ?? this.terms.replyMs) : this.terms.replyMs)
+    const until =
+      this.clock.now() +
+      // A check-in does not wait a reply period for the answer: the next check-in fetches it.
+      (this.o.checkIn !== undefined
+        ? this.o.checkIn.quietMs
+        : this.settling
+          ? (this.o.settleMs ?? this.terms.replyMs)
+          : this.terms.replyMs)
     const done = (): boolean =>
       this.refused ||
       // A settle its command no longer needs ends at once (its own stop is long sent).
@@ -279,3 +383,9 @@ class Session extends Composer {
  * more than the message it saves; a bot has chosen by then, a person has not and loses nothing.
  */
 const AHEAD_WAIT_MS = 25
+
+/** How often a node waiting in a witnessed game looks at the notary's log (PROTOCOL-4.md §4.4). */
+export const WITNESS_POLL_MS = 10_000
+
+/** How long a witnessed session's end waits for its last look at the notary's log. */
+const FINAL_FETCH_MS = 5_000

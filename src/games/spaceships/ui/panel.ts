@@ -322,7 +322,7 @@ export const UNWITNESSED_TERMS =
 export function witnessText(notary: readonly string[] | undefined): string {
   if (notary === undefined) return UNWITNESSED_TERMS
   const id = /\/p2p\/([^/]+)$/.exec(notary[0] ?? '')?.[1] ?? '?'
-  return `Witnessed by notary ${id}: it receipts every envelope with its time, keeps them encrypted for the two players, and learns no move; the receipts it signs are in both transcripts. This version does not yet let its clock decide: a stop is adjudicated as in an unwitnessed game, and nobody loses on time.`
+  return `Witnessed by notary ${id}: it receipts every envelope with its time, keeps them encrypted for the two players, and learns no move; the receipts it signs are in both transcripts. Its clock decides: a player who does not move by the deadline loses on time once the other claims, whoever is ahead. Quitting pauses the game (resume it later); only a deadline, a resignation or a proven offence ends it.`
 }
 
 /** How a provisional result is settled (SPEC §12.7): the two nodes meet again, or the files are merged. */
