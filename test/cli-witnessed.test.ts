@@ -80,4 +80,54 @@ describe('a witnessed game between two processes and a notary (PROTOCOL-4.md §4
       await notary.exit
     }
   }, 90_000)
+
+  it('a stall loses on time (PROTOCOL-4.md §4.4): the joiner killed mid-game, the host claims through the notary once the deadline passes, and the joiner checking in later is told the same', async () => {
+    const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
+    const notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '120'], notaryEnv)
+    const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
+    try {
+      const bot = (seed: string): string[] => ['--autoplay', '--bot', 'random', '--seed', seed, '--pace', '300']
+      const host = start(
+        [
+          'host',
+          ...bot('stall/A'),
+          '--listen',
+          '/ip4/127.0.0.1/tcp/0',
+          '--notary',
+          address,
+          '--turn-seconds',
+          '3',
+          '--reply-seconds',
+          '3',
+          '--max-turns',
+          '200',
+        ],
+        hostEnv,
+      )
+      const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+      const joiner = start(['join', invite, '--yes', ...bot('stall/B')], joinEnv)
+      await until(() => (/turn +3:/.test(host.out()) ? true : undefined), 'turn 3')
+      joiner.child.kill('SIGKILL')
+      await joiner.exit
+      // 3 s for the step and 10 s of margin in notary time: then the host's claim is receipted.
+      expect(await host.exit, host.err()).toBe(EXIT.abandoned)
+      expect(host.out()).toMatch(/Your opponent \(B\) lost on time in turn \d+/)
+      expect(host.out()).toContain('(B lost on time): A wins')
+      const id = gameOf(joinEnv).slice(0, 8)
+      const checkIn = start(['resume', id, '--check-in'], joinEnv)
+      expect(await checkIn.exit, checkIn.err()).toBe(EXIT.abandoned)
+      expect(checkIn.out()).toContain('(B lost on time): A wins')
+      const files = [hostEnv, joinEnv].map((env) => ({
+        name: env === hostEnv ? 'host' : 'joiner',
+        content: readFileSync(join(gameDir(gameOf(env), env), 'transcript'), 'utf8'),
+      }))
+      for (const v of [...files.map((f) => verifyFiles([f])), verifyFiles(files)]) {
+        expect(v.status).toBe('abandoned')
+        if (v.status === 'abandoned') expect([v.how, v.by, v.winner]).toEqual(['time', 'B', 'A'])
+      }
+    } finally {
+      notary.child.kill('SIGTERM')
+      await notary.exit
+    }
+  }, 90_000)
 })

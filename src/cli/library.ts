@@ -12,7 +12,10 @@ import { formatSetup } from '../games/spaceships/rules/setup.js'
 import type { Role } from '../games/spaceships/protocol/messages.js'
 import type { SideLog } from '../games/spaceships/verify/log.js'
 import { type Verdict, examine, readEvidence } from '../games/spaceships/verify/verify.js'
-import { SCREEN_COLUMNS, endedInTurn, outcomeLine, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, endedInTurn, outcomeLine, spanText, wrap } from '../games/spaceships/ui/panel.js'
+import { parseTranscript } from '../games/spaceships/protocol/file.js'
+import { witnessedDue } from '../games/spaceships/verify/witnessed.js'
+import { systemClock } from '../core/session/clock.js'
 import { type GameMeta, damagedLine, findGame, gameDir, listGames, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { verdictLine } from './verify.js'
@@ -41,6 +44,8 @@ export interface Progress {
   readonly turn: number
   /** Whose step is next while the game goes on (SPEC §6.3). */
   readonly due?: Role
+  /** A witnessed game's deadline for that step, in notary time (PROTOCOL-4.md §4.2), once its start is receipted. */
+  readonly deadline?: number
 }
 
 export function progressOf(content: string | Uint8Array, name: string): Progress {
@@ -48,12 +53,17 @@ export function progressOf(content: string | Uint8Array, name: string): Progress
   if (!ev.ok) return { verdict: ev.verdict, logs: undefined, rulesetText: undefined, turn: 0 }
   const { verdict, logs, ruleset, due } = examine(ev.value)
   const turn = logs === undefined ? 0 : Math.min(logs.A.commits.length, logs.B.commits.length)
+  const parsed = parseTranscript(content)
+  const w = parsed.ok
+    ? witnessedDue(parsed.value.lines.flatMap((l) => (l.bytes === undefined ? [] : [l.bytes])))
+    : undefined
   return {
     verdict,
     logs,
     rulesetText: ruleset === undefined ? undefined : formatRuleset(ruleset),
     turn,
     ...(due === undefined ? {} : { due }),
+    ...(w?.deadline === undefined || w.side !== due ? {} : { deadline: w.deadline }),
   }
 }
 
@@ -87,6 +97,23 @@ interface GameRow {
 }
 
 /**
+ * A witnessed game going on (PROTOCOL-4.md §4): whose step is next, with the time left before its
+ * deadline in notary time, and what a check-in does: play one's move, or claim the win on time.
+ */
+function witnessedRow(p: Progress | undefined, you: Role, checkIn: string): string {
+  const left = p?.deadline === undefined ? undefined : p.deadline - systemClock.now()
+  if (p?.due === you)
+    return left === undefined
+      ? `YOUR MOVE: ${checkIn}`
+      : left > 0
+        ? `YOUR MOVE, ${spanText(left)} left: ${checkIn}`
+        : `YOUR MOVE, past its deadline (your opponent may claim the win on time): ${checkIn}`
+  if (left !== undefined && left <= 0)
+    return `their move, past its deadline: check in to claim the win on time: ${checkIn}`
+  return `their move${left === undefined ? '' : `, ${spanText(left)} left`} (witnessed; check in: ${checkIn})`
+}
+
+/**
  * A game's row, and when it is at or ended for the list: "turn 4", or for a game that stopped
  * before its end the words of its result ("stopped in turn 3", as its end screen says).
  */
@@ -114,9 +141,7 @@ function rowOf(meta: GameMeta, io: CliIo, names: PeerNames): { readonly row: Gam
         ? 'waiting for the opponent to join'
         : state === 'resumable' && witnessed(meta)
           ? // A game across days (PROTOCOL-4.md §4): whose step is next, and how to take one's own.
-            p?.due === you
-            ? `YOUR MOVE: ${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in`
-            : `their move (witnessed; check in: ${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in)`
+            witnessedRow(p, you, `${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in`)
           : state === 'resumable'
             ? `unfinished: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
             : kind === 'play'

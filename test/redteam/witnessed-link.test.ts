@@ -80,52 +80,49 @@ function live(): Live {
 }
 
 describe('a faulty notary delivering a claim receipt it did not sign (NOTARY.md §7.6, PROTOCOL-4.md §4.4 step 2)', () => {
-  it.fails(
-    'DEFECT: a claim receipt in a fetch answer is believed without its notary signature: the node would sign a claim stop the notary never witnessed',
-    async () => {
-      const l = live()
-      const t = l.prefix(stage)
-      const D = deadlineOf(t, W_TERMS.replyMs)
-      const q = stage.a3.envelope.seq + 1
-      // A receipt "of" A's claim at q, signed by some key other than the terms' notary (garbage to A's node).
-      const stranger = generateKeyPair(seededSecrets('redteam/stranger'))
-      const last = l.lines.filter((b) => b[0] === 0x84).at(-1) ?? new Uint8Array()
-      const lastIndex = Live.indexOf(last)
-      const forged = signReceipt(NOTARY_DOMAIN, stranger, {
+  it('a claim receipt in a fetch answer not signed by the notary is not believed: the node never signs a claim stop the notary did not witness', async () => {
+    const l = live()
+    const t = l.prefix(stage)
+    const D = deadlineOf(t, W_TERMS.replyMs)
+    const q = stage.a3.envelope.seq + 1
+    // A receipt "of" A's claim at q, signed by some key other than the terms' notary (garbage to A's node).
+    const stranger = generateKeyPair(seededSecrets('redteam/stranger'))
+    const last = l.lines.filter((b) => b[0] === 0x84).at(-1) ?? new Uint8Array()
+    const lastIndex = Live.indexOf(last)
+    const forged = signReceipt(NOTARY_DOMAIN, stranger, {
+      game: play.game,
+      index: lastIndex + 1,
+      prev: receiptHash(NOTARY_DOMAIN, last),
+      time: D + 1,
+      kind: 'claim',
+      claim: signClaim(NOTARY_DOMAIN, play.keys.A, {
         game: play.game,
-        index: lastIndex + 1,
-        prev: receiptHash(NOTARY_DOMAIN, last),
-        time: D + 1,
-        kind: 'claim',
-        claim: signClaim(NOTARY_DOMAIN, play.keys.A, {
-          game: play.game,
-          sender: 0,
-          seq: q,
-          deadline: D,
-          seen: lastIndex,
+        sender: 0,
+        seq: q,
+        deadline: D,
+        seen: lastIndex,
+      }),
+    })
+    const { link, signal } = linkOfA(l, l.lines, (req, real) => {
+      if (req.kind !== 'fetch') return Promise.resolve(real())
+      const from = req.from
+      return Promise.resolve(
+        encodeResponse({
+          kind: 'log',
+          more: false,
+          items: from <= lastIndex + 1 ? [{ receipt: forged, deposit: new Uint8Array() }] : [],
         }),
-      })
-      const { link, signal } = linkOfA(l, l.lines, (req, real) => {
-        if (req.kind !== 'fetch') return Promise.resolve(real())
-        const from = req.from
-        return Promise.resolve(
-          encodeResponse({
-            kind: 'log',
-            more: false,
-            items: from <= lastIndex + 1 ? [{ receipt: forged, deposit: new Uint8Array() }] : [],
-          }),
-        )
-      })
-      l.clock.advanceTo(t + 100) // before D: the true notary would answer "not before D + 1"
-      const first = await link.session.claim(q, D, signal)
-      expect(first.kind).not.toBe('granted')
-      const second = await link.session.claim(q, D, signal)
-      // Granted means: sign the claim stop now. The true notary then refuses its header
-      // (claim-unrequested), and the stop, delivered to B and answered, is placed by B's answer
-      // with no claim receipt: rule 8, the honest claimant abandoned.
-      expect(second.kind).not.toBe('granted')
-    },
-  )
+      )
+    })
+    l.clock.advanceTo(t + 100) // before D: the true notary would answer "not before D + 1"
+    const first = await link.session.claim(q, D, signal)
+    expect(first.kind).not.toBe('granted')
+    const second = await link.session.claim(q, D, signal)
+    // Granted means: sign the claim stop now. The true notary then refuses its header
+    // (claim-unrequested), and the stop, delivered to B and answered, is placed by B's answer
+    // with no claim receipt: rule 8, the honest claimant abandoned.
+    expect(second.kind).not.toBe('granted')
+  })
 })
 
 describe('a node that crashed right after its claim receipt (PROTOCOL-4.md §4.4 step 2, §6)', () => {

@@ -118,29 +118,26 @@ describe('a cheater owning its key, at a real notary (PROTOCOL-4.md §4.4)', () 
 })
 
 describe('a header whose flags lie (PROTOCOL-4.md §4.6, §5.1)', () => {
-  it.fails(
-    'DEFECT: a phase envelope flagged stop lets its sender have the log sealed mid-game, after which the other side can never claim: the staller never loses on time',
-    () => {
-      const l = live()
-      const t = l.prefix(stage)
-      // B submits its (honest, phase) step 4 with the stop flag set: the notary cannot see the envelope.
-      expect(l.submit(stage.b4, t + 100, { flags: (f) => f | FLAG.stop }).kind).toBe('receipt')
-      const a5 = nextOf('A')
-      expect(l.submit(a5, t + 200).kind).toBe('receipt')
-      // sealTime (registrar.ts) reads "a receipted stop, then the other side's next receipt": the game
-      // looks over, and B's seal request is granted at once.
-      const seal = l.seal('B', t + 300)
-      // B now stalls. A's node waits for D and claims.
-      const due = witnessedDue(l.lines)
-      expect(due?.side).toBe('B')
-      const D = due?.deadline ?? 0
-      const claim = l.claim('A', a5.envelope.seq + 1, D, l.last, D + 1)
-      // The defence: either the seal is refused (the log does not show the game over), or the
-      // claim is still receipted. Today: the seal is receipted and the claim is refused `sealed`.
-      expect(claim.kind, JSON.stringify(claim)).toBe('receipt')
-      expect(seal).toMatchObject({ kind: 'refused', code: 'not-over' })
-    },
-  )
+  it('a phase envelope flagged stop does not let its sender have the log sealed mid-game: the other side plays on and can still claim, and the staller loses on time', () => {
+    const l = live()
+    const t = l.prefix(stage)
+    // B submits its (honest, phase) step 4 with the stop flag set: the notary cannot see the envelope.
+    expect(l.submit(stage.b4, t + 100, { flags: (f) => f | FLAG.stop }).kind).toBe('receipt')
+    const a5 = nextOf('A')
+    expect(l.submit(a5, t + 200).kind).toBe('receipt')
+    // sealTime (registrar.ts) reads "a receipted stop, then the other side's next receipt": the game
+    // looks over, and B's seal request is granted at once.
+    const seal = l.seal('B', t + 300)
+    // B now stalls. A's node waits for D and claims.
+    const due = witnessedDue(l.lines)
+    expect(due?.side).toBe('B')
+    const D = due?.deadline ?? 0
+    const claim = l.claim('A', a5.envelope.seq + 1, D, l.last, D + 1)
+    // The defence: either the seal is refused (the log does not show the game over), or the
+    // claim is still receipted. Today: the seal is receipted and the claim is refused `sealed`.
+    expect(claim.kind, JSON.stringify(claim)).toBe('receipt')
+    expect(seal).toMatchObject({ kind: 'refused', code: 'not-over' })
+  })
 })
 
 describe('a deposit its recipient cannot open (PROTOCOL-4.md §5.3)', () => {

@@ -13,8 +13,8 @@ import { type SecretSource, systemSecrets } from '../../../core/commit/secrets.j
 import { componentLogger } from '../../../core/log.js'
 import { freshDepositRandomness } from '../../../core/notary/deposit.js'
 import type { NotaryResponse } from '../../../core/notary/messages.js'
-import { decodeReceipt } from '../../../core/notary/receipt.js'
-import { encodeClaim, signClaim } from '../../../core/notary/claim.js'
+import { decodeReceipt, receiptSignatureValid } from '../../../core/notary/receipt.js'
+import { claimSignatureValid, encodeClaim, signClaim } from '../../../core/notary/claim.js'
 import type { LogItem } from '../../../core/notary/messages.js'
 import { Inbox } from '../../../core/session/channel.js'
 import { FRAME } from '../protocol/frame.js'
@@ -116,7 +116,13 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
   const claims = new Map<number, { index: number; deadline: number }>()
   const noteClaim = (bytes: Uint8Array): void => {
     const r = decodeReceipt(bytes)
-    if (r.ok && r.value.kind === 'claim' && r.value.claim.sender === me)
+    if (
+      r.ok &&
+      r.value.kind === 'claim' &&
+      r.value.claim.sender === me &&
+      receiptSignatureValid(NOTARY_DOMAIN, r.value, o.notary.key) &&
+      claimSignatureValid(NOTARY_DOMAIN, r.value.claim, o.keys.publicKey)
+    )
       claims.set(r.value.claim.seq, { index: r.value.index, deadline: r.value.claim.deadline })
   }
   for (const bytes of o.store.envelopes()) if (bytes[0] === RECEIPT_BYTE) noteClaim(bytes)
@@ -129,7 +135,16 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     const id = toBase64url(receipt)
     if (held.has(id)) return
     const r = decodeReceipt(receipt)
-    if (!r.ok) return
+    // NOTARY.md §7.6: every receipt kept, from any answer, is the terms' notary's; a claim receipt
+    // this side would act on carries a claim request it signed itself (a faulty notary's or a
+    // stranger's "receipt" never makes this node sign a claim stop, PROTOCOL-4.md §4.4).
+    if (!r.ok || !receiptSignatureValid(NOTARY_DOMAIN, r.value, o.notary.key)) return
+    if (
+      r.value.kind === 'claim' &&
+      r.value.claim.sender === me &&
+      !claimSignatureValid(NOTARY_DOMAIN, r.value.claim, o.keys.publicKey)
+    )
+      return
     held.add(id)
     o.store.append(receipt)
     indices.add(r.value.index)

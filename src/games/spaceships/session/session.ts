@@ -19,6 +19,7 @@ import type { SealedEnvelope } from '../protocol/envelope.js'
 import { isStopEnvelope } from '../verify/game.js'
 import type { Due } from '../verify/schedule.js'
 import { verifyEnvelopes } from '../verify/verify.js'
+import { WITNESS_MARGIN_MS } from '../witness/registrar.js'
 import { isResignation } from './strategy.js'
 import type { SessionOptions, SessionResult } from './options.js'
 import type { Event } from './queue.js'
@@ -156,12 +157,13 @@ class Session extends Composer {
               ? this.terms.turnMs
               : this.terms.replyMs
         const owed = this.witnessed ? this.o.witness?.due() : undefined
+        // Witnessed: the receipts' D, or until its start is receipted, the same counted from here.
         const mine = owed?.side === this.me ? owed.deadline : undefined
         this.emit({
           kind: 'waiting',
           side: this.me,
           what: due.parts.join('+'),
-          deadline: mine ?? this.lastReceivedAt + ms,
+          deadline: mine ?? this.lastReceivedAt + ms + (this.witnessed ? WITNESS_MARGIN_MS : 0),
         })
         // `spaceships watch`: the automatic steps are done; the player's own decision is not waited for.
         if (this.o.checkIn?.pauseOnDecision === true) {
@@ -262,7 +264,7 @@ class Session extends Composer {
       kind: 'waiting',
       side: this.them,
       what: due.parts.join('+'),
-      deadline: D ?? this.deadlineOf(due),
+      deadline: D ?? this.deadlineOf(due) + WITNESS_MARGIN_MS,
     } as const
     const key = `${waiting.side}:${waiting.what}:${waiting.deadline}`
     if (key !== this.lastWaiting) this.emit(waiting)

@@ -46,6 +46,17 @@ export function clockText(ms: number): string {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
 }
 
+/** "2d 3h", "5h 12m", "7m", "40 s" for a number of milliseconds (never negative): a witnessed game's time left. */
+export function spanText(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000))
+  const d = Math.floor(s / 86_400)
+  const h = Math.floor((s % 86_400) / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  if (d > 0) return `${d}d ${h}h`
+  if (h > 0) return `${h}h ${m}m`
+  return m > 0 ? `${m}m` : `${s} s`
+}
+
 /** Names a ship by its type and identity. */
 export type ShipNamer = (type: ShipType, id: number) => string
 

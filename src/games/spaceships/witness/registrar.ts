@@ -35,11 +35,18 @@ export function sealTime(log: readonly Receipt[], terms: Terms): number | undefi
   const all = envelopeReceipts(log)
   const ends = ([0, 1] as const).map((side) => all.find(({ h }) => h.sender === side && (h.flags & FLAG.end) !== 0))
   if (ends[0] !== undefined && ends[1] !== undefined) return Math.max(ends[0].r.time, ends[1].r.time)
-  const stop = all.find(({ h }) => (h.flags & FLAG.stop) !== 0)
-  if (stop === undefined) return undefined
-  const answer = all.find(({ r, h }) => h.sender !== stop.h.sender && r.index > stop.r.index)
-  if (answer !== undefined) return answer.r.time
-  return stop.r.time + Math.max(terms.replyMs, terms.turnMs) + (terms.reserveMs ?? 0) + WITNESS_MARGIN_MS
+  // A header's flags are its signer's word, which the notary cannot check against the envelope: a
+  // stop shows the game over only once the other side's next receipt is a stop too (its answer),
+  // or none follows within the answer's deadline. A "stop" the other side played on after (a phase
+  // envelope flagged stop, to have the log sealed mid-game) shows nothing.
+  for (const stop of all) {
+    if ((stop.h.flags & FLAG.stop) === 0) continue
+    const next = all.find(({ r, h }) => h.sender !== stop.h.sender && r.index > stop.r.index)
+    if (next === undefined)
+      return stop.r.time + Math.max(terms.replyMs, terms.turnMs) + (terms.reserveMs ?? 0) + WITNESS_MARGIN_MS
+    if ((next.h.flags & FLAG.stop) !== 0) return next.r.time
+  }
+  return undefined
 }
 
 /**
