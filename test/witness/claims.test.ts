@@ -234,6 +234,55 @@ describe('claims in a witnessed game (PROTOCOL-4.md §4.4)', () => {
     expect(receiptsOf(g.stores.A).some((r) => r.kind === 'claim')).toBe(false)
   })
 
+  it('an outage of the notary longer than the deadline: play goes on directly, a stall is claimed once the notary is back, one result on both sides (PROTOCOL-4.md §4.5)', async () => {
+    let clock: VirtualClock | undefined
+    let from: number | undefined
+    const outage = 10 * 60_000
+    const inner = randomStrategy(seededRandom('claims/outage/B/bot'))
+    const g = await play('claims/outage', {
+      onClock: (c) => (clock = c),
+      strategies: {
+        B: {
+          ...inner,
+          record: (ctx) => {
+            // From turn 2 the notary is unreachable for both sides for ten minutes; B plays turns 2 and
+            // 3 directly, then stalls in turn 4 (inside the outage, far past its deadline).
+            if (ctx.turn === 2 && from === undefined) from = clock?.now()
+            return ctx.turn >= 4 ? new Promise(() => undefined) : inner.record(ctx)
+          },
+        },
+      },
+      notaryDown: () => from !== undefined && clock !== undefined && clock.now() < from + outage,
+    })
+    for (const r of [g.a, g.b]) {
+      expect(r.verdict.status, JSON.stringify(r.verdict)).toBe('abandoned')
+      if (r.verdict.status === 'abandoned') expect([r.verdict.how, r.verdict.by]).toEqual(['time', 'B'])
+    }
+    // The claim came after the notary was back: nothing was signed while it could not be receipted.
+    const claim = receiptsOf(g.stores.A).find((r) => r.kind === 'claim')
+    expect(claim !== undefined && from !== undefined && claim.time >= from + outage).toBe(true)
+  })
+
+  it('an outage of the notary in the middle of a game changes nothing: it ends complete, its envelopes receipted once the notary is back', async () => {
+    let clock: VirtualClock | undefined
+    let from: number | undefined
+    const g = await play('claims/outage-complete', {
+      onClock: (c) => (clock = c),
+      strategies: {
+        A: {
+          ...randomStrategy(seededRandom('claims/outage-complete/A/bot')),
+          record: (ctx) => {
+            if (ctx.turn === 2 && from === undefined) from = clock?.now()
+            return randomStrategy(seededRandom(`claims/outage-complete/A/${ctx.turn}`)).record(ctx)
+          },
+        },
+      },
+      notaryDown: () => from !== undefined && clock !== undefined && clock.now() < from + 60_000,
+    })
+    expect(g.a.verdict.status, JSON.stringify(g.a.verdict)).toBe('complete')
+    expect(g.b.verdict.status, JSON.stringify(g.b.verdict)).toBe('complete')
+  })
+
   it('quitting a witnessed game pauses it, signing nothing; a player who never comes back loses on time', async () => {
     const quit = new AbortController()
     const strategy = randomStrategy(seededRandom('claims/quit/A/bot'))
