@@ -6,7 +6,15 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { fromHex, toHex } from '../../src/core/commit/bytes.js'
-import { openFirst, sealFirst, setupBaseRecipient, setupBaseSender } from '../../src/core/commit/hpke.js'
+import { x25519 } from '@noble/curves/ed25519.js'
+import {
+  openFirst,
+  sealFirst,
+  setupBaseRecipient,
+  setupBaseSender,
+  x25519Public,
+  x25519Shared,
+} from '../../src/core/commit/hpke.js'
 
 const A21 = {
   info: '4f6465206f6e2061204772656369616e2055726e',
@@ -47,5 +55,39 @@ describe('HPKE base mode, RFC 9180 (PROTOCOL-4.md §5.2)', () => {
     expect(openFirst(r, hex('436f756e742d31'), hex(A21.ct))).toBeUndefined()
     const other = setupBaseRecipient(hex(A21.pkEm), hex(A21.skRm), hex('00'))
     expect(openFirst(other, hex(A21.aad), hex(A21.ct))).toBeUndefined()
+  })
+})
+
+describe('X25519 through OpenSSL is RFC 7748 X25519 (as noble computes it)', () => {
+  it('agrees with noble on any secret and any u: the top bit masked, u at or above p reduced', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (sk, u) => {
+          expect(toHex(x25519Public(sk))).toBe(toHex(x25519.getPublicKey(sk)))
+          let ours: string | undefined
+          let theirs: string | undefined
+          try {
+            ours = toHex(x25519Shared(sk, u))
+          } catch {
+            ours = undefined
+          }
+          try {
+            theirs = toHex(x25519.getSharedSecret(sk, u))
+          } catch {
+            theirs = undefined
+          }
+          expect(ours).toBe(theirs)
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('refuses a point of small order (an all-zero result), as noble does (RFC 9180 §7.1.4)', () => {
+    const sk = new Uint8Array(32).fill(7)
+    for (const u of [new Uint8Array(32), fromHex('0100000000000000000000000000000000000000000000000000000000000000')])
+      expect(() => x25519Shared(sk, u)).toThrow()
   })
 })

@@ -4,15 +4,42 @@
  * recipient and to their sender (protocol/PROTOCOL-4.md §5.2). Single-shot: each context seals
  * one message (sequence number 0), which is all a deposit needs.
  *
- * Built from noble's primitives (X25519, HKDF, ChaCha20-Poly1305), which this project already
- * trusts for keys and hashes, rather than a second library; the RFC's labelled key schedule is a
- * few lines, and the RFC's own vectors check it (test/core/hpke.test.ts).
+ * Built from noble's primitives (HKDF, ChaCha20-Poly1305), which this project already trusts for
+ * keys and hashes, rather than a second library; the RFC's labelled key schedule is a few lines,
+ * and the RFC's own vectors check it (test/core/hpke.test.ts). X25519 itself is OpenSSL's, through
+ * `node:crypto`: noble's pure-JS ladder cost a witnessed game's sender about 8 ms of CPU a deposit
+ * (four ladders), OpenSSL's about a twentieth of that (src/bench/witnessed.ts measured it), and
+ * both are RFC 7748 X25519 (clamped scalar, the top bit of u masked, an all-zero result refused),
+ * which the RFC's vectors hold them to.
  */
+import { createPrivateKey, createPublicKey, diffieHellman } from 'node:crypto'
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js'
-import { x25519 } from '@noble/curves/ed25519.js'
 import { expand, extract } from '@noble/hashes/hkdf.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { concatBytes, utf8 } from './bytes.js'
+
+/** DER prefixes of an X25519 private key (PKCS #8) and public key (SPKI), RFC 8410: the raw 32 bytes follow. */
+const PKCS8_X25519 = Buffer.from('302e020100300506032b656e04220420', 'hex')
+const SPKI_X25519 = Buffer.from('302a300506032b656e032100', 'hex')
+
+const privateKeyOf = (secret: Uint8Array) =>
+  createPrivateKey({ key: Buffer.concat([PKCS8_X25519, secret]), format: 'der', type: 'pkcs8' })
+
+/** RFC 7748: X25519(secret, 9), the public key of an X25519 secret. */
+export function x25519Public(secret: Uint8Array): Uint8Array {
+  if (secret.length !== 32) throw new RangeError('an X25519 secret is 32 bytes')
+  const der = createPublicKey(privateKeyOf(secret)).export({ format: 'der', type: 'spki' })
+  return new Uint8Array(der.subarray(der.length - 32))
+}
+
+/** RFC 7748: X25519(secret, u); throws on an all-zero result (RFC 9180 §7.1.4: DH failure). */
+export function x25519Shared(secret: Uint8Array, u: Uint8Array): Uint8Array {
+  if (secret.length !== 32 || u.length !== 32) throw new RangeError('X25519 takes 32-byte inputs')
+  const publicKey = createPublicKey({ key: Buffer.concat([SPKI_X25519, u]), format: 'der', type: 'spki' })
+  const out = diffieHellman({ privateKey: privateKeyOf(secret), publicKey })
+  if (out.every((b) => b === 0)) throw new Error('X25519: an all-zero shared secret')
+  return new Uint8Array(out)
+}
 
 /** RFC 9180 §7: the suite's identifiers. */
 export const HPKE_SUITE = { kem: 0x0020, kdf: 0x0001, aead: 0x0003 } as const
@@ -86,14 +113,14 @@ export function setupBaseSender(
   info: Uint8Array,
   ephemeralSecret: Uint8Array,
 ): { readonly enc: Uint8Array; readonly context: HpkeContext } {
-  const enc = x25519.getPublicKey(ephemeralSecret)
-  const dh = x25519.getSharedSecret(ephemeralSecret, pkR)
+  const enc = x25519Public(ephemeralSecret)
+  const dh = x25519Shared(ephemeralSecret, pkR)
   return { enc, context: keySchedule(extractAndExpand(dh, concatBytes(enc, pkR)), info) }
 }
 
 /** RFC 9180 §5.1.1 `SetupBaseR`: the recipient's context from `enc` and its X25519 secret. */
 export function setupBaseRecipient(enc: Uint8Array, skR: Uint8Array, info: Uint8Array): HpkeContext {
-  return setupBaseRecipientWithDh(enc, x25519.getPublicKey(skR), x25519.getSharedSecret(skR, enc), info)
+  return setupBaseRecipientWithDh(enc, x25519Public(skR), x25519Shared(skR, enc), info)
 }
 
 /**
