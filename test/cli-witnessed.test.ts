@@ -130,4 +130,54 @@ describe('a witnessed game between two processes and a notary (PROTOCOL-4.md §4
       await notary.exit
     }
   }, 90_000)
+
+  it('a check-in claims (PROTOCOL-4.md §4.4): both nodes killed, the joiner never returns, and the host checking in after the deadline wins on time', async () => {
+    const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
+    const notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '120'], notaryEnv)
+    const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
+    try {
+      const bot = (seed: string): string[] => ['--autoplay', '--bot', 'random', '--seed', seed, '--pace', '300']
+      const host = start(
+        [
+          'host',
+          ...bot('check-in-claim/A'),
+          '--listen',
+          '/ip4/127.0.0.1/tcp/0',
+          '--notary',
+          address,
+          '--turn-seconds',
+          '2',
+          '--reply-seconds',
+          '2',
+          '--max-turns',
+          '200',
+        ],
+        hostEnv,
+      )
+      const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+      const joiner = start(['join', invite, '--yes', ...bot('check-in-claim/B')], joinEnv)
+      await until(() => (/turn +2:/.test(host.out()) ? true : undefined), 'turn 2')
+      host.child.kill('SIGKILL')
+      joiner.child.kill('SIGKILL')
+      await Promise.all([host.exit, joiner.exit])
+      const id = gameOf(hostEnv).slice(0, 8)
+      // Check in until the host's is the waiting side and the joiner's deadline (2 s + 10 s of margin
+      // in notary time) has passed: that check-in claims, and the host wins on time.
+      let last = ''
+      for (let i = 0; i < 8 && !last.includes('lost on time'); i++) {
+        const c = start(['resume', id, '--check-in'], hostEnv)
+        await c.exit
+        last = c.out()
+        if (!last.includes('lost on time')) await new Promise((r) => setTimeout(r, 3_000))
+      }
+      expect(last).toContain('(B lost on time): A wins')
+      const v = verifyFiles([
+        { name: 'host', content: readFileSync(join(gameDir(gameOf(hostEnv), hostEnv), 'transcript'), 'utf8') },
+      ])
+      expect(v.status === 'abandoned' && [v.how, v.by]).toEqual(['time', 'B'])
+    } finally {
+      notary.child.kill('SIGTERM')
+      await notary.exit
+    }
+  }, 90_000)
 })
