@@ -156,8 +156,9 @@ class Session extends Composer {
             : due.deadline === 'turn'
               ? this.terms.turnMs
               : this.terms.replyMs
-        const owed = this.witnessed ? this.o.witness?.due() : undefined
-        // Witnessed: the receipts' D, or until its start is receipted, the same counted from here.
+        // Witnessed: the receipts' D for a check-in's player (who may decide over days), else the
+        // same counted from here (a running node does not walk its transcript at every step).
+        const owed = this.witnessed && this.o.checkIn !== undefined ? this.o.witness?.due() : undefined
         const mine = owed?.side === this.me ? owed.deadline : undefined
         this.emit({
           kind: 'waiting',
@@ -257,20 +258,20 @@ class Session extends Composer {
    */
   protected async waitWitnessed(due: Due, courtesy: boolean): Promise<boolean> {
     const w = this.o.witness
-    const owed = w?.due()
+    // D is never below `lower`: its start is the receipt of the envelope this side sent at
+    // `waitingSince`, and its step's time is at least the terms' for it. The receipts' D walks the
+    // whole transcript (the verifier's own reckoning, so a claim is never early by another's), so a
+    // running node reckons it only from `lower` on; a check-in, which has no time to wait, at once.
+    const lower = this.deadlineOf(due) + WITNESS_MARGIN_MS
+    const now = this.clock.now()
+    const owed = w !== undefined && (now >= lower || this.o.checkIn !== undefined) ? w.due() : undefined
     const D = owed?.side === this.them ? owed.deadline : undefined
-    const claimAt = D === undefined ? undefined : Math.max(D + 1, this.claimNotBefore)
-    const waiting = {
-      kind: 'waiting',
-      side: this.them,
-      what: due.parts.join('+'),
-      deadline: D ?? this.deadlineOf(due) + WITNESS_MARGIN_MS,
-    } as const
+    const claimAt = D === undefined ? (now < lower ? lower : undefined) : Math.max(D + 1, this.claimNotBefore)
+    const waiting = { kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline: D ?? lower } as const
     const key = `${waiting.side}:${waiting.what}:${waiting.deadline}`
     if (key !== this.lastWaiting) this.emit(waiting)
     this.lastWaiting = key
-    const now = this.clock.now()
-    if (w !== undefined && D !== undefined && claimAt !== undefined && now >= claimAt && !courtesy) {
+    if (w !== undefined && D !== undefined && now >= Math.max(D + 1, this.claimNotBefore) && !courtesy) {
       const answer = await w.claim(this.mine.length, D, this.lifetime.signal)
       switch (answer.kind) {
         case 'granted':
