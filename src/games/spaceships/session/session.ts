@@ -257,6 +257,12 @@ class Session extends Composer {
    */
   protected async waitWitnessed(due: Due, courtesy: boolean): Promise<boolean> {
     const w = this.o.witness
+    // PROTOCOL-4.md §5.3: a complaint receipt proves the peer's false deposit; rule 1 decides.
+    const offence = w?.offence()
+    if (offence !== undefined) {
+      await this.sendStop('accusation', offence)
+      return false
+    }
     const owed = w?.due()
     const D = owed?.side === this.them ? owed.deadline : undefined
     const claimAt = D === undefined ? undefined : Math.max(D + 1, this.claimNotBefore)
