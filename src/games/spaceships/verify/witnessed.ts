@@ -25,8 +25,7 @@ import {
 } from '../protocol/messages.js'
 // The margin and the seal rule are the notary's (PROTOCOL-4.md §4.6, §9): one definition, which the
 // registrar applies when it seals and the verifier when it checks a seal.
-import { WITNESS_MARGIN_MS, envelopeMatchesHeader, sealTime } from '../witness/registrar.js'
-import { paddingFloorOfBytes } from '../witness/submission.js'
+import { COMPLAINT_JUDGING, WITNESS_MARGIN_MS, sealTime } from '../witness/registrar.js'
 import { type Evidence, gatherEvidence } from './evidence.js'
 import type { GameState } from './game.js'
 import { type ProtocolOffence, STAGE } from './offence.js'
@@ -106,7 +105,7 @@ export function readWitnessLog(
     },
     // PROTOCOL-4.md §5.3, NOTARY.md §5.5: each complaint receipt of the chain is judged from the
     // receipt alone; one that does not hold is a notary fault (complaint-invalid).
-    complaints: { floor: paddingFloorOfBytes, envelopeMatches: envelopeMatchesHeader },
+    complaints: COMPLAINT_JUDGING,
   })
   const aside = new Set(report.setAside.map((a) => a.position))
   const held: Receipt[] = []

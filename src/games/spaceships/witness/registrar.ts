@@ -69,6 +69,12 @@ export function envelopeMatchesHeader(envelope: Uint8Array, h: SubmissionHeader)
   )
 }
 
+/**
+ * NOTARY.md §5.3: the game's functions a complaint is judged with, by the notary, by a node before
+ * it complains and by a verifier reading a complaint receipt: the padding floor and the envelope test.
+ */
+export const COMPLAINT_JUDGING = { floor: paddingFloorOfBytes, envelopeMatches: envelopeMatchesHeader } as const
+
 export const spaceshipsRegistrar: Registrar = {
   domain: NOTARY_DOMAIN,
   register(helloA, helloB): Registration {
