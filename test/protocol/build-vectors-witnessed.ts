@@ -109,6 +109,18 @@ export async function witnessedVectors(play: Play, add: Add): Promise<void> {
     { 'v4-w-outage.transcript': outage.file() },
   )
 
+  const garbled = new Case(stage)
+  // B's results receipted in time with a deposit A cannot open, never sent directly; A complains
+  // (its complaint receipt carries the deposit), then stops with an accusation.
+  garbled.push(garbled.log.envelope(b4, garbled.D - 60_000, { garbleRecipientWrap: true }))
+  garbled.push(garbled.log.complaint('A', garbled.log.last, garbled.D - 59_000))
+  garbled.receipted(signStop(p, 'A', 'accusation', prefix, b2), garbled.D - 58_000)
+  add(
+    "Witnessed (PROTOCOL-4.md §5.3): B's turn-1 results are receipted with a deposit whose recipient wrap A cannot open, and B never sends them directly; A's complaint (the Diffie-Hellman value of its wrap with its proof) is receipted, carrying the deposit, and A stops with an accusation. The verifier re-checks the complaint from the receipt alone: the deposit is the header's and does not open, so B's own signed header convicts it of false-deposit (rule 1), not a gap.",
+    { status: 'offence', offender: 'B', class: 'false-deposit', seq: b4.envelope.seq, winner: 'A', witnessed: { result: 1 } },
+    { 'v4-w-false-deposit.transcript': garbled.file() },
+  )
+
   const busy = new Case(stage)
   busy.receipted(signStop(p, 'A', 'outage', prefix, b2), busy.D + 1_000, { outage: true })
   add(

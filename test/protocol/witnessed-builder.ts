@@ -13,7 +13,8 @@ import { type KeyPair, generateKeyPair, keyPairFromSecret } from '../../src/core
 import { seededSecrets } from '../../src/core/commit/secrets.js'
 import { transcriptHeader } from '../../src/core/transcript/file.js'
 import { signClaim } from '../../src/core/notary/claim.js'
-import { freshDepositRandomness } from '../../src/core/notary/deposit.js'
+import { makeComplaint } from '../../src/core/notary/complaint.js'
+import { depositHash, freshDepositRandomness } from '../../src/core/notary/deposit.js'
 import { FLAG, decodeHeader, signHeader } from '../../src/core/notary/header.js'
 import { type ReceiptBody, decodeReceipt, receiptHash, signReceipt } from '../../src/core/notary/receipt.js'
 import { NOTARY_DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
@@ -122,6 +123,8 @@ export function lastOf(envelopes: readonly SealedEnvelope[], side: Role): Sealed
 /** The notary's log of one case, signed receipt by receipt (PROTOCOL-4.md §4.1). */
 export class NotaryLog {
   readonly receipts: Uint8Array[] = []
+  /** The deposit of each envelope receipt, by index (a complaint receipt carries one). */
+  readonly deposits = new Map<number, Uint8Array>()
   private readonly randomness
 
   constructor(
@@ -164,12 +167,18 @@ export class NotaryLog {
 
   /**
    * The receipt of `s`'s submission header as its node signs it (witness/submission.ts), with the
-   * claim flag, `deadline` and `seen` when `claim` is given, or the outage flag.
+   * claim flag, `deadline` and `seen` when `claim` is given, or the outage flag; with
+   * `garbleRecipientWrap`, a cheater's: the recipient's wrap flipped (the deposit does not open,
+   * PROTOCOL-4.md §5.3) and the header signed over the garbled deposit.
    */
   envelope(
     s: SealedEnvelope,
     time: number,
-    o: { readonly claim?: { readonly deadline: number; readonly seen: number }; readonly outage?: boolean } = {},
+    o: {
+      readonly claim?: { readonly deadline: number; readonly seen: number }
+      readonly outage?: boolean
+      readonly garbleRecipientWrap?: boolean
+    } = {},
   ): Uint8Array {
     const sender = s.envelope.sender
     const sub = submissionOf({
@@ -183,11 +192,37 @@ export class NotaryLog {
     const d = decodeHeader(sub.value.header)
     if (!d.ok) throw new Error('header')
     // submissionOf sets the claim flag when told; the outage flag is set here and the header signed again.
+    let deposit = sub.value.deposit
+    if (o.garbleRecipientWrap === true) {
+      deposit = deposit.slice()
+      // The recipient's wrap is enc[32] ‖ wrapped[48]: its AEAD tag no longer holds (NOTARY.md §4).
+      for (let i = 40; i < 80; i++) deposit[i] = (deposit[i] ?? 0) ^ 0x5a
+    }
     const header =
-      o.outage === true
-        ? signHeader(NOTARY_DOMAIN, this.play.keys[sender], { ...d.value, flags: d.value.flags | FLAG.outage })
+      o.outage === true || o.garbleRecipientWrap === true
+        ? signHeader(NOTARY_DOMAIN, this.play.keys[sender], {
+            ...d.value,
+            depositHash: depositHash(NOTARY_DOMAIN, deposit),
+            depositBytes: deposit.length,
+            flags: o.outage === true ? d.value.flags | FLAG.outage : d.value.flags,
+          })
         : d.value
+    this.deposits.set(this.receipts.length, deposit)
     return this.append({ kind: 'envelope', header }, time)
+  }
+
+  /** PROTOCOL-4.md §5.3: the receipt of `side`'s complaint about the deposit of envelope receipt `index`. */
+  complaint(side: Role, index: number, time: number): Uint8Array {
+    const deposit = this.deposits.get(index)
+    if (deposit === undefined) throw new Error('no deposit of that receipt')
+    const c = makeComplaint(NOTARY_DOMAIN, this.play.keys[side], {
+      game: this.play.game,
+      sender: ROLE_INDEX[side],
+      index,
+      deposit,
+    })
+    if (!c.ok) throw new Error(c.error.message)
+    return this.append({ kind: 'complaint', complaint: c.value, deposit }, time)
   }
 
   /** PROTOCOL-4.md §4.4: the receipt of `side`'s claim request for its stop at `seq`. */

@@ -11,7 +11,7 @@ import { seededSecrets } from '../../src/core/commit/secrets.js'
 import { signClaim } from '../../src/core/notary/claim.js'
 import { decodeHeader, FLAG } from '../../src/core/notary/header.js'
 import { type NotaryRequest, decodeRequest, encodeResponse } from '../../src/core/notary/messages.js'
-import { receiptHash, signReceipt } from '../../src/core/notary/receipt.js'
+import { decodeReceipt, receiptHash, signReceipt } from '../../src/core/notary/receipt.js'
 import type { Transport } from '../../src/core/notary-net/client.js'
 import { NOTARY_DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
 import { memoryStore } from '../../src/games/spaceships/protocol/file.js'
@@ -153,26 +153,29 @@ describe('a node that crashed right after its claim receipt (PROTOCOL-4.md §4.4
 })
 
 describe('a peer whose deposit does not open (PROTOCOL-4.md §5.3)', () => {
-  it.fails(
-    'DEFECT: the node never complains of it, and never gets a deadline to claim: the staller behind a garbled deposit never loses on time',
-    async () => {
-      const l = live()
-      const t = l.prefix(stage)
-      const { link, asked, signal } = linkOfA(l, l.lines)
-      // B submits its owed step 4 with a deposit A cannot open, and never sends it directly; then stalls.
-      const r = l.submit(stage.b4, t + 1_000, { garbleRecipientWrap: true, hold: true })
-      expect(r.kind).toBe('receipt')
+  it('the node complains of it at once (its complaint receipted), and the session learns the offence to accuse of: the staller behind a garbled deposit loses by false-deposit', async () => {
+    const l = live()
+    const t = l.prefix(stage)
+    const { link, asked, signal } = linkOfA(l, l.lines)
+    // B submits its owed step 4 with a deposit A cannot open, and never sends it directly; then stalls.
+    const r = l.submit(stage.b4, t + 1_000, { garbleRecipientWrap: true, hold: true })
+    expect(r.kind).toBe('receipt')
+    await link.session.refresh(signal)
+    const due = link.session.due()
+    expect(due?.side).toBe('B')
+    // Days pass; the node looks at the log again and again.
+    for (let day = 1; day <= 3; day++) {
+      l.clock.advanceTo(t + day * 86_400_000)
       await link.session.refresh(signal)
-      const due = link.session.due()
-      expect(due?.side).toBe('B')
-      // Days pass; the node looks at the log again and again.
-      for (let day = 1; day <= 3; day++) {
-        l.clock.advanceTo(t + day * 86_400_000)
-        await link.session.refresh(signal)
-      }
-      // A defence: a complaint proving B's false deposit (an offence), or at least a deadline to claim.
-      const complained = asked.some((a) => a.kind === 'complain')
-      expect(complained || link.session.due()?.deadline !== undefined).toBe(true)
-    },
-  )
+    }
+    // The defence: one complaint proving B's false deposit (an offence), made once, receipted.
+    expect(asked.filter((a) => a.kind === 'complain')).toHaveLength(1)
+    expect(
+      l.notary.store.receipts(play.game, 0).some((bytes) => {
+        const r = decodeReceipt(bytes)
+        return r.ok && r.value.kind === 'complaint'
+      }),
+    ).toBe(true)
+    expect(link.session.offence()).toMatch(/^false-deposit: B's deposit of its envelope \d+/)
+  })
 })

@@ -6,13 +6,19 @@
  * are verified. Each test names the rule it checks and fails if the defence were missing; `it.fails`
  * marks a defect found (see the report on branch redteam-w).
  */
+import fc from 'fast-check'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { encodeComplaint, makeComplaint } from '../../src/core/notary/complaint.js'
 import { FLAG } from '../../src/core/notary/header.js'
+import { decodeReceipt, receiptHash, signReceipt } from '../../src/core/notary/receipt.js'
+import { NOTARY_DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
+import { ROLE_INDEX, otherRole } from '../../src/games/spaceships/protocol/messages.js'
 import type { SealedEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
 import { verifyTranscript } from '../../src/games/spaceships/verify/verify.js'
 import { witnessedDue } from '../../src/games/spaceships/verify/witnessed.js'
 import {
   type Stage,
+  W_NOTARY,
   W_TERMS,
   type WitnessedPlay,
   deadlineOf,
@@ -150,40 +156,87 @@ describe('a deposit its recipient cannot open (PROTOCOL-4.md §5.3)', () => {
     expect(c.kind).toBe('receipt')
   })
 
-  it.fails(
-    'DEFECT: a complaint receipt is evidence of the offence false-deposit by the header’s signer; the verifier reads it as a gap instead',
-    () => {
-      const l = live()
-      const t = l.prefix(stage)
-      const r = l.submit(stage.b4, t + 100, { garbleRecipientWrap: true, hold: true })
-      expect(l.complain('A', Live.index(r), t + 200).kind).toBe('receipt')
-      // A's file: B's step 4 never arrived (B withholds it from the stream), its receipt and A's complaint receipt.
-      const v = fileOf(l.lines)
-      expect(v.status, JSON.stringify(v)).toBe('offence')
-      expect(v.status === 'offence' && v.offence.offender).toBe('B')
-    },
-  )
+  it('a complaint receipt that holds is evidence of the offence false-deposit by the header’s signer (rule 1), not a gap: the verifier re-checks it from the receipt alone', () => {
+    const l = live()
+    const t = l.prefix(stage)
+    const r = l.submit(stage.b4, t + 100, { garbleRecipientWrap: true, hold: true })
+    const c = l.complain('A', Live.index(r), t + 200)
+    expect(c.kind).toBe('receipt')
+    // A's file: B's step 4 never arrived (B withholds it from the stream), its receipt and A's complaint receipt.
+    const v = fileOf(l.lines)
+    expect(v.status, JSON.stringify(v)).toBe('offence')
+    if (v.status !== 'offence') return
+    expect(v.offence).toMatchObject({ offender: 'B', class: 'false-deposit', seq: stage.b4.envelope.seq, stage: 0 })
+    expect(v.offence.detail).toContain(`receipt ${Live.index(c)}`)
+    expect(v.winner).toBe('A')
+    expect(v.witnessed?.result).toBe(1)
+  })
 
-  it.fails(
-    'DEFECT: a garbled deposit planted at the cheater’s next place before the honest side’s step cannot be complained of once that step is receipted (complaintInTime reads "after" for "acknowledges")',
-    () => {
-      const l = live()
-      l.register()
-      let t = l.clock.now()
-      const upToA3 = stage.prefix.slice(2, -1)
-      for (const s of upToA3) expect(l.submit(s, (t += 1_000)).kind).toBe('receipt')
-      // B, not due, plants a garbled deposit at the place its step 4 will take.
-      const planted = l.submit(stage.b4, (t += 1_000), { garbleRecipientWrap: true, hold: true })
-      expect(planted.kind).toBe('receipt')
-      // A plays its step 3 as an honest node does: it never held B's planted envelope, so it
-      // acknowledges nothing of it (its ack is B's step 2).
-      expect(Buffer.from(stage.a3.envelope.ack ?? []).equals(Buffer.from(stage.b2.hash))).toBe(true)
-      expect(l.submit(stage.a3, (t += 1_000)).kind).toBe('receipt')
-      // B stalls. A cannot open B's step 4, cannot claim across its receipt (witnessedDue lists it
-      // unopened), and its complaint is refused: B escapes the loss forever (the verifier says gap).
-      expect(witnessedDue(l.lines)?.unopened).toEqual([Live.index(planted)])
-      const c = l.complain('A', Live.index(planted), t + 60_000)
-      expect(c.kind, JSON.stringify(c)).toBe('receipt')
-    },
-  )
+  it('a garbled deposit planted at the cheater’s next place before the honest side’s step is complained of after that step is receipted (no rule of time: PROTOCOL-4.md §5.3), and the planter loses by false-deposit', () => {
+    const l = live()
+    l.register()
+    let t = l.clock.now()
+    const upToA3 = stage.prefix.slice(2, -1)
+    for (const s of upToA3) expect(l.submit(s, (t += 1_000)).kind).toBe('receipt')
+    // B, not due, plants a garbled deposit at the place its step 4 will take.
+    const planted = l.submit(stage.b4, (t += 1_000), { garbleRecipientWrap: true, hold: true })
+    expect(planted.kind).toBe('receipt')
+    // A plays its step 3 as an honest node does: it never held B's planted envelope, so it
+    // acknowledges nothing of it (its ack is B's step 2).
+    expect(Buffer.from(stage.a3.envelope.ack ?? []).equals(Buffer.from(stage.b2.hash))).toBe(true)
+    expect(l.submit(stage.a3, (t += 1_000)).kind).toBe('receipt')
+    // B stalls. A cannot open B's step 4 and cannot claim across its receipt (witnessedDue lists
+    // it unopened); its complaint is receipted, and proves B's offence.
+    expect(witnessedDue(l.lines)?.unopened).toEqual([Live.index(planted)])
+    const c = l.complain('A', Live.index(planted), t + 60_000)
+    expect(c.kind, JSON.stringify(c)).toBe('receipt')
+    const v = fileOf(l.lines)
+    expect(v.status === 'offence' && v.offence).toMatchObject({ offender: 'B', class: 'false-deposit' })
+  })
+})
+
+describe('a complaint against an honest header (PROTOCOL-4.md §5.3: an honest deposit always opens)', () => {
+  it('is never receipted by the notary (complaint-invalid), and, forged into a file by a faulty notary, never convicts the honest sender: it is a notary fault complaint-invalid', () => {
+    const l = live()
+    const t = l.prefix(stage)
+    // Every honest envelope the prefix receipted, of either side, at any time after.
+    const targets = l.lines.flatMap((bytes) => {
+      const d = decodeReceipt(bytes)
+      return d.ok && d.value.kind === 'envelope' ? [d.value] : []
+    })
+    expect(targets.length).toBeGreaterThanOrEqual(3)
+    const last = l.lines.filter((b) => b[0] === 0x84).at(-1) ?? new Uint8Array()
+    fc.assert(
+      fc.property(fc.constantFrom(...targets), fc.integer({ min: 1, max: 86_400_000 }), (target, later) => {
+        const sender = target.header.sender
+        const complainant = otherRole(sender === 0 ? 'A' : 'B')
+        const deposit = l.deposits.get(target.index)
+        if (deposit === undefined) throw new Error('no deposit')
+        const c = makeComplaint(NOTARY_DOMAIN, play.keys[complainant], {
+          game: play.game,
+          sender: ROLE_INDEX[complainant],
+          index: target.index,
+          deposit,
+        })
+        if (!c.ok) throw new Error(c.error.message)
+        // The notary judges it: the deposit opens as its header says.
+        const answer = l.notary.handle({ kind: 'complain', complaint: encodeComplaint(c.value) }, l.as(complainant))
+        expect(answer).toMatchObject({ kind: 'refused', code: 'complaint-invalid' })
+        // A faulty notary receipts it all the same, and the complainant's file holds the receipt.
+        const forged = signReceipt(NOTARY_DOMAIN, W_NOTARY, {
+          game: play.game,
+          index: Live.indexOf(last) + 1,
+          prev: receiptHash(NOTARY_DOMAIN, last),
+          time: t + later,
+          kind: 'complaint',
+          complaint: c.value,
+          deposit,
+        })
+        const v = fileOf([...l.lines, forged])
+        expect(v.status).not.toBe('offence')
+        expect(v.status !== 'unreadable' && v.witnessed?.unwitnessed).toContain('complaint-invalid')
+      }),
+      { numRuns: 12, seed: 4 },
+    )
+  })
 })

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { FLAG } from '../../src/core/notary/header.js'
 import { type Receipt, decodeReceipt } from '../../src/core/notary/receipt.js'
-import { WITNESS_MARGIN_MS, complaintInTime, sealTime } from '../../src/games/spaceships/witness/registrar.js'
+import { WITNESS_MARGIN_MS, sealTime } from '../../src/games/spaceships/witness/registrar.js'
 import { LogBuilder, claimRequest, submission } from '../core/notary/helpers.js'
 import { TERMS } from '../session/helpers.js'
 
@@ -42,15 +42,5 @@ describe('claim receipts at the Spaceships registrar (PROTOCOL-4.md §4.4, §4.6
     expect(sealTime(decoded(log), TERMS)).toBe(5100 + ANSWER)
     log.add(envelope(0, 2, FLAG.stop), 7000)
     expect(sealTime(decoded(log), TERMS)).toBe(7000)
-  })
-
-  it('complaintInTime (PROTOCOL-4.md §5.3): a claim receipt of the complainant acknowledges nothing; its next envelope does', () => {
-    const log = new LogBuilder()
-    log.genesis(1000)
-    log.add(envelope(0, 1), 2000)
-    log.add(claim(1, 1, 5000, 1), 5001)
-    expect(complaintInTime(decoded(log), 1, 1)).toBe(true)
-    log.add(envelope(1, 1), 6000)
-    expect(complaintInTime(decoded(log), 1, 1)).toBe(false)
   })
 })

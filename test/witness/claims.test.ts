@@ -3,7 +3,9 @@
  * in-memory link, each with its link to one in-process notary on the same virtual clock. A stall
  * loses on time whoever is ahead; the claim is requested only past the deadline the receipts give,
  * and signed only with its receipt; an envelope the stream lost comes from the notary; a player
- * quitting a witnessed game pauses it and signs nothing; garbage from the peer never stops it.
+ * quitting a witnessed game pauses it and signs nothing; garbage from the peer never stops it. An
+ * honest game never produces a complaint; a deposit that does not open is complained of, and its
+ * sender loses by false-deposit (PROTOCOL-4.md §5.3).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,17 +13,21 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { generateKeyPair } from '../../src/core/commit/keys.js'
 import { seededSecrets } from '../../src/core/commit/secrets.js'
-import { decodeRequest, encodeResponse } from '../../src/core/notary/messages.js'
+import { depositHash } from '../../src/core/notary/deposit.js'
+import { decodeHeader, encodeHeader, signHeader } from '../../src/core/notary/header.js'
+import { type NotaryRequest, decodeRequest, encodeResponse } from '../../src/core/notary/messages.js'
 import { decodeReceipt } from '../../src/core/notary/receipt.js'
 import type { Transport } from '../../src/core/notary-net/client.js'
 import { Notary } from '../../src/core/notary-service/notary.js'
 import { NotaryStore } from '../../src/core/notary-service/store.js'
 import { type Fault, memoryChannelPair, withSecondSource } from '../../src/core/session/channel.js'
 import { VirtualClock } from '../../src/core/session/clock.js'
+import { NOTARY_DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
 import { type TranscriptStore, memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import type { Role, Terms } from '../../src/games/spaceships/protocol/messages.js'
 import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
 import { type WitnessLink, witnessLink } from '../../src/games/spaceships/net/witness.js'
+import type { Deviation } from '../../src/games/spaceships/session/options.js'
 import { type SessionEvent, type SessionResult, runSession } from '../../src/games/spaceships/session/session.js'
 import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
 import { verifyEnvelopes } from '../../src/games/spaceships/verify/verify.js'
@@ -49,12 +55,19 @@ function notaryOn(clock: VirtualClock): Notary {
 }
 
 /** NOTARY.md §7: the notary in process, as the player `key` reaches it; `down` cuts it off. */
-function inProcess(notary: Notary, key: Uint8Array, down: () => boolean): Transport {
+function inProcess(
+  notary: Notary,
+  key: Uint8Array,
+  down: () => boolean,
+  rewrite: (q: NotaryRequest) => NotaryRequest = (q) => q,
+): Transport {
   return (request) => {
     if (down()) return Promise.reject(new Error('the notary is unreachable'))
     const q = decodeRequest(request)
     if (!q.ok) return Promise.reject(new Error('a request that does not decode'))
-    return Promise.resolve(encodeResponse(notary.handle(q.value, { peer: Buffer.from(key).toString('hex'), key })))
+    return Promise.resolve(
+      encodeResponse(notary.handle(rewrite(q.value), { peer: Buffer.from(key).toString('hex'), key })),
+    )
   }
 }
 
@@ -83,6 +96,9 @@ async function play(
     signals?: Partial<Record<Role, AbortSignal>>
     onClock?: (clock: VirtualClock) => void
     stores?: Record<Role, TranscriptStore>
+    /** A cheating side: its deviation, and its requests to the notary rewritten (it owns its key). */
+    deviations?: Partial<Record<Role, Deviation>>
+    rewrite?: Partial<Record<Role, (q: NotaryRequest) => NotaryRequest>>
   } = {},
 ): Promise<Game> {
   const clock = new VirtualClock(T0)
@@ -97,7 +113,7 @@ async function play(
     const secrets = seededSecrets(`${seed}/${role}`)
     const keys = generateKeyPair(secrets)
     const link = witnessLink({
-      transport: inProcess(notary, keys.publicKey, () => o.notaryDown?.(role) ?? false),
+      transport: inProcess(notary, keys.publicKey, () => o.notaryDown?.(role) ?? false, o.rewrite?.[role]),
       notary: { key: NOTARY.publicKey, addrs: [] },
       keys,
       role,
@@ -108,6 +124,7 @@ async function play(
     })
     links.push(link)
     const signal = o.signals?.[role]
+    const deviation = o.deviations?.[role]
     return runSession({
       role,
       keys,
@@ -120,6 +137,7 @@ async function play(
       witness: link.session,
       strategy: o.strategies?.[role] ?? randomStrategy(seededRandom(`${seed}/${role}/bot`)),
       ...(signal === undefined ? {} : { signal }),
+      ...(deviation === undefined ? {} : { deviation }),
       onEvent: (e) => {
         events[role].push(e)
         if (e.kind === 'envelope') link.see(e.sealed, e.direction)
@@ -130,6 +148,13 @@ async function play(
     const [a, b] = await clock.settle<[SessionResult, SessionResult]>([side('A', 0), side('B', 1)])
     // As the net layer does after a game: each link gets its last envelopes receipted and the log fetched.
     await clock.settle(links.map((l) => l.settle(WITNESSED.replyMs)))
+    // PROTOCOL-4.md §5.3: an honest deposit always opens, so a game without a cheat never has a complaint.
+    if (o.deviations === undefined)
+      for (const role of ['A', 'B'] as const)
+        expect(
+          receiptsOf(stores[role]).filter((r) => r.kind === 'complaint'),
+          `${role}'s complaints`,
+        ).toEqual([])
     return { a, b, events, clock, stores }
   } finally {
     life.abort()
@@ -306,5 +331,54 @@ describe('claims in a witnessed game (PROTOCOL-4.md §4.4)', () => {
     // B waited out A's deadline in notary time, claimed through the notary, and A lost on time.
     expect(g.b.verdict.status, JSON.stringify(g.b.verdict)).toBe('abandoned')
     if (g.b.verdict.status === 'abandoned') expect([g.b.verdict.how, g.b.verdict.by]).toEqual(['time', 'A'])
+  })
+
+  it('a false deposit: B withholds its turn-1 results from the stream and deposits them so that A cannot open them; A complains, accuses, and both verdicts convict B of false-deposit (PROTOCOL-4.md §5.3)', async () => {
+    const seed = 'claims/false-deposit'
+    const keysB = generateKeyPair(seededSecrets(`${seed}/B`))
+    let withheld: number | undefined
+    const g = await play(seed, {
+      deviations: {
+        B: {
+          outgoing: (parts, seal) => {
+            const s = seal(parts)
+            if (withheld !== undefined || !parts.some((p) => p.t === 'results')) return [s]
+            withheld = s.envelope.seq
+            return 'withhold'
+          },
+        },
+      },
+      rewrite: {
+        // B submits that envelope with its recipient's wrap flipped, the header signed over the garbled deposit.
+        B: (q) => {
+          if (q.kind !== 'submit') return q
+          const h = decodeHeader(q.header)
+          if (!h.ok || h.value.seq !== withheld) return q
+          const deposit = q.deposit.slice()
+          for (let i = 40; i < 80; i++) deposit[i] = (deposit[i] ?? 0) ^ 0x5a
+          const header = signHeader(NOTARY_DOMAIN, keysB, {
+            ...h.value,
+            depositHash: depositHash(NOTARY_DOMAIN, deposit),
+            depositBytes: deposit.length,
+          })
+          return { kind: 'submit', header: encodeHeader(header), deposit }
+        },
+      },
+    })
+    expect(withheld).toBeDefined()
+    // A complained once, of B's receipt at the withheld place, and stopped with an accusation.
+    const complaints = receiptsOf(g.stores.A).filter((r) => r.kind === 'complaint')
+    expect(complaints).toHaveLength(1)
+    const target = receiptsOf(g.stores.A).find((r) => r.index === complaints[0]?.complaint.index)
+    expect(target?.kind === 'envelope' && [target.header.sender, target.header.seq]).toEqual([1, withheld])
+    expect(g.events.A.some((e) => e.kind === 'stopped' && e.by === 'A' && e.reason === 'accusation')).toBe(true)
+    for (const r of [g.a, g.b]) {
+      expect(r.verdict.status, JSON.stringify(r.verdict)).toBe('offence')
+      if (r.verdict.status !== 'offence') continue
+      expect(r.verdict.offence).toMatchObject({ offender: 'B', class: 'false-deposit', seq: withheld })
+      expect(r.verdict.winner).toBe('A')
+    }
+    // B's file holds A's complaint receipt too (its last look at the log).
+    expect(receiptsOf(g.stores.B).some((r) => r.kind === 'complaint')).toBe(true)
   })
 })

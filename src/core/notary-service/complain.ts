@@ -1,8 +1,10 @@
 /**
  * Receipting a complaint (PROTOCOL-4.md §5.3, NOTARY.md §7.5 "complain"): the complainant's
- * signature, the receipt it names, the repeat and per-side limits, the game's rule of time, then
- * the proof and the deposit (core/notary/complaint.ts `judgeComplaint`). A complaint receipt
- * carries the deposit, so that anyone can check the offence from the log alone.
+ * signature, the receipt it names, the repeat and per-side limits, then the proof and the deposit
+ * (core/notary/complaint.ts `judgeComplaint`). A complaint receipt carries the deposit, so that
+ * anyone can check the offence from the log alone. There is no rule of time beyond the seal: a
+ * deposit that does not open is its signer's offence whenever it is proven (an honest sender's
+ * always opens, so a late complaint never convicts one), and the notary cannot see acknowledgements.
  */
 import { constantTimeEqual } from '../commit/bytes.js'
 import { complaintSignatureValid, decodeComplaint, judgeComplaint } from '../notary/complaint.js'
@@ -39,8 +41,6 @@ export function complain(n: Notary, bytes: Uint8Array, from: Requester): NotaryR
     return refusal('complaint-target', `receipt ${c.index} is not an envelope receipt of the other side`)
   if (s.log.filter((r) => r.kind === 'complaint' && r.complaint.sender === c.sender).length >= COMPLAINTS_PER_SIDE)
     return refusal('limit-complaints', `${COMPLAINTS_PER_SIDE} complaints per side per game (PROTOCOL-4.md §5.3)`)
-  if (!s.reg.complaintInTime(s.log, c.index, c.sender))
-    return refusal('complaint-late', 'not about the envelope that made the current step due, or already acknowledged')
   const deposit = n.store.deposit(c.game, c.index)
   if (deposit === undefined) return refusal('deposit-gone', 'the deposit is no longer held')
   const judged = judgeComplaint({

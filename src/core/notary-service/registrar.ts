@@ -24,12 +24,6 @@ export interface GameRegistration {
    */
   envelopeMatches(envelope: Uint8Array, header: SubmissionHeader): boolean
   /**
-   * PROTOCOL-4.md §5.3: whether a complaint by `complainant` about envelope receipt `index` is in
-   * time: the envelope made the complainant's current step due, and no envelope of the
-   * complainant acknowledging it is receipted. `log` is the whole log, in index order.
-   */
-  complaintInTime(log: readonly Receipt[], index: number, complainant: 0 | 1): boolean
-  /**
    * PROTOCOL-4.md §4.6: the earliest time at which the log may be sealed (an end-step receipt of
    * each side after both reveals: the last one's time; a receipted stop: its answer step's
    * deadline, or the answer's receipt time), or undefined while the log does not show the game over.

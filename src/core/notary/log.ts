@@ -9,9 +9,10 @@
 import { constantTimeEqual, toHex } from '../commit/bytes.js'
 import { describeProtocolError } from '../wire/errors.js'
 import { claimSignatureValid } from './claim.js'
-import { complaintSignatureValid } from './complaint.js'
+import { complaintSignatureValid, judgeComplaint } from './complaint.js'
+import type { PaddingFloor } from './deposit.js'
 import type { NotaryDomain } from './domain.js'
-import { headerSignatureValid, isClaim } from './header.js'
+import { type SubmissionHeader, headerSignatureValid, isClaim } from './header.js'
 import { type Receipt, decodeReceipt, receiptHash, receiptSignatureValid, unsignedPart } from './receipt.js'
 
 export type NotaryFaultKind =
@@ -24,6 +25,7 @@ export type NotaryFaultKind =
   | 'two-at-place'
   | 'two-claims-at-place'
   | 'seal-unjustified'
+  | 'complaint-invalid'
 
 export interface NotaryFault {
   readonly kind: NotaryFaultKind
@@ -45,6 +47,18 @@ export interface Gap {
   readonly hash: Uint8Array
 }
 
+/**
+ * A complaint receipt of the chain that holds (NOTARY.md §5.5): it proves false-deposit by the
+ * signer of the header it names (PROTOCOL-4.md §5.3).
+ */
+export interface HeldComplaint {
+  readonly receipt: Receipt & { readonly kind: 'complaint' }
+  /** The envelope receipt complained of, of the chain, of the other side. */
+  readonly target: Receipt & { readonly kind: 'envelope' }
+  /** Why the deposit does not open (the judge's words). */
+  readonly why: string
+}
+
 export interface ReceiptLogReport {
   readonly game: Uint8Array | undefined
   /** The chain from the genesis by `prev`, in index order, up to the first gap or fork. */
@@ -53,6 +67,8 @@ export interface ReceiptLogReport {
   readonly faults: readonly NotaryFault[]
   readonly gaps: readonly Gap[]
   readonly setAside: readonly SetAside[]
+  /** The complaint receipts of the chain that hold (only when `complaints` and `playerKeys` are given). */
+  readonly complaints: readonly HeldComplaint[]
 }
 
 export interface CheckReceiptLogOptions {
@@ -62,6 +78,14 @@ export interface CheckReceiptLogOptions {
   readonly playerKeys?: readonly [Uint8Array, Uint8Array]
   /** The game's rule of §4.6: whether the log before a seal shows the game over. */
   readonly sealJustified?: (before: readonly Receipt[], seal: Receipt) => boolean
+  /**
+   * The game's padding floor and test of an opened envelope (NOTARY.md §5.3): when given with
+   * `playerKeys`, each complaint receipt of the chain is judged from the receipt alone (§5.5).
+   */
+  readonly complaints?: {
+    readonly floor: PaddingFloor
+    readonly envelopeMatches: (envelope: Uint8Array, header: SubmissionHeader) => boolean
+  }
 }
 
 interface Held {
@@ -266,6 +290,52 @@ export function checkReceiptLog(
       detail: 'the log before the seal does not show the game over',
     })
   }
+  const complaints: HeldComplaint[] = []
+  const keys = o.playerKeys
+  if (o.complaints !== undefined && keys !== undefined)
+    for (const r of chain) {
+      if (r.kind !== 'complaint') continue
+      const judged = judgeChainComplaint(domain, chain, r, keys, o.complaints)
+      if (judged.target !== undefined) {
+        complaints.push({ receipt: r, target: judged.target, why: judged.why })
+        continue
+      }
+      faults.push({
+        kind: 'complaint-invalid',
+        index: r.index,
+        positions: [held.find((h) => h.r === r)?.position ?? -1],
+        detail: `a complaint receipt about receipt ${r.complaint.index} that does not hold: ${judged.why}`,
+      })
+    }
   faults.sort((a, b) => a.index - b.index)
-  return { game, chain, sealed: sealAt >= 0, faults, gaps: [...gaps.values()], setAside }
+  return { game, chain, sealed: sealAt >= 0, faults, gaps: [...gaps.values()], setAside, complaints }
+}
+
+/**
+ * NOTARY.md §5.5: a complaint receipt of the chain holds iff the receipt it names is an envelope
+ * receipt of the chain of the other side and the complaint holds (§5.3) with its header, the
+ * deposit the complaint receipt carries and the complainant's hello key.
+ */
+function judgeChainComplaint(
+  domain: NotaryDomain,
+  chain: readonly Receipt[],
+  r: Receipt & { readonly kind: 'complaint' },
+  keys: readonly [Uint8Array, Uint8Array],
+  game: NonNullable<CheckReceiptLogOptions['complaints']>,
+): { readonly target?: Receipt & { readonly kind: 'envelope' }; readonly why: string } {
+  const c = r.complaint
+  // The chain holds index i at position i; the target is below the complaint (the notary names a receipt it holds).
+  const target = c.index < r.index ? chain[c.index] : undefined
+  if (target?.kind !== 'envelope' || target.header.sender === c.sender)
+    return { why: `receipt ${c.index} is not an envelope receipt of the other side in the chain` }
+  const judged = judgeComplaint({
+    domain,
+    complaint: c,
+    header: target.header,
+    deposit: r.deposit,
+    complainantKey: keys[c.sender],
+    floor: game.floor,
+    envelopeMatches: game.envelopeMatches,
+  })
+  return judged.ok ? { target, why: judged.value } : { why: `${judged.error.code}: ${judged.error.message}` }
 }

@@ -41,6 +41,7 @@ export const REFUSALS = [
   'not-a-player',
   'complaint-target',
   'complaint-repeat',
+  /** 16, reserved: no longer sent (PROTOCOL-4.md §5.3: a complaint has no rule of time beyond the seal). */
   'complaint-late',
   'complaint-invalid',
   'not-over',

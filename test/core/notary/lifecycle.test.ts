@@ -87,7 +87,7 @@ describe('complaints (PROTOCOL-4.md §5.3, NOTARY.md §7.5)', () => {
     expect(checkReceiptLog(DOMAIN, f.notary.store.receipts(G, 0), NOTARY.publicKey).faults).toEqual([])
   })
 
-  it('at most two complaints per side; none after the complainant acknowledged (the game says when)', () => {
+  it('at most two complaints per side; no rule of time: a complaint after the complainant played on is receipted (PROTOCOL-4.md §5.3)', () => {
     f = fixture()
     registered(f)
     for (const seq of [1, 2, 3]) receiptOf(put(falseDeposit(seq)))
@@ -99,7 +99,11 @@ describe('complaints (PROTOCOL-4.md §5.3, NOTARY.md §7.5)', () => {
     registered(f)
     receiptOf(put(falseDeposit(1)))
     receiptOf(put(sub(1, 1), FROM_B))
-    expect(code(f.notary.complain(complaint(1, falseDeposit(1).deposit), FROM_B))).toBe('complaint-late')
+    // B played on after A's false deposit: its complaint still proves A's offence.
+    expect(receiptOf(f.notary.complain(complaint(1, falseDeposit(1).deposit), FROM_B))).toMatchObject({
+      kind: 'complaint',
+      index: 3,
+    })
   })
 })
 

@@ -44,8 +44,6 @@ export const testRegistrar: Registrar = {
         envelopeMatches: (e, h) =>
           toHex(e) === toHex(envelopeAt(h.game, h.sender, h.seq, e.length)) &&
           toHex(envelopeHashOf(e)) === toHex(h.envelopeHash),
-        complaintInTime: (log, index, complainant) =>
-          !envelopes(log).some(({ r, h }) => h.sender === complainant && r.index > index),
         sealWhen(log) {
           const all = envelopes(log)
           const ends = [0, 1].map((side) => all.find(({ h }) => h.sender === side && (h.flags & FLAG.end) !== 0))

@@ -3,7 +3,9 @@
  * the game once both hellos are known; each side submits every envelope it signs (from `seq` 1, in
  * order, never waiting for the receipt before its next step) and appends to its transcript every
  * receipt of the game's log it fetches, so each file holds the log that decides time. A node that
- * cannot reach the notary keeps resubmitting with backoff, keeps playing, and says so once.
+ * cannot reach the notary keeps resubmitting with backoff, keeps playing, and says so once. A
+ * deposit of the other side that hashes to its receipt but does not open is complained of (§5.3),
+ * and the complaint receipt, once in the transcript, proves the other side's offence.
  */
 import type { Libp2p } from '@libp2p/interface'
 import { multiaddr } from '@multiformats/multiaddr'
@@ -15,13 +17,17 @@ import { freshDepositRandomness } from '../../../core/notary/deposit.js'
 import type { NotaryResponse } from '../../../core/notary/messages.js'
 import { decodeReceipt, receiptSignatureValid } from '../../../core/notary/receipt.js'
 import { claimSignatureValid, encodeClaim, signClaim } from '../../../core/notary/claim.js'
+import { type Complaint, encodeComplaint, judgeComplaint, makeComplaint } from '../../../core/notary/complaint.js'
+import type { SubmissionHeader } from '../../../core/notary/header.js'
 import type { LogItem } from '../../../core/notary/messages.js'
 import { Inbox } from '../../../core/session/channel.js'
 import { FRAME } from '../protocol/frame.js'
 import { ROLE_INDEX } from '../protocol/messages.js'
 import type { ClaimAnswer, SessionWitness } from '../session/options.js'
+import { verifyEnvelopes } from '../verify/verify.js'
 import { witnessedDue } from '../verify/witnessed.js'
-import { openHeaderDeposit } from '../witness/submission.js'
+import { envelopeMatchesHeader } from '../witness/registrar.js'
+import { openHeaderDeposit, paddingFloorOfBytes } from '../witness/submission.js'
 import { NotaryClient, type Transport, libp2pTransport } from '../../../core/notary-net/client.js'
 import { type Clock, systemClock } from '../../../core/session/clock.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
@@ -125,7 +131,24 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     )
       claims.set(r.value.claim.seq, { index: r.value.index, deadline: r.value.claim.deadline })
   }
-  for (const bytes of o.store.envelopes()) if (bytes[0] === RECEIPT_BYTE) noteClaim(bytes)
+  /**
+   * PROTOCOL-4.md §5.3: the envelope receipts this side has complained of (a restart finds its
+   * complaint receipts in the file), and the complaints built but not yet answered by the notary.
+   */
+  const complained = new Set<number>()
+  const pending = new Map<number, Complaint>()
+  const noteComplaint = (bytes: Uint8Array): void => {
+    const r = decodeReceipt(bytes)
+    if (r.ok && r.value.kind === 'complaint' && r.value.complaint.sender === me) {
+      complained.add(r.value.complaint.index)
+      pending.delete(r.value.complaint.index)
+    }
+  }
+  for (const bytes of o.store.envelopes())
+    if (bytes[0] === RECEIPT_BYTE) {
+      noteClaim(bytes)
+      noteComplaint(bytes)
+    }
   let unreachable = false
   let wake: () => void = () => undefined
   let idle: () => void = () => undefined
@@ -149,6 +172,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     o.store.append(receipt)
     indices.add(r.value.index)
     noteClaim(receipt)
+    noteComplaint(receipt)
     o.onEvent?.({ kind: 'receipt', index: r.value.index, what: r.value.kind })
   }
 
@@ -174,15 +198,79 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
   }
 
   /**
+   * PROTOCOL-4.md §5.3: a deposit of the other side's envelope receipt `index` that this side could
+   * not open (or that opened to bytes that are not the envelope). The complaint is built with the
+   * core's functions (this side's wrap's Diffie-Hellman value with its proof, signed by its hello
+   * key) and judged as the notary and every verifier will judge it: only one that holds is made,
+   * so a deposit that does not hash to its receipt (the notary's or the network's fault, never the
+   * sender's) is never complained of.
+   */
+  const suspect = (index: number, h: SubmissionHeader, deposit: Uint8Array): void => {
+    if (game === undefined || complained.has(index) || pending.has(index)) return
+    const c = makeComplaint(NOTARY_DOMAIN, o.keys, { game, sender: me, index, deposit })
+    if (!c.ok) return
+    const judged = judgeComplaint({
+      domain: NOTARY_DOMAIN,
+      complaint: c.value,
+      header: h,
+      deposit,
+      complainantKey: o.keys.publicKey,
+      floor: paddingFloorOfBytes,
+      envelopeMatches: envelopeMatchesHeader,
+    })
+    if (!judged.ok) {
+      log('the deposit of receipt %d does not open, but no complaint would hold: %s', index, judged.error.message)
+      return
+    }
+    log('the deposit of receipt %d does not open (%s): complaining', index, judged.value)
+    pending.set(index, c.value)
+  }
+
+  /** Submits the complaints built, one try each (a failed try is made again at the next fetch). */
+  let complaining: Promise<void> = Promise.resolve()
+  const complainPending = (signal: AbortSignal): Promise<void> => {
+    complaining = complaining
+      .catch(() => undefined)
+      .then(async () => {
+        for (const [index, c] of [...pending]) {
+          let a: NotaryResponse
+          try {
+            a = await client.ask({ kind: 'complain', complaint: encodeComplaint(c) }, signal)
+          } catch (e) {
+            signal.throwIfAborted()
+            log('complaining of receipt %d: %s', index, (e as Error).message)
+            continue
+          }
+          if (a.kind === 'receipt') keep(a.receipt)
+          else if (a.kind === 'refused' && (a.code === 'limit-rate' || a.code === 'unregistered')) continue
+          else {
+            // Final (sealed, limit-complaints, ...): said once, not asked again.
+            pending.delete(index)
+            complained.add(index)
+            o.onEvent?.({
+              kind: 'refused',
+              detail: `complaint of receipt ${index}: ${a.kind === 'refused' ? `${a.code}: ${a.message}` : a.kind}`,
+            })
+          }
+        }
+      })
+    return complaining
+  }
+
+  /**
    * Keeps a fetched receipt and, for an envelope receipt of the other side, delivers the envelope
-   * its deposit opens to (PROTOCOL-4.md §5.2; one that does not open is not delivered).
+   * its deposit opens to (PROTOCOL-4.md §5.2); one that does not open is complained of (§5.3).
    */
   const take = (it: LogItem): void => {
     keep(it.receipt)
     const r = decodeReceipt(it.receipt)
     if (!r.ok || r.value.kind !== 'envelope' || r.value.header.sender === me || it.deposit.length === 0) return
     const opened = openHeaderDeposit(it.deposit, r.value.header, 0, o.keys.secretKey)
-    if (!opened.ok) return
+    if (!opened.ok || !envelopeMatchesHeader(opened.value, r.value.header)) {
+      // Only a receipt of the terms' notary (kept) is complained of.
+      if (held.has(toBase64url(it.receipt))) suspect(r.value.index, r.value.header, it.deposit)
+      return
+    }
     const frame = new Uint8Array(1 + opened.value.length)
     frame[0] = FRAME.full
     frame.set(opened.value, 1)
@@ -199,6 +287,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
       return Array.isArray(r) ? { kind: 'log', items: r, more: false } : r
     }, 'fetching the log')
     if (items.kind === 'log') for (const it of items.items) take(it)
+    await complainPending(o.signal)
   }
 
   /** One fetch of what is new, no retries (the session's wait must not hang on an unreachable notary). */
@@ -206,10 +295,33 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     if (game === undefined) return
     for (;;) {
       const a = await client.ask({ kind: 'fetch', game, from: nextIndex() }, signal)
-      if (a.kind !== 'log') return
+      if (a.kind !== 'log') break
       for (const it of a.items) take(it)
-      if (!a.more || a.items.length === 0) return
+      if (!a.more || a.items.length === 0) break
     }
+    await complainPending(signal)
+  }
+
+  /**
+   * PROTOCOL-4.md §5.3, SPEC §12.7a: an offence of the other side the transcript proves once it
+   * holds a complaint receipt of this side (the verifier over the store, read again only when the
+   * store has grown).
+   */
+  let proven: { readonly at: number; readonly detail: string | undefined } = { at: -1, detail: undefined }
+  const offence = (): string | undefined => {
+    if (complained.size === 0) return undefined
+    const lines = o.store.envelopes()
+    if (proven.at !== lines.length) {
+      const v = verifyEnvelopes(lines)
+      proven = {
+        at: lines.length,
+        detail:
+          v.status === 'offence' && v.offence.offender !== o.role
+            ? `${v.offence.class}: ${v.offence.detail}`
+            : undefined,
+      }
+    }
+    return proven.detail
   }
 
   /** PROTOCOL-4.md §4.4 step 1: a claim request at `seq` for `deadline`, one try. */
@@ -320,6 +432,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
         return d.unopened.length > 0 ? { side: d.side, deadline: undefined } : d
       },
       claim,
+      offence,
       refresh: async (signal) => {
         await fetchOnce(signal).catch((e: unknown) => {
           signal.throwIfAborted()

@@ -384,8 +384,10 @@ export const OFFENCE_CLASSES = [
   'commitment-mismatch',
   'equivocation',
   'protocol-violation',
+  // Version 4, witnessed games (PROTOCOL-4.md §5.3): a receipted header whose deposit does not open.
+  'false-deposit',
 ] as const
-/** C-28. */
+/** C-28; `false-deposit` is version 4's (SPEC §12.4). */
 export type OffenceClass = (typeof OFFENCE_CLASSES)[number]
 
 /** SPEC §6.4; `agreed-draw` (version 4, §7.12): an offer of a draw accepted. */

@@ -74,6 +74,11 @@ export interface SessionWitness {
   claim(seq: number, deadline: number, signal: AbortSignal): Promise<ClaimAnswer>
   /** Fetches what the notary's log holds that this side does not (the other side's envelopes are delivered on the channel). */
   refresh(signal: AbortSignal): Promise<void>
+  /**
+   * PROTOCOL-4.md §5.3: an offence of the other side the log proves (a complaint receipt of this
+   * side that holds: its deposit did not open), in words for the accusation; undefined otherwise.
+   */
+  offence(): string | undefined
 }
 
 /** The notary's answer to a claim request, as the session acts on it (PROTOCOL-4.md §4.4). */

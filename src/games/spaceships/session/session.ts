@@ -258,6 +258,12 @@ class Session extends Composer {
    */
   protected async waitWitnessed(due: Due, courtesy: boolean): Promise<boolean> {
     const w = this.o.witness
+    // PROTOCOL-4.md §5.3: a complaint receipt proves the peer's false deposit; rule 1 decides.
+    const offence = w?.offence()
+    if (offence !== undefined) {
+      await this.sendStop('accusation', offence)
+      return false
+    }
     // D is never below `lower`: its start is the receipt of the envelope this side sent at
     // `waitingSince`, and its step's time is at least the terms' for it. The receipts' D walks the
     // whole transcript (the verifier's own reckoning, so a claim is never early by another's), so a

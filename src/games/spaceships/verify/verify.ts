@@ -18,7 +18,7 @@ import { type ProtocolOffence, firstOffence } from './offence.js'
 import { type SideReplay, playCommitted, replaySide } from './replay.js'
 import { walk } from './walk.js'
 import { WITNESS_MARGIN_MS } from '../witness/registrar.js'
-import { decideWitnessed, isoTime, stepMs, witnessedPrelude } from './witnessed.js'
+import { decideWitnessed, falseDeposits, isoTime, stepMs, witnessedPrelude } from './witnessed.js'
 
 /**
  * A witnessed game's verdict (SPEC §12.7a, PROTOCOL-4.md §4.4): which result decided it, and, when
@@ -171,7 +171,17 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
   onState(state)
   const logs = state.logs
   const replays: Partial<Record<Role, SideReplay>> = {}
-  const offences = [...ev.offences, ...w.offences]
+  // PROTOCOL-4.md §4.1, §4.4: a witnessed game's receipts, read as one log (faults against the
+  // notary), with each stop's position in it.
+  const receipts = ev.receipts ?? []
+  const prelude = terms.notary !== undefined && state.version === 4 ? witnessedPrelude(ev, state, terms) : undefined
+  // SPEC §12.6: of one side at one turn and stage, equivocation first, then a false deposit a
+  // complaint receipt proves (PROTOCOL-4.md §5.3), then what the walk finds, then the replay's.
+  const offences = [
+    ...ev.offences,
+    ...(prelude === undefined ? [] : falseDeposits(prelude.log, w.steps, state.schedule.turn)),
+    ...w.offences,
+  ]
   for (const r of INDEX_ROLE) {
     if (logs[r].reveal === undefined) continue
     const rep = replaySide(
@@ -186,10 +196,6 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
     replays[r] = rep
     if (rep.offence !== undefined) offences.push(rep.offence)
   }
-  // PROTOCOL-4.md §4.1, §4.4: a witnessed game's receipts, read as one log (faults against the
-  // notary), with each stop's position in it.
-  const receipts = ev.receipts ?? []
-  const prelude = terms.notary !== undefined && state.version === 4 ? witnessedPrelude(ev, state, terms) : undefined
   const witness =
     terms.notary !== undefined
       ? prelude === undefined

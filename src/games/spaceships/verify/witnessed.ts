@@ -25,9 +25,10 @@ import {
 } from '../protocol/messages.js'
 // The margin and the seal rule are the notary's (PROTOCOL-4.md §4.6, §9): one definition, which the
 // registrar applies when it seals and the verifier when it checks a seal.
-import { WITNESS_MARGIN_MS, sealTime } from '../witness/registrar.js'
+import { COMPLAINT_JUDGING, WITNESS_MARGIN_MS, sealTime } from '../witness/registrar.js'
 import { type Evidence, gatherEvidence } from './evidence.js'
 import type { GameState } from './game.js'
+import { type ProtocolOffence, STAGE } from './offence.js'
 import type { DeadlineKind, Due } from './schedule.js'
 import { type WalkStep, walk } from './walk.js'
 
@@ -102,6 +103,9 @@ export function readWitnessLog(
       const t = sealTime(before, terms)
       return t !== undefined && seal.time >= t
     },
+    // PROTOCOL-4.md §5.3, NOTARY.md §5.5: each complaint receipt of the chain is judged from the
+    // receipt alone; one that does not hold is a notary fault (complaint-invalid).
+    complaints: COMPLAINT_JUDGING,
   })
   const aside = new Set(report.setAside.map((a) => a.position))
   const held: Receipt[] = []
@@ -136,6 +140,32 @@ export function readWitnessLog(
     envelopeReceipt: (s) => envelopes.get(`${ROLE_INDEX[s.envelope.sender]}/${s.envelope.seq}/${toHex(s.hash)}`),
     claimReceipt: (side, seq) => claims.get(`${ROLE_INDEX[side]}/${seq}`),
   }
+}
+
+/**
+ * PROTOCOL-4.md §5.3, SPEC §12.7a: each complaint receipt of the chain that holds (the core's
+ * judge, from the receipt alone) proves `false-deposit` by the signer of the header it names, at
+ * stage 0 of the turn of the walk's step at that sender and `seq` if the walk applied one, else of
+ * the turn the walk ended in (SPEC §12.6, as an envelope that does not decode). The offence rests
+ * on the offender's signed header (its deposit's hash) and the complainant's proof, never on the
+ * notary's word: a complaint receipt that does not hold is a notary fault instead.
+ */
+export function falseDeposits(log: WitnessLog, steps: readonly WalkStep[], endTurn: number): ProtocolOffence[] {
+  return log.report.complaints.map(({ receipt, target, why }) => {
+    const h = target.header
+    const X = INDEX_ROLE[h.sender]
+    const Y = otherRole(X)
+    const step = steps.find((st) => st.sealed.envelope.sender === X && st.sealed.envelope.seq === h.seq)
+    return {
+      offender: X,
+      class: 'false-deposit',
+      rule: 'PROTOCOL-4.md §5.3',
+      turn: step?.turn ?? endTurn,
+      stage: STAGE.schedule,
+      detail: `${X}'s deposit of its envelope ${h.seq} (the notary's receipt ${target.index}) does not open as its header says (${why}): ${Y}'s complaint, the notary's receipt ${receipt.index}, proves it`,
+      seq: h.seq,
+    }
+  })
 }
 
 /** The cut walk's end (PROTOCOL-4.md §4.4): the due step, its start, its deadline and the reserves. */

@@ -18,7 +18,7 @@ export const WITNESS_MARGIN_MS = 10_000
 /**
  * The envelope receipts of a log. Claim receipts (kind 4, PROTOCOL-4.md §4.4) are not among them:
  * a claim request is neither a stop (the stop is its envelope, receipted after it) nor an answer
- * to one, nor an acknowledgement of anything, so sealing and complaints never read them.
+ * to one, so sealing never reads them.
  */
 const envelopeReceipts = (log: readonly Receipt[]) =>
   log.flatMap((r) => (r.kind === 'envelope' ? [{ r, h: r.header }] : []))
@@ -50,13 +50,30 @@ export function sealTime(log: readonly Receipt[], terms: Terms): number | undefi
 }
 
 /**
- * PROTOCOL-4.md §5.3: a complaint about envelope receipt `index` is in time only before any
- * envelope of the complainant after it (which would acknowledge it). A claim request is not an
- * envelope and acknowledges nothing, so a claim receipt of the complainant does not end it.
+ * PROTOCOL-4.md §5.3, NOTARY.md §4.4 step 5: whether `envelope` (a deposit's opened bytes) is an
+ * envelope of this game at the header's sender and `seq`, whose hash is the header's `envelopeHash`.
+ * The notary judges complaints with it, a node before it complains, a verifier a complaint receipt.
  */
-export function complaintInTime(log: readonly Receipt[], index: number, complainant: 0 | 1): boolean {
-  return !envelopeReceipts(log).some(({ r, h }) => h.sender === complainant && r.index > index)
+export function envelopeMatchesHeader(envelope: Uint8Array, h: SubmissionHeader): boolean {
+  if (envelope.length > LIMITS.revealEnvelopeBytes) return false
+  const d = decodeEnvelope(envelope)
+  if (!d.ok) return false
+  const e = d.value.envelope
+  return (
+    e.version === 4 &&
+    e.sender === (h.sender === 0 ? 'A' : 'B') &&
+    e.seq === h.seq &&
+    e.game !== undefined &&
+    constantTimeEqual(e.game, h.game) &&
+    constantTimeEqual(envelopeHash(envelope.subarray(0, envelope.length - 64)), h.envelopeHash)
+  )
 }
+
+/**
+ * NOTARY.md §5.3: the game's functions a complaint is judged with, by the notary, by a node before
+ * it complains and by a verifier reading a complaint receipt: the padding floor and the envelope test.
+ */
+export const COMPLAINT_JUDGING = { floor: paddingFloorOfBytes, envelopeMatches: envelopeMatchesHeader } as const
 
 export const spaceshipsRegistrar: Registrar = {
   domain: NOTARY_DOMAIN,
@@ -88,21 +105,7 @@ export const spaceshipsRegistrar: Registrar = {
         keys: [ha.key, hb.key],
         notaryKey: terms.notary,
         paddingFloor: paddingFloorOfBytes,
-        envelopeMatches(envelope: Uint8Array, h: SubmissionHeader) {
-          if (envelope.length > LIMITS.revealEnvelopeBytes) return false
-          const d = decodeEnvelope(envelope)
-          if (!d.ok) return false
-          const e = d.value.envelope
-          return (
-            e.version === 4 &&
-            e.sender === (h.sender === 0 ? 'A' : 'B') &&
-            e.seq === h.seq &&
-            e.game !== undefined &&
-            constantTimeEqual(e.game, h.game) &&
-            constantTimeEqual(envelopeHash(envelope.subarray(0, envelope.length - 64)), h.envelopeHash)
-          )
-        },
-        complaintInTime,
+        envelopeMatches: envelopeMatchesHeader,
         sealWhen: (log) => sealTime(log, terms),
       },
     }
