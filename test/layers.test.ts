@@ -55,8 +55,10 @@ const MAP: Record<string, readonly string[]> = {
   // reads records with its own rules engine only.
   'games/spaaace/rules': [],
   'games/spaaace/referee': ['games/spaaace/rules'],
+  // The bots and their arena: the engine, the record's reader and the seeded source.
+  'games/spaaace/bot': ['games/spaaace/referee', 'games/spaaace/rules'],
   // The Spaaace! entry point (package.json `exports`: `spaceships/spaaace`).
-  'games/spaaace': ['games/spaaace/referee', 'games/spaaace/rules'],
+  'games/spaaace': ['games/spaaace/bot', 'games/spaaace/referee', 'games/spaaace/rules'],
   bench: [`${S}/arena`, `${S}/net`, `${S}/pool`],
   // The package's public entry points (package.json `exports`).
   api: [`${S}/net`, `${S}/session`, `${S}/bot`, `${S}/referee`, `${S}/verify`, `${S}/rules`],
@@ -89,6 +91,7 @@ const PURE = [
   'core/notary',
   'games/spaaace/rules',
   'games/spaaace/referee',
+  'games/spaaace/bot',
 ] as const
 /** noble's cryptographic primitives: pure computation, allowed in pure layers. */
 const NOBLE = /^@noble\/(hashes|curves|ciphers)\//
@@ -96,7 +99,13 @@ const NOBLE = /^@noble\/(hashes|curves|ciphers)\//
 /** Node modules that compute and touch nothing outside the process. */
 const COMPUTE_ONLY = new Set(['node:crypto', 'node:zlib'])
 /** The rules engines: no crypto, no clock, no I/O, so no Node module at all. */
-const NO_NODE = new Set([`${S}/rules`, `${S}/referee`, 'games/spaaace/rules', 'games/spaaace/referee'])
+const NO_NODE = new Set([
+  `${S}/rules`,
+  `${S}/referee`,
+  'games/spaaace/rules',
+  'games/spaaace/referee',
+  'games/spaaace/bot',
+])
 
 function layerOf(file: string): string {
   const rel = relative(SRC, file).split('\\').join('/')

@@ -1,6 +1,7 @@
 /**
  * `spaceships/spaaace`: the Spaaace! rules engine (`../shared/rules/spaaace.md`, tags S-nn) and
- * the open-game referee that reads the rules' appendix record (docs/SPAAACE-REFEREE.md). Pure:
+ * the open-game referee that reads the rules' appendix record (docs/SPAAACE-REFEREE.md), and the
+ * bots (a random one, a sensible one) with their arena. Pure:
  * no I/O, no clock, randomness only from an injected seed.
  */
 export {
@@ -34,3 +35,15 @@ export { type RefereeResult, type RefereeTick, referee } from './referee/referee
 export { closingStateJson } from './referee/json.js'
 export { describeTick } from './referee/words.js'
 export { type Rng, randomRecord, seededRng } from './referee/random.js'
+export { type BotView, type SpaaaceBot, orderSetProblem, seatLabels, submissionFor } from './bot/bot.js'
+export { randomBot, randomOrderSet } from './bot/random.js'
+export { DEFAULT_BUDGET, type SensibleChoice, sensibleBot, sensibleChoice } from './bot/sensible.js'
+export {
+  type ArenaGame,
+  type ArenaMove,
+  type ArenaOptions,
+  type ArenaReport,
+  type IllegalOrders,
+  type Standing,
+  arena,
+} from './bot/arena.js'
