@@ -36,6 +36,8 @@ export interface GameFlags {
   readonly settle?: number
   /** `resume --check-in`: a witnessed game through its notary alone, until the other side is to move. */
   readonly checkIn?: boolean
+  /** `resume` of a witnessed game: end it by an outage stop once the other side is an outage period past its deadline (PROTOCOL-4.md §4.5). */
+  readonly outage?: boolean
   /** `--notify CMD`: run CMD with the game id and `your-move` or `ended` (never through a shell). */
   readonly notify?: string
   /** The name sent to the opponent in this game (SPEC §2.4 kind 6), instead of the one `spaceships name` set. */

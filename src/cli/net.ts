@@ -109,6 +109,7 @@ function sideOptions(
     listen: meta.listen,
     relays: meta.relays,
     ...(meta.provisional === true ? { settleMs: (f.settle ?? SETTLE_SECONDS) * 1000 } : {}),
+    ...(f.outage === true ? { outage: true } : {}),
     onEvent: eventPrinter(io, f.json === true, notices),
     onChat: (say) => {
       chat.say = say

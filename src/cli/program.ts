@@ -248,6 +248,10 @@ export function program(io: CliIo, status: { code: number }): Command {
       wholeNumber('--settle', 1, 86_400),
     )
     .option(
+      '--outage',
+      'for a witnessed game whose notary cannot be reached: once your opponent is past its deadline by the outage period (10 minutes, or the reply deadline if longer), end the game as unwitnessed by an outage stop (PROTOCOL-4.md §4.5); it loses if the notary receipted anything after that deadline',
+    )
+    .option(
       '--check-in',
       'for a witnessed game: fetch from the notary what the other player sent, answer it, play your move, submit, and exit once the next step is theirs (neither node need run in between)',
     )

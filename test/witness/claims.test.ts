@@ -99,6 +99,7 @@ async function play(
     /** A cheating side: its deviation, and its requests to the notary rewritten (it owns its key). */
     deviations?: Partial<Record<Role, Deviation>>
     rewrite?: Partial<Record<Role, (q: NotaryRequest) => NotaryRequest>>
+    outage?: Partial<Record<Role, boolean>>
   } = {},
 ): Promise<Game> {
   const clock = new VirtualClock(T0)
@@ -138,6 +139,7 @@ async function play(
       strategy: o.strategies?.[role] ?? randomStrategy(seededRandom(`${seed}/${role}/bot`)),
       ...(signal === undefined ? {} : { signal }),
       ...(deviation === undefined ? {} : { deviation }),
+      ...(o.outage?.[role] === true ? { outage: true } : {}),
       onEvent: (e) => {
         events[role].push(e)
         if (e.kind === 'envelope') link.see(e.sealed, e.direction)
@@ -306,6 +308,45 @@ describe('claims in a witnessed game (PROTOCOL-4.md §4.4)', () => {
     })
     expect(g.a.verdict.status, JSON.stringify(g.a.verdict)).toBe('complete')
     expect(g.b.verdict.status, JSON.stringify(g.b.verdict)).toBe('complete')
+  })
+
+  it('a notary gone for good: the player who asked for it ends the game by an outage stop an outage period past the deadline, decided as unwitnessed on both sides (PROTOCOL-4.md §4.5)', async () => {
+    let clock: VirtualClock | undefined
+    let gone: number | undefined
+    const stores = { A: memoryStore(), B: memoryStore() }
+    const inner = randomStrategy(seededRandom('claims/gone/B/bot'))
+    const g = await play('claims/gone', {
+      stores,
+      onClock: (c) => (clock = c),
+      outage: { A: true },
+      strategies: {
+        B: {
+          ...inner,
+          record: (ctx) => (ctx.turn >= 3 ? new Promise(() => undefined) : inner.record(ctx)),
+        },
+      },
+      // The notary disappears once B owes its turn-3 step with a deadline (its start receipted).
+      notaryDown: () => {
+        if (gone === undefined && clock !== undefined) {
+          const due = witnessedDue(stores.A.envelopes())
+          if (due?.side === 'B' && due.deadline !== undefined && due.parts.includes('commit')) gone = clock.now()
+        }
+        return gone !== undefined
+      },
+    })
+    const stop = g.events.A.find((e) => e.kind === 'stopped' && e.by === 'A')
+    expect(stop?.kind === 'stopped' && stop.reason).toBe('outage')
+    // Decided as unwitnessed by version 3's rules on the envelopes held: B, who stopped answering,
+    // never revealed (rule 7, provisional), and the verdict says why the notary's clock did not decide.
+    expect(JSON.stringify(g.a.verdict)).toMatch(/decided as unwitnessed/)
+    expect(g.a.verdict.status).not.toBe('offence')
+    // B's file lacks the last receipt the notary made before it went (B never fetched it), so on its
+    // own it cannot tell when B's step fell due: provisional, never a result against A; with A's
+    // file beside it, the same result as A's.
+    expect(g.b.verdict.status === 'incomplete' && g.b.verdict.reason === 'no-claim').toBe(true)
+    expect(JSON.stringify(verifyEnvelopes([...stores.A.envelopes(), ...stores.B.envelopes()]))).toMatch(
+      /decided as unwitnessed/,
+    )
   })
 
   it('quitting a witnessed game pauses it, signing nothing; a player who never comes back loses on time', async () => {

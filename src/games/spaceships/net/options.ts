@@ -94,6 +94,8 @@ export interface NetGameCommon {
   readonly side?: Role
   /** A game this side had already stopped: how long to wait for the other node to settle it (session.ts `settleMs`, SPEC §12.7). */
   readonly settleMs?: number
+  /** A witnessed game: end it by an outage stop once the peer is an outage period past its deadline (session.ts `outage`). */
+  readonly outage?: boolean
   /**
    * SPEC §1, §2: the protocol version of a new game, and so the protocol id the stream speaks; a
    * rematch plays the same. A game resumed from its store keeps the version the store holds; a

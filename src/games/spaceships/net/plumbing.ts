@@ -101,6 +101,7 @@ export function sessionInputs(
   signal?: AbortSignal
   onEvent: (e: SessionEvent) => void
   settleMs?: number
+  outage?: boolean
   signing?: SigningLog
   version?: ProtocolVersion
   name?: string
@@ -108,6 +109,7 @@ export function sessionInputs(
   const j = o.journal
   return {
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
+    ...(o.outage === true ? { outage: true } : {}),
     ...(o.version === undefined ? {} : { version: o.version }),
     ...(o.name === undefined ? {} : { name: o.name }),
     // What this side sent, known apart from its transcript: a lost transcript is refused, never re-signed (SPEC §2.2).

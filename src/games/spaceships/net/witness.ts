@@ -80,6 +80,12 @@ export interface WitnessLink {
   readonly inbox: Inbox
 }
 
+/** The reason of a stop envelope (SPEC §7.9), if it is one. */
+function stopReason(s: SealedEnvelope): string | undefined {
+  const p = s.envelope.parts[0]
+  return p?.t === 'stop' ? p.reason : undefined
+}
+
 function nodeTransport(node: Libp2p | undefined, addrs: readonly string[]): Transport {
   if (node === undefined) throw new Error('a witness link needs a node or a transport')
   return libp2pTransport(
@@ -402,6 +408,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
         recipientKey: part.key,
         randomness: freshDepositRandomness(secrets),
         ...(claimed === undefined ? {} : { claim: { deadline: claimed.deadline, seen: claimed.index } }),
+        ...(stopReason(s) === 'outage' ? { outage: true } : {}),
       })
       if (!built.ok) {
         o.onEvent?.({

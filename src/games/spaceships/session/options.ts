@@ -154,6 +154,12 @@ export interface SessionOptions {
    * a resignation; without this it never claims.
    */
   readonly witness?: SessionWitness
+  /**
+   * PROTOCOL-4.md §4.5, asked for by the player (never on its own: a node cut off from the notary
+   * cannot know that the other side was too): end a witnessed game by an outage stop once the peer
+   * is an outage period past a deadline the receipts give, its claims unreceipted.
+   */
+  readonly outage?: boolean
 }
 
 export interface SessionResult {

@@ -20,6 +20,7 @@ import { isStopEnvelope } from '../verify/game.js'
 import type { Due } from '../verify/schedule.js'
 import { verifyEnvelopes } from '../verify/verify.js'
 import { WITNESS_MARGIN_MS } from '../witness/registrar.js'
+import { outageMs } from '../verify/witnessed.js'
 import { isResignation } from './strategy.js'
 import type { SessionOptions, SessionResult } from './options.js'
 import type { Event } from './queue.js'
@@ -277,6 +278,11 @@ class Session extends Composer {
     const key = `${waiting.side}:${waiting.what}:${waiting.deadline}`
     if (key !== this.lastWaiting) this.emit(waiting)
     this.lastWaiting = key
+    // §4.5: the player asked to end it by an outage, and the peer is an outage period past D.
+    if (this.o.outage === true && D !== undefined && now >= D + outageMs(this.terms) && !courtesy) {
+      await this.sendStop('outage', `the notary receipted nothing after ${new Date(D).toISOString()}`)
+      return false
+    }
     if (w !== undefined && D !== undefined && now >= Math.max(D + 1, this.claimNotBefore) && !courtesy) {
       const answer = await w.claim(this.mine.length, D, this.lifetime.signal)
       switch (answer.kind) {
@@ -295,7 +301,8 @@ class Session extends Composer {
       }
     }
     const checkIn = this.o.checkIn
-    const wake = Math.min(claimAt ?? Number.POSITIVE_INFINITY, now + (checkIn?.quietMs ?? WITNESS_POLL_MS))
+    const outageAt = this.o.outage === true && D !== undefined ? D + outageMs(this.terms) : Number.POSITIVE_INFINITY
+    const wake = Math.min(claimAt ?? Number.POSITIVE_INFINITY, outageAt, now + (checkIn?.quietMs ?? WITNESS_POLL_MS))
     const ev = await this.nextEvent(wake)
     if (ev.kind === 'aborted') {
       this.paused = true

@@ -67,6 +67,8 @@ export function submissionOf(o: {
   readonly recipientKey: Uint8Array
   readonly randomness: DepositRandomness
   readonly claim?: { readonly deadline: number; readonly seen: number }
+  /** PROTOCOL-4.md §4.5: an outage stop (flag bit 3). */
+  readonly outage?: boolean
 }): NotaryResult<Submission> {
   const e = o.sealed.envelope
   if (e.game === undefined || e.seq < 1) throw new Error('a hello is registered, never submitted (PROTOCOL-4.md §4.1)')
@@ -85,7 +87,7 @@ export function submissionOf(o: {
     ...place,
     depositHash: depositHash(NOTARY_DOMAIN, deposit.value),
     depositBytes: deposit.value.length,
-    flags: flagsOf(o.sealed, { claim: o.claim !== undefined }),
+    flags: flagsOf(o.sealed, { claim: o.claim !== undefined, outage: o.outage === true }),
     deadline: o.claim?.deadline ?? 0,
     seen: o.claim?.seen ?? 0,
   })
