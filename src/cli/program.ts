@@ -249,7 +249,7 @@ export function program(io: CliIo, status: { code: number }): Command {
     )
     .option(
       '--outage',
-      'for a witnessed game whose notary cannot be reached: once your opponent is past its deadline by the outage period (10 minutes, or the reply deadline if longer), end the game as unwitnessed by an outage stop (PROTOCOL-4.md §4.5); it loses if the notary receipted anything after that deadline',
+      'for a witnessed game whose notary cannot be reached: once the other player is past its deadline by the outage period (10 minutes, or the reply deadline if longer), end the game as unwitnessed by an outage stop (PROTOCOL-4.md §4.5); it loses if the notary receipted anything after that deadline',
     )
     .option(
       '--check-in',
