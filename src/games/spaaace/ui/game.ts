@@ -24,7 +24,7 @@ import {
   type Submission,
   type Terms,
 } from '../rules/types.js'
-import { orderGuide, renderScreen, tellTick, type Seat } from './screen.js'
+import { SCREEN_COLUMNS, orderGuide, renderScreen, tellTick, type Seat, wrapLine } from './screen.js'
 
 /** The one prompt the game needs; the Spaceships terminal's Prompter is one, and tests script it. */
 export interface OrderPrompter {
@@ -133,7 +133,13 @@ export async function playLocalGame(o: LocalGameOptions): Promise<LocalGameResul
         text = asked
       } else {
         text = formatOrderSet(player.bot.orders({ self: i, state: now }, player.rng), labels)
-        if (player.shown === true) print(`${i === o.viewer ? 'you' : labels[i]} (${player.bot.name}): ${text}`)
+        if (player.shown === true)
+          show(
+            wrapLine(
+              `${i === o.viewer ? 'you' : (labels[i] ?? '')} (${player.bot.name}): ${text}`,
+              Math.min(SCREEN_COLUMNS, o.columns ?? SCREEN_COLUMNS),
+            ),
+          )
       }
       lines.push(`${labels[i] ?? ''}: ${text}`)
       subs.push(submissionOf(text, labels, i))
