@@ -57,8 +57,10 @@ const MAP: Record<string, readonly string[]> = {
   'games/spaaace/referee': ['games/spaaace/rules'],
   // The bots and their arena: the engine, the record's reader and the seeded source.
   'games/spaaace/bot': ['games/spaaace/referee', 'games/spaaace/rules'],
+  // The terminal game's screen and turn: text from the public state, bots for the other seats.
+  'games/spaaace/ui': ['games/spaaace/bot', 'games/spaaace/referee', 'games/spaaace/rules'],
   // The Spaaace! entry point (package.json `exports`: `spaceships/spaaace`).
-  'games/spaaace': ['games/spaaace/bot', 'games/spaaace/referee', 'games/spaaace/rules'],
+  'games/spaaace': ['games/spaaace/ui', 'games/spaaace/bot', 'games/spaaace/referee', 'games/spaaace/rules'],
   bench: [`${S}/arena`, `${S}/net`, `${S}/pool`],
   // The package's public entry points (package.json `exports`).
   api: [`${S}/net`, `${S}/session`, `${S}/bot`, `${S}/referee`, `${S}/verify`, `${S}/rules`],
@@ -92,6 +94,7 @@ const PURE = [
   'games/spaaace/rules',
   'games/spaaace/referee',
   'games/spaaace/bot',
+  'games/spaaace/ui',
 ] as const
 /** noble's cryptographic primitives: pure computation, allowed in pure layers. */
 const NOBLE = /^@noble\/(hashes|curves|ciphers)\//
@@ -105,6 +108,7 @@ const NO_NODE = new Set([
   'games/spaaace/rules',
   'games/spaaace/referee',
   'games/spaaace/bot',
+  'games/spaaace/ui',
 ])
 
 function layerOf(file: string): string {

@@ -1,13 +1,14 @@
 /**
- * `spaceships spaaace ...`: the Spaaace! referee of an open game record (rules/spaaace.md appendix)
- * and random records for testing other referees. Registered on the program by main.ts.
+ * `spaceships spaaace ...`: the Spaaace! referee of an open game record (rules/spaaace.md appendix),
+ * random records for testing other referees, and a game against bots at the terminal (spaaace-play.ts). Registered on the program by main.ts.
  */
 import { randomBytes } from 'node:crypto'
 import type { Command } from 'commander'
 import { randomRecord, seededRng } from '../games/spaaace/referee/random.js'
 import { referee } from '../games/spaaace/referee/referee.js'
-import { LIMITS } from '../games/spaaace/rules/types.js'
+import { LIMITS, NUMERIC_TERMS } from '../games/spaaace/rules/types.js'
 import { type CliIo, EXIT, wholeNumber } from './io.js'
+import { BOTS_RANGE, BOT_KINDS, type PlayOptions, spaaacePlayCommand } from './spaaace-play.js'
 
 /** `spaaace referee FILE [--json]`: 0 for a valid record (finished or not), 2 for a record error. */
 export async function spaaaceRefereeCommand(path: string, options: { json: boolean }, io: CliIo): Promise<number> {
@@ -62,6 +63,35 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     )
     .action(async (file: string, opts: { json: boolean }) => {
       status.code = await spaaaceRefereeCommand(file, opts, io)
+    })
+  group
+    .command('play')
+    .description(
+      'Play Spaaace! at this terminal against bots, offline: the galaxy each tick, your orders checked as you type, what happened in words, the standings at the end, and the game written as an open record.',
+    )
+    .option(
+      '--bots <n>',
+      `bots, ${BOTS_RANGE.min} to ${BOTS_RANGE.max}`,
+      wholeNumber('--bots', BOTS_RANGE.min, BOTS_RANGE.max),
+      3,
+    )
+    .option('--bot <kind>', `the bots: ${BOT_KINDS.join(', ')} (mix: sensible and random in turn)`, 'sensible')
+    .option('--seed <seed>', "the bots' seed: the same seed and orders replay the same game (default: random)")
+    .option(
+      '--ticks <n>',
+      'the last tick (S-51, maxTicks)',
+      wholeNumber('--ticks', NUMERIC_TERMS.maxTicks.min, NUMERIC_TERMS.maxTicks.max),
+      NUMERIC_TERMS.maxTicks.default,
+    )
+    .option('--autoplay', 'a sensible bot plays your seat (demos, tests)', false)
+    .option('--json', "each tick's closing state as one JSON line (as referee --json), then the result", false)
+    .option('--out <file>', "write the game's record here (default: spaaace-SEED.rec)")
+    .addHelpText(
+      'after',
+      '\nAt the prompt: orders as the record writes them ("buy 2; move 3; attack bot3"), an empty line for none, help for the guide, quit to abandon the game.\nPlaying other people needs the peer protocol of issue 26, not built yet.\nExit status: 0 the game ended; 4 you quit (abandoned); 64 a bad flag, or no terminal without --autoplay.',
+    )
+    .action(async (opts: PlayOptions) => {
+      status.code = await spaaacePlayCommand(opts, io, () => randomBytes(8).toString('hex'))
     })
   group
     .command('record')

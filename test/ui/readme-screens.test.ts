@@ -135,6 +135,30 @@ describe('the screens in README.md are what the program prints', () => {
     compare(after, await commandsOf(blockAfter(readFileSync(README, 'utf8'), after).lines, env))
   })
 
+  it('Spaaace! play: the screen of a tick with a battle awaiting your bid, your orders, the tick told, the standings', async () => {
+    const r = await cli(['spaaace', 'play', '--autoplay', '--bot', 'mix', '--seed', 'demo'], {}, { env })
+    expect(r.code, r.err).toBe(0)
+    const out = textLines(r.out)
+    const from = out.indexOf('Spaaace! tick 47 of 60 (S-02, S-51), 4 players')
+    const auto = out.findIndex((l, i) => i > from && l.startsWith('you (sensible): '))
+    const told = out.indexOf('tick 47', auto)
+    const ships = out.findIndex((l, i) => i > told && l.startsWith('  = '))
+    const end = out.indexOf('Standings after tick 60 (fame first, S-43, S-51):')
+    expect(Math.min(from, auto, told, ships, end)).toBeGreaterThan(0)
+    // At a terminal the autoplayed line is the prompt a person answers (inquirer marks it done with ✔).
+    const orders = (out[auto] ?? '').slice('you (sensible): '.length)
+    compare(/^the game \(exit 4\)\. Then the bots order, the tick is played and told in words:/, [
+      ...out.slice(from, auto),
+      `✔ Your orders for tick 47 (help, quit): ${orders}`,
+      '',
+      ...out.slice(told, ships),
+      '  ...',
+      ...out.slice(end, end + 3),
+      '   ...',
+      ...out.slice(end + 5),
+    ])
+  })
+
   it('play --autoplay: the boards at the end of the game', async () => {
     const r = await cli(['play', '--autoplay', '--seed', 'readme'], {}, { env })
     expect(r.code, r.err).toBe(0)

@@ -47,3 +47,26 @@ export {
   type Standing,
   arena,
 } from './bot/arena.js'
+export {
+  SCREEN_COLUMNS,
+  type ScreenInput,
+  type Seat,
+  type StandingRow,
+  orderGuide,
+  renderScreen,
+  seatName,
+  standings,
+  standingsLines,
+  tellTick,
+  timeText,
+} from './ui/screen.js'
+export {
+  type Answer,
+  type LocalGameOptions,
+  type LocalGameResult,
+  type OrderPrompter,
+  type SeatPlayer,
+  playLocalGame,
+  readAnswer,
+  recordHead,
+} from './ui/game.js'

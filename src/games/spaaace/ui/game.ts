@@ -1,0 +1,187 @@
+/**
+ * One Spaaace! game in memory, with people and bots in its seats: each tick the screen for each
+ * person, their orders asked for and checked as typed (S-37), the bots' orders from their seeded
+ * sources, the tick played (S-70) and told in words, to the end of the game (S-50, S-51, S-82) or
+ * until a person quits. No I/O of its own: it prints through `print` and asks through `prompter`
+ * (the terminal's, or a test's script), so the networked game can reuse the same turn of a person.
+ *
+ * Every order set, a person's and a bot's, is read as the open record reads it (`submissionOf`,
+ * S-37), and the game is written as that record (rules appendix), so `spaceships spaaace referee`
+ * plays the record to the same closing states.
+ */
+import type { SpaaaceBot } from '../bot/bot.js'
+import type { Rng } from '../referee/random.js'
+import { FORMAT_LINE, submissionOf } from '../referee/record.js'
+import { formatOrderSet, parseOrderSet } from '../rules/orders.js'
+import { genesis, sectorCount } from '../rules/state.js'
+import { playTick, type TickOutcome } from '../rules/tick.js'
+import {
+  DEFAULT_TERMS,
+  NUMERIC_TERMS,
+  type GameState,
+  type NumericTerm,
+  type PlayerIndex,
+  type Submission,
+  type Terms,
+} from '../rules/types.js'
+import { SCREEN_COLUMNS, orderGuide, renderScreen, tellTick, type Seat, wrapLine } from './screen.js'
+
+/** The one prompt the game needs; the Spaceships terminal's Prompter is one, and tests script it. */
+export interface OrderPrompter {
+  input(o: { message: string; validate?: (v: string) => true | string }): Promise<string>
+}
+
+/** Who plays a seat: a person at this terminal, or a bot drawing from its own seeded source. */
+export type SeatPlayer =
+  | { readonly kind: 'person' }
+  | { readonly kind: 'bot'; readonly bot: SpaaaceBot; readonly rng: Rng; readonly shown?: boolean }
+
+export interface LocalGameOptions {
+  /** Roster order (S-01): each seat's label and bot, as the screen names it. */
+  readonly seats: readonly Seat[]
+  readonly players: readonly SeatPlayer[]
+  /** Whose screen is shown (a person's, or the seat a bot plays for a person under autoplay). */
+  readonly viewer: PlayerIndex
+  readonly terms?: Terms
+  readonly prompter?: OrderPrompter
+  /** Screen lines (without newlines); absent prints nothing. */
+  readonly print?: (line: string) => void
+  /** Each tick once played, with the record lines of its orders. */
+  readonly onTick?: (outcome: TickOutcome, lines: readonly string[]) => void
+  readonly columns?: number
+  /** A comment for the record's head (`# ...`). */
+  readonly comment?: string
+}
+
+export interface LocalGameResult {
+  readonly state: GameState
+  /** The open game record (rules appendix) of the ticks played. */
+  readonly record: string
+  /** A person quit before the end. */
+  readonly abandoned: boolean
+}
+
+/** What a person typed, once checked: orders in the record's syntax, or a command. */
+export type Answer =
+  | { readonly kind: 'orders'; readonly text: string }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'quit' }
+  | { readonly kind: 'error'; readonly reason: string }
+
+/**
+ * Reads a person's line for player `self` (S-37): empty or `-` orders nothing, `help` and `quit`
+ * are commands, anything else is an order set parsed as the record parses it; its canonical text
+ * (`formatOrderSet`) is what the record writes.
+ */
+export function readAnswer(line: string, labels: readonly string[], self: PlayerIndex): Answer {
+  const text = line.trim()
+  if (text === '' || text === '-') return { kind: 'orders', text: '-' }
+  if (text === 'help' || text === '?') return { kind: 'help' }
+  if (text === 'quit') return { kind: 'quit' }
+  const parsed = parseOrderSet(text, labels, self, sectorCount(labels.length))
+  if (!parsed.ok) return { kind: 'error', reason: parsed.reason }
+  return { kind: 'orders', text: formatOrderSet(parsed.orders, labels) }
+}
+
+/** The record's head: format, the terms that differ from the defaults (S-90), the roster. */
+export function recordHead(terms: Terms, labels: readonly string[], comment?: string): string[] {
+  const items = (Object.keys(NUMERIC_TERMS) as NumericTerm[]).flatMap((k) =>
+    k !== 'tickMs' && terms[k] !== DEFAULT_TERMS[k] ? [`${k}=${terms[k]}`] : [],
+  )
+  if (terms.wormhole || terms.infamyWins || terms.start !== null || terms.tickMs !== null)
+    throw new RangeError('a local game is played with the default options (no wormhole, no infamyWins)')
+  return [
+    FORMAT_LINE,
+    ...(comment === undefined ? [] : [`# ${comment.replace(/\n/g, ' ')}`]),
+    ...(items.length === 0 ? [] : [`terms ${items.join(' ')}`]),
+    ...labels.map((l) => `player ${l}`),
+  ]
+}
+
+/** Plays the game to its end, or until a person quits. */
+export async function playLocalGame(o: LocalGameOptions): Promise<LocalGameResult> {
+  const terms = o.terms ?? DEFAULT_TERMS
+  const labels = o.seats.map((s) => s.label)
+  const print = o.print ?? ((): void => undefined)
+  const record = recordHead(terms, labels, o.comment)
+  let state = genesis(labels.length, terms)
+  const show = (lines: readonly string[]): void => {
+    for (const l of lines) print(l)
+  }
+  for (;;) {
+    if (state.ended) return { state, record: `${record.join('\n')}\n`, abandoned: false }
+    const now = state
+    show(['', ...renderScreen({ state: now, seats: o.seats, viewer: o.viewer, ...cols(o.columns) })])
+    const lines: string[] = []
+    const subs: Submission[] = []
+    for (const [i, player] of o.players.entries()) {
+      if (now.players[i]?.status !== 'active') {
+        subs.push({ kind: 'missing' })
+        continue
+      }
+      let text: string
+      if (player.kind === 'person') {
+        const asked = await askOrders(o, now, i)
+        if (asked === null) {
+          print(`You quit in tick ${now.tick + 1}: the game is abandoned.`)
+          return {
+            state: now,
+            record: `${[...record, `# abandoned in tick ${now.tick + 1}`].join('\n')}\n`,
+            abandoned: true,
+          }
+        }
+        text = asked
+      } else {
+        text = formatOrderSet(player.bot.orders({ self: i, state: now }, player.rng), labels)
+        if (player.shown === true)
+          show(
+            wrapLine(
+              `${i === o.viewer ? 'you' : (labels[i] ?? '')} (${player.bot.name}): ${text}`,
+              Math.min(SCREEN_COLUMNS, o.columns ?? SCREEN_COLUMNS),
+            ),
+          )
+      }
+      lines.push(`${labels[i] ?? ''}: ${text}`)
+      subs.push(submissionOf(text, labels, i))
+    }
+    const outcome = playTick(now, subs)
+    record.push(`tick ${outcome.state.tick}`, ...lines)
+    o.onTick?.(outcome, lines)
+    show(['', ...tellTick(outcome, o.seats, o.viewer, o.columns)])
+    state = outcome.state
+  }
+}
+
+const cols = (columns: number | undefined): { columns?: number } => (columns === undefined ? {} : { columns })
+
+/** A person's orders for the next tick, asked until legal (S-37); null when the person quits. */
+async function askOrders(o: LocalGameOptions, state: GameState, self: PlayerIndex): Promise<string | null> {
+  const labels = o.seats.map((s) => s.label)
+  const print = o.print ?? ((): void => undefined)
+  const prompter = o.prompter
+  if (prompter === undefined) throw new Error('a person plays a seat, and there is no prompter to ask')
+  const message = `Your orders for tick ${state.tick + 1} (help, quit):`
+  for (;;) {
+    const line = await prompter.input({
+      message,
+      validate: (v) => {
+        const a = readAnswer(v, labels, self)
+        return a.kind === 'error' ? a.reason : true
+      },
+    })
+    const a = readAnswer(line, labels, self)
+    switch (a.kind) {
+      case 'orders':
+        return a.text
+      case 'quit':
+        return null
+      case 'help':
+        for (const l of orderGuide(o.columns)) print(l)
+        break
+      case 'error':
+        // A prompter that does not check as typed: said here, one line, and asked again.
+        print(`Not an order set: ${a.reason}`)
+        break
+    }
+  }
+}

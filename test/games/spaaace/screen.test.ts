@@ -1,0 +1,159 @@
+/**
+ * The Spaaace! terminal screen (src/games/spaaace/ui/screen.ts): a known state rendered exactly,
+ * what happened told in words (describeTick), the guide to the order syntax (S-37), and the width.
+ */
+import { describe, expect, it } from 'vitest'
+import { genesis } from '../../../src/games/spaaace/rules/state.js'
+import { playTick } from '../../../src/games/spaaace/rules/tick.js'
+import { ORDER_WORDS, parseOrderSet } from '../../../src/games/spaaace/rules/orders.js'
+import type { GameState, Submission } from '../../../src/games/spaaace/rules/types.js'
+import { orderGuide, renderScreen, standingsLines, tellTick, type Seat } from '../../../src/games/spaaace/ui/screen.js'
+
+const SEATS: Seat[] = [
+  { label: 'you' },
+  { label: 'bot2', bot: 'sensible' },
+  { label: 'bot3', bot: 'random' },
+  { label: 'bot4', bot: 'sensible' },
+]
+const LABELS = SEATS.map((s) => s.label)
+
+function orders(text: string, self: number): Submission {
+  const p = parseOrderSet(text, LABELS, self, 6)
+  if (!p.ok) throw new Error(p.reason)
+  return { kind: 'orders', orders: p.orders }
+}
+
+/** Tick 1: you move to sector 2 and attack bot2 there; bot2 declares for you; bot3 and bot4 ally; bot4 moves to 5. */
+const TICK1 = playTick(genesis(4), [
+  orders('move 2; attack bot2', 0),
+  orders('ally you', 1),
+  orders('ally bot4', 2),
+  orders('ally bot3; move 5', 3),
+])
+
+/** The closing state of tick 1, with bot4 at fame 10 and its claim of tick 1 standing (S-50), bot3 defeated. */
+const STATE: GameState = {
+  ...TICK1.state,
+  players: TICK1.state.players.map((p, i) => (i === 3 ? { ...p, fame: 10 } : i === 2 ? { ...p, fame: -2 } : p)),
+  ships: TICK1.state.ships.map((s, i) => (i === 2 ? { ...s, armour: 0 } : s)),
+  claims: [{ player: 3, tick: 1, fame: 10, intact: true }],
+}
+
+describe('the Spaaace! screen (src/games/spaaace/ui/screen.ts)', () => {
+  it('renders a known state exactly, each element citing its rule', () => {
+    const lines = renderScreen({ state: STATE, seats: SEATS, viewer: 0, timeLeftMs: 65_000, columns: 80 })
+    expect(lines).toEqual([
+      // The tick ordered now and the last (S-02, S-51); the time left, when a deadline is given.
+      'Spaaace! tick 2 of 60 (S-02, S-51), 4 players · 1 min 05 s left',
+      // The galaxy, a line of players + 2 sectors (S-10), every ship placed with armour/energy (S-22),
+      // engaging (S-23) and defeated (S-22) marked.
+      'Sectors 1..6 (S-10), ships as armour/energy: * engaging (S-23), x defeated',
+      '    (S-22), r removed (S-81):',
+      '  1 . | 2 you 10/19* bot2 10/20* | 3 bot3 0/20x | 4 . | 5 bot4 10/19 | 6 .',
+      // Coins (S-24), fame (S-43), active or removed (S-03), and a standing claim (S-50).
+      'Players            coins  fame  status (S-24, S-43, S-03)',
+      '  you                 11     0  active',
+      '  bot2 (sensible)     11     0  active',
+      '  bot3 (random)       11    -2  active',
+      '  bot4 (sensible)     11    10  active, claim standing',
+      // Allied pairs (S-04) and one-way declarations (S-31).
+      'Alliances (S-04): bot3 & bot4',
+      'Declared, not returned (S-31): bot2 -> you',
+      // Battles initiated last tick, resolved this tick on the bids (S-41, S-42).
+      'Battles awaiting bids this tick (S-41, S-42): you against bot2 in sector 2',
+      // Claims standing and when they win (S-50).
+      'Claims (S-50): bot4 (made in tick 1; wins at the end of tick 3 if its fame stays',
+      '    10 and its ship pilotable)',
+      // What the viewer's orders can do this tick: its bid (S-41, S-42), and its ship engaging (S-23).
+      'You: sector 2, armour 10/10, energy 19/20, coins 11, fame 0.',
+      'Your battle with bot2 awaits your bid (S-41): "bid N" spends min(N, your 19',
+      '    energy), bot2 has 20; whoever spends more wins (S-42); no bid bids 0.',
+      'Your ship is engaging (S-23): no repair, purchase or move of yours takes effect',
+      '    this tick (S-30, S-32, S-33).',
+    ])
+  })
+
+  it("a pilotable ship's moves and attacks (S-33, S-40: allies excluded, S-04), and a claim at fame 10 (S-50)", () => {
+    const g = genesis(4)
+    const allied: GameState = {
+      ...g,
+      ships: g.ships.map((s, i) => (i === 1 || i === 2 ? { ...s, sector: 1 } : s)),
+      players: g.players.map((p, i) => (i === 0 ? { ...p, fame: 10 } : p)),
+      declarations: [
+        [0, 2],
+        [2, 0],
+      ],
+    }
+    const lines = renderScreen({ state: allied, seats: SEATS, viewer: 0, columns: 100 })
+    // No deadline, no clock.
+    expect(lines[0]).toBe('Spaaace! tick 1 of 60 (S-02, S-51), 4 players')
+    expect(lines.slice(-3)).toEqual([
+      'You may move to 2 (1 energy a step, S-33); attack here: bot2 (S-40); allied with bot3, whom you',
+      '    cannot attack (S-04).',
+      'Your fame is 10: you may claim the win (S-50).',
+    ])
+  })
+
+  it('tells a tick in words (describeTick, S-70), the viewer in the second person', () => {
+    expect(tellTick(TICK1, SEATS, 0, 80)).toEqual([
+      'tick 1',
+      '  bot2 declares alliance with you (S-31).',
+      '  bot3 declares alliance with bot4 (S-31).',
+      '  bot4 declares alliance with bot3 (S-31).',
+      '  you move 1 -> 2 (S-33).',
+      '  bot4 moves 4 -> 5 (S-33).',
+      '  you attack bot2 in sector 2; the battle awaits bids next tick (S-40).',
+      '  = you: sector 2, armour 10, energy 19, coins 11, fame 0, engaging',
+      '  = bot2: sector 2, armour 10, energy 20, coins 11, fame 0, engaging',
+      '  = bot3: sector 3, armour 10, energy 20, coins 11, fame 0',
+      '  = bot4: sector 5, armour 10, energy 19, coins 11, fame 0',
+    ])
+    // Seen by bot2, the same tick reads in its labels (describeTick's own words).
+    expect(
+      tellTick(
+        TICK1,
+        SEATS.map((s, i) => (i === 0 ? { label: 'alice' } : s)),
+        1,
+        80,
+      )[4],
+    ).toBe('  alice moves 1 -> 2 (S-33).')
+  })
+
+  it('the guide names every order word of S-37, in ORDER_WORDS order', () => {
+    const guide = orderGuide(80)
+    const words = guide.flatMap((l) => /^ {2}([a-z]+) /.exec(l)?.[1] ?? [])
+    expect(words.filter((w) => (ORDER_WORDS as readonly string[]).includes(w))).toEqual([...ORDER_WORDS])
+    expect(guide[0]).toMatch(/^Orders \(S-30\.\.S-37\): items separated by ";"/)
+  })
+
+  it('standings: fame first, ties in roster order (S-51)', () => {
+    expect(standingsLines(STATE, SEATS, 0, 80)).toEqual([
+      'Standings after tick 1 (fame first, S-43, S-51):',
+      '   1. bot4 (sensible)  fame  10  coins   11  active',
+      '   2. you              fame   0  coins   11  active',
+      '   3. bot2 (sensible)  fame   0  coins   11  active',
+      '   4. bot3 (random)    fame  -2  coins   11  active',
+      'The game did not end: nobody wins.',
+    ])
+  })
+
+  it('every line fits the width: 16 players at 60, 80 and 100 columns', () => {
+    const seats: Seat[] = Array.from({ length: 16 }, (_, i) =>
+      i === 0 ? { label: 'you' } : { label: `bot${i + 1}`, bot: 'sensible' },
+    )
+    const g = genesis(16)
+    const busy: GameState = {
+      ...g,
+      declarations: seats.flatMap((_, p) => seats.flatMap((__, q) => (p === q ? [] : [[p, q] as const]))),
+      claims: seats.slice(1).map((_, k) => ({ player: k + 1, tick: 0, fame: 10, intact: true })),
+    }
+    for (const columns of [60, 80, 100]) {
+      const lines = [
+        ...renderScreen({ state: busy, seats, viewer: 0, columns, timeLeftMs: 3_600_000 }),
+        ...orderGuide(columns),
+        ...standingsLines(busy, seats, 0, columns),
+      ]
+      for (const l of lines) expect(Array.from(l).length, l).toBeLessThanOrEqual(columns)
+    }
+  })
+})
