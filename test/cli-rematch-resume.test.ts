@@ -21,6 +21,8 @@ const gameId = (env: NodeJS.ProcessEnv, prefix: string): string | undefined =>
 async function verified(path: string): Promise<{ code: number | null; verdict: unknown }> {
   const v = start(['verify', '--json', path], {})
   const code = await v.exit
+  // Said whole when it is not JSON (a file missing under load, say), so a failure tells why.
+  if (!v.out().startsWith('{')) throw new Error(`verify ${path}: exit ${String(code)}: ${v.err()}${v.out()}`)
   return { code, verdict: (JSON.parse(v.out()) as { verdict: unknown }).verdict }
 }
 
