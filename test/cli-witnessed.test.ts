@@ -22,6 +22,33 @@ const receiptsIn = (file: string): number =>
     .slice(1)
     .filter((l) => l !== '' && Buffer.from(l, 'base64url')[0] === 0x84).length
 
+/**
+ * A notary, and a witnessed game between two bots (each side's `--seed` from `seed`), short
+ * deadlines (`seconds` for a move and a reply) and a long game: the processes and their homes.
+ */
+async function shortWitnessedGame(seed: string, seconds: number) {
+  const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
+  const notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '120'], notaryEnv)
+  const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
+  const bot = (side: string): string[] => [
+    '--autoplay',
+    '--bot',
+    'random',
+    '--seed',
+    `${seed}/${side}`,
+    '--pace',
+    '300',
+  ]
+  const deadlines = ['--turn-seconds', String(seconds), '--reply-seconds', String(seconds), '--max-turns', '200']
+  const host = start(
+    ['host', ...bot('A'), '--listen', '/ip4/127.0.0.1/tcp/0', '--notary', address, ...deadlines],
+    hostEnv,
+  )
+  const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+  const joiner = start(['join', invite, '--yes', ...bot('B')], joinEnv)
+  return { notary, host, joiner, hostEnv, joinEnv }
+}
+
 describe('a witnessed game between two processes and a notary (PROTOCOL-4.md §4)', () => {
   it('every envelope receipted in one log, kept in the transcripts, decided the same from either file', async () => {
     const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
@@ -82,30 +109,8 @@ describe('a witnessed game between two processes and a notary (PROTOCOL-4.md §4
   }, 90_000)
 
   it('a stall loses on time (PROTOCOL-4.md §4.4): the joiner killed mid-game, the host claims through the notary once the deadline passes, and the joiner checking in later is told the same', async () => {
-    const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
-    const notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '120'], notaryEnv)
-    const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
+    const { notary, host, joiner, hostEnv, joinEnv } = await shortWitnessedGame('stall', 3)
     try {
-      const bot = (seed: string): string[] => ['--autoplay', '--bot', 'random', '--seed', seed, '--pace', '300']
-      const host = start(
-        [
-          'host',
-          ...bot('stall/A'),
-          '--listen',
-          '/ip4/127.0.0.1/tcp/0',
-          '--notary',
-          address,
-          '--turn-seconds',
-          '3',
-          '--reply-seconds',
-          '3',
-          '--max-turns',
-          '200',
-        ],
-        hostEnv,
-      )
-      const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
-      const joiner = start(['join', invite, '--yes', ...bot('stall/B')], joinEnv)
       await until(() => (/turn +3:/.test(host.out()) ? true : undefined), 'turn 3')
       joiner.child.kill('SIGKILL')
       await joiner.exit
@@ -132,30 +137,8 @@ describe('a witnessed game between two processes and a notary (PROTOCOL-4.md §4
   }, 90_000)
 
   it('a check-in claims (PROTOCOL-4.md §4.4): both nodes killed, the joiner never returns, and the host checking in after the deadline wins on time', async () => {
-    const [notaryEnv, hostEnv, joinEnv] = [home(), home(), home()]
-    const notary = start(['notary', '--listen', '/ip4/127.0.0.1/tcp/0', '--for', '120'], notaryEnv)
-    const address = await until(() => /\/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+/.exec(notary.out())?.[0], 'the notary')
+    const { notary, host, joiner, hostEnv } = await shortWitnessedGame('check-in-claim', 2)
     try {
-      const bot = (seed: string): string[] => ['--autoplay', '--bot', 'random', '--seed', seed, '--pace', '300']
-      const host = start(
-        [
-          'host',
-          ...bot('check-in-claim/A'),
-          '--listen',
-          '/ip4/127.0.0.1/tcp/0',
-          '--notary',
-          address,
-          '--turn-seconds',
-          '2',
-          '--reply-seconds',
-          '2',
-          '--max-turns',
-          '200',
-        ],
-        hostEnv,
-      )
-      const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
-      const joiner = start(['join', invite, '--yes', ...bot('check-in-claim/B')], joinEnv)
       await until(() => (/turn +2:/.test(host.out()) ? true : undefined), 'turn 2')
       host.child.kill('SIGKILL')
       joiner.child.kill('SIGKILL')

@@ -85,7 +85,7 @@ export async function spaaacePlayCommand(options: PlayOptions, io: CliIo, freshS
   }
   if (!options.json)
     tell(
-      `Spaaace! you against ${options.bots} bots (${kind}), ${options.ticks} ticks at most, seed ${seed}${options.autoplay ? '; a sensible bot plays your seat (--autoplay)' : ''}. Offline, in memory: playing other people needs the peer protocol (issue 26), not built yet.`,
+      `Spaaace! you against ${options.bots} bots (${kind}), ${options.ticks} ticks at most, seed ${seed}${options.autoplay ? '; a sensible bot plays your seat (--autoplay)' : ''}. Offline, in memory: playing other people needs the many-player peer protocol (protocol/SPAAACE-PEERS.md), not built yet.`,
     )
   const result = await playLocalGame({
     seats,

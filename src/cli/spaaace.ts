@@ -88,7 +88,7 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     .option('--out <file>', "write the game's record here (default: spaaace-SEED.rec)")
     .addHelpText(
       'after',
-      '\nAt the prompt: orders as the record writes them ("buy 2; move 3; attack bot3"), an empty line for none, help for the guide, quit to abandon the game.\nPlaying other people needs the peer protocol of issue 26, not built yet.\nExit status: 0 the game ended; 4 you quit (abandoned); 64 a bad flag, or no terminal without --autoplay.',
+      '\nAt the prompt: orders as the record writes them ("buy 2; move 3; attack bot3"), an empty line for none, help for the guide, quit to abandon the game.\nPlaying other people needs the many-player peer protocol (protocol/SPAAACE-PEERS.md), not built yet.\nExit status: 0 the game ended; 4 you quit (abandoned); 64 a bad flag, or no terminal without --autoplay.',
     )
     .action(async (opts: PlayOptions) => {
       status.code = await spaaacePlayCommand(opts, io, () => randomBytes(8).toString('hex'))
