@@ -18,7 +18,11 @@
  *   holds it.
  * - **Resume.** On each new stream a node sends its counts; it answers the first resume frame of a
  *   stream with every held envelope the peer lacks by those counts and that the peer's signed
- *   envelopes do not cover, in `(author, seq)` order. Answers to resume and want frames share one
+ *   envelopes do not cover, in the order the node came to hold them: `(author, seq)` within an
+ *   author, and every envelope after everything it names. (The design's plain `(author, seq)` order
+ *   sends author 0's envelopes before the other authors' envelopes their heads name; a peer holds
+ *   at most `HELD_AHEAD` of them ahead, drops the rest, and the stream then never offers them
+ *   again.) Answers to resume and want frames share one
  *   budget per peer: `resendBudget` bytes per `windowMs`; the rest waits for the next window.
  */
 import type { TranscriptStore } from '../transcript/file.js'

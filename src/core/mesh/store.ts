@@ -48,6 +48,7 @@ export class MeshStore {
   private readonly waiters = new Map<string, Stored[]>()
   /** A hash → the stored envelopes whose `prev` it is (SPEC §5.4 binding). */
   private readonly children = new Map<string, Stored[]>()
+  private readonly holdOrder: Stored[] = []
   private counter = 0
 
   constructor(
@@ -123,14 +124,13 @@ export class MeshStore {
     return refsOf(entry.envelope).filter((r) => !this.isHeld(r.hash))
   }
 
-  /** Every stored envelope, held ones in `(author, seq)` order then admission order. */
-  held(): Stored[] {
-    const out: Stored[] = []
-    for (const byPlace of this.places) {
-      const seqs = [...byPlace.keys()].sort((a, b) => a - b)
-      for (const s of seqs) for (const v of byPlace.get(s) ?? []) if (v.held) out.push(v)
-    }
-    return out
+  /**
+   * Every held envelope in the order the store came to hold it: each after everything it names
+   * (an order a peer can take in without holding anything ahead), `(author, seq)` within an author's
+   * main chain. A resume is answered in this order (see engine.ts).
+   */
+  held(): readonly Stored[] {
+    return this.holdOrder
   }
 
   /** Envelopes held ahead of a gap. */
@@ -207,6 +207,7 @@ export class MeshStore {
       }
       x.held = true
       out.push(x)
+      this.holdOrder.push(x)
       const m = this.main[x.envelope.author]
       const s = x.envelope.seq
       if (m !== undefined && s === m.length && (s === 0 || hashKey(x.envelope.prev) === m[s - 1])) {
