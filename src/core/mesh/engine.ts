@@ -23,7 +23,9 @@
  *   sends author 0's envelopes before the other authors' envelopes their heads name; a peer holds
  *   at most `HELD_AHEAD` of them ahead, drops the rest, and the stream then never offers them
  *   again.) Answers to resume and want frames share one
- *   budget per peer: `resendBudget` bytes per `windowMs`; the rest waits for the next window.
+ *   budget per peer: `resendBudget` bytes per `windowMs`; the rest waits for the next window. A
+ *   peer's resume frames are answered at most once per window (review R3: "a node accepts at most
+ *   one new stream per peer per Δ"); a faster one is answered when the window ends.
  */
 import type { TranscriptStore } from '../transcript/file.js'
 import { type MeshCodec, type MeshCodecErrorCode, type MeshEnvelope, hashKey, refsOf } from './codec.js'
@@ -94,6 +96,9 @@ interface Peer {
   readonly signedMain: number[]
   readonly signedSet: Set<string>
   queue: QueueItem[]
+  /** A resume frame waits for its answer; when the last one was answered. */
+  resumeDue: boolean
+  lastResume: number
   windowStart: number
   used: number
 }
@@ -151,6 +156,7 @@ export class MeshEngine {
     p.wanted = new Set()
     p.answered = new Set()
     p.queue = []
+    p.resumeDue = false
     if (now >= p.windowStart + this.limits.windowMs) {
       p.windowStart = now
       p.used = 0
@@ -167,6 +173,7 @@ export class MeshEngine {
     if (p === undefined) return
     p.connected = false
     p.queue = []
+    p.resumeDue = false
   }
 
   isConnected(peer: number): boolean {
@@ -199,7 +206,7 @@ export class MeshEngine {
         if (p.resumeAnswered) return this.drop(step, 'resume.repeat')
         p.resumeAnswered = true
         p.resumeMain = [...f.held]
-        for (const e of this.store.held()) if (!this.knows(p, e)) p.queue.push({ key: e.key, want: false })
+        p.resumeDue = true
         this.pumpInto(p, now, step)
         return step
       }
@@ -248,6 +255,8 @@ export class MeshEngine {
         signedMain: new Array<number>(n).fill(0),
         signedSet: new Set(),
         queue: [],
+        resumeDue: false,
+        lastResume: Number.NEGATIVE_INFINITY,
         windowStart: Number.NEGATIVE_INFINITY,
         used: 0,
       }
@@ -358,6 +367,17 @@ export class MeshEngine {
     if (now >= p.windowStart + this.limits.windowMs) {
       p.windowStart = now
       p.used = 0
+    }
+    if (p.resumeDue) {
+      // Review R3: one new stream per peer per Δ; a peer reconnecting faster is answered once per window.
+      const at = p.lastResume + this.limits.windowMs
+      if (now < at) {
+        step.wake.push({ peer: p.index, at })
+        return
+      }
+      p.resumeDue = false
+      p.lastResume = now
+      for (const e of this.store.held()) if (!this.knows(p, e)) p.queue.push({ key: e.key, want: false })
     }
     while (p.queue.length > 0) {
       const item = p.queue[0]

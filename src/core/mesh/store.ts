@@ -129,8 +129,8 @@ export class MeshStore {
    * (an order a peer can take in without holding anything ahead), `(author, seq)` within an author's
    * main chain. A resume is answered in this order (see engine.ts).
    */
-  held(): readonly Stored[] {
-    return this.holdOrder
+  held(): Stored[] {
+    return [...this.holdOrder]
   }
 
   /** Envelopes held ahead of a gap. */
