@@ -89,3 +89,37 @@ describe('SPAAACE-PEERS §8: convergence over random schedules (fast-check)', ()
     console.log('convergence:', JSON.stringify(stats))
   })
 })
+
+describe('SPAAACE-PEERS §8 Receive: hostile bytes never throw', () => {
+  it('any frame: decoded or dropped with a code, nothing stored or sent unless it authenticates', async () => {
+    const g = new ToyGame(4, 'hostile')
+    const m = new Net(g, [[0, 1]], { absent: [3] })
+    nets.push(m)
+    m.publish(0)
+    await m.quiesce()
+    const engine = m.node(0).engine
+    const valid = m.node(0).store.held()[0]!.envelope.bytes
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 400 }),
+          // Envelope frames from a valid envelope with bytes changed, cut or extended.
+          fc
+            .tuple(fc.nat(valid.length - 1), fc.integer({ min: 0, max: 255 }), fc.integer({ min: -80, max: 80 }))
+            .map(([at, v, cut]) => {
+              const b = Uint8Array.from(valid)
+              b[at] = v
+              const body = cut < 0 ? b.subarray(0, b.length + cut) : Uint8Array.from([...b, ...new Uint8Array(cut)])
+              return Uint8Array.from([0, ...body])
+            }),
+        ),
+        (frame) => {
+          const step = engine.receive(3, frame, 0)
+          return step.delivered.length === 0 && step.sends.every((s) => s.cause === 'answer' || s.cause === 'resend')
+        },
+      ),
+      { numRuns: 2_000, seed: 8 },
+    )
+    expect(m.node(0).store.held().length).toBe(1)
+  })
+})
