@@ -31,6 +31,9 @@ const MAP: Record<string, readonly string[]> = {
   'core/notary-service': ['core/notary', 'core/session/clock.ts', 'core/wire', 'core/commit'],
   // The notary's libp2p service and the players' client.
   'core/notary-net': ['core/notary-service', 'core/net'],
+  // The many-player mesh (protocol/SPAAACE-PEERS.md §8): over the session's channel and clock,
+  // persisting through the transcript store; it knows no envelope layout (the game's codec does).
+  'core/mesh': ['core/session', 'core/transcript', 'core/commit', 'core/log'],
   'core/log': [],
   // Reads package.json: the CLI's --version.
   'core/version': [],
