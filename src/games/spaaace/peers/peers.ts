@@ -99,3 +99,4 @@ export {
   stateHashOf,
   tickOf,
 } from './parts.js'
+export { type PeersTranscript, type SetAside, formatPeersTranscript, readPeersTranscript } from './transcript.js'
