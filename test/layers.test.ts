@@ -62,8 +62,17 @@ const MAP: Record<string, readonly string[]> = {
   'games/spaaace/bot': ['games/spaaace/referee', 'games/spaaace/rules'],
   // The terminal game's screen and turn: text from the public state, bots for the other seats.
   'games/spaaace/ui': ['games/spaaace/bot', 'games/spaaace/referee', 'games/spaaace/rules'],
+  // The many-player protocol's bytes (protocol/SPAAACE-PEERS.md §2-§4): pure codecs on the core's
+  // hashes, keys and readers, and the rules' terms and order syntax.
+  'games/spaaace/peers': ['core/commit', 'core/wire', 'games/spaaace/rules'],
   // The Spaaace! entry point (package.json `exports`: `spaceships/spaaace`).
-  'games/spaaace': ['games/spaaace/ui', 'games/spaaace/bot', 'games/spaaace/referee', 'games/spaaace/rules'],
+  'games/spaaace': [
+    'games/spaaace/peers',
+    'games/spaaace/ui',
+    'games/spaaace/bot',
+    'games/spaaace/referee',
+    'games/spaaace/rules',
+  ],
   bench: [`${S}/arena`, `${S}/net`, `${S}/pool`],
   // The package's public entry points (package.json `exports`).
   api: [`${S}/net`, `${S}/session`, `${S}/bot`, `${S}/referee`, `${S}/verify`, `${S}/rules`],
@@ -98,6 +107,7 @@ const PURE = [
   'games/spaaace/referee',
   'games/spaaace/bot',
   'games/spaaace/ui',
+  'games/spaaace/peers',
 ] as const
 /** noble's cryptographic primitives: pure computation, allowed in pure layers. */
 const NOBLE = /^@noble\/(hashes|curves|ciphers)\//

@@ -70,3 +70,7 @@ export {
   readAnswer,
   recordHead,
 } from './ui/game.js'
+// The many-player protocol's bytes (protocol/SPAAACE-PEERS.md §2, §3, §4, §10), as the `peers`
+// namespace: every name it holds is listed in peers/peers.ts.
+import * as peers from './peers/peers.js'
+export { peers }
