@@ -65,6 +65,8 @@ const MAP: Record<string, readonly string[]> = {
   // The many-player protocol's bytes (protocol/SPAAACE-PEERS.md §2-§4): pure codecs on the core's
   // hashes, keys and readers, and the rules' terms and order syntax.
   'games/spaaace/peers': ['core/commit', 'core/wire', 'games/spaaace/rules'],
+  // The game's envelopes as the core's mesh reads them: the one layer that knows both.
+  'games/spaaace/mesh': ['core/mesh', 'core/wire', 'games/spaaace/peers'],
   // The Spaaace! entry point (package.json `exports`: `spaceships/spaaace`).
   'games/spaaace': [
     'games/spaaace/peers',
@@ -108,6 +110,7 @@ const PURE = [
   'games/spaaace/bot',
   'games/spaaace/ui',
   'games/spaaace/peers',
+  'games/spaaace/mesh',
 ] as const
 /** noble's cryptographic primitives: pure computation, allowed in pure layers. */
 const NOBLE = /^@noble\/(hashes|curves|ciphers)\//
