@@ -66,15 +66,15 @@ describe('the Spaaace! mesh codec (SPAAACE-PEERS.md §4.1, §8)', () => {
       parts: [{ type: 'accept' }],
     })
     const foreign = codec.decode(other.bytes)
-    expect(foreign.ok === false && foreign.error.code).toBe('envelope.foreign')
+    expect(!foreign.ok && foreign.error.code).toBe('envelope.foreign')
     const bytes = accept(0).bytes.slice()
     bytes[0] = 9
     const version = codec.decode(bytes)
-    expect(version.ok === false && version.error.code).toBe('envelope.version')
+    expect(!version.ok && version.error.code).toBe('envelope.version')
     const author = accept(0).bytes.slice()
     author[1] = 3
     const outside = codec.decode(author)
-    expect(outside.ok === false && outside.error.code).toBe('envelope.author')
+    expect(!outside.ok && outside.error.code).toBe('envelope.author')
     expect(codec.decode(new Uint8Array(10)).ok).toBe(false)
   })
 
