@@ -33,7 +33,8 @@ const MAP: Record<string, readonly string[]> = {
   'core/notary-net': ['core/notary-service', 'core/net'],
   // The many-player mesh (protocol/SPAAACE-PEERS.md §8): over the session's channel and clock,
   // persisting through the transcript store; it knows no envelope layout (the game's codec does).
-  'core/mesh': ['core/session', 'core/transcript', 'core/commit', 'core/log'],
+  // Its libp2p streams through the core's stream channel (`core/mesh/libp2p.ts`).
+  'core/mesh': ['core/net', 'core/session', 'core/transcript', 'core/commit', 'core/log'],
   'core/log': [],
   // Reads package.json: the CLI's --version.
   'core/version': [],
