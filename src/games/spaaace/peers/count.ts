@@ -1,0 +1,222 @@
+/**
+ * protocol/SPAAACE-PEERS.md §5.1–§5.4: one tick counted over an evidence set `X` (a node's holding,
+ * the past of one envelope, or a verifier's `D`): the active set and its majority, the seal and
+ * close cuts, each item in, out or open at its cut, who committed and revealed, whether the tick is
+ * settled (with §5.4's exception), the submissions of §5.3 and, when settled, `S_t(X)` by the
+ * engine's `playTick`.
+ */
+import type { GameState, Submission } from '../rules/types.js'
+import { type TickOutcome, playTick } from '../rules/tick.js'
+import { type CommitPart, type RevealPart, opens, ordersOf } from './parts.js'
+import { type Bits, hasBit } from './past.js'
+import { closingHash } from './state-bytes.js'
+
+/** What the count needs of one envelope of `D` (its admissible parts, §4.2, BD-14). */
+export interface Info {
+  readonly index: number
+  readonly id: string
+  readonly author: number
+  readonly seq: number
+  readonly past: Bits
+  readonly commit: CommitPart | undefined
+  readonly seal: number | undefined
+  readonly reveal: RevealPart | undefined
+  readonly close: number | undefined
+  /** Its `state` part, whether it is correct (§5.6), and the count over its past it was checked by. */
+  readonly state: { readonly tick: number; readonly hash: Uint8Array; readonly correct: boolean } | undefined
+  stateCount: Count | undefined
+  /** The ticks of its admissible `stop` parts. */
+  readonly stops: readonly number[]
+  /** The highest tick of its admissible parts (a later one withdraws an earlier vote, §5.7), −1 if none. */
+  readonly maxTick: number
+}
+
+/** §9: an offence item, the one or two envelopes that prove it, all its offender's. */
+export interface OffenceItem {
+  readonly key: string
+  readonly player: number
+  readonly kind: 'fork' | 'violation' | 'false-state'
+  readonly rule: string
+  readonly message: string
+  readonly envelopes: readonly number[]
+}
+
+/** The evidence set a count runs over: `bits` (a past), or all of `D`. */
+export interface Scope {
+  readonly bits: Bits | undefined
+}
+
+export function inScope(s: Scope, i: number): boolean {
+  return s.bits === undefined || hasBit(s.bits, i)
+}
+
+/** What every count of one game shares. */
+export interface Ctx {
+  readonly n: number
+  readonly game: Uint8Array
+  info(i: number): Info
+  readonly items: readonly OffenceItem[]
+}
+
+export type Status = 'in' | 'out' | 'open'
+
+/** Two commitments (seal cut) or two reveals (close cut) of one player in: §5.3 rule 1. */
+export interface Pair {
+  readonly player: number
+  readonly cut: 'seal' | 'close'
+  readonly envelopes: readonly [number, number]
+}
+
+/** Tick `t` counted over one evidence set, given the closing state of `t − 1`. */
+export interface Count {
+  readonly id: number
+  readonly t: number
+  readonly active: readonly number[]
+  readonly majority: number
+  /** Per roster index: its envelopes holding `seal(t)` / `close(t)` (players of `A_t` only). */
+  readonly seals: readonly (readonly number[])[]
+  readonly closes: readonly (readonly number[])[]
+  readonly committed: readonly boolean[]
+  readonly revealed: readonly boolean[]
+  readonly sealSettled: boolean
+  readonly settled: boolean
+  readonly submissions: readonly Submission[]
+  readonly outcome: TickOutcome | undefined
+  readonly hash: Uint8Array | undefined
+  /** Offence items (keys) in at this tick's seal or close cut: counted here unless in at an earlier tick. */
+  readonly inAt: ReadonlySet<string>
+  readonly pairs: readonly Pair[]
+}
+
+let counts = 0
+
+/**
+ * §5.2–§5.4 over `scope`: `before` is `S_{t−1}`, `inBefore` the offence items in at a cut of an
+ * earlier tick, `play` the envelopes of the scope holding an admissible `commit`, `seal`, `reveal` or
+ * `close` of tick `t` (any author: the active set filters here).
+ */
+export function countTick(
+  ctx: Ctx,
+  t: number,
+  before: GameState,
+  inBefore: ReadonlySet<string>,
+  play: readonly number[],
+  scope: Scope,
+): Count {
+  const n = ctx.n
+  const isActive = before.players.map((p) => p.status === 'active')
+  const active = [...isActive.keys()].filter((p) => isActive[p])
+  const nt = active.length
+  const M = Math.floor(nt / 2) + 1
+  const outBar = nt - M + 1
+  const list = (): number[][] => Array.from({ length: n }, () => [])
+  const seals = list()
+  const closes = list()
+  const commits = list()
+  const reveals = list()
+  for (const i of play) {
+    const e = ctx.info(i)
+    if (isActive[e.author] !== true) continue
+    if (e.commit?.tick === t) commits[e.author]?.push(i)
+    if (e.seal === t) seals[e.author]?.push(i)
+    if (e.reveal?.tick === t) reveals[e.author]?.push(i)
+    if (e.close === t) closes[e.author]?.push(i)
+  }
+  const offences = ctx.items.filter(
+    (it) => isActive[it.player] === true && !inBefore.has(it.key) && it.envelopes.every((x) => inScope(scope, x)),
+  )
+
+  /** §5.2: in, out or open at a cut; the author's vote is fixed by rule (`own`: it holds its item). */
+  const status = (author: number, envelopes: readonly number[], own: boolean, cut: number[][]): Status => {
+    let yes = 0
+    let no = 0
+    for (const p of active) {
+      if (p === author) {
+        if (own) yes++
+        else no++
+        continue
+      }
+      const mine = cut[p] ?? []
+      const holds = mine.some((c) => {
+        const past = ctx.info(c).past
+        return envelopes.every((x) => hasBit(past, x))
+      })
+      if (holds) yes++
+      else if (mine.length > 0) no++
+    }
+    return yes >= M ? 'in' : no >= outBar ? 'out' : 'open'
+  }
+
+  const commitAt = commits.map((cs, q) => cs.map((i) => status(q, [i], true, seals)))
+  const revealAt = reveals.map((rs, q) => rs.map((i) => status(q, [i], true, closes)))
+  const offenceAt = offences.map((it) => ({
+    it,
+    seal: status(it.player, it.envelopes, false, seals),
+    close: status(it.player, it.envelopes, false, closes),
+  }))
+  const inList = (is: readonly number[], st: readonly Status[]): number[] => is.filter((_, k) => st[k] === 'in')
+  const commitIn = commits.map((cs, q) => inList(cs, commitAt[q] ?? []))
+  const revealIn = reveals.map((rs, q) => inList(rs, revealAt[q] ?? []))
+  const inAt = new Set<string>()
+  const offender = new Array<boolean>(n).fill(false)
+  for (const o of offenceAt)
+    if (o.seal === 'in' || o.close === 'in') {
+      inAt.add(o.it.key)
+      offender[o.it.player] = true
+    }
+  const pairs: Pair[] = []
+  for (let q = 0; q < n; q++) {
+    const c = commitIn[q] ?? []
+    const r = revealIn[q] ?? []
+    if (c.length >= 2) pairs.push({ player: q, cut: 'seal', envelopes: [c[0] ?? 0, c[1] ?? 0] })
+    if (r.length >= 2) pairs.push({ player: q, cut: 'close', envelopes: [r[0] ?? 0, r[1] ?? 0] })
+  }
+  // §5.3 rule 1, and §5.4's exception (BD-15: at either cut).
+  const equivocated = offender.map((o, q) => o || (commitIn[q]?.length ?? 0) >= 2 || (revealIn[q]?.length ?? 0) >= 2)
+  const committed = commitIn.map((c) => c.length > 0)
+  const revealed = revealIn.map((r, q) => committed[q] === true && r.length > 0)
+  const players = (cut: number[][]): number => active.filter((p) => (cut[p]?.length ?? 0) > 0).length
+  const decided = (s: Status): boolean => s !== 'open'
+  const sealSettled =
+    players(seals) >= M && active.every((q) => equivocated[q] === true || (commitAt[q] ?? []).every(decided))
+  const settled =
+    sealSettled &&
+    players(closes) >= M &&
+    active.every((q) => equivocated[q] === true || committed[q] !== true || (revealAt[q] ?? []).every(decided)) &&
+    offenceAt.every(
+      (o) =>
+        equivocated[o.it.player] === true ||
+        o.seal === 'in' ||
+        o.close === 'in' ||
+        (o.seal === 'out' && o.close === 'out'),
+    )
+  const submissions: Submission[] = Array.from({ length: n }, (_, q): Submission => {
+    if (isActive[q] !== true) return { kind: 'missing' }
+    if (equivocated[q] === true) return { kind: 'equivocated' }
+    if (committed[q] !== true) return { kind: 'missing' }
+    if (revealed[q] !== true) return { kind: 'withheld' }
+    const c = ctx.info(commitIn[q]?.[0] ?? 0).commit
+    const r = ctx.info(revealIn[q]?.[0] ?? 0).reveal
+    if (c === undefined || r === undefined || !opens(ctx.game, q, r, c.commitment)) return { kind: 'mismatch' }
+    const parsed = ordersOf(r.orders, n, q)
+    return parsed.ok ? { kind: 'orders', orders: parsed.orders } : { kind: 'malformed', reason: parsed.reason }
+  })
+  const outcome = settled && !before.ended ? playTick(before, submissions) : undefined
+  return {
+    id: ++counts,
+    t,
+    active,
+    majority: M,
+    seals,
+    closes,
+    committed,
+    revealed,
+    sealSettled,
+    settled: outcome !== undefined,
+    submissions,
+    outcome,
+    hash: outcome === undefined ? undefined : closingHash(ctx.game, outcome.state),
+    inAt,
+    pairs,
+  }
+}

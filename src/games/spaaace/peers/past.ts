@@ -1,0 +1,276 @@
+/**
+ * protocol/SPAAACE-PEERS.md §4.1, §8, §13: which envelopes are evidence, and the past of each.
+ *
+ * Envelopes are identified by hash (§4.1); two byte strings with one hash are one envelope, and it
+ * is authenticated if either signature verifies (SPEC §5.4: a valid signature on one envelope also
+ * authenticates its `prev` chain, so only the tips of each chain are verified). An authenticated
+ * envelope is taken into `D` once everything it names (its `prev`, its heads, the two envelopes of
+ * each `fork` part) is evidence: it then gets an index, in an order where every envelope comes after
+ * its past, and its past as a bit set over indices. Until then it is a **gap** (reported, not used);
+ * an envelope naming one that is not evidence stays a gap for good (what it names is "as if never
+ * received", §4.1). Own-chain consistency and a `prev` that is not the author's envelope `seq − 1`
+ * make an envelope **not evidence**; the seq bound (§4.2) is the caller's to judge (`judge`), as it
+ * needs the closing states of the envelope's past.
+ */
+import type { ReadEnvelope } from './envelope.js'
+import { signatureValid } from './envelope.js'
+import { toBase64url } from '../../../core/commit/bytes.js'
+
+/** A growable bit set over envelope indices. */
+export type Bits = Uint32Array<ArrayBuffer>
+
+export function hasBit(b: Bits, i: number): boolean {
+  const w = b[i >>> 5]
+  return w !== undefined && (w & (1 << (i & 31))) !== 0
+}
+
+function withBit(b: Bits, i: number): Bits {
+  const need = (i >>> 5) + 1
+  const out = b.length >= need ? b : grow(b, need)
+  out[i >>> 5] = (out[i >>> 5] ?? 0) | (1 << (i & 31))
+  return out
+}
+
+function grow(b: Bits, words: number): Bits {
+  const out = new Uint32Array(words)
+  out.set(b)
+  return out
+}
+
+function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555)
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
+}
+
+/** The number of indices in both sets. */
+export function countBoth(a: Bits, b: Bits): number {
+  let c = 0
+  const m = Math.min(a.length, b.length)
+  for (let k = 0; k < m; k++) c += popcount32((a[k] ?? 0) & (b[k] ?? 0))
+  return c
+}
+
+/** Whether an envelope is evidence, and if not, why (§4.1, §4.2, §13). */
+export type Standing =
+  | 'unauthenticated' // no valid signature on it or on a later envelope of its chain (SPEC §5.4)
+  | 'gap' // authenticated, but something its past names is missing or not evidence
+  | 'not-evidence' // own-chain consistency, a foreign prev, or the seq bound (§4.1, §4.2)
+  | 'evidence'
+
+/** One envelope, by identity. */
+export interface Node {
+  readonly id: string
+  readonly read: ReadEnvelope
+  readonly author: number
+  readonly seq: number
+  /** The id `prev` names (undefined at `seq = 0`, where it is `G`). */
+  readonly prevId: string | undefined
+  /** Everything `past` closes over: `prev`, the heads, both envelopes of each `fork` part. */
+  readonly links: readonly string[]
+  /** Other signatures over the same `U` (two byte strings with one hash are one envelope, §4.1). */
+  readonly copies: ReadEnvelope[]
+  authenticated: boolean
+  standing: Standing
+  /** Why it is not evidence (`not-evidence` only). */
+  why?: string
+  /** Its place in `D`'s order (every envelope after its past); -1 until its past is complete. */
+  index: number
+  /** `past(e)` as indices, `e` included (§4.1). */
+  past: Bits
+  /** Links not yet evidence. */
+  readonly missing: Set<string>
+}
+
+/** What the caller decides of an envelope whose past is complete and own-chain consistent. */
+export type Judge = (node: Node) => { readonly evidence: true } | { readonly evidence: false; readonly why: string }
+
+const EMPTY: Bits = new Uint32Array(0)
+
+/**
+ * §4.1, §8: the evidence set, grown one envelope at a time. `settle()` authenticates what arrived
+ * and takes into `D` every envelope whose past has become complete, in an order where each comes
+ * after its past, calling `judge` on each.
+ */
+export class Evidence {
+  readonly nodes = new Map<string, Node>()
+  /** Complete envelopes (evidence or not) by index. */
+  readonly byIndex: Node[] = []
+  /** Per author: its envelopes in `D` (bits), and those at `seq = 0` (its accepts). */
+  readonly authorBits: Bits[]
+  readonly acceptBits: Bits[]
+  private readonly vouched = new Set<string>()
+  private readonly unauthenticated = new Set<Node>()
+  private readonly waiters = new Map<string, Node[]>()
+
+  constructor(
+    private readonly keys: readonly Uint8Array[],
+    private readonly trusted: boolean,
+    private readonly judge: Judge,
+  ) {
+    this.authorBits = keys.map(() => EMPTY)
+    this.acceptBits = keys.map(() => EMPTY)
+  }
+
+  /** Adds an envelope (a second byte string of a known envelope is kept as a copy). */
+  add(read: ReadEnvelope): void {
+    const known = this.nodes.get(read.id)
+    if (known !== undefined) {
+      if (!known.authenticated && !known.copies.some((c) => sameBytes(c.bytes, read.bytes))) known.copies.push(read)
+      return
+    }
+    const h = read.header
+    const links: string[] = []
+    const prevId = h.seq === 0 ? undefined : toBase64url(h.prev)
+    if (prevId !== undefined) links.push(prevId)
+    if (read.body.ok) {
+      for (const head of read.body.value.heads) links.push(toBase64url(head.hash))
+      for (const p of read.body.value.parts)
+        if (p.type === 'fork') links.push(toBase64url(p.hashA), toBase64url(p.hashB))
+    }
+    const node: Node = {
+      id: read.id,
+      read,
+      author: h.author,
+      seq: h.seq,
+      prevId,
+      links: [...new Set(links)],
+      copies: [read],
+      authenticated: false,
+      standing: 'unauthenticated',
+      index: -1,
+      past: EMPTY,
+      missing: new Set(),
+    }
+    this.nodes.set(node.id, node)
+    this.unauthenticated.add(node)
+  }
+
+  /** Authenticates what can be, then completes every envelope whose past is complete. */
+  settle(): void {
+    const fresh = [...this.unauthenticated].sort((a, b) => b.seq - a.seq)
+    for (const node of fresh) {
+      if (node.authenticated) continue
+      const ok =
+        this.trusted ||
+        this.vouched.has(node.id) ||
+        node.copies.some((c) => {
+          const key = this.keys[node.author]
+          return key !== undefined && signatureValid(c, key)
+        })
+      if (ok) this.authenticate(node)
+    }
+    const ready: Node[] = []
+    for (const node of fresh) if (node.authenticated) this.enter(node, ready)
+    this.drain(ready)
+  }
+
+  /** SPEC §5.4: a valid signature authenticates the envelope and, by `prev`, its chain. */
+  private authenticate(node: Node): void {
+    let at = node
+    for (;;) {
+      at.authenticated = true
+      this.unauthenticated.delete(at)
+      const prev = at.prevId
+      if (prev === undefined) return
+      const next = this.nodes.get(prev)
+      if (next === undefined || next.author !== at.author || next.seq !== at.seq - 1) {
+        this.vouched.add(prev)
+        return
+      }
+      if (next.authenticated) return
+      at = next
+    }
+  }
+
+  private enter(node: Node, ready: Node[]): void {
+    node.standing = 'gap'
+    let broken = false
+    for (const id of node.links) {
+      const target = this.nodes.get(id)
+      if (target !== undefined && target.standing === 'evidence') continue
+      if (target !== undefined && (target.standing === 'not-evidence' || target.index === -2)) broken = true
+      node.missing.add(id)
+      const list = this.waiters.get(id)
+      if (list === undefined) this.waiters.set(id, [node])
+      else list.push(node)
+    }
+    if (broken) this.breakAll(node)
+    else if (node.missing.size === 0) ready.push(node)
+  }
+
+  /** A gap for good: it names an envelope that is not evidence (and so does everything naming it). */
+  private breakAll(node: Node): void {
+    const stack = [node]
+    while (stack.length > 0) {
+      const x = stack.pop()
+      if (x === undefined || x.index >= 0) continue
+      x.standing = 'gap'
+      x.index = -2
+      for (const w of this.waiters.get(x.id) ?? []) stack.push(w)
+      this.waiters.delete(x.id)
+    }
+  }
+
+  private drain(ready: Node[]): void {
+    for (let k = 0; k < ready.length; k++) {
+      const node = ready[k]
+      if (node === undefined || node.index !== -1) continue
+      this.complete(node)
+      const waiting = this.waiters.get(node.id) ?? []
+      this.waiters.delete(node.id)
+      for (const w of waiting) {
+        if (w.index !== -1) continue
+        if (node.standing !== 'evidence') {
+          this.breakAll(w)
+          continue
+        }
+        w.missing.delete(node.id)
+        if (w.missing.size === 0) ready.push(w)
+      }
+    }
+  }
+
+  private complete(node: Node): void {
+    const index = this.byIndex.length
+    node.index = index
+    this.byIndex.push(node)
+    let past: Bits = new Uint32Array((index >>> 5) + 1)
+    for (const id of node.links) {
+      const t = this.nodes.get(id)
+      if (t === undefined) continue
+      const p = t.past
+      for (let k = 0; k < p.length; k++) past[k] = (past[k] ?? 0) | (p[k] ?? 0)
+    }
+    // Own-chain consistency (§4.1): the author's envelopes in the past are exactly its prev chain.
+    const own = countBoth(past, this.authorBits[node.author] ?? EMPTY)
+    past = withBit(past, index)
+    node.past = past
+    const prev = node.prevId === undefined ? undefined : this.nodes.get(node.prevId)
+    let verdict: ReturnType<Judge>
+    if (prev !== undefined && (prev.author !== node.author || prev.seq !== node.seq - 1))
+      verdict = { evidence: false, why: `§4.1: prev names no envelope of player ${node.author} at seq ${node.seq - 1}` }
+    else if (own !== node.seq)
+      verdict = { evidence: false, why: "§4.1: own-chain consistency (its past holds another branch of its author's)" }
+    else verdict = this.judge(node)
+    if (!verdict.evidence) {
+      node.standing = 'not-evidence'
+      node.why = verdict.why
+      return
+    }
+    node.standing = 'evidence'
+    this.authorBits[node.author] = withBit(this.authorBits[node.author] ?? EMPTY, index)
+    if (node.seq === 0) this.acceptBits[node.author] = withBit(this.acceptBits[node.author] ?? EMPTY, index)
+  }
+
+  /** Whether `bits` holds an accept of every player. */
+  allAccepts(bits: Bits | undefined): boolean {
+    return this.acceptBits.every((a) => (bits === undefined ? a.length > 0 : countBoth(a, bits) > 0))
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
