@@ -4,6 +4,8 @@
  * (`core/mesh/`), which may know neither of the other. Pure.
  */
 import type { MeshCodec, MeshCodecErrorCode, MeshRef } from '../../../core/mesh/codec.js'
+import { CONFLICTS_KEPT, type MeshLimits } from '../../../core/mesh/limits.js'
+import { HELD_AHEAD, MAX_ENVELOPE, MAX_FRAME, RESEND_BUDGET } from '../peers/domain.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import { forksOf, readEnvelope, signatureValid } from '../peers/envelope.js'
 
@@ -52,5 +54,18 @@ export function spaaaceMeshCodec(roster: readonly Uint8Array[], game: Uint8Array
       const key = roster[e.author]
       return key !== undefined && signatureValid(e, key)
     },
+  }
+}
+
+/** §10: the mesh's limits for a game with Δ = `marginMs`: Spaaace!'s own envelope bound, and Δ as the resend window. */
+export function spaaaceMeshLimits(marginMs: number): MeshLimits {
+  return {
+    maxEnvelope: MAX_ENVELOPE,
+    maxFrame: MAX_FRAME,
+    heldAhead: HELD_AHEAD,
+    heldAheadBytes: HELD_AHEAD * MAX_ENVELOPE,
+    conflictsKept: CONFLICTS_KEPT,
+    resendBudget: RESEND_BUDGET,
+    windowMs: marginMs,
   }
 }

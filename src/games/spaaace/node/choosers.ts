@@ -1,0 +1,99 @@
+/**
+ * Who chooses a node's orders (protocol/SPAAACE-PEERS.md §6.1): a bot from its seeded source, or a
+ * person at a prompt. Either answers in the text a commitment binds: the record's ORDERS syntax
+ * with the protocol's labels `p1`..`pn` (§4.3), whatever labels the screen shows.
+ */
+import type { SpaaaceBot } from '../bot/bot.js'
+import { peerLabels } from '../peers/domain.js'
+import type { Rng } from '../referee/random.js'
+import { formatOrderSet, parseOrderSet } from '../rules/orders.js'
+import { sectorCount } from '../rules/state.js'
+import type { OrderPrompter } from '../ui/game.js'
+import type { ChoiceView, Chooser } from './peer.js'
+
+/** A bot's orders, at once (a bot never misses a commit guard). */
+export function botChooser(bot: SpaaaceBot, rng: Rng): Chooser {
+  return {
+    choose(view) {
+      const orders = bot.orders({ self: view.self, state: view.state }, rng)
+      return formatOrderSet(orders, peerLabels(view.state.players.length))
+    },
+  }
+}
+
+/** A person's line, read with the screen's labels and rewritten with the protocol's. */
+export type PersonAnswer =
+  | { readonly kind: 'orders'; readonly text: string }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'quit' }
+  | { readonly kind: 'error'; readonly reason: string }
+
+/** S-37: empty or `-` orders nothing; `help` and `quit` are commands; anything else an order set. */
+export function readPersonAnswer(line: string, labels: readonly string[], self: number): PersonAnswer {
+  const text = line.trim()
+  if (text === '' || text === '-') return { kind: 'orders', text: '-' }
+  if (text === 'help' || text === '?') return { kind: 'help' }
+  if (text === 'quit') return { kind: 'quit' }
+  const parsed = parseOrderSet(text, labels, self, sectorCount(labels.length))
+  if (!parsed.ok) return { kind: 'error', reason: parsed.reason }
+  return { kind: 'orders', text: formatOrderSet(parsed.orders, peerLabels(labels.length)) }
+}
+
+export interface PersonChooser extends Chooser {
+  /** While the person is being asked: resolves when they answer. */
+  busy(): Promise<void> | undefined
+}
+
+/**
+ * A person at `prompter`, who writes labels as the screen shows them (`labels`, roster order).
+ * `help` prints the guide; `quit` calls `onQuit` and commits nothing.
+ */
+export function personChooser(o: {
+  readonly prompter: OrderPrompter
+  readonly labels: readonly string[]
+  readonly guide: () => readonly string[]
+  readonly print: (line: string) => void
+  readonly onQuit: () => void
+}): PersonChooser {
+  let pending: Promise<void> | undefined
+  return {
+    busy: () => pending,
+    choose(view: ChoiceView, signal: AbortSignal): Promise<string | null> {
+      const ask = async (): Promise<string | null> => {
+        for (;;) {
+          if (signal.aborted) return null
+          const line = await o.prompter.input({
+            message: `Your orders for tick ${view.tick} (help, quit):`,
+            validate: (v) => {
+              const a = readPersonAnswer(v, o.labels, view.self)
+              return a.kind === 'error' ? a.reason : true
+            },
+          })
+          const a = readPersonAnswer(line, o.labels, view.self)
+          switch (a.kind) {
+            case 'orders':
+              return a.text
+            case 'quit':
+              o.onQuit()
+              return null
+            case 'help':
+              for (const l of o.guide()) o.print(l)
+              break
+            case 'error':
+              o.print(`Not an order set: ${a.reason}`)
+              break
+          }
+        }
+      }
+      const answer = ask()
+      pending = answer.then(
+        () => undefined,
+        () => undefined,
+      )
+      void pending.then(() => {
+        pending = undefined
+      })
+      return answer
+    },
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * What a node must keep and never show before its time (protocol/SPAAACE-PEERS.md §4.3, §6.8):
+ * its per-game seed, from which every salt comes, and the order text of each tick it commits,
+ * written before the commitment is signed so that a node restarted between its commitment and its
+ * reveal can still open it (a commitment it cannot open would make its player `withheld`, S-62).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { fromBase64url, toBase64url } from '../../../core/commit/bytes.js'
+import { SEED_BYTES } from '../../../core/commit/hash.js'
+import type { SecretSource } from '../../../core/commit/secrets.js'
+
+export interface PeerSecrets {
+  readonly seed: Uint8Array
+  /** The order text committed for tick `t`, if any. */
+  orders(t: number): string | undefined
+  /** Journals the text of tick `t` before its commitment is signed; throws if it cannot. */
+  keepOrders(t: number, text: string): void
+}
+
+/** Secrets in memory (tests, and the bots of a local game, which never restart). */
+export function memorySecrets(source: SecretSource): PeerSecrets {
+  const seed = source.bytes(SEED_BYTES)
+  const kept = new Map<number, string>()
+  return { seed, orders: (t) => kept.get(t), keepOrders: (t, text) => void kept.set(t, text) }
+}
+
+interface SecretsFile {
+  readonly seed: string
+  readonly orders: Record<string, string>
+}
+
+/**
+ * Secrets in a file (mode 0600), created with a fresh seed on first use and rewritten atomically
+ * (a temporary file renamed over it) on each commitment: a crash leaves the old file or the new.
+ */
+export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
+  let file: SecretsFile
+  if (existsSync(path)) {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { seed?: unknown; orders?: unknown }
+    if (typeof parsed.seed !== 'string' || typeof parsed.orders !== 'object' || parsed.orders === null)
+      throw new Error(`${path} is not a Spaaace! secrets file`)
+    file = { seed: parsed.seed, orders: { ...(parsed.orders as Record<string, string>) } }
+  } else {
+    file = { seed: toBase64url(source.bytes(SEED_BYTES)), orders: {} }
+    write(path, file)
+  }
+  const seed = fromBase64url(file.seed)
+  if (seed === undefined || seed.length !== SEED_BYTES) throw new Error(`${path}: the seed is not ${SEED_BYTES} bytes`)
+  return {
+    seed,
+    orders: (t) => file.orders[String(t)],
+    keepOrders(t, text) {
+      file = { ...file, orders: { ...file.orders, [String(t)]: text } }
+      write(path, file)
+    },
+  }
+}
+
+function write(path: string, file: SecretsFile): void {
+  mkdirSync(dirname(path), { recursive: true })
+  const tmp = `${path}.tmp`
+  writeFileSync(tmp, `${JSON.stringify(file)}\n`, { mode: 0o600 })
+  renameSync(tmp, path)
+}

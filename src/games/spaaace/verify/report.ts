@@ -1,0 +1,49 @@
+/**
+ * A Spaaace! decision in words (protocol/SPAAACE-PEERS.md §13): the result, each offence proven
+ * with its class, rule and the tick it counted in, the gaps, and the ticks whose closing state is
+ * only provisional. One formatter for the verifier and the node's end screen, so both say the same.
+ */
+import type { Decision, End } from '../peers/decide.js'
+
+const name = (labels: readonly string[], i: number): string => labels[i] ?? `p${i + 1}`
+
+/** §5.7: the end as one line. */
+export function endLine(end: End, labels: readonly string[]): string {
+  switch (end.kind) {
+    case 'not-started':
+      return 'not started: an accept is missing and nothing was played (§3.2)'
+    case 'stalled':
+      return `stalled at tick ${end.tick}${end.split ? ' (split)' : ''}: nobody wins (§5.7)${
+        end.lacking.length === 0 ? '' : `; cuts missing from ${end.lacking.map((i) => name(labels, i)).join(', ')}`
+      }`
+    case 'complete':
+      return `complete after tick ${end.tick}: ${
+        end.winners.length === 0 ? 'nobody wins' : `won by ${end.winners.map((i) => name(labels, i)).join(', ')}`
+      }`
+    case 'ongoing':
+      return `ongoing, settled to tick ${end.lastSettled}${end.provisional === undefined ? '' : ` (${end.provisional}, provisional)`}`
+  }
+}
+
+/** The decision as lines: the result, the offences, what is provisional, the gaps. */
+export function decisionLines(d: Decision, labels: readonly string[]): string[] {
+  const out = [`Decided from the evidence (§5): ${endLine(d.end, labels)}.`]
+  for (const o of d.offences)
+    out.push(
+      `offence: ${name(labels, o.player)}, ${o.kind} (${o.rule}), ${
+        o.counted === undefined ? 'never counted: cannot win (S-80)' : `counted in tick ${o.counted}`
+      }`,
+    )
+  const canonical = d.ticks.filter((v) => v.status === 'canonical').length
+  const provisional = d.ticks.filter((v) => v.status === 'provisional').map((v) => v.t)
+  if (d.ticks.length > 0)
+    out.push(
+      `${canonical} tick${canonical === 1 ? '' : 's'} signed by a majority${
+        provisional.length === 0
+          ? ''
+          : `; provisional (a merge of more files could add signers): ${provisional.join(', ')}`
+      }.`,
+    )
+  if (d.gaps.length > 0) out.push(`${d.gaps.length} envelope(s) with a gap in their past, not used (§13).`)
+  return out
+}
