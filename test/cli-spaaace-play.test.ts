@@ -15,12 +15,16 @@ describe('spaceships spaaace play, the built CLI in a process', () => {
   it('--autoplay --bots 3 --seed x: exit 0, the standings and the winners, a record the referee accepts', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'spaaace-play-'))
     const env = { ...process.env, ...home() }
-    const r = spawnSync(process.execPath, [MAIN, 'spaaace', 'play', '--autoplay', '--bots', '3', '--seed', 'x'], {
-      cwd,
-      env,
-      encoding: 'utf8',
-      timeout: 60_000,
-    })
+    const r = spawnSync(
+      process.execPath,
+      [MAIN, 'spaaace', 'play', '--offline', '--autoplay', '--bots', '3', '--seed', 'x'],
+      {
+        cwd,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    )
     expect(r.status, r.stderr).toBe(0)
     expect(r.stderr).toBe('')
     const lines = r.stdout.split('\n')
@@ -32,7 +36,7 @@ describe('spaceships spaaace play, the built CLI in a process', () => {
     expect(lines[at + 5]).toMatch(/^(Nobody wins\.|Winners?: .+\.)$/)
     expect(r.stdout).toContain("The game's record: spaaace-x.rec (check it: ")
     // The same seed, in-process: the same game, the same standings.
-    const same = await cli(['spaaace', 'play', '--autoplay', '--bots', '3', '--seed', 'x'], {}, { env })
+    const same = await cli(['spaaace', 'play', '--offline', '--autoplay', '--bots', '3', '--seed', 'x'], {}, { env })
     expect(same.out).toBe(r.stdout)
     const rec = join(cwd, 'spaaace-x.rec')
     expect(existsSync(rec)).toBe(true)

@@ -29,6 +29,7 @@ export interface PlayOptions {
   readonly ticks: number
   readonly autoplay: boolean
   readonly json: boolean
+  readonly offline: boolean
   readonly out?: string
 }
 
@@ -85,7 +86,7 @@ export async function spaaacePlayCommand(options: PlayOptions, io: CliIo, freshS
   }
   if (!options.json)
     tell(
-      `Spaaace! you against ${options.bots} bots (${kind}), ${options.ticks} ticks at most, seed ${seed}${options.autoplay ? '; a sensible bot plays your seat (--autoplay)' : ''}. Offline, in memory: playing other people needs the many-player peer protocol (protocol/SPAAACE-PEERS.md), not built yet.`,
+      `Spaaace! you against ${options.bots} bots (${kind}), ${options.ticks} ticks at most, seed ${seed}${options.autoplay ? '; a sensible bot plays your seat (--autoplay)' : ''}. Offline, in memory: the engine alone, without the peer protocol.`,
     )
   const result = await playLocalGame({
     seats,

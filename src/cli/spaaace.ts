@@ -8,6 +8,10 @@ import { randomRecord, seededRng } from '../games/spaaace/referee/random.js'
 import { referee } from '../games/spaaace/referee/referee.js'
 import { LIMITS, NUMERIC_TERMS } from '../games/spaaace/rules/types.js'
 import { type CliIo, EXIT, wholeNumber } from './io.js'
+import { MAX_MARGIN_MS, MIN_MARGIN_MS } from '../games/spaaace/peers/domain.js'
+import { guarded } from './guarded.js'
+import { type SpaaaceHostFlags, type SpaaaceJoinFlags, spaaaceHostCommand, spaaaceJoinCommand } from './spaaace-net.js'
+import { spaaacePeersPlayCommand } from './spaaace-peers-play.js'
 import { BOTS_RANGE, BOT_KINDS, type PlayOptions, spaaacePlayCommand } from './spaaace-play.js'
 
 /** `spaaace referee FILE [--json]`: 0 for a valid record (finished or not), 2 for a record error. */
@@ -85,13 +89,85 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     )
     .option('--autoplay', 'a sensible bot plays your seat (demos, tests)', false)
     .option('--json', "each tick's closing state as one JSON line (as referee --json), then the result", false)
-    .option('--out <file>', "write the game's record here (default: spaaace-SEED.rec)")
+    .option(
+      '--offline',
+      'the engine alone, without the peer protocol: no signatures, and the game written as an open record for spaaace referee',
+      false,
+    )
+    .option(
+      '--out <file>',
+      "write your transcript here (default: spaaace-SEED.transcript), or with --offline the game's record (spaaace-SEED.rec)",
+    )
     .addHelpText(
       'after',
-      '\nAt the prompt: orders as the record writes them ("buy 2; move 3; attack bot3"), an empty line for none, help for the guide, quit to abandon the game.\nPlaying other people needs the many-player peer protocol (protocol/SPAAACE-PEERS.md), not built yet.\nExit status: 0 the game ended; 4 you quit (abandoned); 64 a bad flag, or no terminal without --autoplay.',
+      '\nAt the prompt: orders as the record writes them ("buy 2; move 3; attack bot3"), an empty line for none, help for the guide, quit to abandon the game.\nEvery seat is a peer node of the many-player protocol (protocol/SPAAACE-PEERS.md) in this process: your transcript is decided at the end as spaceships verify decides it.\nExit status: 0 the game ended; 4 you quit (abandoned); 64 a bad flag, or no terminal without --autoplay.',
     )
     .action(async (opts: PlayOptions) => {
-      status.code = await spaaacePlayCommand(opts, io, () => randomBytes(8).toString('hex'))
+      const fresh = (): string => randomBytes(8).toString('hex')
+      status.code = opts.offline
+        ? await spaaacePlayCommand(opts, io, fresh)
+        : await spaaacePeersPlayCommand(opts, io, fresh)
+    })
+  const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
+  group
+    .command('host')
+    .description(
+      'Host a Spaaace! game among people on different machines: name each player by the PeerId they print with `spaceships id`, fill seats with bots that run here, and send everyone the invite.',
+    )
+    .option('--player <peerid>', 'a player of the game (repeatable)', collect)
+    .option(
+      '--bots <n>',
+      'bots run by this process, each a peer with its own key',
+      wholeNumber('--bots', 0, BOTS_RANGE.max),
+      0,
+    )
+    .option('--bot <kind>', `the bots: ${BOT_KINDS.join(', ')}`, 'sensible')
+    .option(
+      '--ticks <n>',
+      'the last tick (S-51, maxTicks)',
+      wholeNumber('--ticks', NUMERIC_TERMS.maxTicks.min, NUMERIC_TERMS.maxTicks.max),
+      NUMERIC_TERMS.maxTicks.default,
+    )
+    .option(
+      '--margin-ms <ms>',
+      'Δ, the delivery bound every node assumes (protocol §10); ticks last about 17·Δ + 12 s',
+      wholeNumber('--margin-ms', MIN_MARGIN_MS, MAX_MARGIN_MS),
+      2000,
+    )
+    .option(
+      '--start-in <s>',
+      'seconds until tick 1 starts: time for everyone to join',
+      wholeNumber('--start-in', 5, 86_400),
+      60,
+    )
+    .option('--identity <file>', 'your identity key (default: the one `spaceships id` shows)')
+    .option('--listen <multiaddr>', 'listen address (repeatable)', collect)
+    .option(
+      '--relay <multiaddr>',
+      'a relay every node reserves a slot on, so players reach each other directly (repeatable)',
+      collect,
+    )
+    .option('--autoplay', 'a sensible bot plays your seat', false)
+    .option('--invite-file <file>', 'also write the invite here')
+    .addHelpText(
+      'after',
+      '\nThe game is kept under $XDG_STATE_HOME/spaceships/spaaace/; run `spaaace join @<dir>/invite` to resume it after a crash.\nExit status: 0 the game ended complete; 1 an offence was proven; 3 it stalled or did not start; 4 you left; 64 a bad flag.',
+    )
+    .action(async (opts: SpaaaceHostFlags) => {
+      status.code = await guarded(io, 'spaaace host', () => spaaaceHostCommand(io, opts))
+    })
+  group
+    .command('join')
+    .description(
+      'Join (or resume) a Spaaace! game from its invite: your node accepts the genesis, links to the other players and plays each tick; a bot can play your seat.',
+    )
+    .argument('<invite>', 'the invite, or @FILE to read it from a file')
+    .option('--identity <file>', 'your identity key (default: the one `spaceships id` shows)')
+    .option('--listen <multiaddr>', 'listen address (repeatable)', collect)
+    .option('--relay <multiaddr>', 'a relay to reserve a slot on (repeatable)', collect)
+    .option('--autoplay', 'a sensible bot plays your seat', false)
+    .action(async (invite: string, opts: SpaaaceJoinFlags) => {
+      status.code = await guarded(io, 'spaaace join', () => spaaaceJoinCommand(io, invite, opts))
     })
   group
     .command('record')

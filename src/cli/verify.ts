@@ -3,7 +3,15 @@ import { type Ruleset, formatRuleset, parseRuleset } from '../games/spaceships/r
 import { describeProtocolError } from '../core/wire/errors.js'
 import { DEFAULT_TERMS, type Terms } from '../games/spaceships/protocol/messages.js'
 import type { Verdict } from '../games/spaceships/verify/verify.js'
-import { type CliIo, EXIT, cannotWrite } from './io.js'
+import {
+  type SpaaaceFile,
+  type SpaaaceVerdict,
+  isSpaaaceTranscript,
+  renderSpaaaceVerdict,
+  spaaaceVerdictJson,
+  verifySpaaace,
+} from '../games/spaaace/verify/verify.js'
+import { type CliIo, EXIT, UserError, cannotWrite } from './io.js'
 
 /** SPEC §12.8: the exit status of a verdict. */
 export function exitFor(v: Verdict): number {
@@ -134,6 +142,17 @@ export async function verifyCommand(
       })
     }
   }
+  // Spaaace! transcripts (protocol/SPAAACE-PEERS.md §13) are decided by their own verifier.
+  const spaaace = files.filter((f) => f.content !== undefined && isSpaaaceTranscript(latin1(f.content)))
+  if (spaaace.length > 0) {
+    if (spaaace.length !== files.length)
+      throw new UserError('verify Spaaace! transcripts and Spaceships transcripts in separate runs')
+    return spaaaceVerify(
+      spaaace.map((f) => ({ name: f.name, text: latin1(f.content ?? new Uint8Array()) })),
+      options,
+      io,
+    )
+  }
   const { groupByGame, verifyGroups, defaultJobs } = await import('../games/spaceships/pool/verify-pool.js')
   const readable = files.flatMap((f) => (f.content === undefined ? [] : [{ name: f.name, content: f.content }]))
   const groups = options.separate === true ? readable.map((f) => [f]) : groupByGame(readable)
@@ -261,4 +280,31 @@ export async function selfplayCommand(
       : `transcript (A's copy): ${options.out}\n${renderVerdict(a.verdict)}`,
   )
   return exitFor(a.verdict)
+}
+
+const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
+
+/** Spaaace! files: each game decided from all its files (§13); the exit status as for Spaceships (0, 1, 2, 3). */
+function spaaaceVerify(
+  files: readonly SpaaaceFile[],
+  options: { json: boolean; separate?: boolean },
+  io: CliIo,
+): number {
+  const verdicts = verifySpaaace(files, { ...(options.separate === undefined ? {} : { separate: options.separate }) })
+  if (options.json)
+    io.stdout(
+      `${JSON.stringify(verdicts.length === 1 ? spaaaceVerdictJson(verdicts[0] as SpaaaceVerdict) : verdicts.map((v) => spaaaceVerdictJson(v)), null, 2)}\n`,
+    )
+  else io.stdout(verdicts.map((v) => renderSpaaaceVerdict(v)).join('\n'))
+  return worstExit(
+    verdicts.map((v) =>
+      v.status === 'unreadable'
+        ? EXIT.unreadable
+        : v.status === 'offence'
+          ? EXIT.illegal
+          : v.status === 'incomplete'
+            ? EXIT.incomplete
+            : EXIT.ok,
+    ),
+  )
 }

@@ -82,7 +82,7 @@ describe('spaceships spaaace play', () => {
       // Then empty lines: no orders, to the end.
     ])
     const r = await cli(
-      ['spaaace', 'play', '--bots', '3', '--seed', 't1', '--ticks', '8', '--out', 'g.rec'],
+      ['spaaace', 'play', '--offline', '--bots', '3', '--seed', 't1', '--ticks', '8', '--out', 'g.rec'],
       {},
       {
         prompter: () => s.prompter,
@@ -140,7 +140,11 @@ describe('spaceships spaaace play', () => {
 
   it('quit abandons the game (exit 4), and the record of the ticks played is a valid, unfinished one', async () => {
     const s = scripted([['buy 2'], ['quit']])
-    const r = await cli(['spaaace', 'play', '--seed', 'q', '--out', 'q.rec'], {}, { prompter: () => s.prompter })
+    const r = await cli(
+      ['spaaace', 'play', '--offline', '--seed', 'q', '--out', 'q.rec'],
+      {},
+      { prompter: () => s.prompter },
+    )
     expect(r.code).toBe(4)
     expect(r.out).toContain('You quit in tick 2: the game is abandoned.')
     expect(r.out).toContain('The game did not end: nobody wins.')
@@ -153,6 +157,7 @@ describe('spaceships spaaace play', () => {
     const r = await cli([
       'spaaace',
       'play',
+      '--offline',
       '--autoplay',
       '--json',
       '--bot',
@@ -184,7 +189,18 @@ describe('spaceships spaaace play', () => {
 
   it('--autoplay --bots 15: a 16-player game of 60 ticks ends in bounded time', async () => {
     const t0 = performance.now()
-    const r = await cli(['spaaace', 'play', '--autoplay', '--bots', '15', '--seed', 'big', '--out', 'big.rec'])
+    const r = await cli([
+      'spaaace',
+      'play',
+      '--offline',
+      '--autoplay',
+      '--bots',
+      '15',
+      '--seed',
+      'big',
+      '--out',
+      'big.rec',
+    ])
     const ms = performance.now() - t0
     expect(r.code, r.err).toBe(0)
     expect(r.out).toContain('Standings after tick 60')
@@ -194,7 +210,7 @@ describe('spaceships spaaace play', () => {
   }, 60_000)
 
   it('bad flags and no terminal: one line, exit 64', async () => {
-    const noTty = await cli(['spaaace', 'play', '--seed', 'n'])
+    const noTty = await cli(['spaaace', 'play', '--offline', '--seed', 'n'])
     expect(noTty.code).toBe(64)
     expect(noTty.err).toMatch(/standard input is not one; --autoplay lets a sensible bot play your seat\n$/)
     for (const args of [
@@ -203,7 +219,7 @@ describe('spaceships spaaace play', () => {
       ['--bot', 'clever'],
       ['--ticks', '0'],
     ]) {
-      const r = await cli(['spaaace', 'play', '--autoplay', ...args])
+      const r = await cli(['spaaace', 'play', '--offline', '--autoplay', ...args])
       expect(r.code, args.join(' ')).toBe(64)
       expect(r.err.trimEnd().split('\n'), args.join(' ')).toHaveLength(1)
     }

@@ -1,0 +1,68 @@
+/**
+ * `spaceships spaaace play` among peers, driven as a person drives it: a scripted prompter answers
+ * each tick (orders checked as typed, S-37; `help`; an order refused and typed again), three bots
+ * in the other seats, every seat a node of the protocol; the game runs to its end, the screen
+ * tells each tick and the standings, and the transcript written decides the game complete
+ * (protocol/SPAAACE-PEERS.md §5, §13).
+ */
+import { describe, expect, it } from 'vitest'
+import type { Prompter } from '../../../../src/games/spaceships/ui/prompter.js'
+import { verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
+import { cli } from '../../../cli.js'
+
+function scripted(answers: string[][]): { prompter: Prompter; told: string[]; asked: string[] } {
+  const told: string[] = []
+  const asked: string[] = []
+  const prompter: Prompter = {
+    input: (o) => {
+      asked.push(o.message)
+      for (const a of answers.shift() ?? ['-']) {
+        const verdict = o.validate?.(a) ?? true
+        if (verdict === true) return Promise.resolve(a)
+        told.push(`${a} -> ${verdict}`)
+      }
+      return Promise.reject(new Error(`no accepted answer for ${o.message}`))
+    },
+    select: () => Promise.reject(new Error('no menu in spaaace play')),
+    confirm: () => Promise.resolve(true),
+  }
+  return { prompter, told, asked }
+}
+
+describe('spaaace play among peers, a person against three bots (§6, S-37)', () => {
+  it('plays to the last tick: each tick asked and told, the standings, a transcript that decides complete', async () => {
+    const s = scripted([['bid 21', 'buy 2'], ['help'], ['repair 1'], ['-'], ['buy 1'], ['-']])
+    const r = await cli(
+      ['spaaace', 'play', '--bots', '3', '--seed', 'person', '--ticks', '5', '--out', 'p.transcript'],
+      {},
+      { prompter: () => s.prompter },
+    )
+    expect(r.code, r.err).toBe(0)
+    expect(r.err).toBe('')
+    // S-37: the malformed set was refused as typed, and the prompt asked again.
+    expect(s.told[0]).toMatch(/^bid 21 -> /)
+    expect(s.asked[0]).toBe('Your orders for tick 1 (help, quit):')
+    // One prompt per tick, and the `help` answer asked again within tick 2.
+    expect(s.asked.filter((a) => a.startsWith('Your orders for tick 2'))).toHaveLength(2)
+    expect(r.out).toContain('Spaaace! tick 1 of 5')
+    expect(r.out).toMatch(/Standings after tick 5/)
+    expect(r.out).toMatch(/Decided from the evidence \(§5\): complete after tick 5/)
+    const text = r.files['p.transcript']
+    expect(text).toBeDefined()
+    const [v] = verifySpaaace([{ name: 'p.transcript', text: text ?? '' }])
+    expect(v?.status).toBe('complete')
+  }, 120_000)
+
+  it('quit: exit 4, the game abandoned, the node signing nothing more', async () => {
+    const s = scripted([['buy 1'], ['quit']])
+    const r = await cli(
+      ['spaaace', 'play', '--bots', '3', '--seed', 'quitter', '--out', 'q.transcript'],
+      {},
+      {
+        prompter: () => s.prompter,
+      },
+    )
+    expect(r.code).toBe(4)
+    expect(r.out).toMatch(/You quit in tick 2: the game is abandoned/)
+  }, 60_000)
+})
