@@ -1,0 +1,111 @@
+/**
+ * One Spaaace! node on the network (protocol/SPAAACE-PEERS.md §6, §8): its `SpaaacePeer` over a
+ * `MeshNode` over libp2p streams to every roster peer (`runMeshOverLibp2p`), persisting to its
+ * store before it sends or acts. Restarted with the same store and secrets, it reads its chain
+ * back and resumes (§6.8); the mesh's resume frames fetch what it missed meanwhile.
+ */
+import type { Libp2p } from '@libp2p/interface'
+import type { KeyPair } from '../../../core/commit/keys.js'
+import { runMeshOverLibp2p } from '../../../core/mesh/libp2p.js'
+import { MeshNode } from '../../../core/mesh/node.js'
+import type { Clock } from '../../../core/session/clock.js'
+import type { TranscriptStore } from '../../../core/transcript/file.js'
+import { spaaaceMeshCodec, spaaaceMeshLimits } from '../mesh/codec.js'
+import type { End } from '../peers/decide.js'
+import { MAX_FRAME, PEERS_PROTOCOL_ID } from '../peers/domain.js'
+import type { SealedGenesis } from '../peers/genesis.js'
+import { type Chooser, type PeerEvents, SpaaacePeer } from './peer.js'
+import type { PeerSecrets } from './secrets.js'
+
+export interface NetPeerOptions {
+  /** A started libp2p node whose identity is roster key `self` and whose gater admits the roster. */
+  readonly node: Libp2p
+  readonly genesis: SealedGenesis
+  readonly self: number
+  readonly keys: KeyPair
+  /** The roster's PeerIds, by roster index. */
+  readonly roster: readonly string[]
+  /** Where to dial each peer, by roster index (hints from the invite). */
+  readonly addresses?: readonly (readonly string[] | undefined)[]
+  readonly store: TranscriptStore
+  readonly secrets: PeerSecrets
+  readonly chooser: Chooser
+  readonly events?: PeerEvents
+  readonly clock: Clock
+  readonly signal: AbortSignal
+  /** How long to keep forwarding after this node's last envelope, so the others hold it (default 4·Δ). */
+  readonly lingerMs?: number
+}
+
+export interface NetPeer {
+  readonly peer: SpaaacePeer
+  readonly mesh: MeshNode
+  /** Resolves with the end once the node signed its last envelope and lingered, or undefined if aborted first. */
+  readonly done: Promise<End | undefined>
+}
+
+export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
+  const life = new AbortController()
+  const signal = AbortSignal.any([life.signal, o.signal])
+  const holder: { peer?: SpaaacePeer } = {}
+  const mesh = new MeshNode({
+    codec: spaaaceMeshCodec(o.genesis.genesis.keys, o.genesis.game),
+    self: o.self,
+    clock: o.clock,
+    persistence: o.store,
+    limits: spaaaceMeshLimits(o.genesis.genesis.timing.marginMs),
+    onEnvelope: (e) => {
+      holder.peer?.hold(e.bytes)
+    },
+  })
+  const peer = new SpaaacePeer({
+    genesis: o.genesis,
+    self: o.self,
+    keys: o.keys,
+    clock: o.clock,
+    secrets: o.secrets,
+    chooser: o.chooser,
+    publish: (bytes) => {
+      mesh.publish(bytes)
+    },
+    ...(o.events === undefined ? {} : { events: o.events }),
+    signal,
+  })
+  holder.peer = peer
+  mesh.start()
+  peer.start()
+  const run = await runMeshOverLibp2p({
+    node: o.node,
+    protocol: PEERS_PROTOCOL_ID,
+    self: o.self,
+    roster: o.roster,
+    mesh,
+    ...(o.addresses === undefined ? {} : { addresses: o.addresses }),
+    signal,
+    clock: o.clock,
+    maxFrameBytes: MAX_FRAME,
+  })
+  const linger = o.lingerMs ?? 4 * o.genesis.genesis.timing.marginMs
+  const p = peer
+  const done = (async (): Promise<End | undefined> => {
+    const end = await Promise.race([
+      p.done,
+      new Promise<undefined>((r) => {
+        if (signal.aborted) r(undefined)
+        else
+          signal.addEventListener(
+            'abort',
+            () => {
+              r(undefined)
+            },
+            { once: true },
+          )
+      }),
+    ])
+    if (end !== undefined) await o.clock.sleep(linger, o.signal)
+    life.abort()
+    await run.done
+    return end
+  })()
+  return { peer: p, mesh, done }
+}

@@ -1,0 +1,62 @@
+/**
+ * A Spaaace! node's transcript on disk (protocol/SPAAACE-PEERS.md §2): the header line, the genesis
+ * line, then each envelope the node holds, one line each, flushed to stable storage before the
+ * envelope is sent or acted on (§6.8, §8 Receive). The same file is what `spaceships verify` reads.
+ * A torn last line (the process died mid-write) was never sent or acted on, and is cut off when the
+ * file is opened again, as the two-player store does (core/session/file-store.ts).
+ */
+import { mkdirSync, readFileSync, truncateSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { toBase64url } from '../../../core/commit/bytes.js'
+import { StorageError, appendLineDurably, ioMessage } from '../../../core/session/file-store.js'
+import type { TranscriptStore } from '../../../core/transcript/file.js'
+import { describeProtocolError } from '../../../core/wire/errors.js'
+import { TRANSCRIPT_HEADER } from '../peers/domain.js'
+import type { SealedGenesis } from '../peers/genesis.js'
+import { readPeersTranscript } from '../peers/transcript.js'
+
+/** Opens (or creates) the transcript of `genesis` at `path`; refuses a file of another game. */
+export function spaaaceFileStore(path: string, genesis: SealedGenesis): TranscriptStore {
+  let text = ''
+  try {
+    text = readFileSync(path, 'latin1')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
+  }
+  const whole = text.lastIndexOf('\n') + 1
+  if (whole < text.length) {
+    try {
+      truncateSync(path, whole)
+    } catch (e) {
+      throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
+    }
+    text = text.slice(0, whole)
+  }
+  const envelopes: Uint8Array[] = []
+  if (text === '') {
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    } catch (e) {
+      throw new StorageError(`cannot create the directory of ${path}: ${ioMessage(e)}`)
+    }
+    appendLineDurably(path, TRANSCRIPT_HEADER, 'transcript')
+    appendLineDurably(path, toBase64url(genesis.bytes), 'transcript')
+  } else {
+    const read = readPeersTranscript(text)
+    if (!read.ok) throw new StorageError(`${path} is not a Spaaace! transcript: ${describeProtocolError(read.error)}`)
+    if (read.value.genesis.id !== genesis.id) throw new StorageError(`${path} is the transcript of another game`)
+    if (read.value.setAside.length > 0)
+      throw new StorageError(
+        `${path} line ${read.value.setAside[0]?.line ?? 0} is damaged; the game cannot resume from it`,
+      )
+    for (const e of read.value.envelopes) envelopes.push(e.bytes)
+  }
+  return {
+    append(bytes) {
+      appendLineDurably(path, toBase64url(bytes), 'transcript')
+      envelopes.push(bytes)
+    },
+    envelopes: () => envelopes,
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Spaaace! nodes over real libp2p (TCP on 127.0.0.1, Noise, yamux, one process): three players,
+ * each a `runNetPeer` with its transcript and secrets on disk, on a clock running ten times faster
+ * than real time (protocol/SPAAACE-PEERS.md §6 is all waits). The game ends complete on every node;
+ * then a node killed mid-game and started again from its files resumes from its own chain, never
+ * signing twice at one place (§6.8), and the game still ends complete with no offence.
+ */
+import type { Libp2p } from '@libp2p/interface'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { systemSecrets } from '../../../../src/core/commit/secrets.js'
+import { type Identity, ephemeralIdentity } from '../../../../src/core/net/identity.js'
+import { createPeerNode } from '../../../../src/core/net/node.js'
+import type { Clock } from '../../../../src/core/session/clock.js'
+import { sensibleBot } from '../../../../src/games/spaaace/bot/sensible.js'
+import { botChooser } from '../../../../src/games/spaaace/node/choosers.js'
+import { composeGenesis, defaultPeersTerms } from '../../../../src/games/spaaace/node/local.js'
+import { type NetPeer, runNetPeer } from '../../../../src/games/spaaace/node/net.js'
+import type { PeerEvents } from '../../../../src/games/spaaace/node/peer.js'
+import { fileSecrets } from '../../../../src/games/spaaace/node/secrets.js'
+import { spaaaceFileStore } from '../../../../src/games/spaaace/node/store.js'
+import type { SealedGenesis } from '../../../../src/games/spaaace/peers/genesis.js'
+import { readFileSync } from 'node:fs'
+import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
+import { verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
+import { scaledClock } from './scaled-clock.js'
+
+const N = 3
+const SPEED = 10
+const MARGIN_MS = 2000
+
+let nodes: Libp2p[] = []
+afterEach(async () => {
+  for (const n of nodes) await n.stop()
+  nodes = []
+})
+
+async function listening(identity: Identity, admitted: Set<string>, port = 0): Promise<Libp2p> {
+  const node = await createPeerNode({ identity, listen: [`/ip4/127.0.0.1/tcp/${port}`], admission: () => admitted })
+  await node.start()
+  nodes.push(node)
+  return node
+}
+
+interface Seat {
+  readonly identity: Identity
+  readonly index: number
+  readonly dir: string
+}
+
+async function setup(
+  ticks: number,
+): Promise<{ genesis: SealedGenesis; seats: Seat[]; clock: Clock; admitted: Set<string> }> {
+  const identities = await Promise.all(Array.from({ length: N }, () => ephemeralIdentity()))
+  const origin = 1_800_000_000_000
+  const clock = scaledClock(SPEED, origin)
+  const timing = {
+    start: origin + 20_000,
+    commitMs: 2 * MARGIN_MS + 4 * 1000 + 5000,
+    revealMs: 3 * MARGIN_MS + 4 * 1000,
+    marginMs: MARGIN_MS,
+  }
+  const { genesis, rosterIndex } = composeGenesis(
+    identities.map((i) => i.keys.publicKey),
+    defaultPeersTerms(ticks),
+    timing,
+    systemSecrets.bytes(32),
+  )
+  const base = mkdtempSync(join(tmpdir(), 'spaaace-libp2p-'))
+  const seats = identities.map((identity, k) => ({ identity, index: rosterIndex[k] ?? 0, dir: join(base, `seat${k}`) }))
+  return { genesis, seats, clock, admitted: new Set(identities.map((i) => i.peerId.toString())) }
+}
+
+function start(
+  seat: Seat,
+  node: Libp2p,
+  genesis: SealedGenesis,
+  roster: readonly string[],
+  addresses: readonly string[][],
+  clock: Clock,
+  signal: AbortSignal,
+  events?: PeerEvents,
+): Promise<NetPeer> {
+  return runNetPeer({
+    node,
+    genesis,
+    self: seat.index,
+    keys: seat.identity.keys,
+    roster,
+    addresses,
+    store: spaaaceFileStore(join(seat.dir, 'transcript'), genesis),
+    secrets: fileSecrets(join(seat.dir, 'secrets'), systemSecrets),
+    chooser: botChooser(sensibleBot(), seededRng(`libp2p/${seat.index}`)),
+    ...(events === undefined ? {} : { events }),
+    clock,
+    signal,
+    lingerMs: 4 * MARGIN_MS,
+  })
+}
+
+function rosterOf(seats: readonly Seat[]): string[] {
+  const roster: string[] = []
+  for (const s of seats) roster[s.index] = s.identity.peerId.toString()
+  return roster
+}
+
+describe('Spaaace! nodes over libp2p (§6, §8)', () => {
+  it('three nodes play to the end; a node killed mid-game resumes from its files and signs nothing twice', async () => {
+    const { genesis, seats, clock, admitted } = await setup(3)
+    const roster = rosterOf(seats)
+    const libp2p = await Promise.all(seats.map((s) => listening(s.identity, admitted)))
+    const addresses: string[][] = []
+    seats.forEach((s, k) => {
+      addresses[s.index] = (libp2p[k] as Libp2p).getMultiaddrs().map((a) => a.toString())
+    })
+    const life = new AbortController()
+    const victim = new AbortController()
+    // The victim is killed once it has signed its state of tick 1.
+    const victimSeat = seats[0] as Seat
+    const killed = new Promise<void>((resolve) => {
+      void start(
+        victimSeat,
+        libp2p[0] as Libp2p,
+        genesis,
+        roster,
+        addresses,
+        clock,
+        AbortSignal.any([life.signal, victim.signal]),
+        {
+          onSettled(view) {
+            if (view.t === 1) {
+              victim.abort()
+              resolve()
+            }
+          },
+        },
+      )
+    })
+    const others = await Promise.all(
+      seats.slice(1).map((s, k) => start(s, libp2p[k + 1] as Libp2p, genesis, roster, addresses, clock, life.signal)),
+    )
+    await killed
+    await (libp2p[0] as Libp2p).stop()
+    // Restarted from its files, on a new libp2p node with the same key.
+    const port = Number(/\/tcp\/(\d+)/.exec(addresses[victimSeat.index]?.[0] ?? '')?.[1] ?? 0)
+    const again = await listening(victimSeat.identity, admitted, port)
+    const resumed = await start(victimSeat, again, genesis, roster, addresses, clock, life.signal)
+    const ends = await Promise.all([resumed.done, ...others.map((o) => o.done)])
+    for (const end of ends) expect(end?.kind).toBe('complete')
+    const files = seats.map((s) => ({ name: s.dir, text: readFileSync(join(s.dir, 'transcript'), 'latin1') }))
+    const [all] = verifySpaaace(files)
+    expect(all?.status).toBe('complete')
+    if (all?.status === 'complete') expect(all.decision.offences).toEqual([])
+    for (const f of files) expect(verifySpaaace([f])[0]?.status, f.name).toBe('complete')
+    life.abort()
+  }, 120_000)
+})
