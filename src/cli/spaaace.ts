@@ -130,7 +130,7 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     )
     .option(
       '--margin-ms <ms>',
-      'Δ, the delivery bound every node assumes (protocol §10); ticks last about 17·Δ + 12 s',
+      'Δ, the delivery bound every node assumes (protocol §10); a tick lasts 9·Δ + 17 s',
       wholeNumber('--margin-ms', MIN_MARGIN_MS, MAX_MARGIN_MS),
       2000,
     )

@@ -33,7 +33,7 @@ export interface NetPeerOptions {
   readonly events?: PeerEvents
   readonly clock: Clock
   readonly signal: AbortSignal
-  /** How long to keep forwarding after this node's last envelope, so the others hold it (default 4·Δ). */
+  /** How long to keep forwarding after this node's last envelope, so the others hold it (default 4·Δ + 5 s). */
   readonly lingerMs?: number
 }
 
@@ -42,6 +42,8 @@ export interface NetPeer {
   readonly mesh: MeshNode
   /** Resolves with the end once the node signed its last envelope and lingered, or undefined if aborted first. */
   readonly done: Promise<End | undefined>
+  /** How many roster peers this node has a stream with now. */
+  connected(): number
 }
 
 export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
@@ -85,7 +87,8 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     clock: o.clock,
     maxFrameBytes: MAX_FRAME,
   })
-  const linger = o.lingerMs ?? 4 * o.genesis.genesis.timing.marginMs
+  // A player resuming just after the end still finds someone to hear it from.
+  const linger = o.lingerMs ?? 4 * o.genesis.genesis.timing.marginMs + 5000
   const p = peer
   const done = (async (): Promise<End | undefined> => {
     const end = await Promise.race([
@@ -107,5 +110,11 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     await run.done
     return end
   })()
-  return { peer: p, mesh, done }
+  const n = o.genesis.genesis.keys.length
+  const connected = (): number => {
+    let c = 0
+    for (let i = 0; i < n; i++) if (i !== o.self && mesh.engine.isConnected(i)) c++
+    return c
+  }
+  return { peer: p, mesh, done, connected }
 }

@@ -1,0 +1,499 @@
+/**
+ * `spaceships spaaace host` and `spaaace join`: Spaaace! among people on different machines
+ * (protocol/SPAAACE-PEERS.md). The host names the players by their PeerIds (each runs
+ * `spaceships id`), may fill seats with bots that run in its own process, each a node with its own
+ * key, and composes the genesis; the invite carries it and the addresses of the host and its bots.
+ * Every player joins with the invite: its node accepts the genesis (§3.2), keeps a stream to every
+ * peer it can reach, and plays each tick on its own clock (§6), persisting every envelope first.
+ * Running `join` again with the same invite resumes the game where its transcript stands (§6.8).
+ *
+ * Links: every node dials the addresses the invite gives (the host's and its bots'); players who
+ * join reach each other through those nodes, which forward every envelope (§8), or directly
+ * through a relay (`--relay`, whose circuit addresses the invite then carries for everyone).
+ */
+import type { Libp2p } from '@libp2p/interface'
+import { peerIdFromString } from '@libp2p/peer-id'
+import { multiaddr } from '@multiformats/multiaddr'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fromHex, toHex } from '../core/commit/bytes.js'
+import { systemSecrets } from '../core/commit/secrets.js'
+import { publicKeyFromRaw } from '@libp2p/crypto/keys'
+import { peerIdFromPublicKey } from '@libp2p/peer-id'
+import { type Identity, identityFromSecret, stateDir } from '../core/net/identity.js'
+import { createPeerNode, dialRelays } from '../core/net/node.js'
+import { type Clock, systemClock } from '../core/session/clock.js'
+import { randomBot } from '../games/spaaace/bot/random.js'
+import { sensibleBot } from '../games/spaaace/bot/sensible.js'
+import type { SpaaaceBot } from '../games/spaaace/bot/bot.js'
+import { botChooser, personChooser } from '../games/spaaace/node/choosers.js'
+import { formatSpaaaceInvite, parseSpaaaceInvite } from '../games/spaaace/node/invite.js'
+import { composeGenesis, defaultPeersTerms } from '../games/spaaace/node/local.js'
+import { runNetPeer } from '../games/spaaace/node/net.js'
+import type { Chooser, PeerEvents } from '../games/spaaace/node/peer.js'
+import { fileSecrets } from '../games/spaaace/node/secrets.js'
+import { spaaaceFileStore } from '../games/spaaace/node/store.js'
+import { type Decision, decide } from '../games/spaaace/peers/decide.js'
+import {
+  MAX_MARGIN_MS,
+  MIN_MARGIN_MS,
+  SKEW_MS,
+  THINK_MS,
+  commitMsFloor,
+  revealMsFloor,
+  stallMs,
+} from '../games/spaaace/peers/domain.js'
+import { type SealedGenesis, type Timing, tickTimes } from '../games/spaaace/peers/genesis.js'
+import { readPeersTranscript } from '../games/spaaace/peers/transcript.js'
+import { seededRng } from '../games/spaaace/referee/random.js'
+import {
+  SCREEN_COLUMNS,
+  type Seat,
+  orderGuide,
+  renderScreen,
+  standingsLines,
+  tellTick,
+  wrapLine,
+} from '../games/spaaace/ui/screen.js'
+import { decisionLines } from '../games/spaaace/verify/report.js'
+import { identityFor } from './identity.js'
+import { type CliIo, EXIT, UserError, commandName } from './io.js'
+import { DEFAULT_LISTEN } from './net.js'
+
+export interface SpaaaceHostFlags {
+  readonly player?: string[]
+  readonly bots: number
+  readonly bot: string
+  readonly ticks: number
+  readonly marginMs: number
+  readonly startIn: number
+  readonly identity?: string
+  readonly listen?: string[]
+  readonly relay?: string[]
+  readonly autoplay: boolean
+  readonly inviteFile?: string
+}
+
+export interface SpaaaceJoinFlags {
+  readonly identity?: string
+  readonly listen?: string[]
+  readonly relay?: string[]
+  readonly autoplay: boolean
+}
+
+const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+
+/** `$XDG_STATE_HOME/spaceships/spaaace/<game id>`: the transcript, secrets, invite and the host's bots' keys. */
+export function spaaaceGameDir(genesis: SealedGenesis, e: NodeJS.ProcessEnv): string {
+  return join(stateDir(e), 'spaaace', genesis.id.slice(0, 16))
+}
+
+/** §3.1, §10: the live timing: Δ as given, `commitMs` at the SHOULD value (so a vote that then settles never costs a tick), `revealMs` at its floor. */
+export function liveTiming(start: number, marginMs: number): Timing {
+  const commitMs = Math.max(commitMsFloor(marginMs), stallMs(marginMs) + 2 * SKEW_MS + THINK_MS)
+  return { start, commitMs, revealMs: revealMsFloor(marginMs), marginMs }
+}
+
+function botFor(kind: string, k: number): SpaaaceBot {
+  if (kind === 'random' || (kind === 'mix' && k % 2 === 1)) return randomBot
+  return sensibleBot()
+}
+
+function publicKeyOf(peer: string): Uint8Array {
+  let id
+  try {
+    id = peerIdFromString(peer)
+  } catch {
+    throw new UserError(`--player ${peer}: not a PeerId (each player prints theirs with: spaceships id)`)
+  }
+  if (id.type !== 'Ed25519')
+    throw new UserError(`--player ${peer}: not an Ed25519 PeerId (each player prints theirs with: spaceships id)`)
+  return id.publicKey.raw
+}
+
+/** Where a node listens, and its addresses for an invite (relay circuits when a relay is used). */
+async function startNode(
+  identity: Identity,
+  listen: readonly string[],
+  relays: readonly string[],
+  roster: () => Set<string>,
+): Promise<Libp2p> {
+  const node = await createPeerNode({
+    identity,
+    listen: relays.length > 0 ? [...listen, '/p2p-circuit'] : listen,
+    admission: () => roster(),
+  })
+  await node.start()
+  await dialRelays(node, relays)
+  return node
+}
+
+function addressesOf(node: Libp2p, relays: readonly string[]): string[] {
+  const id = node.peerId.toString()
+  const own = node
+    .getMultiaddrs()
+    .map((a) => a.toString())
+    .filter((a) => !a.includes('/p2p-circuit'))
+  const circuits = relays.map((r) => `${r}/p2p-circuit/p2p/${id}`)
+  // Loopback last: another machine cannot use it, this one can.
+  const rank = (a: string): number => (a.includes('/127.0.0.1/') || a.includes('/::1/') ? 1 : 0)
+  return [...circuits, ...own.sort((x, y) => rank(x) - rank(y))].slice(0, 8)
+}
+
+/**
+ * Keeps a libp2p connection to each peer whose addresses are known (the invite's): the mesh opens
+ * its streams on whatever connection exists, so a peer that cannot dial this node (it has no
+ * address for it) still gets a stream once this node has connected to it.
+ */
+function keepConnected(
+  node: Libp2p,
+  targets: readonly { id: string; addrs: readonly string[] }[],
+  signal: AbortSignal,
+  clock: Clock,
+): void {
+  for (const t of targets) {
+    if (t.addrs.length === 0) continue
+    const peer = peerIdFromString(t.id)
+    void (async () => {
+      let wait = 250
+      while (!signal.aborted) {
+        if (node.getConnections(peer).length === 0) {
+          try {
+            await node.peerStore.merge(peer, { multiaddrs: t.addrs.map((a) => multiaddr(a)) })
+            await node.dial(peer, { signal: AbortSignal.any([signal, AbortSignal.timeout(10_000)]) })
+            wait = 250
+          } catch {
+            wait = Math.min(10_000, wait * 2)
+          }
+        }
+        await clock.sleep(wait, signal)
+        if (node.getConnections(peer).length > 0) wait = 2000
+      }
+    })()
+  }
+}
+
+interface SeatRun {
+  readonly identity: Identity
+  readonly chooser: Chooser
+  readonly events?: PeerEvents
+  /** Where it listens: the ports the invite names for it, or fresh ones. */
+  readonly listen: readonly string[]
+  /** A node already started on them (the host's first run, which had to know its ports for the invite). */
+  readonly node?: Libp2p
+}
+
+const hexOf = (k: Uint8Array): string => toHex(k)
+
+/** §2: the roster's PeerIds, from the genesis keys. */
+function rosterIds(genesis: SealedGenesis): string[] {
+  return genesis.genesis.keys.map((k) => peerIdFromPublicKey(publicKeyFromRaw(k)).toString())
+}
+
+/** Listen addresses on the TCP ports of an invite's addresses for one peer (a resumed node keeps its ports). */
+function listenOn(addrs: readonly string[]): string[] {
+  const out = new Set<string>()
+  for (const a of addrs) {
+    if (a.includes('/p2p-circuit')) continue
+    const m = /\/tcp\/(\d+)(\/ws)?/.exec(a)
+    if (m !== null) out.add(`/ip4/0.0.0.0/tcp/${m[1] ?? '0'}${m[2] ?? ''}`)
+  }
+  return [...out]
+}
+
+/** Runs this process's seats (the player's and, for the host, its bots) until each has ended or the player quits. */
+async function runSeats(
+  genesis: SealedGenesis,
+  addresses: readonly (readonly string[])[],
+  seats: readonly SeatRun[],
+  dir: string,
+  relays: readonly string[],
+  signal: AbortSignal,
+  onAlone: () => void,
+): Promise<{ decisions: (Decision | undefined)[]; quit: boolean }> {
+  const clock = systemClock
+  const roster = rosterIds(genesis)
+  const admitted = new Set(roster)
+  const runs = await Promise.all(
+    seats.map(async (s) => {
+      const self = genesis.genesis.keys.findIndex((k) => hexOf(k) === hexOf(s.identity.keys.publicKey))
+      let node = s.node
+      if (node === undefined) {
+        try {
+          node = await startNode(s.identity, s.listen, relays, () => admitted)
+        } catch {
+          // The ports are taken: fresh ones; the others reach this node by its connections to them.
+          node = await startNode(s.identity, DEFAULT_LISTEN, relays, () => admitted)
+        }
+      }
+      const path = join(dir, `p${self + 1}.transcript`)
+      const store = spaaaceFileStore(path, genesis)
+      const secrets = fileSecrets(join(dir, `p${self + 1}.secrets`), systemSecrets)
+      keepConnected(
+        node,
+        roster.flatMap((id, i) => (i === self ? [] : [{ id, addrs: addresses[i] ?? [] }])),
+        signal,
+        clock,
+      )
+      const net = await runNetPeer({
+        node,
+        genesis,
+        self,
+        keys: s.identity.keys,
+        roster,
+        addresses,
+        store,
+        secrets,
+        chooser: s.chooser,
+        ...(s.events === undefined ? {} : { events: s.events }),
+        clock,
+        signal,
+      })
+      return { node, net, path }
+    }),
+  )
+  // A node that reaches nobody says so once, so its player is not left guessing (it keeps trying).
+  const first = runs[0]
+  let alone = 0
+  const watch = setInterval(() => {
+    if (first === undefined || first.net.peer.ended !== undefined) return
+    alone = first.net.connected() === 0 ? alone + 1 : 0
+    if (alone === 3) onAlone()
+  }, 5000)
+  await Promise.all(runs.map((r) => r.net.done))
+  clearInterval(watch)
+  for (const r of runs) await r.node.stop()
+  const decisions = runs.map((r) => {
+    const read = readPeersTranscript(readFileSync(r.path, 'latin1'))
+    return read.ok ? decide(read.value.genesis, read.value.envelopes) : undefined
+  })
+  return { decisions, quit: signal.aborted }
+}
+
+/** The person's screen: the galaxy each tick, what happened, the end. */
+function personSeat(
+  io: CliIo,
+  genesis: SealedGenesis,
+  self: number,
+  labels: readonly string[],
+  seats: readonly Seat[],
+  autoplay: boolean,
+  quit: AbortController,
+): { chooser: Chooser; events: PeerEvents } {
+  const columns = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
+  const say = (l: string): void => {
+    io.stdout(`${l}\n`)
+  }
+  const tell = (l: string): void => {
+    for (const x of wrapLine(l, columns)) say(x)
+  }
+  const events: PeerEvents = {
+    onReady(t, state, plays) {
+      const due = tickTimes(genesis.genesis.timing, t).guard
+      say('')
+      for (const l of renderScreen({ state, seats, viewer: self, columns, timeLeftMs: Math.max(0, due - Date.now()) }))
+        say(l)
+      if (!plays) tell(`Tick ${t} came too late to choose (§6.0): your node skips it and commits nothing.`)
+    },
+    onLateChoice(t) {
+      tell(`Your orders for tick ${t} came after its deadline: nothing was committed (S-61).`)
+    },
+    onSettled(view) {
+      if (view.outcome === undefined) return
+      say('')
+      for (const l of tellTick(view.outcome, seats, self, columns)) say(l)
+    },
+    onEnd(_end, d) {
+      const last = d.ticks.filter((v) => v.outcome !== undefined).at(-1)?.outcome?.state
+      say('')
+      if (last !== undefined) for (const l of standingsLines(last, seats, self, columns)) say(l)
+      for (const l of decisionLines(d, labels)) tell(l)
+    },
+  }
+  if (autoplay) return { chooser: botChooser(sensibleBot(), seededRng(`${genesis.id}/${self}`)), events }
+  const prompter = io.prompter?.()
+  if (prompter === undefined)
+    throw new UserError(
+      'Spaaace! asks for your orders on a terminal, and standard input is not one; --autoplay lets a sensible bot play your seat',
+    )
+  return {
+    chooser: personChooser({
+      prompter,
+      labels,
+      guide: () => orderGuide(columns),
+      print: say,
+      onQuit: () => {
+        quit.abort()
+      },
+    }),
+    events,
+  }
+}
+
+function seatsFor(
+  genesis: SealedGenesis,
+  self: number,
+  bots: ReadonlyMap<number, string>,
+): { seats: Seat[]; labels: string[] } {
+  const n = genesis.genesis.keys.length
+  const seats: Seat[] = Array.from({ length: n }, (_, i) => {
+    const bot = bots.get(i)
+    return i === self ? { label: 'you' } : { label: `p${i + 1}`, ...(bot === undefined ? {} : { bot }) }
+  })
+  return { seats, labels: seats.map((s) => s.label) }
+}
+
+const BOT_FILE = /^bot-p(\d+)\.key$/
+
+/** The bots this process runs for a game it hosts: their keys are in the game's directory. */
+async function storedBots(
+  dir: string,
+  genesis: SealedGenesis,
+): Promise<{ index: number; identity: Identity; kind: string }[]> {
+  if (!existsSync(dir)) return []
+  const out: { index: number; identity: Identity; kind: string }[] = []
+  for (const f of readdirSync(dir)) {
+    const m = BOT_FILE.exec(f)
+    if (m === null) continue
+    const [hex, kind] = readFileSync(join(dir, f), 'utf8').trim().split(' ')
+    const secret = fromHex(hex ?? '')
+    if (secret.length !== 32) continue
+    const identity = await identityFromSecret(secret)
+    const index = genesis.genesis.keys.findIndex((k) => toHex(k) === toHex(identity.keys.publicKey))
+    if (index >= 0) out.push({ index, identity, kind: kind ?? 'sensible' })
+  }
+  return out
+}
+
+/** Plays (or resumes) the game of `invite` with this identity, and the bots stored for it. */
+async function playInvite(
+  io: CliIo,
+  inviteText: string,
+  f: SpaaaceJoinFlags,
+  started?: ReadonlyMap<string, Libp2p>,
+): Promise<number> {
+  const parsed = parseSpaaaceInvite(inviteText)
+  if (!parsed.ok) throw new UserError(`the invite: ${parsed.reason}`)
+  const { genesis, addresses } = parsed.invite
+  const identity = await identityFor({ ...f, bot: 'sensible' }, io)
+  const self = genesis.genesis.keys.findIndex((k) => hexOf(k) === hexOf(identity.keys.publicKey))
+  if (self < 0)
+    throw new UserError(
+      `your key (${identity.peerId.toString()}) is not in this game's roster: the host names each player with --player PEERID`,
+    )
+  const dir = spaaaceGameDir(genesis, env(io))
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const invite = formatSpaaaceInvite(genesis, addresses)
+  writeFileSync(join(dir, 'invite'), `${invite}\n`)
+  const bots = await storedBots(dir, genesis)
+  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])))
+  const quit = new AbortController()
+  const person = personSeat(io, genesis, self, labels, seats, f.autoplay, quit)
+  const cmd = commandName(env(io))
+  const t1 = genesis.genesis.timing.start
+  io.stdout(
+    `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, you are p${self + 1}${
+      bots.length > 0 ? `, ${bots.length} bots run here` : ''
+    }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\nTick 1 starts at ${new Date(
+      t1,
+    ).toISOString()}; a tick lasts ${Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)} s. Waiting for every player to accept...\n`,
+  )
+  const ownListen = (i: number): string[] => {
+    const fromInvite = listenOn(addresses[i] ?? [])
+    return fromInvite.length > 0 ? fromInvite : (f.listen ?? DEFAULT_LISTEN)
+  }
+  const nodeOf = (id: Identity): { node?: Libp2p } => {
+    const node = started?.get(id.peerId.toString())
+    return node === undefined ? {} : { node }
+  }
+  const runs: SeatRun[] = [
+    {
+      identity,
+      chooser: person.chooser,
+      events: person.events,
+      listen: f.listen ?? ownListen(self),
+      ...nodeOf(identity),
+    },
+    ...bots.map((b) => ({
+      identity: b.identity,
+      chooser: botChooser(botFor(b.kind, b.index), seededRng(`${hexOf(b.identity.keys.publicKey)}/${genesis.id}`)),
+      listen: ownListen(b.index),
+      ...nodeOf(b.identity),
+    })),
+  ]
+  const result = await runSeats(genesis, addresses, runs, dir, f.relay ?? [], quit.signal, () => {
+    io.stdout(
+      `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
+    )
+  })
+  const mine = result.decisions[0]
+  if (result.quit) {
+    io.stdout(
+      `You left the game; your node signed nothing more. Resume it with: ${cmd} spaaace join @${join(dir, 'invite')}\n`,
+    )
+    return EXIT.abandoned
+  }
+  const file = join(dir, `p${self + 1}.transcript`)
+  io.stdout(
+    `Your transcript: ${file} (check it: ${cmd} verify ${/^[\w./:@+-]+$/.test(file) ? file : JSON.stringify(file)})\n`,
+  )
+  if (mine === undefined) return EXIT.unreadable
+  return mine.end.kind === 'complete' ? EXIT.ok : mine.offences.length > 0 ? EXIT.illegal : EXIT.incomplete
+}
+
+export async function spaaaceJoinCommand(io: CliIo, invite: string, f: SpaaaceJoinFlags): Promise<number> {
+  let text = invite
+  if (invite.startsWith('@')) {
+    try {
+      text = new TextDecoder().decode(await io.readFile(invite.slice(1)))
+    } catch (e) {
+      throw new UserError(
+        `cannot read the invite ${invite.slice(1)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+      )
+    }
+  }
+  return playInvite(io, text, f)
+}
+
+export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promise<number> {
+  const identity = await identityFor({ ...f, bot: 'sensible' }, io)
+  const players = f.player ?? []
+  const n = 1 + players.length + f.bots
+  if (n < 3 || n > 16)
+    throw new UserError(
+      `a game has 3 to 16 players (S-01): you, ${players.length} named with --player and ${f.bots} bots make ${n}`,
+    )
+  if (f.marginMs < MIN_MARGIN_MS || f.marginMs > MAX_MARGIN_MS)
+    throw new UserError(`--margin-ms: ${MIN_MARGIN_MS} to ${MAX_MARGIN_MS}`)
+  const others = players.map(publicKeyOf)
+  const botSecrets = Array.from({ length: f.bots }, () => systemSecrets.bytes(32))
+  const botIds = await Promise.all(botSecrets.map((s) => identityFromSecret(s)))
+  const keys = [identity.keys.publicKey, ...others, ...botIds.map((b) => b.keys.publicKey)]
+  if (new Set(keys.map(hexOf)).size !== keys.length) throw new UserError('a player is named twice (or is you)')
+  const relays = f.relay ?? []
+  const listen = f.listen ?? DEFAULT_LISTEN
+  const admitted = new Set<string>()
+  // This process's nodes listen first: the invite carries their addresses.
+  const nodes = await Promise.all([identity, ...botIds].map((id) => startNode(id, listen, relays, () => admitted)))
+  const timing = liveTiming(Date.now() + f.startIn * 1000, f.marginMs)
+  const { genesis, rosterIndex } = composeGenesis(keys, defaultPeersTerms(f.ticks), timing, systemSecrets.bytes(32))
+  for (const id of rosterIds(genesis)) admitted.add(id)
+  const addresses: string[][] = Array.from({ length: n }, () => [])
+  nodes.forEach((node, k) => {
+    const drawn = k === 0 ? 0 : 1 + players.length + (k - 1)
+    addresses[rosterIndex[drawn] ?? 0] = addressesOf(node, relays)
+  })
+  const dir = spaaaceGameDir(genesis, env(io))
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  botIds.forEach((b, k) => {
+    const index = rosterIndex[1 + players.length + k] ?? 0
+    const kind = f.bot === 'mix' ? (k % 2 === 1 ? 'random' : 'sensible') : f.bot
+    writeFileSync(join(dir, `bot-p${index + 1}.key`), `${toHex(botSecrets[k] ?? new Uint8Array())} ${kind}\n`, {
+      mode: 0o600,
+    })
+  })
+  const invite = formatSpaaaceInvite(genesis, addresses)
+  if (f.inviteFile !== undefined) await io.writeFile(f.inviteFile, `${invite}\n`)
+  const started = new Map([identity, ...botIds].map((id, k) => [id.peerId.toString(), nodes[k] as Libp2p]))
+  return playInvite(io, invite, f, started)
+}

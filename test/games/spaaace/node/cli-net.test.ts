@@ -1,0 +1,65 @@
+/**
+ * `spaceships spaaace host` and `spaaace join`, in-process on real time and real libp2p: the host
+ * names a second player by PeerId and fills the third seat with a bot of its own process; the
+ * player joins with the invite the host wrote; one tick with the least Δ (protocol/SPAAACE-PEERS.md
+ * §3.1, §10), then both end complete, and `verify` of the three transcripts agrees.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
+import { cli } from '../../../cli.js'
+
+describe('spaaace host and join (§3.2, §6)', () => {
+  it('a host with a bot and a player who joins by the invite: one tick, complete on both, verify agrees', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'spaaace-cli-net-'))
+    const idB = join(base, 'b.identity')
+    const b = await loadOrCreateIdentity(idB)
+    const files: Record<string, string> = {}
+    const envA = { ...process.env, XDG_STATE_HOME: join(base, 'a-state'), XDG_CONFIG_HOME: join(base, 'a-config') }
+    const envB = { ...process.env, XDG_STATE_HOME: join(base, 'b-state'), XDG_CONFIG_HOME: join(base, 'b-config') }
+    const host = cli(
+      [
+        'spaaace',
+        'host',
+        '--identity',
+        join(base, 'a.identity'),
+        '--player',
+        b.identity.peerId.toString(),
+        '--bots',
+        '1',
+        '--ticks',
+        '1',
+        '--margin-ms',
+        '500',
+        '--start-in',
+        '6',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--autoplay',
+        '--invite-file',
+        'inv',
+      ],
+      files,
+      { env: envA },
+    )
+    // The host writes the invite once its nodes listen.
+    for (let i = 0; i < 400 && files['inv'] === undefined; i++) await new Promise((r) => setTimeout(r, 25))
+    expect(files['inv']).toMatch(/^spaaace1\./)
+    const joiner = cli(
+      ['spaaace', 'join', '@inv', '--identity', idB, '--listen', '/ip4/127.0.0.1/tcp/0', '--autoplay'],
+      files,
+      { env: envB },
+    )
+    const [a, bb] = await Promise.all([host, joiner])
+    expect(a.code, a.err).toBe(0)
+    expect(bb.code, bb.err).toBe(0)
+    for (const r of [a, bb]) expect(r.out).toMatch(/Decided from the evidence \(§5\): complete after tick 1/)
+    const paths = [...`${a.out}\n${bb.out}`.matchAll(/Your transcript: (\S+)/g)].map((m) => m[1] ?? '')
+    expect(paths).toHaveLength(2)
+    const v = await cli(['verify', ...paths])
+    expect(v.code, v.out).toBe(0)
+    expect(v.out).toMatch(/tick 1: signed by 3 of 3/)
+  }, 90_000)
+})
