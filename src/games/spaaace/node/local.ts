@@ -95,6 +95,8 @@ export interface LocalGameOptions {
   readonly clock: VirtualClock
   /** A fault on the link between seats a and b (a < b), for the soak. */
   readonly fault?: (a: number, b: number) => Fault | undefined
+  /** A link the fault cut comes back after this long (protocol time; default: never), as a redial would bring it. */
+  readonly reconnectMs?: number
   /** Stops the game (a person quit). */
   readonly signal?: AbortSignal
   /** Clock jumps before the driver gives up (a bug, never a game's end). */
@@ -179,7 +181,20 @@ export async function runLocalGame(o: LocalGameOptions): Promise<LocalGameResult
   const links: Promise<void>[] = []
   for (let a = 0; a < n; a++)
     for (let b = a + 1; b < n; b++) {
-      const pair = memoryChannelPair(o.fault?.(a, b), o.clock)
+      const fault = o.fault?.(a, b)
+      const reconnectMs = o.reconnectMs
+      const wrapped: Fault | undefined =
+        fault === undefined || reconnectMs === undefined
+          ? fault
+          : (frame, from, index) => {
+              const what = fault(frame, from, index)
+              if (what === 'cut')
+                void o.clock.sleep(reconnectMs, signal).then(() => {
+                  if (!signal.aborted) pair.reconnect()
+                })
+              return what
+            }
+      const pair = memoryChannelPair(wrapped, o.clock)
       links.push((meshes[a] as MeshNode).connect(b, pair.ends[0], signal))
       links.push((meshes[b] as MeshNode).connect(a, pair.ends[1], signal))
     }
