@@ -19,13 +19,13 @@ import { genesis as genesisState } from '../rules/state.js'
 import type { TickOutcome } from '../rules/tick.js'
 import type { Submission } from '../rules/types.js'
 import { type Level, Closings } from './closing.js'
-import { type Ctx, type Info, type OffenceItem } from './count.js'
+import type { Ctx, Info, OffenceItem } from './count.js'
 import { withinSeqBound } from './domain.js'
 import type { ReadEnvelope } from './envelope.js'
 import { type Record, recordOf, standingVotes, votersFor } from './ends.js'
 import { type SealedGenesis, rulesTerms } from './genesis.js'
 import { type CommitPart, type RevealPart, compareBytes, tickOf } from './parts.js'
-import { type Bits, Evidence, type Node, countBoth, hasBit } from './past.js'
+import { type Bits, Evidence, type Node, countBoth } from './past.js'
 import { CHAIN_START, type ChainState, judgeChain } from './violations.js'
 
 export interface DecideOptions {
@@ -398,14 +398,28 @@ export class Decider {
           envelopes: p.envelopes.map((i) => this.ctx.info(i).id),
         })
     }
-    const reports = this.items.map((it): OffenceReport => ({
-      player: it.player,
-      kind: it.kind,
-      rule: it.rule,
-      message: it.message,
-      ...(counted.has(it.key) ? { counted: counted.get(it.key) } : {}),
-      envelopes: it.envelopes.map((i) => this.ctx.info(i).id),
-    }))
+    // §5.1, §9: a part of a tick in which its author is not active is ignored, never an offence
+    // (BD-17): a violation or false hash all of whose parts are of ticks after its author's removal.
+    const removedAt = (p: number): number | undefined =>
+      levels.find((l) => l.closing?.players[p]?.status === 'removed')?.t
+    const ignored = (it: OffenceItem): boolean => {
+      if (it.kind === 'fork') return false
+      const r = removedAt(it.player)
+      const body = this.evidence.nodes.get(this.ctx.info(it.envelopes[0] ?? 0).id)?.read.body
+      if (r === undefined || body?.ok !== true) return false
+      const ticks = body.value.parts.map((x) => tickOf(x)).filter((t) => t !== undefined)
+      return ticks.length > 0 && ticks.every((t) => t > r)
+    }
+    const reports = this.items
+      .filter((it) => !ignored(it))
+      .map((it): OffenceReport => ({
+        player: it.player,
+        kind: it.kind,
+        rule: it.rule,
+        message: it.message,
+        ...(counted.has(it.key) ? { counted: counted.get(it.key) } : {}),
+        envelopes: it.envelopes.map((i) => this.ctx.info(i).id),
+      }))
     return [...reports, ...pairs].sort(
       (a, b) =>
         a.player - b.player ||
@@ -499,5 +513,3 @@ export function decide(genesis: SealedGenesis, envelopes: Iterable<ReadEnvelope>
 export function envelopeId(hash: Uint8Array): string {
   return toBase64url(hash)
 }
-
-export { hasBit }
