@@ -399,17 +399,28 @@ export class Decider {
         })
     }
     // §5.1, §9: a part of a tick in which its author is not active is ignored, never an offence
-    // (BD-17): a violation or false hash all of whose parts are of ticks after its author's removal.
+    // (BD-17): a violation or false hash never counted, all of whose parts are of ticks after its
+    // author's removal, is not reported.
     const removedAt = (p: number): number | undefined =>
       levels.find((l) => l.closing?.players[p]?.status === 'removed')?.t
     const ignored = (it: OffenceItem): boolean => {
-      if (it.kind === 'fork') return false
+      if (it.kind === 'fork' || counted.has(it.key)) return false
       const r = removedAt(it.player)
       const body = this.evidence.nodes.get(this.ctx.info(it.envelopes[0] ?? 0).id)?.read.body
       if (r === undefined || body?.ok !== true) return false
       const ticks = body.value.parts.map((x) => tickOf(x)).filter((t) => t !== undefined)
       return ticks.length > 0 && ticks.every((t) => t > r)
     }
+    const proven = new Set(this.items.map((it) => [...it.envelopes].sort((a, b) => a - b).join()))
+    const pairsLeft = pairs.filter(
+      (p) =>
+        !proven.has(
+          [...p.envelopes]
+            .map((id) => this.evidence.nodes.get(id)?.index ?? -1)
+            .sort((a, b) => a - b)
+            .join(),
+        ),
+    )
     const reports = this.items
       .filter((it) => !ignored(it))
       .map((it): OffenceReport => ({
@@ -420,7 +431,7 @@ export class Decider {
         ...(counted.has(it.key) ? { counted: counted.get(it.key) } : {}),
         envelopes: it.envelopes.map((i) => this.ctx.info(i).id),
       }))
-    return [...reports, ...pairs].sort(
+    return [...reports, ...pairsLeft].sort(
       (a, b) =>
         a.player - b.player ||
         (a.counted ?? Infinity) - (b.counted ?? Infinity) ||
@@ -460,12 +471,15 @@ export class Decider {
     const last = levels.findLast((l) => l.closing !== undefined)
     const T = levels.find((l) => l.closing?.ended === true)
     if (record !== undefined && (T === undefined || record.t <= T.t)) {
+      // BD-18: the players lacking a cut at the first cut of tick s that is not settled in D
+      // (the seal cut, else the close cut); players lacking either cut if D does not reach tick s.
       const dLevel = levels[record.t - 1]
-      const lacking = record.active.filter((p) => {
-        const mine = this.byAuthor[p] ?? []
-        const has = (k: 'seal' | 'close'): boolean => mine.some((i) => this.ctx.info(i)[k] === record.t)
-        return !has('seal') || !has('close')
-      })
+      const mine = (p: number, k: 'seal' | 'close'): boolean =>
+        (this.byAuthor[p] ?? []).some((i) => this.ctx.info(i)[k] === record.t)
+      const blocking: ('seal' | 'close')[] =
+        dLevel === undefined ? ['seal', 'close'] : !dLevel.count.sealSettled ? ['seal'] : ['close']
+      const lacking =
+        dLevel?.count.settled === true ? [] : record.active.filter((p) => blocking.some((k) => !mine(p, k)))
       return { kind: 'stalled', tick: record.t, split: record.split || dLevel?.status === 'split', lacking }
     }
     if (T !== undefined && T.closing !== undefined) {

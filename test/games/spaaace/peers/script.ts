@@ -110,9 +110,12 @@ export class Game {
     return r.value
   }
 
-  /** The envelopes of `ids` (default: all signed) as a verifier reads them. */
+  /** The envelopes of `list` (default: all signed) as a verifier reads them (another game's are set aside, BD-6). */
   reads(list: readonly SealedEnvelope[] = this.signed): ReadEnvelope[] {
-    return list.map((e) => this.read(e))
+    return list.flatMap((e) => {
+      const r = readEnvelope(e.bytes, { players: this.n, game: this.game })
+      return r.ok ? [r.value] : []
+    })
   }
 
   /** A transcript file of `list` (default all signed) (§2). */
