@@ -22,10 +22,10 @@ import { type Level, Closings } from './closing.js'
 import type { Ctx, Info, OffenceItem } from './count.js'
 import { withinSeqBound } from './domain.js'
 import type { ReadEnvelope } from './envelope.js'
-import { type Record, recordOf, standingVotes, votersFor } from './ends.js'
+import { type Record, type Vote, recordOf, standingVotes, votersFor } from './ends.js'
 import { type SealedGenesis, rulesTerms } from './genesis.js'
 import { type CommitPart, type RevealPart, compareBytes, tickOf } from './parts.js'
-import { type Bits, Evidence, type Node, countBoth } from './past.js'
+import { type Bits, Evidence, type Node, countBoth, hasBit } from './past.js'
 import { CHAIN_START, type ChainState, judgeChain } from './violations.js'
 
 export interface DecideOptions {
@@ -114,8 +114,11 @@ export class Decider {
   private readonly chains: ChainState[] = []
   private readonly play: number[][] = []
   private readonly stateMask: number[][] = []
+  private readonly playBits: (Bits | undefined)[] = []
+  private readonly stateBits: (Bits | undefined)[] = []
   private offMask: number[] = []
-  private readonly stopList: number[] = []
+  private readonly votes: Vote[] = []
+  private readonly votesBy: Vote[][] = []
   private stopBits: Bits = new Uint32Array(0)
   private readonly byAuthor: number[][]
   private readonly items: OffenceItem[] = []
@@ -150,7 +153,9 @@ export class Decider {
       this.ctx,
       {
         play: (t) => this.play[t] ?? [],
+        playBits: (t) => this.playBits[t],
         states: (t) => this.stateMask[t] ?? [],
+        stateBits: (t) => this.stateBits[t],
         offences: () => this.offMask,
       },
       genesisState(this.n, rulesTerms(genesis.genesis)),
@@ -231,21 +236,38 @@ export class Decider {
     }
     this.infos[index] = info
     this.byAuthor[node.author]?.push(index)
-    const mark = (list: number[][], t: number): void => {
+    const mark = (list: number[][], bits: (Bits | undefined)[], t: number): void => {
       const l = list[t] ?? []
       l.push(index)
       list[t] = l
+      bits[t] = setBit(bits[t] ?? new Uint32Array(0), index)
     }
-    for (const t of new Set([commit?.tick, seal, reveal?.tick, close])) if (t !== undefined) mark(this.play, t)
-    if (correct && statePart !== undefined) mark(this.stateMask, statePart.tick)
+    for (const t of new Set([commit?.tick, seal, reveal?.tick, close]))
+      if (t !== undefined) mark(this.play, this.playBits, t)
+    if (correct && statePart !== undefined) mark(this.stateMask, this.stateBits, statePart.tick)
     if (stops.length > 0) {
-      this.stopList.push(index)
       this.stopBits = setBit(this.stopBits, index)
+    }
+    // §5.7: the votes this envelope withdraws (a later envelope of the chain with state(t′) or a
+    // part of a tick above t′), then its own votes.
+    for (const v of this.votesBy[node.author] ?? []) {
+      if (!hasBit(node.past, v.index) || v.index === index) continue
+      if (!(maxTick > v.tick || info.state?.tick === v.tick)) continue
+      if (!v.withdrawers.some((w) => hasBit(node.past, w))) v.withdrawers.push(index)
+    }
+    for (const t of stops) {
+      const vote: Vote = { index, author: node.author, tick: t, withdrawers: [] }
+      this.votes.push(vote)
+      const mine = this.votesBy[node.author] ?? []
+      mine.push(vote)
+      this.votesBy[node.author] = mine
     }
     // §5.7: whether this envelope is a stall record (only where its past holds two votes).
     let record: Record | undefined
     if (countBoth(node.past, this.stopBits) >= 2 && accepts) {
-      record = recordOf(this.closings.chain(scope, true), standingVotes(this.voteSource(), scope))
+      // M_t ≥ 2: two players with a standing vote before the ticks are replayed over this past.
+      const votes = standingVotes(this.votes, scope)
+      record = votes.size >= 2 ? recordOf(this.closings.chain(scope, true), votes) : undefined
       if (record !== undefined) {
         this.records.push({ ...record, index })
         this.recordBits = setBit(this.recordBits, index)
@@ -310,18 +332,6 @@ export class Decider {
     return { evidence: true }
   }
 
-  private voteSource() {
-    return {
-      info: (i: number) => this.ctx.info(i),
-      stops: this.stopList,
-      byAuthor: this.byAuthor,
-      withdraws: (j: number, t: number) => {
-        const e = this.ctx.info(j)
-        return e.maxTick > t || e.state?.tick === t
-      },
-    }
-  }
-
   // ——— the decision over D ———
 
   /** The decision over every envelope added so far. */
@@ -331,7 +341,7 @@ export class Decider {
     const all = { bits: undefined }
     const accepted = this.evidence.acceptBits.map((b) => b.some((w) => w !== 0))
     const levels = this.closings.chain(all, accepted.every(Boolean))
-    const votes = standingVotes(this.voteSource(), all)
+    const votes = standingVotes(this.votes, all)
     const ticks = levels.map((l) => this.view(l, votes))
     const offences = this.offences(levels)
     const record = this.leastRecord()
