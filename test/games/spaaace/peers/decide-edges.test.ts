@@ -9,6 +9,7 @@ import {
   type Scenario,
   equivocationToSome,
   exactlyHalf,
+  exceptionEitherCut,
   falseClosingHash,
   forkAfterEnd,
   honest5,
@@ -17,6 +18,7 @@ import {
   malformed,
   mismatch,
   namedAfterReveals,
+  recordThenSettle,
   removedMidTick,
   revealOfExcluded,
   revealWithheld,
@@ -244,5 +246,41 @@ describe('§14.15, §12 key-less edits', () => {
     expect(d.ticks.map((t) => t.status)).toEqual(['canonical', 'canonical', 'provisional'])
     expect(d.ticks.map((t) => t.stateHash)).toEqual(honest.ticks.map((t) => t.stateHash))
     expect(d.end).toEqual({ kind: 'complete', tick: 3, winners: [], provisional: true })
+  })
+})
+
+describe('BD-15, §5.4 the exception at either cut', () => {
+  const d = decided(exceptionEitherCut())
+  it("p5's commitment open at the seal cut needs no deciding once its fork is in at the close cut: settled, p5 equivocated", () => {
+    expect(d.ticks[0]?.settled).toBe(true)
+    expect(d.ticks[0]?.sealSettled).toBe(true)
+    expect(d.ticks[0]?.committed[4]).toBe(false)
+    expect(kinds(d, 1)).toEqual(['orders', 'orders', 'orders', 'missing', 'equivocated'])
+    expect(d.offences.map((o) => [o.player, o.kind, o.counted])).toEqual([[4, 'fork', 1]])
+  })
+})
+
+describe('§14.31, §5.7, BD-19 a record, then the tick settles', () => {
+  const s = recordThenSettle()
+  const d = decided(s)
+  it("p1's vote is a record for tick 1 (three standing votes, tick 1 not canonical in its past)", () => {
+    expect(d.record).toEqual({ envelope: s.game.player(0).chain.at(-1)?.id, tick: 1 })
+  })
+  it('tick 1 then settles (provisional) and p2 withdraws its vote with state(1): stalled at 1 all the same, nobody lacking', () => {
+    expect(d.ticks[0]?.status).toBe('provisional')
+    expect(d.ticks[0]?.votes).toEqual([0, 2])
+    expect(d.end).toEqual({ kind: 'stalled', tick: 1, split: false, lacking: [] })
+    expect(d.offences).toEqual([])
+  })
+  it('before p1 votes, two votes are no record: the holding reads ongoing, tick 1 open (§5.7: fewer than M_t)', () => {
+    const record = s.game.player(0).chain.at(-1)?.id
+    const list = s.files[0] ?? []
+    const before = list.slice(
+      0,
+      list.findIndex((e) => e.id === record),
+    )
+    const d0 = decide(s.game.genesis, s.game.reads(before))
+    expect(d0.record).toBeUndefined()
+    expect(d0.end).toEqual({ kind: 'ongoing', lastSettled: 0 })
   })
 })

@@ -157,3 +157,38 @@ describe('§9 protocol violations, each from the offender’s own envelope', () 
     expect(decide(g.genesis, g.reads()).end).toEqual({ kind: 'complete', tick: 1, winners: [] })
   })
 })
+
+describe('BD-19, BD-22', () => {
+  it('BD-19: a settled tick nobody signed (provisional) with a majority of standing stop(t) votes: a record for t', () => {
+    const g = new Game(3)
+    g.accept()
+    for (const p of g.players) g.deliver(p.sign([p.commitPart(1, '-')]))
+    for (const part of ['seal', 'reveal', 'close'] as const)
+      for (const p of g.players) g.deliver(p.sign([part === 'reveal' ? p.revealPart(1) : { type: part, tick: 1 }]))
+    for (const i of [0, 1]) g.deliver(g.player(i).sign([{ type: 'stop', tick: 1, reason: 'stalled' }]))
+    const d = decide(g.genesis, g.reads())
+    expect(d.ticks[0]?.status).toBe('provisional')
+    expect(d.end).toEqual({ kind: 'stalled', tick: 1, split: false, lacking: [] })
+  })
+
+  it('BD-22: a head whose seq is not that of the envelope its hash names breaks the head rules (§9 (iii))', () => {
+    const g = oneTick()
+    const p1 = g.player(0)
+    const heads = p1.currentHeads().map((h) => (h.author === 1 ? { ...h, seq: h.seq + 1 } : h))
+    p1.sign([{ type: 'seed', seed: p1.seed }], { heads })
+    expect(violations(g)).toEqual([[0, 'violation', '§9 (iii)', null]])
+  })
+
+  it("BD-22: a prev naming another author's envelope: not evidence", () => {
+    const g = oneTick()
+    const p1 = g.player(0)
+    const other = g.player(1).chain[1] as SealedEnvelope
+    const header = concatBytes(u8(1), u8(0), u16(other.envelope.seq + 1), g.game, other.hash)
+    const body = concatBytes(u8(0), u8(1), u8(9), u16(1), u8(3))
+    const r = readEnvelope(signRaw(p1.keys, concatBytes(header, body)), { players: 3, game: g.game })
+    if (!r.ok || !r.value.body.ok) throw new Error('does not decode')
+    const d = decide(g.genesis, [...g.reads(), r.value])
+    expect(d.notEvidence).toEqual([r.value.id])
+    expect(d.offences).toEqual([])
+  })
+})

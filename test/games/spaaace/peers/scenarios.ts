@@ -538,6 +538,62 @@ export function keylessDeletion(): Scenario {
   }
 }
 
+/**
+ * BD-15, §5.4's exception at either cut: p5's commitment is open at the seal cut (held by p1's
+ * seal only, p4 absent: yes = 2, no = 2), then p5 signs two envelopes at one place after its seal,
+ * and the fork is in at the close cut (the three honest closes name it): p5 is `equivocated`
+ * whatever its commitment, so the tick settles without deciding it.
+ */
+export function exceptionEitherCut(): Scenario {
+  const game = new Game(5, terms(5, 1), 'exception-either-cut')
+  game.accept()
+  for (const i of [0, 1, 2]) one(game, game.player(i).sign([game.player(i).commitPart(1, '-')]))
+  const p5 = game.player(4)
+  one(game, p5.sign([p5.commitPart(1, 'buy 1')]), [0])
+  together(game, [0, 1, 2, 4], () => [seal(1)])
+  const s5 = p5.chain.at(-1) as SealedEnvelope
+  const x = one(game, p5.sign([p5.revealPart(1)]))
+  const y = one(game, p5.sign([stop(1, 'leaving')], { after: s5, heads: [...x.envelope.heads] }))
+  together(game, [0, 1, 2], (p) => [p.revealPart(1)])
+  together(game, [0, 1, 2], () => [close(1), forkPart(x, y)])
+  closeStates(game, 1, [0, 1, 2])
+  return {
+    name: 'exception-either-cut',
+    about:
+      "BD-15, §5.4: p5's commitment is open at the seal cut, its fork in at the close cut: p5 equivocated, the tick settles without deciding its commitment; p4 (absent) missing",
+    game,
+    files: [game.signed],
+  }
+}
+
+/**
+ * §14 vector 31, record-then-settle: tick 1 is held open at the close cut (p5's reveal raced to p1
+ * alone, p4 and p5 withholding their closes); p2, p3 then p1 vote `stop(1)`, and p1's vote is a
+ * stall record. Then p4 and p5 release their closes, tick 1 settles and p2 signs `state(1)`
+ * (withdrawing its own vote): stalled at 1 all the same (a record is never undone, second look S3).
+ */
+export function recordThenSettle(): Scenario {
+  const game = new Game(5, terms(5, 2), 'record-then-settle')
+  game.accept()
+  for (const p of game.players) one(game, p.sign([p.commitPart(1, '-')]))
+  together(game, all(game), () => [seal(1)])
+  together(game, [0, 1, 2, 3], (p) => [p.revealPart(1)])
+  const p5 = game.player(4)
+  one(game, p5.sign([p5.revealPart(1)]), [0, 3])
+  together(game, [0, 1, 2], () => [close(1)])
+  for (const i of [1, 2, 0]) one(game, game.player(i).sign([stop(1)]))
+  together(game, [3, 4], () => [close(1)])
+  const p2 = game.player(1)
+  one(game, p2.sign([p2.statePart(1)]))
+  return {
+    name: 'record-then-settle',
+    about:
+      "§14.31, §5.7 (second look S3): tick 1 held open at the close cut; the honest votes meet in p1's vote, a stall record; p4 and p5 then release their closes, tick 1 settles and p2 signs state(1): stalled at 1 all the same",
+    game,
+    files: [game.signed],
+  }
+}
+
 export function scenarios(): Scenario[] {
   return [
     honest5(),
@@ -558,5 +614,7 @@ export function scenarios(): Scenario[] {
     tickJump(),
     keylessEdits(),
     keylessDeletion(),
+    exceptionEitherCut(),
+    recordThenSettle(),
   ]
 }
