@@ -16,7 +16,6 @@
  * `Decider` grows with the envelopes a node receives and answers as often as asked; `decide` is one
  * `Decider` fed a whole set. The answer does not depend on the order envelopes are given in.
  */
-import { toBase64url } from '../../../core/commit/bytes.js'
 import type { TickOutcome } from '../rules/tick.js'
 import type { Submission } from '../rules/types.js'
 import type { Level } from './closing.js'
@@ -54,10 +53,11 @@ export interface TickView {
   /** Players of `A_t` with a `seal(t)` / `close(t)` in `D`. */
   readonly seals: readonly number[]
   readonly closes: readonly number[]
-  /** Per roster index: a commitment in at the seal cut (§5.3). */
+  /** Per roster index: a commitment in at the seal cut of `D` (§5.3). */
   readonly committed: readonly boolean[]
   /** `M_t` seals and every commitment item (but those §5.4's exception skips) in or out at the seal cut (§6.3). */
   readonly sealSettled: boolean
+  /** Per roster index: committed, and a reveal in at the close cut of `D` (§5.3). */
   readonly revealed: readonly boolean[]
   /** Settled in `D` (§5.4). */
   readonly settled: boolean
@@ -238,12 +238,13 @@ export class Decider {
         ...(counted.has(it.key) ? { counted: counted.get(it.key) } : {}),
         envelopes: it.envelopes.map((i) => this.ledger.info(i).id),
       }))
+    const text = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0)
     return [...reports, ...pairsLeft].sort(
       (a, b) =>
         a.player - b.player ||
         (a.counted ?? Infinity) - (b.counted ?? Infinity) ||
-        a.rule.localeCompare(b.rule) ||
-        a.envelopes.join().localeCompare(b.envelopes.join()),
+        text(a.rule, b.rule) ||
+        text(a.envelopes.join(), b.envelopes.join()),
     )
   }
 
@@ -314,9 +315,4 @@ export function decide(genesis: SealedGenesis, envelopes: Iterable<ReadEnvelope>
   const d = new Decider(genesis, options)
   for (const e of envelopes) d.add(e)
   return d.decision()
-}
-
-/** The id of an envelope hash (base64url), as the decision reports it. */
-export function envelopeId(hash: Uint8Array): string {
-  return toBase64url(hash)
 }

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { decide } from '../../../../src/games/spaaace/peers/decide.js'
 import {
   type Scenario,
+  equivocatedOpen,
   equivocationToSome,
   exactlyHalf,
   exceptionEitherCut,
@@ -24,6 +25,7 @@ import {
   revealWithheld,
   tickJump,
   twoCutsSplit,
+  voteWithdrawn,
   withheldFromSome,
 } from './scenarios.js'
 
@@ -282,5 +284,25 @@ describe('§14.31, §5.7, BD-19 a record, then the tick settles', () => {
     const d0 = decide(s.game.genesis, s.game.reads(before))
     expect(d0.record).toBeUndefined()
     expect(d0.end).toEqual({ kind: 'ongoing', lastSettled: 0 })
+  })
+})
+
+describe('§14.22, §5.4 (review F4) an equivocated player with an open commitment', () => {
+  const d = decided(equivocatedOpen())
+  it('the fork is in at the seal cut; the other branch’s commitment is open and needs no deciding: settled, equivocated', () => {
+    expect(d.ticks[0]?.sealSettled).toBe(true)
+    expect(d.ticks[0]?.status).toBe('canonical')
+    expect(kinds(d, 1)).toEqual(['orders', 'orders', 'orders', 'orders', 'equivocated'])
+    expect(d.offences.map((o) => [o.player, o.kind, o.counted])).toEqual([[4, 'fork', 1]])
+  })
+})
+
+describe('§14.21 B, §5.7 votes withdrawn', () => {
+  const d = decided(voteWithdrawn())
+  it('two votes, then the tick settles and the voters sign state(1): no record, no standing vote, nobody removed, complete', () => {
+    expect(d.record).toBeUndefined()
+    expect(d.ticks.map((t) => t.votes)).toEqual([[], []])
+    expect(d.ticks[1]?.active).toEqual([0, 1, 2, 3, 4])
+    expect(d.end).toEqual({ kind: 'complete', tick: 2, winners: [] })
   })
 })

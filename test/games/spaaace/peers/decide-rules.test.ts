@@ -192,3 +192,24 @@ describe('BD-19, BD-22', () => {
     expect(d.offences).toEqual([])
   })
 })
+
+describe('§4.1 own-chain consistency (second look S1, §14 vector 29)', () => {
+  it("p2's envelope naming p3's envelope, whose past holds p2's other branch: not evidence", () => {
+    const g = new Game(3)
+    g.accept()
+    const p2 = g.player(1)
+    const p3 = g.player(2)
+    const accept = p2.chain[0] as SealedEnvelope
+    const z = p2.sign([{ type: 'stop', tick: 0, reason: 'late' }])
+    const x = p2.sign([{ type: 'stop', tick: 0, reason: 'leaving' }], { after: accept, heads: [...z.envelope.heads] })
+    g.deliver(z, [2])
+    const u = p3.sign([{ type: 'stop', tick: 0, reason: 'late' }])
+    const x2 = p2.sign([{ type: 'stop', tick: 0, reason: 'stalled' }], {
+      after: x,
+      heads: [...x.envelope.heads.filter((h) => h.author !== 2), { author: 2, seq: u.envelope.seq, hash: u.hash }],
+    })
+    const d = decide(g.genesis, g.reads())
+    expect(d.notEvidence).toEqual([x2.id])
+    expect(d.offences.map((o) => [o.player, o.kind])).toEqual([[1, 'fork']])
+  })
+})

@@ -594,6 +594,67 @@ export function recordThenSettle(): Scenario {
   }
 }
 
+/**
+ * §14 vector 22, equivocated-open (review F4): p5 forks at seq 1 and commits on each branch, branch
+ * A first to p1 and p3, branch B to p2; p4 withholds its seal. Every honest seal names the fork:
+ * in; p5's commitment on branch B is open (yes = 2, no = 2) and needs no deciding (§5.4's
+ * exception): the seal cut settles, p5 `equivocated`.
+ */
+export function equivocatedOpen(): Scenario {
+  const game = new Game(5, terms(5, 1), 'equivocated-open')
+  game.accept()
+  for (const i of [0, 1, 2, 3]) one(game, game.player(i).sign([game.player(i).commitPart(1, '-')]))
+  const p5 = game.player(4)
+  const accept = p5.chain[0] as SealedEnvelope
+  const a1 = p5.sign([stop(0, 'leaving')])
+  const b1 = p5.sign([stop(0, 'late')], { after: accept })
+  const ca = p5.sign([p5.commitPart(1, '-')], { after: a1 })
+  const cb = p5.sign([p5.commitPart(1, 'buy 1')], { after: b1, heads: [...ca.envelope.heads] })
+  game.deliver(ca, [0, 2])
+  game.deliver(cb, [1])
+  game.deliver(b1, [0, 2])
+  game.deliver(a1, [1])
+  together(game, [0, 1, 2], () => [seal(1), forkPart(a1, b1)])
+  together(game, [0, 1, 2, 3], (p) => [p.revealPart(1)])
+  together(game, [0, 1, 2, 3], () => [close(1)])
+  closeStates(game, 1, [0, 1, 2, 3])
+  return {
+    name: 'equivocated-open',
+    about:
+      "§14.22 (review F4), §5.4: p5's fork is in at the seal cut; its commitment on the other branch is open and needs no deciding: settled, p5 equivocated",
+    game,
+    files: [game.signed],
+  }
+}
+
+/**
+ * §14 vector 21 B, a vote withdrawn (review F3): tick 1 held open at the close cut (p5's reveal raced
+ * to p1, p4 withholding its close); p2 and p3 vote `stop(1)`; then p4 releases its close, tick 1
+ * settles, p2 and p3 sign `state(1)` (withdrawing their votes) and tick 2 is played: nobody removed,
+ * no record, `complete`.
+ */
+export function voteWithdrawn(): Scenario {
+  const game = new Game(5, terms(5, 2), 'vote-withdrawn')
+  game.accept()
+  for (const p of game.players) one(game, p.sign([p.commitPart(1, '-')]))
+  together(game, all(game), () => [seal(1)])
+  together(game, [0, 1, 2, 3], (p) => [p.revealPart(1)])
+  const p5 = game.player(4)
+  one(game, p5.sign([p5.revealPart(1)]), [0, 3])
+  together(game, [0, 1, 2], () => [close(1)])
+  for (const i of [1, 2]) one(game, game.player(i).sign([stop(1)]))
+  together(game, [3, 4], () => [close(1)])
+  honestTick(game, 2, ['-', '-', '-', '-', '-'])
+  closeStates(game, 2)
+  return {
+    name: 'vote-withdrawn',
+    about:
+      '§14.21 B, §5.7: two honest votes, then tick 1 settles; the voters sign state(1), withdrawing them, and play tick 2: no record, nobody removed, complete',
+    game,
+    files: [game.signed],
+  }
+}
+
 export function scenarios(): Scenario[] {
   return [
     honest5(),
@@ -616,5 +677,7 @@ export function scenarios(): Scenario[] {
     keylessDeletion(),
     exceptionEitherCut(),
     recordThenSettle(),
+    equivocatedOpen(),
+    voteWithdrawn(),
   ]
 }

@@ -209,13 +209,15 @@ export class Player {
   sign(parts: Part[], opts: { heads?: Head[]; after?: SealedEnvelope } = {}): SealedEnvelope {
     const prev = opts.after ?? this.chain[this.chain.length - 1]
     if (prev === undefined) throw new Error('accept first')
+    // §4.1: the envelope holding a fork part may still move the head; every later one keeps it.
+    const heads = opts.heads ?? this.currentHeads()
     for (const p of parts) if (p.type === 'fork') this.forked.add(p.author)
     const e = sealEnvelope(this.keys, {
       author: this.index,
       seq: prev.envelope.seq + 1,
       game: this.game.game,
       prev: prev.hash,
-      heads: opts.heads ?? this.currentHeads(),
+      heads,
       parts,
     })
     if (opts.after === undefined) this.chain.push(e)
