@@ -70,6 +70,8 @@ export interface Node {
   readonly links: readonly string[]
   /** Other signatures over the same `U` (two byte strings with one hash are one envelope, §4.1). */
   readonly copies: ReadEnvelope[]
+  /** How many of `copies` have had their signature checked (each is checked once). */
+  checked: number
   authenticated: boolean
   standing: Standing
   /** Why it is not evidence (`not-evidence` only). */
@@ -136,6 +138,7 @@ export class Evidence {
       prevId,
       links: [...new Set(links)],
       copies: [read],
+      checked: 0,
       authenticated: false,
       standing: 'unauthenticated',
       index: -1,
@@ -151,18 +154,20 @@ export class Evidence {
     const fresh = [...this.unauthenticated].sort((a, b) => b.seq - a.seq)
     for (const node of fresh) {
       if (node.authenticated) continue
-      const ok =
-        this.trusted ||
-        this.vouched.has(node.id) ||
-        node.copies.some((c) => {
-          const key = this.keys[node.author]
-          return key !== undefined && signatureValid(c, key)
-        })
+      const ok = this.trusted || this.vouched.has(node.id) || this.signed(node)
       if (ok) this.authenticate(node)
     }
     const ready: Node[] = []
     for (const node of fresh) if (node.authenticated) this.enter(node, ready)
     this.drain(ready)
+  }
+
+  /** Whether a copy not checked before carries its author's valid signature (SPEC §5.2). */
+  private signed(node: Node): boolean {
+    const key = this.keys[node.author]
+    const fresh = node.copies.slice(node.checked)
+    node.checked = node.copies.length
+    return key !== undefined && fresh.some((c) => signatureValid(c, key))
   }
 
   /** SPEC §5.4: a valid signature authenticates the envelope and, by `prev`, its chain. */
