@@ -65,6 +65,17 @@ export interface TickView {
   readonly submissions?: readonly Submission[]
   readonly outcome?: TickOutcome
   readonly stateHash?: Uint8Array
+  /**
+   * `S_t(D)` itself, when tick `t` is settled in `D`: what a node holding exactly `D` signs as
+   * `state(t)` (§6.5; a correct hash is over the signer's own past, §5.6). It differs from
+   * `stateHash` only where a rule-1 state was signed over pasts that `D` contradicts (two cuts of one
+   * player, §7.1).
+   */
+  readonly own?: {
+    readonly submissions: readonly Submission[]
+    readonly outcome: TickOutcome
+    readonly stateHash: Uint8Array
+  }
   readonly canonical?: { readonly hash: Uint8Array; readonly signers: readonly number[] }
   readonly status: 'canonical' | 'provisional' | 'split' | 'open'
   /** Players of `A_t` with a standing vote counting for `t` (a vote of a tick `≤ t + 1`, §5.7). */
@@ -182,6 +193,9 @@ export class Decider {
       ...(chosen !== undefined && outcome !== undefined
         ? { submissions: chosen.submissions, outcome, ...(chosen.hash === undefined ? {} : { stateHash: chosen.hash }) }
         : {}),
+      ...(c.outcome === undefined || c.hash === undefined
+        ? {}
+        : { own: { submissions: c.submissions, outcome: c.outcome, stateHash: c.hash } }),
       ...(l.canonical === undefined ? {} : { canonical: { hash: l.canonical.hash, signers: l.canonical.signers } }),
       status: l.status,
       votes: votersFor(l, votes),

@@ -188,6 +188,14 @@ describe('§14.10, §5.6, §7.1 two cuts of one player', () => {
     ])
     expect(d.end).toEqual({ kind: 'complete', tick: 1, winners: [] })
   })
+  it('(a) S_1 over the merged evidence is neither side’s: `own` differs from the canonical state (what a node holding it all would sign)', () => {
+    const d = decided(twoCutsSplit('a'))
+    const t1 = d.ticks[0]
+    expect(t1?.stateHash).toEqual(t1?.canonical?.hash)
+    expect(t1?.own?.stateHash).toBeDefined()
+    expect(t1?.own?.stateHash).not.toEqual(t1?.stateHash)
+    expect(t1?.own?.submissions.map((x) => x.kind)).toEqual(['orders', 'orders', 'orders', 'orders', 'orders'])
+  })
   it('(b) neither hash reaches 3: split; votes stop(2, split) make a record for tick 1: stalled at 1, split (§5.6 rule 2, §5.7)', () => {
     const d = decided(twoCutsSplit('b'))
     expect(d.ticks.map((t) => t.status)).toEqual(['split'])

@@ -29,6 +29,7 @@ export function summary(d: Decision): Record<string, unknown> {
       settled: t.settled,
       submissions: t.submissions?.map((s) => s.kind) ?? null,
       stateHash: t.stateHash === undefined ? null : toHex(t.stateHash),
+      ownHash: t.own === undefined ? null : toHex(t.own.stateHash),
       signers: t.canonical?.signers ?? null,
       votes: t.votes,
     })),

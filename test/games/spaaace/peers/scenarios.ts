@@ -313,9 +313,9 @@ export function forkAfterEnd(): Scenario {
 function stateOver(game: Game, tips: readonly SealedEnvelope[], t: number): Part {
   const d = new Map<string, SealedEnvelope>()
   for (const e of tips) for (const x of game.past(e)) d.set(x.id, x)
-  const view = decideOver(game, [...d.values()]).ticks[t - 1]
-  if (view?.stateHash === undefined) throw new Error(`tick ${t} is not settled over those pasts`)
-  return { type: 'state', tick: t, stateHash: view.stateHash }
+  const own = decideOver(game, [...d.values()]).ticks[t - 1]?.own
+  if (own === undefined) throw new Error(`tick ${t} is not settled over those pasts`)
+  return { type: 'state', tick: t, stateHash: own.stateHash }
 }
 
 function decideOver(game: Game, list: readonly SealedEnvelope[]) {

@@ -241,12 +241,9 @@ export class Player {
 
   /** §6.5: `state(t)` over what it holds (throws if tick `t` is not settled there). */
   statePart(t: number): Part {
-    const view = this.decision().ticks[t - 1]
-    if (view?.settled !== true || view.outcome === undefined)
-      throw new Error(`player ${this.index}: tick ${t} is not settled in what it holds`)
-    const hash = view.stateHash
-    if (hash === undefined) throw new Error('no hash')
-    return { type: 'state', tick: t, stateHash: hash }
+    const own = this.decision().ticks[t - 1]?.own
+    if (own === undefined) throw new Error(`player ${this.index}: tick ${t} is not settled in what it holds`)
+    return { type: 'state', tick: t, stateHash: own.stateHash }
   }
 }
 
