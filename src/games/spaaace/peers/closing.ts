@@ -11,7 +11,6 @@
 import { toHex } from '../../../core/commit/bytes.js'
 import type { GameState } from '../rules/types.js'
 import { type Count, type Ctx, type Scope, countTick, inScope } from './count.js'
-import { type Bits, countBoth } from './past.js'
 
 /** §5.6 rules 1–4. */
 export type TickStatus = 'canonical' | 'provisional' | 'split' | 'open'
@@ -40,11 +39,8 @@ export interface Level {
 export interface Masks {
   /** Envelopes holding an admissible `commit`, `seal`, `reveal` or `close` of tick `t`. */
   play(t: number): readonly number[]
-  /** The same as bit sets (undefined if none). */
-  playBits(t: number): Bits | undefined
   /** Envelopes holding a correct `state(t)`. */
   states(t: number): readonly number[]
-  stateBits(t: number): Bits | undefined
   /** Envelopes of an offence item. */
   offences(): readonly number[]
 }
@@ -68,20 +64,14 @@ export class Closings {
    * naming exactly that set: `*k` when the scope holds all `k` of them (the common case for every
    * tick but the last few of a past), else the indices.
    */
-  private within(
-    list: readonly number[],
-    bits: Bits | undefined,
-    scope: Scope,
-  ): { list: readonly number[]; key: string } {
-    if (scope.bits === undefined || (bits !== undefined && countBoth(scope.bits, bits) === list.length))
-      return { list, key: `*${list.length}` }
-    const inside = list.filter((i) => inScope(scope, i))
-    return { list: inside, key: inside.join(',') }
+  private within(list: readonly number[], scope: Scope): { list: readonly number[]; key: string } {
+    const inside = scope.past === undefined ? list : list.filter((i) => inScope(scope, i))
+    return inside.length === list.length ? { list, key: `*${list.length}` } : { list: inside, key: inside.join(',') }
   }
 
   private level(t: number, parent: Level | undefined, scope: Scope): Level {
     const before = parent?.closing ?? this.genesisState
-    const { list: play, key: playKey } = this.within(this.masks.play(t), this.masks.playBits(t), scope)
+    const { list: play, key: playKey } = this.within(this.masks.play(t), scope)
     const off = this.masks.offences().filter((i) => inScope(scope, i))
     const countKey = `${t}|${parent?.id ?? 0}|${playKey}|${off.join(',')}`
     let count = this.counts.get(countKey)
@@ -89,7 +79,7 @@ export class Closings {
       count = countTick(this.ctx, t, before, parent?.inThrough ?? NO_ITEMS, play, scope)
       this.counts.set(countKey, count)
     }
-    const { list: states, key: statesKey } = this.within(this.masks.states(t), this.masks.stateBits(t), scope)
+    const { list: states, key: statesKey } = this.within(this.masks.states(t), scope)
     const levelKey = `${count.id}|${statesKey}`
     const known = this.levels.get(levelKey)
     if (known !== undefined) return known

@@ -146,8 +146,8 @@ export class Decider {
   decision(): Decision {
     if (this.cached !== undefined) return this.cached
     this.evidence.settle()
-    const all = { bits: undefined }
-    const accepted = this.evidence.acceptBits.map((b) => b.some((w) => w !== 0))
+    const all = { past: undefined }
+    const accepted = [...this.evidence.accepted]
     const levels = this.ledger.closings.chain(all, accepted.every(Boolean))
     const votes = standingVotes(this.ledger.votes, all)
     const ticks = levels.map((l) => this.view(l, votes))

@@ -14,25 +14,12 @@ import type { Body } from './envelope.js'
 import { type Record, type Vote, recordOf, standingVotes } from './ends.js'
 import { type SealedGenesis, rulesTerms } from './genesis.js'
 import { type CommitPart, type RevealPart, type StatePart, compareBytes, tickOf } from './parts.js'
-import { type Bits, type Evidence, type Judge, type Node, countBoth, hasBit } from './past.js'
+import type { Evidence, Judge, Node } from './past.js'
 import { CHAIN_START, type ChainState, type Violation, judgeChain } from './violations.js'
 
 /** A stall record and the envelope that is one (§5.7). */
 export interface RecordAt extends Record {
   readonly index: number
-}
-
-const NONE: Bits = new Uint32Array(0)
-
-export function setBit(b: Bits, i: number): Bits {
-  const need = (i >>> 5) + 1
-  let out = b
-  if (b.length < need) {
-    out = new Uint32Array(Math.max(need, b.length * 2))
-    out.set(b)
-  }
-  out[i >>> 5] = (out[i >>> 5] ?? 0) | (1 << (i & 31))
-  return out
 }
 
 /** The admissible parts of an envelope (§4.2, BD-14) and the highest tick of any of its parts. */
@@ -81,13 +68,9 @@ export class Ledger implements Ctx, Masks {
   private readonly infos: Info[] = []
   private readonly chainStates: ChainState[] = []
   private readonly playList: number[][] = []
-  private readonly playSet: (Bits | undefined)[] = []
   private readonly stateList: number[][] = []
-  private readonly stateSet: (Bits | undefined)[] = []
   private offList: number[] = []
   private readonly votesBy: Vote[][] = []
-  private stopBits: Bits = NONE
-  private recordBits: Bits = NONE
   private readonly places = new Map<string, number[]>()
 
   constructor(
@@ -109,14 +92,8 @@ export class Ledger implements Ctx, Masks {
   play(t: number): readonly number[] {
     return this.playList[t] ?? []
   }
-  playBits(t: number): Bits | undefined {
-    return this.playSet[t]
-  }
   states(t: number): readonly number[] {
     return this.stateList[t] ?? []
-  }
-  stateBits(t: number): Bits | undefined {
-    return this.stateSet[t]
   }
   offences(): readonly number[] {
     return this.offList
@@ -149,7 +126,7 @@ export class Ledger implements Ctx, Masks {
     const prev = node.prevId === undefined ? undefined : this.lookup(node.prevId)
     const before = prev === undefined ? CHAIN_START : (this.chainStates[prev.index] ?? CHAIN_START)
     const accepts = this.evidence.allAccepts(node.past)
-    const scope = { bits: node.past }
+    const scope = { past: node.past }
     const statePart = body?.parts.find((p): p is StatePart => p.type === 'state')
     const state = this.checkState(node, statePart, scope, accepts)
     // §4.2: t_e and the seq bound.
@@ -190,7 +167,7 @@ export class Ledger implements Ctx, Masks {
       game: this.game,
       lookup: (id) => this.lookup(id),
       ended: () =>
-        countBoth(node.past, this.recordBits) > 0 ||
+        this.records.some((r) => node.past.has(r.index)) ||
         this.closings.chain(scope, accepts).some((l) => l.status === 'canonical' && l.closing?.ended === true),
     })
     this.chainStates[node.index] = judged.after
@@ -205,15 +182,14 @@ export class Ledger implements Ctx, Masks {
     const i = info.index
     this.infos[i] = info
     this.byAuthor[info.author]?.push(i)
-    const mark = (list: number[][], bits: (Bits | undefined)[], t: number): void => {
+    const mark = (list: number[][], t: number): void => {
       const l = list[t] ?? []
       l.push(i)
       list[t] = l
-      bits[t] = setBit(bits[t] ?? NONE, i)
     }
     for (const t of new Set([info.commit?.tick, info.seal, info.reveal?.tick, info.close]))
-      if (t !== undefined) mark(this.playList, this.playSet, t)
-    if (info.state?.correct === true) mark(this.stateList, this.stateSet, info.state.tick)
+      if (t !== undefined) mark(this.playList, t)
+    if (info.state?.correct === true) mark(this.stateList, info.state.tick)
   }
 
   /**
@@ -222,12 +198,11 @@ export class Ledger implements Ctx, Masks {
    */
   private vote(info: Info): void {
     for (const v of this.votesBy[info.author] ?? []) {
-      if (v.index === info.index || !hasBit(info.past, v.index)) continue
+      if (v.index === info.index || !info.past.has(v.index)) continue
       if (!(info.maxTick > v.tick || info.state?.tick === v.tick)) continue
-      if (!v.withdrawers.some((w) => hasBit(info.past, w))) v.withdrawers.push(info.index)
+      if (!v.withdrawers.some((w) => info.past.has(w))) v.withdrawers.push(info.index)
     }
     if (info.stops.length === 0) return
-    this.stopBits = setBit(this.stopBits, info.index)
     for (const t of info.stops) {
       const vote: Vote = { index: info.index, author: info.author, tick: t, withdrawers: [] }
       this.votes.push(vote)
@@ -239,13 +214,11 @@ export class Ledger implements Ctx, Masks {
 
   /** §5.7: whether the envelope is a stall record; its past is replayed only where two players' votes stand. */
   private checkRecord(info: Info, scope: Scope): void {
-    if (countBoth(info.past, this.stopBits) < 2) return
     const votes = standingVotes(this.votes, scope)
     if (votes.size < 2) return
     const record = recordOf(this.closings.chain(scope, true), votes)
     if (record === undefined) return
     this.records.push({ ...record, index: info.index })
-    this.recordBits = setBit(this.recordBits, info.index)
   }
 
   /** §9: the offence items this envelope completes. */
