@@ -138,13 +138,18 @@ export class Closings {
   /**
    * The ticks of `scope` from tick 1, each decided, up to and including the first that has no
    * closing state (open or split) or whose closing state ended the game, or tick `upTo`. Empty if
-   * the scope lacks an accept (§3.2: no game without all `n`).
+   * the scope lacks an accept (§3.2: no game without all `n`). `prefix`: the first ticks' levels,
+   * already known to be the scope's (the caller vouches for it).
    */
-  chain(scope: Scope, accepts: boolean, upTo = Number.POSITIVE_INFINITY): Level[] {
+  chain(scope: Scope, accepts: boolean, upTo = Number.POSITIVE_INFINITY, prefix: readonly Level[] = []): Level[] {
     const out: Level[] = []
     if (!accepts) return out
     let parent: Level | undefined
-    for (let t = 1; t <= upTo; t++) {
+    for (const level of prefix.slice(0, Math.max(0, Math.min(prefix.length, upTo)))) {
+      out.push(level)
+      parent = level
+    }
+    for (let t = out.length + 1; t <= upTo; t++) {
       if (parent !== undefined && (parent.closing === undefined || parent.closing.ended)) break
       if (parent === undefined && this.genesisState.ended) break
       const level = this.level(t, parent, scope)

@@ -148,7 +148,7 @@ export class Decider {
     this.evidence.settle()
     const all = { past: undefined }
     const accepted = [...this.evidence.accepted]
-    const levels = this.ledger.closings.chain(all, accepted.every(Boolean))
+    const levels = this.ledger.chainOfD()
     const votes = standingVotes(this.ledger.votes, all)
     const ticks = levels.map((l) => this.view(l, votes))
     const offences = this.offences(levels)

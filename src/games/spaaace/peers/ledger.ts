@@ -15,6 +15,7 @@ import { type Record, type Vote, recordOf, standingVotes } from './ends.js'
 import { type SealedGenesis, rulesTerms } from './genesis.js'
 import { type CommitPart, type RevealPart, type StatePart, compareBytes, tickOf } from './parts.js'
 import type { Evidence, Judge, Node } from './past.js'
+import type { Past } from './tips.js'
 import { CHAIN_START, type ChainState, type Violation, judgeChain } from './violations.js'
 
 /** A stall record and the envelope that is one (§5.7). */
@@ -72,6 +73,16 @@ export class Ledger implements Ctx, Masks {
   private offList: number[] = []
   private readonly votesBy: Vote[][] = []
   private readonly places = new Map<string, number[]>()
+  /**
+   * Per tick `u`, per author: its envelope of highest seq among the tick-`u` (and earlier) entries
+   * of the masks; a past holding those of every author holds every entry of ticks `≤ u`. `linear`
+   * while every author's entries lie on one chain (else no prefix is reused).
+   */
+  private readonly reach: Int32Array[] = []
+  private linear = true
+  /** The ticks of `D`, valid below tick `dirty`. */
+  private levelsOfD: Level[] = []
+  private dirty = 1
 
   constructor(
     genesis: SealedGenesis,
@@ -99,6 +110,68 @@ export class Ledger implements Ctx, Masks {
     return this.offList
   }
 
+  /** The ticks of all of `D` (§5.6), recomputed only from the first tick whose envelopes changed. */
+  chainOfD(): Level[] {
+    if (this.dirty <= this.levelsOfD.length) {
+      const kept = this.levelsOfD.slice(0, this.dirty - 1)
+      this.levelsOfD = this.closings.chain({ past: undefined }, this.evidence.allAccepts(undefined), Infinity, kept)
+    } else if (this.dirty === 1)
+      this.levelsOfD = this.closings.chain({ past: undefined }, this.evidence.allAccepts(undefined))
+    this.dirty = Infinity
+    return this.levelsOfD
+  }
+
+  /**
+   * The ticks of `scope` up to `upTo`: where a past holds every entry of ticks `≤ u` and every
+   * offence item's envelopes, its first `u` levels are `D`'s (their keys are the same), so only the
+   * ticks after are counted over it. This keeps each envelope's replay to its last few ticks.
+   */
+  chainOver(scope: Scope, accepts: boolean, upTo = Infinity): Level[] {
+    const past = scope.past
+    if (past === undefined) return this.chainOfD().slice(0, upTo)
+    if (!accepts) return []
+    const u = this.heldThrough(past)
+    const prefix = u > 0 ? this.chainOfD().slice(0, u) : []
+    return this.closings.chain(scope, true, upTo, prefix)
+  }
+
+  /** The greatest `u` such that `past` holds every entry of the masks of ticks `≤ u` and every offence envelope. */
+  private heldThrough(past: Past): number {
+    if (!this.linear || !this.offList.every((i) => past.has(i))) return 0
+    const holds = (u: number): boolean => {
+      const r = this.reach[u]
+      if (r === undefined) return true
+      for (const i of r) if (i >= 0 && !past.has(i)) return false
+      return true
+    }
+    let lo = 0
+    let hi = this.reach.length - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (holds(mid)) lo = mid
+      else hi = mid - 1
+    }
+    return lo
+  }
+
+  /** Records a mask entry of tick `u` (BD-16: after the envelope's own closing hash was judged). */
+  private reached(u: number, info: Info): void {
+    this.dirty = Math.min(this.dirty, u)
+    while (this.reach.length <= u) this.reach.push(this.reach.at(-1)?.slice() ?? new Int32Array(this.n).fill(-1))
+    const forest = this.evidence.forest
+    for (let v = u; v < this.reach.length; v++) {
+      const r = this.reach[v]
+      if (r === undefined) break
+      const cur = r[info.author] ?? -1
+      if (cur >= 0 && forest.descends(info.index, cur)) break
+      if (cur >= 0 && !forest.descends(cur, info.index)) {
+        this.linear = false
+        break
+      }
+      r[info.author] = info.index
+    }
+  }
+
   private lookup(id: string): Node | undefined {
     return this.evidence.nodes.get(id)
   }
@@ -114,7 +187,7 @@ export class Ledger implements Ctx, Masks {
     accepts: boolean,
   ): { correct: boolean; count: Info['stateCount']; active: boolean } {
     if (part === undefined || !accepts) return { correct: false, count: undefined, active: true }
-    const level: Level | undefined = this.closings.chain(scope, true, part.tick)[part.tick - 1]
+    const level: Level | undefined = this.chainOver(scope, true, part.tick)[part.tick - 1]
     if (level === undefined) return { correct: false, count: undefined, active: true }
     const correct = level.count.hash !== undefined && compareBytes(level.count.hash, part.stateHash) === 0
     return { correct, count: correct ? level.count : undefined, active: level.count.active.includes(node.author) }
@@ -168,7 +241,7 @@ export class Ledger implements Ctx, Masks {
       lookup: (id) => this.lookup(id),
       ended: () =>
         this.records.some((r) => node.past.has(r.index)) ||
-        this.closings.chain(scope, accepts).some((l) => l.status === 'canonical' && l.closing?.ended === true),
+        this.chainOver(scope, accepts).some((l) => l.status === 'canonical' && l.closing?.ended === true),
     })
     this.chainStates[node.index] = judged.after
     const falseState =
@@ -186,7 +259,9 @@ export class Ledger implements Ctx, Masks {
       const l = list[t] ?? []
       l.push(i)
       list[t] = l
+      this.reached(t, info)
     }
+    if (info.seq === 0) this.dirty = 1
     for (const t of new Set([info.commit?.tick, info.seal, info.reveal?.tick, info.close]))
       if (t !== undefined) mark(this.playList, t)
     if (info.state?.correct === true) mark(this.stateList, info.state.tick)
@@ -216,7 +291,7 @@ export class Ledger implements Ctx, Masks {
   private checkRecord(info: Info, scope: Scope): void {
     const votes = standingVotes(this.votes, scope)
     if (votes.size < 2) return
-    const record = recordOf(this.closings.chain(scope, true), votes)
+    const record = recordOf(this.chainOver(scope, true), votes)
     if (record === undefined) return
     this.records.push({ ...record, index: info.index })
   }
@@ -252,6 +327,7 @@ export class Ledger implements Ctx, Masks {
     this.places.set(place, [...others, info.index])
     if (found.length === 0) return
     this.items.push(...found)
+    this.dirty = 1
     this.offList = [...new Set([...this.offList, ...found.flatMap((it) => it.envelopes)])].sort((a, b) => a - b)
   }
 }
