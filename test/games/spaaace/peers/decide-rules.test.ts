@@ -4,12 +4,16 @@
  * each protocol violation (i)–(vi) from the offender's own envelope.
  */
 import { describe, expect, it } from 'vitest'
-import { concatBytes, u16, u8 } from '../../../../src/core/commit/bytes.js'
+import { concatBytes, toHex, u16, u8 } from '../../../../src/core/commit/bytes.js'
+import type { Level } from '../../../../src/games/spaaace/peers/closing.js'
+import { Ledger } from '../../../../src/games/spaaace/peers/ledger.js'
+import { Evidence } from '../../../../src/games/spaaace/peers/past.js'
+import { closingHash } from '../../../../src/games/spaaace/peers/state-bytes.js'
 import { Decider, decide } from '../../../../src/games/spaaace/peers/decide.js'
 import { type SealedEnvelope, readEnvelope, withSignature } from '../../../../src/games/spaaace/peers/envelope.js'
 import type { Part } from '../../../../src/games/spaaace/peers/parts.js'
 import { signRaw } from './fixtures.js'
-import { forkPart } from './scenarios.js'
+import { forkPart, scenarios } from './scenarios.js'
 import { Game, type Player, playHonest } from './script.js'
 import { liveGenesis } from './fixtures.js'
 
@@ -212,4 +216,24 @@ describe('§4.1 own-chain consistency (second look S1, §14 vector 29)', () => {
     expect(d.notEvidence).toEqual([x2.id])
     expect(d.offences.map((o) => [o.player, o.kind])).toEqual([[1, 'fork']])
   })
+})
+
+describe('§15 Q4 the replay shortcut', () => {
+  it.each(scenarios().map((s) => [s.name, s] as const))(
+    "%s: for every envelope, the ticks over its past reusing D's first ticks are the ticks replayed from tick 1",
+    (_, s) => {
+      const evidence = new Evidence(s.game.genesis.genesis.keys, true, (node) => ledger.judge(node))
+      const ledger: Ledger = new Ledger(s.game.genesis, evidence)
+      for (const e of s.game.reads(s.files.flat())) evidence.add(e)
+      evidence.settle()
+      const summary = (levels: readonly Level[]) =>
+        levels.map((l) => [l.t, l.status, l.closing === undefined ? null : toHex(closingHash(s.game.game, l.closing))])
+      for (const node of evidence.nodes.values()) {
+        if (node.standing !== 'evidence') continue
+        const scope = { past: node.past }
+        const accepts = evidence.allAccepts(node.past)
+        expect(summary(ledger.chainOver(scope, accepts))).toEqual(summary(ledger.closings.chain(scope, accepts)))
+      }
+    },
+  )
 })
