@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { decide } from '../../../../src/games/spaaace/peers/decide.js'
 import {
   type Scenario,
+  dishonestMajority,
   equivocatedOpen,
   equivocationToSome,
   exactlyHalf,
@@ -311,6 +312,17 @@ describe('§14.21 B, §5.7 votes withdrawn', () => {
     expect(d.record).toBeUndefined()
     expect(d.ticks.map((t) => t.votes)).toEqual([[], []])
     expect(d.ticks[1]?.active).toEqual([0, 1, 2, 3, 4])
+    expect(d.end).toEqual({ kind: 'complete', tick: 2, winners: [] })
+  })
+})
+
+describe('§14.17, §12 a dishonest majority excludes a commitment', () => {
+  const d = decided(dishonestMajority())
+  it('p1 missing in both ticks and removed by absence (S-81); no offence of anyone', () => {
+    expect(d.ticks.map((t) => t.committed[0])).toEqual([false, false])
+    expect(d.ticks.map((t) => t.submissions?.[0]?.kind)).toEqual(['missing', 'missing'])
+    expect(d.ticks[1]?.outcome?.state.players[0]?.status).toBe('removed')
+    expect(d.offences).toEqual([])
     expect(d.end).toEqual({ kind: 'complete', tick: 2, winners: [] })
   })
 })

@@ -655,6 +655,37 @@ export function voteWithdrawn(): Scenario {
   }
 }
 
+/**
+ * §14 vector 17, dishonest-majority-3-of-5 (§12, not a defect): p3, p4 and p5 seal without p1's
+ * commitment in each of `absentTicks` = 2 ticks (p1 sends it to p2 alone before the seals, its
+ * forwarding delayed past them): yes = 2, no = 3, out; p1 `missing` twice and removed (S-81), no
+ * offence of anyone.
+ */
+export function dishonestMajority(): Scenario {
+  const game = new Game(5, { terms: { ...liveGenesis(5).terms, maxTicks: 2, absentTicks: 2 } }, 'dishonest-majority')
+  game.accept()
+  const p1 = game.player(0)
+  for (const t of [1, 2]) {
+    for (const i of [1, 2, 3, 4]) {
+      const p = game.player(i)
+      one(game, p.sign([...(t > 1 ? [p.statePart(t - 1)] : []), p.commitPart(t, '-')]))
+    }
+    const c1 = p1.sign([...(t > 1 ? [p1.statePart(t - 1)] : []), p1.commitPart(t, 'buy 1')])
+    game.deliver(c1, [1])
+    together(game, all(game), () => [seal(t)])
+    together(game, all(game), (p) => [p.revealPart(t)])
+    together(game, all(game), () => [close(t)])
+  }
+  closeStates(game, 2, [1, 2, 3, 4])
+  return {
+    name: 'dishonest-majority',
+    about:
+      "§14.17, §12, S-81: a majority of three seals without p1's commitment in two ticks: out each time, p1 missing twice and removed by absence; no offence",
+    game,
+    files: [game.signed],
+  }
+}
+
 export function scenarios(): Scenario[] {
   return [
     honest5(),
@@ -679,5 +710,6 @@ export function scenarios(): Scenario[] {
     recordThenSettle(),
     equivocatedOpen(),
     voteWithdrawn(),
+    dishonestMajority(),
   ]
 }
