@@ -59,18 +59,28 @@ export class Closings {
     private readonly genesisState: GameState,
   ) {}
 
+  /**
+   * The envelopes of `list` (indices ascending, only ever appended to) in the scope, and a key
+   * naming exactly that set: `*k` when the scope holds all `k` of them (the common case for every
+   * tick but the last few of a past), else the indices.
+   */
+  private within(list: readonly number[], scope: Scope): { list: readonly number[]; key: string } {
+    const inside = scope.past === undefined ? list : list.filter((i) => inScope(scope, i))
+    return inside.length === list.length ? { list, key: `*${list.length}` } : { list: inside, key: inside.join(',') }
+  }
+
   private level(t: number, parent: Level | undefined, scope: Scope): Level {
     const before = parent?.closing ?? this.genesisState
-    const play = this.masks.play(t).filter((i) => inScope(scope, i))
+    const { list: play, key: playKey } = this.within(this.masks.play(t), scope)
     const off = this.masks.offences().filter((i) => inScope(scope, i))
-    const countKey = `${t}|${parent?.id ?? 0}|${play.join(',')}|${off.join(',')}`
+    const countKey = `${t}|${parent?.id ?? 0}|${playKey}|${off.join(',')}`
     let count = this.counts.get(countKey)
     if (count === undefined) {
       count = countTick(this.ctx, t, before, parent?.inThrough ?? NO_ITEMS, play, scope)
       this.counts.set(countKey, count)
     }
-    const states = this.masks.states(t).filter((i) => inScope(scope, i))
-    const levelKey = `${count.id}|${states.join(',')}`
+    const { list: states, key: statesKey } = this.within(this.masks.states(t), scope)
+    const levelKey = `${count.id}|${statesKey}`
     const known = this.levels.get(levelKey)
     if (known !== undefined) return known
     const made = this.decideLevel(t, parent, before, count, states)
@@ -128,13 +138,18 @@ export class Closings {
   /**
    * The ticks of `scope` from tick 1, each decided, up to and including the first that has no
    * closing state (open or split) or whose closing state ended the game, or tick `upTo`. Empty if
-   * the scope lacks an accept (§3.2: no game without all `n`).
+   * the scope lacks an accept (§3.2: no game without all `n`). `prefix`: the first ticks' levels,
+   * already known to be the scope's (the caller vouches for it).
    */
-  chain(scope: Scope, accepts: boolean, upTo = Number.POSITIVE_INFINITY): Level[] {
+  chain(scope: Scope, accepts: boolean, upTo = Number.POSITIVE_INFINITY, prefix: readonly Level[] = []): Level[] {
     const out: Level[] = []
     if (!accepts) return out
     let parent: Level | undefined
-    for (let t = 1; t <= upTo; t++) {
+    for (const level of prefix.slice(0, Math.max(0, Math.min(prefix.length, upTo)))) {
+      out.push(level)
+      parent = level
+    }
+    for (let t = out.length + 1; t <= upTo; t++) {
       if (parent !== undefined && (parent.closing === undefined || parent.closing.ended)) break
       if (parent === undefined && this.genesisState.ended) break
       const level = this.level(t, parent, scope)

@@ -8,7 +8,7 @@
 import type { GameState, Submission } from '../rules/types.js'
 import { type TickOutcome, playTick } from '../rules/tick.js'
 import { type CommitPart, type RevealPart, opens, ordersOf } from './parts.js'
-import { type Bits, hasBit } from './past.js'
+import type { Past } from './tips.js'
 import { closingHash } from './state-bytes.js'
 
 /** What the count needs of one envelope of `D` (its admissible parts, §4.2, BD-14). */
@@ -17,7 +17,7 @@ export interface Info {
   readonly id: string
   readonly author: number
   readonly seq: number
-  readonly past: Bits
+  readonly past: Past
   readonly commit: CommitPart | undefined
   readonly seal: number | undefined
   readonly reveal: RevealPart | undefined
@@ -41,13 +41,13 @@ export interface OffenceItem {
   readonly envelopes: readonly number[]
 }
 
-/** The evidence set a count runs over: `bits` (a past), or all of `D`. */
+/** The evidence set a count runs over: one envelope's past, or (undefined) all of `D`. */
 export interface Scope {
-  readonly bits: Bits | undefined
+  readonly past: Past | undefined
 }
 
 export function inScope(s: Scope, i: number): boolean {
-  return s.bits === undefined || hasBit(s.bits, i)
+  return s.past === undefined || s.past.has(i)
 }
 
 /** What every count of one game shares. */
@@ -139,7 +139,7 @@ export function countTick(
       const mine = cut[p] ?? []
       const holds = mine.some((c) => {
         const past = ctx.info(c).past
-        return envelopes.every((x) => hasBit(past, x))
+        return envelopes.every((x) => past.has(x))
       })
       if (holds) yes++
       else if (mine.length > 0) no++

@@ -4,6 +4,8 @@
  *
  * - evidence (§4.1, §4.2, §8; `past.ts`): authentication per author, `past(e)`, own-chain
  *   consistency and the seq bound (not evidence), gaps (reported, not used);
+ * - what each envelope brings as it enters (`ledger.ts`): its admissible parts, whether its
+ *   closing hash is correct, its votes, whether it is a stall record, its offence items;
  * - offences (§9; `violations.ts`): forks, violations (i)–(vi), false closing hashes, each from the
  *   offender's own envelopes;
  * - the count of each tick (§5.1–§5.4; `count.ts`) and its canonical closing state (§5.6;
@@ -14,19 +16,16 @@
  * `Decider` grows with the envelopes a node receives and answers as often as asked; `decide` is one
  * `Decider` fed a whole set. The answer does not depend on the order envelopes are given in.
  */
-import { toBase64url } from '../../../core/commit/bytes.js'
-import { genesis as genesisState } from '../rules/state.js'
 import type { TickOutcome } from '../rules/tick.js'
 import type { Submission } from '../rules/types.js'
-import { type Level, Closings } from './closing.js'
-import { type Ctx, type Info, type OffenceItem } from './count.js'
-import { withinSeqBound } from './domain.js'
+import type { Level } from './closing.js'
+import type { OffenceItem } from './count.js'
 import type { ReadEnvelope } from './envelope.js'
-import { type Record, recordOf, standingVotes, votersFor } from './ends.js'
-import { type SealedGenesis, rulesTerms } from './genesis.js'
-import { type CommitPart, type RevealPart, compareBytes, tickOf } from './parts.js'
-import { type Bits, Evidence, type Node, countBoth, hasBit } from './past.js'
-import { CHAIN_START, type ChainState, judgeChain } from './violations.js'
+import { standingVotes, votersFor } from './ends.js'
+import type { SealedGenesis } from './genesis.js'
+import { type RecordAt, Ledger } from './ledger.js'
+import { compareBytes, tickOf } from './parts.js'
+import { Evidence, type Node } from './past.js'
 
 export interface DecideOptions {
   /** The caller already checked every signature (a node checks on receipt, §8). */
@@ -54,10 +53,11 @@ export interface TickView {
   /** Players of `A_t` with a `seal(t)` / `close(t)` in `D`. */
   readonly seals: readonly number[]
   readonly closes: readonly number[]
-  /** Per roster index: a commitment in at the seal cut (§5.3). */
+  /** Per roster index: a commitment in at the seal cut of `D` (§5.3). */
   readonly committed: readonly boolean[]
   /** `M_t` seals and every commitment item (but those §5.4's exception skips) in or out at the seal cut (§6.3). */
   readonly sealSettled: boolean
+  /** Per roster index: committed, and a reveal in at the close cut of `D` (§5.3). */
   readonly revealed: readonly boolean[]
   /** Settled in `D` (§5.4). */
   readonly settled: boolean
@@ -65,6 +65,17 @@ export interface TickView {
   readonly submissions?: readonly Submission[]
   readonly outcome?: TickOutcome
   readonly stateHash?: Uint8Array
+  /**
+   * `S_t(D)` itself, when tick `t` is settled in `D`: what a node holding exactly `D` signs as
+   * `state(t)` (§6.5; a correct hash is over the signer's own past, §5.6). It differs from
+   * `stateHash` only where a rule-1 state was signed over pasts that `D` contradicts (two cuts of one
+   * player, §7.1).
+   */
+  readonly own?: {
+    readonly submissions: readonly Submission[]
+    readonly outcome: TickOutcome
+    readonly stateHash: Uint8Array
+  }
   readonly canonical?: { readonly hash: Uint8Array; readonly signers: readonly number[] }
   readonly status: 'canonical' | 'provisional' | 'split' | 'open'
   /** Players of `A_t` with a standing vote counting for `t` (a vote of a tick `≤ t + 1`, §5.7). */
@@ -101,30 +112,12 @@ export interface Decision {
   readonly record?: { readonly envelope: string; readonly tick: number }
 }
 
-interface RecordAt extends Record {
-  readonly index: number
-}
-
 /** The decision over a growing set of envelopes of one game. */
 export class Decider {
   private readonly n: number
   private readonly game: Uint8Array
   private readonly evidence: Evidence
-  private readonly infos: Info[] = []
-  private readonly chains: ChainState[] = []
-  private readonly play: number[][] = []
-  private readonly stateMask: number[][] = []
-  private offMask: number[] = []
-  private readonly stopList: number[] = []
-  private stopBits: Bits = new Uint32Array(0)
-  private readonly byAuthor: number[][]
-  private readonly items: OffenceItem[] = []
-  private readonly places = new Map<string, number[]>()
-  private readonly records: RecordAt[] = []
-  private recordBits: Bits = new Uint32Array(0)
-  private readonly seeds = new Set<number>()
-  private readonly closings: Closings
-  private readonly ctx: Ctx
+  private readonly ledger: Ledger
   private cached: Decision | undefined
 
   constructor(
@@ -133,28 +126,11 @@ export class Decider {
   ) {
     this.n = genesis.genesis.keys.length
     this.game = genesis.game
-    this.byAuthor = Array.from({ length: this.n }, () => [])
-    this.evidence = new Evidence(genesis.genesis.keys, options.authenticated === true, (node) => this.judge(node))
-    const infos = this.infos
-    this.ctx = {
-      n: this.n,
-      game: this.game,
-      items: this.items,
-      info(i: number): Info {
-        const e = infos[i]
-        if (e === undefined) throw new Error(`no envelope ${i} in D`)
-        return e
-      },
-    }
-    this.closings = new Closings(
-      this.ctx,
-      {
-        play: (t) => this.play[t] ?? [],
-        states: (t) => this.stateMask[t] ?? [],
-        offences: () => this.offMask,
-      },
-      genesisState(this.n, rulesTerms(genesis.genesis)),
+    // The ledger judges each envelope as the evidence takes it in (only ever during `settle`).
+    this.evidence = new Evidence(genesis.genesis.keys, options.authenticated === true, (node) =>
+      this.ledger.judge(node),
     )
+    this.ledger = new Ledger(genesis, this.evidence)
   }
 
   /** Adds an envelope of this game (a `readEnvelope` result read with its `n` and `G`). */
@@ -164,174 +140,16 @@ export class Decider {
     this.cached = undefined
   }
 
-  // ——— evidence, envelope by envelope ———
-
-  private judge(node: Node): { evidence: true } | { evidence: false; why: string } {
-    const body = node.read.body.ok ? node.read.body.value : undefined
-    const prev = node.prevId === undefined ? undefined : this.evidence.nodes.get(node.prevId)
-    const before = prev === undefined ? CHAIN_START : (this.chains[prev.index] ?? CHAIN_START)
-    const accepts = this.evidence.allAccepts(node.past)
-    const scope = { bits: node.past }
-    // §5.6: whether its state part is correct, over its past (its own other parts play no part:
-    // any of a tick ≤ t breaks chain order, BD-16).
-    const statePart = body?.parts.find((p) => p.type === 'state')
-    let correct = false
-    let stateCount: Info['stateCount']
-    let activeThen = true
-    if (statePart !== undefined && accepts) {
-      const levels = this.closings.chain(scope, true, statePart.tick)
-      const level = levels[statePart.tick - 1]
-      if (level !== undefined) {
-        activeThen = level.count.active.includes(node.author)
-        if (level.count.hash !== undefined && compareBytes(level.count.hash, statePart.stateHash) === 0) {
-          correct = true
-          stateCount = level.count
-        }
-      }
-    }
-    // §4.2: t_e and the seq bound.
-    const u = Math.max(before.u, correct && statePart !== undefined ? statePart.tick : 0)
-    const te = accepts ? 1 + u : 0
-    if (!withinSeqBound(node.seq, te))
-      return { evidence: false, why: `§4.2: seq ${node.seq} is beyond the bound 2 + 12·t_e (t_e = ${te})` }
-    const index = node.index
-    const admissible = (t: number): boolean => t <= te
-    let commit: CommitPart | undefined
-    let reveal: RevealPart | undefined
-    let seal: number | undefined
-    let close: number | undefined
-    const stops: number[] = []
-    let maxTick = -1
-    for (const p of body?.parts ?? []) {
-      const t = tickOf(p)
-      if (t !== undefined) maxTick = Math.max(maxTick, t)
-      if (t === undefined || !admissible(t)) continue
-      if (p.type === 'commit') commit = p
-      if (p.type === 'reveal') reveal = p
-      if (p.type === 'seal') seal = p.tick
-      if (p.type === 'close') close = p.tick
-      if (p.type === 'stop') stops.push(p.tick)
-      if (p.type === 'seed') this.seeds.add(node.author)
-    }
-    if (body?.parts.some((p) => p.type === 'seed') === true) this.seeds.add(node.author)
-    const info: Info = {
-      index,
-      id: node.id,
-      author: node.author,
-      seq: node.seq,
-      past: node.past,
-      commit,
-      seal,
-      reveal,
-      close,
-      state: statePart === undefined ? undefined : { tick: statePart.tick, hash: statePart.stateHash, correct },
-      stateCount,
-      stops,
-      maxTick,
-    }
-    this.infos[index] = info
-    this.byAuthor[node.author]?.push(index)
-    const mark = (list: number[][], t: number): void => {
-      const l = list[t] ?? []
-      l.push(index)
-      list[t] = l
-    }
-    for (const t of new Set([commit?.tick, seal, reveal?.tick, close])) if (t !== undefined) mark(this.play, t)
-    if (correct && statePart !== undefined) mark(this.stateMask, statePart.tick)
-    if (stops.length > 0) {
-      this.stopList.push(index)
-      this.stopBits = setBit(this.stopBits, index)
-    }
-    // §5.7: whether this envelope is a stall record (only where its past holds two votes).
-    let record: Record | undefined
-    if (countBoth(node.past, this.stopBits) >= 2 && accepts) {
-      record = recordOf(this.closings.chain(scope, true), standingVotes(this.voteSource(), scope))
-      if (record !== undefined) {
-        this.records.push({ ...record, index })
-        this.recordBits = setBit(this.recordBits, index)
-      }
-    }
-    // §9: violations, against its own chain.
-    const judged = judgeChain({
-      node,
-      body,
-      before,
-      te,
-      u,
-      game: this.game,
-      lookup: (id) => this.evidence.nodes.get(id),
-      ended: () =>
-        countBoth(node.past, this.recordBits) > 0 ||
-        this.closings.chain(scope, accepts).some((l) => l.status === 'canonical' && l.closing?.ended === true),
-    })
-    this.chains[index] = judged.after
-    const found: OffenceItem[] = []
-    if (judged.violation !== undefined)
-      found.push({
-        key: `v:${node.id}`,
-        player: node.author,
-        kind: 'violation',
-        rule: judged.violation.rule,
-        message: judged.violation.message,
-        envelopes: [index],
-      })
-    if (statePart !== undefined && admissible(statePart.tick) && !correct && activeThen)
-      found.push({
-        key: `f:${node.id}`,
-        player: node.author,
-        kind: 'false-state',
-        rule: '§5.6',
-        message: `state(${statePart.tick}) is not the closing state its past gives`,
-        envelopes: [index],
-      })
-    // §4.1: a divergence, two envelopes of one author at one seq with one prev.
-    const place = `${node.author}:${node.seq}:${node.prevId ?? ''}`
-    const others = this.places.get(place) ?? []
-    for (const j of others) {
-      const other = this.infos[j]
-      if (other === undefined) continue
-      const pair = [other, info].sort((a, b) => (a.id < b.id ? -1 : 1))
-      found.push({
-        key: `k:${pair.map((x) => x.id).join(':')}`,
-        player: node.author,
-        kind: 'fork',
-        rule: '§9 fork',
-        message: `two envelopes at seq ${node.seq} with one prev`,
-        envelopes: pair.map((x) => x.index),
-      })
-    }
-    this.places.set(place, [...others, index])
-    if (found.length > 0) {
-      this.items.push(...found)
-      const off = new Set(this.offMask)
-      for (const it of found) for (const x of it.envelopes) off.add(x)
-      this.offMask = [...off].sort((a, b) => a - b)
-    }
-    return { evidence: true }
-  }
-
-  private voteSource() {
-    return {
-      info: (i: number) => this.ctx.info(i),
-      stops: this.stopList,
-      byAuthor: this.byAuthor,
-      withdraws: (j: number, t: number) => {
-        const e = this.ctx.info(j)
-        return e.maxTick > t || e.state?.tick === t
-      },
-    }
-  }
-
   // ——— the decision over D ———
 
   /** The decision over every envelope added so far. */
   decision(): Decision {
     if (this.cached !== undefined) return this.cached
     this.evidence.settle()
-    const all = { bits: undefined }
-    const accepted = this.evidence.acceptBits.map((b) => b.some((w) => w !== 0))
-    const levels = this.closings.chain(all, accepted.every(Boolean))
-    const votes = standingVotes(this.voteSource(), all)
+    const all = { past: undefined }
+    const accepted = [...this.evidence.accepted]
+    const levels = this.ledger.chainOfD()
+    const votes = standingVotes(this.ledger.votes, all)
     const ticks = levels.map((l) => this.view(l, votes))
     const offences = this.offences(levels)
     const record = this.leastRecord()
@@ -351,8 +169,8 @@ export class Decider {
       gaps: ids((x) => x.standing === 'gap'),
       notEvidence: ids((x) => x.standing === 'not-evidence'),
       unauthenticated: ids((x) => x.standing === 'unauthenticated'),
-      ...(ended ? { seedMissing: [...Array(this.n).keys()].filter((p) => !this.seeds.has(p)) } : {}),
-      ...(record === undefined ? {} : { record: { envelope: this.ctx.info(record.index).id, tick: record.t } }),
+      ...(ended ? { seedMissing: [...Array(this.n).keys()].filter((p) => !this.ledger.seeds.has(p)) } : {}),
+      ...(record === undefined ? {} : { record: { envelope: this.ledger.info(record.index).id, tick: record.t } }),
     }
     this.cached = decision
     return decision
@@ -375,6 +193,9 @@ export class Decider {
       ...(chosen !== undefined && outcome !== undefined
         ? { submissions: chosen.submissions, outcome, ...(chosen.hash === undefined ? {} : { stateHash: chosen.hash }) }
         : {}),
+      ...(c.outcome === undefined || c.hash === undefined
+        ? {}
+        : { own: { submissions: c.submissions, outcome: c.outcome, stateHash: c.hash } }),
       ...(l.canonical === undefined ? {} : { canonical: { hash: l.canonical.hash, signers: l.canonical.signers } }),
       status: l.status,
       votes: votersFor(l, votes),
@@ -395,29 +216,55 @@ export class Decider {
           rule: '§5.3 rule 1',
           message: `two ${p.cut === 'seal' ? 'commitments in at the seal cut' : 'reveals in at the close cut'}`,
           counted: l.t,
-          envelopes: p.envelopes.map((i) => this.ctx.info(i).id),
+          envelopes: p.envelopes.map((i) => this.ledger.info(i).id),
         })
     }
-    const reports = this.items.map((it): OffenceReport => ({
-      player: it.player,
-      kind: it.kind,
-      rule: it.rule,
-      message: it.message,
-      ...(counted.has(it.key) ? { counted: counted.get(it.key) } : {}),
-      envelopes: it.envelopes.map((i) => this.ctx.info(i).id),
-    }))
-    return [...reports, ...pairs].sort(
+    // §5.1, §9: a part of a tick in which its author is not active is ignored, never an offence
+    // (BD-17): a violation or false hash never counted, all of whose parts are of ticks after its
+    // author's removal, is not reported.
+    const removedAt = (p: number): number | undefined =>
+      levels.find((l) => l.closing?.players[p]?.status === 'removed')?.t
+    const ignored = (it: OffenceItem): boolean => {
+      if (it.kind === 'fork' || counted.has(it.key)) return false
+      const r = removedAt(it.player)
+      const body = this.evidence.nodes.get(this.ledger.info(it.envelopes[0] ?? 0).id)?.read.body
+      if (r === undefined || body?.ok !== true) return false
+      const ticks = body.value.parts.map((x) => tickOf(x)).filter((t) => t !== undefined)
+      return ticks.length > 0 && ticks.every((t) => t > r)
+    }
+    const proven = new Set(this.ledger.items.map((it) => [...it.envelopes].sort((a, b) => a - b).join()))
+    const pairsLeft = pairs.filter(
+      (p) =>
+        !proven.has(
+          [...p.envelopes]
+            .map((id) => this.evidence.nodes.get(id)?.index ?? -1)
+            .sort((a, b) => a - b)
+            .join(),
+        ),
+    )
+    const reports = this.ledger.items
+      .filter((it) => !ignored(it))
+      .map((it): OffenceReport => ({
+        player: it.player,
+        kind: it.kind,
+        rule: it.rule,
+        message: it.message,
+        ...(counted.has(it.key) ? { counted: counted.get(it.key) } : {}),
+        envelopes: it.envelopes.map((i) => this.ledger.info(i).id),
+      }))
+    const text = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0)
+    return [...reports, ...pairsLeft].sort(
       (a, b) =>
         a.player - b.player ||
         (a.counted ?? Infinity) - (b.counted ?? Infinity) ||
-        a.rule.localeCompare(b.rule) ||
-        a.envelopes.join().localeCompare(b.envelopes.join()),
+        text(a.rule, b.rule) ||
+        text(a.envelopes.join(), b.envelopes.join()),
     )
   }
 
   private leastRecord(): RecordAt | undefined {
     let best: RecordAt | undefined
-    for (const r of this.records) {
+    for (const r of this.ledger.records) {
       const better = best === undefined || r.t < best.t || (r.t === best.t && this.least(r.index, best.index) < 0)
       if (better) best = r
     }
@@ -425,8 +272,8 @@ export class Decider {
   }
 
   private least(a: number, b: number): number {
-    const x = this.ctx.info(a)
-    const y = this.ctx.info(b)
+    const x = this.ledger.info(a)
+    const y = this.ledger.info(b)
     return x.author - y.author || x.seq - y.seq || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)
   }
 
@@ -446,12 +293,15 @@ export class Decider {
     const last = levels.findLast((l) => l.closing !== undefined)
     const T = levels.find((l) => l.closing?.ended === true)
     if (record !== undefined && (T === undefined || record.t <= T.t)) {
+      // BD-18: the players lacking a cut at the first cut of tick s that is not settled in D
+      // (the seal cut, else the close cut); players lacking either cut if D does not reach tick s.
       const dLevel = levels[record.t - 1]
-      const lacking = record.active.filter((p) => {
-        const mine = this.byAuthor[p] ?? []
-        const has = (k: 'seal' | 'close'): boolean => mine.some((i) => this.ctx.info(i)[k] === record.t)
-        return !has('seal') || !has('close')
-      })
+      const mine = (p: number, k: 'seal' | 'close'): boolean =>
+        (this.ledger.byAuthor[p] ?? []).some((i) => this.ledger.info(i)[k] === record.t)
+      const blocking: ('seal' | 'close')[] =
+        dLevel === undefined ? ['seal', 'close'] : !dLevel.count.sealSettled ? ['seal'] : ['close']
+      const lacking =
+        dLevel?.count.settled === true ? [] : record.active.filter((p) => blocking.some((k) => !mine(p, k)))
       return { kind: 'stalled', tick: record.t, split: record.split || dLevel?.status === 'split', lacking }
     }
     if (T !== undefined && T.closing !== undefined) {
@@ -474,30 +324,9 @@ export class Decider {
   }
 }
 
-function setBit(b: Bits, i: number): Bits {
-  const need = (i >>> 5) + 1
-  const out =
-    b.length >= need
-      ? b
-      : (() => {
-          const g = new Uint32Array(Math.max(need, b.length * 2))
-          g.set(b)
-          return g
-        })()
-  out[i >>> 5] = (out[i >>> 5] ?? 0) | (1 << (i & 31))
-  return out
-}
-
 /** §13: the decision over a set of envelopes of one game (any order; duplicates are one envelope). */
 export function decide(genesis: SealedGenesis, envelopes: Iterable<ReadEnvelope>, options?: DecideOptions): Decision {
   const d = new Decider(genesis, options)
   for (const e of envelopes) d.add(e)
   return d.decision()
 }
-
-/** The id of an envelope hash (base64url), as the decision reports it. */
-export function envelopeId(hash: Uint8Array): string {
-  return toBase64url(hash)
-}
-
-export { hasBit }

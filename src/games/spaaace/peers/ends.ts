@@ -7,37 +7,30 @@
  * for `t = 1`), tick `t` has none by §5.6 rule 1, and at least `M_t` players of `A_t` have a standing
  * vote of a tick `≤ t + 1`. Whether an envelope is one depends on it alone, so the end is monotone.
  */
-import type { Info, Scope } from './count.js'
+import type { Scope } from './count.js'
 import { inScope } from './count.js'
 import type { Level } from './closing.js'
-import { hasBit } from './past.js'
 
-/** What the vote count needs of the evidence. */
-export interface VoteSource {
-  info(i: number): Info
-  /** Envelopes with an admissible `stop` part, ascending. */
-  readonly stops: readonly number[]
-  /** Per author, its envelopes in `D`, ascending. */
-  readonly byAuthor: readonly (readonly number[])[]
-  /** The highest tick of any part of an envelope and its `state` tick (what withdraws a vote). */
-  withdraws(i: number, t: number): boolean
+/**
+ * One vote: an admissible `stop(tick)` in envelope `index` of `author`, and the first envelopes of
+ * its chain that withdraw it (each the first on its branch: any later one has it in its past, so
+ * a set closed under `past` holds a withdrawing envelope iff it holds one of these).
+ */
+export interface Vote {
+  readonly index: number
+  readonly author: number
+  readonly tick: number
+  readonly withdrawers: number[]
 }
 
 /** §5.7: each player's standing votes in `scope` (the ticks voted). */
-export function standingVotes(src: VoteSource, scope: Scope): Map<number, number[]> {
+export function standingVotes(votes: readonly Vote[], scope: Scope): Map<number, number[]> {
   const out = new Map<number, number[]>()
-  for (const v of src.stops) {
-    if (!inScope(scope, v)) continue
-    const e = src.info(v)
-    const later = (src.byAuthor[e.author] ?? []).filter(
-      (j) => j !== v && inScope(scope, j) && src.info(j).seq > e.seq && hasBit(src.info(j).past, v),
-    )
-    for (const t of e.stops) {
-      if (later.some((j) => src.withdraws(j, t))) continue
-      const list = out.get(e.author) ?? []
-      list.push(t)
-      out.set(e.author, list)
-    }
+  for (const v of votes) {
+    if (!inScope(scope, v.index) || v.withdrawers.some((w) => inScope(scope, w))) continue
+    const list = out.get(v.author) ?? []
+    list.push(v.tick)
+    out.set(v.author, list)
   }
   return out
 }

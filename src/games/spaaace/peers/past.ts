@@ -6,7 +6,8 @@
  * authenticates its `prev` chain, so only the tips of each chain are verified). An authenticated
  * envelope is taken into `D` once everything it names (its `prev`, its heads, the two envelopes of
  * each `fork` part) is evidence: it then gets an index, in an order where every envelope comes after
- * its past, and its past as a bit set over indices. Until then it is a **gap** (reported, not used);
+ * its past, and its past (`tips.ts`: per author, its maximal envelopes there). Until then it is a
+ * **gap** (reported, not used);
  * an envelope naming one that is not evidence stays a gap for good (what it names is "as if never
  * received", §4.1). Own-chain consistency and a `prev` that is not the author's envelope `seq − 1`
  * make an envelope **not evidence**; the seq bound (§4.2) is the caller's to judge (`judge`), as it
@@ -15,41 +16,7 @@
 import type { ReadEnvelope } from './envelope.js'
 import { signatureValid } from './envelope.js'
 import { toBase64url } from '../../../core/commit/bytes.js'
-
-/** A growable bit set over envelope indices. */
-export type Bits = Uint32Array<ArrayBuffer>
-
-export function hasBit(b: Bits, i: number): boolean {
-  const w = b[i >>> 5]
-  return w !== undefined && (w & (1 << (i & 31))) !== 0
-}
-
-function withBit(b: Bits, i: number): Bits {
-  const need = (i >>> 5) + 1
-  const out = b.length >= need ? b : grow(b, need)
-  out[i >>> 5] = (out[i >>> 5] ?? 0) | (1 << (i & 31))
-  return out
-}
-
-function grow(b: Bits, words: number): Bits {
-  const out = new Uint32Array(words)
-  out.set(b)
-  return out
-}
-
-function popcount32(x: number): number {
-  x = x - ((x >>> 1) & 0x55555555)
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333)
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24
-}
-
-/** The number of indices in both sets. */
-export function countBoth(a: Bits, b: Bits): number {
-  let c = 0
-  const m = Math.min(a.length, b.length)
-  for (let k = 0; k < m; k++) c += popcount32((a[k] ?? 0) & (b[k] ?? 0))
-  return c
-}
+import { Forest, Past, pastOf } from './tips.js'
 
 /** Whether an envelope is evidence, and if not, why (§4.1, §4.2, §13). */
 export type Standing =
@@ -70,14 +37,16 @@ export interface Node {
   readonly links: readonly string[]
   /** Other signatures over the same `U` (two byte strings with one hash are one envelope, §4.1). */
   readonly copies: ReadEnvelope[]
+  /** How many of `copies` have had their signature checked (each is checked once). */
+  checked: number
   authenticated: boolean
   standing: Standing
   /** Why it is not evidence (`not-evidence` only). */
   why?: string
   /** Its place in `D`'s order (every envelope after its past); -1 until its past is complete. */
   index: number
-  /** `past(e)` as indices, `e` included (§4.1). */
-  past: Bits
+  /** `past(e)`, `e` included (§4.1). */
+  past: Past
   /** Links not yet evidence. */
   readonly missing: Set<string>
 }
@@ -85,7 +54,7 @@ export interface Node {
 /** What the caller decides of an envelope whose past is complete and own-chain consistent. */
 export type Judge = (node: Node) => { readonly evidence: true } | { readonly evidence: false; readonly why: string }
 
-const EMPTY: Bits = new Uint32Array(0)
+const NO_PAST = new Past(new Forest(), [], new Int32Array(0), undefined)
 
 /**
  * §4.1, §8: the evidence set, grown one envelope at a time. `settle()` authenticates what arrived
@@ -96,9 +65,11 @@ export class Evidence {
   readonly nodes = new Map<string, Node>()
   /** Complete envelopes (evidence or not) by index. */
   readonly byIndex: Node[] = []
-  /** Per author: its envelopes in `D` (bits), and those at `seq = 0` (its accepts). */
-  readonly authorBits: Bits[]
-  readonly acceptBits: Bits[]
+  /** The envelopes by `prev`, and each one's author, by index. */
+  readonly forest = new Forest()
+  private readonly authors: number[] = []
+  /** Per author: whether an accept of it is in `D`. */
+  readonly accepted: boolean[]
   private readonly vouched = new Set<string>()
   private readonly unauthenticated = new Set<Node>()
   private readonly waiters = new Map<string, Node[]>()
@@ -108,8 +79,7 @@ export class Evidence {
     private readonly trusted: boolean,
     private readonly judge: Judge,
   ) {
-    this.authorBits = keys.map(() => EMPTY)
-    this.acceptBits = keys.map(() => EMPTY)
+    this.accepted = keys.map(() => false)
   }
 
   /** Adds an envelope (a second byte string of a known envelope is kept as a copy). */
@@ -136,10 +106,11 @@ export class Evidence {
       prevId,
       links: [...new Set(links)],
       copies: [read],
+      checked: 0,
       authenticated: false,
       standing: 'unauthenticated',
       index: -1,
-      past: EMPTY,
+      past: NO_PAST,
       missing: new Set(),
     }
     this.nodes.set(node.id, node)
@@ -151,18 +122,20 @@ export class Evidence {
     const fresh = [...this.unauthenticated].sort((a, b) => b.seq - a.seq)
     for (const node of fresh) {
       if (node.authenticated) continue
-      const ok =
-        this.trusted ||
-        this.vouched.has(node.id) ||
-        node.copies.some((c) => {
-          const key = this.keys[node.author]
-          return key !== undefined && signatureValid(c, key)
-        })
+      const ok = this.trusted || this.vouched.has(node.id) || this.signed(node)
       if (ok) this.authenticate(node)
     }
     const ready: Node[] = []
     for (const node of fresh) if (node.authenticated) this.enter(node, ready)
     this.drain(ready)
+  }
+
+  /** Whether a copy not checked before carries its author's valid signature (SPEC §5.2). */
+  private signed(node: Node): boolean {
+    const key = this.keys[node.author]
+    const fresh = node.copies.slice(node.checked)
+    node.checked = node.copies.length
+    return key !== undefined && fresh.some((c) => signatureValid(c, key))
   }
 
   /** SPEC §5.4: a valid signature authenticates the envelope and, by `prev`, its chain. */
@@ -235,22 +208,19 @@ export class Evidence {
     const index = this.byIndex.length
     node.index = index
     this.byIndex.push(node)
-    let past: Bits = new Uint32Array((index >>> 5) + 1)
-    for (const id of node.links) {
-      const t = this.nodes.get(id)
-      if (t === undefined) continue
-      const p = t.past
-      for (let k = 0; k < p.length; k++) past[k] = (past[k] ?? 0) | (p[k] ?? 0)
-    }
-    // Own-chain consistency (§4.1): the author's envelopes in the past are exactly its prev chain.
-    const own = countBoth(past, this.authorBits[node.author] ?? EMPTY)
-    past = withBit(past, index)
-    node.past = past
+    this.authors[index] = node.author
     const prev = node.prevId === undefined ? undefined : this.nodes.get(node.prevId)
+    const own = prev !== undefined && prev.author === node.author && prev.seq === node.seq - 1
+    const accept = node.seq === 0 && node.read.body.ok
+    this.forest.add(index, node.seq, own ? prev.index : undefined, accept)
+    const pasts = node.links.flatMap((id) => this.nodes.get(id)?.past ?? [])
+    const made = pastOf(this.forest, this.authors, this.keys.length, index, node.author, pasts)
+    node.past = made.past
     let verdict: ReturnType<Judge>
-    if (prev !== undefined && (prev.author !== node.author || prev.seq !== node.seq - 1))
+    if (prev !== undefined && !own)
       verdict = { evidence: false, why: `§4.1: prev names no envelope of player ${node.author} at seq ${node.seq - 1}` }
-    else if (own !== node.seq)
+    // Own-chain consistency (§4.1): the author's envelopes in the past are exactly its prev chain.
+    else if (made.own.length !== (prev === undefined ? 0 : 1) || (prev !== undefined && made.own[0] !== prev.index))
       verdict = { evidence: false, why: "§4.1: own-chain consistency (its past holds another branch of its author's)" }
     else verdict = this.judge(node)
     if (!verdict.evidence) {
@@ -259,13 +229,12 @@ export class Evidence {
       return
     }
     node.standing = 'evidence'
-    this.authorBits[node.author] = withBit(this.authorBits[node.author] ?? EMPTY, index)
-    if (node.seq === 0) this.acceptBits[node.author] = withBit(this.acceptBits[node.author] ?? EMPTY, index)
+    if (accept) this.accepted[node.author] = true
   }
 
-  /** Whether `bits` holds an accept of every player. */
-  allAccepts(bits: Bits | undefined): boolean {
-    return this.acceptBits.every((a) => (bits === undefined ? a.length > 0 : countBoth(a, bits) > 0))
+  /** Whether `past` (or, undefined, all of `D`) holds an accept of every player (§3.2). */
+  allAccepts(past: Past | undefined): boolean {
+    return past === undefined ? this.accepted.every(Boolean) : past.allAccepts()
   }
 }
 

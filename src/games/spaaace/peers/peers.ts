@@ -1,6 +1,7 @@
 /**
  * Spaaace! among peers (protocol/SPAAACE-PEERS.md): the bytes: identifiers, tags and limits (§2,
- * §10), the genesis (§3), the envelope with its heads and parts (§4). The entry point's `peers`
+ * §10), the genesis (§3), the envelope with its heads and parts (§4), and the rule that decides (§5,
+ * §9: `decide`, `Decider`, `stateBytes`). The entry point's `peers`
  * namespace.
  */
 export {
@@ -100,3 +101,13 @@ export {
   tickOf,
 } from './parts.js'
 export { type PeersTranscript, type SetAside, formatPeersTranscript, readPeersTranscript } from './transcript.js'
+export {
+  type DecideOptions,
+  type Decision,
+  type End,
+  type OffenceReport,
+  type TickView,
+  Decider,
+  decide,
+} from './decide.js'
+export { closingHash, stateBytes } from './state-bytes.js'

@@ -50,6 +50,31 @@ describe('§5.6 stateBytes', () => {
   })
 })
 
+describe('§5.6 stateBytes of a state with a battle, an initiation and declarations', () => {
+  it('flags bit 0 engaging, declares bit q per declaration, battles and initiations as (a, b, u16 tick), counts before each list', () => {
+    const orders = ['-', 'move 1; attack p1', '-', 'ally p5', 'ally p4']
+    const s = playTick(
+      genesis(5),
+      orders.map((o, q) => {
+        const p = ordersOf(o, 5, q)
+        if (!p.ok) throw new Error(p.reason)
+        return { kind: 'orders' as const, orders: p.orders }
+      }),
+    ).state
+    const hex = toHex(stateBytes(s, 5))
+    const player = (k: number) => hex.slice(4 + 24 * k, 4 + 24 * (k + 1))
+    expect(hex.slice(0, 4)).toBe('0001')
+    // p1: sector 1, armour 10, energy 20 (+2 capped), engaging; coins 11, fame 0, absent 0, no declaration.
+    expect(player(0)).toBe('010a1401' + '0000000b' + '0a00' + '0000')
+    // p2 moved to 1: energy 20 (the +2 capped at 20), less 1 for the step: 19; engaging.
+    expect(player(1)).toBe('010a1301' + '0000000b' + '0a00' + '0000')
+    expect(player(3).slice(-4)).toBe('0010') // p4 declares p5 (bit 4)
+    expect(player(4).slice(-4)).toBe('0008') // p5 declares p4 (bit 3)
+    const rest = hex.slice(4 + 24 * 5)
+    expect(rest).toBe('01' + '0100' + '0001' + '01' + '0100' + '0001' + '00' + '00' + '0000')
+  })
+})
+
 describe('§5.1–§5.6 an honest game (vector honest-5)', () => {
   const n = 5
   const game = playHonest(n, HONEST_5, terms(n, 3))

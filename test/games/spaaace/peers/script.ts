@@ -110,9 +110,12 @@ export class Game {
     return r.value
   }
 
-  /** The envelopes of `ids` (default: all signed) as a verifier reads them. */
+  /** The envelopes of `list` (default: all signed) as a verifier reads them (another game's are set aside, BD-6). */
   reads(list: readonly SealedEnvelope[] = this.signed): ReadEnvelope[] {
-    return list.map((e) => this.read(e))
+    return list.flatMap((e) => {
+      const r = readEnvelope(e.bytes, { players: this.n, game: this.game })
+      return r.ok ? [r.value] : []
+    })
   }
 
   /** A transcript file of `list` (default all signed) (§2). */
@@ -206,13 +209,15 @@ export class Player {
   sign(parts: Part[], opts: { heads?: Head[]; after?: SealedEnvelope } = {}): SealedEnvelope {
     const prev = opts.after ?? this.chain[this.chain.length - 1]
     if (prev === undefined) throw new Error('accept first')
+    // §4.1: the envelope holding a fork part may still move the head; every later one keeps it.
+    const heads = opts.heads ?? this.currentHeads()
     for (const p of parts) if (p.type === 'fork') this.forked.add(p.author)
     const e = sealEnvelope(this.keys, {
       author: this.index,
       seq: prev.envelope.seq + 1,
       game: this.game.game,
       prev: prev.hash,
-      heads: opts.heads ?? this.currentHeads(),
+      heads,
       parts,
     })
     if (opts.after === undefined) this.chain.push(e)
@@ -236,12 +241,9 @@ export class Player {
 
   /** §6.5: `state(t)` over what it holds (throws if tick `t` is not settled there). */
   statePart(t: number): Part {
-    const view = this.decision().ticks[t - 1]
-    if (view?.settled !== true || view.outcome === undefined)
-      throw new Error(`player ${this.index}: tick ${t} is not settled in what it holds`)
-    const hash = view.stateHash
-    if (hash === undefined) throw new Error('no hash')
-    return { type: 'state', tick: t, stateHash: hash }
+    const own = this.decision().ticks[t - 1]?.own
+    if (own === undefined) throw new Error(`player ${this.index}: tick ${t} is not settled in what it holds`)
+    return { type: 'state', tick: t, stateHash: own.stateHash }
   }
 }
 
