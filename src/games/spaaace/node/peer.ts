@@ -75,6 +75,11 @@ export interface SpaaacePeerOptions {
   readonly events?: PeerEvents
   readonly signal: AbortSignal
   readonly log?: Logger
+  /**
+   * Red-team tests only: a cheater's node rewrites the parts it is about to sign (drops a reveal,
+   * falsifies a closing hash); nothing is signed when it returns none. An honest node has none.
+   */
+  readonly shape?: (parts: Part[]) => Part[]
 }
 
 interface Readiness {
@@ -194,7 +199,9 @@ export class SpaaacePeer {
     this.sleepUntilNext()
   }
 
-  private sign(parts: Part[]): void {
+  private sign(due: Part[]): void {
+    const parts = this.o.shape === undefined ? due : this.o.shape(due)
+    if (parts.length === 0) return
     const forks = parts.filter((p): p is ForkPart => p.type === 'fork')
     parts.sort((a, b) => ORDER(a) - ORDER(b) || (a.type === 'fork' && b.type === 'fork' ? a.author - b.author : 0))
     const e = this.chain.sign(this.o.keys, parts[0]?.type === 'accept' ? [] : this.named.heads(), parts)
