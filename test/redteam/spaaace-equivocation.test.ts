@@ -5,51 +5,15 @@
  * version to everyone), §5.3 rule 1 and §9 (counted: `equivocated`, S-80, removed at step 9).
  */
 import { describe, expect, it } from 'vitest'
-import { seededSecrets } from '../../src/core/commit/secrets.js'
-import {
-  type CheaterSeat,
-  atSamePlace,
-  commitFor,
-  dropping,
-  hasPart,
-  label,
-  partsOf,
-  readOrThrow,
-  redTeamGame,
-  secureOutcome,
-} from './spaaace-helpers.js'
+import { equivocator, label, partsOf, readOrThrow, redTeamGame, secureOutcome } from './spaaace-helpers.js'
 
 const CHEATER = 4
 
-/** p5 signs commit(1) twice: version A goes to p1, p2 (and its own mesh), version B to p3 only. */
-function equivocator(): CheaterSeat & { versions: string[] } {
-  const versions: string[] = []
-  const otherSeed = seededSecrets('equivocator/other').bytes(32)
-  return {
-    versions,
-    publish(bytes, mesh, ctx) {
-      const e = ctx.read(bytes)
-      if (versions.length === 0 && hasPart(e, 'commit', 1)) {
-        const b = atSamePlace(
-          ctx,
-          e,
-          partsOf(e).map((p) => (p.type === 'commit' ? commitFor(ctx, 1, '-', otherSeed) : p)),
-        )
-        versions.push(e.id, b.id)
-        mesh.publish(bytes)
-        ctx.sendTo(2, b.bytes)
-        return
-      }
-      mesh.publish(bytes)
-    },
-    // Version A never reaches p3 or p4 from p5 itself.
-    route: dropping((e, to) => e.id === versions[0] && (to === 2 || to === 3)),
-  }
-}
+// p5 signs commit(1) twice: version A goes from p5 to p1, p2 only, version B to p3 only.
 
 describe('red team: equivocation to some players only (§4.1, §6.6, §9, S-80)', () => {
   it('two commitments of p5 at one seq, one to p1/p2, one to p3: both forwarded, the fork counted, p5 equivocated and removed', async () => {
-    const cheat = equivocator()
+    const cheat = equivocator({ tick: 1, a: [0, 1], b: [2] })
     const g = await redTeamGame({ seed: 'rt-equivocate', ticks: 3, cheaters: { [CHEATER]: cheat } })
     expect(cheat.versions).toHaveLength(2)
     secureOutcome(g, {

@@ -89,6 +89,8 @@ export async function redTeamGame(o: {
   readonly cheaters: Readonly<Record<number, CheaterSeat>>
   readonly players?: number
   readonly wallMs?: number
+  /** Latency of honest links, from seat to seat, in ms (within Δ: the delivery bound still holds). */
+  readonly latency?: (from: number, to: number) => number
 }): Promise<RedTeamGame> {
   const players = o.players ?? PLAYERS
   const timing = fastestTiming(START)
@@ -145,11 +147,15 @@ export async function redTeamGame(o: {
   const fault = (a: number, b: number): Fault | undefined => {
     const ra = o.cheaters[a]?.route
     const rb = o.cheaters[b]?.route
-    if (ra === undefined && rb === undefined) return undefined
+    const latency = o.latency
+    if (ra === undefined && rb === undefined && latency === undefined) return undefined
     return (frame, from) => {
+      const [self, to] = from === 0 ? [a, b] : [b, a]
       const route = from === 0 ? ra : rb
-      if (route === undefined) return 'deliver'
-      const to = from === 0 ? b : a
+      if (route === undefined) {
+        const ms = latency?.(self, to) ?? 0
+        return ms > 0 ? { delay: ms } : 'deliver'
+      }
       return route(frame[0] === 0x00 ? readMaybe(frame.subarray(1), genesis) : undefined, to, frame)
     }
   }
@@ -241,6 +247,7 @@ export interface Expected {
  */
 export function secureOutcome(g: RedTeamGame, x: Expected): void {
   const { result, settled, honest } = g
+  if (process.env['RT_DEBUG'] !== undefined) debugGame(g)
   expect(result.aborted, 'the driver never gave up').toBe(false)
   // §7.1: one closing state per settled tick on every honest node.
   const signed = honest.map((i) => (settled[i] ?? []).map((s) => `${s.t}:${s.hash}`))
@@ -304,4 +311,101 @@ export function atSamePlace(ctx: CheatContext, e: ReadEnvelope, parts: readonly 
 export function commitFor(ctx: CheatContext, t: number, orders: string, seed: Uint8Array): Part {
   const salt = saltOf(ctx.genesis.game, ctx.self, seed, t)
   return { type: 'commit', tick: t, commitment: commitmentOf(ctx.genesis.game, ctx.self, t, salt, orders) }
+}
+
+/**
+ * A `publish` that holds back every envelope of this seat from the first one `from` picks, until
+ * the clock reads `until`, then hands them to its mesh in order (a route may still pick who gets
+ * them); later envelopes go at once.
+ */
+export function holdingBack(
+  from: (e: ReadEnvelope) => boolean,
+  until: (ctx: CheatContext) => number,
+): { publish: NonNullable<CheaterSeat['publish']>; held: string[] } {
+  const queue: Uint8Array[] = []
+  const held: string[] = []
+  let state: 'before' | 'holding' | 'released' = 'before'
+  return {
+    held,
+    publish(bytes, mesh, ctx) {
+      if (state === 'before' && from(ctx.read(bytes))) {
+        state = 'holding'
+        void ctx.clock.sleep(until(ctx) - ctx.clock.now()).then(() => {
+          state = 'released'
+          for (const b of queue.splice(0)) mesh.publish(b)
+        })
+      }
+      if (state === 'holding') {
+        queue.push(bytes)
+        held.push(ctx.read(bytes).id)
+        return
+      }
+      mesh.publish(bytes)
+    },
+  }
+}
+
+/**
+ * A cheater that signs `commit(tick)` twice at one place (§4.1 divergence): version A, its chain's,
+ * reaches from it only the seats `a`, version B (orders `-`) only the seats `b`.
+ */
+export function equivocator(o: {
+  readonly tick: number
+  readonly a: readonly number[]
+  readonly b: readonly number[]
+}): CheaterSeat & { readonly versions: string[] } {
+  const versions: string[] = []
+  const otherSeed = seededSecrets(`equivocator/${o.tick}`).bytes(32)
+  return {
+    versions,
+    publish(bytes, mesh, ctx) {
+      const e = ctx.read(bytes)
+      if (versions.length > 0 || !hasPart(e, 'commit', o.tick)) {
+        mesh.publish(bytes)
+        return
+      }
+      // Both versions named before either leaves, so that the route knows version A.
+      const b = atSamePlace(
+        ctx,
+        e,
+        partsOf(e).map((p) => (p.type === 'commit' ? commitFor(ctx, o.tick, '-', otherSeed) : p)),
+      )
+      versions.push(e.id, b.id)
+      mesh.publish(bytes)
+      for (const to of o.b) ctx.sendTo(to, b.bytes)
+    },
+    route: dropping((e, to) => e.id === versions[0] && !o.a.includes(to)),
+  }
+}
+
+/** A cheater's `shape` that signs a false closing hash in `state(tick)` (§5.6: not the hash its past gives). */
+export function falseClosingHash(tick: number): NonNullable<CheaterSeat['shape']> {
+  return (parts) =>
+    parts.map((p) => {
+      if (p.type !== 'state' || p.tick !== tick) return p
+      const stateHash = Uint8Array.from(p.stateHash)
+      stateHash[0] = (stateHash[0] ?? 0) ^ 0x01
+      return { ...p, stateHash }
+    })
+}
+
+function debugGame(g: RedTeamGame): void {
+  console.log('ends', g.result.ends, 'at', g.endedAt - START)
+  for (const [i, p] of g.result.peers.entries()) {
+    const d = p.decision()
+    console.log(
+      label(i),
+      p.chain.length,
+      p.chain.lastState,
+      JSON.stringify(p.chain.standingVote),
+      JSON.stringify(d.end),
+      d.ticks.map(
+        (t) =>
+          `${t.t}:${t.status}:s${t.seals.join('')}:c${t.closes.join('')}:v${t.votes.join('')}:${t.committed.map(Number).join('')}:${t.sealSettled}`,
+      ),
+      d.offences.map((o) => `${o.player}:${o.rule}:${o.counted}`),
+      d.gaps.length,
+      d.notEvidence.length,
+    )
+  }
 }
