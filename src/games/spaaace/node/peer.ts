@@ -228,11 +228,14 @@ export class SpaaacePeer {
     // §6.7 (b), §6.9: a stall record, or a canonical closing state with `ended` (§5.6 rule 1):
     // the last envelope, with the seed.
     const endedCanonically = d.ticks.some((v) => v.status === 'canonical' && v.outcome?.state.ended === true)
-    if (d.end.kind === 'stalled' || endedCanonically) {
+    // §6.7 (b): "an envelope it holds is one, or its next envelope would be one": `M_t` standing
+    // votes in what its next envelope names. Votes signed at one moment each name only their own
+    // signer's vote, so without the second half nobody signs again and the game never ends.
+    const stalled = d.end.kind === 'stalled' || (d.end.kind === 'ongoing' && this.nextIsRecord(d))
+    if (stalled || endedCanonically) {
       const parts: Part[] = [{ type: 'seed', seed: this.o.secrets.seed }]
       const cur = this.chain.lastState + 1
-      if (d.end.kind === 'stalled' && this.chain.standingVote === undefined)
-        parts.push({ type: 'stop', tick: cur, reason: 'stalled' })
+      if (stalled && this.chain.standingVote === undefined) parts.push({ type: 'stop', tick: cur, reason: 'stalled' })
       return [...forks, ...parts]
     }
     if (!d.accepts.every(Boolean)) return this.beforeStart(now, forks)
@@ -259,6 +262,15 @@ export class SpaaacePeer {
     if (parts.length > 0) return [...forks, ...parts]
     if (forks.length > 0 && this.forkOnlyAllowed(now)) return forks
     return null
+  }
+
+  /**
+   * §5.7: whether the next envelope would be a stall record: past it, a tick with a closing state
+   * before it and none of its own, whose `M_t` players have standing votes in what it names.
+   */
+  private nextIsRecord(d: Decision): boolean {
+    if (!d.accepts.every(Boolean)) return false
+    return d.ticks.some((v) => v.status !== 'canonical' && v.votes.length >= v.majority)
   }
 
   /** §3.2: while an accept is missing, the only part a node signs is its `stop(0)` vote at `R_1 + STALL_MS`. */
