@@ -157,53 +157,67 @@ describe('red team: relayed floods (§4.2, §8, §10, SPEC §5.4)', () => {
     withinHonestSize(g)
   })
 
-  // DEFECT, kept as an expected failure until fixed (then make it `it`): one player that signs
-  // more envelopes than its bound stalls the whole game. Nothing judges the bound before an honest
-  // node keeps and names such an envelope: `runLocalGame` gives its `MeshNode` no `withinBound`
-  // (so the mesh persists and forwards it, against §8), and `NamedSet.hold` (node/named.ts)
-  // advances the head for its author onto it, so every honest envelope signed after names an
-  // envelope that is not evidence and is a gap for good in every decider (peers/past.ts
-  // `breakAll`): no seal, no commitment, no vote ever counts, and the game never ends (§12 says
-  // one player alone cannot hold a tick open).
-  it.fails(
-    'p5 signs 50 envelopes in tick 1: those beyond 2 + 12·t_e are not evidence, not kept, not forwarded; the honest nodes finish',
-    async () => {
-      const extra: string[] = []
-      const g = await redTeamGame({
-        seed: 'rt-seq-flood',
-        ticks: TICKS,
-        // An honest game of three ticks takes well under a second here.
-        wallMs: 3000,
-        cheaters: {
-          [CHEATER]: {
-            publish(bytes, mesh, ctx) {
-              mesh.publish(bytes)
-              const e = ctx.read(bytes)
-              if (e.header.seq !== 0 || extra.length > 0) return
-              // Its chain continues from its accept with 50 votes that the game cannot start (admissible
-              // at t_e = 0, chain order kept): seq 1..50, against a bound of 2 + 12·t_e.
-              let prev = e.hash
-              for (let seq = 1; seq <= 50; seq++) {
-                const next = sealEnvelope(ctx.keys, {
-                  author: ctx.self,
-                  seq,
-                  game: ctx.genesis.game,
-                  prev,
-                  heads: [],
-                  parts: [{ type: 'stop', tick: 0, reason: 'leaving' }],
-                })
-                extra.push(next.id)
-                prev = next.hash
-                mesh.publish(next.bytes)
-              }
-            },
+  /** p5's chain goes on from its accept with 50 votes that the game cannot start (admissible at t_e = 0, in chain order): seq 1..50, against a bound of 2 + 12·t_e. */
+  async function seqFlood(): Promise<{ g: RedTeamGame; extra: string[] }> {
+    const extra: string[] = []
+    const g = await redTeamGame({
+      seed: 'rt-seq-flood',
+      ticks: TICKS,
+      // An honest game of three ticks takes well under a second here.
+      wallMs: 3000,
+      cheaters: {
+        [CHEATER]: {
+          publish(bytes, mesh, ctx) {
+            mesh.publish(bytes)
+            const e = ctx.read(bytes)
+            if (e.header.seq !== 0 || extra.length > 0) return
+            let prev = e.hash
+            for (let seq = 1; seq <= 50; seq++) {
+              const next = sealEnvelope(ctx.keys, {
+                author: ctx.self,
+                seq,
+                game: ctx.genesis.game,
+                prev,
+                heads: [],
+                parts: [{ type: 'stop', tick: 0, reason: 'leaving' }],
+              })
+              extra.push(next.id)
+              prev = next.hash
+              mesh.publish(next.bytes)
+            }
           },
         },
-      })
-      expect(extra).toHaveLength(50)
-      secureOutcome(g, { end: 'complete', offences: { [CHEATER]: [] }, settledTo: TICKS })
+      },
+    })
+    return { g, extra }
+  }
+
+  it('p5 signs 50 envelopes in tick 1: no honest envelope names one beyond 2 + 12·t_e, the honest nodes finish and agree (§4.1, §4.2, §12)', async () => {
+    // Found by this test: the honest node named them in its heads (node/named.ts), so each honest
+    // envelope after named one that is not evidence, a gap for good in every decider: nothing
+    // counted, no vote made a record, the game never ended.
+    const { g, extra } = await seqFlood()
+    expect(extra).toHaveLength(50)
+    secureOutcome(g, { end: 'complete', offences: { [CHEATER]: [] }, settledTo: TICKS })
+    for (const i of g.honest) {
+      const named = linesOf(g, i)
+        .filter((e) => e.header.author === i && e.body.ok)
+        .flatMap((e) => (e.body.ok ? e.body.value.heads : []))
+        .filter((h) => h.author === CHEATER)
+      expect(Math.max(...named.map((h) => h.seq)), `${label(i)}'s heads for p5`).toBeLessThanOrEqual(2)
+    }
+  })
+
+  // DEFECT, kept as an expected failure until fixed (then make it `it`): the honest files keep
+  // them. §8 says envelopes beyond the bound are not kept and not forwarded, but nothing gives the
+  // mesh the bound: `runLocalGame` (node/local.ts) builds each `MeshNode` with no `withinBound`,
+  // and neither does the networked node, so the mesh persists and forwards all 50 (and a player
+  // could sign thousands: the honest files then grow without bound, §10).
+  it.fails(
+    'p5 signs 50 envelopes in tick 1: those beyond the bound are not kept in honest files, which stay small (§8, §10)',
+    async () => {
+      const { g } = await seqFlood()
       for (const i of g.honest) {
-        // §4.2, §8: no envelope of p5 beyond the bound (t_e ≤ 1 in tick 1) in an honest file.
         const beyond = linesOf(g, i).filter((e) => e.header.author === CHEATER && !withinSeqBound(e.header.seq, 1))
         expect(beyond.length, `${label(i)}: p5's envelopes beyond the bound kept`).toBe(0)
       }

@@ -96,6 +96,12 @@ export class SpaaacePeer {
   readonly chain: OwnChain
   private readonly named: NamedSet
   private readonly decider: Decider
+  /**
+   * Every envelope held, named or not: whether one is evidence depends on its past alone (§4.1
+   * own-chain consistency, §4.2 the seq bound), and one that is not is "as if never received":
+   * no envelope of this node may name it, or each would be a gap in every decider.
+   */
+  private readonly held: Decider
   private readonly ready = new Map<number, Readiness>()
   /** `author/tick/type` of every part in `past(next)`: what §6.2 and §6.4 ask "holds". */
   private readonly partsNamed = new Set<string>()
@@ -117,14 +123,19 @@ export class SpaaacePeer {
     this.game = o.genesis.game
     this.chain = new OwnChain(o.self, this.game)
     this.decider = new Decider(o.genesis, { authenticated: true })
-    this.named = new NamedSet(o.self, (e) => {
-      this.decider.add(e)
-      if (e.body.ok)
-        for (const p of e.body.value.parts) {
-          const t = tickOf(p)
-          if (t !== undefined) this.partsNamed.add(`${e.header.author}/${t}/${p.type}`)
-        }
-    })
+    this.held = new Decider(o.genesis, { authenticated: true })
+    this.named = new NamedSet(
+      o.self,
+      (e) => {
+        this.decider.add(e)
+        if (e.body.ok)
+          for (const p of e.body.value.parts) {
+            const t = tickOf(p)
+            if (t !== undefined) this.partsNamed.add(`${e.header.author}/${t}/${p.type}`)
+          }
+      },
+      (e) => this.held.standing(e.id) === 'evidence',
+    )
     this.log = o.log ?? componentLogger(`spaaace:${o.self}`)
     this.done = new Promise((r) => {
       this.resolveDone = r
@@ -156,6 +167,7 @@ export class SpaaacePeer {
       })
       for (const p of e.body.value.parts) if (p.type === 'fork') this.named.restoreFork(p)
     }
+    this.held.add(e)
     this.named.hold(e)
     if (this.started) this.schedule()
   }

@@ -25,7 +25,7 @@ import type { ReadEnvelope } from './envelope.js'
 import { type Record, recordOf, standingVotes, votersFor } from './ends.js'
 import { type SealedGenesis, rulesTerms } from './genesis.js'
 import { type CommitPart, type RevealPart, compareBytes, tickOf } from './parts.js'
-import { type Bits, Evidence, type Node, countBoth, hasBit } from './past.js'
+import { type Bits, Evidence, type Node, type Standing, countBoth, hasBit } from './past.js'
 import { CHAIN_START, type ChainState, judgeChain } from './violations.js'
 
 export interface DecideOptions {
@@ -162,6 +162,15 @@ export class Decider {
     if (compareBytes(e.header.game, this.game) !== 0 || e.header.author >= this.n) return
     this.evidence.add(e)
     this.cached = undefined
+  }
+
+  /**
+   * Where the envelope `id` stands among those added so far (§4.1, §4.2, §13): evidence, a gap,
+   * not evidence, or unauthenticated. Incremental: it settles only what arrived since.
+   */
+  standing(id: string): Standing | undefined {
+    this.evidence.settle()
+    return this.evidence.nodes.get(id)?.standing
   }
 
   // ——— evidence, envelope by envelope ———
