@@ -14,7 +14,7 @@ import { SEED_BYTES } from '../../../core/commit/hash.js'
 import { type KeyPair, generateKeyPair } from '../../../core/commit/keys.js'
 import { type SecretSource, seededSecrets } from '../../../core/commit/secrets.js'
 import { MeshNode } from '../../../core/mesh/node.js'
-import { type Fault, memoryChannelPair } from '../../../core/session/channel.js'
+import { type Fault, type MemoryPair, memoryChannelPair } from '../../../core/session/channel.js'
 import { VirtualClock } from '../../../core/session/clock.js'
 import { type TranscriptStore, memoryStore } from '../../../core/transcript/file.js'
 import { spaaaceMeshCodec, spaaaceMeshLimits } from '../mesh/codec.js'
@@ -28,6 +28,7 @@ import {
   decodeGenesis,
   encodeGenesis,
 } from '../peers/genesis.js'
+import type { Part } from '../peers/parts.js'
 import { formatPeersTranscript } from '../peers/transcript.js'
 import type { End } from '../peers/decide.js'
 import { DEFAULT_TERMS } from '../rules/types.js'
@@ -81,6 +82,15 @@ export interface LocalSeat {
   readonly events?: PeerEvents
   /** This seat's node holds the clock still while it is true (a person choosing). */
   readonly busy?: () => Promise<void> | undefined
+  /** Red-team tests only: a cheater's node rewrites the parts it signs (`SpaaacePeerOptions.shape`). */
+  readonly shape?: (parts: Part[]) => Part[]
+  /**
+   * Red-team tests only: what a cheater's node does with each envelope it signs, instead of
+   * handing it to its mesh (hold it back, sign another at the same place, send it to one peer).
+   */
+  readonly publish?: (bytes: Uint8Array, mesh: MeshNode) => void
+  /** Red-team tests only: the driver does not wait for this seat's node to end (a cheater's may never). */
+  readonly unawaited?: boolean
 }
 
 export interface LocalGameOptions {
@@ -97,6 +107,8 @@ export interface LocalGameOptions {
   readonly fault?: (a: number, b: number) => Fault | undefined
   /** A link the fault cut comes back after this long (protocol time; default: never), as a redial would bring it. */
   readonly reconnectMs?: number
+  /** Each link between seats a and b (a < b) once made: red-team tests inject frames on it. */
+  readonly onLink?: (a: number, b: number, pair: MemoryPair) => void
   /** Stops the game (a person quit). */
   readonly signal?: AbortSignal
   /** Clock jumps before the driver gives up (a bug, never a game's end). */
@@ -165,9 +177,11 @@ export async function runLocalGame(o: LocalGameOptions): Promise<LocalGameResult
       secrets: memorySecrets(o.secrets(i)),
       chooser: seat.chooser,
       publish: (bytes) => {
-        mesh.publish(bytes)
+        if (seat.publish === undefined) mesh.publish(bytes)
+        else seat.publish(bytes, mesh)
       },
       ...(seat.events === undefined ? {} : { events: seat.events }),
+      ...(seat.shape === undefined ? {} : { shape: seat.shape }),
       signal,
     })
     holder.peer = peer
@@ -195,10 +209,11 @@ export async function runLocalGame(o: LocalGameOptions): Promise<LocalGameResult
               return what
             }
       const pair = memoryChannelPair(wrapped, o.clock)
+      o.onLink?.(a, b, pair)
       links.push((meshes[a] as MeshNode).connect(b, pair.ends[0], signal))
       links.push((meshes[b] as MeshNode).connect(a, pair.ends[1], signal))
     }
-  const all = Promise.all(peers.map((p) => p.done))
+  const all = Promise.all(peers.filter((_, i) => o.seats[i]?.unawaited !== true).map((p) => p.done))
   let finished = false
   void all.then(() => {
     finished = true

@@ -44,6 +44,12 @@ export class NamedSet {
   constructor(
     private readonly self: number,
     private readonly onNamed: (e: ReadEnvelope) => void,
+    /**
+     * Whether a held envelope of another author is evidence (§4.1 own-chain consistency, §4.2 the
+     * seq bound): one that is not is "as if never received", so no head or `fork` part names it
+     * (each envelope naming it would be a gap for good in every decider).
+     */
+    private readonly evidence: (e: ReadEnvelope) => boolean = () => true,
   ) {}
 
   get size(): number {
@@ -77,7 +83,7 @@ export class NamedSet {
       tip === undefined
         ? e.header.seq === 0
         : e.header.seq === tip.header.seq + 1 && compareBytes(e.header.prev, tip.hash) === 0
-    if (extends_ && !this.frozen.has(a)) {
+    if (extends_ && !this.frozen.has(a) && this.evidence(e)) {
       this.tips.set(a, e)
       this.name(e)
     }
@@ -130,7 +136,7 @@ export class NamedSet {
     const a = e.header.author
     if (this.divergences.has(a)) return
     const other = versions.find((v) => v !== e && compareBytes(v.header.prev, e.header.prev) === 0)
-    if (other === undefined) return
+    if (other === undefined || !this.evidence(e) || !this.evidence(other)) return
     const [x, y] = compareBytes(e.hash, other.hash) < 0 ? [e, other] : [other, e]
     const part: ForkPart = { type: 'fork', author: a, seq: e.header.seq, hashA: x.hash, hashB: y.hash }
     this.divergences.set(a, part)

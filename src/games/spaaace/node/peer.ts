@@ -75,6 +75,11 @@ export interface SpaaacePeerOptions {
   readonly events?: PeerEvents
   readonly signal: AbortSignal
   readonly log?: Logger
+  /**
+   * Red-team tests only: a cheater's node rewrites the parts it is about to sign (drops a reveal,
+   * falsifies a closing hash); nothing is signed when it returns none. An honest node has none.
+   */
+  readonly shape?: (parts: Part[]) => Part[]
 }
 
 interface Readiness {
@@ -91,6 +96,12 @@ export class SpaaacePeer {
   readonly chain: OwnChain
   private readonly named: NamedSet
   private readonly decider: Decider
+  /**
+   * Every envelope held, named or not: whether one is evidence depends on its past alone (§4.1
+   * own-chain consistency, §4.2 the seq bound), and one that is not is "as if never received":
+   * no envelope of this node may name it, or each would be a gap in every decider.
+   */
+  private readonly held: Decider
   private readonly ready = new Map<number, Readiness>()
   /** `author/tick/type` of every part in `past(next)`: what §6.2 and §6.4 ask "holds". */
   private readonly partsNamed = new Set<string>()
@@ -112,14 +123,19 @@ export class SpaaacePeer {
     this.game = o.genesis.game
     this.chain = new OwnChain(o.self, this.game)
     this.decider = new Decider(o.genesis, { authenticated: true })
-    this.named = new NamedSet(o.self, (e) => {
-      this.decider.add(e)
-      if (e.body.ok)
-        for (const p of e.body.value.parts) {
-          const t = tickOf(p)
-          if (t !== undefined) this.partsNamed.add(`${e.header.author}/${t}/${p.type}`)
-        }
-    })
+    this.held = new Decider(o.genesis, { authenticated: true })
+    this.named = new NamedSet(
+      o.self,
+      (e) => {
+        this.decider.add(e)
+        if (e.body.ok)
+          for (const p of e.body.value.parts) {
+            const t = tickOf(p)
+            if (t !== undefined) this.partsNamed.add(`${e.header.author}/${t}/${p.type}`)
+          }
+      },
+      (e) => this.held.standing(e.id) === 'evidence',
+    )
     this.log = o.log ?? componentLogger(`spaaace:${o.self}`)
     this.done = new Promise((r) => {
       this.resolveDone = r
@@ -151,6 +167,7 @@ export class SpaaacePeer {
       })
       for (const p of e.body.value.parts) if (p.type === 'fork') this.named.restoreFork(p)
     }
+    this.held.add(e)
     this.named.hold(e)
     if (this.started) this.schedule()
   }
@@ -194,7 +211,9 @@ export class SpaaacePeer {
     this.sleepUntilNext()
   }
 
-  private sign(parts: Part[]): void {
+  private sign(due: Part[]): void {
+    const parts = this.o.shape === undefined ? due : this.o.shape(due)
+    if (parts.length === 0) return
     const forks = parts.filter((p): p is ForkPart => p.type === 'fork')
     parts.sort((a, b) => ORDER(a) - ORDER(b) || (a.type === 'fork' && b.type === 'fork' ? a.author - b.author : 0))
     const e = this.chain.sign(this.o.keys, parts[0]?.type === 'accept' ? [] : this.named.heads(), parts)
@@ -221,20 +240,26 @@ export class SpaaacePeer {
     // §6.7 (b), §6.9: a stall record, or a canonical closing state with `ended` (§5.6 rule 1):
     // the last envelope, with the seed.
     const endedCanonically = d.ticks.some((v) => v.status === 'canonical' && v.outcome?.state.ended === true)
-    if (d.end.kind === 'stalled' || endedCanonically) {
+    // §6.7 (b): "an envelope it holds is one, or its next envelope would be one": `M_t` standing
+    // votes in what its next envelope names. Votes signed at one moment each name only their own
+    // signer's vote, so without the second half nobody signs again and the game never ends.
+    const stalled = d.end.kind === 'stalled' || (d.end.kind === 'ongoing' && this.nextIsRecord(d))
+    if (stalled || endedCanonically) {
       const parts: Part[] = [{ type: 'seed', seed: this.o.secrets.seed }]
       const cur = this.chain.lastState + 1
-      if (d.end.kind === 'stalled' && this.chain.standingVote === undefined)
-        parts.push({ type: 'stop', tick: cur, reason: 'stalled' })
+      if (stalled && this.chain.standingVote === undefined) parts.push({ type: 'stop', tick: cur, reason: 'stalled' })
       return [...forks, ...parts]
     }
     if (!d.accepts.every(Boolean)) return this.beforeStart(now, forks)
     const cur = this.chain.lastState + 1
     const view = d.ticks[cur - 1]
-    // §6.5: the tick settled over the past of the envelope about to be signed: state(t) at once.
-    if (view?.settled === true && view.stateHash !== undefined && view.outcome !== undefined) {
-      const parts: Part[] = [...forks, { type: 'state', tick: cur, stateHash: view.stateHash }]
-      const state = view.outcome.state
+    // §6.5: the tick settled over the past of the envelope about to be signed: state(t) at once,
+    // over exactly that past (`own`, S_t(D)), never a canonical hash its own evidence contradicts
+    // (§5.6: that would be a false closing hash); it plays on from its own state (§6.7, note).
+    const own = view?.settled === true ? view.own : undefined
+    if (view !== undefined && own !== undefined) {
+      const parts: Part[] = [...forks, { type: 'state', tick: cur, stateHash: own.stateHash }]
+      const state = own.outcome.state
       this.o.events?.onSettled?.(view, d)
       if (!state.ended) parts.push(...this.readyParts(cur + 1, state, now, d))
       return parts
@@ -242,7 +267,9 @@ export class SpaaacePeer {
     if (!this.ready.has(cur)) {
       // Tick 1 once the accepts are held; a later tick after a restart (its readiness was in memory).
       const before =
-        cur === 1 ? genesisState(this.n, rulesTerms(this.o.genesis.genesis)) : d.ticks[cur - 2]?.outcome?.state
+        cur === 1
+          ? genesisState(this.n, rulesTerms(this.o.genesis.genesis))
+          : (d.ticks[cur - 2]?.own?.outcome.state ?? d.ticks[cur - 2]?.outcome?.state)
       if (before !== undefined && !before.ended) {
         const parts = this.readyParts(cur, before, now, d)
         if (parts.length > 0) return [...forks, ...parts]
@@ -252,6 +279,15 @@ export class SpaaacePeer {
     if (parts.length > 0) return [...forks, ...parts]
     if (forks.length > 0 && this.forkOnlyAllowed(now)) return forks
     return null
+  }
+
+  /**
+   * §5.7: whether the next envelope would be a stall record: past it, a tick with a closing state
+   * before it and none of its own, whose `M_t` players have standing votes in what it names.
+   */
+  private nextIsRecord(d: Decision): boolean {
+    if (!d.accepts.every(Boolean)) return false
+    return d.ticks.some((v) => v.status !== 'canonical' && v.votes.length >= v.majority)
   }
 
   /** §3.2: while an accept is missing, the only part a node signs is its `stop(0)` vote at `R_1 + STALL_MS`. */

@@ -25,7 +25,7 @@ import { standingVotes, votersFor } from './ends.js'
 import type { SealedGenesis } from './genesis.js'
 import { type RecordAt, Ledger } from './ledger.js'
 import { compareBytes, tickOf } from './parts.js'
-import { Evidence, type Node } from './past.js'
+import { Evidence, type Node, type Standing } from './past.js'
 
 export interface DecideOptions {
   /** The caller already checked every signature (a node checks on receipt, §8). */
@@ -138,6 +138,15 @@ export class Decider {
     if (compareBytes(e.header.game, this.game) !== 0 || e.header.author >= this.n) return
     this.evidence.add(e)
     this.cached = undefined
+  }
+
+  /**
+   * Where the envelope `id` stands among those added so far (§4.1, §4.2, §13): evidence, a gap,
+   * not evidence, or unauthenticated. Incremental: it settles only what arrived since.
+   */
+  standing(id: string): Standing | undefined {
+    this.evidence.settle()
+    return this.evidence.nodes.get(id)?.standing
   }
 
   // ——— the decision over D ———

@@ -17,13 +17,15 @@ export interface SettledTick {
 export function collect(into: SettledTick[]): PeerEvents {
   return {
     onSettled(view) {
-      const state = view.outcome?.state
-      if (state === undefined || view.stateHash === undefined) return
+      // What the node signed: its own closing state over what its envelope names (§6.5).
+      const own = view.own
+      if (own === undefined) return
+      const state = own.outcome.state
       const n = state.players.length
       into.push({
         t: view.t,
-        hash: toHex(view.stateHash),
-        submissions: view.submissions ?? [],
+        hash: toHex(own.stateHash),
+        submissions: own.submissions,
         stateBytes: stateBytes(state, n),
         bytesOf: (s) => stateBytes(s, n),
       })
