@@ -208,20 +208,15 @@ describe('red team: relayed floods (§4.2, §8, §10, SPEC §5.4)', () => {
     }
   })
 
-  // DEFECT, kept as an expected failure until fixed (then make it `it`): the honest files keep
-  // them. §8 says envelopes beyond the bound are not kept and not forwarded, but nothing gives the
-  // mesh the bound: `runLocalGame` (node/local.ts) builds each `MeshNode` with no `withinBound`,
-  // and neither does the networked node, so the mesh persists and forwards all 50 (and a player
-  // could sign thousands: the honest files then grow without bound, §10).
-  it.fails(
-    'p5 signs 50 envelopes in tick 1: those beyond the bound are not kept in honest files, which stay small (§8, §10)',
-    async () => {
-      const { g } = await seqFlood()
-      for (const i of g.honest) {
-        const beyond = linesOf(g, i).filter((e) => e.header.author === CHEATER && !withinSeqBound(e.header.seq, 1))
-        expect(beyond.length, `${label(i)}: p5's envelopes beyond the bound kept`).toBe(0)
-      }
-      withinHonestSize(g)
-    },
-  )
+  // Found by this test: nothing gave the mesh the bound, so it persisted and forwarded all 50 (and
+  // a player could sign thousands: the honest files would grow without bound, §10). The mesh now
+  // checks it on receipt (`spaaaceWithinBound`), before anything is kept or forwarded.
+  it('p5 signs 50 envelopes in tick 1: those beyond the bound are not kept in honest files, which stay small (§8, §10)', async () => {
+    const { g } = await seqFlood()
+    for (const i of g.honest) {
+      const beyond = linesOf(g, i).filter((e) => e.header.author === CHEATER && !withinSeqBound(e.header.seq, 1))
+      expect(beyond.length, `${label(i)}: p5's envelopes beyond the bound kept`).toBe(0)
+    }
+    withinHonestSize(g)
+  })
 })

@@ -5,7 +5,8 @@
  */
 import type { MeshCodec, MeshCodecErrorCode, MeshRef } from '../../../core/mesh/codec.js'
 import { CONFLICTS_KEPT, type MeshLimits } from '../../../core/mesh/limits.js'
-import { HELD_AHEAD, MAX_ENVELOPE, MAX_FRAME, RESEND_BUDGET } from '../peers/domain.js'
+import type { WithinBound } from '../../../core/mesh/engine.js'
+import { HELD_AHEAD, MAX_ENVELOPE, MAX_FRAME, RESEND_BUDGET, withinSeqBound } from '../peers/domain.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import { forksOf, readEnvelope, signatureValid } from '../peers/envelope.js'
 
@@ -67,5 +68,30 @@ export function spaaaceMeshLimits(marginMs: number): MeshLimits {
     conflictsKept: CONFLICTS_KEPT,
     resendBudget: RESEND_BUDGET,
     windowMs: marginMs,
+  }
+}
+
+/**
+ * §4.2, §8: the mesh's bound on an author's envelopes, checked on receipt before anything is kept
+ * or forwarded: `seq ≤ 2 + SEQ_PER_TICK · t_e`. The exact `t_e` needs each `state` part's
+ * correctness over its past, which only the decision knows once that past is held; here it is
+ * bounded from above by the highest `state` tick the author has claimed in envelopes kept so far
+ * (or in this one), and that claim is believed at most up to this node's own last closing tick + 2
+ * (`ownState`), so a flood of false `state` parts cannot raise it far. An honest author's envelopes
+ * are always within (its parts are admissible and its chain within the bound, §4.2); one dropped
+ * while this node lags comes again by `want` or resume once another envelope names it, as any
+ * envelope not held does. What passes here is judged exactly by the decision (not evidence, §4.2).
+ */
+export function spaaaceWithinBound(players: number, game: Uint8Array, ownState: () => number): WithinBound {
+  const claimed = new Map<number, number>()
+  return (e) => {
+    const r = readEnvelope(e.bytes, { players, game })
+    let u = claimed.get(e.author) ?? 0
+    if (r.ok && r.value.body.ok)
+      for (const p of r.value.body.value.parts)
+        if (p.type === 'state') u = Math.max(u, Math.min(p.tick, ownState() + 2))
+    if (!withinSeqBound(e.seq, 1 + u)) return false
+    claimed.set(e.author, u)
+    return true
   }
 }

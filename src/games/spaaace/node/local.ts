@@ -17,7 +17,7 @@ import { MeshNode } from '../../../core/mesh/node.js'
 import { type Fault, type MemoryPair, memoryChannelPair } from '../../../core/session/channel.js'
 import { VirtualClock } from '../../../core/session/clock.js'
 import { type TranscriptStore, memoryStore } from '../../../core/transcript/file.js'
-import { spaaaceMeshCodec, spaaaceMeshLimits } from '../mesh/codec.js'
+import { spaaaceMeshCodec, spaaaceMeshLimits, spaaaceWithinBound } from '../mesh/codec.js'
 import { commitMsFloor, revealMsFloor } from '../peers/domain.js'
 import { compareBytes } from '../peers/parts.js'
 import {
@@ -165,6 +165,7 @@ export async function runLocalGame(o: LocalGameOptions): Promise<LocalGameResult
       clock: o.clock,
       persistence: stores[i],
       limits: spaaaceMeshLimits(o.genesis.genesis.timing.marginMs),
+      withinBound: spaaaceWithinBound(n, o.genesis.game, () => holder.peer?.chain.lastState ?? 0),
       onEnvelope: (e) => {
         holder.peer?.hold(e.bytes)
       },

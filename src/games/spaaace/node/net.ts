@@ -10,7 +10,7 @@ import { runMeshOverLibp2p } from '../../../core/mesh/libp2p.js'
 import { MeshNode } from '../../../core/mesh/node.js'
 import type { Clock } from '../../../core/session/clock.js'
 import type { TranscriptStore } from '../../../core/transcript/file.js'
-import { spaaaceMeshCodec, spaaaceMeshLimits } from '../mesh/codec.js'
+import { spaaaceMeshCodec, spaaaceMeshLimits, spaaaceWithinBound } from '../mesh/codec.js'
 import type { End } from '../peers/decide.js'
 import { MAX_FRAME, PEERS_PROTOCOL_ID } from '../peers/domain.js'
 import type { SealedGenesis } from '../peers/genesis.js'
@@ -56,6 +56,11 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     clock: o.clock,
     persistence: o.store,
     limits: spaaaceMeshLimits(o.genesis.genesis.timing.marginMs),
+    withinBound: spaaaceWithinBound(
+      o.genesis.genesis.keys.length,
+      o.genesis.game,
+      () => holder.peer?.chain.lastState ?? 0,
+    ),
     onEnvelope: (e) => {
       holder.peer?.hold(e.bytes)
     },
