@@ -12,10 +12,11 @@ import {
   occupancyCommitment,
   recordCommitment,
 } from '../../src/games/spaceships/protocol/commitments.js'
-import { BlockHash, SaltPrf, domainBlock, taggedHash } from '../../src/core/commit/hash.js'
+import { BlockHash, SaltPrf, domainBlock, sha256 as sha256Parts, taggedHash } from '../../src/core/commit/hash.js'
 import { DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
 import { sha256Reference } from '../../src/core/commit/reference.js'
 import { Sha256 } from '../../src/core/commit/sha256.js'
+import { sha256x4 } from '../../src/core/commit/sha256x4.js'
 
 const tags = Object.values(DOMAIN)
 const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 })
@@ -87,6 +88,56 @@ describe('hashing (SPEC §3.3)', () => {
     )
     expect(() => new Sha256().update(new Uint8Array(3)).tailBlock(1)).toThrow(/boundary/)
     expect(() => new Sha256().tailBlock(56)).toThrow(/boundary/)
+  })
+
+  it('the four lanes of sha256x4 are four SHA-256 compressions: any midstates, any last blocks, against node:crypto', () => {
+    const lanes = sha256x4()
+    if (lanes === undefined) throw new Error('WebAssembly SIMD is expected under Node')
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.uint8Array({ maxLength: 55 })), {
+          minLength: 4,
+          maxLength: 4,
+        }),
+        (cases) => {
+          const states = cases.map(([blocks, raw]) => {
+            const prefix = Uint8Array.from({ length: 64 * blocks }, (_, i) => (i * 17 + raw.length) & 0xff)
+            const s = new Sha256().update(prefix)
+            const tail = s.tailBlock(raw.length)
+            tail.set(raw)
+            return { prefix, raw, state: s.midstate(), tail }
+          })
+          states.forEach(({ state, tail }, j) => {
+            for (let i = 0; i < 8; i++) lanes.words[4 * i + j] = state[i] ?? 0
+            for (let i = 0; i < 16; i++)
+              lanes.words[32 + 4 * i + j] =
+                ((tail[4 * i] ?? 0) << 24) |
+                ((tail[4 * i + 1] ?? 0) << 16) |
+                ((tail[4 * i + 2] ?? 0) << 8) |
+                (tail[4 * i + 3] ?? 0)
+          })
+          lanes.compress()
+          states.forEach(({ prefix, raw }, j) => {
+            const out = Buffer.alloc(32)
+            for (let i = 0; i < 8; i++) out.writeInt32BE(lanes.words[4 * i + j] ?? 0, 4 * i)
+            expect(out).toEqual(createHash('sha256').update(prefix).update(raw).digest())
+          })
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('sha256 of parts, in JS below 96 bytes and native from there, is SHA-256 of their concatenation', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 4 }), (parts) => {
+        const whole = Buffer.concat(parts)
+        expect(Buffer.from(sha256Parts(...parts))).toEqual(createHash('sha256').update(whole).digest())
+      }),
+      { numRuns: 300 },
+    )
+    const big = new Uint8Array(40_000).fill(3)
+    expect(Buffer.from(sha256Parts(big, big))).toEqual(createHash('sha256').update(big).update(big).digest())
   })
 
   it('a finished state refuses any further use, so a digest is never taken twice from one state', () => {
@@ -177,6 +228,9 @@ describe('commitments (SPEC §4)', () => {
           const original = s.seed
           // Every cell: the vector is built on padded tail blocks, the plain definitions on whole inputs.
           const vector = s.setupVector(cells)
+          // Four cells a lane in WebAssembly SIMD (Node runs it), and one after another in JS: the same bytes.
+          expect(sha256x4()).toBeDefined()
+          expect(s.setupVector(cells, null)).toEqual(vector)
           for (let c = 0; c < SPACE_CELLS; c++) {
             const v = cells[c] ?? { occupied: false, type: 0, id: 0 }
             const so = deriveSalt(original, game, r, 'occupancy', c, version)
