@@ -245,14 +245,19 @@ export class SideSecrets extends SideCommitments {
     const salts = new Int32Array(32)
     const detailSalts = v4 ? salts : new Int32Array(32)
     const detailWord = v4 ? 4 : 0
+    // The blocks as words: what follows the inputs (padding, length) is the same in every block
+    // of a kind, written once a pass; the inputs' words are written per lane (the layouts of
+    // `saltInput`, `occupancyInput` and `detailInput`: salts start at byte 2 and 3, unaligned).
+    const saltWords = wordsOf(saltIn)
+    const occupancyWords = wordsOf(occupancy)
+    const detailWords = wordsOf(detail)
     const saltPass = (base: number, kind: number, into: Int32Array): void => {
       loadState(w, saltState)
-      saltIn[0] = kind
+      loadTail(w, saltWords, 1)
       for (let j = 0; j < 4; j++) {
         const cell = base + j
-        saltIn[1] = cell >>> 8
-        saltIn[2] = cell & 0xff
-        loadBlock(w, j, saltIn)
+        // [kind, cell >> 8, cell & 0xff, 0x80]
+        w[32 + j] = (kind << 24) | ((cell >>> 8) << 16) | ((cell & 0xff) << 8) | 0x80
       }
       lanes.compress()
       for (let i = 0; i < 32; i++) into[i] = w[i] ?? 0
@@ -262,24 +267,38 @@ export class SideSecrets extends SideCommitments {
       saltPass(base, SALT_KIND.occupancy, salts)
       if (!v4) saltPass(base, SALT_KIND.detail, detailSalts)
       loadState(w, occupancyState)
+      loadTail(w, occupancyWords, 5)
       for (let j = 0; j < 4; j++) {
         const cell = base + j
-        occupancy[0] = cell
-        occupancy[1] = (cells[cell] ?? EMPTY_CELL).occupied ? 1 : 0
-        bytesOfLane(salts, 0, j, occupancy, 2)
-        loadBlock(w, j, occupancy)
+        // [cell, occupied, salt 0..15, 0x80]: the salt's words shifted by two bytes.
+        const s0 = salts[j] ?? 0
+        const s1 = salts[4 + j] ?? 0
+        const s2 = salts[8 + j] ?? 0
+        const s3 = salts[12 + j] ?? 0
+        const occupied = (cells[cell] ?? EMPTY_CELL).occupied ? 1 : 0
+        w[32 + j] = ((cell & 0xff) << 24) | (occupied << 16) | (s0 >>> 16)
+        w[36 + j] = (s0 << 16) | (s1 >>> 16)
+        w[40 + j] = (s1 << 16) | (s2 >>> 16)
+        w[44 + j] = (s2 << 16) | (s3 >>> 16)
+        w[48 + j] = (s3 << 16) | 0x8000
       }
       lanes.compress()
       for (let j = 0; j < n; j++) digestOfLane(w, j, out, 2 * (base + j) * HASH_BYTES)
       loadState(w, detailState)
+      loadTail(w, detailWords, 5)
       for (let j = 0; j < 4; j++) {
         const cell = base + j
         const v = cells[cell] ?? EMPTY_CELL
-        detail[0] = cell
-        detail[1] = v.type
-        detail[2] = v.id
-        bytesOfLane(detailSalts, detailWord, j, detail, 3)
-        loadBlock(w, j, detail)
+        // [cell, type, id, salt 0..15, 0x80]: the salt's words shifted by three bytes.
+        const s0 = detailSalts[4 * detailWord + j] ?? 0
+        const s1 = detailSalts[4 * detailWord + 4 + j] ?? 0
+        const s2 = detailSalts[4 * detailWord + 8 + j] ?? 0
+        const s3 = detailSalts[4 * detailWord + 12 + j] ?? 0
+        w[32 + j] = ((cell & 0xff) << 24) | ((v.type & 0xff) << 16) | ((v.id & 0xff) << 8) | (s0 >>> 24)
+        w[36 + j] = (s0 << 8) | (s1 >>> 24)
+        w[40 + j] = (s1 << 8) | (s2 >>> 24)
+        w[44 + j] = (s2 << 8) | (s3 >>> 24)
+        w[48 + j] = (s3 << 8) | 0x80
       }
       lanes.compress()
       for (let j = 0; j < n; j++) digestOfLane(w, j, out, (2 * (base + j) + 1) * HASH_BYTES)
@@ -310,21 +329,23 @@ function loadState(w: Int32Array, state: Int32Array): void {
   }
 }
 
-/** Lane `j`'s message: the 64-byte `block` as sixteen big-endian words. */
-function loadBlock(w: Int32Array, j: number, block: Uint8Array): void {
+/** A 64-byte block as sixteen big-endian words. */
+function wordsOf(block: Uint8Array): Int32Array {
+  const out = new Int32Array(16)
   for (let i = 0; i < 16; i++)
-    w[32 + 4 * i + j] =
+    out[i] =
       ((block[4 * i] ?? 0) << 24) | ((block[4 * i + 1] ?? 0) << 16) | ((block[4 * i + 2] ?? 0) << 8) | (block[4 * i + 3] ?? 0)
+  return out
 }
 
-/** The 16 bytes of lane `j`'s words `from..from+3` (big-endian), written at `out[at..]`. */
-function bytesOfLane(w: Int32Array, from: number, j: number, out: Uint8Array, at: number): void {
-  for (let i = 0; i < 4; i++) {
-    const x = w[4 * (from + i) + j] ?? 0
-    out[at + 4 * i] = x >>> 24
-    out[at + 4 * i + 1] = x >>> 16
-    out[at + 4 * i + 2] = x >>> 8
-    out[at + 4 * i + 3] = x
+/** Every lane's message words `from..15` set to `words`' (what follows the inputs in a block). */
+function loadTail(w: Int32Array, words: Int32Array, from: number): void {
+  for (let i = from; i < 16; i++) {
+    const x = words[i] ?? 0
+    w[32 + 4 * i] = x
+    w[32 + 4 * i + 1] = x
+    w[32 + 4 * i + 2] = x
+    w[32 + 4 * i + 3] = x
   }
 }
 
