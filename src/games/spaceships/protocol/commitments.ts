@@ -115,6 +115,11 @@ export class SideCommitments {
   protected readonly occupancyHash: BlockHash
   protected readonly detailHash: BlockHash
   private readonly record: BlockHash
+  /** The padded last blocks of openings (`opensOccupancy`, `opensDetail`), made at the first. */
+  private occupancyTail: Uint8Array | undefined
+  private detailTail: Uint8Array | undefined
+  /** The digest of the last opening checked. */
+  private readonly opened = new Uint8Array(HASH_BYTES)
 
   constructor(
     readonly game: Uint8Array,
@@ -144,12 +149,29 @@ export class SideCommitments {
 
   /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
   opensOccupancy(vector: Uint8Array, cell: number, occupied: boolean, salt: Uint8Array): boolean {
-    return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
+    if (salt.length !== SALT_BYTES)
+      return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
+    // The verifier opens a cell per strike, beam and scan answer: the input is written into a
+    // padded last block kept for it (`occupancyInput`'s layout), hashed into a scratch digest.
+    const block = (this.occupancyTail ??= this.occupancyHash.tailBlock(2 + SALT_BYTES))
+    block[0] = cell
+    block[1] = occupied ? 1 : 0
+    block.set(salt, 2)
+    this.occupancyHash.ofTail(block, this.opened, 0)
+    return constantTimeEqual(committedAt(vector, cell, 0), this.opened)
   }
 
   /** Whether (type, id, salt) opens cell `cell`'s detail commitment in `vector` (constant time). */
   opensDetail(vector: Uint8Array, cell: number, type: number, id: number, salt: Uint8Array): boolean {
-    return constantTimeEqual(committedAt(vector, cell, 1), this.detailOf(cell, type, id, salt))
+    if (salt.length !== SALT_BYTES)
+      return constantTimeEqual(committedAt(vector, cell, 1), this.detailOf(cell, type, id, salt))
+    const block = (this.detailTail ??= this.detailHash.tailBlock(3 + SALT_BYTES))
+    block[0] = cell
+    block[1] = type
+    block[2] = id
+    block.set(salt, 3)
+    this.detailHash.ofTail(block, this.opened, 0)
+    return constantTimeEqual(committedAt(vector, cell, 1), this.opened)
   }
 }
 

@@ -38,8 +38,12 @@ import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
 
 /** The committed value of every cell of a setup (SPEC §4.2). */
 export function cellValues(setup: Setup): CellValue[] {
-  const out: CellValue[] = Array.from({ length: CELL_COUNT }, () => EMPTY_CELL)
-  for (const s of setup) for (const c of s.cells) out[c] = { occupied: true, type: SHIP_CODES[s.type], id: s.id }
+  const out: CellValue[] = new Array<CellValue>(CELL_COUNT).fill(EMPTY_CELL)
+  for (const s of setup) {
+    // One value per ship, shared by its cells (values are read, never changed).
+    const value = { occupied: true, type: SHIP_CODES[s.type], id: s.id }
+    for (const c of s.cells) out[c] = value
+  }
   return out
 }
 
