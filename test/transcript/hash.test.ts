@@ -6,6 +6,7 @@ import { utf8 } from '../../src/core/commit/bytes.js'
 import {
   type CellValue,
   SPACE_CELLS,
+  SideCommitments,
   SideSecrets,
   deriveSalt,
   detailCommitment,
@@ -253,6 +254,51 @@ describe('commitments (SPEC §4)', () => {
         },
       ),
       { numRuns: 20 },
+    )
+  })
+
+  it('occupancy openings hashed ahead four at a time open exactly what they open hashed one by one', () => {
+    const salt16 = fc.uint8Array({ minLength: 16, maxLength: 16 })
+    const opening = fc.record({
+      cell: fc.integer({ min: 0, max: SPACE_CELLS - 1 }),
+      occupied: fc.boolean(),
+      salt: salt16,
+    })
+    fc.assert(
+      fc.property(
+        bytes32,
+        bytes32,
+        role,
+        fc.array(opening, { maxLength: 11 }),
+        fc.constantFrom<3 | 4>(3, 4),
+        (seed, game, r, list, version) => {
+          const s = new SideSecrets(seed, game, r, version)
+          const plain = new SideCommitments(game, r, version)
+          // A vector where some of the listed openings hold: each listed cell committed to its opening.
+          const vector = new Uint8Array(SPACE_CELLS * 64)
+          list.forEach((o, i) => {
+            if (i % 2 === 0) vector.set(occupancyCommitment(game, r, o.cell, o.occupied, o.salt, version), 64 * o.cell)
+          })
+          s.prepareOccupancy(list)
+          for (const o of list) {
+            expect(s.opensOccupancy(vector, o.cell, o.occupied, o.salt)).toBe(
+              plain.opensOccupancy(vector, o.cell, o.occupied, o.salt),
+            )
+            // Asked with the other value, or of another cell: hashed then, not taken from the cache.
+            expect(s.opensOccupancy(vector, o.cell, !o.occupied, o.salt)).toBe(
+              plain.opensOccupancy(vector, o.cell, !o.occupied, o.salt),
+            )
+            const other = (o.cell + 1) % SPACE_CELLS
+            expect(s.opensOccupancy(vector, other, o.occupied, o.salt)).toBe(
+              plain.opensOccupancy(vector, other, o.occupied, o.salt),
+            )
+          }
+          // The opening committed last in each cell holds.
+          const last = new Map(list.flatMap((o, i) => (i % 2 === 0 ? [[o.cell, o] as const] : [])))
+          for (const o of last.values()) expect(s.opensOccupancy(vector, o.cell, o.occupied, o.salt)).toBe(true)
+        },
+      ),
+      { numRuns: 100 },
     )
   })
 

@@ -120,6 +120,10 @@ export class SideCommitments {
   private detailTail: Uint8Array | undefined
   /** The digest of the last opening checked. */
   private readonly opened = new Uint8Array(HASH_BYTES)
+  /** Occupancy openings hashed ahead (`prepareOccupancy`), by their salt (decoded salts never change). */
+  private readonly ahead = new Map<Uint8Array, { cell: number; occupied: boolean; digest: Uint8Array }>()
+  private occupancyState: Int32Array | undefined
+  private occupancyTailWords: Int32Array | undefined
 
   constructor(
     readonly game: Uint8Array,
@@ -147,10 +151,55 @@ export class SideCommitments {
     return this.record.of(recordInput(turn, salt, text))
   }
 
+  /**
+   * Hashes the occupancy openings a check is about to make, four at a time (`sha256x4`), so that
+   * `opensOccupancy` finds each one's digest made. Only a cache: an opening not listed, or listed
+   * with another cell or value, is hashed when it is checked, and the checks run as before.
+   */
+  prepareOccupancy(
+    openings: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[],
+    lanes: Sha256x4 | null = sha256x4() ?? null,
+  ): void {
+    this.ahead.clear()
+    if (lanes === null || openings.length < 2) return
+    const w = lanes.words
+    const state = (this.occupancyState ??= this.occupancyHash.midstate())
+    const tail = (this.occupancyTailWords ??= wordsOf(this.occupancyHash.tailBlock(2 + SALT_BYTES)))
+    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    for (let base = 0; base < openings.length; base += 4) {
+      const n = Math.min(4, openings.length - base)
+      loadState(w, state)
+      loadTail(w, tail, 5)
+      for (let j = 0; j < n; j++) {
+        const o = openings[base + j]
+        if (o === undefined || o.salt.length !== SALT_BYTES) continue
+        // [cell, occupied, salt 0..15, 0x80] (`occupancyInput`'s layout)
+        const s = o.salt
+        const at = (i: number): number => s[i] ?? 0
+        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.occupied ? 1 : 0) << 16) | (at(0) << 8) | at(1)
+        w[36 + j] = (at(2) << 24) | (at(3) << 16) | (at(4) << 8) | at(5)
+        w[40 + j] = (at(6) << 24) | (at(7) << 16) | (at(8) << 8) | at(9)
+        w[44 + j] = (at(10) << 24) | (at(11) << 16) | (at(12) << 8) | at(13)
+        w[48 + j] = (at(14) << 24) | (at(15) << 16) | 0x8000
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) {
+        const o = openings[base + j]
+        if (o === undefined || o.salt.length !== SALT_BYTES) continue
+        const at = (base + j) * HASH_BYTES
+        digestOfLane(w, j, digests, at)
+        this.ahead.set(o.salt, { cell: o.cell, occupied: o.occupied, digest: digests.subarray(at, at + HASH_BYTES) })
+      }
+    }
+  }
+
   /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
   opensOccupancy(vector: Uint8Array, cell: number, occupied: boolean, salt: Uint8Array): boolean {
     if (salt.length !== SALT_BYTES)
       return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
+    const made = this.ahead.get(salt)
+    if (made !== undefined && made.cell === cell && made.occupied === occupied)
+      return constantTimeEqual(committedAt(vector, cell, 0), made.digest)
     // The verifier opens a cell per strike, beam and scan answer: the input is written into a
     // padded last block kept for it (`occupancyInput`'s layout), hashed into a scratch digest.
     const block = (this.occupancyTail ??= this.occupancyHash.tailBlock(2 + SALT_BYTES))
