@@ -175,12 +175,11 @@ export class SideCommitments {
         if (o === undefined || o.salt.length !== SALT_BYTES) continue
         // [cell, occupied, salt 0..15, 0x80] (`occupancyInput`'s layout)
         const s = o.salt
-        const at = (i: number): number => s[i] ?? 0
-        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.occupied ? 1 : 0) << 16) | (at(0) << 8) | at(1)
-        w[36 + j] = (at(2) << 24) | (at(3) << 16) | (at(4) << 8) | at(5)
-        w[40 + j] = (at(6) << 24) | (at(7) << 16) | (at(8) << 8) | at(9)
-        w[44 + j] = (at(10) << 24) | (at(11) << 16) | (at(12) << 8) | at(13)
-        w[48 + j] = (at(14) << 24) | (at(15) << 16) | 0x8000
+        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.occupied ? 1 : 0) << 16) | ((s[0] ?? 0) << 8) | (s[1] ?? 0)
+        w[36 + j] = ((s[2] ?? 0) << 24) | ((s[3] ?? 0) << 16) | ((s[4] ?? 0) << 8) | (s[5] ?? 0)
+        w[40 + j] = ((s[6] ?? 0) << 24) | ((s[7] ?? 0) << 16) | ((s[8] ?? 0) << 8) | (s[9] ?? 0)
+        w[44 + j] = ((s[10] ?? 0) << 24) | ((s[11] ?? 0) << 16) | ((s[12] ?? 0) << 8) | (s[13] ?? 0)
+        w[48 + j] = ((s[14] ?? 0) << 24) | ((s[15] ?? 0) << 16) | 0x8000
       }
       lanes.compress()
       for (let j = 0; j < n; j++) {

@@ -127,8 +127,16 @@ export function helloAProblem(c: Candidate, decoded: Decoder): string {
   return `no game: A's hello does not decode (${describeProtocolError(d)})`
 }
 
+/** Each candidate's `prev` in base64url, made once: the chains are followed through it several times. */
+const PREV_IDS = new WeakMap<Candidate, string>()
+
 export function prevOf(c: Candidate): string {
-  return idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
+  let id = PREV_IDS.get(c)
+  if (id === undefined) {
+    id = idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
+    PREV_IDS.set(c, id)
+  }
+  return id
 }
 
 /** A line framed and hashed, or why it does not frame. */
