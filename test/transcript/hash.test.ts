@@ -17,7 +17,8 @@ import { BlockHash, SaltPrf, domainBlock, sha256 as sha256Parts, taggedHash } fr
 import { DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
 import { sha256Reference } from '../../src/core/commit/reference.js'
 import { Sha256 } from '../../src/core/commit/sha256.js'
-import { sha256x4 } from '../../src/core/commit/sha256x4.js'
+import { sha256x4, sha256x4Module } from '../../src/core/commit/sha256x4.js'
+import { SHA256X4_WASM_BASE64 } from '../../src/core/commit/sha256x4-module.js'
 
 const tags = Object.values(DOMAIN)
 const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 })
@@ -89,6 +90,10 @@ describe('hashing (SPEC §3.3)', () => {
     )
     expect(() => new Sha256().update(new Uint8Array(3)).tailBlock(1)).toThrow(/boundary/)
     expect(() => new Sha256().tailBlock(56)).toThrow(/boundary/)
+  })
+
+  it("sha256x4's module bytes, kept made, are what its generator writes", () => {
+    expect(Buffer.from(SHA256X4_WASM_BASE64, 'base64')).toEqual(Buffer.from(sha256x4Module()))
   })
 
   it('the four lanes of sha256x4 are four SHA-256 compressions: any midstates, any last blocks, against node:crypto', () => {
