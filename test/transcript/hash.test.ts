@@ -307,6 +307,30 @@ describe('commitments (SPEC §4)', () => {
     )
   })
 
+  it("a replay's record commitments four turns a lane are each turn's commitment, short records and long", () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ minLength: 30, maxLength: 80 }),
+      fc.constant('Rv1 sOx3 é'),
+    )
+    fc.assert(
+      fc.property(
+        bytes32,
+        bytes32,
+        role,
+        fc.array(text, { maxLength: 13 }),
+        fc.constantFrom<3 | 4>(3, 4),
+        (seed, game, r, texts, version) => {
+          const s = new SideSecrets(seed, game, r, version)
+          const one = texts.map((t, i) => s.recordCommitment(i + 1, t))
+          expect(s.recordCommitments(texts)).toEqual(one)
+          expect(s.recordCommitments(texts, null)).toEqual(one)
+        },
+      ),
+      { numRuns: 100 },
+    )
+  })
+
   it('the plain definitions are the layouts of SPEC §4 over @noble/hashes', () => {
     const game = new Uint8Array(32).fill(7)
     const seed = new Uint8Array(32).fill(9)

@@ -114,7 +114,7 @@ function textBytes(text: string): Uint8Array {
 export class SideCommitments {
   protected readonly occupancyHash: BlockHash
   protected readonly detailHash: BlockHash
-  private readonly record: BlockHash
+  protected readonly record: BlockHash
   /** The padded last blocks of openings (`opensOccupancy`, `opensDetail`), made at the first. */
   private occupancyTail: Uint8Array | undefined
   private detailTail: Uint8Array | undefined
@@ -124,6 +124,7 @@ export class SideCommitments {
   private readonly ahead = new Map<Uint8Array, { cell: number; occupied: boolean; digest: Uint8Array }>()
   private occupancyState: Int32Array | undefined
   private occupancyTailWords: Int32Array | undefined
+  protected recordState: Int32Array | undefined
 
   constructor(
     readonly game: Uint8Array,
@@ -385,6 +386,80 @@ export class SideSecrets extends SideCommitments {
   /** SPEC §4.3: the commitment to turn `turn`'s canonical record text. */
   recordCommitment(turn: number, text: string): Uint8Array {
     return this.recordOf(turn, this.salt('record', turn), text)
+  }
+
+  /**
+   * `recordCommitment(t, texts[t - 1])` for turns 1..n (a replay's every record): four turns at a
+   * time in the SIMD lanes, the salts in one pass and the commitments in another; a record whose
+   * input does not fit one last block (over 35 bytes of text) is committed the plain way.
+   */
+  recordCommitments(texts: readonly string[], lanes: Sha256x4 | null = sha256x4() ?? null): Uint8Array[] {
+    if (lanes === null || texts.length < 2) return texts.map((t, i) => this.recordCommitment(i + 1, t))
+    const w = lanes.words
+    const out: Uint8Array[] = []
+    const saltState = this.salts.midstate()
+    const recordState = (this.recordState ??= this.record.midstate())
+    const saltIn = this.salts.tailBlock(3)
+    const saltWords = wordsOf(saltIn)
+    const salts = new Int32Array(32)
+    for (let base = 0; base < texts.length; base += 4) {
+      const n = Math.min(4, texts.length - base)
+      loadState(w, saltState)
+      loadTail(w, saltWords, 1)
+      for (let j = 0; j < 4; j++) {
+        const turn = base + j + 1
+        // [3, turn >> 8, turn & 0xff, 0x80] (`saltInput`)
+        w[32 + j] = (SALT_KIND.record << 24) | (((turn >>> 8) & 0xff) << 16) | ((turn & 0xff) << 8) | 0x80
+      }
+      lanes.compress()
+      for (let i = 0; i < 32; i++) salts[i] = w[i] ?? 0
+      loadState(w, recordState)
+      const inputs: (Uint8Array | undefined)[] = []
+      for (let j = 0; j < n; j++) {
+        const turn = base + j + 1
+        const salt = new Uint8Array(SALT_BYTES)
+        for (let i = 0; i < 4; i++) {
+          const x = salts[4 * i + j] ?? 0
+          salt[4 * i] = x >>> 24
+          salt[4 * i + 1] = x >>> 16
+          salt[4 * i + 2] = x >>> 8
+          salt[4 * i + 3] = x
+        }
+        const input = recordInput(turn, salt, texts[base + j] ?? '')
+        salt.fill(0)
+        if (input.length > 55) {
+          inputs.push(undefined)
+          input.fill(0)
+          continue
+        }
+        inputs.push(input)
+        // The last block after the domain block: the input, then the padding `tailBlock` writes.
+        const block = this.record.tailBlock(input.length)
+        block.set(input)
+        for (let i = 0; i < 16; i++)
+          w[32 + 4 * i + j] =
+            ((block[4 * i] ?? 0) << 24) |
+            ((block[4 * i + 1] ?? 0) << 16) |
+            ((block[4 * i + 2] ?? 0) << 8) |
+            (block[4 * i + 3] ?? 0)
+        input.fill(0)
+        block.fill(0)
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) {
+        const turn = base + j + 1
+        if (inputs[j] === undefined) out.push(this.recordCommitment(turn, texts[base + j] ?? ''))
+        else {
+          const digest = new Uint8Array(HASH_BYTES)
+          digestOfLane(w, j, digest, 0)
+          out.push(digest)
+        }
+      }
+    }
+    w.fill(0)
+    salts.fill(0)
+    saltState.fill(0)
+    return out
   }
 }
 

@@ -196,10 +196,14 @@ export function replaySide(
   let state = initialPlayerState(valid.value)
   let turns = 0
   const done = (): SideReplay => ({ offence: undefined, setup: known.setup, records, state, turns, states })
+  // Every record's commitment at once (four turns a lane, SideSecrets.recordCommitments); each is
+  // still compared in turn order below, so the first that fails is the one reported.
+  const committed = secrets.recordCommitments(reveal.records.slice(0, own.commits.length))
   for (let turn = 1; turn <= own.commits.length; turn++) {
     const text = reveal.records[turn - 1] ?? ''
     const commit = own.commits[turn - 1]
-    if (commit === undefined || !constantTimeEqual(secrets.recordCommitment(turn, text), commit.record)) {
+    const made = committed[turn - 1] ?? secrets.recordCommitment(turn, text)
+    if (commit === undefined || !constantTimeEqual(made, commit.record)) {
       return fail(
         turn,
         'commitment-mismatch',
