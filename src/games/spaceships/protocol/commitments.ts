@@ -120,8 +120,13 @@ export class SideCommitments {
   private detailTail: Uint8Array | undefined
   /** The digest of the last opening checked. */
   private readonly opened = new Uint8Array(HASH_BYTES)
-  /** Occupancy openings hashed ahead (`prepareOccupancy`), by their salt (decoded salts never change). */
-  private readonly ahead = new Map<Uint8Array, { cell: number; occupied: boolean; digest: Uint8Array }>()
+  /**
+   * Occupancy openings hashed ahead (`prepareOccupancy`): the list, their digests (32 bytes each,
+   * in list order), and the next one the checks are expected to ask for. Decoded salts never change.
+   */
+  private ahead: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[] = []
+  private aheadDigests = new Uint8Array(0)
+  private aheadNext = 0
   private occupancyState: Int32Array | undefined
   private occupancyTailWords: Int32Array | undefined
   protected recordState: Int32Array | undefined
@@ -161,7 +166,8 @@ export class SideCommitments {
     openings: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[],
     lanes: Sha256x4 | null = sha256x4() ?? null,
   ): void {
-    this.ahead.clear()
+    this.ahead = []
+    this.aheadNext = 0
     if (lanes === null || openings.length < 2) return
     const w = lanes.words
     const state = (this.occupancyState ??= this.occupancyHash.midstate())
@@ -186,20 +192,30 @@ export class SideCommitments {
       for (let j = 0; j < n; j++) {
         const o = openings[base + j]
         if (o === undefined || o.salt.length !== SALT_BYTES) continue
-        const at = (base + j) * HASH_BYTES
-        digestOfLane(w, j, digests, at)
-        this.ahead.set(o.salt, { cell: o.cell, occupied: o.occupied, digest: digests.subarray(at, at + HASH_BYTES) })
+        digestOfLane(w, j, digests, (base + j) * HASH_BYTES)
       }
     }
+    this.ahead = openings
+    this.aheadDigests = digests
   }
 
   /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
   opensOccupancy(vector: Uint8Array, cell: number, occupied: boolean, salt: Uint8Array): boolean {
     if (salt.length !== SALT_BYTES)
       return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
-    const made = this.ahead.get(salt)
-    if (made !== undefined && made.cell === cell && made.occupied === occupied)
-      return constantTimeEqual(committedAt(vector, cell, 0), made.digest)
+    // The checks ask in the order listed: the next one is looked for first, then those after it.
+    const ahead = this.ahead
+    for (let k = this.aheadNext; k < ahead.length; k++) {
+      const o = ahead[k]
+      if (o?.salt !== salt || o.cell !== cell || o.occupied !== occupied) continue
+      this.aheadNext = k + 1
+      const committed = committedAt(vector, cell, 0)
+      if (committed.length !== HASH_BYTES) return false
+      const digests = this.aheadDigests
+      let diff = 0
+      for (let i = 0; i < HASH_BYTES; i++) diff |= (committed[i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
+      return diff === 0
+    }
     // The verifier opens a cell per strike, beam and scan answer: the input is written into a
     // padded last block kept for it (`occupancyInput`'s layout), hashed into a scratch digest.
     const block = (this.occupancyTail ??= this.occupancyHash.tailBlock(2 + SALT_BYTES))
