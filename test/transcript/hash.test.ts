@@ -307,6 +307,46 @@ describe('commitments (SPEC §4)', () => {
     )
   })
 
+  it('detail openings hashed ahead four at a time open exactly what they open hashed one by one', () => {
+    const salt16 = fc.uint8Array({ minLength: 16, maxLength: 16 })
+    const opening = fc.record({
+      cell: fc.integer({ min: 0, max: SPACE_CELLS - 1 }),
+      type: fc.integer({ min: 0, max: 10 }),
+      id: fc.integer({ min: 0, max: 4 }),
+      salt: salt16,
+    })
+    fc.assert(
+      fc.property(
+        bytes32,
+        bytes32,
+        role,
+        fc.array(opening, { maxLength: 11 }),
+        fc.constantFrom<3 | 4>(3, 4),
+        (seed, game, r, list, version) => {
+          const s = new SideSecrets(seed, game, r, version)
+          const plain = new SideCommitments(game, r, version)
+          const vector = new Uint8Array(SPACE_CELLS * 64)
+          list.forEach((o, i) => {
+            if (i % 2 === 0)
+              vector.set(detailCommitment(game, r, o.cell, o.type, o.id, o.salt, version), 64 * o.cell + 32)
+          })
+          s.prepareDetail(list)
+          for (const o of list) {
+            expect(s.opensDetail(vector, o.cell, o.type, o.id, o.salt)).toBe(
+              plain.opensDetail(vector, o.cell, o.type, o.id, o.salt),
+            )
+            expect(s.opensDetail(vector, o.cell, o.type, o.id + 1, o.salt)).toBe(
+              plain.opensDetail(vector, o.cell, o.type, o.id + 1, o.salt),
+            )
+          }
+          const last = new Map(list.flatMap((o, i) => (i % 2 === 0 ? [[o.cell, o] as const] : [])))
+          for (const o of last.values()) expect(s.opensDetail(vector, o.cell, o.type, o.id, o.salt)).toBe(true)
+        },
+      ),
+      { numRuns: 100 },
+    )
+  })
+
   it("a replay's record commitments four turns a lane are each turn's commitment, short records and long", () => {
     const text = fc.oneof(
       fc.string({ maxLength: 40 }),

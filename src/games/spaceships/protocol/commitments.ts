@@ -127,6 +127,17 @@ export class SideCommitments {
   private ahead: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[] = []
   private aheadDigests = new Uint8Array(0)
   private aheadNext = 0
+  /** The same for detail openings (`prepareDetail`). */
+  private aheadDetail: readonly {
+    readonly cell: number
+    readonly type: number
+    readonly id: number
+    readonly salt: Uint8Array
+  }[] = []
+  private aheadDetailDigests = new Uint8Array(0)
+  private aheadDetailNext = 0
+  private detailState: Int32Array | undefined
+  private detailTailWords: Int32Array | undefined
   private occupancyState: Int32Array | undefined
   private occupancyTailWords: Int32Array | undefined
   protected recordState: Int32Array | undefined
@@ -199,6 +210,40 @@ export class SideCommitments {
     this.aheadDigests = digests
   }
 
+  /** `prepareOccupancy` for detail openings (destruction reports, flashcube data): `opensDetail` finds them made. */
+  prepareDetail(
+    openings: readonly { readonly cell: number; readonly type: number; readonly id: number; readonly salt: Uint8Array }[],
+    lanes: Sha256x4 | null = sha256x4() ?? null,
+  ): void {
+    this.aheadDetail = []
+    this.aheadDetailNext = 0
+    if (lanes === null || openings.length < 2) return
+    const w = lanes.words
+    const state = (this.detailState ??= this.detailHash.midstate())
+    const tail = (this.detailTailWords ??= wordsOf(this.detailHash.tailBlock(3 + SALT_BYTES)))
+    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    for (let base = 0; base < openings.length; base += 4) {
+      const n = Math.min(4, openings.length - base)
+      loadState(w, state)
+      loadTail(w, tail, 5)
+      for (let j = 0; j < n; j++) {
+        const o = openings[base + j]
+        if (o === undefined || o.salt.length !== SALT_BYTES) continue
+        // [cell, type, id, salt 0..15, 0x80] (`detailInput`'s layout)
+        const s = o.salt
+        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.type & 0xff) << 16) | ((o.id & 0xff) << 8) | (s[0] ?? 0)
+        w[36 + j] = ((s[1] ?? 0) << 24) | ((s[2] ?? 0) << 16) | ((s[3] ?? 0) << 8) | (s[4] ?? 0)
+        w[40 + j] = ((s[5] ?? 0) << 24) | ((s[6] ?? 0) << 16) | ((s[7] ?? 0) << 8) | (s[8] ?? 0)
+        w[44 + j] = ((s[9] ?? 0) << 24) | ((s[10] ?? 0) << 16) | ((s[11] ?? 0) << 8) | (s[12] ?? 0)
+        w[48 + j] = ((s[13] ?? 0) << 24) | ((s[14] ?? 0) << 16) | ((s[15] ?? 0) << 8) | 0x80
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) digestOfLane(w, j, digests, (base + j) * HASH_BYTES)
+    }
+    this.aheadDetail = openings
+    this.aheadDetailDigests = digests
+  }
+
   /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
   opensOccupancy(vector: Uint8Array, cell: number, occupied: boolean, salt: Uint8Array): boolean {
     if (salt.length !== SALT_BYTES)
@@ -209,12 +254,7 @@ export class SideCommitments {
       const o = ahead[k]
       if (o?.salt !== salt || o.cell !== cell || o.occupied !== occupied) continue
       this.aheadNext = k + 1
-      const committed = committedAt(vector, cell, 0)
-      if (committed.length !== HASH_BYTES) return false
-      const digests = this.aheadDigests
-      let diff = 0
-      for (let i = 0; i < HASH_BYTES; i++) diff |= (committed[i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
-      return diff === 0
+      return sameDigest(committedAt(vector, cell, 0), this.aheadDigests, k)
     }
     // The verifier opens a cell per strike, beam and scan answer: the input is written into a
     // padded last block kept for it (`occupancyInput`'s layout), hashed into a scratch digest.
@@ -230,6 +270,13 @@ export class SideCommitments {
   opensDetail(vector: Uint8Array, cell: number, type: number, id: number, salt: Uint8Array): boolean {
     if (salt.length !== SALT_BYTES)
       return constantTimeEqual(committedAt(vector, cell, 1), this.detailOf(cell, type, id, salt))
+    const ahead = this.aheadDetail
+    for (let k = this.aheadDetailNext; k < ahead.length; k++) {
+      const o = ahead[k]
+      if (o?.salt !== salt || o.cell !== cell || o.type !== type || o.id !== id) continue
+      this.aheadDetailNext = k + 1
+      return sameDigest(committedAt(vector, cell, 1), this.aheadDetailDigests, k)
+    }
     const block = (this.detailTail ??= this.detailHash.tailBlock(3 + SALT_BYTES))
     block[0] = cell
     block[1] = type
@@ -477,6 +524,14 @@ export class SideSecrets extends SideCommitments {
     saltState.fill(0)
     return out
   }
+}
+
+/** `constantTimeEqual(committed, the k-th digest of digests)`, without a view of the digest. */
+function sameDigest(committed: Uint8Array, digests: Uint8Array, k: number): boolean {
+  if (committed.length !== HASH_BYTES) return false
+  let diff = 0
+  for (let i = 0; i < HASH_BYTES; i++) diff |= (committed[i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
+  return diff === 0
 }
 
 /** Every lane's state set to `state` (eight words). */

@@ -473,6 +473,14 @@ export class SideView {
         )
       return undefined
     }
+    // The detail openings below if every report holds, hashed ahead (a cache, as `prepareOpenings`).
+    const openings: { cell: number; type: number; id: number; salt: Uint8Array }[] = []
+    for (const d of r.destroyed)
+      for (const c of d.cells) {
+        const cell = knownCellIndex(c.cell)
+        if (cell !== undefined) openings.push({ cell, type: SHIP_CODES[d.type], id: d.id, salt: c.salt })
+      }
+    this.commitments.prepareDetail(openings)
     for (const d of r.destroyed) {
       const name = `${d.type}${d.id}`
       const cells = d.cells.map((c) => cellIndex(c.cell))
@@ -534,6 +542,18 @@ export class SideView {
         'flashcube data must answer every destruction report, cell by cell in the same order',
       )
     }
+    const openings: { cell: number; type: number; id: number; salt: Uint8Array }[] = []
+    for (const entries of f.reports)
+      for (const x of entries) {
+        const cell = knownCellIndex(x.cell)
+        if (cell !== undefined)
+          openings.push(
+            x.kind === 'empty'
+              ? { cell, type: 0, id: 0, salt: x.salt }
+              : { cell, type: SHIP_CODES[x.type], id: x.id, salt: x.salt },
+          )
+      }
+    this.commitments.prepareDetail(openings)
     for (const entries of f.reports) {
       for (const x of entries) {
         const cell = cellIndex(x.cell)
