@@ -55,6 +55,22 @@ export function verifierRows(verifier: Results['verifier']): [string, string, st
             fmt(verifier.baseline.medium.baselineGamesPerSecond, 0),
             `speed-up ${fmt(verifier.baseline.medium.speedUp)}`,
           ] as [string, string, string, string],
+          ...(verifier.baseline.medium.cpu === undefined
+            ? []
+            : [
+                [
+                  'the same in thread CPU time, games/s',
+                  fmt(verifier.baseline.medium.cpu.gamesPerSecond, 0),
+                  fmt(verifier.baseline.medium.cpu.baselineGamesPerSecond, 0),
+                  `speed-up ${fmt(verifier.baseline.medium.cpu.speedUp)}`,
+                ] as [string, string, string, string],
+              ]),
+          [
+            "the same, each file's fastest time summed, games/s",
+            verifier.baseline.medium.fastest.gamesPerSecond.toFixed(0),
+            verifier.baseline.medium.fastest.baselineGamesPerSecond.toFixed(0),
+            `speed-up ${verifier.baseline.medium.fastest.speedUp.toFixed(2)}`,
+          ] as [string, string, string, string],
         ]),
     [
       `verifier, medium-bot games, ${verifyAllCores.threads} threads (verify --jobs), games/s`,
