@@ -5,9 +5,9 @@
  *
  * The module is written here, instruction by instruction (no toolchain): one function, the 64
  * rounds and the message schedule unrolled with the working variables renamed instead of moved.
- * Its bytes are kept made (sha256x4-module.ts, checked equal to `sha256x4Module()` by the tests).
- * Liftoff compiles it in a fraction of a millisecond, so the first call is as fast to reach as a
- * JS function's; the optimising tier takes over in the background.
+ * Its bytes are kept made (sha256x4-module.ts, deflated; checked equal to `sha256x4Module()` by
+ * the tests): inflating and compiling them take about a millisecond at a process's first setup
+ * vector, where writing them took 5 to 25 ms; the optimising tier takes over in the background.
  *
  * Memory: the eight state words at bytes 0..127 (word i of lane j at int32 index 4i + j), the
  * sixteen message words at 128..383 (word i of lane j at 32 + 4i + j), each a big-endian word of
@@ -15,7 +15,8 @@
  * `test/transcript/hash.test.ts` holds every lane equal to node:crypto.
  */
 
-import { SHA256X4_WASM_BASE64 } from './sha256x4-module.js'
+import { inflateRawSync } from 'node:zlib'
+import { SHA256X4_WASM_DEFLATED } from './sha256x4-module.js'
 
 const K = [
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -284,7 +285,7 @@ export function sha256x4(): Sha256x4 | undefined {
     instance = null
     try {
       const wasm = (globalThis as { WebAssembly?: Wasm }).WebAssembly
-      const bytes = Buffer.from(SHA256X4_WASM_BASE64, 'base64')
+      const bytes = new Uint8Array(inflateRawSync(Buffer.from(SHA256X4_WASM_DEFLATED, 'base64')))
       if (wasm !== undefined && wasm.validate(bytes)) {
         const { exports } = new wasm.Instance(new wasm.Module(bytes))
         const memory = exports['memory'] as { readonly buffer: ArrayBuffer }
