@@ -23,7 +23,7 @@ export default tseslint.config(
   },
   {
     // The SHA-256 compression indexes fixed-size typed arrays in its hot loop (see the file).
-    files: ['src/core/commit/sha256.ts'],
+    files: ['src/core/commit/sha256.ts', 'src/core/commit/sha256x4.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -33,7 +33,7 @@ import { engineRate } from './engine-rate.js'
 import { NOTARY_CLIENTS, NOTARY_SUBMISSIONS, notaryRate } from './notary-rate.js'
 import { timedProcess } from './timed-process.js'
 import { WITNESSED_MAX_TURNS, witnessedTurns } from './witnessed.js'
-import { report } from './report.js'
+import { report, verifierRows } from './report.js'
 import { REPS, stat } from './stat.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
@@ -45,6 +45,28 @@ async function main(): Promise<void> {
   const log = (m: string): void => void process.stderr.write(m + '\n')
   const machine = `${cpus().length} cores, ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`
   log(`bench on ${machine}`)
+
+  // BENCH_ONLY=verifier: section 3 alone (the verifier's figures, paired with BENCH_BASELINE when
+  // given), written to bench/results-verifier.json; the whole bench takes most of an hour.
+  if (process.env['BENCH_ONLY'] === 'verifier') {
+    const figures = await verifierSection(log)
+    const verifier = { ...figures, files: undefined }
+    const results = { machine, date: new Date().toISOString(), command: 'BENCH_ONLY=verifier npm run bench', verifier }
+    mkdirSync(join(ROOT, 'bench'), { recursive: true })
+    writeFileSync(join(ROOT, 'bench', 'results-verifier.json'), JSON.stringify(results, null, 2) + '\n')
+    process.stdout.write(
+      [
+        `${machine}; medians (min..max) over ${REPS} runs after warm-up`,
+        '',
+        '| figure | referee-less | trusting baseline | goal |',
+        '| --- | --- | --- | --- |',
+        ...verifierRows(verifier).map((r) => `| ${r.join(' | ')} |`),
+        '',
+        `bench/results-verifier.json written; ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      ].join('\n') + '\n',
+    )
+    return
+  }
 
   log('1. per turn over libp2p (TCP + Noise + yamux), full protocol vs trusting baseline, alternating')
   const series = async (bot: BenchBot, delayMs: number, maxTurns: number): Promise<TurnSeries> => {
@@ -66,27 +88,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < REPS; i++) wholeStrong.push(await wholeGame('medium', `whole/medium/${i}`))
   for (let i = 0; i < 3; i++) wholeRandom.push(await wholeGame('random', `whole/random/${i}`))
 
-  log('3. the verifier, one core, then every core')
-  const strongFiles = await transcripts('medium', 20, 1000)
-  const randomFiles = await transcripts('random', 10, 1000)
-  const verifyStrong = verifierRate(strongFiles)
-  const verifyRandom = verifierRate(randomFiles)
-  const verifyAllCores = await verifierRateAllCores(strongFiles)
-  log(`   a cost fleet (${COST_RULESET}) against the standard fleet, paired, per envelope`)
-  const costFleet = costFleetPerEnvelope(randomFiles, await transcripts('random', 6, 1000, COST_RULESET))
-
-  // BENCH_BASELINE=<another checkout's dist/>: this verifier against that one, paired, same files.
-  const baselineDir = process.env['BENCH_BASELINE']
-  let baseline: { dist: string; medium: ReturnType<typeof pairedVerifierRate> } | undefined
-  if (baselineDir !== undefined && baselineDir !== '') {
-    log(`   against the baseline verifier of ${baselineDir}, paired, file by file`)
-    const url = pathToFileURL(join(resolve(baselineDir), 'games', 'spaceships', 'verify', 'verify.js')).href
-    const mod = (await import(url)) as { verifyTranscript: VerifyText }
-    baseline = { dist: baselineDir, medium: pairedVerifierRate(strongFiles, mod.verifyTranscript) }
-  }
-
-  log('   the largest transcript the terms allow (1,000 turns), signatures valid and broken')
-  const worst = await worstCase()
+  const { files: strongFiles, ...verifier } = await verifierSection(log)
 
   log('4. the rules engine alone')
   const engine = engineRate()
@@ -141,19 +143,7 @@ async function main(): Promise<void> {
       medium: { ms: stat(wholeStrong.map((g) => g.ms)), turns: stat(wholeStrong.map((g) => g.turns)) },
       random: { ms: stat(wholeRandom.map((g) => g.ms)), turns: stat(wholeRandom.map((g) => g.turns)) },
     },
-    verifier: {
-      mediumGames: verifyStrong,
-      randomGames: verifyRandom,
-      allCores: verifyAllCores,
-      costFleet,
-      ...(baseline === undefined ? {} : { baseline }),
-      worstCase: {
-        lines: worst.lines,
-        bytes: worst.bytes,
-        validCpuMs: stat(worst.validCpuMs),
-        brokenCpuMs: stat(worst.brokenCpuMs),
-      },
-    },
+    verifier,
     engine,
     notary,
     witnessed,
@@ -168,6 +158,47 @@ async function main(): Promise<void> {
   writeFileSync(join(ROOT, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n')
 
   process.stdout.write(report(results).join('\n') + '\n')
+}
+
+/** Section 3: the verifier, one core, then every core; against a baseline build when given. */
+async function verifierSection(log: (m: string) => void) {
+  log('3. the verifier, one core, then every core')
+  const strongFiles = await transcripts('medium', 20, 1000)
+  const randomFiles = await transcripts('random', 10, 1000)
+  const verifyStrong = verifierRate(strongFiles)
+  const verifyRandom = verifierRate(randomFiles)
+  const verifyAllCores = await verifierRateAllCores(strongFiles)
+  log(`   a cost fleet (${COST_RULESET}) against the standard fleet, paired, per envelope`)
+  const costFleet = costFleetPerEnvelope(randomFiles, await transcripts('random', 6, 1000, COST_RULESET))
+
+  // BENCH_BASELINE=<another checkout's dist/>: this verifier against that one, paired, same files.
+  const baselineDir = process.env['BENCH_BASELINE']
+  let baseline: { dist: string; medium: ReturnType<typeof pairedVerifierRate> } | undefined
+  if (baselineDir !== undefined && baselineDir !== '') {
+    log(`   against the baseline verifier of ${baselineDir}, paired, file by file`)
+    const url = pathToFileURL(join(resolve(baselineDir), 'games', 'spaceships', 'verify', 'verify.js')).href
+    const mod = (await import(url)) as { verifyTranscript: VerifyText }
+    baseline = { dist: baselineDir, medium: pairedVerifierRate(strongFiles, mod.verifyTranscript) }
+  }
+
+  log('   the largest transcript the terms allow (1,000 turns), signatures valid and broken')
+  const worst = await worstCase()
+
+  return {
+    mediumGames: verifyStrong,
+    randomGames: verifyRandom,
+    allCores: verifyAllCores,
+    costFleet,
+    ...(baseline === undefined ? {} : { baseline }),
+    worstCase: {
+      lines: worst.lines,
+      bytes: worst.bytes,
+      validCpuMs: stat(worst.validCpuMs),
+      brokenCpuMs: stat(worst.brokenCpuMs),
+    },
+    /** The medium-bot transcripts (the cold start measure verifies one). */
+    files: strongFiles,
+  }
 }
 
 await main()

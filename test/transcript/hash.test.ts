@@ -1,21 +1,25 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { createHash } from 'node:crypto'
+import { deflateRawSync, inflateRawSync } from 'node:zlib'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { utf8 } from '../../src/core/commit/bytes.js'
 import {
   type CellValue,
   SPACE_CELLS,
+  SideCommitments,
   SideSecrets,
   deriveSalt,
   detailCommitment,
   occupancyCommitment,
   recordCommitment,
 } from '../../src/games/spaceships/protocol/commitments.js'
-import { BlockHash, SaltPrf, domainBlock, taggedHash } from '../../src/core/commit/hash.js'
+import { BlockHash, SaltPrf, domainBlock, sha256 as sha256Parts, taggedHash } from '../../src/core/commit/hash.js'
 import { DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
 import { sha256Reference } from '../../src/core/commit/reference.js'
 import { Sha256 } from '../../src/core/commit/sha256.js'
+import { sha256x4, sha256x4Module } from '../../src/core/commit/sha256x4.js'
+import { SHA256X4_WASM_DEFLATED } from '../../src/core/commit/sha256x4-module.js'
 
 const tags = Object.values(DOMAIN)
 const bytes32 = fc.uint8Array({ minLength: 32, maxLength: 32 })
@@ -87,6 +91,65 @@ describe('hashing (SPEC §3.3)', () => {
     )
     expect(() => new Sha256().update(new Uint8Array(3)).tailBlock(1)).toThrow(/boundary/)
     expect(() => new Sha256().tailBlock(56)).toThrow(/boundary/)
+  })
+
+  it("sha256x4's module bytes, kept made, are what its generator writes", () => {
+    const made = Buffer.from(sha256x4Module())
+    const kept = inflateRawSync(Buffer.from(SHA256X4_WASM_DEFLATED, 'base64'))
+    expect(
+      kept.equals(made),
+      `write SHA256X4_WASM_DEFLATED in src/core/commit/sha256x4-module.ts anew: '${deflateRawSync(made, { level: 9 }).toString('base64')}'`,
+    ).toBe(true)
+  })
+
+  it('the four lanes of sha256x4 are four SHA-256 compressions: any midstates, any last blocks, against node:crypto', () => {
+    const lanes = sha256x4()
+    if (lanes === undefined) throw new Error('WebAssembly SIMD is expected under Node')
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.uint8Array({ maxLength: 55 })), {
+          minLength: 4,
+          maxLength: 4,
+        }),
+        (cases) => {
+          const states = cases.map(([blocks, raw]) => {
+            const prefix = Uint8Array.from({ length: 64 * blocks }, (_, i) => (i * 17 + raw.length) & 0xff)
+            const s = new Sha256().update(prefix)
+            const tail = s.tailBlock(raw.length)
+            tail.set(raw)
+            return { prefix, raw, state: s.midstate(), tail }
+          })
+          states.forEach(({ state, tail }, j) => {
+            for (let i = 0; i < 8; i++) lanes.words[4 * i + j] = state[i] ?? 0
+            for (let i = 0; i < 16; i++)
+              lanes.words[32 + 4 * i + j] =
+                ((tail[4 * i] ?? 0) << 24) |
+                ((tail[4 * i + 1] ?? 0) << 16) |
+                ((tail[4 * i + 2] ?? 0) << 8) |
+                (tail[4 * i + 3] ?? 0)
+          })
+          lanes.compress()
+          states.forEach(({ prefix, raw }, j) => {
+            const out = Buffer.alloc(32)
+            for (let i = 0; i < 8; i++) out.writeInt32BE(lanes.words[4 * i + j] ?? 0, 4 * i)
+            expect(out).toEqual(createHash('sha256').update(prefix).update(raw).digest())
+          })
+        },
+      ),
+      { numRuns: 300 },
+    )
+  })
+
+  it('sha256 of parts, in JS below 96 bytes and native from there, is SHA-256 of their concatenation', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 4 }), (parts) => {
+        const whole = Buffer.concat(parts)
+        expect(Buffer.from(sha256Parts(...parts))).toEqual(createHash('sha256').update(whole).digest())
+      }),
+      { numRuns: 300 },
+    )
+    const big = new Uint8Array(40_000).fill(3)
+    expect(Buffer.from(sha256Parts(big, big))).toEqual(createHash('sha256').update(big).update(big).digest())
   })
 
   it('a finished state refuses any further use, so a digest is never taken twice from one state', () => {
@@ -177,6 +240,9 @@ describe('commitments (SPEC §4)', () => {
           const original = s.seed
           // Every cell: the vector is built on padded tail blocks, the plain definitions on whole inputs.
           const vector = s.setupVector(cells)
+          // Four cells a lane in WebAssembly SIMD (Node runs it), and one after another in JS: the same bytes.
+          expect(sha256x4()).toBeDefined()
+          expect(s.setupVector(cells, null)).toEqual(vector)
           for (let c = 0; c < SPACE_CELLS; c++) {
             const v = cells[c] ?? { occupied: false, type: 0, id: 0 }
             const so = deriveSalt(original, game, r, 'occupancy', c, version)
@@ -199,6 +265,115 @@ describe('commitments (SPEC §4)', () => {
         },
       ),
       { numRuns: 20 },
+    )
+  })
+
+  it('occupancy openings hashed ahead four at a time open exactly what they open hashed one by one', () => {
+    const salt16 = fc.uint8Array({ minLength: 16, maxLength: 16 })
+    const opening = fc.record({
+      cell: fc.integer({ min: 0, max: SPACE_CELLS - 1 }),
+      occupied: fc.boolean(),
+      salt: salt16,
+    })
+    fc.assert(
+      fc.property(
+        bytes32,
+        bytes32,
+        role,
+        fc.array(opening, { maxLength: 11 }),
+        fc.constantFrom<3 | 4>(3, 4),
+        (seed, game, r, list, version) => {
+          const s = new SideSecrets(seed, game, r, version)
+          const plain = new SideCommitments(game, r, version)
+          // A vector where some of the listed openings hold: each listed cell committed to its opening.
+          const vector = new Uint8Array(SPACE_CELLS * 64)
+          list.forEach((o, i) => {
+            if (i % 2 === 0) vector.set(occupancyCommitment(game, r, o.cell, o.occupied, o.salt, version), 64 * o.cell)
+          })
+          s.prepareOccupancy(list)
+          for (const o of list) {
+            expect(s.opensOccupancy(vector, o.cell, o.occupied, o.salt)).toBe(
+              plain.opensOccupancy(vector, o.cell, o.occupied, o.salt),
+            )
+            // Asked with the other value, or of another cell: hashed then, not taken from the cache.
+            expect(s.opensOccupancy(vector, o.cell, !o.occupied, o.salt)).toBe(
+              plain.opensOccupancy(vector, o.cell, !o.occupied, o.salt),
+            )
+            const other = (o.cell + 1) % SPACE_CELLS
+            expect(s.opensOccupancy(vector, other, o.occupied, o.salt)).toBe(
+              plain.opensOccupancy(vector, other, o.occupied, o.salt),
+            )
+          }
+          // The opening committed last in each cell holds.
+          const last = new Map(list.flatMap((o, i) => (i % 2 === 0 ? [[o.cell, o] as const] : [])))
+          for (const o of last.values()) expect(s.opensOccupancy(vector, o.cell, o.occupied, o.salt)).toBe(true)
+        },
+      ),
+      { numRuns: 100 },
+    )
+  })
+
+  it('detail openings hashed ahead four at a time open exactly what they open hashed one by one', () => {
+    const salt16 = fc.uint8Array({ minLength: 16, maxLength: 16 })
+    const opening = fc.record({
+      cell: fc.integer({ min: 0, max: SPACE_CELLS - 1 }),
+      type: fc.integer({ min: 0, max: 10 }),
+      id: fc.integer({ min: 0, max: 4 }),
+      salt: salt16,
+    })
+    fc.assert(
+      fc.property(
+        bytes32,
+        bytes32,
+        role,
+        fc.array(opening, { maxLength: 11 }),
+        fc.constantFrom<3 | 4>(3, 4),
+        (seed, game, r, list, version) => {
+          const s = new SideSecrets(seed, game, r, version)
+          const plain = new SideCommitments(game, r, version)
+          const vector = new Uint8Array(SPACE_CELLS * 64)
+          list.forEach((o, i) => {
+            if (i % 2 === 0)
+              vector.set(detailCommitment(game, r, o.cell, o.type, o.id, o.salt, version), 64 * o.cell + 32)
+          })
+          s.prepareDetail(list)
+          for (const o of list) {
+            expect(s.opensDetail(vector, o.cell, o.type, o.id, o.salt)).toBe(
+              plain.opensDetail(vector, o.cell, o.type, o.id, o.salt),
+            )
+            expect(s.opensDetail(vector, o.cell, o.type, o.id + 1, o.salt)).toBe(
+              plain.opensDetail(vector, o.cell, o.type, o.id + 1, o.salt),
+            )
+          }
+          const last = new Map(list.flatMap((o, i) => (i % 2 === 0 ? [[o.cell, o] as const] : [])))
+          for (const o of last.values()) expect(s.opensDetail(vector, o.cell, o.type, o.id, o.salt)).toBe(true)
+        },
+      ),
+      { numRuns: 100 },
+    )
+  })
+
+  it("a replay's record commitments four turns a lane are each turn's commitment, short records and long", () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ minLength: 30, maxLength: 80 }),
+      fc.constant('Rv1 sOx3 é'),
+    )
+    fc.assert(
+      fc.property(
+        bytes32,
+        bytes32,
+        role,
+        fc.array(text, { maxLength: 13 }),
+        fc.constantFrom<3 | 4>(3, 4),
+        (seed, game, r, texts, version) => {
+          const s = new SideSecrets(seed, game, r, version)
+          const one = texts.map((t, i) => s.recordCommitment(i + 1, t))
+          expect(s.recordCommitments(texts)).toEqual(one)
+          expect(s.recordCommitments(texts, null)).toEqual(one)
+        },
+      ),
+      { numRuns: 100 },
     )
   })
 

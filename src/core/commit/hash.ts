@@ -5,7 +5,7 @@
  * exactly one SHA-256 block, absorbed once per game and side. Each game protocol names its own
  * tags (Spaceships: `games/spaceships/protocol/domain.ts`).
  */
-import { createHash } from 'node:crypto'
+import { createHash, hash as nativeHash } from 'node:crypto'
 import { utf8 } from './bytes.js'
 import { Sha256 } from './sha256.js'
 
@@ -58,10 +58,14 @@ export function domainBlock(t: DomainTag, game: Uint8Array, role: 0 | 1): Uint8A
 }
 
 /**
- * Inputs up to this size are hashed in JS (`sha256.ts`): below it a native call's fixed overhead
- * costs more than the compressions; above it native SHA-256 is faster (measured).
+ * Inputs below this size are hashed in JS (`sha256.ts`): below it a native call's fixed overhead
+ * costs more than the compressions. From one block and a half up, Node's one-shot `hash` over a
+ * scratch copy of the parts is faster (measured, Node 24: 1.0 µs against 1.3 for 130 bytes, 1.1
+ * against 2.2 for 330, the size of most envelopes the verifier hashes).
  */
-const NATIVE_FROM_BYTES = 512
+const NATIVE_FROM_BYTES = 96
+/** The scratch the parts are copied into for one native call (larger inputs are streamed). */
+const SCRATCH = Buffer.allocUnsafeSlow(16_384)
 
 /** SHA-256 of the concatenation of `parts`. */
 export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
@@ -72,9 +76,19 @@ export function sha256(...parts: readonly Uint8Array[]): Uint8Array {
     for (const p of parts) h.update(p)
     return h.digest()
   }
-  const h = createHash('sha256')
-  for (const p of parts) h.update(p)
-  const d = h.digest()
+  let d: Buffer
+  if (n <= SCRATCH.length) {
+    let at = 0
+    for (const p of parts) {
+      SCRATCH.set(p, at)
+      at += p.length
+    }
+    d = nativeHash('sha256', SCRATCH.subarray(0, n), 'buffer')
+  } else {
+    const h = createHash('sha256')
+    for (const p of parts) h.update(p)
+    d = h.digest()
+  }
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength)
 }
 
@@ -106,6 +120,11 @@ export class BlockHash {
   /** `of(rest)` for the rest held in `block` (a `tailBlock`), written at `out[at..at+32)`. */
   ofTail(block: Uint8Array, out: Uint8Array, at: number): void {
     this.prefix.digestTail(block, out, at)
+  }
+
+  /** The state after the domain block (see `Sha256.midstate`). */
+  midstate(): Int32Array {
+    return this.prefix.midstate()
   }
 }
 
@@ -144,5 +163,10 @@ export class SaltPrf {
   /** `into(rest, ...)` for the rest held in `block` (a `tailBlock`), written at `out[at..at+32)`. */
   intoTail(block: Uint8Array, out: Uint8Array, at: number): void {
     this.keyed.digestTail(block, out, at)
+  }
+
+  /** The keyed state (see `Sha256.midstate`): as secret as the seed; its holder wipes it after use. */
+  midstate(): Int32Array {
+    return this.keyed.midstate()
   }
 }

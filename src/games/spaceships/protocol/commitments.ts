@@ -13,6 +13,7 @@
  */
 import { constantTimeEqual, utf8 } from '../../../core/commit/bytes.js'
 import { BlockHash, HASH_BYTES, SEED_BYTES, SaltPrf, domainBlock, sha256 } from '../../../core/commit/hash.js'
+import { type Sha256x4, sha256x4 } from '../../../core/commit/sha256x4.js'
 import { DOMAINS } from './domain.js'
 import type { ProtocolVersion } from './messages.js'
 
@@ -113,7 +114,33 @@ function textBytes(text: string): Uint8Array {
 export class SideCommitments {
   protected readonly occupancyHash: BlockHash
   protected readonly detailHash: BlockHash
-  private readonly record: BlockHash
+  protected readonly record: BlockHash
+  /** The padded last blocks of openings (`opensOccupancy`, `opensDetail`), made at the first. */
+  private occupancyTail: Uint8Array | undefined
+  private detailTail: Uint8Array | undefined
+  /** The digest of the last opening checked. */
+  private readonly opened = new Uint8Array(HASH_BYTES)
+  /**
+   * Occupancy openings hashed ahead (`prepareOccupancy`): the list, their digests (32 bytes each,
+   * in list order), and the next one the checks are expected to ask for. Decoded salts never change.
+   */
+  private ahead: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[] = []
+  private aheadDigests = new Uint8Array(0)
+  private aheadNext = 0
+  /** The same for detail openings (`prepareDetail`). */
+  private aheadDetail: readonly {
+    readonly cell: number
+    readonly type: number
+    readonly id: number
+    readonly salt: Uint8Array
+  }[] = []
+  private aheadDetailDigests = new Uint8Array(0)
+  private aheadDetailNext = 0
+  private detailState: Int32Array | undefined
+  private detailTailWords: Int32Array | undefined
+  private occupancyState: Int32Array | undefined
+  private occupancyTailWords: Int32Array | undefined
+  protected recordState: Int32Array | undefined
 
   constructor(
     readonly game: Uint8Array,
@@ -141,14 +168,122 @@ export class SideCommitments {
     return this.record.of(recordInput(turn, salt, text))
   }
 
+  /**
+   * Hashes the occupancy openings a check is about to make, four at a time (`sha256x4`), so that
+   * `opensOccupancy` finds each one's digest made. Only a cache: an opening not listed, or listed
+   * with another cell or value, is hashed when it is checked, and the checks run as before.
+   */
+  prepareOccupancy(
+    openings: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[],
+    lanes: Sha256x4 | null = sha256x4() ?? null,
+  ): void {
+    this.ahead = []
+    this.aheadNext = 0
+    if (lanes === null || openings.length < 2) return
+    const w = lanes.words
+    const state = (this.occupancyState ??= this.occupancyHash.midstate())
+    const tail = (this.occupancyTailWords ??= wordsOf(this.occupancyHash.tailBlock(2 + SALT_BYTES)))
+    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    for (let base = 0; base < openings.length; base += 4) {
+      const n = Math.min(4, openings.length - base)
+      loadState(w, state)
+      loadTail(w, tail, 5)
+      for (let j = 0; j < n; j++) {
+        const o = openings[base + j]
+        if (o === undefined || o.salt.length !== SALT_BYTES) continue
+        // [cell, occupied, salt 0..15, 0x80] (`occupancyInput`'s layout)
+        const s = o.salt
+        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.occupied ? 1 : 0) << 16) | ((s[0] ?? 0) << 8) | (s[1] ?? 0)
+        w[36 + j] = ((s[2] ?? 0) << 24) | ((s[3] ?? 0) << 16) | ((s[4] ?? 0) << 8) | (s[5] ?? 0)
+        w[40 + j] = ((s[6] ?? 0) << 24) | ((s[7] ?? 0) << 16) | ((s[8] ?? 0) << 8) | (s[9] ?? 0)
+        w[44 + j] = ((s[10] ?? 0) << 24) | ((s[11] ?? 0) << 16) | ((s[12] ?? 0) << 8) | (s[13] ?? 0)
+        w[48 + j] = ((s[14] ?? 0) << 24) | ((s[15] ?? 0) << 16) | 0x8000
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) {
+        const o = openings[base + j]
+        if (o === undefined || o.salt.length !== SALT_BYTES) continue
+        digestOfLane(w, j, digests, (base + j) * HASH_BYTES)
+      }
+    }
+    this.ahead = openings
+    this.aheadDigests = digests
+  }
+
+  /** `prepareOccupancy` for detail openings (destruction reports, flashcube data): `opensDetail` finds them made. */
+  prepareDetail(
+    openings: readonly { readonly cell: number; readonly type: number; readonly id: number; readonly salt: Uint8Array }[],
+    lanes: Sha256x4 | null = sha256x4() ?? null,
+  ): void {
+    this.aheadDetail = []
+    this.aheadDetailNext = 0
+    if (lanes === null || openings.length < 2) return
+    const w = lanes.words
+    const state = (this.detailState ??= this.detailHash.midstate())
+    const tail = (this.detailTailWords ??= wordsOf(this.detailHash.tailBlock(3 + SALT_BYTES)))
+    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    for (let base = 0; base < openings.length; base += 4) {
+      const n = Math.min(4, openings.length - base)
+      loadState(w, state)
+      loadTail(w, tail, 5)
+      for (let j = 0; j < n; j++) {
+        const o = openings[base + j]
+        if (o === undefined || o.salt.length !== SALT_BYTES) continue
+        // [cell, type, id, salt 0..15, 0x80] (`detailInput`'s layout)
+        const s = o.salt
+        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.type & 0xff) << 16) | ((o.id & 0xff) << 8) | (s[0] ?? 0)
+        w[36 + j] = ((s[1] ?? 0) << 24) | ((s[2] ?? 0) << 16) | ((s[3] ?? 0) << 8) | (s[4] ?? 0)
+        w[40 + j] = ((s[5] ?? 0) << 24) | ((s[6] ?? 0) << 16) | ((s[7] ?? 0) << 8) | (s[8] ?? 0)
+        w[44 + j] = ((s[9] ?? 0) << 24) | ((s[10] ?? 0) << 16) | ((s[11] ?? 0) << 8) | (s[12] ?? 0)
+        w[48 + j] = ((s[13] ?? 0) << 24) | ((s[14] ?? 0) << 16) | ((s[15] ?? 0) << 8) | 0x80
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) digestOfLane(w, j, digests, (base + j) * HASH_BYTES)
+    }
+    this.aheadDetail = openings
+    this.aheadDetailDigests = digests
+  }
+
   /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
   opensOccupancy(vector: Uint8Array, cell: number, occupied: boolean, salt: Uint8Array): boolean {
-    return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
+    if (salt.length !== SALT_BYTES)
+      return constantTimeEqual(committedAt(vector, cell, 0), this.occupancyOf(cell, occupied, salt))
+    // The checks ask in the order listed: the next one is looked for first, then those after it.
+    const ahead = this.ahead
+    for (let k = this.aheadNext; k < ahead.length; k++) {
+      const o = ahead[k]
+      if (o?.salt !== salt || o.cell !== cell || o.occupied !== occupied) continue
+      this.aheadNext = k + 1
+      return sameDigest(committedAt(vector, cell, 0), this.aheadDigests, k)
+    }
+    // The verifier opens a cell per strike, beam and scan answer: the input is written into a
+    // padded last block kept for it (`occupancyInput`'s layout), hashed into a scratch digest.
+    const block = (this.occupancyTail ??= this.occupancyHash.tailBlock(2 + SALT_BYTES))
+    block[0] = cell
+    block[1] = occupied ? 1 : 0
+    block.set(salt, 2)
+    this.occupancyHash.ofTail(block, this.opened, 0)
+    return constantTimeEqual(committedAt(vector, cell, 0), this.opened)
   }
 
   /** Whether (type, id, salt) opens cell `cell`'s detail commitment in `vector` (constant time). */
   opensDetail(vector: Uint8Array, cell: number, type: number, id: number, salt: Uint8Array): boolean {
-    return constantTimeEqual(committedAt(vector, cell, 1), this.detailOf(cell, type, id, salt))
+    if (salt.length !== SALT_BYTES)
+      return constantTimeEqual(committedAt(vector, cell, 1), this.detailOf(cell, type, id, salt))
+    const ahead = this.aheadDetail
+    for (let k = this.aheadDetailNext; k < ahead.length; k++) {
+      const o = ahead[k]
+      if (o?.salt !== salt || o.cell !== cell || o.type !== type || o.id !== id) continue
+      this.aheadDetailNext = k + 1
+      return sameDigest(committedAt(vector, cell, 1), this.aheadDetailDigests, k)
+    }
+    const block = (this.detailTail ??= this.detailHash.tailBlock(3 + SALT_BYTES))
+    block[0] = cell
+    block[1] = type
+    block[2] = id
+    block.set(salt, 3)
+    this.detailHash.ofTail(block, this.opened, 0)
+    return constantTimeEqual(committedAt(vector, cell, 1), this.opened)
   }
 }
 
@@ -171,8 +306,11 @@ export class SideSecrets extends SideCommitments {
     return this.salts.of(saltInput(kind, index, this.version), at + SALT_BYTES).slice(at)
   }
 
-  /** SPEC §4.2: the 8,000-byte setup commitment of `cells` (index order). */
-  setupVector(cells: readonly CellValue[]): Uint8Array {
+  /**
+   * SPEC §4.2: the 8,000-byte setup commitment of `cells` (index order); four cells at a time in
+   * WebAssembly SIMD where it runs (`lanes`; null hashes in JS, one compression after another).
+   */
+  setupVector(cells: readonly CellValue[], lanes: Sha256x4 | null = sha256x4() ?? null): Uint8Array {
     if (cells.length !== SPACE_CELLS) throw new Error(`a setup has ${SPACE_CELLS} cells`)
     const out = new Uint8Array(SETUP_COMMITMENT_BYTES)
     // The verifier recomputes two of these per game, 375 (version 4) or 500 compressions each:
@@ -182,6 +320,10 @@ export class SideSecrets extends SideCommitments {
     const saltIn = this.salts.tailBlock(3)
     const occupancy = this.occupancyHash.tailBlock(2 + SALT_BYTES)
     const detail = this.detailHash.tailBlock(3 + SALT_BYTES)
+    if (lanes !== null) {
+      this.setupVectorX4(cells, lanes, saltIn, occupancy, detail, out)
+      return out
+    }
     const salt = new Uint8Array(HASH_BYTES)
     const v4 = this.version === 4
     // Version 4: the detail salt is the same compression's second half (§4.1).
@@ -207,12 +349,230 @@ export class SideSecrets extends SideCommitments {
       for (let i = 0; i < SALT_BYTES; i++) detail[3 + i] = salt[detailSaltAt + i] ?? 0
       this.detailHash.ofTail(detail, out, at + HASH_BYTES)
     }
+    salt.fill(0)
+    saltIn.fill(0)
+    occupancy.fill(0)
+    detail.fill(0)
     return out
+  }
+
+  /**
+   * `setupVector` four cells at a time, one cell per lane of `sha256x4`: the same blocks, the same
+   * compressions (a salt pass, a second for version 3's detail salts, then the occupancy and detail
+   * commitments), a quarter of the calls. The salts pass through the lanes' memory, wiped after.
+   */
+  private setupVectorX4(
+    cells: readonly CellValue[],
+    lanes: Sha256x4,
+    saltIn: Uint8Array,
+    occupancy: Uint8Array,
+    detail: Uint8Array,
+    out: Uint8Array,
+  ): void {
+    const w = lanes.words
+    const saltState = this.salts.midstate()
+    const occupancyState = this.occupancyHash.midstate()
+    const detailState = this.detailHash.midstate()
+    const v4 = this.version === 4
+    // Each lane's salt digests (word i of lane j at 4i + j): occupancy salt in words 0..3, version
+    // 4's detail salt in words 4..7; version 3's detail salts in a second pass of their own.
+    const salts = new Int32Array(32)
+    const detailSalts = v4 ? salts : new Int32Array(32)
+    const detailWord = v4 ? 4 : 0
+    // The blocks as words: what follows the inputs (padding, length) is the same in every block
+    // of a kind, written once a pass; the inputs' words are written per lane (the layouts of
+    // `saltInput`, `occupancyInput` and `detailInput`: salts start at byte 2 and 3, unaligned).
+    const saltWords = wordsOf(saltIn)
+    const occupancyWords = wordsOf(occupancy)
+    const detailWords = wordsOf(detail)
+    const saltPass = (base: number, kind: number, into: Int32Array): void => {
+      loadState(w, saltState)
+      loadTail(w, saltWords, 1)
+      for (let j = 0; j < 4; j++) {
+        const cell = base + j
+        // [kind, cell >> 8, cell & 0xff, 0x80]
+        w[32 + j] = (kind << 24) | ((cell >>> 8) << 16) | ((cell & 0xff) << 8) | 0x80
+      }
+      lanes.compress()
+      for (let i = 0; i < 32; i++) into[i] = w[i] ?? 0
+    }
+    for (let base = 0; base < SPACE_CELLS; base += 4) {
+      const n = Math.min(4, SPACE_CELLS - base)
+      saltPass(base, SALT_KIND.occupancy, salts)
+      if (!v4) saltPass(base, SALT_KIND.detail, detailSalts)
+      loadState(w, occupancyState)
+      loadTail(w, occupancyWords, 5)
+      for (let j = 0; j < 4; j++) {
+        const cell = base + j
+        // [cell, occupied, salt 0..15, 0x80]: the salt's words shifted by two bytes.
+        const s0 = salts[j] ?? 0
+        const s1 = salts[4 + j] ?? 0
+        const s2 = salts[8 + j] ?? 0
+        const s3 = salts[12 + j] ?? 0
+        const occupied = (cells[cell] ?? EMPTY_CELL).occupied ? 1 : 0
+        w[32 + j] = ((cell & 0xff) << 24) | (occupied << 16) | (s0 >>> 16)
+        w[36 + j] = (s0 << 16) | (s1 >>> 16)
+        w[40 + j] = (s1 << 16) | (s2 >>> 16)
+        w[44 + j] = (s2 << 16) | (s3 >>> 16)
+        w[48 + j] = (s3 << 16) | 0x8000
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) digestOfLane(w, j, out, 2 * (base + j) * HASH_BYTES)
+      loadState(w, detailState)
+      loadTail(w, detailWords, 5)
+      for (let j = 0; j < 4; j++) {
+        const cell = base + j
+        const v = cells[cell] ?? EMPTY_CELL
+        // [cell, type, id, salt 0..15, 0x80]: the salt's words shifted by three bytes.
+        const s0 = detailSalts[4 * detailWord + j] ?? 0
+        const s1 = detailSalts[4 * detailWord + 4 + j] ?? 0
+        const s2 = detailSalts[4 * detailWord + 8 + j] ?? 0
+        const s3 = detailSalts[4 * detailWord + 12 + j] ?? 0
+        w[32 + j] = ((cell & 0xff) << 24) | ((v.type & 0xff) << 16) | ((v.id & 0xff) << 8) | (s0 >>> 24)
+        w[36 + j] = (s0 << 8) | (s1 >>> 24)
+        w[40 + j] = (s1 << 8) | (s2 >>> 24)
+        w[44 + j] = (s2 << 8) | (s3 >>> 24)
+        w[48 + j] = (s3 << 8) | 0x80
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) digestOfLane(w, j, out, (2 * (base + j) + 1) * HASH_BYTES)
+    }
+    w.fill(0)
+    salts.fill(0)
+    detailSalts.fill(0)
+    saltState.fill(0)
+    saltIn.fill(0)
+    occupancy.fill(0)
+    detail.fill(0)
   }
 
   /** SPEC §4.3: the commitment to turn `turn`'s canonical record text. */
   recordCommitment(turn: number, text: string): Uint8Array {
     return this.recordOf(turn, this.salt('record', turn), text)
+  }
+
+  /**
+   * `recordCommitment(t, texts[t - 1])` for turns 1..n (a replay's every record): four turns at a
+   * time in the SIMD lanes, the salts in one pass and the commitments in another; a record whose
+   * input does not fit one last block (over 35 bytes of text) is committed the plain way.
+   */
+  recordCommitments(texts: readonly string[], lanes: Sha256x4 | null = sha256x4() ?? null): Uint8Array[] {
+    if (lanes === null || texts.length < 2) return texts.map((t, i) => this.recordCommitment(i + 1, t))
+    const w = lanes.words
+    const out: Uint8Array[] = []
+    const saltState = this.salts.midstate()
+    const recordState = (this.recordState ??= this.record.midstate())
+    const saltIn = this.salts.tailBlock(3)
+    const saltWords = wordsOf(saltIn)
+    const salts = new Int32Array(32)
+    for (let base = 0; base < texts.length; base += 4) {
+      const n = Math.min(4, texts.length - base)
+      loadState(w, saltState)
+      loadTail(w, saltWords, 1)
+      for (let j = 0; j < 4; j++) {
+        const turn = base + j + 1
+        // [3, turn >> 8, turn & 0xff, 0x80] (`saltInput`)
+        w[32 + j] = (SALT_KIND.record << 24) | (((turn >>> 8) & 0xff) << 16) | ((turn & 0xff) << 8) | 0x80
+      }
+      lanes.compress()
+      for (let i = 0; i < 32; i++) salts[i] = w[i] ?? 0
+      loadState(w, recordState)
+      const inputs: (Uint8Array | undefined)[] = []
+      for (let j = 0; j < n; j++) {
+        const turn = base + j + 1
+        const salt = new Uint8Array(SALT_BYTES)
+        for (let i = 0; i < 4; i++) {
+          const x = salts[4 * i + j] ?? 0
+          salt[4 * i] = x >>> 24
+          salt[4 * i + 1] = x >>> 16
+          salt[4 * i + 2] = x >>> 8
+          salt[4 * i + 3] = x
+        }
+        const input = recordInput(turn, salt, texts[base + j] ?? '')
+        salt.fill(0)
+        if (input.length > 55) {
+          inputs.push(undefined)
+          input.fill(0)
+          continue
+        }
+        inputs.push(input)
+        // The last block after the domain block: the input, then the padding `tailBlock` writes.
+        const block = this.record.tailBlock(input.length)
+        block.set(input)
+        for (let i = 0; i < 16; i++)
+          w[32 + 4 * i + j] =
+            ((block[4 * i] ?? 0) << 24) |
+            ((block[4 * i + 1] ?? 0) << 16) |
+            ((block[4 * i + 2] ?? 0) << 8) |
+            (block[4 * i + 3] ?? 0)
+        input.fill(0)
+        block.fill(0)
+      }
+      lanes.compress()
+      for (let j = 0; j < n; j++) {
+        const turn = base + j + 1
+        if (inputs[j] === undefined) out.push(this.recordCommitment(turn, texts[base + j] ?? ''))
+        else {
+          const digest = new Uint8Array(HASH_BYTES)
+          digestOfLane(w, j, digest, 0)
+          out.push(digest)
+        }
+      }
+    }
+    w.fill(0)
+    salts.fill(0)
+    saltState.fill(0)
+    return out
+  }
+}
+
+/** `constantTimeEqual(committed, the k-th digest of digests)`, without a view of the digest. */
+function sameDigest(committed: Uint8Array, digests: Uint8Array, k: number): boolean {
+  if (committed.length !== HASH_BYTES) return false
+  let diff = 0
+  for (let i = 0; i < HASH_BYTES; i++) diff |= (committed[i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
+  return diff === 0
+}
+
+/** Every lane's state set to `state` (eight words). */
+function loadState(w: Int32Array, state: Int32Array): void {
+  for (let i = 0; i < 8; i++) {
+    const x = state[i] ?? 0
+    w[4 * i] = x
+    w[4 * i + 1] = x
+    w[4 * i + 2] = x
+    w[4 * i + 3] = x
+  }
+}
+
+/** A 64-byte block as sixteen big-endian words. */
+function wordsOf(block: Uint8Array): Int32Array {
+  const out = new Int32Array(16)
+  for (let i = 0; i < 16; i++)
+    out[i] =
+      ((block[4 * i] ?? 0) << 24) | ((block[4 * i + 1] ?? 0) << 16) | ((block[4 * i + 2] ?? 0) << 8) | (block[4 * i + 3] ?? 0)
+  return out
+}
+
+/** Every lane's message words `from..15` set to `words`' (what follows the inputs in a block). */
+function loadTail(w: Int32Array, words: Int32Array, from: number): void {
+  for (let i = from; i < 16; i++) {
+    const x = words[i] ?? 0
+    w[32 + 4 * i] = x
+    w[32 + 4 * i + 1] = x
+    w[32 + 4 * i + 2] = x
+    w[32 + 4 * i + 3] = x
+  }
+}
+
+/** Lane `j`'s digest (its eight state words, big-endian) at `out[at..at+32)`. */
+function digestOfLane(w: Int32Array, j: number, out: Uint8Array, at: number): void {
+  for (let i = 0; i < 8; i++) {
+    const x = w[4 * i + j] ?? 0
+    out[at + 4 * i] = x >>> 24
+    out[at + 4 * i + 1] = x >>> 16
+    out[at + 4 * i + 2] = x >>> 8
+    out[at + 4 * i + 3] = x
   }
 }
 

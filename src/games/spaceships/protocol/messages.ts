@@ -102,6 +102,11 @@ export const CELL_NAMES: readonly CellName[] = Array.from({ length: 125 }, (_, i
 /** Cell indices by canonical name: the names the codec makes, looked up without a parse. */
 const CELL_INDICES: ReadonlyMap<CellName, number> = new Map(CELL_NAMES.map((name, i) => [name, i]))
 
+/** The index of a canonical cell name, undefined for any other text (no parse, no throw). */
+export function knownCellIndex(name: string): number | undefined {
+  return CELL_INDICES.get(name)
+}
+
 export function cellIndex(name: CellName): number {
   const known = CELL_INDICES.get(name)
   if (known !== undefined) return known

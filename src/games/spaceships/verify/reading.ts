@@ -55,6 +55,8 @@ export interface Candidate {
   readonly where: Where[]
   /** The game id (base64url) an envelope after a hello carries; undefined for a hello. */
   readonly game: string | undefined
+  /** `prevOf(this)`, once asked. */
+  prevId?: string | undefined
 }
 
 /** A B hello of a file and the A hello it acknowledges (SPEC §12.1), naming the game `G` of §6.1. */
@@ -127,8 +129,9 @@ export function helloAProblem(c: Candidate, decoded: Decoder): string {
   return `no game: A's hello does not decode (${describeProtocolError(d)})`
 }
 
+/** A candidate's `prev` in base64url, made once (`Candidate.prevId`): the chains are followed through it several times. */
 export function prevOf(c: Candidate): string {
-  return idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES))
+  return (c.prevId ??= idOf(c.framed.unsigned.subarray(PREV_AT, PREV_AT + HASH_BYTES)))
 }
 
 /** A line framed and hashed, or why it does not frame. */
@@ -256,6 +259,7 @@ function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
             f.seq === 0 || f.unsigned.length < PREV_AT + HASH_BYTES
               ? undefined
               : `${f.version}:${idOf(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES))}`,
+          prevId: undefined,
         })
       else {
         if (!known.sigIds.has(sigId)) {

@@ -38,8 +38,12 @@ import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
 
 /** The committed value of every cell of a setup (SPEC §4.2). */
 export function cellValues(setup: Setup): CellValue[] {
-  const out: CellValue[] = Array.from({ length: CELL_COUNT }, () => EMPTY_CELL)
-  for (const s of setup) for (const c of s.cells) out[c] = { occupied: true, type: SHIP_CODES[s.type], id: s.id }
+  const out: CellValue[] = new Array<CellValue>(CELL_COUNT).fill(EMPTY_CELL)
+  for (const s of setup) {
+    // One value per ship, shared by its cells (values are read, never changed).
+    const value = { occupied: true, type: SHIP_CODES[s.type], id: s.id }
+    for (const c of s.cells) out[c] = value
+  }
   return out
 }
 
@@ -192,10 +196,14 @@ export function replaySide(
   let state = initialPlayerState(valid.value)
   let turns = 0
   const done = (): SideReplay => ({ offence: undefined, setup: known.setup, records, state, turns, states })
+  // Every record's commitment at once (four turns a lane, SideSecrets.recordCommitments); each is
+  // still compared in turn order below, so the first that fails is the one reported.
+  const committed = secrets.recordCommitments(reveal.records.slice(0, own.commits.length))
   for (let turn = 1; turn <= own.commits.length; turn++) {
     const text = reveal.records[turn - 1] ?? ''
     const commit = own.commits[turn - 1]
-    if (commit === undefined || !constantTimeEqual(secrets.recordCommitment(turn, text), commit.record)) {
+    const made = committed[turn - 1] ?? secrets.recordCommitment(turn, text)
+    if (commit === undefined || !constantTimeEqual(made, commit.record)) {
       return fail(
         turn,
         'commitment-mismatch',

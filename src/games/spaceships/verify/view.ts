@@ -31,6 +31,7 @@ import {
   type ScanAnswer,
   type StrikeAnswer,
   cellIndex,
+  knownCellIndex,
   type ProtocolVersion,
 } from '../protocol/messages.js'
 import { type ProtocolOffence, STAGE, type Stage } from './offence.js'
@@ -286,6 +287,40 @@ export class SideView {
     return undefined
   }
 
+  /**
+   * The occupancy openings `checkResults` makes if every answer holds, hashed ahead four at a time
+   * (`SideCommitments.prepareOccupancy`): answers to beams, their explosions (version 4), strikes
+   * and scans. A cache only: the checks below still open each cell in order, and one that was not
+   * hashed ahead (a cell name that does not read, say) is hashed when it is opened.
+   */
+  private prepareOpenings(r: Results, incoming: Aspects): void {
+    const openings: { cell: number; occupied: boolean; salt: Uint8Array }[] = []
+    const cell = (name: CellName | undefined): number | undefined =>
+      name === undefined ? undefined : knownCellIndex(name)
+    const strike = (target: CellName | undefined, a: StrikeAnswer | undefined): void => {
+      const c = cell(target)
+      if (a === undefined || c === undefined) return
+      openings.push({ cell: c, occupied: a.result !== 'miss', salt: a.salt })
+      if (this.version !== 4) return
+      for (let i = 1; i < a.explosions.length; i++) {
+        const x = cell(a.explosions[i])
+        const salt = a.explosionSalts?.[i - 1]
+        if (x !== undefined && salt !== undefined) openings.push({ cell: x, occupied: true, salt })
+      }
+    }
+    for (let b = 0; b < incoming.beams.length; b++) {
+      const targets = incoming.beams[b] ?? []
+      for (let i = 0; i < targets.length; i++) strike(targets[i], r.beams[b]?.[i])
+    }
+    for (let i = 0; i < incoming.strikes.length; i++) strike(incoming.strikes[i], r.strikes[i])
+    for (let i = 0; i < incoming.scans.length; i++) {
+      const c = cell(incoming.scans[i])
+      const a = r.scans[i]
+      if (a !== undefined && c !== undefined) openings.push({ cell: c, occupied: a.result !== 'empty', salt: a.salt })
+    }
+    this.commitments.prepareOccupancy(openings)
+  }
+
   /** Opens an occupancy answer: the implied value must open; the other value opening means the answer lied. */
   private openOccupancy(turn: number, cell: number, occupied: boolean, salt: Uint8Array, what: string): Check {
     if (this.commitments.opensOccupancy(this.vector, cell, occupied, salt)) return undefined
@@ -324,6 +359,7 @@ export class SideView {
       return shape(`${r.strikes.length} strike answers for ${incoming.strikes.length} strikes`)
     if (r.scans.length !== incoming.scans.length)
       return shape(`${r.scans.length} scan answers for ${incoming.scans.length} scans`)
+    this.prepareOpenings(r, incoming)
     const before = this.destroyed.slice()
     const live = this.destroyed
     if (!this.classic) for (const k of ownAspects.kamikaze) live[cellIndex(k)] = 1
@@ -437,6 +473,14 @@ export class SideView {
         )
       return undefined
     }
+    // The detail openings below if every report holds, hashed ahead (a cache, as `prepareOpenings`).
+    const openings: { cell: number; type: number; id: number; salt: Uint8Array }[] = []
+    for (const d of r.destroyed)
+      for (const c of d.cells) {
+        const cell = knownCellIndex(c.cell)
+        if (cell !== undefined) openings.push({ cell, type: SHIP_CODES[d.type], id: d.id, salt: c.salt })
+      }
+    this.commitments.prepareDetail(openings)
     for (const d of r.destroyed) {
       const name = `${d.type}${d.id}`
       const cells = d.cells.map((c) => cellIndex(c.cell))
@@ -498,6 +542,18 @@ export class SideView {
         'flashcube data must answer every destruction report, cell by cell in the same order',
       )
     }
+    const openings: { cell: number; type: number; id: number; salt: Uint8Array }[] = []
+    for (const entries of f.reports)
+      for (const x of entries) {
+        const cell = knownCellIndex(x.cell)
+        if (cell !== undefined)
+          openings.push(
+            x.kind === 'empty'
+              ? { cell, type: 0, id: 0, salt: x.salt }
+              : { cell, type: SHIP_CODES[x.type], id: x.id, salt: x.salt },
+          )
+      }
+    this.commitments.prepareDetail(openings)
     for (const entries of f.reports) {
       for (const x of entries) {
         const cell = cellIndex(x.cell)
