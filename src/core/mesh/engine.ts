@@ -96,6 +96,8 @@ interface Peer {
   readonly signedMain: number[]
   readonly signedSet: Set<string>
   queue: QueueItem[]
+  /** Forwards waiting for `limits.forwardDelayMs`, in the order the envelopes came to be held. */
+  forwards: { readonly key: string; readonly at: number }[]
   /** A resume frame waits for its answer; when the last one was answered. */
   resumeDue: boolean
   lastResume: number
@@ -156,6 +158,7 @@ export class MeshEngine {
     p.wanted = new Set()
     p.answered = new Set()
     p.queue = []
+    p.forwards = []
     p.resumeDue = false
     if (now >= p.windowStart + this.limits.windowMs) {
       p.windowStart = now
@@ -173,6 +176,7 @@ export class MeshEngine {
     if (p === undefined) return
     p.connected = false
     p.queue = []
+    p.forwards = []
     p.resumeDue = false
   }
 
@@ -255,6 +259,7 @@ export class MeshEngine {
         signedMain: new Array<number>(n).fill(0),
         signedSet: new Set(),
         queue: [],
+        forwards: [],
         resumeDue: false,
         lastResume: Number.NEGATIVE_INFINITY,
         windowStart: Number.NEGATIVE_INFINITY,
@@ -338,17 +343,40 @@ export class MeshEngine {
       }
     }
     if (from !== undefined && !admitted.entry.held) this.wantLacking(from, admitted.entry, step)
-    for (const x of admitted.nowHeld) this.onHeld(x, step)
+    for (const x of admitted.nowHeld) this.onHeld(x, step, now)
   }
 
-  private onHeld(x: Stored, step: Step): void {
+  private onHeld(x: Stored, step: Step, now: number): void {
     step.delivered.push(x.envelope)
     const s = this.store.mainSeqOf(x.key)
+    const delay = x.envelope.author === this.self ? 0 : this.limits.forwardDelayMs
     for (const p of this.peers.values()) {
       if (s !== undefined && p.signedSet.has(x.key)) this.raise(p.signedMain, x.envelope.author, s + 1)
       if (!p.connected || this.knows(p, x)) continue
+      if (delay > 0) {
+        p.forwards.push({ key: x.key, at: now + delay })
+        step.wake.push({ peer: p.index, at: now + delay })
+        continue
+      }
       p.sent.add(x.key)
       step.sends.push({ to: p.index, frame: envelopeFrame(x.envelope.bytes), cause: 'forward' })
+    }
+  }
+
+  /** The forwards now due to `p`: each envelope the peer is still not known to hold. */
+  private forwardDue(p: Peer, now: number, step: Step): void {
+    while (p.forwards.length > 0) {
+      const f = p.forwards[0]
+      if (f === undefined) break
+      if (f.at > now) {
+        step.wake.push({ peer: p.index, at: f.at })
+        return
+      }
+      p.forwards.shift()
+      const e = this.store.get(f.key)
+      if (e === undefined || !e.held || this.knows(p, e)) continue
+      p.sent.add(e.key)
+      step.sends.push({ to: p.index, frame: envelopeFrame(e.envelope.bytes), cause: 'forward' })
     }
   }
 
@@ -364,6 +392,7 @@ export class MeshEngine {
 
   private pumpInto(p: Peer, now: number, step: Step): void {
     if (!p.connected) return
+    this.forwardDue(p, now, step)
     if (now >= p.windowStart + this.limits.windowMs) {
       p.windowStart = now
       p.used = 0

@@ -17,6 +17,15 @@ export interface MeshLimits {
   readonly resendBudget: number
   /** The window, Δ (`marginMs`, a genesis term) in the design. */
   readonly windowMs: number
+  /**
+   * How long an envelope of another author waits before it is forwarded to a peer not yet known
+   * to hold it (0: at once). Within that wait a peer usually shows it holds the envelope (it sent
+   * it, or signed an envelope naming it), and is then not sent it: in a full mesh each envelope
+   * would otherwise cross every link n − 2 more times. A node's own envelopes always go at once;
+   * an envelope a peer lacks past the wait still goes, and one never forwarded is fetched by `want`
+   * once a signed envelope names it, so withholding from one player still hides nothing (§8).
+   */
+  readonly forwardDelayMs: number
 }
 
 export const MAX_ENVELOPE = 8_192
@@ -35,4 +44,5 @@ export const MESH_LIMITS: MeshLimits = {
   conflictsKept: CONFLICTS_KEPT,
   resendBudget: RESEND_BUDGET,
   windowMs: WINDOW_MS,
+  forwardDelayMs: 0,
 }

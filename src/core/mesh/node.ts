@@ -46,7 +46,8 @@ interface Link {
   signal: AbortSignal
   /** The tail of this peer's sends: frames go out in order. */
   tail: Promise<void>
-  waking: boolean
+  /** The times a pump is already scheduled for. */
+  waking: Set<number>
 }
 
 export class MeshNode {
@@ -91,7 +92,7 @@ export class MeshNode {
    */
   async connect(peer: number, channel: Channel, signal: AbortSignal): Promise<void> {
     this.start()
-    const link: Link = { channel, signal, tail: Promise.resolve(), waking: false }
+    const link: Link = { channel, signal, tail: Promise.resolve(), waking: new Set() }
     this.links.set(peer, link)
     this.apply(this.engine.openStream(peer, this.options.clock.now()))
     try {
@@ -185,14 +186,14 @@ export class MeshNode {
     })
   }
 
-  /** The resend budget's next window for `peer`: pump its queue then. */
+  /** A time `peer`'s sends wait for (the resend budget's next window, a delayed forward): pump then. */
   private wake(peer: number, at: number): void {
     const link = this.links.get(peer)
-    if (link === undefined || link.waking) return
-    link.waking = true
+    if (link === undefined || link.waking.has(at)) return
+    link.waking.add(at)
     const clock = this.options.clock
     void clock.sleep(Math.max(0, at - clock.now()), link.signal).then(() => {
-      link.waking = false
+      link.waking.delete(at)
       if (link.signal.aborted || this.links.get(peer) !== link) return
       this.apply(this.engine.pump(peer, clock.now()))
     })

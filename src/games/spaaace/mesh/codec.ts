@@ -68,6 +68,8 @@ export function spaaaceMeshLimits(marginMs: number): MeshLimits {
     conflictsKept: CONFLICTS_KEPT,
     resendBudget: RESEND_BUDGET,
     windowMs: marginMs,
+    // A quarter of Δ: a peer's next envelope naming it usually comes first (§8; limits.ts).
+    forwardDelayMs: Math.floor(marginMs / 4),
   }
 }
 
