@@ -8,6 +8,7 @@ import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
 import { REPS, type Stat, fmt } from './stat.js'
 import type { costFleetPerEnvelope, pairedVerifierRate, verifierRate, verifierRateAllCores } from './verifier-rate.js'
 import { type WitnessedResult, witnessedRows } from './witnessed.js'
+import type { SpaaaceResult } from './spaaace-peers.js'
 
 /** What the table reads of the results (`bench/results.json`). */
 export interface Results {
@@ -32,7 +33,64 @@ export interface Results {
   readonly witnessed: WitnessedResult
   readonly peerNode: { readonly peakRssMiB: number }
   readonly verifyColdStartMs: Stat
+  /** Spaaace! among peers (spaaace-peers.ts); absent in results written before it was measured. */
+  readonly spaaace?: SpaaaceResult
   readonly seconds: number
+}
+
+/** Spaaace! among peers: its rows of the table (the whole bench's, or `BENCH_ONLY=spaaace`'s). */
+export function spaaaceRows(s: SpaaaceResult): [string, string, string, string][] {
+  const p = s.peers
+  const v = s.verifier
+  const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
+  const steps = (k: keyof (typeof p.ticks)[number]['steps']): string =>
+    p.ticks.map((t) => t.steps[k].toFixed(0)).join(' / ')
+  return [
+    [
+      `Spaaace!, a tick among ${p.players} peers, a process each, ${p.linkDelayMs} ms links: reveal instant C_t + 2·SKEW_MS to the last node's state(t), ms (${p.ticks.length} ticks, ${p.bot} bots)`,
+      fmt(p.settledMs, 0),
+      '',
+      `<= 100 ms: ${goal(p.settledMs.median <= 100)}`,
+    ],
+    [
+      'Spaaace!, that tick step by step, the last node each, ms from the reveal instant per tick: reveal signed; every reveal held; close signed; every close held; settled decided; state signed',
+      [
+        steps('revealSigned'),
+        steps('revealsHeld'),
+        steps('closeSigned'),
+        steps('closesHeld'),
+        steps('settledDecided'),
+        steps('stateSigned'),
+      ].join('; '),
+      '',
+      '',
+    ],
+    [
+      'Spaaace!, commit phase: the last node ready for t to the last node holding every commitment of t, ms',
+      fmt(p.commitMs, 0),
+      '',
+      '',
+    ],
+    [
+      `Spaaace!, bytes a tick per player at TCP level (both ways over every link, ${p.ticks.length - 1} whole ticks; the whole game with its handshakes)`,
+      p.tcpBytesPerTickPerPlayer.toFixed(0),
+      '',
+      `whole game ${p.tcpBytesWholeGamePerTickPerPlayer.toFixed(0)}`,
+    ],
+    ['Spaaace!, CPU a tick per node process, ms', fmt(p.cpuMsPerTickPerPlayer, 0), '', `verdict ${p.verdict}`],
+    [
+      `Spaaace! verifier, a ${v.ticks}-tick ${v.players}-player game, one file (${v.envelopesOneFile} envelopes), CPU ms`,
+      fmt(v.oneFileMs, 0),
+      '',
+      '',
+    ],
+    [
+      `Spaaace! verifier, the same game, all ${v.players} files merged (${v.envelopesMerged} distinct envelopes), CPU ms`,
+      fmt(v.mergedMs, 0),
+      '',
+      '',
+    ],
+  ]
 }
 
 /** The table, a line each. */
@@ -195,6 +253,7 @@ export function report(results: Results): string[] {
     [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],
     ['peak RSS of a play process (two nodes), MiB', node.peakRssMiB.toFixed(0), '', ''],
     ['spaceships verify cold start, ms', fmt(coldStat, 0), '', `< 150 ms: ${goal(coldStat.median < 150)}`],
+    ...(results.spaaace === undefined ? [] : spaaaceRows(results.spaaace)),
   ]
   const out = [
     `${machine}; medians (min..max) over ${REPS} runs after warm-up`,
