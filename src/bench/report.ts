@@ -8,7 +8,7 @@ import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
 import { REPS, type Stat, fmt } from './stat.js'
 import type { costFleetPerEnvelope, pairedVerifierRate, verifierRate, verifierRateAllCores } from './verifier-rate.js'
 import { type WitnessedResult, witnessedRows } from './witnessed.js'
-import type { SpaaaceResult } from './spaaace-peers.js'
+import type { SpaaacePeersResult, SpaaaceResult, SpaaaceTick } from './spaaace-peers.js'
 
 /** What the table reads of the results (`bench/results.json`). */
 export interface Results {
@@ -41,43 +41,60 @@ export interface Results {
 /** Spaaace! among peers: its rows of the table (the whole bench's, or `BENCH_ONLY=spaaace`'s). */
 export function spaaaceRows(s: SpaaaceResult): [string, string, string, string][] {
   const p = s.peers
+  const m = s.peersInMemory
   const v = s.verifier
   const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
-  const steps = (k: keyof (typeof p.ticks)[number]['steps']): string =>
-    p.ticks.map((t) => t.steps[k].toFixed(0)).join(' / ')
+  const steps = (x: SpaaacePeersResult, k: keyof SpaaaceTick['steps']): string =>
+    x.ticks.map((t) => t.steps[k].toFixed(0)).join(' / ')
+  const tick = (x: SpaaacePeersResult, how: string): [string, string, string, string] => [
+    `Spaaace!, a tick among ${x.players} peers, a process each, ${x.linkDelayMs} ms links, ${how}: reveal instant C_t + 2·SKEW_MS to the last node signing state(t), ms (${x.ticks.length} ticks, ${x.bot} bots; load average ${x.loadAverage.map((l) => l.toFixed(1)).join(' to ')})`,
+    fmt(x.settledMs, 0),
+    '',
+    `<= 100 ms: ${goal(x.settledMs.median <= 100)}`,
+  ]
+  const frames = (x: SpaaacePeersResult): string =>
+    Object.entries(x.mesh.sentFrames)
+      .map(([c, f]) => `${f.toFixed(0)} ${c}`)
+      .join(', ')
   return [
+    tick(p, 'transcripts on disk, flushed before use'),
     [
-      `Spaaace!, a tick among ${p.players} peers, a process each, ${p.linkDelayMs} ms links: reveal instant C_t + 2·SKEW_MS to the last node's state(t), ms (${p.ticks.length} ticks, ${p.bot} bots)`,
-      fmt(p.settledMs, 0),
-      '',
-      `<= 100 ms: ${goal(p.settledMs.median <= 100)}`,
-    ],
-    [
-      'Spaaace!, that tick step by step, the last node each, ms from the reveal instant per tick: reveal signed; every reveal held; close signed; every close held; settled decided; state signed',
+      'Spaaace!, that tick step by step, the last node each, ms from the reveal instant, tick by tick: reveal signed; every reveal held; close signed; settled decided; state signed',
       [
-        steps('revealSigned'),
-        steps('revealsHeld'),
-        steps('closeSigned'),
-        steps('closesHeld'),
-        steps('settledDecided'),
-        steps('stateSigned'),
+        steps(p, 'revealSigned'),
+        steps(p, 'revealsHeld'),
+        steps(p, 'closeSigned'),
+        steps(p, 'settledDecided'),
+        steps(p, 'stateSigned'),
       ].join('; '),
       '',
       '',
     ],
+    ...(m === undefined ? [] : [tick(m, 'transcripts in memory')]),
     [
-      'Spaaace!, commit phase: the last node ready for t to the last node holding every commitment of t, ms',
+      'Spaaace!, commit phase: the last node ready for t to the last node holding every commitment of t, ms (on disk)',
       fmt(p.commitMs, 0),
       '',
       '',
     ],
     [
-      `Spaaace!, bytes a tick per player at TCP level (both ways over every link, ${p.ticks.length - 1} whole ticks; the whole game with its handshakes)`,
+      `Spaaace!, bytes a tick per player at TCP level, both ways over every link (${p.ticks.length - 1} whole ticks; the whole game with its handshakes)`,
       p.tcpBytesPerTickPerPlayer.toFixed(0),
       '',
       `whole game ${p.tcpBytesWholeGamePerTickPerPlayer.toFixed(0)}`,
     ],
-    ['Spaaace!, CPU a tick per node process, ms', fmt(p.cpuMsPerTickPerPlayer, 0), '', `verdict ${p.verdict}`],
+    [
+      'Spaaace!, frames a tick per player the mesh sent, by cause, and frames it dropped as held already',
+      frames(p),
+      '',
+      `${p.mesh.duplicatesDropped.toFixed(0)} dropped`,
+    ],
+    [
+      'Spaaace!, CPU a tick per node process, ms (whole ticks; of which the 4 s around the reveal instant; the whole game)',
+      `${fmt(p.cpuMsPerTickPerPlayer, 0)}; ${fmt(p.cpuMsBurstPerTickPerPlayer, 0)}`,
+      '',
+      `whole game ${fmt(p.cpuMsWholeGamePerTickPerPlayer, 0)}; the links' process ${p.linkCpuMsPerTick.toFixed(0)} a tick; verdict ${p.verdict}`,
+    ],
     [
       `Spaaace! verifier, a ${v.ticks}-tick ${v.players}-player game, one file (${v.envelopesOneFile} envelopes), CPU ms`,
       fmt(v.oneFileMs, 0),

@@ -23,19 +23,21 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { performance } from 'node:perf_hooks'
 import { fromBase64url } from '../core/commit/bytes.js'
-import { systemSecrets } from '../core/commit/secrets.js'
+import { seededSecrets, systemSecrets } from '../core/commit/secrets.js'
 import { identityFromSecret } from '../core/net/identity.js'
 import { createPeerNode } from '../core/net/node.js'
-import { systemClock } from '../core/session/clock.js'
+import { VirtualClock, systemClock } from '../core/session/clock.js'
 import { type TranscriptStore, memoryStore } from '../core/transcript/file.js'
 import { randomBot } from '../games/spaaace/bot/random.js'
 import { sensibleBot } from '../games/spaaace/bot/sensible.js'
 import { botChooser } from '../games/spaaace/node/choosers.js'
+import { defaultPeersTerms, fastestTiming, localRoster, runLocalGame } from '../games/spaaace/node/local.js'
 import { runNetPeer } from '../games/spaaace/node/net.js'
 import { memorySecrets } from '../games/spaaace/node/secrets.js'
 import { spaaaceFileStore } from '../games/spaaace/node/store.js'
 import { readEnvelope } from '../games/spaaace/peers/envelope.js'
-import { decodeGenesis } from '../games/spaaace/peers/genesis.js'
+import { SKEW_MS } from '../games/spaaace/peers/domain.js'
+import { decodeGenesis, tickTimes } from '../games/spaaace/peers/genesis.js'
 import { tickOf } from '../games/spaaace/peers/parts.js'
 import { formatPeersTranscript } from '../games/spaaace/peers/transcript.js'
 import { seededRng } from '../games/spaaace/referee/random.js'
@@ -69,10 +71,18 @@ export interface SpaaaceSeatReport {
   readonly held: Record<string, number>
   /** CPU of the process from the genesis to the end, ms. */
   readonly cpuMs: number
+  /** CPU since the genesis, ms, sampled at `C_t + SKEW_MS` of each tick, and 3 s after its reveal instant. */
+  readonly cpuAt: readonly number[]
+  readonly cpuAfter: readonly number[]
+  /** Frames and bytes the mesh sent, by cause, and frames it dropped, by code (`duplicate`: held already). */
+  readonly sent: Record<string, { frames: number; bytes: number }>
+  readonly dropped: Record<string, number>
   /** Connections this node dialled, and how many of them went through a link (not straight to the node). */
   readonly dialled: { readonly total: number; readonly viaLink: number }
   readonly transcript: string
 }
+
+const WARM_UP_TICKS = 8
 
 const now = (): number => performance.timeOrigin + performance.now()
 
@@ -85,6 +95,9 @@ async function main(): Promise<void> {
   }
   const out = (o: unknown): void => void process.stdout.write(`${JSON.stringify(o)}\n`)
 
+  // A node is long-running: a short game on a virtual clock first, so that what is measured is not
+  // the JIT compiling the node's code (libp2p's is warmed by the connections and the accepts).
+  await warmUp()
   const { secret } = await next<{ secret: string }>()
   const secretBytes = fromBase64url(secret)
   if (secretBytes === undefined) throw new Error('the secret is not base64url')
@@ -144,7 +157,23 @@ async function main(): Promise<void> {
     clock: systemClock,
     signal: life.signal,
   })
+  // CPU a second before each tick's reveal instant (between two samples lies one tick's work),
+  // and 3 s after it (reveal, close, state and the next tick's commitments and seals are done).
+  const cpuNow = (): number => {
+    const c = process.cpuUsage(cpu0)
+    return (c.user + c.system) / 1000
+  }
+  const cpuAt: number[] = []
+  const cpuAfter: number[] = []
+  const timers = Array.from({ length: genesis.genesis.terms.maxTicks }, (_, i) => {
+    const reveal = tickTimes(genesis.genesis.timing, i + 1).commitCut + 2 * SKEW_MS
+    return [
+      setTimeout(() => cpuAt.push(cpuNow()), reveal - SKEW_MS - now()),
+      setTimeout(() => cpuAfter.push(cpuNow()), reveal + 3000 - now()),
+    ]
+  }).flat()
   const end = await net.done
+  for (const t of timers) clearTimeout(t)
   const cpu = process.cpuUsage(cpu0)
   out({ done: true })
 
@@ -184,11 +213,29 @@ async function main(): Promise<void> {
     signed,
     held,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    cpuAt,
+    cpuAfter,
+    sent: Object.fromEntries(net.mesh.traffic.sentByCause),
+    dropped: Object.fromEntries(net.mesh.drops),
     dialled,
     transcript: formatPeersTranscript(genesis.bytes, store.envelopes()),
   }
   out(report)
   process.stdin.destroy()
+}
+
+/** WARM_UP_TICKS ticks of a local game of SPAAACE_PLAYERS nodes in this process, no wall time. */
+async function warmUp(): Promise<void> {
+  const start = 1_800_000_000_000
+  const seed = `warm-up/${process.pid}`
+  const { keys, genesis } = localRoster(8, seed, defaultPeersTerms(WARM_UP_TICKS), fastestTiming(start))
+  await runLocalGame({
+    seats: keys.map((_, i) => ({ chooser: botChooser(sensibleBot(), seededRng(`${seed}/${i}`)) })),
+    genesis,
+    keys,
+    secrets: (i) => seededSecrets(`${seed}/seed/${i}`),
+    clock: new VirtualClock(start - 1000),
+  })
 }
 
 await main()

@@ -17,7 +17,7 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
@@ -84,6 +84,8 @@ export interface SpaaacePeersResult {
   readonly tickLengthMs: number
   readonly maxTicks: number
   readonly bot: string
+  /** Where each node keeps its transcript: on disk, flushed before use (as deployed), or in memory. */
+  readonly store: 'disk' | 'memory'
   readonly ticks: readonly SpaaaceTick[]
   readonly settledMs: Stat
   readonly commitMs: Stat
@@ -91,7 +93,22 @@ export interface SpaaacePeersResult {
   readonly tcpBytesPerTickPerPlayer: number
   /** Every byte of the game (handshakes, accepts, the seeds), per tick per player. */
   readonly tcpBytesWholeGamePerTickPerPlayer: number
+  /** CPU of each node process a tick, between `C_1 + SKEW_MS` and `C_T + SKEW_MS` (over the nodes). */
   readonly cpuMsPerTickPerPlayer: Stat
+  /** Of that, the 4 s around the reveal instant (`C_t + SKEW_MS` to 3 s after it: the tick's work), ms. */
+  readonly cpuMsBurstPerTickPerPlayer: Stat
+  /** The same over the whole game from the genesis (the 28 connections' handshakes, warm-up). */
+  readonly cpuMsWholeGamePerTickPerPlayer: Stat
+  /** What the meshes did, a tick per player over the whole game: frames sent by cause, and frames dropped as held already. */
+  readonly mesh: {
+    readonly sentFrames: Record<string, number>
+    readonly sentBytes: number
+    readonly duplicatesDropped: number
+  }
+  /** CPU of this process a tick, which runs the eight links (a network would carry that), ms. */
+  readonly linkCpuMsPerTick: number
+  /** The machine's load average (1 min) when the game started and when it ended: others share it. */
+  readonly loadAverage: readonly [number, number]
   /** The verdict of the 8 transcripts merged, and each file's. */
   readonly verdict: string
   readonly dialled: { readonly total: number; readonly viaLink: number }
@@ -149,8 +166,10 @@ export async function spaaacePeers(
   log: (m: string) => void,
   delayMs: number = LINK_DELAY_MS,
   bot: 'sensible' | 'random' = 'sensible',
+  store: 'disk' | 'memory' = 'disk',
 ): Promise<SpaaacePeersResult> {
   const t0 = performance.now()
+  const load0 = loadavg()[0] ?? 0
   const n = SPAAACE_PLAYERS
   const profile = process.env['BENCH_SPAAACE_PROFILE']
   const secrets = Array.from({ length: n }, () => new Uint8Array(randomBytes(32)))
@@ -193,24 +212,26 @@ export async function spaaacePeers(
       addresses,
       bot,
       seed: `${runSeed}/${i}`,
-      dir,
+      ...(store === 'disk' ? { dir } : {}),
     }
     s.send(order)
   }
   log(
-    `   ${n} node processes, links adding ${delayMs} ms each way, ${bot} bots, ${SPAAACE_MAX_TICKS} ticks of ${(tickLength(timing) / 1000).toFixed(1)} s from ${new Date(start).toISOString()}`,
+    `   ${n} node processes, links adding ${delayMs} ms each way, ${bot} bots, transcripts ${store === 'disk' ? 'on disk' : 'in memory'}, ${SPAAACE_MAX_TICKS} ticks of ${(tickLength(timing) / 1000).toFixed(1)} s from ${new Date(start).toISOString()}`,
   )
 
   // Bytes sampled a second before each tick's reveal instant: between two samples lie one tick's
   // reveal, close and state and the next tick's commitments and seals; nothing else is due then.
   const total = (): number => links.reduce((a, l) => a + l.bytes.up + l.bytes.down, 0)
   const samples: number[] = []
+  const linkCpu0 = process.cpuUsage()
   const timers: NodeJS.Timeout[] = []
   for (let t = 1; t <= SPAAACE_MAX_TICKS; t++) {
     const at = tickTimes(timing, t).commitCut + SKEW_MS
     timers.push(setTimeout(() => samples.push(total()), at - Date.now()))
   }
   await Promise.all(seats.map((s) => nextJson<{ done: true }>(s.lines)))
+  const linkCpu = process.cpuUsage(linkCpu0)
   for (const t of timers) clearTimeout(t)
   const wholeBytes = total()
   for (const s of seats) s.send({ stop: true })
@@ -249,6 +270,9 @@ export async function spaaacePeers(
       commitments: committers.length,
     })
   }
+  const T = SPAAACE_MAX_TICKS
+  const perTick = (sum: (r: SpaaaceSeatReport) => number): number => reports.reduce((a, r) => a + sum(r), 0) / T / n
+  const causes = [...new Set(reports.flatMap((r) => Object.keys(r.sent)))]
   const steady = samples.length >= 2 ? ((samples.at(-1) ?? 0) - (samples[0] ?? 0)) / (samples.length - 1) / n : NaN
   return {
     players: n,
@@ -257,12 +281,28 @@ export async function spaaacePeers(
     tickLengthMs: tickLength(timing),
     maxTicks: SPAAACE_MAX_TICKS,
     bot,
+    store,
     ticks,
     settledMs: stat(ticks.map((t) => t.settledMs)),
     commitMs: stat(ticks.map((t) => t.commitMs)),
     tcpBytesPerTickPerPlayer: steady,
     tcpBytesWholeGamePerTickPerPlayer: wholeBytes / SPAAACE_MAX_TICKS / n,
-    cpuMsPerTickPerPlayer: stat(reports.map((r) => r.cpuMs / SPAAACE_MAX_TICKS)),
+    cpuMsPerTickPerPlayer: stat(
+      reports.map((r) => ((r.cpuAt.at(-1) ?? NaN) - (r.cpuAt[0] ?? NaN)) / (r.cpuAt.length - 1)),
+    ),
+    cpuMsBurstPerTickPerPlayer: stat(
+      reports.map(
+        (r) => r.cpuAt.slice(0, -1).reduce((a, at, i) => a + (r.cpuAfter[i] ?? NaN) - at, 0) / (r.cpuAt.length - 1),
+      ),
+    ),
+    cpuMsWholeGamePerTickPerPlayer: stat(reports.map((r) => r.cpuMs / T)),
+    mesh: {
+      sentFrames: Object.fromEntries(causes.map((c) => [c, perTick((r) => r.sent[c]?.frames ?? 0)])),
+      sentBytes: perTick((r) => Object.values(r.sent).reduce((a, x) => a + x.bytes, 0)),
+      duplicatesDropped: perTick((r) => r.dropped['duplicate'] ?? 0),
+    },
+    linkCpuMsPerTick: (linkCpu.user + linkCpu.system) / 1000 / T,
+    loadAverage: [load0, loadavg()[0] ?? 0],
     verdict,
     dialled: {
       total: reports.reduce((a, r) => a + r.dialled.total, 0),
@@ -337,7 +377,10 @@ export async function spaaaceVerifier(log: (m: string) => void): Promise<Spaaace
 }
 
 export interface SpaaaceResult {
+  /** Each node's transcript on disk, flushed before each envelope is sent or acted on (as deployed). */
   readonly peers: SpaaacePeersResult
+  /** The same game with the transcripts in memory: what the disk's flushes cost. */
+  readonly peersInMemory?: SpaaacePeersResult
   readonly verifier: SpaaaceVerifierResult
 }
 
@@ -345,6 +388,8 @@ export interface SpaaaceResult {
 export async function spaaaceSection(log: (m: string) => void): Promise<SpaaaceResult> {
   log(`8. Spaaace! among ${SPAAACE_PLAYERS} peers, a process each, over links adding ${LINK_DELAY_MS} ms each way`)
   const peers = await spaaacePeers(log)
+  log('   the same, each transcript in memory (no flush to disk)')
+  const peersInMemory = await spaaacePeers(log, LINK_DELAY_MS, 'sensible', 'memory')
   const verifier = await spaaaceVerifier(log)
-  return { peers, verifier }
+  return { peers, peersInMemory, verifier }
 }
