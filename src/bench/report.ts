@@ -96,6 +96,12 @@ export function spaaaceRows(s: SpaaaceResult): [string, string, string, string][
       `whole game ${fmt(p.cpuMsWholeGamePerTickPerPlayer, 0)}; the links' process ${p.linkCpuMsPerTick.toFixed(0)} a tick; verdict ${p.verdict}`,
     ],
     [
+      "Spaaace!, a node's thread storing envelopes, a tick per player, ms: on disk (a flush each), in memory",
+      `${p.store.msPerTickPerPlayer.toFixed(1)} (${p.store.usPerEnvelope.toFixed(0)} us an envelope)`,
+      '',
+      m === undefined ? '' : `in memory ${m.store.msPerTickPerPlayer.toFixed(1)}`,
+    ],
+    [
       `Spaaace! verifier, a ${v.ticks}-tick ${v.players}-player game, one file (${v.envelopesOneFile} envelopes), CPU ms`,
       fmt(v.oneFileMs, 0),
       '',

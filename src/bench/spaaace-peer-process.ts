@@ -74,6 +74,8 @@ export interface SpaaaceSeatReport {
   /** CPU since the genesis, ms, sampled at `C_t + SKEW_MS` of each tick, and 3 s after its reveal instant. */
   readonly cpuAt: readonly number[]
   readonly cpuAfter: readonly number[]
+  /** Envelopes the store took, and the wall time the node's thread spent in it (the flush to disk). */
+  readonly flush: { readonly count: number; readonly ms: number }
   /** Frames and bytes the mesh sent, by cause, and frames it dropped, by code (`duplicate`: held already). */
   readonly sent: Record<string, { frames: number; bytes: number }>
   readonly dropped: Record<string, number>
@@ -125,10 +127,15 @@ async function main(): Promise<void> {
     order.dir === undefined
       ? memoryStore()
       : spaaaceFileStore(join(order.dir, `p${order.self + 1}.transcript`), genesis)
+  const flush = { count: 0, ms: 0 }
   const store: TranscriptStore = {
     append(bytes) {
+      const t = now()
       disk.append(bytes)
-      heldRaw.push([now(), bytes])
+      const held = now()
+      flush.count++
+      flush.ms += held - t
+      heldRaw.push([held, bytes])
     },
     envelopes: () => disk.envelopes(),
   }
@@ -215,6 +222,7 @@ async function main(): Promise<void> {
     cpuMs: (cpu.user + cpu.system) / 1000,
     cpuAt,
     cpuAfter,
+    flush,
     sent: Object.fromEntries(net.mesh.traffic.sentByCause),
     dropped: Object.fromEntries(net.mesh.drops),
     dialled,

@@ -85,7 +85,7 @@ export interface SpaaacePeersResult {
   readonly maxTicks: number
   readonly bot: string
   /** Where each node keeps its transcript: on disk, flushed before use (as deployed), or in memory. */
-  readonly store: 'disk' | 'memory'
+  readonly transcripts: 'disk' | 'memory'
   readonly ticks: readonly SpaaaceTick[]
   readonly settledMs: Stat
   readonly commitMs: Stat
@@ -105,6 +105,8 @@ export interface SpaaacePeersResult {
     readonly sentBytes: number
     readonly duplicatesDropped: number
   }
+  /** Wall time a node's thread spent storing envelopes (a flush to disk each), a tick per player, ms, and per envelope, µs. */
+  readonly store: { readonly msPerTickPerPlayer: number; readonly usPerEnvelope: number }
   /** CPU of this process a tick, which runs the eight links (a network would carry that), ms. */
   readonly linkCpuMsPerTick: number
   /** The machine's load average (1 min) when the game started and when it ended: others share it. */
@@ -281,7 +283,7 @@ export async function spaaacePeers(
     tickLengthMs: tickLength(timing),
     maxTicks: SPAAACE_MAX_TICKS,
     bot,
-    store,
+    transcripts: store,
     ticks,
     settledMs: stat(ticks.map((t) => t.settledMs)),
     commitMs: stat(ticks.map((t) => t.commitMs)),
@@ -300,6 +302,11 @@ export async function spaaacePeers(
       sentFrames: Object.fromEntries(causes.map((c) => [c, perTick((r) => r.sent[c]?.frames ?? 0)])),
       sentBytes: perTick((r) => Object.values(r.sent).reduce((a, x) => a + x.bytes, 0)),
       duplicatesDropped: perTick((r) => r.dropped['duplicate'] ?? 0),
+    },
+    store: {
+      msPerTickPerPlayer: perTick((r) => r.flush.ms),
+      usPerEnvelope:
+        (1000 * reports.reduce((a, r) => a + r.flush.ms, 0)) / reports.reduce((a, r) => a + r.flush.count, 0),
     },
     linkCpuMsPerTick: (linkCpu.user + linkCpu.system) / 1000 / T,
     loadAverage: [load0, loadavg()[0] ?? 0],
