@@ -131,6 +131,7 @@ export interface SpaaaceVerifierResult {
 interface Seat {
   readonly lines: AsyncIterableIterator<string>
   send(o: unknown): void
+  kill(): void
   readonly done: Promise<number | null>
 }
 
@@ -141,6 +142,7 @@ function seat(profileDir: string | undefined): Seat {
   return {
     lines: createInterface({ input: child.stdout })[Symbol.asyncIterator](),
     send: (o) => void child.stdin.write(`${JSON.stringify(o)}\n`),
+    kill: () => void child.kill(),
     done,
   }
 }
@@ -232,7 +234,22 @@ export async function spaaacePeers(
     const at = tickTimes(timing, t).commitCut + SKEW_MS
     timers.push(setTimeout(() => samples.push(total()), at - Date.now()))
   }
-  await Promise.all(seats.map((s) => nextJson<{ done: true }>(s.lines)))
+  // A game that has not ended 30 s after its last tick's end is a failure, not a figure.
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        for (const s of seats) s.kill()
+        reject(new Error('the Spaaace! bench game did not end in time'))
+      },
+      tickTimes(timing, SPAAACE_MAX_TICKS).next + 30_000 - Date.now(),
+    )
+  })
+  try {
+    await Promise.race([Promise.all(seats.map((s) => nextJson<{ done: true }>(s.lines))), late])
+  } finally {
+    clearTimeout(timer)
+  }
   const linkCpu = process.cpuUsage(linkCpu0)
   for (const t of timers) clearTimeout(t)
   const wholeBytes = total()
