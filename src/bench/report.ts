@@ -5,6 +5,7 @@
 import type { engineRate } from './engine-rate.js'
 import type { NotaryRateResult } from './notary-rate.js'
 import { LINK_DELAY_MS, type TurnSeries } from './per-turn.js'
+import type { SpaaacePeersResult, SpaaaceResult, SpaaaceTick } from './spaaace-peers.js'
 import { REPS, type Stat, fmt } from './stat.js'
 import type { costFleetPerEnvelope, pairedVerifierRate, verifierRate, verifierRateAllCores } from './verifier-rate.js'
 import { type WitnessedResult, witnessedRows } from './witnessed.js'
@@ -32,6 +33,8 @@ export interface Results {
   readonly witnessed: WitnessedResult
   readonly peerNode: { readonly peakRssMiB: number }
   readonly verifyColdStartMs: Stat
+  /** Spaaace! among peers (spaaace-peers.ts); absent in results written before it was measured. */
+  readonly spaaace?: SpaaaceResult
   readonly seconds: number
 }
 
@@ -101,6 +104,84 @@ export function verifierRows(verifier: Results['verifier']): [string, string, st
       fmt(verifier.worstCase.brokenCpuMs, 0),
       '',
       `< 2000 ms: ${goal(verifier.worstCase.brokenCpuMs.median < 2000)}`,
+    ],
+  ]
+}
+
+/** Spaaace! among peers: its rows of the table (the whole bench's, or `BENCH_ONLY=spaaace`'s). */
+export function spaaaceRows(s: SpaaaceResult): [string, string, string, string][] {
+  const p = s.peers
+  const m = s.peersInMemory
+  const v = s.verifier
+  const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED')
+  const steps = (x: SpaaacePeersResult, k: keyof SpaaaceTick['steps']): string =>
+    x.ticks.map((t) => t.steps[k].toFixed(0)).join(' / ')
+  const tick = (x: SpaaacePeersResult, how: string): [string, string, string, string] => [
+    `Spaaace!, a tick among ${x.players} peers, a process each, ${x.linkDelayMs} ms links, ${how}: reveal instant C_t + 2·SKEW_MS to the last node signing state(t), ms (${x.ticks.length} ticks, ${x.bot} bots; load average ${x.loadAverage.map((l) => l.toFixed(1)).join(' to ')})`,
+    fmt(x.settledMs, 0),
+    '',
+    `<= 100 ms: ${goal(x.settledMs.median <= 100)}`,
+  ]
+  const frames = (x: SpaaacePeersResult): string =>
+    Object.entries(x.mesh.sentFrames)
+      .map(([c, f]) => `${f.toFixed(0)} ${c}`)
+      .join(', ')
+  return [
+    tick(p, 'transcripts on disk, flushed before use'),
+    [
+      'Spaaace!, that tick step by step, the last node each, ms from the reveal instant, tick by tick: reveal signed; every reveal held; close signed; settled decided; state signed',
+      [
+        steps(p, 'revealSigned'),
+        steps(p, 'revealsHeld'),
+        steps(p, 'closeSigned'),
+        steps(p, 'settledDecided'),
+        steps(p, 'stateSigned'),
+      ].join('; '),
+      '',
+      '',
+    ],
+    ...(m === undefined ? [] : [tick(m, 'transcripts in memory')]),
+    [
+      'Spaaace!, commit phase: the last node ready for t to the last node holding every commitment of t, ms (on disk)',
+      fmt(p.commitMs, 0),
+      '',
+      '',
+    ],
+    [
+      `Spaaace!, bytes a tick per player at TCP level, both ways over every link (${p.ticks.length - 1} whole ticks; the whole game with its handshakes)`,
+      p.tcpBytesPerTickPerPlayer.toFixed(0),
+      '',
+      `whole game ${p.tcpBytesWholeGamePerTickPerPlayer.toFixed(0)}`,
+    ],
+    [
+      'Spaaace!, frames a tick per player the mesh sent, by cause, and frames it dropped as held already',
+      frames(p),
+      '',
+      `${p.mesh.duplicatesDropped.toFixed(0)} dropped`,
+    ],
+    [
+      'Spaaace!, CPU a tick per node process, ms (whole ticks; of which the 4 s around the reveal instant; the whole game)',
+      `${fmt(p.cpuMsPerTickPerPlayer, 0)}; ${fmt(p.cpuMsBurstPerTickPerPlayer, 0)}`,
+      '',
+      `whole game ${fmt(p.cpuMsWholeGamePerTickPerPlayer, 0)}; the links' process ${p.linkCpuMsPerTick.toFixed(0)} a tick; verdict ${p.verdict}`,
+    ],
+    [
+      "Spaaace!, a node's thread storing envelopes, a tick per player, ms: on disk (a flush each), in memory",
+      `${p.store.msPerTickPerPlayer.toFixed(1)} (${p.store.usPerEnvelope.toFixed(0)} us an envelope)`,
+      '',
+      m === undefined ? '' : `in memory ${m.store.msPerTickPerPlayer.toFixed(1)}`,
+    ],
+    [
+      `Spaaace! verifier, a ${v.ticks}-tick ${v.players}-player game, one file (${v.envelopesOneFile} envelopes), CPU ms`,
+      fmt(v.oneFileMs, 0),
+      '',
+      '',
+    ],
+    [
+      `Spaaace! verifier, the same game, all ${v.players} files merged (${v.envelopesMerged} distinct envelopes), CPU ms`,
+      fmt(v.mergedMs, 0),
+      '',
+      '',
     ],
   ]
 }
@@ -218,6 +299,7 @@ export function report(results: Results): string[] {
     [`rules engine, games/s (${engine.meanTurns.toFixed(0)} turns)`, fmt(engine.gamesPerSecond, 0), '', ''],
     ['peak RSS of a play process (two nodes), MiB', node.peakRssMiB.toFixed(0), '', ''],
     ['spaceships verify cold start, ms', fmt(coldStat, 0), '', `< 150 ms: ${goal(coldStat.median < 150)}`],
+    ...(results.spaaace === undefined ? [] : spaaaceRows(results.spaaace)),
   ]
   const out = [
     `${machine}; medians (min..max) over ${REPS} runs after warm-up`,

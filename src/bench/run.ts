@@ -3,7 +3,7 @@
  * trusting baseline, on one machine, in one run, with warm-up and repetitions; medians with
  * min/max. Writes `bench/results.json` so later changes can be compared.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -33,7 +33,8 @@ import { engineRate } from './engine-rate.js'
 import { NOTARY_CLIENTS, NOTARY_SUBMISSIONS, notaryRate } from './notary-rate.js'
 import { timedProcess } from './timed-process.js'
 import { WITNESSED_MAX_TURNS, witnessedTurns } from './witnessed.js'
-import { report, verifierRows } from './report.js'
+import { report, spaaaceRows, verifierRows } from './report.js'
+import { spaaaceSection } from './spaaace-peers.js'
 import { REPS, stat } from './stat.js'
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..')
@@ -64,6 +65,31 @@ async function main(): Promise<void> {
         '',
         `bench/results-verifier.json written; ${((performance.now() - started) / 1000).toFixed(0)} s`,
       ].join('\n') + '\n',
+    )
+    return
+  }
+
+  // BENCH_ONLY=spaaace (section names, comma-separated): those sections alone, their entries
+  // written into bench/results.json over the last whole run's (the rest of it kept).
+  const only = (process.env['BENCH_ONLY'] ?? '').split(',').filter((s) => s !== '')
+  if (only.length > 0) {
+    const sections: Record<string, () => Promise<object>> = { spaaace: () => spaaaceSection(log) }
+    const unknown = only.filter((s) => !(s in sections))
+    if (unknown.length > 0)
+      throw new Error(`BENCH_ONLY: no section ${unknown.join(', ')} (${Object.keys(sections).join(', ')})`)
+    const file = join(ROOT, 'bench', 'results.json')
+    const results = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<string, unknown>
+    for (const name of only) results[name] = { machine, date: new Date().toISOString(), ...(await sections[name]?.()) }
+    mkdirSync(join(ROOT, 'bench'), { recursive: true })
+    writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+    const rows = only.includes('spaaace') ? spaaaceRows(results['spaaace'] as Parameters<typeof spaaaceRows>[0]) : []
+    process.stdout.write(
+      [machine, '', '| figure | referee-less | trusting baseline | goal |', '| --- | --- | --- | --- |']
+        .concat(
+          rows.map((r) => `| ${r.join(' | ')} |`),
+          ['', `bench/results.json updated (${only.join(', ')})`],
+        )
+        .join('\n') + '\n',
     )
     return
   }
@@ -131,6 +157,8 @@ async function main(): Promise<void> {
   }
   const coldStat = stat(cold)
 
+  const spaaace = { machine, ...(await spaaaceSection(log)) }
+
   const results = {
     machine,
     date: new Date().toISOString(),
@@ -152,6 +180,7 @@ async function main(): Promise<void> {
       note: 'spaceships play --autoplay: two peer nodes (you and the bot) in one process',
     },
     verifyColdStartMs: coldStat,
+    spaaace,
     seconds: (performance.now() - started) / 1000,
   }
   mkdirSync(join(ROOT, 'bench'), { recursive: true })
