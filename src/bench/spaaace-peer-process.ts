@@ -126,7 +126,7 @@ async function main(): Promise<void> {
   const disk =
     order.dir === undefined
       ? memoryStore()
-      : spaaaceFileStore(join(order.dir, `p${order.self + 1}.transcript`), genesis)
+      : spaaaceFileStore(join(order.dir, `p${order.self + 1}.transcript`), genesis, order.self)
   const flush = { count: 0, ms: 0 }
   const store: TranscriptStore = {
     append(bytes) {

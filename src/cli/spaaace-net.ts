@@ -227,7 +227,7 @@ async function runSeats(
         }
       }
       const path = join(dir, `p${self + 1}.transcript`)
-      const store = spaaaceFileStore(path, genesis)
+      const store = spaaaceFileStore(path, genesis, self)
       const secrets = fileSecrets(join(dir, `p${self + 1}.secrets`), systemSecrets)
       keepConnected(
         node,

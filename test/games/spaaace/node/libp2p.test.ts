@@ -90,7 +90,7 @@ function start(
     keys: seat.identity.keys,
     roster,
     addresses,
-    store: spaaaceFileStore(join(seat.dir, 'transcript'), genesis),
+    store: spaaaceFileStore(join(seat.dir, 'transcript'), genesis, seat.index),
     secrets: fileSecrets(join(seat.dir, 'secrets'), systemSecrets),
     chooser: botChooser(sensibleBot(), seededRng(`libp2p/${seat.index}`)),
     ...(events === undefined ? {} : { events }),
