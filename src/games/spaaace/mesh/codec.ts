@@ -68,8 +68,10 @@ export function spaaaceMeshLimits(marginMs: number): MeshLimits {
     conflictsKept: CONFLICTS_KEPT,
     resendBudget: RESEND_BUDGET,
     windowMs: marginMs,
-    // A quarter of Δ: a peer's next envelope naming it usually comes first (§8; limits.ts).
-    forwardDelayMs: Math.floor(marginMs / 4),
+    // Half of Δ: a peer's next envelope naming it, or its want, usually comes first (§8;
+    // limits.ts). A commitment sent at the commit guard G_t through one forwarding hop still
+    // reaches every seal by C_t = G_t + Δ + 2·SKEW_MS when each hop takes under Δ/4 + SKEW_MS.
+    forwardDelayMs: Math.floor(marginMs / 2),
   }
 }
 
