@@ -409,3 +409,28 @@ function debugGame(g: RedTeamGame): void {
     )
   }
 }
+
+/**
+ * Two of five hold tick 1 open by the race (§5.0, §7.3, §14 vector 6): p5 holds its commitment
+ * back and gives it to p1 alone 100 ms before the commit cut; p1's links to p2 and p3 take 300 ms
+ * (within Δ), so p1's forward reaches them after their seals; p4 does not forward it to them
+ * either, and withholds its own seal. p5's commitment is then held by p1's seal only.
+ */
+export function raceGame(seed: string): Promise<RedTeamGame> {
+  const late = holdingBack(
+    (e) => hasPart(e, 'commit', 1),
+    (ctx) => timesOf(ctx, 1).commitCut - 100,
+  )
+  return redTeamGame({
+    seed,
+    ticks: 3,
+    latency: (from, to) => (from === 0 && (to === 1 || to === 2) ? 300 : 0),
+    cheaters: {
+      3: {
+        shape: (parts) => parts.filter((p) => p.type !== 'seal'),
+        route: dropping((e, to) => late.held.includes(e.id) && to !== 0),
+      },
+      4: { publish: late.publish, route: dropping((e, to) => late.held.includes(e.id) && to !== 0) },
+    },
+  })
+}
