@@ -353,11 +353,13 @@ export function equivocator(o: {
   readonly tick: number
   readonly a: readonly number[]
   readonly b: readonly number[]
-}): CheaterSeat & { readonly versions: string[] } {
+}): CheaterSeat & { readonly versions: string[]; readonly second: Uint8Array[] } {
   const versions: string[] = []
+  const second: Uint8Array[] = []
   const otherSeed = seededSecrets(`equivocator/${o.tick}`).bytes(32)
   return {
     versions,
+    second,
     publish(bytes, mesh, ctx) {
       const e = ctx.read(bytes)
       if (versions.length > 0 || !hasPart(e, 'commit', o.tick)) {
@@ -371,6 +373,7 @@ export function equivocator(o: {
         partsOf(e).map((p) => (p.type === 'commit' ? commitFor(ctx, o.tick, '-', otherSeed) : p)),
       )
       versions.push(e.id, b.id)
+      second.push(b.bytes)
       mesh.publish(bytes)
       for (const to of o.b) ctx.sendTo(to, b.bytes)
     },
