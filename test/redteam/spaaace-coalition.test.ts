@@ -9,42 +9,21 @@
 import { describe, expect, it } from 'vitest'
 import { stallMs } from '../../src/games/spaaace/peers/domain.js'
 import {
-  dropping,
   equivocator,
   falseClosingHash,
-  hasPart,
-  holdingBack,
   label,
+  raceGame,
   redTeamGame,
   secureOutcome,
   timesOf,
 } from './spaaace-helpers.js'
 
-const P1 = 0
 const P4 = 3
 const P5 = 4
 
 describe('red team: a coalition of two among five (§5.0, §5.7, §7.3, §12, S-80)', () => {
   it('p5 races its commitment into p1’s seal only while p4 withholds its seal: open, then stalled at tick 1 by the honest votes, nobody accused (§14 vector 6)', async () => {
-    // p5 holds its commitment back and gives it to p1 alone, 100 ms before the commit cut; p1's
-    // links to p2 and p3 take 300 ms (within Δ), so p1's forward reaches them after their seals.
-    const late = holdingBack(
-      (e) => hasPart(e, 'commit', 1),
-      (ctx) => timesOf(ctx, 1).commitCut - 100,
-    )
-    const g = await redTeamGame({
-      seed: 'rt-coalition-race',
-      ticks: 3,
-      latency: (from, to) => (from === P1 && (to === 1 || to === 2) ? 300 : 0),
-      cheaters: {
-        [P4]: {
-          shape: (parts) => parts.filter((p) => p.type !== 'seal'),
-          // p4 does not forward p5's commitment to p2, p3 either.
-          route: dropping((e, to) => late.held.includes(e.id) && to !== P1),
-        },
-        [P5]: { publish: late.publish, route: dropping((e, to) => late.held.includes(e.id) && to !== P1) },
-      },
-    })
+    const g = await raceGame('rt-coalition-race')
     secureOutcome(g, { end: 'stalled', offences: { [P4]: [], [P5]: [] }, settledTo: 0 })
     const t1 = timesOf(g, 1)
     const m = g.genesis.genesis.timing.marginMs

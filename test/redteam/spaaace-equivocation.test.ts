@@ -5,6 +5,8 @@
  * version to everyone), §5.3 rule 1 and §9 (counted: `equivocated`, S-80, removed at step 9).
  */
 import { describe, expect, it } from 'vitest'
+import { toHex } from '../../src/core/commit/bytes.js'
+import { verifySpaaace } from '../../src/games/spaaace/verify/verify.js'
 import { equivocator, label, partsOf, readOrThrow, redTeamGame, secureOutcome } from './spaaace-helpers.js'
 
 const CHEATER = 4
@@ -38,5 +40,32 @@ describe('red team: equivocation to some players only (§4.1, §6.6, §9, S-80)'
       expect(forks, `${label(i)}'s fork parts`).toHaveLength(1)
       expect(forks[0]?.type === 'fork' ? forks[0].author : -1).toBe(CHEATER)
     }
+  })
+
+  it('the second version shown to nobody during the game, merged from a file afterwards: p5 convicted, never counted, cannot win; no closing state changes (§7.4, §9, §14 vector 9)', async () => {
+    const cheat = equivocator({ tick: 1, a: [0, 1, 2, 3], b: [] })
+    const g = await redTeamGame({ seed: 'rt-equivocate-late', ticks: 3, cheaters: { [CHEATER]: cheat } })
+    // During the game nobody saw a fork: p5 played, nobody was accused.
+    secureOutcome(g, { end: 'complete', offences: { [CHEATER]: [] }, settledTo: 3 })
+    const text = g.result.transcripts[0] ?? ''
+    const [before] = verifySpaaace([{ name: 'p1', text }])
+    const line = Buffer.from(cheat.second[0] ?? new Uint8Array()).toString('base64url')
+    const [after] = verifySpaaace([
+      { name: 'p1', text },
+      { name: 'merged', text: `${text.split('\n').slice(0, 2).join('\n')}\n${line}\n` },
+    ])
+    if (
+      before?.status === 'unreadable' ||
+      after?.status === 'unreadable' ||
+      before === undefined ||
+      after === undefined
+    )
+      throw new Error('unreadable')
+    expect(after.decision.offences.map((o) => [o.player, o.kind, o.counted])).toEqual([[CHEATER, 'fork', undefined]])
+    const hashes = (v: typeof after) =>
+      v.decision.ticks.map((t) => `${t.t}:${t.status}:${toHex(t.stateHash ?? new Uint8Array())}`)
+    expect(hashes(after)).toEqual(hashes(before))
+    expect(after.decision.end.kind).toBe('complete')
+    if (after.decision.end.kind === 'complete') expect(after.decision.end.winners).not.toContain(CHEATER)
   })
 })

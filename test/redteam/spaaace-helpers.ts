@@ -353,11 +353,13 @@ export function equivocator(o: {
   readonly tick: number
   readonly a: readonly number[]
   readonly b: readonly number[]
-}): CheaterSeat & { readonly versions: string[] } {
+}): CheaterSeat & { readonly versions: string[]; readonly second: Uint8Array[] } {
   const versions: string[] = []
+  const second: Uint8Array[] = []
   const otherSeed = seededSecrets(`equivocator/${o.tick}`).bytes(32)
   return {
     versions,
+    second,
     publish(bytes, mesh, ctx) {
       const e = ctx.read(bytes)
       if (versions.length > 0 || !hasPart(e, 'commit', o.tick)) {
@@ -371,6 +373,7 @@ export function equivocator(o: {
         partsOf(e).map((p) => (p.type === 'commit' ? commitFor(ctx, o.tick, '-', otherSeed) : p)),
       )
       versions.push(e.id, b.id)
+      second.push(b.bytes)
       mesh.publish(bytes)
       for (const to of o.b) ctx.sendTo(to, b.bytes)
     },
@@ -408,4 +411,29 @@ function debugGame(g: RedTeamGame): void {
       d.notEvidence.length,
     )
   }
+}
+
+/**
+ * Two of five hold tick 1 open by the race (§5.0, §7.3, §14 vector 6): p5 holds its commitment
+ * back and gives it to p1 alone 100 ms before the commit cut; p1's links to p2 and p3 take 300 ms
+ * (within Δ), so p1's forward reaches them after their seals; p4 does not forward it to them
+ * either, and withholds its own seal. p5's commitment is then held by p1's seal only.
+ */
+export function raceGame(seed: string): Promise<RedTeamGame> {
+  const late = holdingBack(
+    (e) => hasPart(e, 'commit', 1),
+    (ctx) => timesOf(ctx, 1).commitCut - 100,
+  )
+  return redTeamGame({
+    seed,
+    ticks: 3,
+    latency: (from, to) => (from === 0 && (to === 1 || to === 2) ? 300 : 0),
+    cheaters: {
+      3: {
+        shape: (parts) => parts.filter((p) => p.type !== 'seal'),
+        route: dropping((e, to) => late.held.includes(e.id) && to !== 0),
+      },
+      4: { publish: late.publish, route: dropping((e, to) => late.held.includes(e.id) && to !== 0) },
+    },
+  })
 }

@@ -21,10 +21,12 @@ import { sha256 } from '../../src/core/commit/hash.js'
 import type { Decision } from '../../src/games/spaaace/peers/decide.js'
 import { sealEnvelope } from '../../src/games/spaaace/peers/envelope.js'
 import { verifySpaaace } from '../../src/games/spaaace/verify/verify.js'
-import { type RedTeamGame, decisionOf, equivocator, redTeamGame } from './spaaace-helpers.js'
+import { type RedTeamGame, decisionOf, equivocator, raceGame, redTeamGame } from './spaaace-helpers.js'
 
 let game: RedTeamGame
 let intact: { p1: string; p2: string }
+/** p1's file of a game two cheaters held open by the race until the honest votes stalled it at tick 1 (§5.7). */
+let stalled: string
 
 beforeAll(async () => {
   game = await redTeamGame({
@@ -33,6 +35,8 @@ beforeAll(async () => {
     cheaters: { 4: equivocator({ tick: 1, a: [0, 1], b: [2] }) },
   })
   intact = { p1: game.result.transcripts[0] ?? '', p2: game.result.transcripts[1] ?? '' }
+  const held = await raceGame('rt-keyless-stalled')
+  stalled = held.result.transcripts[0] ?? ''
 })
 
 function decideFiles(...texts: string[]): Decision {
@@ -172,6 +176,18 @@ describe('red team: key-less edits of finished transcripts (§2, §4.1, §7.4, �
       expect(offenceKeys(d)).toEqual(offenceKeys(whole))
       expect(d.end).toEqual(whole.end)
       expect(d.gaps).toEqual([])
+    }
+  })
+
+  it('a stalled game’s file with any line deleted reads stalled or ongoing: never complete, never a canonical tick, never an offence (§5.7, §12)', () => {
+    const whole = decideFiles(stalled)
+    expect(whole.end.kind).toBe('stalled')
+    for (const k of sampled(stalled, 1)) {
+      const d = decideFiles(edited(stalled, (l) => l.filter((_, i) => i !== k)))
+      expect(['stalled', 'ongoing'], `line ${k + 3} deleted`).toContain(d.end.kind)
+      if (d.end.kind === 'stalled') expect(d.end.tick).toBe(1)
+      expect(canonical(d), `line ${k + 3} deleted`).toEqual([])
+      expect(d.offences, `line ${k + 3} deleted`).toEqual([])
     }
   })
 })

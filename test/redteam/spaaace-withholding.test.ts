@@ -81,6 +81,31 @@ describe('red team: a commitment withheld from some players, a reveal withheld (
     onTime(g)
   })
 
+  it('p5 sends its reveal to p1 only: p1 forwards it, every close holds it, its orders count (§8, §14 vector 8)', async () => {
+    const kept: string[] = []
+    const g = await redTeamGame({
+      seed: 'rt-reveal-to-one',
+      ticks: TICKS,
+      cheaters: {
+        [CHEATER]: {
+          route: dropping((e, to) => {
+            if (!hasPart(e, 'reveal', 1) || to === 0) return false
+            kept.push(e.id)
+            return true
+          }),
+        },
+      },
+    })
+    expect(kept.length, 'the reveal was kept from p2..p4').toBeGreaterThan(0)
+    secureOutcome(g, {
+      end: 'complete',
+      offences: { [CHEATER]: [] },
+      submissions: { [CHEATER]: { 1: 'orders' } },
+      settledTo: TICKS,
+    })
+    onTime(g)
+  })
+
   it('p5 commits and never reveals: withheld (S-62), every tick settles on time, no offence', async () => {
     const g = await redTeamGame({
       seed: 'rt-reveal-withheld',
