@@ -39,6 +39,9 @@ export function readPersonAnswer(line: string, labels: readonly string[], self: 
   return { kind: 'orders', text: formatOrderSet(parsed.orders, peerLabels(labels.length)) }
 }
 
+/** Read through a call: a signal's state changes while a prompt waits. */
+const isAborted = (signal: AbortSignal): boolean => signal.aborted
+
 export interface PersonChooser extends Chooser {
   /** While the person is being asked: resolves when they answer. */
   busy(): Promise<void> | undefined
@@ -62,13 +65,22 @@ export function personChooser(o: {
       const ask = async (): Promise<string | null> => {
         for (;;) {
           if (signal.aborted) return null
-          const line = await o.prompter.input({
-            message: `Your orders for tick ${view.tick} (help, quit):`,
-            validate: (v) => {
-              const a = readPersonAnswer(v, o.labels, view.self)
-              return a.kind === 'error' ? a.reason : true
-            },
-          })
+          let line: string
+          try {
+            line = await o.prompter.input({
+              message: `Your orders for tick ${view.tick} (help, quit):`,
+              validate: (v) => {
+                const a = readPersonAnswer(v, o.labels, view.self)
+                return a.kind === 'error' ? a.reason : true
+              },
+              signal,
+            })
+          } catch (e) {
+            // The commit guard passed (§6.1): the prompt is withdrawn and nothing is committed.
+            if (!isAborted(signal)) throw e
+            o.print(`Time is up for tick ${view.tick}: nothing was committed (S-61).`)
+            return null
+          }
           const a = readPersonAnswer(line, o.labels, view.self)
           switch (a.kind) {
             case 'orders':

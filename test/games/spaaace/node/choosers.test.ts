@@ -1,0 +1,45 @@
+/**
+ * Who chooses a node's orders (protocol/SPAAACE-PEERS.md §6.1): a person's line is read with the
+ * screen's labels and committed with the protocol's (`p1`..`pn`, §4.3); a malformed set is refused
+ * as typed (S-37); at the commit guard the prompt is withdrawn and nothing is committed (S-61).
+ */
+import { describe, expect, it } from 'vitest'
+import { personChooser, readPersonAnswer } from '../../../../src/games/spaaace/node/choosers.js'
+import { genesis } from '../../../../src/games/spaaace/rules/state.js'
+import type { OrderPrompter } from '../../../../src/games/spaaace/ui/game.js'
+
+const LABELS = ['you', 'bot2', 'bot3', 'bot4']
+
+describe('choosers (§6.1, S-37, S-61)', () => {
+  it('a person’s orders are rewritten with the protocol’s labels', () => {
+    expect(readPersonAnswer('buy 2; attack bot3', LABELS, 0)).toEqual({ kind: 'orders', text: 'buy 2; attack p3' })
+    expect(readPersonAnswer('', LABELS, 0)).toEqual({ kind: 'orders', text: '-' })
+    expect(readPersonAnswer('bid 21', LABELS, 0).kind).toBe('error')
+    expect(readPersonAnswer('attack you', LABELS, 0).kind).toBe('error')
+  })
+
+  it('at the commit guard the prompt is withdrawn: nothing committed, and the person is told', async () => {
+    const told: string[] = []
+    const prompter: OrderPrompter = {
+      input: (o) =>
+        new Promise((_, reject) => {
+          o.signal?.addEventListener('abort', () => {
+            reject(new Error('withdrawn'))
+          })
+        }),
+    }
+    const chooser = personChooser({
+      prompter,
+      labels: LABELS,
+      guide: () => [],
+      print: (l) => told.push(l),
+      onQuit: () => undefined,
+    })
+    const stop = new AbortController()
+    const answer = chooser.choose({ tick: 3, state: genesis(4), self: 0, deadline: 0 }, stop.signal)
+    expect(chooser.busy()).toBeDefined()
+    stop.abort()
+    expect(await answer).toBeNull()
+    expect(told).toEqual(['Time is up for tick 3: nothing was committed (S-61).'])
+  })
+})
