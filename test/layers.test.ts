@@ -68,6 +68,25 @@ const MAP: Record<string, readonly string[]> = {
   'games/spaaace/peers': ['core/commit', 'core/wire', 'games/spaaace/rules'],
   // The game's envelopes as the core's mesh reads them: the one layer that knows both.
   'games/spaaace/mesh': ['core/mesh', 'core/wire', 'games/spaaace/peers'],
+  // The verifier of Spaaace! transcripts (§13): the rule that decides, and the referee's JSON.
+  'games/spaaace/verify': ['games/spaaace/peers', 'games/spaaace/referee', 'core/wire'],
+  // The honest node (§6): the rule that decides over the mesh, its files, its choosers (bots and
+  // the person's prompt), the local game on a virtual clock and the node over libp2p.
+  'games/spaaace/node': [
+    'games/spaaace/mesh',
+    'games/spaaace/peers',
+    'games/spaaace/bot',
+    'games/spaaace/referee',
+    'games/spaaace/rules',
+    'games/spaaace/ui/game.ts',
+    'core/mesh',
+    'core/session',
+    'core/transcript',
+    'core/net',
+    'core/commit',
+    'core/wire',
+    'core/log',
+  ],
   // The Spaaace! entry point (package.json `exports`: `spaceships/spaaace`).
   'games/spaaace': [
     'games/spaaace/peers',
@@ -76,13 +95,15 @@ const MAP: Record<string, readonly string[]> = {
     'games/spaaace/referee',
     'games/spaaace/rules',
   ],
-  bench: [`${S}/arena`, `${S}/net`, `${S}/pool`],
+  bench: [`${S}/arena`, `${S}/net`, `${S}/pool`, 'games/spaaace/node', 'games/spaaace/verify'],
   // The package's public entry points (package.json `exports`).
   api: [`${S}/net`, `${S}/session`, `${S}/bot`, `${S}/referee`, `${S}/verify`, `${S}/rules`],
   cli: [
     'api',
     'bench',
     'games/spaaace',
+    'games/spaaace/node',
+    'games/spaaace/verify',
     `${S}/ui`,
     `${S}/witness`,
     'core/version',
@@ -112,6 +133,7 @@ const PURE = [
   'games/spaaace/ui',
   'games/spaaace/peers',
   'games/spaaace/mesh',
+  'games/spaaace/verify',
 ] as const
 /** noble's cryptographic primitives: pure computation, allowed in pure layers. */
 const NOBLE = /^@noble\/(hashes|curves|ciphers)\//

@@ -80,10 +80,11 @@ describe('npm pack: the package contents (package.json files)', () => {
     )
     expect(refused).toEqual([])
     expect(packed.files.filter((f) => f.size > 100_000).map((f) => f.path)).toEqual([])
-    // About 1.9 MB with protocol 4, the notary and its spec (NOTARY.md, PROTOCOL-4.md) and
-    // Spaaace!'s engine, bots and bytes shipped (its many-player design documents, unbuilt, are
-    // not): the bound catches a stray large file or a bundled dependency, not the code's growth.
-    expect(packed.unpackedSize).toBeLessThan(2_000_000)
+    // About 2.2 MB with protocol 4, the notary and its spec (NOTARY.md, PROTOCOL-4.md) and
+    // Spaaace! among peers (the rule that decides, the node, the verifier, about 360 kB of dist/;
+    // its design documents are not shipped): the bound catches a stray large file or a bundled
+    // dependency, not the code's growth.
+    expect(packed.unpackedSize).toBeLessThan(2_500_000)
   })
 
   it('every relative import of a shipped module is shipped too', () => {

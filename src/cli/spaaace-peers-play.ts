@@ -26,7 +26,10 @@ import {
   runLocalGame,
   type LocalSeat,
 } from '../games/spaaace/node/local.js'
-import type { PeerEvents } from '../games/spaaace/node/peer.js'
+import type { Chooser, PeerEvents } from '../games/spaaace/node/peer.js'
+import { peerLabels } from '../games/spaaace/peers/domain.js'
+import { formatOrderSet, parseOrderSet } from '../games/spaaace/rules/orders.js'
+import { sectorCount } from '../games/spaaace/rules/state.js'
 import { decisionLines } from '../games/spaaace/verify/report.js'
 import {
   SCREEN_COLUMNS,
@@ -110,6 +113,18 @@ export async function spaaacePeersPlayCommand(
       lastState = d
     },
   }
+  // Under --autoplay, the bot's orders for your seat as you would have typed them.
+  const shown = (bot: Chooser): Chooser => ({
+    choose(view, signal) {
+      const text = bot.choose(view, signal)
+      if (typeof text === 'string' && !options.json) {
+        const parsed = text === '-' ? undefined : parseOrderSet(text, peerLabels(n), view.self, sectorCount(n))
+        const words = parsed === undefined ? '-' : parsed.ok ? formatOrderSet(parsed.orders, labels) : text
+        for (const l of wrapLine(`you (sensible): ${words}`, columns)) say(l)
+      }
+      return text
+    },
+  })
   const person =
     prompter === undefined
       ? undefined
@@ -125,7 +140,7 @@ export async function spaaacePeersPlayCommand(
   const seatsRun: LocalSeat[] = Array.from({ length: n }, (_, i) => {
     if (i === viewer)
       return person === undefined
-        ? { chooser: botChooser(sensibleBot(), seededRng(`${seed}/0`)), events }
+        ? { chooser: shown(botChooser(sensibleBot(), seededRng(`${seed}/0`))), events }
         : { chooser: person, events, busy: () => person.busy() }
     const bot = botOf.get(i) ?? sensibleBot()
     return { chooser: botChooser(bot, seededRng(`${seed}/${i}`)) }

@@ -147,7 +147,7 @@ describe('the screens in README.md are what the program prints', () => {
     expect(Math.min(from, auto, told, ships, end)).toBeGreaterThan(0)
     // At a terminal the autoplayed line is the prompt a person answers (inquirer marks it done with ✔).
     const orders = (out[auto] ?? '').slice('you (sensible): '.length)
-    compare(/^the game \(exit 4\)\. Then the bots order, the tick is played and told in words:/, [
+    compare(/^signs nothing more\)\. Then the tick settles and is told in words:/, [
       ...out.slice(from, auto),
       `✔ Your orders for tick 47 (help, quit): ${orders}`,
       '',
