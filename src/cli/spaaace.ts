@@ -10,6 +10,7 @@ import { LIMITS, NUMERIC_TERMS } from '../games/spaaace/rules/types.js'
 import { type CliIo, EXIT, wholeNumber } from './io.js'
 import { MAX_MARGIN_MS, MIN_MARGIN_MS } from '../games/spaaace/peers/domain.js'
 import { guarded } from './guarded.js'
+import { spaaaceGamesCommand } from './spaaace-games.js'
 import { type SpaaaceHostFlags, type SpaaaceJoinFlags, spaaaceHostCommand, spaaaceJoinCommand } from './spaaace-net.js'
 import { spaaacePeersPlayCommand } from './spaaace-peers-play.js'
 import { BOTS_RANGE, BOT_KINDS, type PlayOptions, spaaacePlayCommand } from './spaaace-play.js'
@@ -168,6 +169,16 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     .option('--autoplay', 'a sensible bot plays your seat', false)
     .action(async (invite: string, opts: SpaaaceJoinFlags) => {
       status.code = await guarded(io, 'spaaace join', () => spaaaceJoinCommand(io, invite, opts))
+    })
+  group
+    .command('games')
+    .description(
+      'The Spaaace! games on this machine: players, your seat, how far each is decided from your transcript, and the command that resumes it.',
+    )
+    .option('--identity <file>', 'your identity key (default: the one `spaceships id` shows)')
+    .option('--json', 'one JSON array', false)
+    .action(async (opts: { identity?: string; json: boolean }) => {
+      status.code = await guarded(io, 'spaaace games', () => spaaaceGamesCommand(io, opts))
     })
   group
     .command('record')

@@ -15,7 +15,6 @@ export class OwnChain {
   private vote: { tick: number; reason: StopReason } | undefined
   private seedSigned = false
   private readonly forkOnly = new Map<number, number>()
-  private heads: readonly Head[] = []
 
   constructor(
     private readonly self: number,
@@ -44,10 +43,6 @@ export class OwnChain {
     return this.seedSigned
   }
 
-  get lastHeads(): readonly Head[] {
-    return this.heads
-  }
-
   has(t: number, type: PartType): boolean {
     return this.signed.get(t)?.has(type) === true
   }
@@ -67,7 +62,6 @@ export class OwnChain {
     if (env.seq !== this.envelopes.length)
       throw new Error(`this chain's envelope ${env.seq} came before ${this.envelopes.length}`)
     this.envelopes.push(e)
-    this.heads = env.heads
     for (const p of env.parts) this.note(p)
     if (env.parts.every((p) => p.type === 'fork')) {
       const t = this.lastStateTick + 1

@@ -119,14 +119,6 @@ export class NamedSet {
     this.forksSigned([p])
   }
 
-  /** A restarted node's own latest envelope fixes its heads: they resume from there. */
-  restoreHeads(heads: readonly Head[]): void {
-    for (const h of heads) {
-      const e = this.held.get(key(h.hash))
-      if (e !== undefined) this.tips.set(h.author, e)
-    }
-  }
-
   byHash(hash: Uint8Array): ReadEnvelope | undefined {
     return this.held.get(key(hash))
   }

@@ -176,7 +176,9 @@ export class SpaaacePeer {
   start(): void {
     if (this.started) return
     this.started = true
-    this.named.restoreHeads(this.chain.lastHeads)
+    // The heads resume where the envelopes read back left them (held in the order they came to be
+    // held), never where the last own envelope named them: a node often holds more than its last
+    // envelope named, and a head set back behind what it holds would never advance again.
     if (this.chain.ended) {
       const d = this.decision()
       this.finish(d.end, d)

@@ -1,0 +1,107 @@
+/**
+ * `spaceships spaaace games`: the Spaaace! games on this machine (protocol/SPAAACE-PEERS.md), one
+ * line each: the game, its players, your seat, how far it is decided from your own transcript
+ * (§5, the same decision `verify` makes), and the command that resumes it. A game's directory that
+ * cannot be read is listed with the reason, never skipped in silence.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { toHex } from '../core/commit/bytes.js'
+import { stateDir } from '../core/net/identity.js'
+import { parseSpaaaceInvite } from '../games/spaaace/node/invite.js'
+import { decide } from '../games/spaaace/peers/decide.js'
+import { readPeersTranscript } from '../games/spaaace/peers/transcript.js'
+import { endLine } from '../games/spaaace/verify/report.js'
+import { identityFor } from './identity.js'
+import { type CliIo, EXIT, commandName } from './io.js'
+
+export interface SpaaaceGameRow {
+  readonly game: string
+  readonly dir: string
+  readonly players?: number
+  /** Your roster index + 1, when your key is in the roster. */
+  readonly seat?: number
+  readonly tick?: number
+  readonly maxTicks?: number
+  readonly end?: string
+  readonly ended?: boolean
+  readonly error?: string
+}
+
+/** Every game directory under `$XDG_STATE_HOME/spaceships/spaaace/`, read against `publicKey`. */
+export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): SpaaaceGameRow[] {
+  const root = join(stateDir(env), 'spaaace')
+  if (!existsSync(root)) return []
+  const rows: SpaaaceGameRow[] = []
+  for (const name of readdirSync(root).sort()) {
+    const dir = join(root, name)
+    const row = { game: name, dir }
+    let text: string
+    try {
+      text = readFileSync(join(dir, 'invite'), 'utf8')
+    } catch {
+      rows.push({ ...row, error: 'no invite in its directory' })
+      continue
+    }
+    const parsed = parseSpaaaceInvite(text)
+    if (!parsed.ok) {
+      rows.push({ ...row, error: `its invite: ${parsed.reason}` })
+      continue
+    }
+    const g = parsed.invite.genesis
+    const self = g.genesis.keys.findIndex((k) => toHex(k) === toHex(publicKey))
+    const base = { ...row, players: g.genesis.keys.length, maxTicks: g.genesis.terms.maxTicks }
+    if (self < 0) {
+      rows.push({ ...base, error: 'your key is not in its roster (another identity played it)' })
+      continue
+    }
+    let transcript: string
+    try {
+      transcript = readFileSync(join(dir, `p${self + 1}.transcript`), 'latin1')
+    } catch {
+      rows.push({ ...base, seat: self + 1, tick: 0, end: 'not joined yet', ended: false })
+      continue
+    }
+    const read = readPeersTranscript(transcript)
+    if (!read.ok) {
+      rows.push({ ...base, seat: self + 1, error: 'its transcript does not read' })
+      continue
+    }
+    const d = decide(g, read.value.envelopes, { self })
+    const settled = d.ticks.filter((t) => t.settled).length
+    const labels = g.genesis.keys.map((_, i) => (i === self ? 'you' : `p${i + 1}`))
+    rows.push({
+      ...base,
+      seat: self + 1,
+      tick: settled,
+      end: endLine(d.end, labels),
+      ended: d.end.kind === 'complete' || d.end.kind === 'stalled' || d.end.kind === 'not-started',
+    })
+  }
+  return rows
+}
+
+export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; json: boolean }): Promise<number> {
+  const env = io.env ?? process.env
+  const identity = await identityFor({ ...f, bot: 'sensible' }, io)
+  const rows = spaaaceGames(env, identity.keys.publicKey)
+  if (f.json) {
+    io.stdout(`${JSON.stringify(rows, null, 2)}\n`)
+    return EXIT.ok
+  }
+  if (rows.length === 0) {
+    io.stdout('No Spaaace! games on this machine.\n')
+    return EXIT.ok
+  }
+  const cmd = commandName(env)
+  for (const r of rows) {
+    if (r.error !== undefined) {
+      io.stdout(`${r.game}  cannot be read: ${r.error} (${r.dir})\n`)
+      continue
+    }
+    const where = `${r.players ?? 0} players, you are p${r.seat ?? 0}, ${r.tick ?? 0} of ${r.maxTicks ?? 0} ticks settled`
+    const next = r.ended === true ? '' : `; resume: ${cmd} spaaace join @${join(r.dir, 'invite')}`
+    io.stdout(`${r.game}  ${where}: ${r.end ?? ''}${next}\n`)
+  }
+  return EXIT.ok
+}

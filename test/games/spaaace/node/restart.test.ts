@@ -1,0 +1,86 @@
+/**
+ * A node restarted from its files (protocol/SPAAACE-PEERS.md §6.8): it held more than its last
+ * envelope named when it died (others' envelopes persisted after its last own one). Read back, its
+ * heads must resume from what it holds, and the game must go on: found by hand (a joiner killed
+ * and joined again never signed another closing hash, its heads set back behind what it held).
+ */
+import { describe, expect, it } from 'vitest'
+import { seededSecrets } from '../../../../src/core/commit/secrets.js'
+import { VirtualClock } from '../../../../src/core/session/clock.js'
+import {
+  defaultPeersTerms,
+  fastestTiming,
+  localRoster,
+  runLocalGame,
+} from '../../../../src/games/spaaace/node/local.js'
+import { SpaaacePeer } from '../../../../src/games/spaaace/node/peer.js'
+import { memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
+import { type ReadEnvelope, readEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
+import { tickTimes } from '../../../../src/games/spaaace/peers/genesis.js'
+
+const START = 1_800_000_000_000
+
+describe('a node restarted from its files (§6.8)', () => {
+  it('holding more than its last envelope named, it goes on to the end', async () => {
+    const { keys, genesis } = localRoster(4, 'restart', defaultPeersTerms(3), fastestTiming(START))
+    const none = { choose: () => '-' }
+    const clock = new VirtualClock(START - 1000)
+    // From tick 2's reveal instant, nothing node 0 sends arrives: the others finish without it,
+    // and what it signs from then on is as if it had died before signing it.
+    const cutAt = tickTimes(genesis.genesis.timing, 2).commitCut + 2 * 1000
+    const game = await runLocalGame({
+      seats: Array.from({ length: 4 }, (_, i) => ({ chooser: none, ...(i === 0 ? { unawaited: true } : {}) })),
+      genesis,
+      keys,
+      secrets: (i) => seededSecrets(`restart/${i}`),
+      clock,
+      fault: (a) => (a === 0 ? (_frame, from) => (from === 0 && clock.now() >= cutAt ? 'drop' : 'deliver') : undefined),
+    })
+    expect(game.ends.slice(1).every((e) => e?.kind === 'complete')).toBe(true)
+    const read = (text: string | undefined): ReadEnvelope[] =>
+      (text ?? '')
+        .trim()
+        .split('\n')
+        .slice(2)
+        .map((line) => {
+          const r = readEnvelope(new Uint8Array(Buffer.from(line, 'base64url')), { players: 4, game: genesis.game })
+          if (!r.ok) throw new Error('an envelope of the game does not read')
+          return r.value
+        })
+    const others = read(game.transcripts[1])
+    const delivered = new Set(others.map((e) => e.id))
+    const all = read(game.transcripts[0])
+    // Node 0's file when it died: up to its first envelope nobody received.
+    const died = all.findIndex((e) => e.header.author === 0 && !delivered.has(e.id))
+    const mine = all.slice(0, died)
+    // The case: it held others' envelopes its last own envelope did not name.
+    expect(mine.at(-1)?.header.author).not.toBe(0)
+    const held = new Set(mine.map((e) => e.id))
+    const later = others.filter((e) => !held.has(e.id))
+    const secrets = memorySecrets(seededSecrets('restart/0'))
+    for (let t = 1; t <= 3; t++) secrets.keepOrders(t, '-')
+    const restarted = new VirtualClock(clock.now())
+    const key = keys[0]
+    if (key === undefined) throw new Error('no key')
+    const peer = new SpaaacePeer({
+      genesis,
+      self: 0,
+      keys: key,
+      clock: restarted,
+      secrets,
+      chooser: none,
+      publish: () => undefined,
+      signal: new AbortController().signal,
+    })
+    for (const e of mine) peer.hold(e.bytes)
+    peer.start()
+    const before = peer.chain.lastState
+    for (const e of later) peer.hold(e.bytes)
+    await restarted.settle([peer.done])
+    // Its named past now holds the game's end, signed by the others (§5.6 rule 1): it signs its
+    // seed in its last envelope (§6.9) and is done.
+    expect(before).toBeLessThan(3)
+    expect(peer.decision().end).toMatchObject({ kind: 'complete', tick: 3 })
+    expect(peer.chain.ended).toBe(true)
+  }, 60_000)
+})
