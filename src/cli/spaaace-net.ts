@@ -56,6 +56,7 @@ import {
   wrapLine,
 } from '../games/spaaace/ui/screen.js'
 import { decisionLines } from '../games/spaaace/verify/report.js'
+import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
@@ -124,8 +125,37 @@ async function startNode(
     admission: () => roster(),
   })
   await node.start()
-  await dialRelays(node, relays)
+  try {
+    await dialRelays(node, relays)
+  } catch (e) {
+    await node.stop()
+    throw new RelayError(
+      `cannot reach the relay ${relays.join(' or ')}: ${(e as Error).message} (is it running, and is the address right?)`,
+    )
+  }
   return node
+}
+
+/** The PeerIds of relays: of `--relay` addresses (their last `/p2p/`), and of circuit addresses (the relay's). */
+function relayIdsOf(addrs: readonly string[]): string[] {
+  const out: string[] = []
+  for (const a of addrs) {
+    const circuit = /\/p2p\/([^/]+)\/p2p-circuit/.exec(a)
+    if (circuit?.[1] !== undefined) out.push(circuit[1])
+    else if (!a.includes('/p2p-circuit')) {
+      const last = /\/p2p\/([^/]+)$/.exec(a)
+      if (last?.[1] !== undefined) out.push(last[1])
+    }
+  }
+  return out
+}
+
+/** The relays an invite's circuit addresses name (the part before `/p2p-circuit`). */
+function relaysOfInvite(addresses: readonly (readonly string[])[]): string[] {
+  const out = new Set<string>()
+  for (const list of addresses)
+    for (const a of list) if (a.includes('/p2p-circuit')) out.add(a.slice(0, a.indexOf('/p2p-circuit')))
+  return [...out]
 }
 
 function addressesOf(node: Libp2p, relays: readonly string[]): string[] {
@@ -213,7 +243,13 @@ async function runSeats(
 ): Promise<{ decisions: (Decision | undefined)[]; quit: boolean }> {
   const clock = systemClock
   const roster = rosterIds(genesis)
-  const admitted = new Set(roster)
+  // Relays are let through the gate too (SPEC §2.3's relay rules): the flag's and the invite's.
+  const admitted = new Set([...roster, ...relayIdsOf(relays)])
+  // Every roster peer can be dialled through each relay once it holds a slot there (§8 "through
+  // relays where needed"): players who joined reach each other directly, not only through the host.
+  const hints = roster.map((id, i) =>
+    [...(addresses[i] ?? []), ...relays.map((r) => `${r}/p2p-circuit/p2p/${id}`)].slice(0, 12),
+  )
   const runs = await Promise.all(
     seats.map(async (s) => {
       const self = genesis.genesis.keys.findIndex((k) => hexOf(k) === hexOf(s.identity.keys.publicKey))
@@ -231,7 +267,7 @@ async function runSeats(
       const secrets = fileSecrets(join(dir, `p${self + 1}.secrets`), systemSecrets)
       keepConnected(
         node,
-        roster.flatMap((id, i) => (i === self ? [] : [{ id, addrs: addresses[i] ?? [] }])),
+        roster.flatMap((id, i) => (i === self ? [] : [{ id, addrs: hints[i] ?? [] }])),
         signal,
         clock,
       )
@@ -241,7 +277,7 @@ async function runSeats(
         self,
         keys: s.identity.keys,
         roster,
-        addresses,
+        addresses: hints,
         store,
         secrets,
         chooser: s.chooser,
@@ -421,7 +457,8 @@ async function playInvite(
       ...nodeOf(b.identity),
     })),
   ]
-  const result = await runSeats(genesis, addresses, runs, dir, f.relay ?? [], quit.signal, () => {
+  const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
+  const result = await runSeats(genesis, addresses, runs, dir, relays, quit.signal, () => {
     io.stdout(
       `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
     )
@@ -472,7 +509,7 @@ export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promis
   if (new Set(keys.map(hexOf)).size !== keys.length) throw new UserError('a player is named twice (or is you)')
   const relays = f.relay ?? []
   const listen = f.listen ?? DEFAULT_LISTEN
-  const admitted = new Set<string>()
+  const admitted = new Set<string>(relayIdsOf(relays))
   // This process's nodes listen first: the invite carries their addresses.
   const nodes = await Promise.all([identity, ...botIds].map((id) => startNode(id, listen, relays, () => admitted)))
   const timing = liveTiming(Date.now() + f.startIn * 1000, f.marginMs)
