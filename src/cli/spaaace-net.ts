@@ -25,7 +25,6 @@ import { createPeerNode, dialRelays } from '../core/net/node.js'
 import { type Clock, systemClock } from '../core/session/clock.js'
 import { randomBot } from '../games/spaaace/bot/random.js'
 import { sensibleBot } from '../games/spaaace/bot/sensible.js'
-import type { SpaaaceBot } from '../games/spaaace/bot/bot.js'
 import { botChooser, personChooser } from '../games/spaaace/node/choosers.js'
 import { formatSpaaaceInvite, parseSpaaaceInvite } from '../games/spaaace/node/invite.js'
 import { composeGenesis, defaultPeersTerms } from '../games/spaaace/node/local.js'
@@ -93,11 +92,6 @@ export function spaaaceGameDir(genesis: SealedGenesis, e: NodeJS.ProcessEnv): st
 export function liveTiming(start: number, marginMs: number): Timing {
   const commitMs = Math.max(commitMsFloor(marginMs), stallMs(marginMs) + 2 * SKEW_MS + THINK_MS)
   return { start, commitMs, revealMs: revealMsFloor(marginMs), marginMs }
-}
-
-function botFor(kind: string, k: number): SpaaaceBot {
-  if (kind === 'random' || (kind === 'mix' && k % 2 === 1)) return randomBot
-  return sensibleBot()
 }
 
 function publicKeyOf(peer: string): Uint8Array {
@@ -452,7 +446,10 @@ async function playInvite(
     },
     ...bots.map((b) => ({
       identity: b.identity,
-      chooser: botChooser(botFor(b.kind, b.index), seededRng(`${hexOf(b.identity.keys.publicKey)}/${genesis.id}`)),
+      chooser: botChooser(
+        b.kind === 'random' ? randomBot : sensibleBot(),
+        seededRng(`${hexOf(b.identity.keys.publicKey)}/${genesis.id}`),
+      ),
       listen: ownListen(b.index),
       ...nodeOf(b.identity),
     })),

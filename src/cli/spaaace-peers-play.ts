@@ -11,7 +11,6 @@
  */
 import { seededSecrets } from '../core/commit/secrets.js'
 import { VirtualClock } from '../core/session/clock.js'
-import { randomBot } from '../games/spaaace/bot/random.js'
 import { sensibleBot } from '../games/spaaace/bot/sensible.js'
 import type { SpaaaceBot } from '../games/spaaace/bot/bot.js'
 import { type Decision, decide } from '../games/spaaace/peers/decide.js'
@@ -41,20 +40,7 @@ import {
   wrapLine,
 } from '../games/spaaace/ui/screen.js'
 import { type CliIo, EXIT, UserError, cannotWrite, commandName } from './io.js'
-import { BOT_KINDS, type BotKind, type PlayOptions } from './spaaace-play.js'
-
-/** The bot of the k-th bot seat: all of one kind, or under mix sensible and random in turn. */
-function botFor(kind: BotKind, k: number): SpaaaceBot {
-  if (kind === 'random' || (kind === 'mix' && k % 2 === 1)) return randomBot
-  return sensibleBot()
-}
-
-function fileSafe(seed: string): string {
-  if (/^[A-Za-z0-9_.-]{1,40}$/.test(seed)) return seed
-  let h = 0
-  for (const c of seed) h = (Math.imul(h, 31) + (c.codePointAt(0) ?? 0)) >>> 0
-  return h.toString(16).padStart(8, '0')
-}
+import { BOT_KINDS, type BotKind, type PlayOptions, botFor, fileSafe } from './spaaace-play.js'
 
 export async function spaaacePeersPlayCommand(
   options: PlayOptions,

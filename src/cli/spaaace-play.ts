@@ -34,13 +34,13 @@ export interface PlayOptions {
 }
 
 /** The bot of bot seat k (0-based): all of one kind, or under mix sensible and random in turn. */
-function botFor(kind: BotKind, k: number): SpaaaceBot {
+export function botFor(kind: BotKind, k: number): SpaaaceBot {
   if (kind === 'random' || (kind === 'mix' && k % 2 === 1)) return randomBot
   return sensibleBot()
 }
 
 /** A seed as a file name's part: itself when it is plain, else a digest of it. */
-function fileSafe(seed: string): string {
+export function fileSafe(seed: string): string {
   if (/^[A-Za-z0-9_.-]{1,40}$/.test(seed)) return seed
   let h = 0
   for (const c of seed) h = (Math.imul(h, 31) + (c.codePointAt(0) ?? 0)) >>> 0

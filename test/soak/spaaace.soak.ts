@@ -23,21 +23,10 @@ import {
 import { seededRng } from '../../src/games/spaaace/referee/random.js'
 import { verifySpaaace } from '../../src/games/spaaace/verify/verify.js'
 import { collect, type SettledTick } from '../games/spaaace/node/support.js'
+import { seeded } from '../mesh/harness.js'
 
 const GAMES = Number(process.env['SPAAACE_SOAK_GAMES'] ?? '24')
 const START = 1_800_000_000_000
-
-/** mulberry32, for the schedule of sizes and faults. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 type Kind = 'delay' | 'lossy' | 'cut'
 

@@ -55,22 +55,7 @@ export function fileStore(
   const all: readonly TranscriptFormat[] = Array.isArray(formats) ? formats : [formats as TranscriptFormat]
   const format = all[0]
   if (format === undefined) throw new Error('fileStore needs a format')
-  let text = ''
-  try {
-    text = readFileSync(path, 'latin1')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
-  }
-  const whole = text.lastIndexOf('\n') + 1
-  if (whole < text.length) {
-    try {
-      truncateSync(path, whole)
-    } catch (e) {
-      throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
-    }
-    text = text.slice(0, whole)
-  }
+  const text = readRepaired(path)
   const envelopes: Uint8Array[] = []
   let headerDue = false
   if (text === '') {
@@ -110,10 +95,39 @@ export function fileStore(
 }
 
 /**
+ * A transcript's text ('' when there is no file yet), its torn last line (a crash mid-write, never
+ * sent or acted on) cut off the file first.
+ */
+export function readRepaired(path: string): string {
+  let text = ''
+  try {
+    text = readFileSync(path, 'latin1')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
+  }
+  const whole = text.lastIndexOf('\n') + 1
+  if (whole < text.length) {
+    try {
+      truncateSync(path, whole)
+    } catch (e) {
+      throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
+    }
+    text = text.slice(0, whole)
+  }
+  return text
+}
+
+/**
  * Appends `line` and a newline in one write, flushed to stable storage; on failure cuts the file
  * back to where it was and throws a StorageError naming the file (`what`) and the cause.
  */
 export function appendLineDurably(path: string, line: string, what: string): void {
+  appendLine(path, line, what, true)
+}
+
+/** `appendLineDurably`, flushed to stable storage only when `sync` (written whole either way). */
+export function appendLine(path: string, line: string, what: string, sync: boolean): void {
   let fd: number
   try {
     fd = openSync(path, 'a', 0o600)
@@ -126,7 +140,7 @@ export function appendLineDurably(path: string, line: string, what: string): voi
     const data = Buffer.from(line + '\n', 'utf8')
     let written = 0
     while (written < data.length) written += writeSync(fd, data, written)
-    fsyncSync(fd)
+    if (sync) fsyncSync(fd)
   } catch (e) {
     try {
       ftruncateSync(fd, size)

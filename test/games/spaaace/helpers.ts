@@ -1,5 +1,6 @@
 /** Shared by the Spaaace! tests: a record refereed, its closing states parsed. */
 import { expect } from 'vitest'
+import type { Prompter } from '../../../src/games/spaceships/ui/prompter.js'
 import { referee, type RefereeResult } from '../../../src/games/spaaace/referee/referee.js'
 
 export interface ShipJson {
@@ -71,4 +72,27 @@ export function player(s: ClosingJson, label: string): PlayerJson {
   const x = s.players[label]
   if (x === undefined) throw new Error(`no player ${label}`)
   return x
+}
+
+/** Answers each prompt with the first of its scripted answers the prompt's check accepts, keeping what it said of the others. */
+export function scripted(
+  answers: string[][],
+  fallback: readonly string[] = [''],
+): { prompter: Prompter; told: string[]; asked: string[] } {
+  const told: string[] = []
+  const asked: string[] = []
+  const prompter: Prompter = {
+    input: (o) => {
+      asked.push(o.message)
+      for (const a of answers.shift() ?? fallback) {
+        const verdict = o.validate?.(a) ?? true
+        if (verdict === true) return Promise.resolve(a)
+        told.push(`${a} -> ${verdict}`)
+      }
+      return Promise.reject(new Error(`no accepted answer for ${o.message}`))
+    },
+    select: () => Promise.reject(new Error('no menu in spaaace play')),
+    confirm: () => Promise.resolve(true),
+  }
+  return { prompter, told, asked }
 }

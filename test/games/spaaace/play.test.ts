@@ -4,7 +4,6 @@
  * seeds; the record it writes refereed to the same closing states (rules appendix).
  */
 import { describe, expect, it } from 'vitest'
-import type { Prompter } from '../../../src/games/spaceships/ui/prompter.js'
 import { sensibleBot } from '../../../src/games/spaaace/bot/sensible.js'
 import { closingStateJson } from '../../../src/games/spaaace/referee/json.js'
 import { seededRng } from '../../../src/games/spaaace/referee/random.js'
@@ -14,26 +13,7 @@ import { genesis } from '../../../src/games/spaaace/rules/state.js'
 import { playTick, type TickOutcome } from '../../../src/games/spaaace/rules/tick.js'
 import { DEFAULT_TERMS, type Submission } from '../../../src/games/spaaace/rules/types.js'
 import { cli } from '../../cli.js'
-
-/** Answers each prompt with the first of its scripted answers the prompt's check accepts, keeping what it said of the others. */
-function scripted(answers: string[][]): { prompter: Prompter; told: string[]; asked: string[] } {
-  const told: string[] = []
-  const asked: string[] = []
-  const prompter: Prompter = {
-    input: (o) => {
-      asked.push(o.message)
-      for (const a of answers.shift() ?? ['']) {
-        const verdict = o.validate?.(a) ?? true
-        if (verdict === true) return Promise.resolve(a)
-        told.push(`${a} -> ${verdict}`)
-      }
-      return Promise.reject(new Error(`no accepted answer for ${o.message}`))
-    },
-    select: () => Promise.reject(new Error('no menu in spaaace play')),
-    confirm: () => Promise.resolve(true),
-  }
-  return { prompter, told, asked }
-}
+import { scripted } from './helpers.js'
 
 const LABELS = ['you', 'bot2', 'bot3', 'bot4']
 

@@ -6,9 +6,8 @@
 import type { SpaaaceBot } from '../bot/bot.js'
 import { peerLabels } from '../peers/domain.js'
 import type { Rng } from '../referee/random.js'
-import { formatOrderSet, parseOrderSet } from '../rules/orders.js'
-import { sectorCount } from '../rules/state.js'
-import type { OrderPrompter } from '../ui/game.js'
+import { formatOrderSet } from '../rules/orders.js'
+import { type Answer, type OrderPrompter, readAnswer } from '../ui/game.js'
 import type { ChoiceView, Chooser } from './peer.js'
 
 /** A bot's orders, at once (a bot never misses a commit guard). */
@@ -21,22 +20,9 @@ export function botChooser(bot: SpaaaceBot, rng: Rng): Chooser {
   }
 }
 
-/** A person's line, read with the screen's labels and rewritten with the protocol's. */
-export type PersonAnswer =
-  | { readonly kind: 'orders'; readonly text: string }
-  | { readonly kind: 'help' }
-  | { readonly kind: 'quit' }
-  | { readonly kind: 'error'; readonly reason: string }
-
-/** S-37: empty or `-` orders nothing; `help` and `quit` are commands; anything else an order set. */
-export function readPersonAnswer(line: string, labels: readonly string[], self: number): PersonAnswer {
-  const text = line.trim()
-  if (text === '' || text === '-') return { kind: 'orders', text: '-' }
-  if (text === 'help' || text === '?') return { kind: 'help' }
-  if (text === 'quit') return { kind: 'quit' }
-  const parsed = parseOrderSet(text, labels, self, sectorCount(labels.length))
-  if (!parsed.ok) return { kind: 'error', reason: parsed.reason }
-  return { kind: 'orders', text: formatOrderSet(parsed.orders, peerLabels(labels.length)) }
+/** S-37: a person's line, read with the screen's labels and written with the protocol's (§4.3). */
+export function readPersonAnswer(line: string, labels: readonly string[], self: number): Answer {
+  return readAnswer(line, labels, self, peerLabels(labels.length))
 }
 
 /** Read through a call: a signal's state changes while a prompt waits. */

@@ -12,72 +12,28 @@
  * (envelopes received since the last own one) was never acted on by a signature and comes back by
  * resume. A flush per received envelope cost 13 to 16 flushes in series on a tick's critical path.
  */
-import {
-  closeSync,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { toBase64url } from '../../../core/commit/bytes.js'
-import { StorageError, appendLineDurably, ioMessage } from '../../../core/session/file-store.js'
+import {
+  StorageError,
+  appendLine,
+  appendLineDurably,
+  ioMessage,
+  readRepaired,
+} from '../../../core/session/file-store.js'
 import type { TranscriptStore } from '../../../core/transcript/file.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import { TRANSCRIPT_HEADER } from '../peers/domain.js'
 import type { SealedGenesis } from '../peers/genesis.js'
 import { readPeersTranscript } from '../peers/transcript.js'
 
-/** Appends `line` unflushed (written whole or cut back), for envelopes this node did not sign. */
-function appendLine(path: string, line: string): void {
-  let fd: number
-  try {
-    fd = openSync(path, 'a', 0o600)
-  } catch (e) {
-    throw new StorageError(`cannot open the transcript ${path}: ${ioMessage(e)}`)
-  }
-  let size = 0
-  try {
-    size = fstatSync(fd).size
-    const data = Buffer.from(`${line}\n`, 'latin1')
-    let written = 0
-    while (written < data.length) written += writeSync(fd, data, written)
-  } catch (e) {
-    try {
-      ftruncateSync(fd, size)
-    } catch {
-      // The torn line is cut off when the file is next opened.
-    }
-    throw new StorageError(`cannot write the transcript ${path}: ${ioMessage(e)}`)
-  } finally {
-    closeSync(fd)
-  }
-}
-
 /**
  * Opens (or creates) the transcript of `genesis` at `path` for roster index `self` (whose envelopes
  * are flushed before they are sent); refuses a file of another game.
  */
 export function spaaaceFileStore(path: string, genesis: SealedGenesis, self: number): TranscriptStore {
-  let text = ''
-  try {
-    text = readFileSync(path, 'latin1')
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new StorageError(`cannot read the transcript ${path}: ${ioMessage(e)}`)
-  }
-  const whole = text.lastIndexOf('\n') + 1
-  if (whole < text.length) {
-    try {
-      truncateSync(path, whole)
-    } catch (e) {
-      throw new StorageError(`cannot repair the torn last line of ${path}: ${ioMessage(e)}`)
-    }
-    text = text.slice(0, whole)
-  }
+  const text = readRepaired(path)
   const envelopes: Uint8Array[] = []
   if (text === '') {
     try {
@@ -99,9 +55,8 @@ export function spaaaceFileStore(path: string, genesis: SealedGenesis, self: num
   }
   return {
     append(bytes) {
-      // Byte 1 of an envelope is its author (§4.1).
-      if (bytes[1] === self) appendLineDurably(path, toBase64url(bytes), 'transcript')
-      else appendLine(path, toBase64url(bytes))
+      // Byte 1 of an envelope is its author (§4.1): only its own are flushed here.
+      appendLine(path, toBase64url(bytes), 'transcript', bytes[1] === self)
       envelopes.push(bytes)
     },
     envelopes: () => envelopes,

@@ -72,16 +72,22 @@ export type Answer =
 /**
  * Reads a person's line for player `self` (S-37): empty or `-` orders nothing, `help` and `quit`
  * are commands, anything else is an order set parsed as the record parses it; its canonical text
- * (`formatOrderSet`) is what the record writes.
+ * (`formatOrderSet`) is what the record writes, with `written` as the labels (the screen's by
+ * default; the protocol's `p1`..`pn` for a commitment among peers).
  */
-export function readAnswer(line: string, labels: readonly string[], self: PlayerIndex): Answer {
+export function readAnswer(
+  line: string,
+  labels: readonly string[],
+  self: PlayerIndex,
+  written: readonly string[] = labels,
+): Answer {
   const text = line.trim()
   if (text === '' || text === '-') return { kind: 'orders', text: '-' }
   if (text === 'help' || text === '?') return { kind: 'help' }
   if (text === 'quit') return { kind: 'quit' }
   const parsed = parseOrderSet(text, labels, self, sectorCount(labels.length))
   if (!parsed.ok) return { kind: 'error', reason: parsed.reason }
-  return { kind: 'orders', text: formatOrderSet(parsed.orders, labels) }
+  return { kind: 'orders', text: formatOrderSet(parsed.orders, written) }
 }
 
 /** The record's head: format, the terms that differ from the defaults (S-90), the roster. */

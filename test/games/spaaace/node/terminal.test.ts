@@ -6,32 +6,13 @@
  * (protocol/SPAAACE-PEERS.md §5, §13).
  */
 import { describe, expect, it } from 'vitest'
-import type { Prompter } from '../../../../src/games/spaceships/ui/prompter.js'
 import { verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
 import { cli } from '../../../cli.js'
-
-function scripted(answers: string[][]): { prompter: Prompter; told: string[]; asked: string[] } {
-  const told: string[] = []
-  const asked: string[] = []
-  const prompter: Prompter = {
-    input: (o) => {
-      asked.push(o.message)
-      for (const a of answers.shift() ?? ['-']) {
-        const verdict = o.validate?.(a) ?? true
-        if (verdict === true) return Promise.resolve(a)
-        told.push(`${a} -> ${verdict}`)
-      }
-      return Promise.reject(new Error(`no accepted answer for ${o.message}`))
-    },
-    select: () => Promise.reject(new Error('no menu in spaaace play')),
-    confirm: () => Promise.resolve(true),
-  }
-  return { prompter, told, asked }
-}
+import { scripted } from '../helpers.js'
 
 describe('spaaace play among peers, a person against three bots (§6, S-37)', () => {
   it('plays to the last tick: each tick asked and told, the standings, a transcript that decides complete', async () => {
-    const s = scripted([['bid 21', 'buy 2'], ['help'], ['repair 1'], ['-'], ['buy 1'], ['-']])
+    const s = scripted([['bid 21', 'buy 2'], ['help'], ['repair 1'], ['-'], ['buy 1'], ['-']], ['-'])
     const r = await cli(
       ['spaaace', 'play', '--bots', '3', '--seed', 'person', '--ticks', '5', '--out', 'p.transcript'],
       {},
@@ -54,7 +35,7 @@ describe('spaaace play among peers, a person against three bots (§6, S-37)', ()
   }, 120_000)
 
   it('quit: exit 4, the game abandoned, the node signing nothing more', async () => {
-    const s = scripted([['buy 1'], ['quit']])
+    const s = scripted([['buy 1'], ['quit']], ['-'])
     const r = await cli(
       ['spaaace', 'play', '--bots', '3', '--seed', 'quitter', '--out', 'q.transcript'],
       {},
