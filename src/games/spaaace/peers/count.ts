@@ -90,6 +90,30 @@ export interface Count {
 
 let counts = 0
 
+/** What §5.3 needs of one player in one tick: its commitment and reveal in at their cuts, if any. */
+export interface Played {
+  readonly active: boolean
+  /** An offence counted in the tick, or two commitments or two reveals in (§5.3 rule 1). */
+  readonly equivocated: boolean
+  readonly commit: CommitPart | undefined
+  /** Only with `commit`: a reveal without a commitment in counts for nothing (rule 3). */
+  readonly reveal: RevealPart | undefined
+}
+
+/**
+ * §5.3 rules 1–5: player `q`'s submission from what is in at the cuts. Shared with the witnessed
+ * decision (SPAAACE-WITNESSED §7.5), where "in" is read from receipt times instead of cuts.
+ */
+export function submissionOf(game: Uint8Array, n: number, q: number, p: Played): Submission {
+  if (!p.active) return { kind: 'missing' }
+  if (p.equivocated) return { kind: 'equivocated' }
+  if (p.commit === undefined) return { kind: 'missing' }
+  if (p.reveal === undefined) return { kind: 'withheld' }
+  if (!opens(game, q, p.reveal, p.commit.commitment)) return { kind: 'mismatch' }
+  const parsed = ordersOf(p.reveal.orders, n, q)
+  return parsed.ok ? { kind: 'orders', orders: parsed.orders } : { kind: 'malformed', reason: parsed.reason }
+}
+
 /**
  * §5.2–§5.4 over `scope`: `before` is `S_{t−1}`, `inBefore` the offence items in at a cut of an
  * earlier tick, `play` the envelopes of the scope holding an admissible `commit`, `seal`, `reveal` or
@@ -190,17 +214,14 @@ export function countTick(
         o.close === 'in' ||
         (o.seal === 'out' && o.close === 'out'),
     )
-  const submissions: Submission[] = Array.from({ length: n }, (_, q): Submission => {
-    if (isActive[q] !== true) return { kind: 'missing' }
-    if (equivocated[q] === true) return { kind: 'equivocated' }
-    if (committed[q] !== true) return { kind: 'missing' }
-    if (revealed[q] !== true) return { kind: 'withheld' }
-    const c = ctx.info(commitIn[q]?.[0] ?? 0).commit
-    const r = ctx.info(revealIn[q]?.[0] ?? 0).reveal
-    if (c === undefined || r === undefined || !opens(ctx.game, q, r, c.commitment)) return { kind: 'mismatch' }
-    const parsed = ordersOf(r.orders, n, q)
-    return parsed.ok ? { kind: 'orders', orders: parsed.orders } : { kind: 'malformed', reason: parsed.reason }
-  })
+  const submissions: Submission[] = Array.from({ length: n }, (_, q): Submission =>
+    submissionOf(ctx.game, n, q, {
+      active: isActive[q] === true,
+      equivocated: equivocated[q] === true,
+      commit: committed[q] === true ? ctx.info(commitIn[q]?.[0] ?? 0).commit : undefined,
+      reveal: revealed[q] === true ? ctx.info(revealIn[q]?.[0] ?? 0).reveal : undefined,
+    }),
+  )
   const outcome = settled && !before.ended ? playTick(before, submissions) : undefined
   return {
     id: ++counts,

@@ -1,0 +1,542 @@
+/**
+ * protocol/SPAAACE-WITNESSED.md §7: the rule that decides a witnessed Spaaace! game. The evidence is
+ * the decided receipt chain (§6.3, read by `log.ts`) and the envelopes of the files; the cut of
+ * every tick is the notary's receipt times, so nothing here counts votes, seals or heads. Pure and
+ * deterministic: the same chain and the same set of envelopes (in any order) give the same decision.
+ *
+ * A reader's file may lack envelopes the chain names (a gap): then no tick that needs them is
+ * decided, and no judgment that needs them (§4.2 (w3)'s "no commitment before") is made, so a file
+ * that lacks evidence never convicts anyone.
+ */
+import { toBase64url } from '../../../core/commit/bytes.js'
+import type { GameState, Submission } from '../rules/types.js'
+import { genesis as genesisState } from '../rules/state.js'
+import { type TickOutcome, playTick } from '../rules/tick.js'
+import { submissionOf } from '../peers/count.js'
+import { type ReadEnvelope, readEnvelope, signatureValid } from '../peers/envelope.js'
+import { type SealedGenesis, rulesTerms, tickTimes } from '../peers/genesis.js'
+import { type CommitPart, type Part, type RevealPart, compareBytes, saltOf } from '../peers/parts.js'
+import { closingHash } from '../peers/state-bytes.js'
+
+/** A receipt of the decided chain, as the decision needs it (§6.1; the genesis receipt is apart). */
+export type ChainReceipt =
+  | {
+      readonly kind: 'envelope'
+      readonly index: number
+      readonly time: number
+      readonly author: number
+      readonly seq: number
+      readonly envelopeHash: Uint8Array
+    }
+  /** A complaint receipt of the decided chain: it holds, or the chain would have ended at it (§6.3 `complaint-invalid`). */
+  | {
+      readonly kind: 'complaint'
+      readonly index: number
+      readonly time: number
+      readonly complainant: number
+      readonly target: number
+    }
+  | { readonly kind: 'mark'; readonly index: number; readonly time: number; readonly t: number; readonly cut: 0 | 1 }
+  | { readonly kind: 'seal'; readonly index: number; readonly time: number }
+
+/** A notary fault (§6.3) with the index `k` below which the chain is decided. */
+export interface ChainFault {
+  readonly kind: string
+  readonly index: number
+  readonly detail: string
+}
+
+export interface WitnessedEvidence {
+  readonly genesis: SealedGenesis
+  /** §3: the chain starts with a genesis receipt that gives the game, and no fault voids it (`k* > 0`). */
+  readonly started: boolean
+  /** The accepts of the genesis receipt, in roster order (135 bytes each, §3). */
+  readonly accepts: readonly Uint8Array[]
+  /** The decided chain after the genesis receipt, in index order (indices below `k*`). */
+  readonly chain: readonly ChainReceipt[]
+  /** The least fault, if any (§6.3: `k*`). */
+  readonly fault?: ChainFault
+  /** Envelopes from any files, in any order, possibly hostile; decoded and authenticated here. */
+  readonly envelopes: Iterable<Uint8Array>
+}
+
+export type TickStatus = 'final' | 'provisional' | 'gap' | 'open'
+
+export interface WitnessedTick {
+  readonly t: number
+  readonly status: TickStatus
+  readonly active: readonly number[]
+  /** Per roster index: a commitment in at the seal cut (receipted by `C_t`, not void). */
+  readonly committed: readonly boolean[]
+  /** Per roster index: committed, and a reveal in at the close cut (receipted by `R_t`, not void). */
+  readonly revealed: readonly boolean[]
+  readonly submissions?: readonly Submission[]
+  readonly outcome?: TickOutcome
+  readonly stateHash?: Uint8Array
+  /** Gap: the envelope receipts (index, author, seq) whose envelopes the evidence lacks. */
+  readonly missing?: readonly { readonly index: number; readonly author: number; readonly seq: number }[]
+}
+
+export type OffenceKind = 'false-deposit' | 'violation' | 'fork'
+
+export interface WitnessedOffence {
+  readonly player: number
+  readonly kind: OffenceKind
+  /** `§7.3 false-deposit`, `§4.2 (w1)` .. `§4.2 (w5)`, `§7.3 fork`. */
+  readonly rule: string
+  readonly message: string
+  /** The tick of the envelope receipt it concerns (absent for a fork, which no receipt shows). */
+  readonly tick?: number
+  /** The tick it is counted in (§7.3); absent if not counted (the offender still cannot win, S-80). */
+  readonly counted?: number
+  /** The receipts (indices) and envelopes (ids) that prove it. */
+  readonly receipts: readonly number[]
+  readonly envelopes: readonly string[]
+}
+
+export type WitnessedEnd =
+  | { readonly kind: 'not-started' }
+  | { readonly kind: 'stalled'; readonly cause: 'notary-fault'; readonly tick: number; readonly fault: ChainFault }
+  | { readonly kind: 'stalled'; readonly cause: 'outage'; readonly tick: number; readonly voters: readonly number[] }
+  | {
+      readonly kind: 'complete'
+      readonly tick: number
+      readonly winners: readonly number[]
+      readonly provisional: boolean
+      /** A fault after the end (§7.6 rule 2): the end stands, the fault is named. */
+      readonly fault?: ChainFault
+    }
+  | {
+      readonly kind: 'ongoing'
+      /** The last final tick (0 if none). */
+      readonly lastFinal: number
+      /** The time of the chain's last receipt (the notary's last word), if any. */
+      readonly lastReceipt?: number
+    }
+
+export interface WitnessedDecision {
+  /** Tick 1 onward, up to the first tick neither final nor provisional, or the tick that ended the game. */
+  readonly ticks: readonly WitnessedTick[]
+  readonly end: WitnessedEnd
+  readonly offences: readonly WitnessedOffence[]
+  /** The envelope receipts (indices) made void by a complaint in time (§7.2). */
+  readonly voids: readonly number[]
+  /** Envelopes of the game whose signature fails and that nothing authenticates (ids). */
+  readonly unauthenticated: readonly string[]
+  /** Authenticated envelopes no receipt of the chain names (a hint for humans, never evidence, §13.15). */
+  readonly unreceipted: readonly string[]
+}
+
+/** §2: the notary times of tick `t`: `C_t`, `R_t` and `F_t = C_{t+1}`. */
+export function cutsOf(genesis: SealedGenesis, t: number): { commitCut: number; revealCut: number; window: number } {
+  const at = tickTimes(genesis.genesis.timing, t)
+  return {
+    commitCut: at.commitCut,
+    revealCut: at.revealCut,
+    window: tickTimes(genesis.genesis.timing, t + 1).commitCut,
+  }
+}
+
+/** §2: `tick(τ)`, the least `t ≥ 1` with `τ ≤ R_t`, or `maxTicks + 1` if none. */
+export function tickOfTime(genesis: SealedGenesis, time: number): number {
+  const { timing, terms } = genesis.genesis
+  const first = tickTimes(timing, 1)
+  if (time <= first.revealCut) return 1
+  const length = tickTimes(timing, 2).start - first.start
+  const t = Math.ceil((time - first.revealCut) / length) + 1
+  return Math.min(t, terms.maxTicks + 1)
+}
+
+interface Receipted {
+  readonly r: ChainReceipt & { readonly kind: 'envelope' }
+  readonly tick: number
+  readonly env: ReadEnvelope | undefined
+  void: boolean
+}
+
+/** §4.2: what one envelope's parts say, `undefined` if its body does not decode. */
+function partsOf(e: ReadEnvelope): readonly Part[] | undefined {
+  return e.body.ok ? e.body.value.parts : undefined
+}
+
+function commitOf(parts: readonly Part[] | undefined, t: number): CommitPart | undefined {
+  return parts?.find((p): p is CommitPart => p.type === 'commit' && p.tick === t)
+}
+
+function revealOf(parts: readonly Part[] | undefined, t: number): RevealPart | undefined {
+  return parts?.find((p): p is RevealPart => p.type === 'reveal' && p.tick === t)
+}
+
+/** Authenticated envelopes by id (§7): signed by the author, named by a receipt, or by a later authenticated `prev`. */
+function authenticate(
+  ev: WitnessedEvidence,
+  receipted: ReadonlyMap<string, Uint8Array>,
+): { held: Map<string, ReadEnvelope>; unauthenticated: string[] } {
+  const { genesis } = ev
+  const n = genesis.genesis.keys.length
+  const read = new Map<string, ReadEnvelope>()
+  for (const bytes of [...ev.accepts, ...ev.envelopes]) {
+    const d = readEnvelope(bytes, { players: n, game: genesis.game })
+    if (d.ok && !read.has(d.value.id)) read.set(d.value.id, d.value)
+  }
+  const byAuthor = [...read.values()].sort((a, b) => a.header.author - b.header.author || b.header.seq - a.header.seq)
+  const held = new Map<string, ReadEnvelope>()
+  const named = new Set<string>()
+  const unauthenticated: string[] = []
+  for (const e of byAuthor) {
+    const place = `${e.header.author}:${e.header.seq}`
+    const hash = receipted.get(place)
+    const ok =
+      (hash !== undefined && compareBytes(hash, e.hash) === 0) ||
+      named.has(`${e.header.author}:${e.id}`) ||
+      signatureValid(e, genesis.genesis.keys[e.header.author] ?? new Uint8Array(0))
+    if (!ok) {
+      unauthenticated.push(e.id)
+      continue
+    }
+    held.set(e.id, e)
+    if (e.header.seq > 0) named.add(`${e.header.author}:${toBase64url(e.header.prev)}`)
+  }
+  return { held, unauthenticated: unauthenticated.sort() }
+}
+
+/** §4.2: the violations of one author's receipted chain, judged envelope by envelope in `seq` order. */
+function violationsOf(
+  genesis: SealedGenesis,
+  chain: readonly Receipted[],
+  acceptHash: Uint8Array | undefined,
+  seeds: Receipted[],
+): { at: Receipted; rule: string; message: string }[] {
+  const game = genesis.game
+  const out: { at: Receipted; rule: string; message: string }[] = []
+  let lastCommit = 0
+  let lastReveal = 0
+  const commits = new Set<number>()
+  let complete = true
+  let seedAt: Receipted | undefined
+  let prevHash = acceptHash
+  const reveals: { at: Receipted; part: RevealPart }[] = []
+  for (const at of chain) {
+    const prevOk = prevHash === undefined || at.env === undefined || compareBytes(at.env.header.prev, prevHash) === 0
+    prevHash = at.r.envelopeHash
+    if (at.void) continue
+    if (at.env === undefined) {
+      complete = false
+      continue
+    }
+    const found: [string, string][] = []
+    const parts = partsOf(at.env)
+    const before = new Set(commits)
+    if (at.env.body.ok && at.env.body.value.heads.length > 0) found.push(['(w1)', 'it carries heads'])
+    const unused = parts?.find(
+      (p) => p.type === 'state' || p.type === 'seal' || p.type === 'close' || p.type === 'fork',
+    )
+    if (unused !== undefined) found.push(['(w1)', `a ${unused.type} part`])
+    if (parts === undefined)
+      found.push(['(w2)', `its body does not decode: ${at.env.body.ok ? '' : at.env.body.error.message}`])
+    if (seedAt !== undefined) found.push(['(w3)', 'an envelope after its seed'])
+    for (const p of parts ?? []) {
+      if (p.type === 'commit') {
+        if (p.tick <= lastCommit) found.push(['(w3)', `commit(${p.tick}) at or below an earlier commit(${lastCommit})`])
+        lastCommit = Math.max(lastCommit, p.tick)
+        commits.add(p.tick)
+      } else if (p.type === 'reveal') {
+        if (p.tick <= lastReveal) found.push(['(w3)', `reveal(${p.tick}) at or below an earlier reveal(${lastReveal})`])
+        else if (complete && !before.has(p.tick))
+          found.push(['(w3)', `reveal(${p.tick}) with no commit(${p.tick}) before it`])
+        lastReveal = Math.max(lastReveal, p.tick)
+        reveals.push({ at, part: p })
+      }
+    }
+    if (!prevOk) found.push(['(w4)', `its prev is not the author's envelope at seq ${at.r.seq - 1}`])
+    const seed = parts?.find((p) => p.type === 'seed')
+    if (seed !== undefined && seedAt === undefined) {
+      seedAt = at
+      for (const r of reveals)
+        if (compareBytes(saltOf(game, at.r.author, seed.seed, r.part.tick), r.part.salt) !== 0) {
+          found.push(['(w5)', `the seed does not give the salt of reveal(${r.part.tick})`])
+          break
+        }
+    }
+    if (found.length > 0) {
+      found.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      const [rule, message] = found[0] ?? ['', '']
+      out.push({ at, rule: `§4.2 ${rule}`, message })
+    } else if (seed !== undefined) seeds.push(at)
+  }
+  // A reveal signed after the seed is already (w3); one before it is checked by the seed above.
+  return out
+}
+
+/** §7: the decision over the evidence. */
+export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
+  const { genesis } = ev
+  const n = genesis.genesis.keys.length
+  const maxTicks = genesis.genesis.terms.maxTicks
+  const envelopesOfChain = ev.chain.filter((r): r is ChainReceipt & { kind: 'envelope' } => r.kind === 'envelope')
+  const receiptedHash = new Map<string, Uint8Array>()
+  for (const r of envelopesOfChain) receiptedHash.set(`${r.author}:${r.seq}`, r.envelopeHash)
+  const acceptHashes: (Uint8Array | undefined)[] = []
+  for (const a of ev.accepts) {
+    const d = readEnvelope(a, { players: n, game: genesis.game })
+    if (d.ok) {
+      acceptHashes[d.value.header.author] = d.value.hash
+      receiptedHash.set(`${d.value.header.author}:0`, d.value.hash)
+    }
+  }
+  const { held, unauthenticated } = authenticate(ev, receiptedHash)
+  const envelopeOf = (hash: Uint8Array): ReadEnvelope | undefined => held.get(toBase64url(hash))
+
+  // §7.2: void envelope receipts, and the false-deposit offences.
+  const receipted = new Map<number, Receipted>()
+  for (const r of envelopesOfChain)
+    receipted.set(r.index, { r, tick: tickOfTime(genesis, r.time), env: envelopeOf(r.envelopeHash), void: false })
+  const deposits = new Map<number, { counted: number; receipts: number[] }>()
+  for (const c of ev.chain) {
+    if (c.kind !== 'complaint') continue
+    const target = receipted.get(c.target)
+    if (target === undefined) continue
+    const inTime = c.time <= cutsOf(genesis, target.tick).window
+    if (inTime) target.void = true
+    const counted = inTime ? target.tick : tickOfTime(genesis, c.time)
+    const was = deposits.get(c.target)
+    if (was === undefined) deposits.set(c.target, { counted, receipts: [c.target, c.index] })
+    else {
+      was.receipts.push(c.index)
+      if (counted < was.counted) was.counted = counted
+    }
+  }
+
+  const lastTime = ev.chain.length === 0 ? undefined : (ev.chain[ev.chain.length - 1]?.time ?? 0)
+  const passes = (x: number): boolean => lastTime !== undefined && lastTime > x
+  const firstPast = (x: number): number | undefined => ev.chain.find((r) => r.time > x)?.index
+
+  // Items of each player: receipted chains in seq order. Violations are judged lazily, after the ticks.
+  const chains: Receipted[][] = Array.from({ length: n }, () => [])
+  for (const x of [...receipted.values()].sort((a, b) => a.r.seq - b.r.seq)) chains[x.r.author]?.push(x)
+
+  interface Item {
+    player: number
+    kind: OffenceKind
+    rule: string
+    message: string
+    tick: number | undefined
+    /** The tick of the envelope receipt it concerns. */
+    anchor: number
+    receipts: number[]
+    envelopes: string[]
+  }
+  // (w5)'s "a seed before the end is final" is judged apart: it needs the ticks before the seed's own.
+  const seeds: Receipted[] = []
+  const itemsOf = (): Item[] => {
+    const items: Item[] = []
+    for (const [target, d] of deposits) {
+      const x = receipted.get(target)
+      if (x === undefined) continue
+      items.push({
+        player: x.r.author,
+        kind: 'false-deposit',
+        rule: '§7.3 false-deposit',
+        message: `its deposit at seq ${x.r.seq} does not open for a complainant`,
+        tick: d.counted,
+        anchor: x.tick,
+        receipts: d.receipts,
+        envelopes: [],
+      })
+    }
+    for (let q = 0; q < n; q++)
+      for (const v of violationsOf(genesis, chains[q] ?? [], acceptHashes[q], seeds))
+        items.push({
+          player: q,
+          kind: 'violation',
+          rule: v.rule,
+          message: `seq ${v.at.r.seq}: ${v.message}`,
+          tick: v.at.tick,
+          anchor: v.at.tick,
+          receipts: [v.at.r.index],
+          envelopes: v.at.env === undefined ? [] : [v.at.env.id],
+        })
+    return items
+  }
+
+  const items = itemsOf()
+  const earlySeed = (at: Receipted): Item => ({
+    player: at.r.author,
+    kind: 'violation',
+    rule: '§4.2 (w5)',
+    message: `seq ${at.r.seq}: a seed before the end is final`,
+    tick: at.tick,
+    anchor: at.tick,
+    receipts: [at.r.index],
+    envelopes: at.env === undefined ? [] : [at.env.id],
+  })
+  // §7.4: the ticks, in order. A seed receipted in tick t, played on a state that has not ended, is
+  // before the end is final (that needs a receipt past F_T with T ≥ t): (w5), counted in t.
+  const play = (): { ticks: WitnessedTick[]; states: GameState[] } => {
+    const ticks: WitnessedTick[] = []
+    const states: GameState[] = [genesisState(n, rulesTerms(genesis.genesis))]
+    let level: 'final' | 'provisional' = 'final'
+    for (let t = 1; t <= maxTicks; t++) {
+      const before = states[t - 1]
+      if (before === undefined || before.ended) break
+      const cuts = cutsOf(genesis, t)
+      const isActive = before.players.map((p) => p.status === 'active')
+      const active = [...isActive.keys()].filter((p) => isActive[p])
+      const missing: { index: number; author: number; seq: number }[] = []
+      for (const x of receipted.values())
+        if (x.r.time <= cuts.revealCut && !x.void && isActive[x.r.author] === true && x.env === undefined)
+          missing.push({ index: x.r.index, author: x.r.author, seq: x.r.seq })
+      const committedIn: (CommitPart | undefined)[] = Array.from({ length: n }, () => undefined)
+      const revealedIn: (RevealPart | undefined)[] = Array.from({ length: n }, () => undefined)
+      for (const x of receipted.values()) {
+        if (x.void || x.env === undefined) continue
+        const parts = partsOf(x.env)
+        const c = x.r.time <= cuts.commitCut ? commitOf(parts, t) : undefined
+        if (c !== undefined && committedIn[x.r.author] === undefined) committedIn[x.r.author] = c
+        const r = x.r.time <= cuts.revealCut ? revealOf(parts, t) : undefined
+        if (r !== undefined && revealedIn[x.r.author] === undefined) revealedIn[x.r.author] = r
+      }
+      const committed = committedIn.map((c, q) => c !== undefined && isActive[q] === true)
+      const revealed = revealedIn.map((r, q) => r !== undefined && committed[q] === true)
+      const base = { t, active, committed, revealed }
+      if (!passes(cuts.revealCut)) {
+        ticks.push({ ...base, status: 'open' })
+        break
+      }
+      if (missing.length > 0) {
+        ticks.push({ ...base, status: 'gap', missing: missing.sort((a, b) => a.index - b.index) })
+        break
+      }
+      for (const at of seeds) if (at.tick === t) items.push(earlySeed(at))
+      const offender = new Set(
+        items.filter((it) => it.tick === t && isActive[it.player] === true).map((it) => it.player),
+      )
+      const submissions = Array.from({ length: n }, (_, q) =>
+        submissionOf(genesis.game, n, q, {
+          active: isActive[q] === true,
+          equivocated: offender.has(q),
+          commit: committed[q] === true ? committedIn[q] : undefined,
+          reveal: revealed[q] === true ? revealedIn[q] : undefined,
+        }),
+      )
+      const outcome = playTick(before, submissions)
+      if (level === 'final' && !passes(cuts.window)) level = 'provisional'
+      ticks.push({
+        ...base,
+        status: level,
+        submissions,
+        outcome,
+        stateHash: closingHash(genesis.game, outcome.state),
+      })
+      states.push(outcome.state)
+    }
+    return { ticks, states }
+  }
+  const { ticks } = play()
+  const lastTick = ticks.find((x) => x.outcome?.state.ended === true)
+  // A seed after the last tick played: early iff no receipt past F_T precedes it. Where the ticks stop
+  // short of it (a gap, an open tick), this evidence cannot tell, and nobody is convicted on it.
+  if (lastTick !== undefined) {
+    const final = firstPast(cutsOf(genesis, lastTick.t).window)
+    for (const at of seeds)
+      if (at.tick > lastTick.t && (final === undefined || at.r.index <= final)) items.push(earlySeed(at))
+  }
+
+  // §7.3: which items count; a player removed before the tick of its item is not reported (BD-17's reading).
+  const offences: WitnessedOffence[] = []
+  const removedBefore = (q: number, tick: number): boolean => {
+    const state = tick >= 2 ? ticks[tick - 2]?.outcome?.state : undefined
+    return state !== undefined && state.players[q]?.status !== 'active'
+  }
+  for (const it of items) {
+    const t = it.tick
+    const view = t === undefined ? undefined : ticks[t - 1]
+    const counted =
+      t !== undefined && t <= maxTicks && view?.submissions?.[it.player]?.kind === 'equivocated' ? t : undefined
+    if (counted === undefined && removedBefore(it.player, it.anchor)) continue
+    offences.push({
+      player: it.player,
+      kind: it.kind,
+      rule: it.rule,
+      message: it.message,
+      tick: it.anchor,
+      ...(counted === undefined ? {} : { counted }),
+      receipts: it.receipts,
+      envelopes: it.envelopes,
+    })
+  }
+  // §7.3 fork: two authenticated envelopes of one author at one seq; never counted.
+  const places = new Map<string, ReadEnvelope[]>()
+  for (const e of held.values()) {
+    const k = `${e.header.author}:${e.header.seq}`
+    places.set(k, [...(places.get(k) ?? []), e])
+  }
+  for (const es of places.values())
+    if (es.length > 1) {
+      const [a, b] = es.sort((x, y) => compareBytes(x.hash, y.hash))
+      if (a === undefined || b === undefined) continue
+      offences.push({
+        player: a.header.author,
+        kind: 'fork',
+        rule: '§7.3 fork',
+        message: `two envelopes at seq ${a.header.seq}`,
+        receipts: [],
+        envelopes: [a.id, b.id],
+      })
+    }
+  offences.sort(
+    (a, b) => a.player - b.player || (a.counted ?? Infinity) - (b.counted ?? Infinity) || (a.rule < b.rule ? -1 : 1),
+  )
+  const convicted = new Set(offences.map((o) => o.player))
+
+  const end = endOf(ev, ticks, lastTick, convicted, held, lastTime)
+  const unreceipted = [...held.values()]
+    .filter((e) => e.header.seq > 0 && receiptedHash.get(`${e.header.author}:${e.header.seq}`) === undefined)
+    .map((e) => e.id)
+    .sort()
+  return {
+    ticks,
+    end,
+    offences,
+    voids: [...receipted.values()].filter((x) => x.void).map((x) => x.r.index),
+    unauthenticated,
+    unreceipted,
+  }
+}
+
+/** §7.6: how the game ends, in this order. */
+function endOf(
+  ev: WitnessedEvidence,
+  ticks: readonly WitnessedTick[],
+  last: WitnessedTick | undefined,
+  convicted: ReadonlySet<number>,
+  held: ReadonlyMap<string, ReadEnvelope>,
+  lastTime: number | undefined,
+): WitnessedEnd {
+  if (!ev.started) return { kind: 'not-started' }
+  const lastFinal = ticks.filter((x) => x.status === 'final').length
+  const complete = (x: WitnessedTick): WitnessedEnd => ({
+    kind: 'complete',
+    tick: x.t,
+    winners: (x.outcome?.state.winners ?? []).filter((p) => !convicted.has(p)),
+    provisional: x.status !== 'final',
+    ...(ev.fault === undefined ? {} : { fault: ev.fault }),
+  })
+  if (ev.fault !== undefined) {
+    if (last?.status === 'final') return complete(last)
+    return { kind: 'stalled', cause: 'notary-fault', tick: lastFinal + 1, fault: ev.fault }
+  }
+  if (last !== undefined) return complete(last)
+  // Rule 4: the first tick the chain does not pass, with a majority of its active players voting `stop(s)`.
+  const open = ticks[ticks.length - 1]
+  if (open?.status === 'open') {
+    const s = open.t
+    const voters = new Set<number>()
+    for (const e of held.values())
+      if (open.active.includes(e.header.author) && (partsOf(e) ?? []).some((p) => p.type === 'stop' && p.tick === s))
+        voters.add(e.header.author)
+    if (voters.size >= Math.floor(open.active.length / 2) + 1)
+      return { kind: 'stalled', cause: 'outage', tick: s, voters: [...voters].sort((a, b) => a - b) }
+  }
+  return { kind: 'ongoing', lastFinal, ...(lastTime === undefined ? {} : { lastReceipt: lastTime }) }
+}
