@@ -1,0 +1,141 @@
+/**
+ * protocol/SPAAACE-WITNESSED.md §8.1–§8.2: what an honest node does at a check-in, as a pure plan
+ * from what it holds (the decided chain, the decision over it, its own signed envelopes, its
+ * player's choices) and its clock. The driver carries the plan out (fetch, open, complain, resubmit,
+ * then these steps) and persists before anything leaves the node.
+ *
+ * Every step is read from the node's own chain, so a restarted node resumes exactly and a step it
+ * already signed is never signed again (§8.5).
+ */
+import { SKEW_MS } from '../peers/domain.js'
+import type { SealedGenesis } from '../peers/genesis.js'
+import { tickTimes } from '../peers/genesis.js'
+import type { Part } from '../peers/parts.js'
+import type { ChainReceipt, WitnessedDecision } from './decide.js'
+
+/** One of the node's own envelopes, with its receipt in the decided chain if it has one. */
+export interface OwnEnvelope {
+  readonly seq: number
+  readonly parts: readonly Part[]
+  /** The receipt's time, if the chain holds the envelope's receipt. */
+  readonly receiptTime?: number
+}
+
+export interface CheckinInput {
+  readonly genesis: SealedGenesis
+  readonly self: number
+  /** The node's clock. */
+  readonly now: number
+  readonly chain: readonly ChainReceipt[]
+  readonly decision: WitnessedDecision
+  /** Its envelopes at seq ≥ 1, in seq order. */
+  readonly own: readonly OwnEnvelope[]
+  /** The ticks its player has chosen orders for (the orders themselves stay with the chooser). */
+  readonly chosen: ReadonlySet<number>
+}
+
+export type CheckinStep =
+  /** §6.2: ask the notary to pass cut `(t, cut)` (0: `C_t`, 1: `R_t`). */
+  | { readonly kind: 'mark'; readonly t: number; readonly cut: 0 | 1 }
+  /** §8.2: the player's orders of tick `t` are wanted (the commit window is open). */
+  | { readonly kind: 'choose'; readonly t: number; readonly guard: number }
+  | { readonly kind: 'commit'; readonly t: number }
+  | { readonly kind: 'reveal'; readonly t: number }
+  /** §8.2: the seed, with the header's end flag, once the end is final; then the seal (§9.4). */
+  | { readonly kind: 'seed' }
+  | { readonly kind: 'seal' }
+
+export interface CheckinPlan {
+  readonly steps: readonly CheckinStep[]
+  /** When the node should next check in (its clock), if the game goes on. */
+  readonly next?: number
+  /** The tick whose window is open now and what it waits for (for the screen). */
+  readonly window?: { readonly t: number; readonly phase: 'commit' | 'reveal' | 'waiting'; readonly until: number }
+}
+
+/** §2: the reveal guard `Q_t = R_t − Δ − 2·SKEW_MS`. */
+export function revealGuard(genesis: SealedGenesis, t: number): number {
+  return tickTimes(genesis.genesis.timing, t).revealCut - genesis.genesis.timing.marginMs - 2 * SKEW_MS
+}
+
+const has = (own: readonly OwnEnvelope[], type: Part['type'], t?: number): OwnEnvelope | undefined =>
+  own.find((e) => e.parts.some((p) => p.type === type && (t === undefined || ('tick' in p && p.tick === t))))
+
+/** Whether the game's end is final in what the node holds (§7.6 rules 2–3): the seed may go. */
+export function endIsFinal(d: WitnessedDecision): boolean {
+  return (
+    (d.end.kind === 'complete' && !d.end.provisional) || (d.end.kind === 'stalled' && d.end.cause === 'notary-fault')
+  )
+}
+
+/** §8.1 step 4 to §8.2: the plan of one check-in. */
+export function planCheckin(i: CheckinInput): CheckinPlan {
+  const { genesis, self, now, chain, decision, own } = i
+  const { timing, terms } = genesis.genesis
+  const steps: CheckinStep[] = []
+  const last = chain.length === 0 ? undefined : chain[chain.length - 1]?.time
+  const passes = (x: number): boolean => last !== undefined && last > x
+
+  // Step 4: the latest cut at or before clock − SKEW_MS that the chain does not pass.
+  const maxT = terms.maxTicks + 1
+  let wanted: { t: number; cut: 0 | 1; at: number } | undefined
+  for (let t = 1; t <= maxT; t++) {
+    const at = tickTimes(timing, t)
+    if (at.commitCut > now - SKEW_MS) break
+    wanted = { t, cut: 0, at: at.commitCut }
+    if (at.revealCut > now - SKEW_MS) break
+    wanted = { t, cut: 1, at: at.revealCut }
+  }
+  const ended =
+    decision.end.kind === 'complete' || decision.end.kind === 'stalled' || decision.end.kind === 'not-started'
+  // A provisional end (or an outage record) still needs the chain to pass the next cut; a final one does not.
+  const settled = endIsFinal(decision) || decision.end.kind === 'not-started'
+  if (wanted !== undefined && !passes(wanted.at) && !settled) steps.push({ kind: 'mark', t: wanted.t, cut: wanted.cut })
+
+  if (endIsFinal(decision)) {
+    if (has(own, 'seed') === undefined) steps.push({ kind: 'seed' })
+    steps.push({ kind: 'seal' })
+    return { steps }
+  }
+  if (ended) return { steps }
+
+  // The tick the node is in: the first whose reveal cut its clock has not passed.
+  let t = 1
+  while (t < terms.maxTicks && tickTimes(timing, t).revealCut < now) t++
+  const at = tickTimes(timing, t)
+  const Q = revealGuard(genesis, t)
+  const decided = decision.ticks.filter((x) => x.status === 'final' || x.status === 'provisional')
+  const before = t === 1 ? undefined : decided[t - 2]?.outcome?.state
+  const active = t === 1 || before?.players[self]?.status === 'active'
+
+  // §8.2 reveal: a receipt past C_t, its own commitment in at the seal cut, clock ≤ Q_t.
+  const commit = has(own, 'commit', t)
+  if (
+    commit?.receiptTime !== undefined &&
+    commit.receiptTime <= at.commitCut &&
+    passes(at.commitCut) &&
+    now <= Q &&
+    has(own, 'reveal', t) === undefined
+  )
+    steps.push({ kind: 'reveal', t })
+
+  // §8.2 commit: chosen on S_{t−1} (provisional at least), only while the clock reads at most G_t.
+  const known = t === 1 || before !== undefined
+  if (commit === undefined && known && active && now <= at.guard) {
+    if (i.chosen.has(t)) steps.push({ kind: 'commit', t })
+    else steps.push({ kind: 'choose', t, guard: at.guard })
+  }
+
+  const window =
+    now <= at.guard && known
+      ? { t, phase: 'commit' as const, until: at.guard }
+      : now <= Q && now > at.commitCut
+        ? { t, phase: 'reveal' as const, until: Q }
+        : { t, phase: 'waiting' as const, until: now <= at.commitCut ? at.commitCut : at.revealCut }
+  // Next: just after the next cut (to mark it and reveal or see the result), or the next tick's start.
+  const candidates = [at.commitCut + SKEW_MS + 1, at.revealCut + SKEW_MS + 1, tickTimes(timing, t + 1).start].filter(
+    (x) => x > now,
+  )
+  const next = candidates.length === 0 ? undefined : Math.min(...candidates)
+  return { steps, ...(next === undefined ? {} : { next }), window }
+}
