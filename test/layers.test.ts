@@ -79,7 +79,7 @@ const MAP: Record<string, readonly string[]> = {
     'core/notary-service/registrar.ts',
   ],
   // The verifier of Spaaace! transcripts (§13): the rule that decides, and the referee's JSON.
-  'games/spaaace/verify': ['games/spaaace/peers', 'games/spaaace/referee', 'core/wire'],
+  'games/spaaace/verify': ['games/spaaace/peers', 'games/spaaace/witness', 'games/spaaace/referee', 'core/wire'],
   // The honest node (§6): the rule that decides over the mesh, its files, its choosers (bots and
   // the person's prompt), the local game on a virtual clock and the node over libp2p.
   'games/spaaace/node': [

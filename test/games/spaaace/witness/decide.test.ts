@@ -65,7 +65,9 @@ describe('witnessed decision: honest games (SPAAACE-WITNESSED §7.4, §13.2)', (
     const d = decideWitnessed(evidence(s))
     const ref = reference(s, 3)
     expect(d.ticks.map((x) => x.status)).toEqual(['final', 'final', 'final'])
-    d.ticks.forEach((x, i) => { expect(x.stateHash).toEqual(closingHash(s.genesis.game, ref[i + 1] as GameState)); })
+    d.ticks.forEach((x, i) => {
+      expect(x.stateHash).toEqual(closingHash(s.genesis.game, ref[i + 1] as GameState))
+    })
     expect(d.offences).toEqual([])
     expect(d.end).toMatchObject({ kind: 'complete', tick: 3, provisional: false })
     expect(d.end.kind === 'complete' && d.end.winners).toEqual(ref[3]?.winners)
