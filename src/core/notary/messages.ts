@@ -214,7 +214,8 @@ export function decodeRequest(
     else if (type === REQUEST.submit) {
       const header = r.bytes(HEADER_BYTES, 'header', RULE)
       const deposit = sized(r, 'deposit', 0, MAX_DEPOSIT_BYTES)
-      if (deposit.length !== 0 && !isDepositSize(deposit.length, protocol.genesisBody ? 'any' : 2))
+      // SPAAACE-WITNESSED §9.2: under an n-player protocol the size is the game's check (refusal 7).
+      if (deposit.length !== 0 && !protocol.genesisBody && !isDepositSize(deposit.length))
         fail('field.range', 'deposit.length', RULE, `${deposit.length} is not a deposit size`)
       q = { kind: 'submit', header, deposit }
     } else if (type === REQUEST.complain)
