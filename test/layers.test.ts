@@ -66,6 +66,16 @@ const MAP: Record<string, readonly string[]> = {
   // The many-player protocol's bytes (protocol/SPAAACE-PEERS.md §2-§4): pure codecs on the core's
   // hashes, keys and readers, and the rules' terms and order syntax.
   'games/spaaace/peers': ['core/commit', 'core/wire', 'games/spaaace/rules'],
+  // Witnessed Spaaace! (protocol/SPAAACE-WITNESSED.md): the notary's n-player codecs and registrar
+  // on the core's notary, the game's envelopes and genesis read at header level only.
+  'games/spaaace/witness': [
+    'core/commit',
+    'core/wire',
+    'core/notary',
+    'core/notary-service/registrar.ts',
+    'games/spaaace/peers',
+    'games/spaaace/rules',
+  ],
   // The game's envelopes as the core's mesh reads them: the one layer that knows both.
   'games/spaaace/mesh': ['core/mesh', 'core/wire', 'games/spaaace/peers'],
   // Witnessed Spaaace! (protocol/SPAAACE-WITNESSED.md): the notary's receipts are the cut; the
@@ -116,6 +126,7 @@ const MAP: Record<string, readonly string[]> = {
     'games/spaaace/verify',
     `${S}/ui`,
     `${S}/witness`,
+    'games/spaaace/witness',
     'core/version',
     'core/wire',
     'core/notary-net',
@@ -144,6 +155,7 @@ const PURE = [
   'games/spaaace/peers',
   'games/spaaace/mesh',
   'games/spaaace/verify',
+  'games/spaaace/witness',
 ] as const
 /** noble's cryptographic primitives: pure computation, allowed in pure layers. */
 const NOBLE = /^@noble\/(hashes|curves|ciphers)\//

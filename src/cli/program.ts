@@ -335,11 +335,12 @@ export function program(io: CliIo, status: { code: number }): Command {
   root
     .command('notary')
     .description(
-      'Run a notary for witnessed games: it receipts each envelope with its time, so a clock decides, and holds them encrypted for the players (PROTOCOL-4.md §4, NOTARY.md).',
+      'Run a notary for witnessed games of Spaceships and of Spaaace!: it receipts each envelope with its time, so a clock decides, and holds them encrypted for the players (PROTOCOL-4.md §4, NOTARY.md, SPAAACE-WITNESSED.md).',
     )
     .option('--listen <multiaddr>', 'listen address (repeatable; default tcp 4011 and ws 4012)', collect)
     .option('--identity <file>', "the notary's key file (default: $XDG_CONFIG_HOME/spaceships/notary-identity)")
     .option('--db <file>', "the notary's database (default: $XDG_STATE_HOME/spaceships/notary.sqlite)")
+    .option('--spaaace-db <file>', 'the database of its Spaaace! games (default: spaaace-notary.sqlite beside --db)')
     .option(
       '--for <seconds>',
       'stop after this long (default: until interrupted)',
@@ -348,11 +349,20 @@ export function program(io: CliIo, status: { code: number }): Command {
     .option('--json', 'print the addresses as JSON', false)
     .addHelpText(
       'after',
-      '\nExit status: 0 stopped; 64 an unusable key file; 69 a --listen address that cannot be bound; 73 the key cannot be created; 75 the database cannot be opened.',
+      '\nOne notary serves both games: /spaceships-notary/1.0.0 and /spaaace-notary/1.0.0 (witnessed Spaaace!, 3-16 players), each game in its own database.\nExit status: 0 stopped; 64 an unusable key file; 69 a --listen address that cannot be bound; 73 the key cannot be created; 75 the database cannot be opened.',
     )
-    .action(async (opts: { listen?: string[]; identity?: string; db?: string; for?: number; json: boolean }) => {
-      status.code = await (await import('./notary.js')).notaryCommand(io, opts)
-    })
+    .action(
+      async (opts: {
+        listen?: string[]
+        identity?: string
+        db?: string
+        spaaaceDb?: string
+        for?: number
+        json: boolean
+      }) => {
+        status.code = await (await import('./notary.js')).notaryCommand(io, opts)
+      },
+    )
   root
     .command('arena')
     .description('Play many games between two bots and report wins, draws, score margin, game length and think time.')

@@ -14,15 +14,19 @@ import type { NotaryDomain } from '../notary/domain.js'
 import { encodeComplaint } from '../notary/complaint.js'
 import { encodeHeader } from '../notary/header.js'
 import {
+  type HeldRelay,
   type LogItem,
   MAX_MESSAGE_BYTES,
   NOTARY_PROTOCOL_ID,
+  type NotaryProtocol,
   type NotaryRequest,
   type NotaryResponse,
   decodeResponse,
   encodeRequest,
 } from '../notary/messages.js'
 import { decodeReceipt, receiptSignatureValid } from '../notary/receipt.js'
+import { layoutOf } from '../notary/domain.js'
+import { decodeRelay } from '../notary/relay.js'
 import type { Clock } from '../session/clock.js'
 import { describeProtocolError } from '../wire/errors.js'
 import { MAX_LENGTH_PREFIX_BYTES, REQUEST_TIMEOUT_MS } from './service.js'
@@ -34,12 +38,17 @@ export type Transport = (request: Uint8Array, signal: AbortSignal) => Promise<Ui
 export const BACKOFF_FIRST_MS = 1_000
 export const BACKOFF_MAX_MS = 60_000
 
-export function libp2pTransport(node: Libp2p, notary: PeerId | Multiaddr[]): Transport {
+/** `protocolId`: Spaceships' by default; `/spaaace-notary/1.0.0` for witnessed Spaaace!. */
+export function libp2pTransport(
+  node: Libp2p,
+  notary: PeerId | Multiaddr[],
+  protocolId: string = NOTARY_PROTOCOL_ID,
+): Transport {
   return async (request, signal) => {
     const s = AbortSignal.any([signal, AbortSignal.timeout(REQUEST_TIMEOUT_MS)])
     // One protocol, and the client writes first: the request rides with the protocol's selection
     // instead of waiting a round trip for its confirmation.
-    const stream = await node.dialProtocol(notary, NOTARY_PROTOCOL_ID, {
+    const stream = await node.dialProtocol(notary, protocolId, {
       signal: s,
       runOnLimitedConnection: true,
       negotiateFully: false,
@@ -70,6 +79,12 @@ function claimAnswers(request: Uint8Array, held: { game: Uint8Array; sender: 0 |
   )
 }
 
+/** SPAAACE-WITNESSED §9.2: a relay is acknowledged with the envelope receipt at its index. */
+function relayAnswers(relay: Uint8Array, r: { readonly game: Uint8Array; readonly index: number }): boolean {
+  const d = decodeRelay(relay)
+  return d.ok && constantTimeEqual(d.value.game, r.game) && d.value.index === r.index
+}
+
 /** The notary answered something that is not an answer to the request (NOTARY.md §7.6). */
 export class NotaryAnswerError extends Error {}
 
@@ -81,6 +96,8 @@ export interface NotaryClientOptions {
   readonly notaryKey: Uint8Array
   /** Called when a request failed and will be sent again after `waitMs` (to say so once). */
   readonly onRetry?: (e: { readonly attempt: number; readonly waitMs: number; readonly why: string }) => void
+  /** The protocol's message table (Spaceships' by default; SPAAACE-WITNESSED §9.1's for Spaaace!). */
+  readonly protocol?: NotaryProtocol
 }
 
 export class NotaryClient {
@@ -88,22 +105,26 @@ export class NotaryClient {
 
   /** One try: the decoded answer; throws on a transport failure or an answer that does not decode. */
   async ask(q: NotaryRequest, signal: AbortSignal): Promise<NotaryResponse> {
-    const d = decodeResponse(await this.o.transport(encodeRequest(q), signal))
+    const d = decodeResponse(await this.o.transport(encodeRequest(q), signal), this.o.protocol)
     if (!d.ok) throw new NotaryAnswerError(`the notary's answer does not decode: ${describeProtocolError(d.error)}`)
     if (d.value.kind === 'receipt') this.checkReceipt(q, d.value.receipt)
     return d.value
   }
 
   private checkReceipt(q: NotaryRequest, bytes: Uint8Array): void {
-    const d = decodeReceipt(bytes)
+    const layout = layoutOf(this.o.domain)
+    const d = decodeReceipt(bytes, layout)
     if (!d.ok || !receiptSignatureValid(this.o.domain, d.value, this.o.notaryKey))
       throw new NotaryAnswerError('a receipt not signed by the notary key of the terms')
     const r = d.value
     const same = (a: Uint8Array, b: Uint8Array): boolean => constantTimeEqual(a, b)
     const answers =
       (q.kind === 'register' && r.kind === 'genesis' && same(r.helloA, q.helloA) && same(r.helloB, q.helloB)) ||
-      (q.kind === 'submit' && r.kind === 'envelope' && same(encodeHeader(r.header), q.header)) ||
-      (q.kind === 'complain' && r.kind === 'complaint' && same(encodeComplaint(r.complaint), q.complaint)) ||
+      (q.kind === 'submit' && r.kind === 'envelope' && same(encodeHeader(r.header, layout), q.header)) ||
+      (q.kind === 'complain' && r.kind === 'complaint' && same(encodeComplaint(r.complaint, layout), q.complaint)) ||
+      (q.kind === 'register-genesis' && r.kind === 'genesis-body' && same(r.body, q.body)) ||
+      (q.kind === 'mark' && r.kind === 'mark' && same(r.game, q.game) && r.t === q.t && r.cut === q.cut) ||
+      (q.kind === 'relay' && r.kind === 'envelope' && relayAnswers(q.relay, r)) ||
       (q.kind === 'seal' && r.kind === 'seal' && same(r.game, q.game)) ||
       (q.kind === 'claim' && r.kind === 'claim' && claimAnswers(q.claim, r.claim))
     if (!answers) throw new NotaryAnswerError('a receipt of something other than what was asked')
@@ -155,6 +176,30 @@ export class NotaryClient {
    */
   claim(claimBytes: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
     return this.persist({ kind: 'claim', claim: claimBytes }, signal)
+  }
+
+  /** SPAAACE-WITNESSED §9.1 request 1: registers an n-player game by its genesis body (§3). */
+  registerGenesis(body: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'register-genesis', body }, signal)
+  }
+
+  /**
+   * §9.1 request 7: asks the notary to mark cut `cut` (0: `C_t`, 1: `R_t`) of tick `t`: a mark
+   * receipt, the log from the first receipt past the cut, "not before" a time, or a refusal.
+   */
+  mark(game: Uint8Array, t: number, cut: 0 | 1, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'mark', game, t, cut }, signal)
+  }
+
+  /** §9.1 request 8: leaves a relay (117 bytes, §5.4); acknowledged with the envelope receipt. */
+  relay(relayBytes: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
+    return this.persist({ kind: 'relay', relay: relayBytes }, signal)
+  }
+
+  /** §9.1 request 9: the relays held for this player, or a refusal. */
+  async relays(game: Uint8Array, signal: AbortSignal): Promise<readonly HeldRelay[] | NotaryResponse> {
+    const a = await this.persist({ kind: 'relays', game }, signal)
+    return a.kind === 'relays' ? a.relays : a
   }
 
   /** The log from `from`, following `more` to its end; a refusal is returned as it is. */

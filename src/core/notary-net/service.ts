@@ -15,7 +15,13 @@ import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
 import type { Identity } from '../net/identity.js'
 import { gaterFor } from '../net/node.js'
-import { MAX_MESSAGE_BYTES, NOTARY_PROTOCOL_ID, decodeRequest, encodeResponse } from '../notary/messages.js'
+import {
+  MAX_MESSAGE_BYTES,
+  type NotaryProtocol,
+  TWO_PLAYER_PROTOCOL,
+  decodeRequest,
+  encodeResponse,
+} from '../notary/messages.js'
 import { GroupCommit } from '../notary-service/group-commit.js'
 import type { Notary } from '../notary-service/notary.js'
 import { type Requester, refusal } from '../notary-service/state.js'
@@ -47,6 +53,7 @@ async function serve(
   notary: Notary,
   onEvent: (e: NotaryServiceEvent) => void,
   group: GroupCommit | undefined,
+  protocol: NotaryProtocol,
 ): Promise<void> {
   const lp = lpStream(stream, { maxDataLength: MAX_MESSAGE_BYTES, maxLengthLength: MAX_LENGTH_PREFIX_BYTES })
   const from = requesterOf(peer)
@@ -58,7 +65,7 @@ async function serve(
     stream.abort(new Error('no request'))
     return
   }
-  const q = decodeRequest(bytes)
+  const q = decodeRequest(bytes, protocol)
   let answer
   try {
     if (!q.ok) answer = refusal('malformed', describeProtocolError(q.error))
@@ -89,7 +96,9 @@ async function serve(
 }
 
 /**
- * Serves `notary` on `node` under NOTARY_PROTOCOL_ID. `group` (the default) commits the requests
+ * Serves `notary` on `node` under its protocol's id (`protocol`: Spaceships' by default; a notary
+ * MAY serve several, one Notary each, SPAAACE-WITNESSED §2: the protocol id selects the
+ * registrar). `group` (the default) commits the requests
  * arriving together in one transaction, each answered after it (group-commit.ts); `group: false`,
  * one transaction per receipt, is the bench's baseline.
  */
@@ -97,12 +106,13 @@ export async function serveNotary(
   node: Libp2p,
   notary: Notary,
   onEvent: (e: NotaryServiceEvent) => void = () => undefined,
-  options: { readonly group?: boolean } = {},
+  options: { readonly group?: boolean; readonly protocol?: NotaryProtocol } = {},
 ): Promise<void> {
   const group = options.group === false ? undefined : new GroupCommit(notary)
+  const protocol = options.protocol ?? TWO_PLAYER_PROTOCOL
   await node.handle(
-    NOTARY_PROTOCOL_ID,
-    (stream, connection) => serve(stream, connection.remotePeer, notary, onEvent, group),
+    protocol.id,
+    (stream, connection) => serve(stream, connection.remotePeer, notary, onEvent, group, protocol),
     {
       maxInboundStreams: MAX_STREAMS_PER_CONNECTION,
       runOnLimitedConnection: true,

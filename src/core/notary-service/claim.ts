@@ -15,12 +15,15 @@ import { newer } from './submit.js'
 
 export function claim(n: Notary, bytes: Uint8Array, from: Requester): NotaryResponse {
   if (!n.admit(from.peer, 'submission')) return refusal('limit-rate', 'too many requests this minute')
+  // SPAAACE-WITNESSED §9.2: a game without claims refuses every claim request (28), after rate and decoding.
+  if (n.layout.maxKind > 4) return refusal('unsupported', 'this game has no claims')
   const d = decodeClaim(bytes)
   if (!d.ok) return refusal('malformed', describeProtocolError(d.error))
   const c = d.value
   const s = n.state(c.game)
   if (s === undefined) return refusal('unregistered', 'no such game')
-  if (!claimSignatureValid(n.domain, c, s.reg.keys[c.sender]))
+  if (s.reg.claims === false) return refusal('unsupported', 'this game has no claims')
+  if (!claimSignatureValid(n.domain, c, s.reg.keys[c.sender] ?? new Uint8Array()))
     return refusal('signature', "not signed by the sender's hello key (PROTOCOL-4.md §4.4)")
   // PROTOCOL-4.md §4.4: a second request at a place that has a claim receipt gets that receipt,
   // whatever its deadline and seen (a claimant that lost the answer asks again with what it now

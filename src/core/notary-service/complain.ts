@@ -16,12 +16,14 @@ import { type Requester, refusal } from './state.js'
 
 export function complain(n: Notary, bytes: Uint8Array, from: Requester): NotaryResponse {
   if (!n.admit(from.peer, 'submission')) return refusal('limit-rate', 'too many requests this minute')
-  const d = decodeComplaint(bytes)
+  const d = decodeComplaint(bytes, n.layout)
   if (!d.ok) return refusal('malformed', describeProtocolError(d.error))
   const c = d.value
   const s = n.state(c.game)
   if (s === undefined) return refusal('unregistered', 'no such game')
+  // SPAAACE-WITNESSED §9.2: `complainant < n` (two-player layouts decode only 0 and 1).
   const key = s.reg.keys[c.sender]
+  if (key === undefined) return refusal('malformed', `complainant ${c.sender} is not on the roster`)
   if (!complaintSignatureValid(n.domain, c, key))
     return refusal('signature', "not signed by the complainant's hello key")
   // The same complaint again gets its receipt back; another about the same receipt is refused.
@@ -39,8 +41,23 @@ export function complain(n: Notary, bytes: Uint8Array, from: Requester): NotaryR
   const target = s.log[c.index]
   if (target?.kind !== 'envelope' || target.header.sender === c.sender)
     return refusal('complaint-target', `receipt ${c.index} is not an envelope receipt of the other side`)
-  if (s.log.filter((r) => r.kind === 'complaint' && r.complaint.sender === c.sender).length >= COMPLAINTS_PER_SIDE)
-    return refusal('limit-complaints', `${COMPLAINTS_PER_SIDE} complaints per side per game (PROTOCOL-4.md §5.3)`)
+  // SPAAACE-WITNESSED §5.3: per (complainant, author); with two players that is per side (NOTARY.md §5.4).
+  const author = target.header.sender
+  const perPair = s.reg.complaintsPerPair ?? COMPLAINTS_PER_SIDE
+  const made = s.log.filter(
+    (r) =>
+      r.kind === 'complaint' &&
+      r.complaint.sender === c.sender &&
+      s.log[r.complaint.index]?.kind === 'envelope' &&
+      (s.log[r.complaint.index] as { header: { sender: number } }).header.sender === author,
+  ).length
+  if (made >= perPair)
+    return refusal(
+      'limit-complaints',
+      s.reg.complaintsPerPair === undefined
+        ? `${COMPLAINTS_PER_SIDE} complaints per side per game (PROTOCOL-4.md §5.3)`
+        : `${perPair} complaints per complainant and author (SPAAACE-WITNESSED §5.3)`,
+    )
   const deposit = n.store.deposit(c.game, c.index)
   if (deposit === undefined) return refusal('deposit-gone', 'the deposit is no longer held')
   const judged = judgeComplaint({
@@ -51,6 +68,7 @@ export function complain(n: Notary, bytes: Uint8Array, from: Requester): NotaryR
     complainantKey: key,
     floor: (e) => s.reg.paddingFloor(e),
     envelopeMatches: (e, h) => s.reg.envelopeMatches(e, h),
+    wraps: s.reg.keys.length,
   })
   if (!judged.ok) return refusal('complaint-invalid', `${judged.error.code}: ${judged.error.message}`)
   if (n.store.bytesHeld() + bytes.length + deposit.length > n.limits.bytesHeld)

@@ -29,3 +29,6 @@ export const COMPLAINTS_PER_SIDE = 2
 
 /** NOTARY.md §8: the window of the per-peer rates. */
 export const RATE_WINDOW_MS = 60_000
+
+/** SPAAACE-WITNESSED §2: a game whose horizon is further than this from the notary's now is refused (26). */
+export const MAX_HORIZON_MS = 34_560_000_000

@@ -7,21 +7,23 @@
  */
 import { constantTimeEqual, toHex } from '../commit/bytes.js'
 import { type KeyPair, publicKeyProblem } from '../commit/keys.js'
-import type { NotaryDomain } from '../notary/domain.js'
+import { type NotaryDomain, type NotaryLayout, layoutOf } from '../notary/domain.js'
 import { type NotaryRequest, type NotaryResponse, FETCH_BUDGET_BYTES } from '../notary/messages.js'
 import { type Receipt, type ReceiptBody, decodeReceipt, receiptHash, signReceipt } from '../notary/receipt.js'
 import type { Clock } from '../session/clock.js'
 import { claim } from './claim.js'
 import { complain } from './complain.js'
-import { NOTARY_LIMITS, type NotaryLimits, RATE_WINDOW_MS, RETENTION_MS } from './limits.js'
-import type { Registrar } from './registrar.js'
+import { MAX_HORIZON_MS, NOTARY_LIMITS, type NotaryLimits, RATE_WINDOW_MS, RETENTION_MS } from './limits.js'
+import { mark, relay, relays } from './mark.js'
+import { type AnyRegistrar, isGenesisRegistrar } from './registrar.js'
 import { type GameState, type Requester, refusal } from './state.js'
 import type { Append, NotaryStore } from './store.js'
 import { submit } from './submit.js'
 
 export interface NotaryOptions {
   readonly keys: KeyPair
-  readonly registrar: Registrar
+  /** Spaceships' (two hellos) or an n-player game's (one genesis body, SPAAACE-WITNESSED §9.3). */
+  readonly registrar: AnyRegistrar
   readonly clock: Clock
   readonly store: NotaryStore
   readonly limits?: Partial<NotaryLimits>
@@ -33,12 +35,14 @@ const CACHED_GAMES = 256
 export class Notary {
   readonly limits: NotaryLimits
   readonly domain: NotaryDomain
+  readonly layout: NotaryLayout
   private readonly games = new Map<string, GameState>()
   private rates = { window: -1, counts: new Map<string, number>() }
 
   constructor(private readonly o: NotaryOptions) {
     this.limits = { ...NOTARY_LIMITS, ...o.limits }
     this.domain = o.registrar.domain
+    this.layout = layoutOf(this.domain)
   }
 
   get publicKey(): Uint8Array {
@@ -71,11 +75,15 @@ export class Notary {
     if (cached !== undefined) return cached
     const stored = this.o.store.game(game)
     if (stored === undefined) return undefined
-    const reg = this.o.registrar.register(stored.helloA, stored.helloB)
+    // An n-player game's genesis body is stored in the first hello's column (the second empty).
+    const registrar = this.o.registrar
+    const reg = isGenesisRegistrar(registrar)
+      ? registrar.register(stored.helloA)
+      : registrar.register(stored.helloA, stored.helloB)
     if (!reg.ok) throw new Error(`the registrar no longer accepts game ${id}: ${reg.reason}`)
-    const log: Receipt[] = []
+    const log: Receipt<number>[] = []
     for (const bytes of this.o.store.receipts(game, 0)) {
-      const d = decodeReceipt(bytes)
+      const d = decodeReceipt(bytes, this.layout)
       if (!d.ok) throw new Error(`receipt ${log.length} of game ${id} in the database does not decode`)
       log.push(d.value)
     }
@@ -94,14 +102,18 @@ export class Notary {
   }
 
   /** Signs the next receipt of `s`, persists it with what it brings, then returns its bytes. */
-  append(s: GameState, body: ReceiptBody, extra: Omit<Append, 'game' | 'index' | 'bytes' | 'time'> = {}): Uint8Array {
+  append(
+    s: GameState,
+    body: ReceiptBody<number>,
+    extra: Omit<Append, 'game' | 'index' | 'bytes' | 'time'> = {},
+  ): Uint8Array {
     const last = s.log.at(-1)
     const index = s.log.length
     const prev = last === undefined ? new Uint8Array(32) : receiptHash(this.domain, last.bytes)
     const time = this.now()
     const bytes = signReceipt(this.domain, this.o.keys, { game: s.game, index, prev, time, ...body })
     this.o.store.append({ game: s.game, index, bytes, time, ...extra })
-    const d = decodeReceipt(bytes)
+    const d = decodeReceipt(bytes, this.layout)
     if (!d.ok) throw new Error(`a receipt just signed does not decode: ${d.error.message}`)
     s.log.push(d.value)
     if (body.kind === 'seal') s.sealed = true
@@ -122,7 +134,64 @@ export class Notary {
         return this.seal(q.game, from)
       case 'claim':
         return this.claim(q.claim, from)
+      case 'register-genesis':
+        return this.registerGenesis(q.body, from)
+      case 'mark':
+        return mark(this, q.game, q.t, q.cut, from)
+      case 'relay':
+        return relay(this, q.relay, from)
+      case 'relays':
+        return relays(this, q.game, from)
     }
+  }
+
+  /** The roster index of the requester in `s`, or undefined (not a player). */
+  playerIndex(s: GameState, from: Requester): number | undefined {
+    const key = from.key
+    if (key === undefined) return undefined
+    const i = s.reg.keys.findIndex((k) => constantTimeEqual(k, key))
+    return i < 0 ? undefined : i
+  }
+
+  /**
+   * SPAAACE-WITNESSED §3, §9.2 "register": an n-player game's genesis body, checked in the order
+   * given (first failure answers).
+   */
+  registerGenesis(body: Uint8Array, from: Requester): NotaryResponse {
+    if (!this.admit(from.peer, 'submission')) return refusal('limit-rate', 'too many requests this minute')
+    const registrar = this.o.registrar
+    if (!isGenesisRegistrar(registrar)) return refusal('malformed', 'this protocol registers two hellos')
+    const reg = registrar.register(body)
+    if (!reg.ok) return refusal('registrar', reg.reason)
+    const g = reg.game
+    if (!constantTimeEqual(g.notaryKey, this.publicKey))
+      return refusal('notary-key', "the genesis names another notary's key")
+    if (from.key === undefined || !g.keys.some((k) => constantTimeEqual(k, from.key ?? new Uint8Array())))
+      return refusal('not-a-player', 'only a player of the roster registers its game')
+    const known = this.state(g.game)
+    if (known !== undefined) {
+      const genesis = known.log[0]
+      if (genesis?.kind === 'genesis-body' && constantTimeEqual(genesis.body, body))
+        return { kind: 'receipt', receipt: genesis.bytes }
+      return refusal('registrar', 'another genesis body has this game id')
+    }
+    const now = this.now()
+    if (g.registerBy !== undefined && now > g.registerBy)
+      return refusal('too-late', `registration closed at ${g.registerBy} (G_1)`)
+    if (g.horizon !== undefined && g.horizon > now + MAX_HORIZON_MS)
+      return refusal('limit-horizon', `the game's horizon ${g.horizon} is beyond ${MAX_HORIZON_MS} ms from now`)
+    if (this.o.store.openGames() >= this.limits.openGames)
+      return refusal('limit-games', `${this.limits.openGames} open games`)
+    if (this.o.store.bytesHeld() + 2 * body.length > this.limits.bytesHeld)
+      return refusal('limit-bytes', 'the notary holds all it may')
+    const s: GameState = { game: g.game, reg: g, log: [], sealed: false }
+    const receipt = this.append(
+      s,
+      { kind: 'genesis-body', body },
+      { hellos: { helloA: body, helloB: new Uint8Array() } },
+    )
+    this.games.set(toHex(g.game), s)
+    return { kind: 'receipt', receipt }
   }
 
   /** PROTOCOL-4.md §5.1, NOTARY.md §7.5: a header and its deposit (submit.ts). */
@@ -143,14 +212,17 @@ export class Notary {
   /** PROTOCOL-4.md §4.1, NOTARY.md §7.5: only A registers, with both hellos. */
   register(helloA: Uint8Array, helloB: Uint8Array, from: Requester): NotaryResponse {
     if (!this.admit(from.peer, 'submission')) return refusal('limit-rate', 'too many requests this minute')
-    const reg = this.o.registrar.register(helloA, helloB)
+    const registrar = this.o.registrar
+    if (isGenesisRegistrar(registrar)) return refusal('malformed', 'this protocol registers one genesis body')
+    const reg = registrar.register(helloA, helloB)
     if (!reg.ok) return refusal('registrar', reg.reason)
     const g = reg.game
     if (!constantTimeEqual(g.notaryKey, this.publicKey))
       return refusal('notary-key', "the terms name another notary's key")
-    if (publicKeyProblem(g.keys[0]) !== undefined || publicKeyProblem(g.keys[1]) !== undefined)
+    if (g.keys.length !== 2 || g.keys.some((k) => publicKeyProblem(k) !== undefined))
       return refusal('player-key', 'a hello key is not usable')
-    if (from.key === undefined || !constantTimeEqual(from.key, g.keys[0]))
+    const keyA = g.keys[0] ?? new Uint8Array()
+    if (from.key === undefined || !constantTimeEqual(from.key, keyA))
       return refusal('not-a', "only A registers a game, from its hello key's PeerId")
     const known = this.state(g.game)
     if (known !== undefined) {
@@ -177,8 +249,9 @@ export class Notary {
    * NOTARY.md §7.5: receipts from `fromIndex` within FETCH_BUDGET_BYTES (at least one), each
    * envelope receipt with its deposit when the requester is a player and the deposit is still held.
    */
-  fetch(game: Uint8Array, fromIndex: number, from: Requester): NotaryResponse {
-    if (!this.admit(from.peer, 'fetch')) return refusal('limit-rate', 'too many fetches this minute')
+  fetch(game: Uint8Array, fromIndex: number, from: Requester, rated = true): NotaryResponse {
+    // A mark answered with the log (SPAAACE-WITNESSED §9.2) was counted as a mark already.
+    if (rated && !this.admit(from.peer, 'fetch')) return refusal('limit-rate', 'too many fetches this minute')
     const s = this.state(game)
     if (s === undefined) return refusal('unregistered', 'no such game')
     const player = from.key !== undefined && s.reg.keys.some((k) => constantTimeEqual(k, from.key ?? new Uint8Array()))

@@ -15,8 +15,9 @@ export interface Requester {
 /** A registered game as the notary holds it in memory: the game's answers and the decoded log. */
 export interface GameState {
   readonly game: Uint8Array
-  readonly reg: GameRegistration
-  readonly log: Receipt[]
+  /** The game's answers, read with authors as numbers (a two-player game's are sides). */
+  readonly reg: GameRegistration<number>
+  readonly log: Receipt<number>[]
   sealed: boolean
 }
 

@@ -22,6 +22,10 @@ CREATE TABLE IF NOT EXISTS receipts (
   complainant INTEGER, claim_sender INTEGER, claim_seq INTEGER, PRIMARY KEY (game, idx)
 ) STRICT;
 CREATE TABLE IF NOT EXISTS deposits (game BLOB NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (game, idx)) STRICT;
+CREATE TABLE IF NOT EXISTS relays (
+  game BLOB NOT NULL, idx INTEGER NOT NULL, from_index INTEGER NOT NULL, to_index INTEGER NOT NULL, wrap BLOB NOT NULL,
+  PRIMARY KEY (game, idx, from_index, to_index)
+) STRICT;
 `
 
 /**
@@ -31,6 +35,8 @@ CREATE TABLE IF NOT EXISTS deposits (game BLOB NOT NULL, idx INTEGER NOT NULL, b
 const ADDED_COLUMNS = [
   ['receipts', 'claim_sender', 'ALTER TABLE receipts ADD COLUMN claim_sender INTEGER'],
   ['receipts', 'claim_seq', 'ALTER TABLE receipts ADD COLUMN claim_seq INTEGER'],
+  ['receipts', 'mark_t', 'ALTER TABLE receipts ADD COLUMN mark_t INTEGER'],
+  ['receipts', 'mark_cut', 'ALTER TABLE receipts ADD COLUMN mark_cut INTEGER'],
 ] as const
 
 /**
@@ -40,6 +46,7 @@ const ADDED_COLUMNS = [
 const INDEXES = `
 CREATE UNIQUE INDEX IF NOT EXISTS receipts_place ON receipts (game, sender, seq) WHERE sender IS NOT NULL;
 CREATE UNIQUE INDEX IF NOT EXISTS receipts_claim ON receipts (game, claim_sender, claim_seq) WHERE claim_sender IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS receipts_mark ON receipts (game, mark_t, mark_cut) WHERE mark_t IS NOT NULL;
 `
 
 export interface StoredGame {
@@ -64,6 +71,16 @@ export interface Append {
   readonly seal?: boolean
   /** A claim receipt's `(sender, seq)` (PROTOCOL-4.md §4.4), kept apart from the envelopes' places. */
   readonly claim?: { readonly sender: number; readonly seq: number }
+  /** A mark receipt's `(t, cut)` (SPAAACE-WITNESSED §6.2: one per cut, found again after a restart). */
+  readonly mark?: { readonly t: number; readonly cut: number }
+}
+
+/** SPAAACE-WITNESSED §5.4: a relay the notary holds (not a receipt). */
+export interface StoredRelay {
+  readonly index: number
+  readonly from: number
+  readonly to: number
+  readonly wrap: Uint8Array
 }
 
 type Row = Record<string, unknown>
@@ -202,6 +219,59 @@ export class NotaryStore {
     return rows.map((r) => blob(r['bytes']))
   }
 
+  /** The mark receipt of `(t, cut)` (SPAAACE-WITNESSED §6.2), with its index. */
+  markAt(game: Uint8Array, t: number, cut: number): { index: number; bytes: Uint8Array } | undefined {
+    const row = this.sql('SELECT idx, bytes FROM receipts WHERE game = ? AND mark_t = ? AND mark_cut = ?').get(
+      game,
+      t,
+      cut,
+    ) as Row | undefined
+    return row === undefined ? undefined : { index: int(row['idx']), bytes: blob(row['bytes']) }
+  }
+
+  /** Whether a relay for `(index, from, to)` is held (SPAAACE-WITNESSED §5.4: one each). */
+  hasRelay(game: Uint8Array, index: number, from: number, to: number): boolean {
+    return (
+      this.sql('SELECT 1 AS one FROM relays WHERE game = ? AND idx = ? AND from_index = ? AND to_index = ?').get(
+        game,
+        index,
+        from,
+        to,
+      ) !== undefined
+    )
+  }
+
+  /** The relays held for `to`, by index then sender (SPAAACE-WITNESSED §9.1 request 9). */
+  relaysFor(game: Uint8Array, to: number): StoredRelay[] {
+    const rows = this.sql(
+      'SELECT idx, from_index, to_index, wrap FROM relays WHERE game = ? AND to_index = ? ORDER BY idx, from_index',
+    ).all(game, to) as Row[]
+    return rows.map((r) => ({
+      index: int(r['idx']),
+      from: int(r['from_index']),
+      to: int(r['to_index']),
+      wrap: blob(r['wrap']),
+    }))
+  }
+
+  /**
+   * Holds a relay (SPAAACE-WITNESSED §5.4), in a transaction of its own or the open group's
+   * savepoint, with the bytes held (NOTARY.md §8's discipline: durable before it is acknowledged).
+   */
+  holdRelay(game: Uint8Array, r: StoredRelay): void {
+    this.transaction(() => {
+      this.sql('INSERT INTO relays (game, idx, from_index, to_index, wrap) VALUES (?, ?, ?, ?, ?)').run(
+        game,
+        r.index,
+        r.from,
+        r.to,
+        r.wrap,
+      )
+      this.cached = { ...this.cached, bytesHeld: this.cached.bytesHeld + r.wrap.length }
+      this.setMeta('bytes_held', this.cached.bytesHeld)
+    })
+  }
+
   deposit(game: Uint8Array, index: number): Uint8Array | undefined {
     const row = this.sql('SELECT bytes FROM deposits WHERE game = ? AND idx = ?').get(game, index) as Row | undefined
     return row === undefined ? undefined : blob(row['bytes'])
@@ -268,7 +338,7 @@ export class NotaryStore {
         bytes += a.hellos.helloA.length + a.hellos.helloB.length
       }
       this.sql(
-        'INSERT INTO receipts (game, idx, bytes, sender, seq, complainant, claim_sender, claim_seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO receipts (game, idx, bytes, sender, seq, complainant, claim_sender, claim_seq, mark_t, mark_cut) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
       ).run(
         a.game,
         a.index,
@@ -278,6 +348,8 @@ export class NotaryStore {
         a.complainant ?? null,
         a.claim?.sender ?? null,
         a.claim?.seq ?? null,
+        a.mark?.t ?? null,
+        a.mark?.cut ?? null,
       )
       if (a.deposit !== undefined) {
         this.sql('INSERT INTO deposits (game, idx, bytes) VALUES (?, ?, ?)').run(a.game, a.index, a.deposit)
@@ -291,7 +363,7 @@ export class NotaryStore {
     })
   }
 
-  /** Deletes the deposits of games sealed at or before `sealedBy` (PROTOCOL-4.md §4.6); how many. */
+  /** Deletes the deposits (and relays) of games sealed at or before `sealedBy` (PROTOCOL-4.md §4.6); how many deposits. */
   deleteDeposits(sealedBy: number): number {
     let deleted = 0
     this.transaction(() => {
@@ -300,7 +372,12 @@ export class NotaryStore {
         (this.sql(`SELECT total(length(bytes)) AS n FROM deposits WHERE ${where}`).get(sealedBy) as Row)['n'],
       )
       deleted = int(this.sql(`DELETE FROM deposits WHERE ${where}`).run(sealedBy).changes)
-      this.cached = { ...this.cached, bytesHeld: this.cached.bytesHeld - freed }
+      // SPAAACE-WITNESSED §9.4: relays go with the deposits.
+      const relayed = int(
+        (this.sql(`SELECT total(length(wrap)) AS n FROM relays WHERE ${where}`).get(sealedBy) as Row)['n'],
+      )
+      this.sql(`DELETE FROM relays WHERE ${where}`).run(sealedBy)
+      this.cached = { ...this.cached, bytesHeld: this.cached.bytesHeld - freed - relayed }
       this.setMeta('bytes_held', this.cached.bytesHeld)
     })
     return deleted

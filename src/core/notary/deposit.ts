@@ -7,6 +7,10 @@
  *           ‖ ChaCha20-Poly1305(k, nonce 0^12, aad = envelopeHash, pad(envelope))
  *
  * `k` is used for exactly one message, so the zero nonce never repeats under one key.
+ *
+ * SPAAACE-WITNESSED §5.2 generalises the head to `w` wraps, `for` a roster index (`info(i)`), so a
+ * deposit is `80·w + P + 16` bytes; the two-player functions below keep `w = 2` with `for` 0 the
+ * recipient and 1 the sender, byte for byte as before, and the `…Wraps`/`…To` ones take `w`.
  */
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js'
 import { concatBytes, u16, u8 } from '../commit/bytes.js'
@@ -20,7 +24,9 @@ export const CONTENT_KEY_BYTES = 32
 const ENC_BYTES = 32
 /** HPKE's wrap of a 32-byte key: the key and the AEAD tag. */
 const WRAPPED_BYTES = CONTENT_KEY_BYTES + 16
-const WRAP_BYTES = ENC_BYTES + WRAPPED_BYTES
+export const WRAP_BYTES = ENC_BYTES + WRAPPED_BYTES
+/** SPAAACE-WITNESSED §5.1: the most wraps a deposit has (one per roster member, at most 16). */
+export const MAX_WRAPS = 16
 /** The two wraps before the body. */
 export const DEPOSIT_HEAD_BYTES = 2 * WRAP_BYTES
 export const AEAD_TAG_BYTES = 16
@@ -39,7 +45,8 @@ const ZERO_NONCE = new Uint8Array(12)
 /** Where a deposit belongs: its game, its envelope's sender and `seq`, and the envelope's hash. */
 export interface DepositPlace {
   readonly game: Uint8Array
-  readonly sender: 0 | 1
+  /** The envelope's author (a side 0/1, or a roster index). */
+  readonly sender: number
   readonly seq: number
   readonly envelopeHash: Uint8Array
 }
@@ -74,10 +81,24 @@ export function paddedSize(length: number, floor: number): number {
   return Math.max(floor, powerOfTwoAtLeast(length + 1))
 }
 
-/** Whether a deposit of `bytes` bytes has a size of §5.2: the head, a padded power of two, the tag. */
-export function isDepositSize(bytes: number): boolean {
-  const padded = bytes - DEPOSIT_HEAD_BYTES - AEAD_TAG_BYTES
+/**
+ * Whether a deposit of `bytes` bytes has a size of §5.2: `wraps` wraps (two by default; 'any': some
+ * `w` in 1..MAX_WRAPS, SPAAACE-WITNESSED §5.1), a padded power of two, the tag. For `w` in 1..16 at
+ * most one `w` fits a size (two would differ by 15·P/80 ≥ 48 wraps), so 'any' is unambiguous.
+ */
+export function isDepositSize(bytes: number, wraps: number | 'any' = 2): boolean {
+  if (wraps === 'any') {
+    for (let w = 1; w <= MAX_WRAPS; w++) if (isDepositSize(bytes, w)) return true
+    return false
+  }
+  const padded = bytes - wraps * WRAP_BYTES - AEAD_TAG_BYTES
   return isPowerOfTwo(padded) && padded >= MIN_PADDED_BYTES && padded <= MAX_PADDED_BYTES
+}
+
+/** SPAAACE-WITNESSED §5.1: the number of wraps of a deposit of `bytes` bytes, or undefined. */
+export function wrapsOfSize(bytes: number): number | undefined {
+  for (let w = 1; w <= MAX_WRAPS; w++) if (isDepositSize(bytes, w)) return w
+  return undefined
 }
 
 export function pad(envelope: Uint8Array, floor: number): Uint8Array {
@@ -109,7 +130,7 @@ export function unpad(padded: Uint8Array, floor: PaddingFloor): NotaryResult<Uin
 }
 
 /** §5.2: `info = tag(deposit) ‖ game ‖ u8 sender ‖ u16 seq ‖ u8 for` (NOTARY.md §4.2: the tag form). */
-export function depositInfo(domain: NotaryDomain, place: DepositPlace, forWhom: 0 | 1): Uint8Array {
+export function depositInfo(domain: NotaryDomain, place: DepositPlace, forWhom: number): Uint8Array {
   return concatBytes(tag(domain.deposit), place.game, u8(place.sender), u16(place.seq), u8(forWhom))
 }
 
@@ -155,26 +176,93 @@ export function sealDeposit(o: SealDepositOptions): NotaryResult<Uint8Array> {
   return accepted(concatBytes(...wraps, body))
 }
 
+/** One HPKE wrap of a deposit's content key: `enc[32] ‖ wrapped[48]`. */
+export interface Wrap {
+  readonly enc: Uint8Array
+  readonly wrapped: Uint8Array
+}
+
+export interface SealDepositToOptions {
+  readonly domain: NotaryDomain
+  readonly place: DepositPlace
+  readonly envelope: Uint8Array
+  /** The Ed25519 keys of the wraps' readers, in `for` order (SPAAACE-WITNESSED §5.2: roster order). */
+  readonly keys: readonly Uint8Array[]
+  readonly floor: number
+  readonly contentKey: Uint8Array
+  /** One fresh X25519 ephemeral secret per wrap, in `for` order. */
+  readonly ephemeral: readonly Uint8Array[]
+}
+
+/** Seals an envelope as a deposit to `keys.length` readers (SPAAACE-WITNESSED §5.2), or refuses. */
+export function sealDepositTo(o: SealDepositToOptions): NotaryResult<Uint8Array> {
+  if (!isPaddingFloor(o.floor)) return refused('deposit.padding', 'floor', RULE, `${o.floor} is not a padding floor`)
+  if (paddedSize(o.envelope.length, o.floor) > MAX_PADDED_BYTES)
+    return refused('deposit.size', 'envelope', RULE, `${o.envelope.length} bytes pad beyond ${MAX_PADDED_BYTES}`)
+  if (o.keys.length < 1 || o.keys.length > MAX_WRAPS)
+    return refused('deposit.size', 'keys', RULE, `1..${MAX_WRAPS} wraps, got ${o.keys.length}`)
+  if (o.contentKey.length !== CONTENT_KEY_BYTES)
+    return refused('deposit.wrap', 'contentKey', RULE, 'a content key is 32 bytes')
+  const wraps: Uint8Array[] = []
+  for (const [i, key] of o.keys.entries()) {
+    const pk = x25519PublicKey(key, `keys[${i}]`)
+    if (!pk.ok) return pk
+    const ephemeral = o.ephemeral[i]
+    if (ephemeral?.length !== 32)
+      return refused('deposit.wrap', `ephemeral[${i}]`, RULE, 'an X25519 secret is 32 bytes')
+    const { enc, context } = setupBaseSender(pk.value, depositInfo(o.domain, o.place, i), ephemeral)
+    wraps.push(enc, sealFirst(context, new Uint8Array(), o.contentKey))
+  }
+  const body = chacha20poly1305(o.contentKey, ZERO_NONCE, o.place.envelopeHash).encrypt(pad(o.envelope, o.floor))
+  return accepted(concatBytes(...wraps, body))
+}
+
 /** A deposit cut into its two wraps and its body, each `enc` checked (NOTARY.md §4.2). */
 export interface DepositParts {
-  readonly wraps: readonly [{ enc: Uint8Array; wrapped: Uint8Array }, { enc: Uint8Array; wrapped: Uint8Array }]
+  readonly wraps: readonly [Wrap, Wrap]
   readonly body: Uint8Array
 }
 
-/** What the notary checks of a deposit it cannot open (NOTARY.md §4.2): its size class and both `enc`s. */
+/** A deposit cut into its `w` wraps (in `for` order) and its body (SPAAACE-WITNESSED §5.2). */
+export interface DepositWraps {
+  readonly wraps: readonly Wrap[]
+  readonly body: Uint8Array
+}
+
+/**
+ * What the notary checks of a deposit it cannot open (NOTARY.md §4.2, SPAAACE-WITNESSED §5.2 step
+ * 1): its size class for `w` wraps and every `enc`.
+ */
+export function depositWraps(deposit: Uint8Array, w: number): NotaryResult<DepositWraps> {
+  if (!isDepositSize(deposit.length, w))
+    return refused(
+      'deposit.size',
+      'deposit',
+      RULE,
+      `${deposit.length} bytes is not ${w * WRAP_BYTES} + a padded power of two + 16`,
+    )
+  const wraps: Wrap[] = []
+  for (let i = 0; i < w; i++) {
+    const wrap = {
+      enc: deposit.slice(i * WRAP_BYTES, i * WRAP_BYTES + ENC_BYTES),
+      wrapped: deposit.slice(i * WRAP_BYTES + ENC_BYTES, (i + 1) * WRAP_BYTES),
+    }
+    const e = encUsable(wrap.enc, `deposit.wrap[${i}].enc`)
+    if (!e.ok) return e
+    wraps.push(wrap)
+  }
+  return accepted({ wraps, body: deposit.slice(w * WRAP_BYTES) })
+}
+
+/** What the notary checks of a two-player deposit (NOTARY.md §4.2): its size class and both `enc`s. */
 export function depositParts(deposit: Uint8Array): NotaryResult<DepositParts> {
   if (!isDepositSize(deposit.length))
     return refused('deposit.size', 'deposit', RULE, `${deposit.length} bytes is not 160 + a padded power of two + 16`)
-  const wrap = (i: 0 | 1): { enc: Uint8Array; wrapped: Uint8Array } => ({
-    enc: deposit.slice(i * WRAP_BYTES, i * WRAP_BYTES + ENC_BYTES),
-    wrapped: deposit.slice(i * WRAP_BYTES + ENC_BYTES, (i + 1) * WRAP_BYTES),
-  })
-  const wraps = [wrap(0), wrap(1)] as const
-  for (const i of [0, 1] as const) {
-    const e = encUsable(wraps[i].enc, `deposit.wrap[${i}].enc`)
-    if (!e.ok) return e
-  }
-  return accepted({ wraps, body: deposit.slice(DEPOSIT_HEAD_BYTES) })
+  const d = depositWraps(deposit, 2)
+  if (!d.ok) return d
+  const [a, b] = d.value.wraps
+  if (a === undefined || b === undefined) throw new Error('two wraps were cut')
+  return accepted({ wraps: [a, b], body: d.value.body })
 }
 
 export interface OpenDepositOptions {
@@ -184,9 +272,9 @@ export interface OpenDepositOptions {
 }
 
 function openBody(
-  parts: DepositParts,
+  parts: DepositWraps,
   contentKey: Uint8Array | undefined,
-  forWhom: 0 | 1,
+  forWhom: number,
   o: OpenDepositOptions,
 ): NotaryResult<Uint8Array> {
   if (contentKey?.length !== CONTENT_KEY_BYTES)
@@ -203,6 +291,100 @@ function openBody(
     )
   }
   return unpad(padded, o.floor)
+}
+
+/**
+ * The content key of wrap `forWhom` of a `w`-wrap deposit, opened with a player's Ed25519 seed, or
+ * why not (`deposit.size`, `deposit.enc`, `deposit.wrap`): what a player relays (SPAAACE-WITNESSED §5.4).
+ */
+export function depositContentKey(
+  deposit: Uint8Array,
+  w: number,
+  forWhom: number,
+  seed: Uint8Array,
+  o: Omit<OpenDepositOptions, 'floor'>,
+): NotaryResult<Uint8Array> {
+  const parts = depositWraps(deposit, w)
+  if (!parts.ok) return parts
+  const sk = x25519SecretKey(seed)
+  if (!sk.ok) return sk
+  const key = openWrap(parts.value, forWhom, (wrap) =>
+    setupBaseRecipient(wrap.enc, sk.value, depositInfo(o.domain, o.place, forWhom)),
+  )
+  if (key?.length !== CONTENT_KEY_BYTES)
+    return refused('deposit.wrap', `deposit.wrap[${forWhom}]`, RULE, 'the wrap does not open to a 32-byte key')
+  return accepted(key)
+}
+
+function openWrap(
+  parts: DepositWraps,
+  forWhom: number,
+  setup: (w: Wrap) => ReturnType<typeof setupBaseRecipient>,
+): Uint8Array | undefined {
+  const w = parts.wraps[forWhom]
+  if (w === undefined) return undefined
+  try {
+    return openFirst(setup(w), new Uint8Array(), w.wrapped)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Opens a `w`-wrap deposit through wrap `forWhom` with a player's Ed25519 seed (SPAAACE-WITNESSED
+ * §5.2 steps 1-4): the envelope, or the first step that fails.
+ */
+export function openDepositWraps(
+  deposit: Uint8Array,
+  w: number,
+  forWhom: number,
+  seed: Uint8Array,
+  o: OpenDepositOptions,
+): NotaryResult<Uint8Array> {
+  const parts = depositWraps(deposit, w)
+  if (!parts.ok) return parts
+  const sk = x25519SecretKey(seed)
+  if (!sk.ok) return sk
+  const key = openWrap(parts.value, forWhom, (wrap) =>
+    setupBaseRecipient(wrap.enc, sk.value, depositInfo(o.domain, o.place, forWhom)),
+  )
+  return openBody(parts.value, key, forWhom, o)
+}
+
+/** Opens the body of a `w`-wrap deposit with a content key got otherwise (a relay, §5.4): steps 3-4. */
+export function openDepositWithKey(
+  deposit: Uint8Array,
+  w: number,
+  contentKey: Uint8Array,
+  o: OpenDepositOptions,
+): NotaryResult<Uint8Array> {
+  const parts = depositWraps(deposit, w)
+  if (!parts.ok) return parts
+  if (contentKey.length !== CONTENT_KEY_BYTES)
+    return refused('deposit.wrap', 'contentKey', RULE, 'a content key is 32 bytes')
+  return openBody(parts.value, contentKey, 0, o)
+}
+
+/**
+ * Opens wrap `forWhom` of a `w`-wrap deposit with a disclosed `dh` and the key of the player the
+ * wrap is for (a complaint, SPAAACE-WITNESSED §5.3): anyone can run this.
+ */
+export function openWrapWithDh(
+  deposit: Uint8Array,
+  w: number,
+  forWhom: number,
+  playerKey: Uint8Array,
+  dh: Uint8Array,
+  o: OpenDepositOptions,
+): NotaryResult<Uint8Array> {
+  const parts = depositWraps(deposit, w)
+  if (!parts.ok) return parts
+  const pk = x25519PublicKey(playerKey, 'playerKey')
+  if (!pk.ok) return pk
+  const key = openWrap(parts.value, forWhom, (wrap) =>
+    setupBaseRecipientWithDh(wrap.enc, pk.value, dh, depositInfo(o.domain, o.place, forWhom)),
+  )
+  return openBody(parts.value, key, forWhom, o)
 }
 
 /**

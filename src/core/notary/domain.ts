@@ -4,7 +4,36 @@
  * function here returns instead of throwing.
  */
 import type { DomainTag } from '../commit/hash.js'
+import type { Reader } from '../wire/binary.js'
 import type { ProtocolErrorCode } from '../wire/errors.js'
+
+/**
+ * How a game reads the notary's shared layouts (SPAAACE-WITNESSED.md §5, §6.1, §14): the two-player
+ * reading of NOTARY.md (Spaceships, the default everywhere, so its bytes and errors never change),
+ * or the n-player reading, where a header's or complaint's author byte is a roster index, a
+ * deposit's `for` is a roster index, the game bounds flags, and receipts of kind 5 (mark) exist.
+ */
+export interface NotaryLayout {
+  /** The highest author (complainant) index a decoder accepts: 1 (sides A, B) or 15. */
+  readonly maxAuthor: number
+  /**
+   * Whether a header's flags, `deadline` and `seen` are judged by the game (n-player: any byte and
+   * any u32/u64 decode, the registrar refuses with 27) instead of NOTARY.md §3.2's decoder rules.
+   */
+  readonly gameFlags: boolean
+  /** Whether a wrap's `for` is the reader's roster index (n-player) or 0 recipient / 1 sender. */
+  readonly wrapsByRoster: boolean
+  /** The highest receipt kind that decodes: 4 (claim), or 5 (mark, SPAAACE-WITNESSED §6.1). */
+  readonly maxKind: number
+  /**
+   * The game's reader of a genesis receipt's body (SPAAACE-WITNESSED §3: `u32 g ‖ genesis ‖
+   * accept × n`), returning the body's bytes; absent: NOTARY.md §3.1's two hellos.
+   */
+  readonly genesisBody?: (r: Reader) => Uint8Array
+}
+
+/** NOTARY.md: two players, the layouts as Spaceships has always read them. */
+export const TWO_PLAYER_LAYOUT: NotaryLayout = { maxAuthor: 1, gameFlags: false, wrapsByRoster: false, maxKind: 4 }
 
 /**
  * The domain tags of a witnessed game (PROTOCOL-4.md §2, NOTARY.md §2). A game passes its table
@@ -29,6 +58,15 @@ export interface NotaryDomain {
   readonly complaintProof: DomainTag
   /** Signed by a player over a claim request (PROTOCOL-4.md §4.4). */
   readonly claim: DomainTag
+  /** The HPKE `info` prefix of a relayed content key (SPAAACE-WITNESSED §5.4); n-player games only. */
+  readonly relay?: DomainTag
+  /** How the game reads the shared layouts; absent: TWO_PLAYER_LAYOUT. */
+  readonly layout?: NotaryLayout
+}
+
+/** The layout a domain's game reads with. */
+export function layoutOf(domain: NotaryDomain): NotaryLayout {
+  return domain.layout ?? TWO_PLAYER_LAYOUT
 }
 
 /** Codes beyond the decoders' (core/wire/errors.ts): keys, deposits, proofs (NOTARY.md §9). */
@@ -48,6 +86,8 @@ export const NOTARY_ERROR_CODES = [
   'complaint.place',
   'complaint.deposit',
   'complaint.opens',
+  // SPAAACE-WITNESSED §5.2 step 5: the opened bytes are not the envelope the header names.
+  'deposit.envelope',
 ] as const
 export type NotaryErrorCode = ProtocolErrorCode | (typeof NOTARY_ERROR_CODES)[number]
 

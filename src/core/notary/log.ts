@@ -11,8 +11,8 @@ import { describeProtocolError } from '../wire/errors.js'
 import { claimSignatureValid } from './claim.js'
 import { complaintSignatureValid, judgeComplaint } from './complaint.js'
 import type { PaddingFloor } from './deposit.js'
-import type { NotaryDomain } from './domain.js'
-import { type SubmissionHeader, headerSignatureValid, isClaim } from './header.js'
+import { type NotaryDomain, layoutOf } from './domain.js'
+import { type Side, type SubmissionHeader, headerSignatureValid, isClaim } from './header.js'
 import { type Receipt, decodeReceipt, receiptHash, receiptSignatureValid, unsignedPart } from './receipt.js'
 
 export type NotaryFaultKind =
@@ -26,6 +26,13 @@ export type NotaryFaultKind =
   | 'two-claims-at-place'
   | 'seal-unjustified'
   | 'complaint-invalid'
+  // SPAAACE-WITNESSED §6.3, read only when the game's `rules` ask for them:
+  | 'genesis-invalid'
+  | 'foreign-kind'
+  | 'seq-skipped'
+  | 'mark-early'
+  | 'mark-range'
+  | 'two-marks'
 
 export interface NotaryFault {
   readonly kind: NotaryFaultKind
@@ -51,45 +58,65 @@ export interface Gap {
  * A complaint receipt of the chain that holds (NOTARY.md §5.5): it proves false-deposit by the
  * signer of the header it names (PROTOCOL-4.md §5.3).
  */
-export interface HeldComplaint {
-  readonly receipt: Receipt & { readonly kind: 'complaint' }
+export interface HeldComplaint<S extends number = Side> {
+  readonly receipt: Receipt<S> & { readonly kind: 'complaint' }
   /** The envelope receipt complained of, of the chain, of the other side. */
-  readonly target: Receipt & { readonly kind: 'envelope' }
+  readonly target: Receipt<S> & { readonly kind: 'envelope' }
   /** Why the deposit does not open (the judge's words). */
   readonly why: string
 }
 
-export interface ReceiptLogReport {
+/** `S`: the author's type the caller reads the log with (a side by default; `number` for n players). */
+export interface ReceiptLogReport<S extends number = Side> {
   readonly game: Uint8Array | undefined
   /** The chain from the genesis by `prev`, in index order, up to the first gap or fork. */
-  readonly chain: readonly Receipt[]
+  readonly chain: readonly Receipt<S>[]
   readonly sealed: boolean
   readonly faults: readonly NotaryFault[]
   readonly gaps: readonly Gap[]
   readonly setAside: readonly SetAside[]
   /** The complaint receipts of the chain that hold (only when `complaints` and `playerKeys` are given). */
-  readonly complaints: readonly HeldComplaint[]
+  readonly complaints: readonly HeldComplaint<S>[]
 }
 
-export interface CheckReceiptLogOptions {
+type AnyReceipt = Receipt<number>
+
+export interface CheckReceiptLogOptions<S extends number = Side> {
   /** The game; by default the game of the first genesis, else of the first valid receipt. */
   readonly game?: Uint8Array
-  /** The players' hello keys [A, B]: when given, headers, complaints and claims must be signed by them. */
-  readonly playerKeys?: readonly [Uint8Array, Uint8Array]
+  /**
+   * The players' keys in author order ([A, B], or the roster): when given, headers, complaints and
+   * claims must be signed by them, and an author beyond them is set aside.
+   */
+  readonly playerKeys?: readonly Uint8Array[]
   /** The game's rule of §4.6: whether the log before a seal shows the game over. */
-  readonly sealJustified?: (before: readonly Receipt[], seal: Receipt) => boolean
+  sealJustified?(before: readonly Receipt<S>[], seal: Receipt<S>): boolean
   /**
    * The game's padding floor and test of an opened envelope (NOTARY.md §5.3): when given with
    * `playerKeys`, each complaint receipt of the chain is judged from the receipt alone (§5.5).
    */
   readonly complaints?: {
     readonly floor: PaddingFloor
-    readonly envelopeMatches: (envelope: Uint8Array, header: SubmissionHeader) => boolean
+    envelopeMatches(envelope: Uint8Array, header: SubmissionHeader<number>): boolean
   }
+  /** The further faults a game's log can prove (SPAAACE-WITNESSED §6.3); none when absent. */
+  readonly rules?: LogRules
+}
+
+/** SPAAACE-WITNESSED §6.3: the game's rules for the further notary faults of an n-player log. */
+export interface LogRules {
+  /** Why a genesis receipt does not give the game (fault `genesis-invalid`, k = 0), or undefined. */
+  readonly genesisProblem?: (genesis: AnyReceipt) => string | undefined
+  /** Receipt kinds that never belong in the game's log (fault `foreign-kind`). */
+  readonly foreignKinds?: readonly AnyReceipt['kind'][]
+  /** Whether each author's envelope receipts along the chain have `seq` 1, 2, 3… (fault `seq-skipped`). */
+  readonly seqContiguous?: boolean
+  /** Marks (faults `mark-range`, `mark-early`, `two-marks`): the highest `t` and the time of a cut. */
+  readonly marks?: { readonly maxT: number; readonly cutTime: (t: number, cut: 0 | 1) => number }
 }
 
 interface Held {
-  readonly r: Receipt
+  readonly r: AnyReceipt
   readonly position: number
   readonly hash: Uint8Array
 }
@@ -98,37 +125,41 @@ function valid(
   domain: NotaryDomain,
   receipts: readonly Uint8Array[],
   notaryKey: Uint8Array,
-  o: CheckReceiptLogOptions,
+  o: { readonly game?: Uint8Array; readonly playerKeys?: readonly Uint8Array[] },
   setAside: SetAside[],
 ): { held: Held[]; game: Uint8Array | undefined } {
-  const signed: { r: Receipt; position: number }[] = []
+  const signed: { r: AnyReceipt; position: number }[] = []
+  const layout = layoutOf(domain)
   receipts.forEach((bytes, position) => {
-    const d = decodeReceipt(bytes)
+    const d = decodeReceipt(bytes, layout)
     if (!d.ok) setAside.push({ position, reason: describeProtocolError(d.error) })
     else if (!receiptSignatureValid(domain, d.value, notaryKey))
       setAside.push({ position, reason: "the notary's signature is not valid" })
     else signed.push({ r: d.value, position })
   })
-  const game = o.game ?? (signed.find((s) => s.r.kind === 'genesis') ?? signed[0])?.r.game
+  const game =
+    o.game ?? (signed.find((s) => s.r.kind === 'genesis' || s.r.kind === 'genesis-body') ?? signed[0])?.r.game
   const held: Held[] = []
   const seen = new Set<string>()
   for (const { r, position } of signed) {
     const keys = o.playerKeys
     let reason: string | undefined
+    // An author beyond the roster has no key: its statement is not validly signed (SPAAACE-WITNESSED §6.3 item 1).
+    const key = (i: number): Uint8Array => keys?.[i] ?? new Uint8Array()
     if (game === undefined || !constantTimeEqual(r.game, game)) reason = 'a receipt of another game'
     else if (
       keys !== undefined &&
       r.kind === 'envelope' &&
-      !headerSignatureValid(domain, r.header, keys[r.header.sender])
+      !headerSignatureValid(domain, r.header, key(r.header.sender))
     )
       reason = "the header's player signature is not valid (PROTOCOL-4.md §4.1)"
     else if (
       keys !== undefined &&
       r.kind === 'complaint' &&
-      !complaintSignatureValid(domain, r.complaint, keys[r.complaint.sender])
+      !complaintSignatureValid(domain, r.complaint, key(r.complaint.sender))
     )
       reason = "the complaint's player signature is not valid"
-    else if (keys !== undefined && r.kind === 'claim' && !claimSignatureValid(domain, r.claim, keys[r.claim.sender]))
+    else if (keys !== undefined && r.kind === 'claim' && !claimSignatureValid(domain, r.claim, key(r.claim.sender)))
       reason = "the claim's player signature is not valid (PROTOCOL-4.md §4.1)"
     if (reason !== undefined) {
       setAside.push({ position, reason })
@@ -148,7 +179,7 @@ function valid(
 function faultsOf(
   held: readonly Held[],
   byIndex: ReadonlyMap<number, readonly Held[]>,
-  chain: readonly Receipt[],
+  chain: readonly AnyReceipt[],
 ): NotaryFault[] {
   const faults: NotaryFault[] = []
   for (const [index, at] of byIndex)
@@ -236,7 +267,7 @@ function faultsOf(
       named.claim.deadline === hd.deadline
     )
       continue
-    const at = (x: Receipt | undefined) => held.find((k) => k.r === x)?.position
+    const at = (x: AnyReceipt | undefined) => held.find((k) => k.r === x)?.position
     faults.push({
       kind: 'claim-unrequested',
       index: r.index,
@@ -247,13 +278,16 @@ function faultsOf(
   return faults
 }
 
-/** Reads a log (NOTARY.md §6). Never throws on any bytes. */
-export function checkReceiptLog(
+/**
+ * Reads a log (NOTARY.md §6). Never throws on any bytes. `S` is the author's type of the domain's
+ * layout: the default (a side) for two-player domains, `number` for n-player ones.
+ */
+export function checkReceiptLog<S extends number = Side>(
   domain: NotaryDomain,
   receipts: readonly Uint8Array[],
   notaryKey: Uint8Array,
-  o: CheckReceiptLogOptions = {},
-): ReceiptLogReport {
+  o: CheckReceiptLogOptions<S> = {},
+): ReceiptLogReport<S> {
   const setAside: SetAside[] = []
   const { held, game } = valid(domain, receipts, notaryKey, o, setAside)
   const byIndex = new Map<number, Held[]>()
@@ -265,7 +299,7 @@ export function checkReceiptLog(
     if (!named) gaps.set(toHex(h.r.prev), { index: h.r.index - 1, hash: h.r.prev })
   }
   // The chain holds the receipt of index i at position i (it starts at the genesis, index 0).
-  const chain: Receipt[] = []
+  const chain: AnyReceipt[] = []
   const genesis = byIndex.get(0)
   let last = genesis?.length === 1 ? genesis[0] : undefined
   while (last !== undefined) {
@@ -275,12 +309,14 @@ export function checkReceiptLog(
     last = next.length === 1 ? next[0] : undefined
   }
   const faults = faultsOf(held, byIndex, chain)
+  if (o.rules !== undefined) faults.push(...ruleFaults(held, chain, o.rules))
   const sealAt = chain.findIndex((r) => r.kind === 'seal')
   const sealReceipt = chain[sealAt]
   if (
     sealReceipt !== undefined &&
     o.sealJustified !== undefined &&
-    !o.sealJustified(chain.slice(0, sealAt), sealReceipt)
+    // The layout decoded authors within its range: S's receipts (see the report's cast below).
+    !o.sealJustified(chain.slice(0, sealAt) as Receipt<S>[], sealReceipt as Receipt<S>)
   ) {
     const position = held.find((h) => h.r === sealReceipt)?.position ?? -1
     faults.push({
@@ -290,7 +326,7 @@ export function checkReceiptLog(
       detail: 'the log before the seal does not show the game over',
     })
   }
-  const complaints: HeldComplaint[] = []
+  const complaints: HeldComplaint<number>[] = []
   const keys = o.playerKeys
   if (o.complaints !== undefined && keys !== undefined)
     for (const r of chain) {
@@ -308,7 +344,17 @@ export function checkReceiptLog(
       })
     }
   faults.sort((a, b) => a.index - b.index)
-  return { game, chain, sealed: sealAt >= 0, faults, gaps: [...gaps.values()], setAside, complaints }
+  // The layout decoded authors within its range: a two-player domain's are sides (S's default).
+  const report: ReceiptLogReport<number> = {
+    game,
+    chain,
+    sealed: sealAt >= 0,
+    faults,
+    gaps: [...gaps.values()],
+    setAside,
+    complaints,
+  }
+  return report as ReceiptLogReport<S>
 }
 
 /**
@@ -318,24 +364,93 @@ export function checkReceiptLog(
  */
 function judgeChainComplaint(
   domain: NotaryDomain,
-  chain: readonly Receipt[],
-  r: Receipt & { readonly kind: 'complaint' },
-  keys: readonly [Uint8Array, Uint8Array],
-  game: NonNullable<CheckReceiptLogOptions['complaints']>,
-): { readonly target?: Receipt & { readonly kind: 'envelope' }; readonly why: string } {
+  chain: readonly AnyReceipt[],
+  r: AnyReceipt & { readonly kind: 'complaint' },
+  keys: readonly Uint8Array[],
+  game: NonNullable<CheckReceiptLogOptions<number>['complaints']>,
+): { readonly target?: AnyReceipt & { readonly kind: 'envelope' }; readonly why: string } {
   const c = r.complaint
   // The chain holds index i at position i; the target is below the complaint (the notary names a receipt it holds).
   const target = c.index < r.index ? chain[c.index] : undefined
   if (target?.kind !== 'envelope' || target.header.sender === c.sender)
     return { why: `receipt ${c.index} is not an envelope receipt of the other side in the chain` }
+  const complainantKey = keys[c.sender]
+  if (complainantKey === undefined) return { why: `complainant ${c.sender} is not on the roster` }
   const judged = judgeComplaint({
     domain,
     complaint: c,
     header: target.header,
     deposit: r.deposit,
-    complainantKey: keys[c.sender],
+    complainantKey,
+    wraps: keys.length,
     floor: game.floor,
-    envelopeMatches: game.envelopeMatches,
+    envelopeMatches: (e, h) => game.envelopeMatches(e, h),
   })
   return judged.ok ? { target, why: judged.value } : { why: `${judged.error.code}: ${judged.error.message}` }
+}
+
+/** SPAAACE-WITNESSED §6.3: the faults a game's `rules` ask for, each with the index it voids from. */
+function ruleFaults(held: readonly Held[], chain: readonly AnyReceipt[], rules: LogRules): NotaryFault[] {
+  const faults: NotaryFault[] = []
+  const at = (r: AnyReceipt): number => held.find((h) => h.r === r)?.position ?? -1
+  const genesis = chain[0]
+  if (genesis !== undefined && rules.genesisProblem !== undefined) {
+    const why = rules.genesisProblem(genesis)
+    if (why !== undefined) faults.push({ kind: 'genesis-invalid', index: 0, positions: [at(genesis)], detail: why })
+  }
+  const marks = new Map<string, Held>()
+  for (const h of held) {
+    const { r } = h
+    if (rules.foreignKinds?.includes(r.kind) === true)
+      faults.push({
+        kind: 'foreign-kind',
+        index: r.index,
+        positions: [h.position],
+        detail: `a ${r.kind} receipt at index ${r.index}, which this game never has`,
+      })
+    if (r.kind !== 'mark' || rules.marks === undefined) continue
+    if (r.t > rules.marks.maxT + 1) {
+      faults.push({
+        kind: 'mark-range',
+        index: r.index,
+        positions: [h.position],
+        detail: `a mark for tick ${r.t}, beyond maxTicks + 1 = ${rules.marks.maxT + 1}`,
+      })
+      continue
+    }
+    const x = rules.marks.cutTime(r.t, r.cut)
+    if (r.time <= x)
+      faults.push({
+        kind: 'mark-early',
+        index: r.index,
+        positions: [h.position],
+        detail: `a mark of cut ${r.cut} of tick ${r.t} at time ${r.time}, not past the cut ${x}`,
+      })
+    const id = `${r.t}/${r.cut}`
+    const first = marks.get(id)
+    if (first === undefined) marks.set(id, h)
+    else if (first.r.index !== r.index)
+      faults.push({
+        kind: 'two-marks',
+        index: Math.max(first.r.index, r.index),
+        positions: [first.position, h.position],
+        detail: `two marks for cut ${r.cut} of tick ${r.t}, at ${first.r.index} and ${r.index}`,
+      })
+  }
+  if (rules.seqContiguous === true) {
+    const last = new Map<number, number>()
+    for (const r of chain) {
+      if (r.kind !== 'envelope') continue
+      const want = (last.get(r.header.sender) ?? 0) + 1
+      if (r.header.seq !== want)
+        faults.push({
+          kind: 'seq-skipped',
+          index: r.index,
+          positions: [at(r)],
+          detail: `author ${r.header.sender}'s envelope receipt at seq ${r.header.seq}; its next seq was ${want}`,
+        })
+      last.set(r.header.sender, Math.max(want, r.header.seq))
+    }
+  }
+  return faults
 }

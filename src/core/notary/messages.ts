@@ -16,7 +16,7 @@ import { HEADER_BYTES } from './header.js'
 import { MAX_HELLO_BYTES, MAX_RECEIPT_BYTES } from './receipt.js'
 
 /** NOTARY.md §7.1: the libp2p protocol id. */
-export const NOTARY_PROTOCOL_ID = '/spaceships-notary/1.0.0'
+export const NOTARY_PROTOCOL_ID = '/spaceships-notary/1.0.0' as const
 /** NOTARY.md §7.1: a fetch answer carries at most this many bytes of receipts and deposits. */
 export const FETCH_BUDGET_BYTES = 4 * 1_048_576
 /** NOTARY.md §7.1: the largest message either way (the fetch budget and room for framing). */
@@ -52,10 +52,72 @@ export const REFUSALS = [
   'deposit-gone',
   'claim-unrequested',
 ] as const
-export type RefusalCode = (typeof REFUSALS)[number]
+
+/** SPAAACE-WITNESSED §9.2, §12: codes 25..32, after REFUSALS, sent only under an n-player protocol. */
+export const N_PLAYER_REFUSALS = [
+  'too-late',
+  'limit-horizon',
+  'flags',
+  'unsupported',
+  'seq-bound',
+  'mark-range',
+  'relay-target',
+  'relay-repeat',
+] as const
+/** Every refusal code, numbered from 1 on the wire in this order (REFUSALS, then N_PLAYER_REFUSALS). */
+export const ALL_REFUSALS = [...REFUSALS, ...N_PLAYER_REFUSALS] as const
+export type RefusalCode = (typeof ALL_REFUSALS)[number]
+
+/**
+ * A notary protocol's message table (SPAAACE-WITNESSED §9.1): which request and response types
+ * and refusal codes its decoders accept, and how a registration is laid out. The default is
+ * Spaceships' (NOTARY.md §7), whose decoders refuse everything added for n players.
+ */
+export interface NotaryProtocol {
+  /** The libp2p protocol id. */
+  readonly id: string
+  /** The highest request type (6 claim; 9 relays). */
+  readonly maxRequest: number
+  /** The highest response type (5 refused; 6 relays). */
+  readonly maxResponse: number
+  /** The highest refusal code (24; 32). */
+  readonly maxRefusal: number
+  /** Whether `register` carries one genesis body (`u32 m ‖ body0[m]`) instead of two hellos. */
+  readonly genesisBody: boolean
+}
+
+/** NOTARY.md §7: the two-player protocol, as it has always decoded. */
+export const TWO_PLAYER_PROTOCOL: NotaryProtocol = {
+  id: '/spaceships-notary/1.0.0',
+  maxRequest: 6,
+  maxResponse: 5,
+  maxRefusal: 24,
+  genesisBody: false,
+}
+
+/** SPAAACE-WITNESSED §5.4: a relay's bytes. */
+export const RELAY_BYTES = 32 + 4 + 1 + 80
+/** SPAAACE-WITNESSED §3: the largest genesis body a registration carries (far above 16 players'). */
+export const MAX_GENESIS_BODY_BYTES = 65_536
+
+/** SPAAACE-WITNESSED §9.1 response 6: one relay held for the requester. */
+export interface HeldRelay {
+  readonly index: number
+  readonly from: number
+  /** `enc[32] ‖ wrapped[48]`. */
+  readonly wrap: Uint8Array
+}
 
 export type NotaryRequest =
   | { readonly kind: 'register'; readonly helloA: Uint8Array; readonly helloB: Uint8Array }
+  /** SPAAACE-WITNESSED §9.1 request 1: one genesis body. */
+  | { readonly kind: 'register-genesis'; readonly body: Uint8Array }
+  /** §9.1 request 7: mark cut `cut` of tick `t` (ranges are the notary's check, refusal 30). */
+  | { readonly kind: 'mark'; readonly game: Uint8Array; readonly t: number; readonly cut: number }
+  /** §9.1 request 8: a relay's 117 bytes. */
+  | { readonly kind: 'relay'; readonly relay: Uint8Array }
+  /** §9.1 request 9: the relays held for the requester. */
+  | { readonly kind: 'relays'; readonly game: Uint8Array }
   | { readonly kind: 'submit'; readonly header: Uint8Array; readonly deposit: Uint8Array }
   | { readonly kind: 'complain'; readonly complaint: Uint8Array }
   | { readonly kind: 'fetch'; readonly game: Uint8Array; readonly from: number }
@@ -74,9 +136,22 @@ export type NotaryResponse =
   | { readonly kind: 'not-before'; readonly time: number }
   | { readonly kind: 'log'; readonly items: readonly LogItem[]; readonly more: boolean }
   | { readonly kind: 'refused'; readonly code: RefusalCode; readonly message: string }
+  /** SPAAACE-WITNESSED §9.1 response 6. */
+  | { readonly kind: 'relays'; readonly relays: readonly HeldRelay[] }
 
-const REQUEST = { register: 1, submit: 2, complain: 3, fetch: 4, seal: 5, claim: 6 } as const
-const RESPONSE = { receipt: 1, newer: 2, 'not-before': 3, log: 4, refused: 5 } as const
+const REQUEST = {
+  register: 1,
+  'register-genesis': 1,
+  submit: 2,
+  complain: 3,
+  fetch: 4,
+  seal: 5,
+  claim: 6,
+  mark: 7,
+  relay: 8,
+  relays: 9,
+} as const
+const RESPONSE = { receipt: 1, newer: 2, 'not-before': 3, log: 4, refused: 5, relays: 6 } as const
 const RULE = 'NOTARY.md §7.2'
 
 export function encodeRequest(q: NotaryRequest): Uint8Array {
@@ -84,6 +159,14 @@ export function encodeRequest(q: NotaryRequest): Uint8Array {
   switch (q.kind) {
     case 'register':
       return w.u32(q.helloA.length).bytes(q.helloA).u32(q.helloB.length).bytes(q.helloB).finish()
+    case 'register-genesis':
+      return w.u32(q.body.length).bytes(q.body).finish()
+    case 'mark':
+      return w.bytes(q.game).u16(q.t).u8(q.cut).finish()
+    case 'relay':
+      return w.bytes(q.relay).finish()
+    case 'relays':
+      return w.bytes(q.game).finish()
     case 'submit':
       return w.bytes(q.header).u32(q.deposit.length).bytes(q.deposit).finish()
     case 'complain':
@@ -103,14 +186,26 @@ function sized(r: Reader, field: string, min: number, max: number): Uint8Array {
   return r.bytes(n, field, RULE)
 }
 
-/** Decodes a request's layout; what is inside (a header, a complaint, a claim) is decoded by the notary. */
-export function decodeRequest(bytes: Uint8Array): Decoded<NotaryRequest> {
+/**
+ * Decodes a request's layout under `protocol`'s table (Spaceships' by default); what is inside (a
+ * header, a complaint, a claim, a relay) is decoded by the notary.
+ */
+export function decodeRequest(
+  bytes: Uint8Array,
+  protocol: NotaryProtocol = TWO_PLAYER_PROTOCOL,
+): Decoded<NotaryRequest> {
   return decoded(() => {
     if (bytes.length > MAX_MESSAGE_BYTES) fail('wire.too-large', 'request', RULE, `at most ${MAX_MESSAGE_BYTES} bytes`)
     const r = new Reader(bytes)
-    const type = r.range('request.type', RULE, r.u8('request.type', RULE), 1, 6)
+    const type = r.range('request.type', RULE, r.u8('request.type', RULE), 1, protocol.maxRequest)
     let q: NotaryRequest
-    if (type === REQUEST.register)
+    if (type === REQUEST.register && protocol.genesisBody)
+      q = { kind: 'register-genesis', body: sized(r, 'body', 1, MAX_GENESIS_BODY_BYTES) }
+    else if (type === REQUEST.mark)
+      q = { kind: 'mark', game: r.bytes(HASH_BYTES, 'game', RULE), t: r.u16('t', RULE), cut: r.u8('cut', RULE) }
+    else if (type === REQUEST.relay) q = { kind: 'relay', relay: r.bytes(RELAY_BYTES, 'relay', RULE) }
+    else if (type === REQUEST.relays) q = { kind: 'relays', game: r.bytes(HASH_BYTES, 'game', RULE) }
+    else if (type === REQUEST.register)
       q = {
         kind: 'register',
         helloA: sized(r, 'helloA', 1, MAX_HELLO_BYTES),
@@ -119,7 +214,8 @@ export function decodeRequest(bytes: Uint8Array): Decoded<NotaryRequest> {
     else if (type === REQUEST.submit) {
       const header = r.bytes(HEADER_BYTES, 'header', RULE)
       const deposit = sized(r, 'deposit', 0, MAX_DEPOSIT_BYTES)
-      if (deposit.length !== 0 && !isDepositSize(deposit.length))
+      // SPAAACE-WITNESSED §9.2: under an n-player protocol the size is the game's check (refusal 7).
+      if (deposit.length !== 0 && !protocol.genesisBody && !isDepositSize(deposit.length))
         fail('field.range', 'deposit.length', RULE, `${deposit.length} is not a deposit size`)
       q = { kind: 'submit', header, deposit }
     } else if (type === REQUEST.complain)
@@ -156,18 +252,28 @@ export function encodeResponse(a: NotaryResponse): Uint8Array {
       return w.finish()
     case 'refused':
       return w
-        .u8(REFUSALS.indexOf(a.code) + 1)
+        .u8(ALL_REFUSALS.indexOf(a.code) + 1)
         .text16(printable(a.message))
         .finish()
+    case 'relays':
+      w.u16(a.relays.length)
+      for (const x of a.relays) w.u32(x.index).u8(x.from).bytes(x.wrap)
+      return w.finish()
   }
 }
 
-export function decodeResponse(bytes: Uint8Array): Decoded<NotaryResponse> {
+/** SPAAACE-WITNESSED §9.1: relays in one answer at most (a u16 count). */
+export const MAX_RELAYS_PER_ANSWER = 0xffff
+
+export function decodeResponse(
+  bytes: Uint8Array,
+  protocol: NotaryProtocol = TWO_PLAYER_PROTOCOL,
+): Decoded<NotaryResponse> {
   return decoded(() => {
     const rule = 'NOTARY.md §7.3'
     if (bytes.length > MAX_MESSAGE_BYTES) fail('wire.too-large', 'response', rule, `at most ${MAX_MESSAGE_BYTES} bytes`)
     const r = new Reader(bytes)
-    const type = r.range('response.type', rule, r.u8('response.type', rule), 1, 5)
+    const type = r.range('response.type', rule, r.u8('response.type', rule), 1, protocol.maxResponse)
     let a: NotaryResponse
     if (type === RESPONSE.receipt) a = { kind: 'receipt', receipt: sized(r, 'receipt', 1, MAX_RECEIPT_BYTES) }
     else if (type === RESPONSE.newer) {
@@ -183,13 +289,23 @@ export function decodeResponse(bytes: Uint8Array): Decoded<NotaryResponse> {
       for (let i = 0; i < n; i++) {
         const receipt = sized(r, `items[${i}].receipt`, 1, MAX_RECEIPT_BYTES)
         const deposit = sized(r, `items[${i}].deposit`, 0, MAX_DEPOSIT_BYTES)
-        if (deposit.length !== 0 && !isDepositSize(deposit.length))
+        if (deposit.length !== 0 && !isDepositSize(deposit.length, protocol.genesisBody ? 'any' : 2))
           fail('field.range', `items[${i}].deposit.length`, rule, `${deposit.length} is not a deposit size`)
         items.push({ receipt, deposit })
       }
       a = { kind: 'log', items, more }
+    } else if (type === RESPONSE.relays) {
+      const n = r.u16('relays.count', rule)
+      const relays: HeldRelay[] = []
+      for (let i = 0; i < n; i++)
+        relays.push({
+          index: r.u32(`relays[${i}].index`, rule),
+          from: r.range(`relays[${i}].from`, rule, r.u8(`relays[${i}].from`, rule), 0, 15),
+          wrap: r.bytes(80, `relays[${i}].wrap`, rule),
+        })
+      a = { kind: 'relays', relays }
     } else {
-      const code = REFUSALS[r.range('code', rule, r.u8('code', rule), 1, REFUSALS.length) - 1]
+      const code = ALL_REFUSALS[r.range('code', rule, r.u8('code', rule), 1, protocol.maxRefusal) - 1]
       a = { kind: 'refused', code: code ?? 'malformed', message: r.text(2, MAX_REFUSAL_TEXT, 'message', rule) }
     }
     r.end('response', rule)

@@ -1,0 +1,37 @@
+/**
+ * `spaceships notary` serves witnessed Spaaace! beside Spaceships (SPAAACE-WITNESSED §2: a notary
+ * MAY serve both; the protocol id selects the registrar), each game's log in its own database.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { notaryCommand } from '../src/cli/notary.js'
+
+describe('spaceships notary (SPAAACE-WITNESSED §2)', () => {
+  it('opens both databases, names both protocols, and stops cleanly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'notary-both-'))
+    const out: string[] = []
+    let stop: () => void = () => undefined
+    const stopped = new Promise<void>((r) => (stop = r))
+    const running = notaryCommand(
+      {
+        stdout: (t) => {
+          out.push(t)
+          stop()
+        },
+        stderr: () => undefined,
+        readFile: () => Promise.reject(new Error('unused')),
+        writeFile: () => Promise.resolve(),
+        env: { XDG_CONFIG_HOME: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state') },
+      },
+      { listen: ['/ip4/127.0.0.1/tcp/0'], json: true },
+      stopped,
+    )
+    expect(await running).toBe(0)
+    const printed = JSON.parse(out.join('')) as { db: string; spaaaceDb: string }
+    expect(existsSync(printed.db) && existsSync(printed.spaaaceDb)).toBe(true)
+    expect(printed.spaaaceDb.endsWith('spaaace-notary.sqlite')).toBe(true)
+    rmSync(dir, { recursive: true, force: true })
+  })
+})

@@ -1,0 +1,172 @@
+/**
+ * SPAAACE-WITNESSED §6.3: every notary fault from crafted receipts under a notary key the test
+ * owns, each with the index it voids from, and the decided chain truncated below `k*`.
+ */
+import { describe, expect, it } from 'vitest'
+import { decodeComplaint } from '../../../../src/core/notary/complaint.js'
+import { decodeHeader } from '../../../../src/core/notary/header.js'
+import { signClaim } from '../../../../src/core/notary/claim.js'
+import type { ReceiptBody } from '../../../../src/core/notary/receipt.js'
+import {
+  SPAAACE_LAYOUT,
+  buildComplaint,
+  cutTime,
+  encodeGenesisBody,
+  horizonOf,
+  readWitnessLog,
+} from '../../../../src/games/spaaace/witness/index.js'
+import { signAccept } from '../../../../src/games/spaaace/peers/genesis.js'
+import { ChainBuilder, keysOf, submissionOfW, witnessed } from './fixtures.js'
+
+const w = witnessed(3, { maxTicks: 5 })
+const timing = w.genesis.genesis.timing
+const C = (t: number): number => cutTime(timing, t, 0)
+const R = (t: number): number => cutTime(timing, t, 1)
+
+function envelopeBody(i: number, seq: number, end = false): ReceiptBody<number> {
+  const s = submissionOfW(w, i, seq, { end })
+  const h = decodeHeader(s.header, SPAAACE_LAYOUT)
+  if (!h.ok) throw new Error(h.error.message)
+  return { kind: 'envelope', header: h.value }
+}
+
+/** A good chain: genesis, each player's seq 1 and 2 before C_1, a mark of C_1. */
+function good(): ChainBuilder {
+  const b = new ChainBuilder(w.genesis.game)
+  b.add({ kind: 'genesis-body', body: w.body }, timing.start - 60_000)
+  for (let i = 0; i < 3; i++) b.add(envelopeBody(i, 1), timing.start + i)
+  b.add({ kind: 'mark', t: 1, cut: 0 }, C(1) + 1)
+  return b
+}
+
+const read = (b: ChainBuilder, extra: readonly Uint8Array[] = []) =>
+  readWitnessLog([...b.receipts, ...extra], { genesis: w.genesis })
+
+describe('SPAAACE-WITNESSED §6.3: reading a log', () => {
+  it('a good chain: the game exists, no fault, the decided chain is the chain, typed receipts', () => {
+    const log = read(good())
+    expect(log.exists).toBe(true)
+    expect(log.faults).toEqual([])
+    expect(log.kStar).toBe(Infinity)
+    expect(log.decided.map((r) => r.kind)).toEqual(['genesis', 'envelope', 'envelope', 'envelope', 'mark'])
+    const e = log.decided[2]
+    expect(e?.kind === 'envelope' && [e.author, e.seq, e.flags]).toEqual([1, 1, 0])
+    const m = log.decided[4]
+    expect(m?.kind === 'mark' && [m.t, m.cut]).toEqual([1, 0])
+  })
+
+  it('genesis-invalid (k = 0): an accept not signed by its roster key; the game does not exist', () => {
+    const accepts = w.players.map((k, i) => signAccept(i === 1 ? keysOf('stranger') : k, w.genesis.game, i).bytes)
+    const b = new ChainBuilder(w.genesis.game)
+    b.add({ kind: 'genesis-body', body: encodeGenesisBody(w.genesis.bytes, accepts) }, 1)
+    const log = read(b)
+    expect(log.faults.map((f) => [f.kind, f.index])).toEqual([['genesis-invalid', 0]])
+    expect(log.exists).toBe(false)
+    expect(log.decided).toEqual([])
+  })
+
+  it('foreign-kind: a claim receipt (validly signed by a player), at its index; decided chain below it', () => {
+    const b = good()
+    const claim = signClaim(SPAAACE_NOTARY_DOMAIN, w.players[0] ?? (undefined as never), {
+      game: w.genesis.game,
+      sender: 0,
+      seq: 2,
+      deadline: 0,
+      seen: 0,
+    })
+    b.add({ kind: 'claim', claim }, C(1) + 2)
+    const log = read(b)
+    // N §6's claim faults may name it too; foreign-kind always does, at its index.
+    expect(log.faults.map((f) => [f.kind, f.index])).toContainEqual(['foreign-kind', 5])
+    expect(log.kStar).toBe(5)
+    expect(log.decided.length).toBe(5)
+    expect(log.chain[5]?.kind).toBe('foreign')
+  })
+
+  it('seq-skipped: an author at seq 3 with no receipt at 2; decided chain truncated at it', () => {
+    const b = good()
+    b.add(envelopeBody(2, 3), C(1) + 5)
+    b.add(envelopeBody(0, 2), C(1) + 6)
+    const log = read(b)
+    expect(log.faults.map((f) => [f.kind, f.index])).toEqual([['seq-skipped', 5]])
+    expect(log.kStar).toBe(5)
+    expect(log.decided.length).toBe(5)
+    expect(log.chain.length).toBe(7)
+  })
+
+  it('mark-early, mark-range, two-marks, each at its index', () => {
+    const early = good()
+    early.add({ kind: 'mark', t: 1, cut: 1 }, R(1))
+    expect(read(early).faults.map((f) => [f.kind, f.index])).toEqual([['mark-early', 5]])
+    const range = good()
+    range.add({ kind: 'mark', t: 7, cut: 0 }, horizonOf(timing, 5) + 10)
+    expect(read(range).faults.map((f) => [f.kind, f.index])).toEqual([['mark-range', 5]])
+    const two = good()
+    two.add({ kind: 'mark', t: 1, cut: 0 }, C(1) + 3)
+    expect(read(two).faults.map((f) => [f.kind, f.index])).toEqual([['two-marks', 5]])
+  })
+
+  it('two-at-place: two envelope receipts for one (author, seq), at the higher index', () => {
+    const b = good()
+    const again = submissionOfW(w, 1, 1, { end: true })
+    const h = decodeHeader(again.header, SPAAACE_LAYOUT)
+    if (!h.ok) throw new Error(h.error.message)
+    b.add({ kind: 'envelope', header: h.value }, C(1) + 4)
+    // The second receipt at seq 1 also skips back: both faults name index 5.
+    expect(read(b).faults.map((f) => [f.kind, f.index])).toEqual([
+      ['two-at-place', 5],
+      ['seq-skipped', 5],
+    ])
+  })
+
+  it('two-at-index and time-decreasing (N §6) with n players', () => {
+    const b = good()
+    const third = readWitnessLog(b.receipts, { genesis: w.genesis }).chain[3]
+    const fork = b.add({ kind: 'mark', t: 1, cut: 1 }, R(1) + 1, {
+      index: 4,
+      prev: third === undefined ? new Uint8Array(32) : hashOf(third.receipt.bytes),
+    })
+    expect(read(b, [fork]).faults.map((f) => [f.kind, f.index])).toEqual([['two-at-index', 4]])
+    const back = good()
+    back.add(envelopeBody(0, 2), C(1) - 100)
+    expect(read(back).faults.map((f) => [f.kind, f.index])).toEqual([['time-decreasing', 5]])
+  })
+
+  it('seal-unjustified: a seal before sealWhen; a seal after every player’s end flag is not', () => {
+    const early = good()
+    early.add({ kind: 'seal' }, C(1) + 10)
+    expect(read(early).faults.map((f) => [f.kind, f.index])).toEqual([['seal-unjustified', 5]])
+    const ok = good()
+    for (let i = 0; i < 3; i++) ok.add(envelopeBody(i, 2, true), C(1) + 10 + i)
+    ok.add({ kind: 'seal' }, C(1) + 20)
+    expect(read(ok).faults).toEqual([])
+    expect(read(ok).sealed).toBe(true)
+  })
+
+  it('complaint-invalid: a receipted complaint about an honest deposit; a held complaint is typed', () => {
+    const b = good()
+    const s = submissionOfW(w, 2, 2)
+    const h = decodeHeader(s.header, SPAAACE_LAYOUT)
+    if (!h.ok) throw new Error(h.error.message)
+    b.add({ kind: 'envelope', header: h.value }, C(1) + 3)
+    const c = buildComplaint(w.players[0] ?? (undefined as never), {
+      game: w.genesis.game,
+      complainant: 0,
+      index: 5,
+      deposit: s.deposit,
+    })
+    if (!c.ok) throw new Error(c.error.message)
+    const dc = decodeComplaint(c.value.bytes, SPAAACE_LAYOUT)
+    if (!dc.ok) throw new Error(dc.error.message)
+    b.add({ kind: 'complaint', complaint: dc.value, deposit: s.deposit }, C(1) + 4)
+    const log = read(b)
+    expect(log.faults.map((f) => [f.kind, f.index])).toEqual([['complaint-invalid', 6]])
+    expect(log.decided.length).toBe(6)
+    const r = log.chain[6]
+    expect(r?.kind === 'complaint' && [r.complainant, r.target, r.author, r.holds]).toEqual([0, 5, 2, false])
+  })
+})
+
+import { receiptHash } from '../../../../src/core/notary/receipt.js'
+import { SPAAACE_NOTARY_DOMAIN } from '../../../../src/games/spaaace/witness/index.js'
+const hashOf = (bytes: Uint8Array): Uint8Array => receiptHash(SPAAACE_NOTARY_DOMAIN, bytes)
