@@ -78,16 +78,6 @@ const MAP: Record<string, readonly string[]> = {
   ],
   // The game's envelopes as the core's mesh reads them: the one layer that knows both.
   'games/spaaace/mesh': ['core/mesh', 'core/wire', 'games/spaaace/peers'],
-  // Witnessed Spaaace! (protocol/SPAAACE-WITNESSED.md): the notary's receipts are the cut; the
-  // game's bytes, the rules, and the core's notary codecs and registrar.
-  'games/spaaace/witness': [
-    'games/spaaace/peers',
-    'games/spaaace/rules',
-    'core/commit',
-    'core/wire',
-    'core/notary',
-    'core/notary-service/registrar.ts',
-  ],
   // The verifier of Spaaace! transcripts (§13): the rule that decides, and the referee's JSON.
   'games/spaaace/verify': ['games/spaaace/peers', 'games/spaaace/witness', 'games/spaaace/referee', 'core/wire'],
   // The honest node (§6): the rule that decides over the mesh, its files, its choosers (bots and
