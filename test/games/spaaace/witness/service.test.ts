@@ -137,7 +137,7 @@ describe('SPAAACE-WITNESSED §9.2 submit', () => {
 })
 
 describe('SPAAACE-WITNESSED §9.2 complain, mark, relay, relays, seal, claim', () => {
-  it('complain: 1, 2, 4, repeat 15, 14, 22, 17; a complaint that holds is receipted with its deposit', () => {
+  it('complain: 1, 4, 17, 14; a complaint that holds is receipted with its deposit, and again on the same bytes', () => {
     const { n } = registered()
     const s = submissionOfW(w, 2, 1)
     expect(code(n.submit(s.header, s.deposit, from(2)))).toBe('receipt')
