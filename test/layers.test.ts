@@ -81,10 +81,14 @@ const MAP: Record<string, readonly string[]> = {
   // The verifier of Spaaace! transcripts (§13): the rule that decides, and the referee's JSON.
   'games/spaaace/verify': ['games/spaaace/peers', 'games/spaaace/witness', 'games/spaaace/referee', 'core/wire'],
   // The honest node (§6): the rule that decides over the mesh, its files, its choosers (bots and
-  // the person's prompt), the local game on a virtual clock and the node over libp2p.
+  // the person's prompt), the local game on a virtual clock and the node over libp2p; and the
+  // witnessed node's check-ins through the notary's client (SPAAACE-WITNESSED §8).
   'games/spaaace/node': [
     'games/spaaace/mesh',
     'games/spaaace/peers',
+    'games/spaaace/witness',
+    'core/notary',
+    'core/notary-net',
     'games/spaaace/bot',
     'games/spaaace/referee',
     'games/spaaace/rules',

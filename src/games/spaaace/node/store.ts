@@ -24,7 +24,7 @@ import {
 } from '../../../core/session/file-store.js'
 import type { TranscriptStore } from '../../../core/transcript/file.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
-import { TRANSCRIPT_HEADER } from '../peers/domain.js'
+import { LINE_KIND, TRANSCRIPT_HEADER } from '../peers/domain.js'
 import type { SealedGenesis } from '../peers/genesis.js'
 import { readPeersTranscript } from '../peers/transcript.js'
 
@@ -32,9 +32,16 @@ import { readPeersTranscript } from '../peers/transcript.js'
  * Opens (or creates) the transcript of `genesis` at `path` for roster index `self` (whose envelopes
  * are flushed before they are sent); refuses a file of another game.
  */
-export function spaaaceFileStore(path: string, genesis: SealedGenesis, self: number): TranscriptStore {
+export function spaaaceFileStore(
+  path: string,
+  genesis: SealedGenesis,
+  self: number,
+): TranscriptStore & { receipts(): readonly Uint8Array[] } {
   const text = readRepaired(path)
   const envelopes: Uint8Array[] = []
+  // A witnessed game's receipts (SPAAACE-WITNESSED §8.1): written, never flushed alone (the notary
+  // keeps them; a lost one is fetched again).
+  const receipts: Uint8Array[] = []
   if (text === '') {
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
@@ -52,13 +59,17 @@ export function spaaaceFileStore(path: string, genesis: SealedGenesis, self: num
         `${path} line ${read.value.setAside[0]?.line ?? 0} is damaged; the game cannot resume from it`,
       )
     for (const e of read.value.envelopes) envelopes.push(e.bytes)
+    receipts.push(...read.value.receipts)
   }
   return {
     append(bytes) {
+      const receipt = bytes[0] === LINE_KIND.receipt
       // Byte 1 of an envelope is its author (§4.1): only its own are flushed here.
-      appendLine(path, toBase64url(bytes), 'transcript', bytes[1] === self)
-      envelopes.push(bytes)
+      appendLine(path, toBase64url(bytes), 'transcript', !receipt && bytes[1] === self)
+      if (receipt) receipts.push(bytes)
+      else envelopes.push(bytes)
     },
     envelopes: () => envelopes,
+    receipts: () => receipts,
   }
 }

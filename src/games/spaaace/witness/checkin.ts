@@ -12,6 +12,7 @@ import type { SealedGenesis } from '../peers/genesis.js'
 import { tickTimes } from '../peers/genesis.js'
 import type { Part } from '../peers/parts.js'
 import type { ChainReceipt, WitnessedDecision } from './decide.js'
+import { horizonOf } from './times.js'
 
 /** One of the node's own envelopes, with its receipt in the decided chain if it has one. */
 export interface OwnEnvelope {
@@ -32,6 +33,8 @@ export interface CheckinInput {
   readonly own: readonly OwnEnvelope[]
   /** The ticks its player has chosen orders for (the orders themselves stay with the chooser). */
   readonly chosen: ReadonlySet<number>
+  /** The chain it holds ends with the seal (§9.4): nothing is left to do. */
+  readonly sealed: boolean
 }
 
 export type CheckinStep =
@@ -93,11 +96,16 @@ export function planCheckin(i: CheckinInput): CheckinPlan {
   if (wanted !== undefined && !passes(wanted.at) && !settled) steps.push({ kind: 'mark', t: wanted.t, cut: wanted.cut })
 
   if (endIsFinal(decision)) {
+    if (i.sealed) return { steps }
     if (has(own, 'seed') === undefined) steps.push({ kind: 'seed' })
     steps.push({ kind: 'seal' })
-    return { steps }
+    // §9.4: the notary seals once every player's seed is receipted, or at C_{maxTicks+1} + L at
+    // the latest; until this node holds the seal it looks again a tick later.
+    const latest = horizonOf(timing, terms.maxTicks) + SKEW_MS + 1
+    return { steps, next: Math.max(now + 1, Math.min(now + tickTimes(timing, 2).start - timing.start, latest)) }
   }
-  if (ended) return { steps }
+  // A provisional end (complete, or an outage record) waits for the next cut's mark.
+  if (ended) return withNext({ steps }, genesis, now)
 
   // The tick the node is in: the first whose reveal cut its clock has not passed.
   let t = 1
@@ -132,10 +140,24 @@ export function planCheckin(i: CheckinInput): CheckinPlan {
       : now <= Q && now > at.commitCut
         ? { t, phase: 'reveal' as const, until: Q }
         : { t, phase: 'waiting' as const, until: now <= at.commitCut ? at.commitCut : at.revealCut }
-  // Next: just after the next cut (to mark it and reveal or see the result), or the next tick's start.
-  const candidates = [at.commitCut + SKEW_MS + 1, at.revealCut + SKEW_MS + 1, tickTimes(timing, t + 1).start].filter(
-    (x) => x > now,
-  )
-  const next = candidates.length === 0 ? undefined : Math.min(...candidates)
-  return { steps, ...(next === undefined ? {} : { next }), window }
+  return withNext({ steps, window }, genesis, now)
+}
+
+/**
+ * When to check in next: just after the next cut (to mark it, then reveal or see the result) or at
+ * the next tick's start, through `C_{maxTicks+1}` (the last complaint window, §7.4: the end is
+ * final only past it).
+ */
+function withNext(plan: CheckinPlan, genesis: SealedGenesis, now: number): CheckinPlan {
+  const { timing, terms } = genesis.genesis
+  for (let u = 1; u <= terms.maxTicks + 1; u++) {
+    const at = tickTimes(timing, u)
+    const times =
+      u <= terms.maxTicks
+        ? [at.start, at.commitCut + SKEW_MS + 1, at.revealCut + SKEW_MS + 1]
+        : [at.commitCut + SKEW_MS + 1]
+    const later = times.filter((x) => x > now)
+    if (later.length > 0) return { ...plan, next: Math.min(...later) }
+  }
+  return plan
 }

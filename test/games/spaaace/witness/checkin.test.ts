@@ -42,6 +42,7 @@ function plan(s: Scenario, q: number, now: number, chosen: number[] = []) {
     decision: decideWitnessed(evidence(s)),
     own: ownOf(s, q),
     chosen: new Set(chosen),
+    sealed: false,
   })
 }
 

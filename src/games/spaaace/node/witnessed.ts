@@ -1,0 +1,332 @@
+/**
+ * The honest node of a witnessed Spaaace! game (protocol/SPAAACE-WITNESSED.md §8): it need not stay
+ * online. Each check-in fetches the notary's log, opens what it can, complains of what it cannot,
+ * resubmits its own envelopes that have no receipt, and then does what the plan of `checkin.ts`
+ * says (marks, commit, reveal, seed, seal). Everything it knows is in its transcript file (the
+ * receipts, the envelopes it opened, its own envelopes) and its secrets file (seed, orders), so a
+ * check-in after a crash, a day or a restart of the notary carries on exactly.
+ *
+ * Its own envelopes are flushed to its file before they are submitted (§8.5): what the notary
+ * receipts was always kept first, and a signature never flushed was never shown to anyone.
+ */
+import { toBase64url } from '../../../core/commit/bytes.js'
+import type { KeyPair } from '../../../core/commit/keys.js'
+import type { SecretSource } from '../../../core/commit/secrets.js'
+import type { NotaryClient } from '../../../core/notary-net/client.js'
+import { decodeReceipt } from '../../../core/notary/receipt.js'
+import type { Clock } from '../../../core/session/clock.js'
+import type { GameState } from '../rules/types.js'
+import { genesis as genesisState } from '../rules/state.js'
+import { type SealedEnvelope, decodeEnvelope, sealEnvelope } from '../peers/envelope.js'
+import { LINE_KIND } from '../peers/domain.js'
+import { type SealedGenesis, rulesTerms } from '../peers/genesis.js'
+import { type Part, commitmentOf, saltOf } from '../peers/parts.js'
+import { type CheckinPlan, type CheckinStep, planCheckin } from '../witness/checkin.js'
+import { buildComplaint } from '../witness/complaint.js'
+import { COMPLAINTS_PER_PAIR, SPAAACE_LAYOUT } from '../witness/domain.js'
+import { encodeGenesisBody } from '../witness/genesis-receipt.js'
+import { type Witnessed, decideFromFiles } from '../witness/evidence.js'
+import { freshDepositRandomnessW, openDepositW, submissionW } from '../witness/submission.js'
+import type { ChoiceView, Chooser } from './peer.js'
+import type { PeerSecrets } from './secrets.js'
+
+/** What the node keeps: its transcript (receipts and envelopes), flushed as each item says. */
+export interface WitnessedStore {
+  /** Appends one receipt or envelope; the node's own envelopes are flushed before this returns. */
+  append(bytes: Uint8Array): void
+  envelopes(): readonly Uint8Array[]
+  receipts(): readonly Uint8Array[]
+}
+
+export interface WitnessedSeatOptions {
+  readonly genesis: SealedGenesis
+  readonly keys: KeyPair
+  readonly self: number
+  readonly client: NotaryClient
+  readonly store: WitnessedStore
+  readonly secrets: PeerSecrets
+  /** Content keys and ephemerals of deposits (a CSPRNG in play; seeded in tests). */
+  readonly random: SecretSource
+  readonly chooser: Chooser
+  readonly clock: Clock
+  /** The accepts of every player, in roster order, once known: the node that has them all registers (§3). */
+  readonly accepts?: () => readonly Uint8Array[] | undefined
+  /** One line per thing worth telling the person (a mark asked, an envelope complained of). */
+  readonly say?: (line: string) => void
+}
+
+export interface CheckinResult {
+  readonly witnessed: Witnessed
+  readonly plan: CheckinPlan
+  /** What this check-in signed or asked, in order. */
+  readonly did: readonly CheckinStep[]
+}
+
+/** §8.1 step 6: plans are re-made after each mark, at most this many times in one check-in. */
+const MAX_ROUNDS = 8
+
+export class WitnessedSeat {
+  private readonly deposits = new Map<number, Uint8Array>()
+  private readonly complained = new Map<number, number>()
+  private readonly tried = new Set<number>()
+
+  constructor(private readonly o: WitnessedSeatOptions) {}
+
+  private get n(): number {
+    return this.o.genesis.genesis.keys.length
+  }
+
+  /** Everything held, decided (§6.3, §7). */
+  decide(): Witnessed {
+    return decideFromFiles(this.o.genesis, this.o.store.receipts(), this.o.store.envelopes())
+  }
+
+  /** Its own envelopes at seq ≥ 1, in seq order, read back from its file. */
+  private own(): SealedEnvelope[] {
+    const out: SealedEnvelope[] = []
+    for (const b of this.o.store.envelopes()) {
+      const d = decodeEnvelope(b, { players: this.n, game: this.o.genesis.game })
+      if (d.ok && d.value.envelope.author === this.o.self && d.value.envelope.seq > 0) out.push(d.value)
+    }
+    return out.sort((a, b) => a.envelope.seq - b.envelope.seq)
+  }
+
+  private keep(bytes: Uint8Array, held: Set<string>): void {
+    const id = toBase64url(bytes)
+    if (held.has(id)) return
+    held.add(id)
+    this.o.store.append(bytes)
+  }
+
+  /** §8.1 step 1: the log from the last held index + 1, following `more`; registers the game if need be. */
+  private async fetch(signal: AbortSignal): Promise<void> {
+    const held = new Set(this.o.store.receipts().map((r) => toBase64url(r)))
+    const from = this.decide().log.chain.length
+    const got = await this.o.client.fetch(this.o.genesis.game, from, signal)
+    if (!Array.isArray(got)) {
+      const refused = got
+      if (refused.kind === 'refused' && refused.code === 'unregistered' && from === 0) await this.register(signal)
+      else if (refused.kind === 'refused') this.o.say?.(`the notary refused to show the log: ${refused.message}`)
+      return
+    }
+    for (const item of got) {
+      this.keep(item.receipt, held)
+      const index = receiptIndex(item.receipt)
+      if (item.deposit.length > 0 && index !== undefined) this.deposits.set(index, item.deposit)
+    }
+  }
+
+  /** §3: any roster player registers, once, with every accept. */
+  private async register(signal: AbortSignal): Promise<void> {
+    const accepts = this.o.accepts?.()
+    if (accepts?.length !== this.n) return
+    const a = await this.o.client.registerGenesis(encodeGenesisBody(this.o.genesis.bytes, accepts), signal)
+    if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((r) => toBase64url(r))))
+    else if (a.kind === 'refused') this.o.say?.(`the notary refused to register the game: ${a.message}`)
+  }
+
+  /** §8.1 step 2: opens every deposit it lacks the envelope of; complains of one that does not open. */
+  private async open(w: Witnessed, signal: AbortSignal): Promise<void> {
+    const held = new Set(this.o.store.envelopes().map((e) => toBase64url(e)))
+    const have = new Set(this.heldIds())
+    for (const r of w.log.decided) {
+      if (r.kind !== 'envelope' || r.author === this.o.self || have.has(toBase64url(r.envelopeHash))) continue
+      const deposit = this.deposits.get(r.index)
+      if (deposit === undefined || this.tried.has(r.index)) continue
+      this.tried.add(r.index)
+      const header = r.receipt.kind === 'envelope' ? r.receipt.header : undefined
+      if (header === undefined) continue
+      const opened = openDepositW(deposit, header, this.o.self, this.o.keys.secretKey, this.n)
+      if (opened.ok) {
+        this.keep(opened.value, held)
+        continue
+      }
+      const sent = this.complained.get(r.author) ?? 0
+      if (sent >= COMPLAINTS_PER_PAIR) continue
+      const c = buildComplaint(this.o.keys, {
+        game: this.o.genesis.game,
+        complainant: this.o.self,
+        index: r.index,
+        deposit,
+      })
+      if (!c.ok) continue
+      this.complained.set(r.author, sent + 1)
+      this.o.say?.(`p${r.author + 1}'s envelope at seq ${r.seq} does not open for this player: complained`)
+      const a = await this.o.client.complain(c.value.bytes, signal)
+      if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
+    }
+  }
+
+  private heldIds(): string[] {
+    const out: string[] = []
+    for (const b of this.o.store.envelopes()) {
+      const d = decodeEnvelope(b, { players: this.n, game: this.o.genesis.game })
+      if (d.ok) out.push(d.value.id)
+    }
+    return out
+  }
+
+  /** §8.1 step 3 and §8.2: submits one of its own envelopes (end flag on the seed), keeping the receipt. */
+  private async submit(e: SealedEnvelope, signal: AbortSignal): Promise<void> {
+    const end = e.envelope.parts.some((p) => p.type === 'seed')
+    const s = submissionW({
+      keys: this.o.keys,
+      sealed: e,
+      roster: this.o.genesis.genesis.keys,
+      randomness: freshDepositRandomnessW(this.o.random, this.n),
+      end,
+    })
+    if (!s.ok) throw new Error(`an envelope of this node cannot be deposited: ${s.error.message}`)
+    const a = await this.o.client.submit(s.value.header, s.value.deposit, signal)
+    if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
+    else if (a.kind === 'refused') this.o.say?.(`the notary refused seq ${e.envelope.seq}: ${a.message}`)
+  }
+
+  /** Signs its next envelope with `parts`, flushes it, then submits it. */
+  private async sign(parts: Part[], signal: AbortSignal): Promise<void> {
+    const mine = this.own()
+    const last = mine[mine.length - 1]
+    const accept = this.ownAccept()
+    const prev = last?.hash ?? accept?.hash
+    if (prev === undefined) throw new Error('this node holds no accept of its own')
+    const e = sealEnvelope(this.o.keys, {
+      author: this.o.self,
+      seq: (last?.envelope.seq ?? 0) + 1,
+      game: this.o.genesis.game,
+      prev,
+      heads: [],
+      parts,
+    })
+    this.o.store.append(e.bytes)
+    await this.submit(e, signal)
+  }
+
+  private ownAccept(): SealedEnvelope | undefined {
+    for (const b of this.o.store.envelopes()) {
+      const d = decodeEnvelope(b, { players: this.n, game: this.o.genesis.game })
+      if (d.ok && d.value.envelope.author === this.o.self && d.value.envelope.seq === 0) return d.value
+    }
+    return undefined
+  }
+
+  private stateBefore(w: Witnessed, t: number): GameState | undefined {
+    if (t === 1) return genesisState(this.n, rulesTerms(this.o.genesis.genesis))
+    const x = w.decision.ticks[t - 2]
+    return x !== undefined && (x.status === 'final' || x.status === 'provisional') ? x.outcome?.state : undefined
+  }
+
+  private async step(s: CheckinStep, w: Witnessed, signal: AbortSignal): Promise<boolean> {
+    const game = this.o.genesis.game
+    const seed = this.o.secrets.seed
+    switch (s.kind) {
+      case 'mark': {
+        const a = await this.o.client.mark(game, s.t, s.cut, signal)
+        return a.kind === 'receipt' || a.kind === 'log'
+      }
+      case 'choose': {
+        const state = this.stateBefore(w, s.t)
+        if (state === undefined) return false
+        const view: ChoiceView = { tick: s.t, state, self: this.o.self, deadline: s.guard }
+        const guard = AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, s.guard - this.o.clock.now()))])
+        const text = await this.o.chooser.choose(view, guard)
+        if (text === null || this.o.clock.now() > s.guard) return false
+        this.o.secrets.keepOrders(s.t, text)
+        return true
+      }
+      case 'commit': {
+        const text = this.o.secrets.orders(s.t)
+        if (text === undefined) return false
+        const salt = saltOf(game, this.o.self, seed, s.t)
+        await this.sign(
+          [{ type: 'commit', tick: s.t, commitment: commitmentOf(game, this.o.self, s.t, salt, text) }],
+          signal,
+        )
+        return true
+      }
+      case 'reveal': {
+        const text = this.o.secrets.orders(s.t)
+        if (text === undefined) return false
+        await this.sign(
+          [{ type: 'reveal', tick: s.t, salt: saltOf(game, this.o.self, seed, s.t), orders: text }],
+          signal,
+        )
+        return true
+      }
+      case 'seed':
+        await this.sign([{ type: 'seed', seed }], signal)
+        return true
+      case 'seal': {
+        const a = await this.o.client.seal(game, signal)
+        if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
+        return false
+      }
+    }
+  }
+
+  /** §8.1: one check-in. */
+  async checkIn(signal: AbortSignal): Promise<CheckinResult> {
+    const did: CheckinStep[] = []
+    await this.fetch(signal)
+    let w = this.decide()
+    await this.open(w, signal)
+    // Step 3: its envelopes without a receipt, in seq order (a crash after the flush, a notary away).
+    const receipted = new Set<number>()
+    for (const r of w.log.decided) if (r.kind === 'envelope' && r.author === this.o.self) receipted.add(r.seq)
+    for (const e of this.own()) if (!receipted.has(e.envelope.seq)) await this.submit(e, signal)
+    let plan = this.plan((w = this.decide()))
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      let changed = false
+      for (const s of plan.steps) {
+        const acted = await this.step(s, w, signal)
+        if (acted) did.push(s)
+        changed ||= acted
+        if (s.kind === 'mark' && acted) await this.fetch(signal)
+        if (acted) break
+      }
+      if (!changed) break
+      plan = this.plan((w = this.decide()))
+    }
+    return { witnessed: w, plan, did }
+  }
+
+  private plan(w: Witnessed): CheckinPlan {
+    const times = new Map<number, number>()
+    for (const r of w.log.decided) if (r.kind === 'envelope' && r.author === this.o.self) times.set(r.seq, r.time)
+    const own = this.own().map((e) => {
+      const time = times.get(e.envelope.seq)
+      return { seq: e.envelope.seq, parts: e.envelope.parts, ...(time === undefined ? {} : { receiptTime: time }) }
+    })
+    const chosen = new Set<number>()
+    for (let t = 1; t <= this.o.genesis.genesis.terms.maxTicks; t++)
+      if (this.o.secrets.orders(t) !== undefined) chosen.add(t)
+    return planCheckin({
+      genesis: this.o.genesis,
+      self: this.o.self,
+      now: this.o.clock.now(),
+      chain: w.evidence.chain,
+      decision: w.decision,
+      own,
+      chosen,
+      sealed: w.log.sealed,
+    })
+  }
+}
+
+/** A receipt's index, if it decodes (the log reader judges it; this only files its deposit). */
+function receiptIndex(receipt: Uint8Array): number | undefined {
+  const d = decodeReceipt(receipt, SPAAACE_LAYOUT)
+  return d.ok ? d.value.index : undefined
+}
+
+/** A store in memory (tests, and bots that never restart). */
+export function memoryWitnessedStore(initial: readonly Uint8Array[] = []): WitnessedStore {
+  const envelopes: Uint8Array[] = []
+  const receipts: Uint8Array[] = []
+  const store: WitnessedStore = {
+    append: (b) => void (b[0] === LINE_KIND.receipt ? receipts : envelopes).push(b),
+    envelopes: () => envelopes,
+    receipts: () => receipts,
+  }
+  for (const b of initial) store.append(b)
+  return store
+}
