@@ -174,28 +174,44 @@ function authenticate(
 ): { held: Map<string, ReadEnvelope>; unauthenticated: string[] } {
   const { genesis } = ev
   const n = genesis.genesis.keys.length
+  // One identity (the hash of the unsigned bytes) may come in several byte strings that differ only
+  // in the signature (a key-less edit): the identity is signed iff any of them verifies, whatever
+  // the order of the files (§7 "in any order"), so an edited copy never hides a vote or a fork.
   const read = new Map<string, ReadEnvelope>()
+  const sigs = new Map<string, Map<string, ReadEnvelope>>()
   for (const bytes of [...ev.accepts, ...ev.envelopes]) {
     const d = readEnvelope(bytes, { players: n, game: genesis.game })
-    if (d.ok && !read.has(d.value.id)) read.set(d.value.id, d.value)
+    if (!d.ok) continue
+    const e = d.value
+    if (!read.has(e.id)) read.set(e.id, e)
+    const variants = sigs.get(e.id) ?? new Map<string, ReadEnvelope>()
+    variants.set(toBase64url(e.sig), e)
+    sigs.set(e.id, variants)
   }
+  const signedBy = (e: ReadEnvelope): boolean =>
+    [...(sigs.get(e.id)?.values() ?? [])].some((v) =>
+      signatureValid(v, genesis.genesis.keys[e.header.author] ?? new Uint8Array(0)),
+    )
   const byAuthor = [...read.values()].sort((a, b) => a.header.author - b.header.author || b.header.seq - a.header.seq)
   const held = new Map<string, ReadEnvelope>()
-  const named = new Set<string>()
+  // §7: "a later authenticated envelope of its author names it by prev": later is a higher seq, so an
+  // envelope is named only by one of a higher seq (one at the same seq would make this depend on order).
+  const named = new Map<string, number>()
   const unauthenticated: string[] = []
   for (const e of byAuthor) {
     const place = `${e.header.author}:${e.header.seq}`
     const hash = receipted.get(place)
     const ok =
       (hash !== undefined && compareBytes(hash, e.hash) === 0) ||
-      named.has(`${e.header.author}:${e.id}`) ||
-      signatureValid(e, genesis.genesis.keys[e.header.author] ?? new Uint8Array(0))
+      (named.get(`${e.header.author}:${e.id}`) ?? -1) > e.header.seq ||
+      signedBy(e)
     if (!ok) {
       unauthenticated.push(e.id)
       continue
     }
     held.set(e.id, e)
-    if (e.header.seq > 0) named.add(`${e.header.author}:${toBase64url(e.header.prev)}`)
+    const key = `${e.header.author}:${toBase64url(e.header.prev)}`
+    if (e.header.seq > 0) named.set(key, Math.max(named.get(key) ?? -1, e.header.seq))
   }
   return { held, unauthenticated: unauthenticated.sort() }
 }
@@ -399,6 +415,9 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
       const committed = committedIn.map((c, q) => c !== undefined && isActive[q] === true)
       const revealed = revealedIn.map((r, q) => r !== undefined && committed[q] === true)
       const base = { t, active, committed, revealed }
+      // §4.2 (w5): tick t − 1 is decided and S_{t−1} has not ended, so a seed receipted in tick t is
+      // early whatever tick t itself is in this evidence (open, gap or decided).
+      for (const at of seeds) if (at.tick === t) items.push(earlySeed(at))
       if (!passes(cuts.revealCut)) {
         ticks.push({ ...base, status: 'open' })
         break
@@ -407,7 +426,6 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
         ticks.push({ ...base, status: 'gap', missing: missing.sort((a, b) => a.index - b.index) })
         break
       }
-      for (const at of seeds) if (at.tick === t) items.push(earlySeed(at))
       const offender = new Set(
         items.filter((it) => it.tick === t && isActive[it.player] === true).map((it) => it.player),
       )
@@ -445,7 +463,9 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   // §7.3: which items count; a player removed before the tick of its item is not reported (BD-17's reading).
   const offences: WitnessedOffence[] = []
   const removedBefore = (q: number, tick: number): boolean => {
-    const state = tick >= 2 ? ticks[tick - 2]?.outcome?.state : undefined
+    // S_{tick−1}; past the end it is S_T (a removal is for good, and nothing is played after T).
+    const at = lastTick === undefined ? tick - 1 : Math.min(tick - 1, lastTick.t)
+    const state = at >= 1 ? ticks[at - 1]?.outcome?.state : undefined
     return state !== undefined && state.players[q]?.status !== 'active'
   }
   for (const it of items) {
@@ -489,7 +509,8 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   )
   const convicted = new Set(offences.map((o) => o.player))
 
-  const end = endOf(ev, ticks, lastTick, convicted, held, lastTime)
+  const voided = new Set([...receipted.values()].flatMap((x) => (x.void && x.env !== undefined ? [x.env.id] : [])))
+  const end = endOf(ev, ticks, lastTick, convicted, held, voided, lastTime)
   const unreceipted = [...held.values()]
     .filter((e) => e.header.seq > 0 && receiptedHash.get(`${e.header.author}:${e.header.seq}`) === undefined)
     .map((e) => e.id)
@@ -511,6 +532,7 @@ function endOf(
   last: WitnessedTick | undefined,
   convicted: ReadonlySet<number>,
   held: ReadonlyMap<string, ReadEnvelope>,
+  voided: ReadonlySet<string>,
   lastTime: number | undefined,
 ): WitnessedEnd {
   if (!ev.started) return { kind: 'not-started' }
@@ -532,8 +554,13 @@ function endOf(
   if (open?.status === 'open') {
     const s = open.t
     const voters = new Set<number>()
+    // §7.2: a void envelope counts as no vote.
     for (const e of held.values())
-      if (open.active.includes(e.header.author) && (partsOf(e) ?? []).some((p) => p.type === 'stop' && p.tick === s))
+      if (
+        !voided.has(e.id) &&
+        open.active.includes(e.header.author) &&
+        (partsOf(e) ?? []).some((p) => p.type === 'stop' && p.tick === s)
+      )
         voters.add(e.header.author)
     if (voters.size >= Math.floor(open.active.length / 2) + 1)
       return { kind: 'stalled', cause: 'outage', tick: s, voters: [...voters].sort((a, b) => a - b) }
