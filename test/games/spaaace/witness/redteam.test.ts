@@ -3,8 +3,10 @@
  * honest node's plan (§8.1–§8.2): a cheater with its key, a coalition, a key-less editor of files,
  * and a second team reading §7. Each test names the section it pins.
  */
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { sign as signBytes } from '../../../../src/core/commit/keys.js'
+import { SKEW_MS } from '../../../../src/games/spaaace/peers/domain.js'
 import {
   type SealedEnvelope,
   encodeUnsigned,
@@ -13,6 +15,7 @@ import {
   signingMessage,
 } from '../../../../src/games/spaaace/peers/envelope.js'
 import type { Part } from '../../../../src/games/spaaace/peers/parts.js'
+import { type CheckinStep, type OwnEnvelope, planCheckin } from '../../../../src/games/spaaace/witness/checkin.js'
 import {
   type WitnessedDecision,
   type WitnessedEvidence,
@@ -219,5 +222,208 @@ describe('red team: offences of removed players (§7.3, BD-17’s reading)', () 
     expect(d.end).toMatchObject({ kind: 'complete', tick: 2, provisional: false })
     // p2 was removed at step 9 of tick 2, before the tick (4) of its envelope: not reported.
     expect(d.offences).toEqual([])
+  })
+})
+
+/** One node's own envelopes as the plan reads them (§8.1: its journal and the receipts of its chain). */
+function ownOf(s: Scenario, q: number): OwnEnvelope[] {
+  const receipts = new Map<number, number>()
+  for (const r of s.chain) if (r.kind === 'envelope' && r.author === q) receipts.set(r.seq, r.time)
+  return [...s.signed.values()]
+    .filter((e) => e.envelope.author === q)
+    .sort((a, b) => a.envelope.seq - b.envelope.seq)
+    .map((e) => {
+      const time = receipts.get(e.envelope.seq)
+      return { seq: e.envelope.seq, parts: e.envelope.parts, ...(time === undefined ? {} : { receiptTime: time }) }
+    })
+}
+
+/**
+ * Honest nodes that check in only when their own plan says (`next`), with a notary whose clock is
+ * theirs: §8.1's steps in order (a mark, then the plan again on the chain with it, then acting).
+ * Every player chooses as soon as asked. Returns the steps signed, per player.
+ */
+function playByPlans(
+  s: Scenario,
+  first: readonly (number | undefined)[],
+  until: number,
+  late: (q: number, k: number) => number = () => 0,
+): Map<number, CheckinStep[]> {
+  const n = s.genesis.genesis.keys.length
+  const chosen = all(n).map(() => new Set<number>())
+  const done = new Map<number, CheckinStep[]>(all(n).map((q) => [q, []]))
+  const queue: { at: number; q: number }[] = all(n).flatMap((q) => {
+    const at = first[q]
+    return at === undefined ? [] : [{ at, q }]
+  })
+  let sealed = false
+  for (let guard = 0; guard < 10_000 && queue.length > 0; guard++) {
+    queue.sort((a, b) => a.at - b.at || a.q - b.q)
+    const { at, q } = queue.shift() as { at: number; q: number }
+    if (at > until) break
+    const now = Math.max(at, s.now)
+    let next: number | undefined
+    for (let round = 0; round < 20; round++) {
+      const plan = planCheckin({
+        genesis: s.genesis,
+        self: q,
+        now,
+        chain: s.chain,
+        decision: decideWitnessed(evidence(s)),
+        own: ownOf(s, q),
+        chosen: chosen[q] as Set<number>,
+      })
+      next = plan.next
+      let again = false
+      for (const step of plan.steps) {
+        if (step.kind === 'mark') {
+          mark(s, step.t, step.cut, now)
+          again = true
+          break
+        }
+        if (step.kind === 'choose') {
+          chosen[q]?.add(step.t)
+          again = true
+          break
+        }
+        done.get(q)?.push(step)
+        if (step.kind === 'commit') receipt(s, sign(s, q, [commitPart(s, q, step.t)]), now)
+        if (step.kind === 'reveal') receipt(s, sign(s, q, [revealPart(s, q, step.t)]), now)
+        if (step.kind === 'seed')
+          receipt(s, sign(s, q, [{ type: 'seed', seed: s.seeds[q] ?? new Uint8Array(32) }]), now)
+        if (step.kind === 'seal' && !sealed) {
+          const seeded = new Set(s.chain.flatMap((r) => (r.kind === 'envelope' ? [r.author] : [])))
+          if (
+            [...s.signed.values()].filter((e) => e.envelope.parts.some((p) => p.type === 'seed')).length === n &&
+            seeded.size === n
+          ) {
+            s.chain.push({ kind: 'seal', index: s.chain.length + 1, time: now })
+            sealed = true
+          }
+        }
+      }
+      if (!again) break
+    }
+    if (next !== undefined && next > at) queue.push({ at: next + late(q, guard), q })
+  }
+  return done
+}
+
+describe('red team: the honest node’s plan carries a game to its final end (§8.1–§8.3, §10.3)', () => {
+  it('three nodes checking in only when their plans say: every tick final with everyone’s orders, seeds, no offence', () => {
+    const s = witnessedScenario(3, 3)
+    const start = times(s, 1).start
+    playByPlans(s, [start + 1, start + 2, start + 3], times(s, 6).R)
+    const d = decideWitnessed(evidence(s))
+    expect(d.offences).toEqual([])
+    expect(d.ticks.map((x) => x.status)).toEqual(['final', 'final', 'final'])
+    for (const x of d.ticks) expect(x.submissions?.map((y) => y.kind)).toEqual(['orders', 'orders', 'orders'])
+    expect(d.end).toMatchObject({ kind: 'complete', tick: 3, provisional: false })
+    const seeded = [...s.signed.values()].filter((e) => e.envelope.parts.some((p) => p.type === 'seed'))
+    expect(seeded.map((e) => e.envelope.author).sort()).toEqual([0, 1, 2])
+  })
+})
+
+describe('red team: plans, properties (§8, §10.3)', () => {
+  it('whoever of the players checks in, a little late or not at all: nobody honest is convicted, the end is final, every present player’s orders count', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 5 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.option(fc.nat({ max: 20_000 }), { nil: undefined }), { minLength: 5, maxLength: 5 }),
+        fc.nat({ max: SKEW_MS - 2 }),
+        (n, maxTicks, offsets, slack) => {
+          const present = offsets.slice(0, n)
+          fc.pre(present.some((x) => x !== undefined))
+          const s = witnessedScenario(n, maxTicks, 3)
+          const start = times(s, 1).start
+          playByPlans(
+            s,
+            present.map((x) => (x === undefined ? undefined : start + 1 + x)),
+            times(s, maxTicks + 3).R,
+            (q, k) => (q * 7 + k * 13) % (slack + 1),
+          )
+          const d = decideWitnessed(evidence(s))
+          expect(d.offences).toEqual([])
+          expect(d.end).toMatchObject({ kind: 'complete', provisional: false })
+          for (const x of d.ticks) {
+            expect(x.status).toBe('final')
+            for (const q of x.active)
+              expect(x.submissions?.[q]?.kind).toBe(present[q] === undefined ? 'missing' : 'orders')
+          }
+        },
+      ),
+      { numRuns: 25 },
+    )
+  }, 120_000)
+})
+
+describe('red team: the seed after a notary fault (§8.2, §4.2 (w5), §11 "cannot convict anyone")', () => {
+  it('a node that holds a fault stall signs no seed: on the branch the notary shows a reader lacking the other, that seed is (w5)', () => {
+    const s = witnessedScenario(3, 5)
+    honestTick(s, 1, all(3))
+    const at = times(s, 2)
+    for (const q of all(3)) receipt(s, sign(s, q, [commitPart(s, q, 2)]), at.start + 5 + q)
+    // p1 holds a second receipt at the next index (two-at-index): its decided chain stops below it.
+    const k = s.chain.length + 1
+    const fault = { kind: 'two-at-index', index: k, detail: 'two receipts at one index' }
+    const faulted = { ...evidence(s), fault }
+    const held = decideWitnessed(faulted)
+    expect(held.end).toMatchObject({ kind: 'stalled', cause: 'notary-fault', tick: 1 })
+    const steps = planCheckin({
+      genesis: s.genesis,
+      self: 0,
+      now: at.start + 100,
+      chain: s.chain,
+      decision: held,
+      own: ownOf(s, 0),
+      chosen: new Set(),
+    }).steps
+    expect(steps).toEqual([])
+    // Why: had p1 signed its seed, the notary could receipt it at index k on the branch it shows p2,
+    // whose file (without the other receipt at k) then convicts honest p1, counted in tick 2.
+    receipt(s, sign(s, 0, [{ type: 'seed', seed: s.seeds[0] ?? new Uint8Array(32) }]), at.start + 100)
+    mark(s, 2, 1, at.R + 1)
+    const branch = decideWitnessed(evidence(s))
+    expect(branch.offences).toEqual([expect.objectContaining({ player: 0, rule: '§4.2 (w5)', counted: 2 })])
+  })
+})
+
+describe('red team: the plan never breaks its own chain order (§8.2, §4.2 (w3))', () => {
+  /** p1 plays tick 1; in tick 2 it commits (or not) and never reveals; it commits and reveals tick 3. */
+  function ahead(commitsTwo: boolean): Scenario {
+    const s = witnessedScenario(3, 5)
+    honestTick(s, 1, all(3))
+    const at2 = times(s, 2)
+    if (commitsTwo) receipt(s, sign(s, 0, [commitPart(s, 0, 2)]), at2.start + 1)
+    for (const q of [1, 2]) receipt(s, sign(s, q, [commitPart(s, q, 2)]), at2.start + 5 + q)
+    mark(s, 2, 0, at2.C + 1)
+    for (const q of [1, 2]) receipt(s, sign(s, q, [revealPart(s, q, 2)]), at2.C + 5 + q)
+    mark(s, 2, 1, at2.R + 1)
+    const at3 = times(s, 3)
+    receipt(s, sign(s, 0, [commitPart(s, 0, 3)]), at3.start + 5)
+    mark(s, 3, 0, at3.C + 1)
+    receipt(s, sign(s, 0, [revealPart(s, 0, 3)]), at3.C + 5)
+    return s
+  }
+  const plan = (s: Scenario, now: number, chosen: number[]) =>
+    planCheckin({
+      genesis: s.genesis,
+      self: 0,
+      now,
+      chain: s.chain,
+      decision: decideWitnessed(evidence(s)),
+      own: ownOf(s, 0),
+      chosen: new Set(chosen),
+    }).steps.filter((x) => x.kind !== 'mark')
+
+  it('a clock set back into an earlier tick’s commit window signs no commit below one already signed', () => {
+    const s = ahead(false)
+    expect(plan(s, times(s, 2).start + 10, [2])).toEqual([])
+  })
+
+  it('a clock set back into an earlier tick’s reveal window signs no reveal below one already signed', () => {
+    const s = ahead(true)
+    expect(plan(s, times(s, 2).C + SKEW_MS + 5, [])).toEqual([])
   })
 })
