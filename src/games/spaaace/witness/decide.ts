@@ -159,12 +159,11 @@ function partsOf(e: ReadEnvelope): readonly Part[] | undefined {
   return e.body.ok ? e.body.value.parts : undefined
 }
 
-function commitOf(parts: readonly Part[] | undefined, t: number): CommitPart | undefined {
-  return parts?.find((p): p is CommitPart => p.type === 'commit' && p.tick === t)
-}
-
-function revealOf(parts: readonly Part[] | undefined, t: number): RevealPart | undefined {
-  return parts?.find((p): p is RevealPart => p.type === 'reveal' && p.tick === t)
+/** Appends `v` to the list of `k` (in place: a flood of one key stays linear). */
+function pushTo<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k)
+  if (list === undefined) m.set(k, [v])
+  else list.push(v)
 }
 
 /** Authenticated envelopes by id (§7): signed by the author, named by a receipt, or by a later authenticated `prev`. */
@@ -388,10 +387,39 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   })
   // §7.4: the ticks, in order. A seed receipted in tick t, played on a state that has not ended, is
   // before the end is final (that needs a receipt past F_T with T ≥ t): (w5), counted in t.
+  // Indexes built in one pass, so that each tick reads only what concerns it and the decision stays
+  // linear in the evidence (a per-tick scan of every receipt is quadratic over 1,000 ticks):
+  // the non-void receipts holding commit(t) (reveal(t)) per tick, in chain order, and the non-void
+  // receipts whose content the evidence lacks, by time.
+  const commitsAt = new Map<number, { x: Receipted; part: CommitPart }[]>()
+  const revealsAt = new Map<number, { x: Receipted; part: RevealPart }[]>()
+  const lacking: Receipted[] = []
+  for (const x of receipted.values()) {
+    if (x.void) continue
+    if (x.env === undefined) {
+      lacking.push(x)
+      continue
+    }
+    for (const part of partsOf(x.env) ?? []) {
+      if (part.type === 'commit') pushTo(commitsAt, part.tick, { x, part })
+      if (part.type === 'reveal') pushTo(revealsAt, part.tick, { x, part })
+    }
+  }
+  lacking.sort((a, b) => a.r.time - b.r.time || a.r.index - b.r.index)
+  const itemsAt = new Map<number, Item[]>()
+  const addItem = (it: Item): void => {
+    items.push(it)
+    if (it.tick !== undefined) pushTo(itemsAt, it.tick, it)
+  }
+  for (const it of items) if (it.tick !== undefined) pushTo(itemsAt, it.tick, it)
+
   const play = (): { ticks: WitnessedTick[]; states: GameState[] } => {
     const ticks: WitnessedTick[] = []
     const states: GameState[] = [genesisState(n, rulesTerms(genesis.genesis))]
     let level: 'final' | 'provisional' = 'final'
+    // The lacking receipts up to R_t: those of players not active in t are passed for good (a removal
+    // is for good, so their content never matters again); one of an active player is a gap.
+    let passed = 0
     for (let t = 1; t <= maxTicks; t++) {
       const before = states[t - 1]
       if (before === undefined || before.ended) break
@@ -399,25 +427,23 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
       const isActive = before.players.map((p) => p.status === 'active')
       const active = [...isActive.keys()].filter((p) => isActive[p])
       const missing: { index: number; author: number; seq: number }[] = []
-      for (const x of receipted.values())
-        if (x.r.time <= cuts.revealCut && !x.void && isActive[x.r.author] === true && x.env === undefined)
+      for (; passed < lacking.length && (lacking[passed]?.r.time ?? Infinity) <= cuts.revealCut; passed++) {
+        const x = lacking[passed]
+        if (x !== undefined && isActive[x.r.author] === true)
           missing.push({ index: x.r.index, author: x.r.author, seq: x.r.seq })
+      }
       const committedIn: (CommitPart | undefined)[] = Array.from({ length: n }, () => undefined)
       const revealedIn: (RevealPart | undefined)[] = Array.from({ length: n }, () => undefined)
-      for (const x of receipted.values()) {
-        if (x.void || x.env === undefined) continue
-        const parts = partsOf(x.env)
-        const c = x.r.time <= cuts.commitCut ? commitOf(parts, t) : undefined
-        if (c !== undefined && committedIn[x.r.author] === undefined) committedIn[x.r.author] = c
-        const r = x.r.time <= cuts.revealCut ? revealOf(parts, t) : undefined
-        if (r !== undefined && revealedIn[x.r.author] === undefined) revealedIn[x.r.author] = r
-      }
+      for (const { x, part } of commitsAt.get(t) ?? [])
+        if (x.r.time <= cuts.commitCut && committedIn[x.r.author] === undefined) committedIn[x.r.author] = part
+      for (const { x, part } of revealsAt.get(t) ?? [])
+        if (x.r.time <= cuts.revealCut && revealedIn[x.r.author] === undefined) revealedIn[x.r.author] = part
       const committed = committedIn.map((c, q) => c !== undefined && isActive[q] === true)
       const revealed = revealedIn.map((r, q) => r !== undefined && committed[q] === true)
       const base = { t, active, committed, revealed }
       // §4.2 (w5): tick t − 1 is decided and S_{t−1} has not ended, so a seed receipted in tick t is
       // early whatever tick t itself is in this evidence (open, gap or decided).
-      for (const at of seeds) if (at.tick === t) items.push(earlySeed(at))
+      for (const at of seeds) if (at.tick === t) addItem(earlySeed(at))
       if (!passes(cuts.revealCut)) {
         ticks.push({ ...base, status: 'open' })
         break
@@ -427,7 +453,7 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
         break
       }
       const offender = new Set(
-        items.filter((it) => it.tick === t && isActive[it.player] === true).map((it) => it.player),
+        (itemsAt.get(t) ?? []).filter((it) => isActive[it.player] === true).map((it) => it.player),
       )
       const submissions = Array.from({ length: n }, (_, q) =>
         submissionOf(genesis.game, n, q, {
@@ -489,7 +515,7 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   const places = new Map<string, ReadEnvelope[]>()
   for (const e of held.values()) {
     const k = `${e.header.author}:${e.header.seq}`
-    places.set(k, [...(places.get(k) ?? []), e])
+    pushTo(places, k, e)
   }
   for (const es of places.values())
     if (es.length > 1) {

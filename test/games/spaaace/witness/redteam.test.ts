@@ -427,3 +427,38 @@ describe('red team: the plan never breaks its own chain order (§8.2, §4.2 (w3)
     expect(plan(s, times(s, 2).C + SKEW_MS + 5, [])).toEqual([])
   })
 })
+
+describe('red team: floods stay linear (§7, R4)', () => {
+  it('a fork flood of 3,000 signed envelopes at one place, 3,000 junk copies, and a 300-tick game of 8 decide in seconds', () => {
+    const s = witnessedScenario(3, 2)
+    honestTick(s, 1, all(3))
+    const tip = s.tips[2] as SealedEnvelope
+    const key = s.keys[2]
+    if (key === undefined) throw new Error('no key')
+    const extra: Uint8Array[] = []
+    for (let i = 0; i < 3000; i++) {
+      const e = sealEnvelope(key, {
+        author: 2,
+        seq: tip.envelope.seq,
+        game: s.genesis.game,
+        prev: tip.envelope.prev,
+        heads: [],
+        parts: [revealPart(s, 2, 1, `buy ${i % 10}`), { type: 'stop', tick: i + 1, reason: 'late' }],
+      })
+      extra.push(e.bytes, badSig(e))
+    }
+    let started = performance.now()
+    const flooded = decideWitnessed(evidence(s, { extra }))
+    const floodMs = performance.now() - started
+    expect(flooded.offences).toEqual([expect.objectContaining({ player: 2, kind: 'fork' })])
+
+    const long = witnessedScenario(8, 300, 3)
+    for (let t = 1; t <= 300; t++) honestTick(long, t, all(8))
+    started = performance.now()
+    const d = decideWitnessed(evidence(long))
+    const longMs = performance.now() - started
+    expect(d.ticks.length).toBe(300)
+    expect(floodMs).toBeLessThan(15_000)
+    expect(longMs).toBeLessThan(5_000)
+  }, 120_000)
+})
