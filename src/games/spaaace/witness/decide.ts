@@ -232,7 +232,11 @@ function violationsOf(
   let prevHash = acceptHash
   const reveals: { at: Receipted; part: RevealPart }[] = []
   for (const at of chain) {
-    const prevOk = prevHash === undefined || at.env === undefined || compareBytes(at.env.header.prev, prevHash) === 0
+    // (w4) also when the envelope's own author or seq is not its receipt's: the header signer named
+    // another place's envelope (whose hash is all a receipt names, §7), and nothing else judges that.
+    const placeOk = at.env === undefined || (at.env.header.author === at.r.author && at.env.header.seq === at.r.seq)
+    const prevOk =
+      placeOk && (prevHash === undefined || at.env === undefined || compareBytes(at.env.header.prev, prevHash) === 0)
     prevHash = at.r.envelopeHash
     if (at.void) continue
     if (at.env === undefined) {
@@ -263,7 +267,8 @@ function violationsOf(
         reveals.push({ at, part: p })
       }
     }
-    if (!prevOk) found.push(['(w4)', `its prev is not the author's envelope at seq ${at.r.seq - 1}`])
+    if (!placeOk) found.push(['(w4)', `its receipt names an envelope of another place`])
+    else if (!prevOk) found.push(['(w4)', `its prev is not the author's envelope at seq ${at.r.seq - 1}`])
     const seed = parts?.find((p) => p.type === 'seed')
     if (seed !== undefined && seedAt === undefined) {
       seedAt = at

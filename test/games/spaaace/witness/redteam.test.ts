@@ -30,6 +30,7 @@ import {
   mark,
   receipt,
   revealPart,
+  seeds,
   sign,
   times,
   witnessedScenario,
@@ -461,4 +462,197 @@ describe('red team: floods stay linear (§7, R4)', () => {
     expect(floodMs).toBeLessThan(15_000)
     expect(longMs).toBeLessThan(5_000)
   }, 120_000)
+})
+
+describe('red team: key-less edits, duplicates, order, truncation (properties, §7.4 "Monotone", §13.18)', () => {
+  /** Five players over 4 ticks: p1–p3 honest; p5's tick-1 reveal voided by p2's complaint; p4 seeds early at tick 3. */
+  function mixed(): Scenario {
+    const s = witnessedScenario(5, 4)
+    const r = honestTick(s, 1, all(5))
+    complaint(s, 1, r.get(4)?.reveal ?? 0, times(s, 1).R + 100)
+    honestTick(s, 2, [0, 1, 2, 3])
+    receipt(s, sign(s, 3, [{ type: 'seed', seed: s.seeds[3] ?? new Uint8Array(32) }]), times(s, 3).start + 1)
+    honestTick(s, 3, [0, 1, 2])
+    honestTick(s, 4, [0, 1, 2])
+    seeds(s, [0, 1, 2], 4)
+    return s
+  }
+  const s = mixed()
+  const full = decideWitnessed(evidence(s))
+  const honest = new Set([0, 1, 2])
+
+  it('the full evidence: p5 void and removed at 1, p4 (w5) counted at 3, honest players never convicted', () => {
+    expect(full.offences.map((o) => [o.player, o.rule, o.counted])).toEqual([
+      [3, '§4.2 (w5)', 3],
+      [4, '§7.3 false-deposit', 1],
+    ])
+    expect(full.end).toMatchObject({ kind: 'complete', tick: 4, provisional: false })
+  })
+
+  it('any subset, edit, duplicate or order of the files: never throws, never convicts an honest player, never a different final state or final end', () => {
+    const envs = [...s.signed.values()].map((e) => e.bytes)
+    const edit = fc.record({
+      which: fc.nat(),
+      kind: fc.constantFrom('flip', 'truncate', 'extend', 'dup', 'junk'),
+      at: fc.nat(),
+      byte: fc.integer({ min: 1, max: 255 }),
+    })
+    fc.assert(
+      fc.property(
+        fc.nat({ max: s.chain.length }),
+        fc.array(fc.boolean(), { minLength: envs.length, maxLength: envs.length }),
+        fc.array(edit, { maxLength: 8 }),
+        fc.nat(),
+        (keep, kept, edits, seed) => {
+          const files = envs.filter((_, i) => kept[i] !== false)
+          for (const e of edits) {
+            const src = envs[e.which % envs.length] ?? new Uint8Array(0)
+            if (e.kind === 'dup') files.push(src)
+            else if (e.kind === 'junk') files.push(new Uint8Array(e.at % 300).fill(e.byte))
+            else if (e.kind === 'truncate') files.push(src.slice(0, e.at % src.length))
+            else if (e.kind === 'extend') files.push(Uint8Array.from([...src, e.byte]))
+            else {
+              const b = src.slice()
+              const i = e.at % b.length
+              b[i] = (b[i] ?? 0) ^ e.byte
+              files.push(b)
+            }
+          }
+          // A deterministic shuffle.
+          const order = files.map((f, i) => ({ f, k: (i * 2654435761 + seed) % 4294967296 }))
+          order.sort((a, b) => a.k - b.k)
+          const ev: WitnessedEvidence = {
+            ...evidence(s, { chain: s.chain.slice(0, keep) }),
+            envelopes: order.map((o) => o.f),
+          }
+          const d = decideWitnessed(ev)
+          for (const o of d.offences) expect(honest.has(o.player)).toBe(false)
+          d.ticks.forEach((x, i) => {
+            if (x.status === 'final') expect(x.stateHash).toEqual(full.ticks[i]?.stateHash)
+          })
+          if (d.end.kind === 'complete' && !d.end.provisional) expect(d.end).toEqual(full.end)
+          // Order and duplicates never matter.
+          expect(decideWitnessed({ ...ev, envelopes: [...order.map((o) => o.f)].reverse() })).toEqual(d)
+        },
+      ),
+      { numRuns: 80 },
+    )
+  }, 120_000)
+})
+
+describe('red team: edge cases pinned (§4.2, §7.2, §7.3, §7.6)', () => {
+  it('a header naming another player’s envelope: only the header’s signer is convicted, (w4), and the other keeps its place', () => {
+    const s = witnessedScenario(3, 3)
+    const at = times(s, 1)
+    const c1 = sign(s, 1, [commitPart(s, 1, 1)])
+    receipt(s, c1, at.start + 1)
+    // p3 signs a header at its seq 1 whose envelopeHash is p2's commitment (it opened p2's deposit).
+    s.chain.push({
+      kind: 'envelope',
+      index: s.chain.length + 1,
+      time: at.start + 2,
+      author: 2,
+      seq: 1,
+      envelopeHash: c1.hash,
+    })
+    receipt(s, sign(s, 0, [commitPart(s, 0, 1)]), at.start + 3)
+    mark(s, 1, 0, at.C + 1)
+    for (const q of [0, 1]) receipt(s, sign(s, q, [revealPart(s, q, 1)]), at.C + 2 + q)
+    mark(s, 1, 1, at.R + 1)
+    const d = decideWitnessed(evidence(s))
+    expect(d.offences).toEqual([expect.objectContaining({ player: 2, rule: '§4.2 (w4)', counted: 1 })])
+    expect(d.ticks[0]?.submissions?.map((x) => x.kind)).toEqual(['orders', 'orders', 'equivocated'])
+    expect(d.offences[0]?.message).toContain('another place')
+  })
+
+  it('a complaint about a receipt that is no envelope receipt changes nothing', () => {
+    const s = witnessedScenario(3, 2)
+    honestTick(s, 1, all(3))
+    const markIndex = s.chain.findIndex((r) => r.kind === 'mark') + 1
+    complaint(s, 1, markIndex, times(s, 1).R + 10)
+    complaint(s, 1, 999, times(s, 1).R + 11)
+    const d = decideWitnessed(evidence(s))
+    expect(d.offences).toEqual([])
+    expect(d.voids).toEqual([])
+  })
+
+  it('two complaints in time and a late one about one envelope: one void, one false-deposit offence naming all, counted once in u', () => {
+    const s = witnessedScenario(4, 3)
+    const r = honestTick(s, 1, all(4))
+    const target = r.get(3)?.commit ?? 0
+    complaint(s, 0, target, times(s, 1).R + 10)
+    complaint(s, 1, target, times(s, 1).R + 20)
+    complaint(s, 2, target, times(s, 2).R + 20) // late: counted nowhere new
+    honestTick(s, 2, [0, 1, 2])
+    mark(s, 3, 0, times(s, 3).C + 1)
+    const d = decideWitnessed(evidence(s))
+    expect(d.voids).toEqual([target])
+    // Void: as if it held no parts (§4.2), so p4's reveal has no commitment before it: (w3) too, same tick.
+    expect(d.offences.map((o) => [o.player, o.rule, o.counted, o.receipts])).toEqual([
+      [3, '§4.2 (w3)', 1, [9]],
+      [3, '§7.3 false-deposit', 1, [target, 11, 12, 13]],
+    ])
+    expect(d.ticks[0]?.submissions?.[3]).toEqual({ kind: 'equivocated' })
+  })
+
+  it('fork at seq 0: a second accept signed by its author convicts it, never counted; the accept’s own copy is no fork', () => {
+    const s = witnessedScenario(3, 2)
+    honestTick(s, 1, all(3))
+    const other = signAt(s, 1, 0, s.genesis.game, [{ type: 'accept' }])
+    expect(other.id).toBe(s.accepts[1]?.id) // Ed25519 is deterministic: the same accept
+    const withHead = sealEnvelope(s.keys[1] ?? s.keys[0]!, {
+      author: 1,
+      seq: 0,
+      game: s.genesis.game,
+      prev: s.genesis.game,
+      heads: [{ author: 0, seq: 0, hash: s.accepts[0]?.hash ?? new Uint8Array(32) }],
+      parts: [{ type: 'accept' }],
+    })
+    expect(decideWitnessed(evidence(s)).offences).toEqual([])
+    const d = decideWitnessed(evidence(s, { extra: [withHead.bytes] }))
+    expect(d.offences).toEqual([
+      expect.objectContaining({ player: 1, kind: 'fork', message: 'two envelopes at seq 0' }),
+    ])
+    expect(d.offences[0]?.counted).toBeUndefined()
+  })
+
+  it('outage votes count only from players of A_s, for tick s itself', () => {
+    const s = witnessedScenario(5, 4, 1)
+    // Tick 1: p5 misses it and is removed (absentTicks 1); A_2 = p1..p4, M_2 = 3.
+    honestTick(s, 1, [0, 1, 2, 3])
+    const at = times(s, 2)
+    for (const q of [0, 1, 2, 3]) receipt(s, sign(s, q, [commitPart(s, q, 2)]), at.start + 5 + q)
+    sign(s, 0, [{ type: 'stop', tick: 2, reason: 'stalled' }])
+    sign(s, 1, [{ type: 'stop', tick: 3, reason: 'stalled' }])
+    sign(s, 4, [{ type: 'stop', tick: 2, reason: 'stalled' }])
+    const fewer = decideWitnessed(evidence(s))
+    expect(fewer.end.kind).toBe('ongoing')
+    sign(s, 2, [{ type: 'stop', tick: 2, reason: 'late' }])
+    sign(s, 3, [{ type: 'stop', tick: 2, reason: 'split' }])
+    expect(decideWitnessed(evidence(s)).end).toEqual({ kind: 'stalled', cause: 'outage', tick: 2, voters: [0, 2, 3] })
+  })
+
+  it('commit ahead (R3): commit(3) at tick 1 counts at tick 3; a later commit(2) breaks (w3) in its own tick', () => {
+    const s = witnessedScenario(3, 3)
+    const at = times(s, 1)
+    receipt(s, sign(s, 0, [commitPart(s, 0, 1)]), at.start + 1)
+    receipt(s, sign(s, 0, [commitPart(s, 0, 3)]), at.start + 2)
+    for (const q of [1, 2]) receipt(s, sign(s, q, [commitPart(s, q, 1)]), at.start + 3 + q)
+    mark(s, 1, 0, at.C + 1)
+    for (const q of all(3)) receipt(s, sign(s, q, [revealPart(s, q, 1)]), at.C + 2 + q)
+    mark(s, 1, 1, at.R + 1)
+    honestTick(s, 2, [1, 2])
+    receipt(s, sign(s, 0, [revealPart(s, 0, 3)]), times(s, 3).C + 1)
+    honestTick(s, 3, [1, 2])
+    const d = decideWitnessed(evidence(s))
+    expect(d.offences).toEqual([])
+    expect(d.ticks[2]?.submissions?.[0]?.kind).toBe('orders')
+    const s2 = witnessedScenario(3, 3)
+    receipt(s2, sign(s2, 0, [commitPart(s2, 0, 3)]), times(s2, 1).start + 1)
+    honestTick(s2, 1, [1, 2])
+    receipt(s2, sign(s2, 0, [commitPart(s2, 0, 2)]), times(s2, 2).start + 1)
+    honestTick(s2, 2, [1, 2])
+    const d2 = decideWitnessed(evidence(s2))
+    expect(d2.offences).toEqual([expect.objectContaining({ player: 0, rule: '§4.2 (w3)', counted: 2 })])
+  })
 })
