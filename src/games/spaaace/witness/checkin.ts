@@ -64,14 +64,27 @@ export function revealGuard(genesis: SealedGenesis, t: number): number {
 const has = (own: readonly OwnEnvelope[], type: Part['type'], t?: number): OwnEnvelope | undefined =>
   own.find((e) => e.parts.some((p) => p.type === type && (t === undefined || ('tick' in p && p.tick === t))))
 
-/** Whether the game's end is final in what the node holds (§7.6 rules 2–3): the seed may go. */
+/**
+ * Whether the game's end is final and complete in what the node holds (§7.6 rule 3, or rule 2's end
+ * final before the fault): the seed may go. Never on a stall (§8.2): after a notary fault the notary
+ * can receipt the seed on the branch it shows a reader who lacks the other, where it is (w5).
+ */
 export function endIsFinal(d: WitnessedDecision): boolean {
-  return (
-    (d.end.kind === 'complete' && !d.end.provisional) || (d.end.kind === 'stalled' && d.end.cause === 'notary-fault')
-  )
+  return d.end.kind === 'complete' && !d.end.provisional
 }
 
-/** §8.1 step 4 to §8.2: the plan of one check-in. */
+/** Whether nothing the node could ask of the notary changes the end it holds (a final end, or a fault, §7.6 rule 2). */
+function settledEnd(d: WitnessedDecision): boolean {
+  return endIsFinal(d) || d.end.kind === 'not-started' || (d.end.kind === 'stalled' && d.end.cause === 'notary-fault')
+}
+
+/**
+ * §8.1 step 4 to §8.2: the plan of one check-in. A `mark` step comes first and is carried out before
+ * anything else: the plan is then computed again on the chain with the mark's receipt (§8.1 steps 4,
+ * 5, 6 in order), since a reveal waits for a receipt past `C_t` and a commitment for `S_{t−1}`, which
+ * that receipt may be the one to give. A driver that acted on the first plan alone would reveal only
+ * at its next check-in, after `Q_t`.
+ */
 export function planCheckin(i: CheckinInput): CheckinPlan {
   const { genesis, self, now, chain, decision, own } = i
   const { timing, terms } = genesis.genesis
@@ -92,7 +105,7 @@ export function planCheckin(i: CheckinInput): CheckinPlan {
   const ended =
     decision.end.kind === 'complete' || decision.end.kind === 'stalled' || decision.end.kind === 'not-started'
   // A provisional end (or an outage record) still needs the chain to pass the next cut; a final one does not.
-  const settled = endIsFinal(decision) || decision.end.kind === 'not-started'
+  const settled = settledEnd(decision)
   if (wanted !== undefined && !passes(wanted.at) && !settled) steps.push({ kind: 'mark', t: wanted.t, cut: wanted.cut })
 
   if (endIsFinal(decision)) {
@@ -104,17 +117,35 @@ export function planCheckin(i: CheckinInput): CheckinPlan {
     const latest = horizonOf(timing, terms.maxTicks) + SKEW_MS + 1
     return { steps, next: Math.max(now + 1, Math.min(now + tickTimes(timing, 2).start - timing.start, latest)) }
   }
-  // A provisional end (complete, or an outage record) waits for the next cut's mark.
-  if (ended) return withNext({ steps }, genesis, now)
+  if (settled) return { steps }
 
   // The tick the node is in: the first whose reveal cut its clock has not passed.
   let t = 1
   while (t < terms.maxTicks && tickTimes(timing, t).revealCut < now) t++
   const at = tickTimes(timing, t)
+  // Next: just after the next cut (to mark it and reveal or see the result), or the next tick's start.
+  // C_{t+1} is among them because F_t = C_{t+1} is the cut a provisional end waits for (§7.4), also
+  // for t = maxTicks, whose F_t lies after every cut of the ticks played.
+  const candidates = [
+    at.commitCut + SKEW_MS + 1,
+    at.revealCut + SKEW_MS + 1,
+    tickTimes(timing, t + 1).start,
+    tickTimes(timing, t + 1).commitCut + SKEW_MS + 1,
+  ].filter((x) => x > now)
+  const next = candidates.length === 0 ? undefined : Math.min(...candidates)
+  // §8.3, §10.3: a provisional end, or an outage record, is not the end of the node's part: the log
+  // must still pass F_T (then the seed and the seal) or R_s (lifting the record), and nobody else
+  // may check in to mark it. So the node still schedules its next check-in, and only signs nothing.
+  if (ended) return { steps, ...(next === undefined ? {} : { next }) }
   const Q = revealGuard(genesis, t)
   const decided = decision.ticks.filter((x) => x.status === 'final' || x.status === 'provisional')
   const before = t === 1 ? undefined : decided[t - 2]?.outcome?.state
   const active = t === 1 || before?.players[self]?.status === 'active'
+
+  // §4.2 (w3): a commit (reveal) at or below the tick of an earlier one of its chain is a violation,
+  // so the node never signs one, whatever its clock says (a clock set back into an earlier tick).
+  const highest = (type: 'commit' | 'reveal'): number =>
+    Math.max(0, ...own.flatMap((e) => e.parts.flatMap((p) => (p.type === type ? [p.tick] : []))))
 
   // §8.2 reveal: a receipt past C_t, its own commitment in at the seal cut, clock ≤ Q_t.
   const commit = has(own, 'commit', t)
@@ -123,13 +154,13 @@ export function planCheckin(i: CheckinInput): CheckinPlan {
     commit.receiptTime <= at.commitCut &&
     passes(at.commitCut) &&
     now <= Q &&
-    has(own, 'reveal', t) === undefined
+    highest('reveal') < t
   )
     steps.push({ kind: 'reveal', t })
 
   // §8.2 commit: chosen on S_{t−1} (provisional at least), only while the clock reads at most G_t.
   const known = t === 1 || before !== undefined
-  if (commit === undefined && known && active && now <= at.guard) {
+  if (commit === undefined && highest('commit') < t && known && active && now <= at.guard) {
     if (i.chosen.has(t)) steps.push({ kind: 'commit', t })
     else steps.push({ kind: 'choose', t, guard: at.guard })
   }
@@ -140,24 +171,5 @@ export function planCheckin(i: CheckinInput): CheckinPlan {
       : now <= Q && now > at.commitCut
         ? { t, phase: 'reveal' as const, until: Q }
         : { t, phase: 'waiting' as const, until: now <= at.commitCut ? at.commitCut : at.revealCut }
-  return withNext({ steps, window }, genesis, now)
-}
-
-/**
- * When to check in next: just after the next cut (to mark it, then reveal or see the result) or at
- * the next tick's start, through `C_{maxTicks+1}` (the last complaint window, §7.4: the end is
- * final only past it).
- */
-function withNext(plan: CheckinPlan, genesis: SealedGenesis, now: number): CheckinPlan {
-  const { timing, terms } = genesis.genesis
-  for (let u = 1; u <= terms.maxTicks + 1; u++) {
-    const at = tickTimes(timing, u)
-    const times =
-      u <= terms.maxTicks
-        ? [at.start, at.commitCut + SKEW_MS + 1, at.revealCut + SKEW_MS + 1]
-        : [at.commitCut + SKEW_MS + 1]
-    const later = times.filter((x) => x > now)
-    if (later.length > 0) return { ...plan, next: Math.min(...later) }
-  }
-  return plan
+  return { steps, ...(next === undefined ? {} : { next }), window }
 }

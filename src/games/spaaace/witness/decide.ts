@@ -159,12 +159,11 @@ function partsOf(e: ReadEnvelope): readonly Part[] | undefined {
   return e.body.ok ? e.body.value.parts : undefined
 }
 
-function commitOf(parts: readonly Part[] | undefined, t: number): CommitPart | undefined {
-  return parts?.find((p): p is CommitPart => p.type === 'commit' && p.tick === t)
-}
-
-function revealOf(parts: readonly Part[] | undefined, t: number): RevealPart | undefined {
-  return parts?.find((p): p is RevealPart => p.type === 'reveal' && p.tick === t)
+/** Appends `v` to the list of `k` (in place: a flood of one key stays linear). */
+function pushTo<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const list = m.get(k)
+  if (list === undefined) m.set(k, [v])
+  else list.push(v)
 }
 
 /** Authenticated envelopes by id (§7): signed by the author, named by a receipt, or by a later authenticated `prev`. */
@@ -174,28 +173,44 @@ function authenticate(
 ): { held: Map<string, ReadEnvelope>; unauthenticated: string[] } {
   const { genesis } = ev
   const n = genesis.genesis.keys.length
+  // One identity (the hash of the unsigned bytes) may come in several byte strings that differ only
+  // in the signature (a key-less edit): the identity is signed iff any of them verifies, whatever
+  // the order of the files (§7 "in any order"), so an edited copy never hides a vote or a fork.
   const read = new Map<string, ReadEnvelope>()
+  const sigs = new Map<string, Map<string, ReadEnvelope>>()
   for (const bytes of [...ev.accepts, ...ev.envelopes]) {
     const d = readEnvelope(bytes, { players: n, game: genesis.game })
-    if (d.ok && !read.has(d.value.id)) read.set(d.value.id, d.value)
+    if (!d.ok) continue
+    const e = d.value
+    if (!read.has(e.id)) read.set(e.id, e)
+    const variants = sigs.get(e.id) ?? new Map<string, ReadEnvelope>()
+    variants.set(toBase64url(e.sig), e)
+    sigs.set(e.id, variants)
   }
+  const signedBy = (e: ReadEnvelope): boolean =>
+    [...(sigs.get(e.id)?.values() ?? [])].some((v) =>
+      signatureValid(v, genesis.genesis.keys[e.header.author] ?? new Uint8Array(0)),
+    )
   const byAuthor = [...read.values()].sort((a, b) => a.header.author - b.header.author || b.header.seq - a.header.seq)
   const held = new Map<string, ReadEnvelope>()
-  const named = new Set<string>()
+  // §7: "a later authenticated envelope of its author names it by prev": later is a higher seq, so an
+  // envelope is named only by one of a higher seq (one at the same seq would make this depend on order).
+  const named = new Map<string, number>()
   const unauthenticated: string[] = []
   for (const e of byAuthor) {
     const place = `${e.header.author}:${e.header.seq}`
     const hash = receipted.get(place)
     const ok =
       (hash !== undefined && compareBytes(hash, e.hash) === 0) ||
-      named.has(`${e.header.author}:${e.id}`) ||
-      signatureValid(e, genesis.genesis.keys[e.header.author] ?? new Uint8Array(0))
+      (named.get(`${e.header.author}:${e.id}`) ?? -1) > e.header.seq ||
+      signedBy(e)
     if (!ok) {
       unauthenticated.push(e.id)
       continue
     }
     held.set(e.id, e)
-    if (e.header.seq > 0) named.add(`${e.header.author}:${toBase64url(e.header.prev)}`)
+    const key = `${e.header.author}:${toBase64url(e.header.prev)}`
+    if (e.header.seq > 0) named.set(key, Math.max(named.get(key) ?? -1, e.header.seq))
   }
   return { held, unauthenticated: unauthenticated.sort() }
 }
@@ -217,7 +232,11 @@ function violationsOf(
   let prevHash = acceptHash
   const reveals: { at: Receipted; part: RevealPart }[] = []
   for (const at of chain) {
-    const prevOk = prevHash === undefined || at.env === undefined || compareBytes(at.env.header.prev, prevHash) === 0
+    // (w4) also when the envelope's own author or seq is not its receipt's: the header signer named
+    // another place's envelope (whose hash is all a receipt names, §7), and nothing else judges that.
+    const placeOk = at.env === undefined || (at.env.header.author === at.r.author && at.env.header.seq === at.r.seq)
+    const prevOk =
+      placeOk && (prevHash === undefined || at.env === undefined || compareBytes(at.env.header.prev, prevHash) === 0)
     prevHash = at.r.envelopeHash
     if (at.void) continue
     if (at.env === undefined) {
@@ -248,7 +267,8 @@ function violationsOf(
         reveals.push({ at, part: p })
       }
     }
-    if (!prevOk) found.push(['(w4)', `its prev is not the author's envelope at seq ${at.r.seq - 1}`])
+    if (!placeOk) found.push(['(w4)', `its receipt names an envelope of another place`])
+    else if (!prevOk) found.push(['(w4)', `its prev is not the author's envelope at seq ${at.r.seq - 1}`])
     const seed = parts?.find((p) => p.type === 'seed')
     if (seed !== undefined && seedAt === undefined) {
       seedAt = at
@@ -372,10 +392,39 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   })
   // §7.4: the ticks, in order. A seed receipted in tick t, played on a state that has not ended, is
   // before the end is final (that needs a receipt past F_T with T ≥ t): (w5), counted in t.
+  // Indexes built in one pass, so that each tick reads only what concerns it and the decision stays
+  // linear in the evidence (a per-tick scan of every receipt is quadratic over 1,000 ticks):
+  // the non-void receipts holding commit(t) (reveal(t)) per tick, in chain order, and the non-void
+  // receipts whose content the evidence lacks, by time.
+  const commitsAt = new Map<number, { x: Receipted; part: CommitPart }[]>()
+  const revealsAt = new Map<number, { x: Receipted; part: RevealPart }[]>()
+  const lacking: Receipted[] = []
+  for (const x of receipted.values()) {
+    if (x.void) continue
+    if (x.env === undefined) {
+      lacking.push(x)
+      continue
+    }
+    for (const part of partsOf(x.env) ?? []) {
+      if (part.type === 'commit') pushTo(commitsAt, part.tick, { x, part })
+      if (part.type === 'reveal') pushTo(revealsAt, part.tick, { x, part })
+    }
+  }
+  lacking.sort((a, b) => a.r.time - b.r.time || a.r.index - b.r.index)
+  const itemsAt = new Map<number, Item[]>()
+  const addItem = (it: Item): void => {
+    items.push(it)
+    if (it.tick !== undefined) pushTo(itemsAt, it.tick, it)
+  }
+  for (const it of items) if (it.tick !== undefined) pushTo(itemsAt, it.tick, it)
+
   const play = (): { ticks: WitnessedTick[]; states: GameState[] } => {
     const ticks: WitnessedTick[] = []
     const states: GameState[] = [genesisState(n, rulesTerms(genesis.genesis))]
     let level: 'final' | 'provisional' = 'final'
+    // The lacking receipts up to R_t: those of players not active in t are passed for good (a removal
+    // is for good, so their content never matters again); one of an active player is a gap.
+    let passed = 0
     for (let t = 1; t <= maxTicks; t++) {
       const before = states[t - 1]
       if (before === undefined || before.ended) break
@@ -383,22 +432,23 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
       const isActive = before.players.map((p) => p.status === 'active')
       const active = [...isActive.keys()].filter((p) => isActive[p])
       const missing: { index: number; author: number; seq: number }[] = []
-      for (const x of receipted.values())
-        if (x.r.time <= cuts.revealCut && !x.void && isActive[x.r.author] === true && x.env === undefined)
+      for (; passed < lacking.length && (lacking[passed]?.r.time ?? Infinity) <= cuts.revealCut; passed++) {
+        const x = lacking[passed]
+        if (x !== undefined && isActive[x.r.author] === true)
           missing.push({ index: x.r.index, author: x.r.author, seq: x.r.seq })
+      }
       const committedIn: (CommitPart | undefined)[] = Array.from({ length: n }, () => undefined)
       const revealedIn: (RevealPart | undefined)[] = Array.from({ length: n }, () => undefined)
-      for (const x of receipted.values()) {
-        if (x.void || x.env === undefined) continue
-        const parts = partsOf(x.env)
-        const c = x.r.time <= cuts.commitCut ? commitOf(parts, t) : undefined
-        if (c !== undefined && committedIn[x.r.author] === undefined) committedIn[x.r.author] = c
-        const r = x.r.time <= cuts.revealCut ? revealOf(parts, t) : undefined
-        if (r !== undefined && revealedIn[x.r.author] === undefined) revealedIn[x.r.author] = r
-      }
+      for (const { x, part } of commitsAt.get(t) ?? [])
+        if (x.r.time <= cuts.commitCut && committedIn[x.r.author] === undefined) committedIn[x.r.author] = part
+      for (const { x, part } of revealsAt.get(t) ?? [])
+        if (x.r.time <= cuts.revealCut && revealedIn[x.r.author] === undefined) revealedIn[x.r.author] = part
       const committed = committedIn.map((c, q) => c !== undefined && isActive[q] === true)
       const revealed = revealedIn.map((r, q) => r !== undefined && committed[q] === true)
       const base = { t, active, committed, revealed }
+      // §4.2 (w5): tick t − 1 is decided and S_{t−1} has not ended, so a seed receipted in tick t is
+      // early whatever tick t itself is in this evidence (open, gap or decided).
+      for (const at of seeds) if (at.tick === t) addItem(earlySeed(at))
       if (!passes(cuts.revealCut)) {
         ticks.push({ ...base, status: 'open' })
         break
@@ -407,9 +457,8 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
         ticks.push({ ...base, status: 'gap', missing: missing.sort((a, b) => a.index - b.index) })
         break
       }
-      for (const at of seeds) if (at.tick === t) items.push(earlySeed(at))
       const offender = new Set(
-        items.filter((it) => it.tick === t && isActive[it.player] === true).map((it) => it.player),
+        (itemsAt.get(t) ?? []).filter((it) => isActive[it.player] === true).map((it) => it.player),
       )
       const submissions = Array.from({ length: n }, (_, q) =>
         submissionOf(genesis.game, n, q, {
@@ -445,7 +494,9 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   // §7.3: which items count; a player removed before the tick of its item is not reported (BD-17's reading).
   const offences: WitnessedOffence[] = []
   const removedBefore = (q: number, tick: number): boolean => {
-    const state = tick >= 2 ? ticks[tick - 2]?.outcome?.state : undefined
+    // S_{tick−1}; past the end it is S_T (a removal is for good, and nothing is played after T).
+    const at = lastTick === undefined ? tick - 1 : Math.min(tick - 1, lastTick.t)
+    const state = at >= 1 ? ticks[at - 1]?.outcome?.state : undefined
     return state !== undefined && state.players[q]?.status !== 'active'
   }
   for (const it of items) {
@@ -469,7 +520,7 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   const places = new Map<string, ReadEnvelope[]>()
   for (const e of held.values()) {
     const k = `${e.header.author}:${e.header.seq}`
-    places.set(k, [...(places.get(k) ?? []), e])
+    pushTo(places, k, e)
   }
   for (const es of places.values())
     if (es.length > 1) {
@@ -489,7 +540,8 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   )
   const convicted = new Set(offences.map((o) => o.player))
 
-  const end = endOf(ev, ticks, lastTick, convicted, held, lastTime)
+  const voided = new Set([...receipted.values()].flatMap((x) => (x.void && x.env !== undefined ? [x.env.id] : [])))
+  const end = endOf(ev, ticks, lastTick, convicted, held, voided, lastTime)
   const unreceipted = [...held.values()]
     .filter((e) => e.header.seq > 0 && receiptedHash.get(`${e.header.author}:${e.header.seq}`) === undefined)
     .map((e) => e.id)
@@ -511,6 +563,7 @@ function endOf(
   last: WitnessedTick | undefined,
   convicted: ReadonlySet<number>,
   held: ReadonlyMap<string, ReadEnvelope>,
+  voided: ReadonlySet<string>,
   lastTime: number | undefined,
 ): WitnessedEnd {
   if (!ev.started) return { kind: 'not-started' }
@@ -532,8 +585,13 @@ function endOf(
   if (open?.status === 'open') {
     const s = open.t
     const voters = new Set<number>()
+    // §7.2: a void envelope counts as no vote.
     for (const e of held.values())
-      if (open.active.includes(e.header.author) && (partsOf(e) ?? []).some((p) => p.type === 'stop' && p.tick === s))
+      if (
+        !voided.has(e.id) &&
+        open.active.includes(e.header.author) &&
+        (partsOf(e) ?? []).some((p) => p.type === 'stop' && p.tick === s)
+      )
         voters.add(e.header.author)
     if (voters.size >= Math.floor(open.active.length / 2) + 1)
       return { kind: 'stalled', cause: 'outage', tick: s, voters: [...voters].sort((a, b) => a - b) }
