@@ -220,7 +220,6 @@ function violationsOf(
   genesis: SealedGenesis,
   chain: readonly Receipted[],
   acceptHash: Uint8Array | undefined,
-  seeds: Receipted[],
 ): { at: Receipted; rule: string; message: string }[] {
   const game = genesis.game
   const out: { at: Receipted; rule: string; message: string }[] = []
@@ -282,7 +281,7 @@ function violationsOf(
       found.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       const [rule, message] = found[0] ?? ['', '']
       out.push({ at, rule: `§4.2 ${rule}`, message })
-    } else if (seed !== undefined) seeds.push(at)
+    }
   }
   // A reveal signed after the seed is already (w3); one before it is checked by the seed above.
   return out
@@ -329,7 +328,6 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
 
   const lastTime = ev.chain.length === 0 ? undefined : (ev.chain[ev.chain.length - 1]?.time ?? 0)
   const passes = (x: number): boolean => lastTime !== undefined && lastTime > x
-  const firstPast = (x: number): number | undefined => ev.chain.find((r) => r.time > x)?.index
 
   // Items of each player: receipted chains in seq order. Violations are judged lazily, after the ticks.
   const chains: Receipted[][] = Array.from({ length: n }, () => [])
@@ -346,8 +344,6 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
     receipts: number[]
     envelopes: string[]
   }
-  // (w5)'s "a seed before the end is final" is judged apart: it needs the ticks before the seed's own.
-  const seeds: Receipted[] = []
   const itemsOf = (): Item[] => {
     const items: Item[] = []
     for (const [target, d] of deposits) {
@@ -365,7 +361,7 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
       })
     }
     for (let q = 0; q < n; q++)
-      for (const v of violationsOf(genesis, chains[q] ?? [], acceptHashes[q], seeds))
+      for (const v of violationsOf(genesis, chains[q] ?? [], acceptHashes[q]))
         items.push({
           player: q,
           kind: 'violation',
@@ -380,18 +376,7 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   }
 
   const items = itemsOf()
-  const earlySeed = (at: Receipted): Item => ({
-    player: at.r.author,
-    kind: 'violation',
-    rule: '§4.2 (w5)',
-    message: `seq ${at.r.seq}: a seed before the end is final`,
-    tick: at.tick,
-    anchor: at.tick,
-    receipts: [at.r.index],
-    envelopes: at.env === undefined ? [] : [at.env.id],
-  })
-  // §7.4: the ticks, in order. A seed receipted in tick t, played on a state that has not ended, is
-  // before the end is final (that needs a receipt past F_T with T ≥ t): (w5), counted in t.
+  // §7.4: the ticks, in order.
   // Indexes built in one pass, so that each tick reads only what concerns it and the decision stays
   // linear in the evidence (a per-tick scan of every receipt is quadratic over 1,000 ticks):
   // the non-void receipts holding commit(t) (reveal(t)) per tick, in chain order, and the non-void
@@ -412,10 +397,6 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   }
   lacking.sort((a, b) => a.r.time - b.r.time || a.r.index - b.r.index)
   const itemsAt = new Map<number, Item[]>()
-  const addItem = (it: Item): void => {
-    items.push(it)
-    if (it.tick !== undefined) pushTo(itemsAt, it.tick, it)
-  }
   for (const it of items) if (it.tick !== undefined) pushTo(itemsAt, it.tick, it)
 
   const play = (): { ticks: WitnessedTick[]; states: GameState[] } => {
@@ -446,9 +427,6 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
       const committed = committedIn.map((c, q) => c !== undefined && isActive[q] === true)
       const revealed = revealedIn.map((r, q) => r !== undefined && committed[q] === true)
       const base = { t, active, committed, revealed }
-      // §4.2 (w5): tick t − 1 is decided and S_{t−1} has not ended, so a seed receipted in tick t is
-      // early whatever tick t itself is in this evidence (open, gap or decided).
-      for (const at of seeds) if (at.tick === t) addItem(earlySeed(at))
       if (!passes(cuts.revealCut)) {
         ticks.push({ ...base, status: 'open' })
         break
@@ -483,13 +461,6 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   }
   const { ticks } = play()
   const lastTick = ticks.find((x) => x.outcome?.state.ended === true)
-  // A seed after the last tick played: early iff no receipt past F_T precedes it. Where the ticks stop
-  // short of it (a gap, an open tick), this evidence cannot tell, and nobody is convicted on it.
-  if (lastTick !== undefined) {
-    const final = firstPast(cutsOf(genesis, lastTick.t).window)
-    for (const at of seeds)
-      if (at.tick > lastTick.t && (final === undefined || at.r.index <= final)) items.push(earlySeed(at))
-  }
 
   // §7.3: which items count; a player removed before the tick of its item is not reported (BD-17's reading).
   const offences: WitnessedOffence[] = []

@@ -296,16 +296,19 @@ describe('witnessed decision: offences from the offender’s own signatures (§4
     ])
   })
 
-  it('seed-early (w5): a seed in tick 3 of 10 counts at 3; a seed after the final end is no offence', () => {
-    const s = witnessedScenario(3, 10)
-    honestTick(s, 1, all(3))
-    honestTick(s, 2, all(3))
-    receipt(s, sign(s, 1, [{ type: 'seed', seed: s.seeds[1] ?? new Uint8Array(32) }]), times(s, 3).start + 5)
-    honestTick(s, 3, [0, 2])
-    const d = decideWitnessed(evidence(s))
-    expect(d.offences).toEqual([expect.objectContaining({ player: 1, rule: '§4.2 (w5)', counted: 3 })])
-    const honest = decideWitnessed(evidence(honestGame(3, 2)))
-    expect(honest.offences).toEqual([])
+  it('seed-early: a seed in tick 3 of 10 is no offence (only its author loses its secrecy); an envelope after it is (w3)', () => {
+    const early = (thenCommit: boolean): ReturnType<typeof decideWitnessed> => {
+      const s = witnessedScenario(3, 10)
+      honestTick(s, 1, all(3))
+      honestTick(s, 2, all(3))
+      receipt(s, sign(s, 1, [{ type: 'seed', seed: s.seeds[1] ?? new Uint8Array(32) }]), times(s, 3).start + 5)
+      if (thenCommit) receipt(s, sign(s, 1, [commitPart(s, 1, 3)]), times(s, 3).start + 6)
+      honestTick(s, 3, [0, 2])
+      return decideWitnessed(evidence(s))
+    }
+    expect(early(false).offences).toEqual([])
+    expect(early(false).ticks[2]?.submissions?.[1]).toEqual({ kind: 'missing' })
+    expect(early(true).offences).toEqual([expect.objectContaining({ player: 1, rule: '§4.2 (w3)', counted: 3 })])
   })
 
   it('a seed that does not give a reveal’s salt, after the end: convicted, never counted', () => {
