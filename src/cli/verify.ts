@@ -5,12 +5,17 @@ import { DEFAULT_TERMS, type Terms } from '../games/spaceships/protocol/messages
 import type { Verdict } from '../games/spaceships/verify/verify.js'
 import {
   type SpaaaceFile,
-  type SpaaaceVerdict,
   isSpaaaceTranscript,
   renderSpaaaceVerdict,
   spaaaceVerdictJson,
   verifySpaaace,
 } from '../games/spaaace/verify/verify.js'
+import {
+  isWitnessedTranscript,
+  renderWitnessedVerdict,
+  verifyWitnessed,
+  witnessedVerdictJson,
+} from '../games/spaaace/verify/witnessed.js'
 import { type CliIo, EXIT, UserError, cannotWrite } from './io.js'
 
 /** SPEC §12.8: the exit status of a verdict. */
@@ -290,14 +295,20 @@ function spaaaceVerify(
   options: { json: boolean; separate?: boolean },
   io: CliIo,
 ): number {
-  const verdicts = verifySpaaace(files, { ...(options.separate === undefined ? {} : { separate: options.separate }) })
-  if (options.json)
+  const separate = options.separate === undefined ? {} : { separate: options.separate }
+  // Witnessed games (a genesis naming a notary) are decided by the notary's receipts (SPAAACE-WITNESSED §7).
+  const witnessedFiles = files.filter((f) => isWitnessedTranscript(f.text))
+  const peerFiles = files.filter((f) => !witnessedFiles.includes(f))
+  const verdicts = verifySpaaace(peerFiles, separate)
+  const witnessed = verifyWitnessed(witnessedFiles, separate)
+  const json = [...verdicts.map((v) => spaaaceVerdictJson(v)), ...witnessed.map((v) => witnessedVerdictJson(v))]
+  if (options.json) io.stdout(`${JSON.stringify(json.length === 1 ? json[0] : json, null, 2)}\n`)
+  else
     io.stdout(
-      `${JSON.stringify(verdicts.length === 1 ? spaaaceVerdictJson(verdicts[0] as SpaaaceVerdict) : verdicts.map((v) => spaaaceVerdictJson(v)), null, 2)}\n`,
+      [...verdicts.map((v) => renderSpaaaceVerdict(v)), ...witnessed.map((v) => renderWitnessedVerdict(v))].join('\n'),
     )
-  else io.stdout(verdicts.map((v) => renderSpaaaceVerdict(v)).join('\n'))
   return worstExit(
-    verdicts.map((v) =>
+    [...verdicts, ...witnessed].map((v) =>
       v.status === 'unreadable'
         ? EXIT.unreadable
         : v.status === 'offence'

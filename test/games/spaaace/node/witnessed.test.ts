@@ -3,6 +3,9 @@
  * process, on one virtual clock: seats that check in at the times their plans ask, bots choosing.
  */
 import { describe, expect, it } from 'vitest'
+import { run } from '../../../../src/cli/main.js'
+import type { CliIo } from '../../../../src/cli/io.js'
+import { formatPeersTranscript } from '../../../../src/games/spaaace/peers/transcript.js'
 import { seededSecrets } from '../../../../src/core/commit/secrets.js'
 import { NotaryClient, type Transport } from '../../../../src/core/notary-net/client.js'
 import { decodeRequest, encodeResponse } from '../../../../src/core/notary/messages.js'
@@ -85,5 +88,32 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     }
     // Every seat played every tick: nobody missing or withheld.
     for (const t of files[0]?.decision.ticks ?? []) expect(t.submissions?.map((s) => s.kind)).not.toContain('missing')
+
+    // `spaceships verify` on each file alone and on all three: the same decision (SPAAACE-WITNESSED §7).
+    const texts = new Map(
+      stores.map((st, i) => [
+        `p${i + 1}.transcript`,
+        formatPeersTranscript(w.genesis.bytes, [...st.envelopes(), ...st.receipts()]),
+      ]),
+    )
+    const verify = async (names: string[]): Promise<{ code: number; out: string }> => {
+      let out = ''
+      const io: CliIo = {
+        stdout: (t) => (out += t),
+        stderr: (t) => (out += t),
+        readFile: (path) => Promise.resolve(new TextEncoder().encode(texts.get(path) ?? '')),
+        writeFile: () => Promise.resolve(),
+        env: {},
+      }
+      return { code: await run(['verify', ...names], io), out }
+    }
+    for (const names of [['p1.transcript'], ['p3.transcript'], [...texts.keys()]]) {
+      const v = await verify(names)
+      expect(v.code, v.out).toBe(0)
+      expect(v.out).toMatch(/witnessed/)
+      expect(v.out).toMatch(/tick 4: final/)
+      expect(v.out).toMatch(/Decided from the notary's receipts \(SPAAACE-WITNESSED §7\): complete after tick 4: /)
+      expect(v.out).not.toMatch(/offence|notary fault/)
+    }
   })
 })
