@@ -59,6 +59,8 @@ import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
+import { notaryKeyOf } from '../games/spaceships/net/invite.js'
+import { playWitnessedInvite } from './spaaace-witnessed.js'
 
 export interface SpaaaceHostFlags {
   readonly player?: string[]
@@ -72,6 +74,11 @@ export interface SpaaaceHostFlags {
   readonly relay?: string[]
   readonly autoplay: boolean
   readonly inviteFile?: string
+  /** A witnessed game (SPAAACE-WITNESSED): the notary's multiaddr, ending with its PeerId. */
+  readonly notary?: string
+  /** The commit and reveal windows in seconds (witnessed games: a move a day is 86400). */
+  readonly commitS?: number
+  readonly revealS?: number
 }
 
 export interface SpaaaceJoinFlags {
@@ -79,6 +86,8 @@ export interface SpaaaceJoinFlags {
   readonly listen?: string[]
   readonly relay?: string[]
   readonly autoplay: boolean
+  /** A witnessed game: check in once with the notary, play what is due, and exit. */
+  readonly checkIn?: boolean
 }
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
@@ -94,7 +103,7 @@ export function liveTiming(start: number, marginMs: number): Timing {
   return { start, commitMs, revealMs: revealMsFloor(marginMs), marginMs }
 }
 
-function publicKeyOf(peer: string): Uint8Array {
+export function publicKeyOf(peer: string): Uint8Array {
   let id
   try {
     id = peerIdFromString(peer)
@@ -107,7 +116,7 @@ function publicKeyOf(peer: string): Uint8Array {
 }
 
 /** Where a node listens, and its addresses for an invite (relay circuits when a relay is used). */
-async function startNode(
+export async function startNode(
   identity: Identity,
   listen: readonly string[],
   relays: readonly string[],
@@ -131,7 +140,7 @@ async function startNode(
 }
 
 /** The PeerIds of relays: of `--relay` addresses (their last `/p2p/`), and of circuit addresses (the relay's). */
-function relayIdsOf(addrs: readonly string[]): string[] {
+export function relayIdsOf(addrs: readonly string[]): string[] {
   const out: string[] = []
   for (const a of addrs) {
     const circuit = /\/p2p\/([^/]+)\/p2p-circuit/.exec(a)
@@ -145,14 +154,14 @@ function relayIdsOf(addrs: readonly string[]): string[] {
 }
 
 /** The relays an invite's circuit addresses name (the part before `/p2p-circuit`). */
-function relaysOfInvite(addresses: readonly (readonly string[])[]): string[] {
+export function relaysOfInvite(addresses: readonly (readonly string[])[]): string[] {
   const out = new Set<string>()
   for (const list of addresses)
     for (const a of list) if (a.includes('/p2p-circuit')) out.add(a.slice(0, a.indexOf('/p2p-circuit')))
   return [...out]
 }
 
-function addressesOf(node: Libp2p, relays: readonly string[]): string[] {
+export function addressesOf(node: Libp2p, relays: readonly string[]): string[] {
   const id = node.peerId.toString()
   const own = node
     .getMultiaddrs()
@@ -169,7 +178,7 @@ function addressesOf(node: Libp2p, relays: readonly string[]): string[] {
  * its streams on whatever connection exists, so a peer that cannot dial this node (it has no
  * address for it) still gets a stream once this node has connected to it.
  */
-function keepConnected(
+export function keepConnected(
   node: Libp2p,
   targets: readonly { id: string; addrs: readonly string[] }[],
   signal: AbortSignal,
@@ -210,12 +219,12 @@ interface SeatRun {
 const hexOf = (k: Uint8Array): string => toHex(k)
 
 /** §2: the roster's PeerIds, from the genesis keys. */
-function rosterIds(genesis: SealedGenesis): string[] {
+export function rosterIds(genesis: SealedGenesis): string[] {
   return genesis.genesis.keys.map((k) => peerIdFromPublicKey(publicKeyFromRaw(k)).toString())
 }
 
 /** Listen addresses on the TCP ports of an invite's addresses for one peer (a resumed node keeps its ports). */
-function listenOn(addrs: readonly string[]): string[] {
+export function listenOn(addrs: readonly string[]): string[] {
   const out = new Set<string>()
   for (const a of addrs) {
     if (a.includes('/p2p-circuit')) continue
@@ -360,7 +369,7 @@ function personSeat(
   }
 }
 
-function seatsFor(
+export function seatsFor(
   genesis: SealedGenesis,
   self: number,
   bots: ReadonlyMap<number, string>,
@@ -376,7 +385,7 @@ function seatsFor(
 const BOT_FILE = /^bot-p(\d+)\.key$/
 
 /** The bots this process runs for a game it hosts: their keys are in the game's directory. */
-async function storedBots(
+export async function storedBots(
   dir: string,
   genesis: SealedGenesis,
 ): Promise<{ index: number; identity: Identity; kind: string }[]> {
@@ -404,6 +413,8 @@ async function playInvite(
 ): Promise<number> {
   const parsed = parseSpaaaceInvite(inviteText)
   if (!parsed.ok) throw new UserError(`the invite: ${parsed.reason}`)
+  if (parsed.invite.genesis.genesis.notaryKey !== null) return playWitnessedInvite(io, parsed.invite, f, started)
+  if (f.checkIn === true) throw new UserError('--check-in is for witnessed games (an invite naming a notary)')
   const { genesis, addresses } = parsed.invite
   const identity = await identityFor({ ...f, bot: 'sensible' }, io)
   const self = genesis.genesis.keys.findIndex((k) => hexOf(k) === hexOf(identity.keys.publicKey))
@@ -489,6 +500,17 @@ export async function spaaaceJoinCommand(io: CliIo, invite: string, f: SpaaaceJo
   return playInvite(io, text, f)
 }
 
+/** SPAAACE-WITNESSED §2: the windows a witnessed game's host asks for, at least the live floors (P §3.1). */
+function windows(live: Timing, f: SpaaaceHostFlags): Timing {
+  const commitMs = f.commitS === undefined ? live.commitMs : f.commitS * 1000
+  const revealMs = f.revealS === undefined ? live.revealMs : f.revealS * 1000
+  if (commitMs < live.commitMs)
+    throw new UserError(`--commit-s: at least ${Math.ceil(live.commitMs / 1000)} with this Δ`)
+  if (revealMs < live.revealMs)
+    throw new UserError(`--reveal-s: at least ${Math.ceil(live.revealMs / 1000)} with this Δ`)
+  return { ...live, commitMs, revealMs }
+}
+
 export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promise<number> {
   const identity = await identityFor({ ...f, bot: 'sensible' }, io)
   const players = f.player ?? []
@@ -509,9 +531,21 @@ export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promis
   const admitted = new Set<string>(relayIdsOf(relays))
   // This process's nodes listen first: the invite carries their addresses.
   const nodes = await Promise.all([identity, ...botIds].map((id) => startNode(id, listen, relays, () => admitted)))
-  const timing = liveTiming(Date.now() + f.startIn * 1000, f.marginMs)
-  const { genesis, rosterIndex } = composeGenesis(keys, defaultPeersTerms(f.ticks), timing, systemSecrets.bytes(32))
+  const notary = f.notary === undefined ? undefined : notaryKeyOf(f.notary)
+  if (notary !== undefined && !notary.ok) throw new UserError(`--notary: ${notary.message}`)
+  if (notary === undefined && (f.commitS !== undefined || f.revealS !== undefined))
+    throw new UserError('--commit-s and --reveal-s are for witnessed games (--notary)')
+  const timing = windows(liveTiming(Date.now() + f.startIn * 1000, f.marginMs), f)
+  const { genesis, rosterIndex } = composeGenesis(
+    keys,
+    defaultPeersTerms(f.ticks),
+    timing,
+    systemSecrets.bytes(32),
+    notary?.key ?? null,
+  )
   for (const id of rosterIds(genesis)) admitted.add(id)
+  // A witnessed game's nodes dial its notary (SPAAACE-WITNESSED §9.1).
+  if (notary?.ok === true) admitted.add(notary.peer)
   const addresses: string[][] = Array.from({ length: n }, () => [])
   nodes.forEach((node, k) => {
     const drawn = k === 0 ? 0 : 1 + players.length + (k - 1)
@@ -526,7 +560,7 @@ export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promis
       mode: 0o600,
     })
   })
-  const invite = formatSpaaaceInvite(genesis, addresses)
+  const invite = formatSpaaaceInvite(genesis, addresses, f.notary === undefined ? undefined : [f.notary])
   if (f.inviteFile !== undefined) await io.writeFile(f.inviteFile, `${invite}\n`)
   const started = new Map([identity, ...botIds].map((id, k) => [id.peerId.toString(), nodes[k] as Libp2p]))
   return playInvite(io, invite, f, started)

@@ -150,6 +150,16 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     )
     .option('--autoplay', 'a sensible bot plays your seat', false)
     .option('--invite-file <file>', 'also write the invite here')
+    .option(
+      '--notary <multiaddr>',
+      "a witnessed game: the notary's address, ending with its PeerId; its receipts decide every tick, so nobody need stay online",
+    )
+    .option(
+      '--commit-s <s>',
+      'witnessed games: the commit window in seconds (a move a day: 86400)',
+      wholeNumber('--commit-s', 1, 2_592_000),
+    )
+    .option('--reveal-s <s>', 'witnessed games: the reveal window in seconds', wholeNumber('--reveal-s', 1, 2_592_000))
     .addHelpText(
       'after',
       '\nThe game is kept under $XDG_STATE_HOME/spaceships/spaaace/; run `spaaace join @<dir>/invite` to resume it after a crash.\nExit status: 0 the game ended complete; 1 an offence was proven; 3 it stalled or did not start; 4 you left; 64 a bad flag.',
@@ -167,6 +177,11 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     .option('--listen <multiaddr>', 'listen address (repeatable)', collect)
     .option('--relay <multiaddr>', 'a relay to reserve a slot on (repeatable)', collect)
     .option('--autoplay', 'a sensible bot plays your seat', false)
+    .option(
+      '--check-in',
+      'a witnessed game: check in with the notary once, play what is due, say when to come back, and exit',
+      false,
+    )
     .action(async (invite: string, opts: SpaaaceJoinFlags) => {
       status.code = await guarded(io, 'spaaace join', () => spaaaceJoinCommand(io, invite, opts))
     })

@@ -4,6 +4,9 @@
  *
  *   spaaace1.<genesis, base64url>.<addresses, base64url of a JSON array by roster index>
  *
+ * A witnessed game's genesis names its notary by key (SPAAACE-WITNESSED §3); its invite's array has
+ * one more list, last: where the notary is reached (each address ending with the notary's PeerId).
+ *
  * Each address list is at most 8 multiaddrs of at most 256 characters: an invite is pasted by
  * people, and a hostile one must not cost more than its reading.
  */
@@ -21,10 +24,16 @@ export interface SpaaaceInvite {
   readonly genesis: SealedGenesis
   /** By roster index: where that peer listens (hints). */
   readonly addresses: readonly (readonly string[])[]
+  /** A witnessed game: where its notary is reached. */
+  readonly notary?: readonly string[]
 }
 
-export function formatSpaaaceInvite(genesis: SealedGenesis, addresses: readonly (readonly string[])[]): string {
-  const addrs = addresses.map((a) => a.slice(0, MAX_INVITE_ADDRS))
+export function formatSpaaaceInvite(
+  genesis: SealedGenesis,
+  addresses: readonly (readonly string[])[],
+  notary?: readonly string[],
+): string {
+  const addrs = [...addresses, ...(notary === undefined ? [] : [notary])].map((a) => a.slice(0, MAX_INVITE_ADDRS))
   return `${INVITE_PREFIX}.${toBase64url(genesis.bytes)}.${toBase64url(new TextEncoder().encode(JSON.stringify(addrs)))}`
 }
 
@@ -50,8 +59,13 @@ export function parseSpaaaceInvite(text: string): InviteResult {
   } catch {
     return { ok: false, reason: 'the addresses are not JSON' }
   }
-  if (!Array.isArray(list) || list.length !== n)
-    return { ok: false, reason: `the addresses are not a list of ${n} lists, one per player` }
+  const witnessed = decoded.value.genesis.notaryKey !== null
+  const lists = witnessed ? n + 1 : n
+  if (!Array.isArray(list) || list.length !== lists)
+    return {
+      ok: false,
+      reason: `the addresses are not a list of ${lists} lists, one per player${witnessed ? " and the notary's" : ''}`,
+    }
   const addresses: string[][] = []
   for (const [i, entry] of list.entries()) {
     if (
@@ -65,5 +79,8 @@ export function parseSpaaaceInvite(text: string): InviteResult {
       }
     addresses.push(entry)
   }
-  return { ok: true, invite: { genesis: decoded.value, addresses } }
+  if (!witnessed) return { ok: true, invite: { genesis: decoded.value, addresses } }
+  const notary = addresses.pop() ?? []
+  if (notary.length === 0) return { ok: false, reason: "the notary's addresses are missing" }
+  return { ok: true, invite: { genesis: decoded.value, addresses, notary } }
 }

@@ -59,15 +59,16 @@ export function defaultPeersTerms(maxTicks?: number): PeersTerms {
   return maxTicks === undefined ? terms : { ...terms, maxTicks }
 }
 
-/** §3.1: a genesis for `keys` (sorted into roster order); returns it and each key's roster index. */
+/** §3.1: a genesis for `keys` (sorted into roster order), witnessed if `notaryKey` is given (SPAAACE-WITNESSED §3); returns it and each key's roster index. */
 export function composeGenesis(
   keys: readonly Uint8Array[],
   terms: PeersTerms,
   timing: Timing,
   nonce: Uint8Array,
+  notaryKey: Uint8Array | null = null,
 ): { genesis: SealedGenesis; rosterIndex: number[] } {
   const order = keys.map((k, i) => ({ k, i })).sort((a, b) => compareBytes(a.k, b.k))
-  const g: Genesis = { terms, timing, notaryKey: null, keys: order.map((o) => o.k), nonce }
+  const g: Genesis = { terms, timing, notaryKey, keys: order.map((o) => o.k), nonce }
   const decoded = decodeGenesis(encodeGenesis(g))
   if (!decoded.ok) throw new Error(`the genesis does not decode: ${decoded.error.code} at ${decoded.error.field}`)
   const rosterIndex = new Array<number>(keys.length)

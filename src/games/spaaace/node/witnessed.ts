@@ -99,14 +99,15 @@ export class WitnessedSeat {
   }
 
   /** §8.1 step 1: the log from the last held index + 1, following `more`; registers the game if need be. */
-  private async fetch(signal: AbortSignal): Promise<void> {
+  private async fetch(signal: AbortSignal, register = true): Promise<void> {
     const held = new Set(this.o.store.receipts().map((r) => toBase64url(r)))
     const from = this.decide().log.chain.length
     const got = await this.o.client.fetch(this.o.genesis.game, from, signal)
     if (!Array.isArray(got)) {
       const refused = got
-      if (refused.kind === 'refused' && refused.code === 'unregistered' && from === 0) await this.register(signal)
-      else if (refused.kind === 'refused') this.o.say?.(`the notary refused to show the log: ${refused.message}`)
+      if (refused.kind === 'refused' && refused.code === 'unregistered' && from === 0) {
+        if (register) await this.register(signal)
+      } else if (refused.kind === 'refused') this.o.say?.(`the notary refused to show the log: ${refused.message}`)
       return
     }
     for (const item of got) {
@@ -227,7 +228,10 @@ export class WitnessedSeat {
         const state = this.stateBefore(w, s.t)
         if (state === undefined) return false
         const view: ChoiceView = { tick: s.t, state, self: this.o.self, deadline: s.guard }
-        const guard = AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, s.guard - this.o.clock.now()))])
+        const guard = AbortSignal.any([
+          signal,
+          AbortSignal.timeout(Math.max(0, Math.ceil(s.guard - this.o.clock.now()))),
+        ])
         const text = await this.o.chooser.choose(view, guard)
         if (text === null || this.o.clock.now() > s.guard) return false
         this.o.secrets.keepOrders(s.t, text)
@@ -261,6 +265,12 @@ export class WitnessedSeat {
         return false
       }
     }
+  }
+
+  /** §3: whether the notary holds the game (its log starts with a genesis receipt that gives it); keeps what it fetched. */
+  async isRegistered(signal: AbortSignal): Promise<boolean> {
+    await this.fetch(signal, false)
+    return this.decide().log.exists
   }
 
   /** §8.1: one check-in. */

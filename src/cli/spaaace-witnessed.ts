@@ -1,0 +1,355 @@
+/**
+ * `spaaace host --notary` and `spaaace join` of a witnessed game (protocol/SPAAACE-WITNESSED.md): the
+ * genesis names a notary, whose receipts are the cut of every tick, so ticks may last minutes or
+ * days and nobody need stay online. The accepts travel over the players' mesh until some node holds
+ * them all and registers the game (§3); from then on every node of this process (the player's and
+ * the host's bots') checks in with the notary when its plan says (§8), and `join --check-in` checks
+ * in once and exits: the way to play a move a day.
+ */
+import type { Libp2p } from '@libp2p/interface'
+import { multiaddr } from '@multiformats/multiaddr'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { toHex } from '../core/commit/bytes.js'
+import { systemSecrets } from '../core/commit/secrets.js'
+import type { Identity } from '../core/net/identity.js'
+import { NotaryClient, libp2pTransport } from '../core/notary-net/client.js'
+import { systemClock } from '../core/session/clock.js'
+import { randomBot } from '../games/spaaace/bot/random.js'
+import { sensibleBot } from '../games/spaaace/bot/sensible.js'
+import { botChooser, personChooser } from '../games/spaaace/node/choosers.js'
+import { type SpaaaceInvite, formatSpaaaceInvite } from '../games/spaaace/node/invite.js'
+import type { ChoiceView, Chooser } from '../games/spaaace/node/peer.js'
+import { fileSecrets } from '../games/spaaace/node/secrets.js'
+import { spaaaceFileStore } from '../games/spaaace/node/store.js'
+import { type CheckinResult, WitnessedSeat } from '../games/spaaace/node/witnessed.js'
+import type { WitnessedDecision } from '../games/spaaace/witness/decide.js'
+import { acceptsHeld, exchangeAccepts, runWitnessedSeat, seatDone } from '../games/spaaace/node/witnessed-net.js'
+import { type SealedGenesis, signAccept } from '../games/spaaace/peers/genesis.js'
+import { seededRng } from '../games/spaaace/referee/random.js'
+import {
+  SCREEN_COLUMNS,
+  type Seat,
+  orderGuide,
+  renderScreen,
+  standingsLines,
+  tellTick,
+  wrapLine,
+} from '../games/spaaace/ui/screen.js'
+import { witnessedLines } from '../games/spaaace/verify/witnessed-report.js'
+import { SPAAACE_NOTARY_DOMAIN, SPAAACE_NOTARY_PROTOCOL } from '../games/spaaace/witness/domain.js'
+import { identityFor } from './identity.js'
+import { type CliIo, EXIT, UserError, commandName } from './io.js'
+import { DEFAULT_LISTEN } from './net.js'
+import {
+  type SpaaaceJoinFlags,
+  keepConnected,
+  listenOn,
+  relayIdsOf,
+  relaysOfInvite,
+  rosterIds,
+  seatsFor,
+  spaaaceGameDir,
+  startNode,
+  storedBots,
+} from './spaaace-net.js'
+
+const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+const when = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+
+interface SeatRig {
+  readonly identity: Identity
+  readonly index: number
+  readonly node: Libp2p
+  readonly seat: WitnessedSeat
+  readonly store: ReturnType<typeof spaaaceFileStore>
+  readonly person: boolean
+}
+
+/** The person's screen: the galaxy before each choice, what happened in each decided tick, the end. */
+function screen(io: CliIo, self: number, seats: readonly Seat[]) {
+  const columns = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
+  const say = (l: string): void => {
+    io.stdout(`${l}\n`)
+  }
+  const tell = (l: string): void => {
+    for (const x of wrapLine(l, columns)) say(x)
+  }
+  let told = 0
+  return {
+    say,
+    tell,
+    columns,
+    /** Before the person chooses: the galaxy and the time left (§8.2: until `G_t`). */
+    show(view: ChoiceView): void {
+      say('')
+      const left = Math.max(0, view.deadline - Date.now())
+      for (const l of renderScreen({ state: view.state, seats, viewer: self, columns, timeLeftMs: left })) say(l)
+    },
+    /** Each tick decided since the last call (provisional or final), in words. */
+    ticks(d: WitnessedDecision): void {
+      for (const t of d.ticks) {
+        if (t.t <= told || t.outcome === undefined) continue
+        say('')
+        for (const l of tellTick(t.outcome, seats, self, columns)) say(l)
+        told = t.t
+      }
+    },
+  }
+}
+
+/** Plays (or resumes, or checks in once on) the witnessed game of `invite` with this identity and its stored bots. */
+export async function playWitnessedInvite(
+  io: CliIo,
+  invite: SpaaaceInvite,
+  f: SpaaaceJoinFlags & { readonly checkIn?: boolean },
+  started?: ReadonlyMap<string, Libp2p>,
+): Promise<number> {
+  const { genesis, addresses } = invite
+  const notaryKey = genesis.genesis.notaryKey
+  const notaryAddrs = invite.notary ?? []
+  if (notaryKey === null || notaryAddrs.length === 0) throw new UserError('the invite names no notary')
+  const identity = await identityFor({ ...f, bot: 'sensible' }, io)
+  const self = genesis.genesis.keys.findIndex((k) => toHex(k) === toHex(identity.keys.publicKey))
+  if (self < 0)
+    throw new UserError(
+      `your key (${identity.peerId.toString()}) is not in this game's roster: the host names each player with --player PEERID`,
+    )
+  const dir = spaaaceGameDir(genesis, env(io))
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const text = formatSpaaaceInvite(genesis, addresses, notaryAddrs)
+  writeFileSync(join(dir, 'invite'), `${text}\n`)
+  const cmd = commandName(env(io))
+  const resume = `${cmd} spaaace join @${join(dir, 'invite')}`
+  const bots = await storedBots(dir, genesis)
+  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])))
+  const s = screen(io, self, seats)
+  const quit = new AbortController()
+  const signal = quit.signal
+  if (f.checkIn !== true)
+    s.say(
+      `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, witnessed by the notary ${notaryAddrs[0] ?? ''}; you are p${self + 1}${
+        bots.length > 0 ? `, ${bots.length} bots run here` : ''
+      }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\nTick 1 starts at ${when(genesis.genesis.timing.start)}. You need not stay online: ${resume} --check-in plays what is due and exits.`,
+    )
+
+  const personChooserOf = (): Chooser => {
+    if (f.autoplay) return botChooser(sensibleBot(), seededRng(`${genesis.id}/${self}`))
+    const prompter = io.prompter?.()
+    if (prompter === undefined)
+      throw new UserError(
+        'Spaaace! asks for your orders on a terminal, and standard input is not one; --autoplay lets a sensible bot play your seat',
+      )
+    return personChooser({
+      prompter,
+      labels,
+      guide: () => orderGuide(s.columns),
+      print: s.say,
+      onQuit: () => {
+        quit.abort()
+      },
+    })
+  }
+  const inner = personChooserOf()
+  // What happened in the ticks decided so far is told before the galaxy the person chooses on.
+  const narrate = { before: (): void => undefined }
+  const person: Chooser = {
+    choose(view, sig) {
+      narrate.before()
+      s.show(view)
+      return inner.choose(view, sig)
+    },
+  }
+
+  const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
+  const roster = rosterIds(genesis)
+  // The notary is dialled too (its PeerId ends each of its addresses).
+  const admitted = new Set([...roster, ...relayIdsOf(relays), ...relayIdsOf(notaryAddrs)])
+  const ownListen = (i: number): string[] => {
+    const fromInvite = listenOn(addresses[i] ?? [])
+    return fromInvite.length > 0 ? fromInvite : (f.listen ?? DEFAULT_LISTEN)
+  }
+  const members = [
+    { identity, index: self, chooser: person, person: true },
+    ...bots.map((b) => ({
+      identity: b.identity,
+      index: b.index,
+      chooser: botChooser(
+        b.kind === 'random' ? randomBot : sensibleBot(),
+        seededRng(`${toHex(b.identity.keys.publicKey)}/${genesis.id}`),
+      ),
+      person: false,
+    })),
+  ]
+  let retried = false
+  const rigs: SeatRig[] = []
+  for (const m of members) {
+    const node =
+      started?.get(m.identity.peerId.toString()) ??
+      (await startNode(
+        m.identity,
+        m.person ? (f.listen ?? ownListen(m.index)) : ownListen(m.index),
+        relays,
+        () => admitted,
+      ))
+    const store = spaaaceFileStore(join(dir, `p${m.index + 1}.transcript`), genesis, m.index)
+    if (acceptsHeld(genesis, store)[m.index] === undefined)
+      store.append(signAccept(m.identity.keys, genesis.game, m.index).bytes)
+    const client = new NotaryClient({
+      transport: libp2pTransport(
+        node,
+        notaryAddrs.map((a) => multiaddr(a)),
+        SPAAACE_NOTARY_PROTOCOL.id,
+      ),
+      clock: systemClock,
+      domain: SPAAACE_NOTARY_DOMAIN,
+      notaryKey,
+      protocol: SPAAACE_NOTARY_PROTOCOL,
+      onRetry: (e) => {
+        if (m.person && !retried) {
+          retried = true
+          s.tell(`The notary is not answering (${e.why}); your node keeps trying.`)
+        }
+      },
+    })
+    rigs.push({
+      identity: m.identity,
+      index: m.index,
+      node,
+      store,
+      person: m.person,
+      seat: new WitnessedSeat({
+        genesis,
+        keys: m.identity.keys,
+        self: m.index,
+        client,
+        store,
+        secrets: fileSecrets(join(dir, `p${m.index + 1}.secrets`), systemSecrets),
+        random: systemSecrets,
+        chooser: m.chooser,
+        clock: systemClock,
+        accepts: () => allAccepts(genesis, rigs),
+        ...(m.person ? { say: s.tell } : {}),
+      }),
+    })
+  }
+  const first = rigs[0] as SeatRig
+  narrate.before = () => {
+    s.ticks(first.seat.decide().decision)
+  }
+  try {
+    // §3: until the notary holds the game, the accepts go round the players' mesh (the person's node
+    // carries this process's bots' accepts too).
+    const registered = async (): Promise<boolean> => {
+      const got = await first.seat.isRegistered(signal)
+      return got
+    }
+    if (!(await registered())) {
+      for (const r of rigs.slice(1)) {
+        const a = acceptsHeld(genesis, r.store)[r.index]
+        if (a !== undefined && acceptsHeld(genesis, first.store)[r.index] === undefined) first.store.append(a)
+      }
+      s.tell('Waiting for every player to accept (their nodes reach each other, then one registers the game)...')
+      keepConnected(
+        first.node,
+        roster.flatMap((id, i) => (i === self ? [] : [{ id, addrs: addresses[i] ?? [] }])),
+        signal,
+        systemClock,
+      )
+      await exchangeAccepts({
+        node: first.node,
+        genesis,
+        self,
+        roster,
+        addresses,
+        store: first.store,
+        clock: systemClock,
+        registered,
+        signal,
+      })
+      for (const r of rigs.slice(1))
+        for (const a of acceptsHeld(genesis, first.store))
+          if (a !== undefined && !r.store.envelopes().some((b) => toHex(b) === toHex(a))) r.store.append(a)
+    }
+    if (f.checkIn === true) return await checkInOnce(rigs, s, genesis, resume, signal)
+    const results = await Promise.all(
+      rigs.map((r) =>
+        runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
+          if (r.person) s.ticks(x.witnessed.decision)
+        }),
+      ),
+    )
+    const mine = results[0]
+    if (signal.aborted || mine === undefined) {
+      s.say(`You left the game; your node signed nothing more. Check in again with: ${resume} --check-in`)
+      return EXIT.abandoned
+    }
+    return finish(io, mine, s, labels, seats, self, join(dir, `p${self + 1}.transcript`), cmd)
+  } finally {
+    quit.abort()
+    for (const r of rigs) await r.node.stop()
+  }
+}
+
+function allAccepts(genesis: SealedGenesis, rigs: readonly SeatRig[]): Uint8Array[] | undefined {
+  const n = genesis.genesis.keys.length
+  const out: (Uint8Array | undefined)[] = Array.from({ length: n }, () => undefined)
+  for (const r of rigs) acceptsHeld(genesis, r.store).forEach((a, i) => (out[i] ??= a))
+  return out.every((a) => a !== undefined) ? out : undefined
+}
+
+/** `--check-in`: each seat of this process checks in once; what is due now and when to come back. */
+async function checkInOnce(
+  rigs: readonly SeatRig[],
+  s: ReturnType<typeof screen>,
+  genesis: SealedGenesis,
+  resume: string,
+  signal: AbortSignal,
+): Promise<number> {
+  let mine: CheckinResult | undefined
+  for (const r of rigs) {
+    const x = await r.seat.checkIn(signal)
+    if (r.person) mine = x
+  }
+  if (mine === undefined) return EXIT.unreadable
+  s.ticks(mine.witnessed.decision)
+  const d = mine.witnessed.decision
+  for (const l of witnessedLines(
+    d,
+    genesis.genesis.keys.map((_, i) => `p${i + 1}`),
+  ).slice(-1))
+    s.tell(l)
+  const w = mine.plan.window
+  if (w !== undefined)
+    s.tell(
+      w.phase === 'commit'
+        ? `Tick ${w.t}: orders are due by ${when(w.until)}.`
+        : w.phase === 'reveal'
+          ? `Tick ${w.t}: your node reveals by ${when(w.until)} (it did, if your orders were committed in time).`
+          : `Tick ${w.t}: waiting for its cut at ${when(w.until)}.`,
+    )
+  if (seatDone(mine, rigs[0]?.index ?? 0)) return d.end.kind === 'complete' ? EXIT.ok : EXIT.incomplete
+  if (mine.plan.next !== undefined) s.tell(`Check in again after ${when(mine.plan.next)}: ${resume} --check-in`)
+  return EXIT.incomplete
+}
+
+function finish(
+  io: CliIo,
+  r: CheckinResult,
+  s: ReturnType<typeof screen>,
+  labels: readonly string[],
+  seats: readonly Seat[],
+  self: number,
+  file: string,
+  cmd: string,
+): number {
+  const d = r.witnessed.decision
+  const last = d.ticks.filter((t) => t.outcome !== undefined).at(-1)?.outcome?.state
+  s.say('')
+  if (last !== undefined) for (const l of standingsLines(last, seats, self, s.columns)) s.say(l)
+  for (const l of witnessedLines(d, labels)) s.tell(l)
+  io.stdout(
+    `Your transcript: ${file} (check it: ${cmd} verify ${/^[\w./:@+-]+$/.test(file) ? file : JSON.stringify(file)})\n`,
+  )
+  return d.end.kind === 'complete' ? EXIT.ok : d.offences.length > 0 ? EXIT.illegal : EXIT.incomplete
+}
