@@ -166,6 +166,12 @@ export function spaaaceRows(s: SpaaaceResult): [string, string, string, string][
       `whole game ${fmt(p.cpuMsWholeGamePerTickPerPlayer, 0)}; the links' process ${p.linkCpuMsPerTick.toFixed(0)} a tick; verdict ${p.verdict}`,
     ],
     [
+      'Spaaace!, CPU of a node process from the reveal instant to its state(t), ms (its work on the critical path)',
+      fmt(p.cpuMsToStatePerPlayer, 1),
+      '',
+      m === undefined ? '' : `in memory ${fmt(m.cpuMsToStatePerPlayer, 1)}`,
+    ],
+    [
       "Spaaace!, a node's thread storing envelopes, a tick per player, ms: on disk (a flush each), in memory",
       `${p.store.msPerTickPerPlayer.toFixed(1)} (${p.store.usPerEnvelope.toFixed(0)} us an envelope)`,
       '',

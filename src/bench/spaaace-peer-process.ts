@@ -74,6 +74,8 @@ export interface SpaaaceSeatReport {
   /** CPU since the genesis, ms, sampled at `C_t + SKEW_MS` of each tick, and 3 s after its reveal instant. */
   readonly cpuAt: readonly number[]
   readonly cpuAfter: readonly number[]
+  /** Tick → CPU since the genesis, ms, when the node signed `state(t)`: less `cpuAt`, its work on the tick's critical path. */
+  readonly cpuAtState: Record<string, number>
   /** Envelopes the store took, and the wall time the node's thread spent in it (the flush to disk). */
   readonly flush: { readonly count: number; readonly ms: number }
   /** Frames and bytes the mesh sent, by cause, and frames it dropped, by code (`duplicate`: held already). */
@@ -139,6 +141,11 @@ async function main(): Promise<void> {
     },
     envelopes: () => disk.envelopes(),
   }
+  const cpuNow = (): number => {
+    const c = process.cpuUsage(cpu0)
+    return (c.user + c.system) / 1000
+  }
+  const cpuAtState = new Map<number, number>()
   const life = new AbortController()
   const net = await runNetPeer({
     node,
@@ -159,6 +166,7 @@ async function main(): Promise<void> {
       },
       onSigned: (e) => {
         signedRaw.push([now(), e.bytes])
+        for (const p of e.envelope.parts) if (p.type === 'state') cpuAtState.set(p.tick, cpuNow())
       },
     },
     clock: systemClock,
@@ -166,10 +174,6 @@ async function main(): Promise<void> {
   })
   // CPU a second before each tick's reveal instant (between two samples lies one tick's work),
   // and 3 s after it (reveal, close, state and the next tick's commitments and seals are done).
-  const cpuNow = (): number => {
-    const c = process.cpuUsage(cpu0)
-    return (c.user + c.system) / 1000
-  }
   const cpuAt: number[] = []
   const cpuAfter: number[] = []
   const timers = Array.from({ length: genesis.genesis.terms.maxTicks }, (_, i) => {
@@ -222,6 +226,7 @@ async function main(): Promise<void> {
     cpuMs: (cpu.user + cpu.system) / 1000,
     cpuAt,
     cpuAfter,
+    cpuAtState: Object.fromEntries(cpuAtState),
     flush,
     sent: Object.fromEntries(net.mesh.traffic.sentByCause),
     dropped: Object.fromEntries(net.mesh.drops),

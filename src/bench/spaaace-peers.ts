@@ -97,6 +97,12 @@ export interface SpaaacePeersResult {
   readonly cpuMsPerTickPerPlayer: Stat
   /** Of that, the 4 s around the reveal instant (`C_t + SKEW_MS` to 3 s after it: the tick's work), ms. */
   readonly cpuMsBurstPerTickPerPlayer: Stat
+  /**
+   * CPU of a node process from a second before the reveal instant (nothing is due between) to its
+   * signing `state(t)`: its own work on the tick's critical path, over the nodes and ticks, ms. On
+   * 2 cores the tick is CPU-bound, so this, times 8 nodes, halved, is a floor under the tick.
+   */
+  readonly cpuMsToStatePerPlayer: Stat
   /** The same over the whole game from the genesis (the 28 connections' handshakes, warm-up). */
   readonly cpuMsWholeGamePerTickPerPlayer: Stat
   /** What the meshes did, a tick per player over the whole game: frames sent by cause, and frames dropped as held already. */
@@ -312,6 +318,14 @@ export async function spaaacePeers(
     cpuMsBurstPerTickPerPlayer: stat(
       reports.map(
         (r) => r.cpuAt.slice(0, -1).reduce((a, at, i) => a + (r.cpuAfter[i] ?? NaN) - at, 0) / (r.cpuAt.length - 1),
+      ),
+    ),
+    cpuMsToStatePerPlayer: stat(
+      reports.flatMap((r) =>
+        r.cpuAt.flatMap((at, i) => {
+          const state = r.cpuAtState[String(i + 1)]
+          return state === undefined ? [] : [state - at]
+        }),
       ),
     ),
     cpuMsWholeGamePerTickPerPlayer: stat(reports.map((r) => r.cpuMs / T)),

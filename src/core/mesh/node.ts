@@ -46,8 +46,8 @@ interface Link {
   signal: AbortSignal
   /** The tail of this peer's sends: frames go out in order. */
   tail: Promise<void>
-  /** The times a pump is already scheduled for. */
-  waking: Set<number>
+  /** The earliest time a pump is scheduled for, if any. */
+  waking: number | undefined
 }
 
 export class MeshNode {
@@ -92,7 +92,7 @@ export class MeshNode {
    */
   async connect(peer: number, channel: Channel, signal: AbortSignal): Promise<void> {
     this.start()
-    const link: Link = { channel, signal, tail: Promise.resolve(), waking: new Set() }
+    const link: Link = { channel, signal, tail: Promise.resolve(), waking: undefined }
     this.links.set(peer, link)
     this.apply(this.engine.openStream(peer, this.options.clock.now()))
     try {
@@ -186,14 +186,19 @@ export class MeshNode {
     })
   }
 
-  /** A time `peer`'s sends wait for (the resend budget's next window, a delayed forward): pump then. */
+  /**
+   * A time `peer`'s sends wait for (the resend budget's next window, a delayed forward): pump then.
+   * One timer per link, for the earliest such time: a pump asks for every later time it still
+   * waits for again (the engine's step names each wait left), so a delayed forward per envelope
+   * and peer does not cost a timer each.
+   */
   private wake(peer: number, at: number): void {
     const link = this.links.get(peer)
-    if (link === undefined || link.waking.has(at)) return
-    link.waking.add(at)
+    if (link === undefined || (link.waking !== undefined && link.waking <= at)) return
+    link.waking = at
     const clock = this.options.clock
     void clock.sleep(Math.max(0, at - clock.now()), link.signal).then(() => {
-      link.waking.delete(at)
+      if (link.waking === at) link.waking = undefined
       if (link.signal.aborted || this.links.get(peer) !== link) return
       this.apply(this.engine.pump(peer, clock.now()))
     })

@@ -8,7 +8,7 @@ import { CONFLICTS_KEPT, type MeshLimits } from '../../../core/mesh/limits.js'
 import type { WithinBound } from '../../../core/mesh/engine.js'
 import { HELD_AHEAD, MAX_ENVELOPE, MAX_FRAME, RESEND_BUDGET, withinSeqBound } from '../peers/domain.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
-import { forksOf, readEnvelope, signatureValid } from '../peers/envelope.js'
+import { forksOf, readEnvelopeOnce, signatureValid } from '../peers/envelope.js'
 
 /** The mesh's coarse code for a header that does not decode (the bytes are no envelope of this game, BD-6). */
 function meshCode(code: string, field: string): MeshCodecErrorCode {
@@ -29,7 +29,7 @@ export function spaaaceMeshCodec(roster: readonly Uint8Array[], game: Uint8Array
   return {
     authors: roster.length,
     decode(bytes) {
-      const r = readEnvelope(bytes, { players: roster.length, game })
+      const r = readEnvelopeOnce(bytes, { players: roster.length, game })
       if (!r.ok)
         return {
           ok: false,
@@ -89,7 +89,7 @@ export function spaaaceMeshLimits(marginMs: number): MeshLimits {
 export function spaaaceWithinBound(players: number, game: Uint8Array, ownState: () => number): WithinBound {
   const claimed = new Map<number, number>()
   return (e) => {
-    const r = readEnvelope(e.bytes, { players, game })
+    const r = readEnvelopeOnce(e.bytes, { players, game })
     let u = claimed.get(e.author) ?? 0
     if (r.ok && r.value.body.ok)
       for (const p of r.value.body.value.parts)

@@ -77,6 +77,10 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     },
     ...(o.events === undefined ? {} : { events: o.events }),
     signal,
+    // Envelopes that arrive together (one poll phase of the event loop) are decided once (peer.ts).
+    defer: (run) => {
+      setImmediate(run)
+    },
   })
   holder.peer = peer
   mesh.start()

@@ -13,7 +13,7 @@ import type { KeyPair } from '../../../core/commit/keys.js'
 import { type Logger, componentLogger } from '../../../core/log.js'
 import type { Clock } from '../../../core/session/clock.js'
 import { SKEW_MS, THINK_MS, stallMs } from '../peers/domain.js'
-import { type ReadEnvelope, type SealedEnvelope, readEnvelope } from '../peers/envelope.js'
+import { type ReadEnvelope, type SealedEnvelope, readEnvelopeOnce } from '../peers/envelope.js'
 import { type SealedGenesis, rulesTerms, tickTimes } from '../peers/genesis.js'
 import { type ForkPart, PART_CODES, type Part, commitmentOf, saltOf, tickOf } from '../peers/parts.js'
 import { type Decision, Decider, type End, type TickView } from '../peers/decide.js'
@@ -80,6 +80,14 @@ export interface SpaaacePeerOptions {
    * falsifies a closing hash); nothing is signed when it returns none. An honest node has none.
    */
   readonly shape?: (parts: Part[]) => Part[]
+  /**
+   * How a step is put off until what is being delivered now has been held (default: a microtask,
+   * which a virtual clock's `settle` drives). A node on a network passes `setImmediate`: each frame
+   * comes in its own I/O callback, and a step after each would decide anew (and maybe sign) once
+   * per envelope; after the poll phase, the envelopes that came together are decided once. The
+   * step is the same reconciler either way (§6): only how often it runs changes.
+   */
+  readonly defer?: (run: () => void) => void
 }
 
 interface Readiness {
@@ -91,6 +99,12 @@ interface Readiness {
 }
 
 const ORDER = (p: Part): number => PART_CODES[p.type]
+
+/**
+ * Why a wake-up timer is cancelled (a nearer time, or the end): an abort without a reason builds
+ * a DOMException and its stack, and the node moves its timer on most steps.
+ */
+const SUPERSEDED = 'superseded'
 
 export class SpaaacePeer {
   readonly chain: OwnChain
@@ -140,12 +154,20 @@ export class SpaaacePeer {
     this.done = new Promise((r) => {
       this.resolveDone = r
     })
-    o.signal.addEventListener('abort', () => this.timer?.abort(), { once: true })
+    o.signal.addEventListener('abort', () => this.timer?.abort(SUPERSEDED), { once: true })
   }
 
-  /** The evidence this node's next envelope names, decided (§5). */
+  /**
+   * The evidence this node's next envelope names, decided (§5). `past(next)` is a subset of what
+   * is held (the named set takes only what it holds), and in an honest game it is all of it: every
+   * envelope held extends its author's head. Then the two deciders hold one set of envelopes, and
+   * the decision is a function of the set alone (`decide.ts`: not of the order envelopes came in),
+   * so `held`'s decision, which `held` has mostly computed already to judge standings, is the
+   * decision over `past(next)`: the work is not done twice. Once they differ (a fork, an envelope
+   * not evidence), the named set's own decider answers.
+   */
   decision(): Decision {
-    return this.decider.decision()
+    return this.decider.size === this.held.size ? this.held.decision() : this.decider.decision()
   }
 
   get ended(): End | undefined {
@@ -154,7 +176,8 @@ export class SpaaacePeer {
 
   /** An envelope the node now holds, its past held first (the mesh's `onEnvelope`), its own included. */
   hold(bytes: Uint8Array): void {
-    const r = readEnvelope(bytes, { players: this.n, game: this.game })
+    // The mesh's bytes were read by its codec already: the same reading (`readEnvelopeOnce`).
+    const r = readEnvelopeOnce(bytes, { players: this.n, game: this.game })
     if (!r.ok) return
     const e = r.value
     if (e.header.author === this.o.self && e.body.ok) {
@@ -191,7 +214,8 @@ export class SpaaacePeer {
   private schedule(): void {
     if (this.scheduled || this.finished !== undefined || this.o.signal.aborted) return
     this.scheduled = true
-    queueMicrotask(() => {
+    const defer = this.o.defer ?? queueMicrotask
+    defer(() => {
       this.scheduled = false
       this.step()
     })
@@ -222,14 +246,15 @@ export class SpaaacePeer {
     this.named.forksSigned(forks)
     if (forks.length > 0) this.forksPendingSince = undefined
     this.o.publish(e.bytes)
-    this.hold(e.bytes)
+    // The mesh hands it back as held (`onEnvelope`) unless it refused it: held either way, read once.
+    if (this.named.byHash(e.hash) === undefined) this.hold(e.bytes)
     this.o.events?.onSigned?.(e)
   }
 
   private finish(end: End, d: Decision): void {
     if (this.finished !== undefined) return
     this.finished = end
-    this.timer?.abort()
+    this.timer?.abort(SUPERSEDED)
     this.o.events?.onEnd?.(end, d)
     this.resolveDone(end)
   }
@@ -468,7 +493,7 @@ export class SpaaacePeer {
     const next = Math.min(...candidates.filter((c) => c > now))
     if (!Number.isFinite(next)) return
     if (this.timerAt === next) return
-    this.timer?.abort()
+    this.timer?.abort(SUPERSEDED)
     const timer = new AbortController()
     this.timer = timer
     this.timerAt = next

@@ -140,6 +140,11 @@ export class Decider {
     this.cached = undefined
   }
 
+  /** How many distinct envelopes (by id, §4.1) were added: two deciders of one game given sets of equal size, one a subset of the other, hold one set. */
+  get size(): number {
+    return this.evidence.nodes.size
+  }
+
   /**
    * Where the envelope `id` stands among those added so far (§4.1, §4.2, §13): evidence, a gap,
    * not evidence, or unauthenticated. Incremental: it settles only what arrived since.

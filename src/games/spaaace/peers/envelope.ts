@@ -205,6 +205,34 @@ export function readEnvelope(bytes: Uint8Array, context: EnvelopeContext = {}): 
   }
 }
 
+/** Each envelope read by `readEnvelopeOnce`, by the bytes it keeps (its own copy), with the context it was read in. */
+const reads = new WeakMap<
+  Uint8Array,
+  { readonly players: number; readonly game: Uint8Array | undefined; readonly read: ReadEnvelope }
+>()
+
+/**
+ * `readEnvelope`, remembered: bytes that are the `bytes` of an envelope read here before, in the
+ * same context, give that reading again, not a second decode and hash. A node's mesh reads each
+ * envelope, then checks its bound, then hands the kept bytes to the node (§8): one decode, not three.
+ * The key is the reading's own copy (`readEnvelope` keeps one), so bytes a caller still holds and
+ * might change are never a key.
+ */
+export function readEnvelopeOnce(bytes: Uint8Array, context: EnvelopeContext = {}): Decoded<ReadEnvelope> {
+  const players = context.players ?? MAX_PLAYERS
+  const known = reads.get(bytes)
+  if (
+    known !== undefined &&
+    known.players === players &&
+    (known.game === context.game ||
+      (known.game !== undefined && context.game !== undefined && compareBytes(known.game, context.game) === 0))
+  )
+    return { ok: true, value: known.read }
+  const r = readEnvelope(bytes, context)
+  if (r.ok) reads.set(r.value.bytes, { players, game: context.game, read: r.value })
+  return r
+}
+
 /** §4.1: strictly decodes a whole envelope (header and body); signatures are checked apart (`signatureValid`). */
 export function decodeEnvelope(bytes: Uint8Array, context: EnvelopeContext = {}): Decoded<SealedEnvelope> {
   const read = readEnvelope(bytes, context)
