@@ -36,7 +36,8 @@ import {
   tellTick,
   wrapLine,
 } from '../games/spaaace/ui/screen.js'
-import { witnessedLines } from '../games/spaaace/verify/witnessed-report.js'
+import { witnessedEndLine, witnessedLines } from '../games/spaaace/verify/witnessed-report.js'
+import { revealGuard } from '../games/spaaace/witness/checkin.js'
 import { SPAAACE_NOTARY_DOMAIN, SPAAACE_NOTARY_PROTOCOL } from '../games/spaaace/witness/domain.js'
 import { identityFor } from './identity.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
@@ -85,6 +86,10 @@ function screen(io: CliIo, self: number, seats: readonly Seat[]) {
       say('')
       const left = Math.max(0, view.deadline - Date.now())
       for (const l of renderScreen({ state: view.state, seats, viewer: self, columns, timeLeftMs: left })) say(l)
+    },
+    /** Marks the ticks `d` decides as told (a check-in tells only what it newly decided). */
+    skip(d: WitnessedDecision): void {
+      for (const t of d.ticks) if (t.outcome !== undefined) told = Math.max(told, t.t)
     },
     /** Each tick decided since the last call (provisional or final), in words. */
     ticks(d: WitnessedDecision): void {
@@ -271,7 +276,7 @@ export async function playWitnessedInvite(
         for (const a of acceptsHeld(genesis, first.store))
           if (a !== undefined && !r.store.envelopes().some((b) => toHex(b) === toHex(a))) r.store.append(a)
     }
-    if (f.checkIn === true) return await checkInOnce(rigs, s, genesis, resume, signal)
+    if (f.checkIn === true) return await checkInOnce(rigs, s, labels, resume, signal)
     const results = await Promise.all(
       rigs.map((r) =>
         runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
@@ -302,34 +307,47 @@ function allAccepts(genesis: SealedGenesis, rigs: readonly SeatRig[]): Uint8Arra
 async function checkInOnce(
   rigs: readonly SeatRig[],
   s: ReturnType<typeof screen>,
-  genesis: SealedGenesis,
+  labels: readonly string[],
   resume: string,
   signal: AbortSignal,
 ): Promise<number> {
+  const me = rigs[0]
+  if (me === undefined) return EXIT.unreadable
+  // Only what was decided since the last check-in is told again.
+  s.skip(me.seat.decide().decision)
   let mine: CheckinResult | undefined
   for (const r of rigs) {
     const x = await r.seat.checkIn(signal)
     if (r.person) mine = x
   }
   if (mine === undefined) return EXIT.unreadable
-  s.ticks(mine.witnessed.decision)
   const d = mine.witnessed.decision
-  for (const l of witnessedLines(
-    d,
-    genesis.genesis.keys.map((_, i) => `p${i + 1}`),
-  ).slice(-1))
-    s.tell(l)
+  s.ticks(d)
+  const did = mine.did.flatMap((x) =>
+    x.kind === 'commit'
+      ? [`committed your orders for tick ${x.t}`]
+      : x.kind === 'reveal'
+        ? [`revealed your orders for tick ${x.t}`]
+        : x.kind === 'seed'
+          ? ['revealed your seed, the game being over (§8.2)']
+          : [],
+  )
+  if (did.length > 0) s.tell(`This check-in ${did.join(', ')}.`)
+  s.tell(`Decided from the notary's receipts: ${witnessedEndLine(d.end, labels)}.`)
   const w = mine.plan.window
-  if (w !== undefined)
+  if (w !== undefined) {
+    const committed = me.seat.hasSigned('commit', w.t)
     s.tell(
-      w.phase === 'commit'
-        ? `Tick ${w.t}: orders are due by ${when(w.until)}.`
-        : w.phase === 'reveal'
-          ? `Tick ${w.t}: your node reveals by ${when(w.until)} (it did, if your orders were committed in time).`
+      w.phase === 'commit' && !committed
+        ? `Tick ${w.t}: your orders are due by ${when(w.until)}.`
+        : committed && !me.seat.hasSigned('reveal', w.t)
+          ? `Tick ${w.t}: your orders are committed; check in between its cut and ${when(revealGuard(me.seat.genesis, w.t))} to reveal them (S-62).`
           : `Tick ${w.t}: waiting for its cut at ${when(w.until)}.`,
     )
-  if (seatDone(mine, rigs[0]?.index ?? 0)) return d.end.kind === 'complete' ? EXIT.ok : EXIT.incomplete
-  if (mine.plan.next !== undefined) s.tell(`Check in again after ${when(mine.plan.next)}: ${resume} --check-in`)
+  }
+  if (seatDone(mine, me.index)) return d.end.kind === 'complete' ? EXIT.ok : EXIT.incomplete
+  // The command on a line of its own, never wrapped: it is copied as it stands.
+  if (mine.plan.next !== undefined) s.say(`Check in again after ${when(mine.plan.next)}:\n  ${resume} --check-in`)
   return EXIT.incomplete
 }
 

@@ -72,6 +72,10 @@ export class WitnessedSeat {
 
   constructor(private readonly o: WitnessedSeatOptions) {}
 
+  get genesis(): SealedGenesis {
+    return this.o.genesis
+  }
+
   private get n(): number {
     return this.o.genesis.genesis.keys.length
   }
@@ -265,6 +269,13 @@ export class WitnessedSeat {
         return false
       }
     }
+  }
+
+  /** Whether its own chain holds a part of `type` (of tick `t`, if given): what the screen says it did. */
+  hasSigned(type: 'commit' | 'reveal' | 'seed', t?: number): boolean {
+    return this.own().some((e) =>
+      e.envelope.parts.some((p) => p.type === type && (t === undefined || ('tick' in p && p.tick === t))),
+    )
   }
 
   /** §3: whether the notary holds the game (its log starts with a genesis receipt that gives it); keeps what it fetched. */
