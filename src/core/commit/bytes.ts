@@ -110,6 +110,13 @@ export function fromHex(text: string): Uint8Array {
   return new Uint8Array(Buffer.from(text, 'hex'))
 }
 
+/** Whether two public values (hashes, ids, signatures) are the same bytes; not for secrets (see below). */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** Compares in time independent of where the inputs differ (salted openings, hashes). */
 export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
