@@ -72,7 +72,10 @@ export interface Framed {
   readonly version: ProtocolVersion
   readonly sender: Role
   readonly seq: number
-  /** Everything but the signature (SPEC §5.2). */
+  /**
+   * Everything but the signature (SPEC §5.2). `unsigned` and `sig` are the Framed's own bytes,
+   * never changed: what `decodeFramed` reads of them are views, not copies.
+   */
   readonly unsigned: Uint8Array
   readonly sig: Uint8Array
 }
@@ -112,13 +115,15 @@ export function frameEnvelope(bytes: Uint8Array): Decoded<Framed> {
     }
   const seq = ((bytes[2] ?? 0) << 8) | (bytes[3] ?? 0)
   const cut = bytes.length - SIGNATURE_BYTES
-  return { ok: true, value: { version, sender: role, seq, unsigned: bytes.slice(0, cut), sig: bytes.slice(cut) } }
+  // One copy of the caller's bytes, both halves views of it: `sealed` sees them contiguous.
+  const own = bytes.slice()
+  return { ok: true, value: { version, sender: role, seq, unsigned: own.subarray(0, cut), sig: own.subarray(cut) } }
 }
 
 /** Decodes an envelope's unsigned bytes and signature strictly (SPEC §5.1, §7, §9). */
 export function decodeFramed(f: Framed): Decoded<Envelope> {
   return decoded(() => {
-    const r = new PartReader(f.unsigned)
+    const r = new PartReader(f.unsigned, true)
     r.u8('version', '§5.1')
     r.u8('sender', '§5.1')
     const seq = r.range('seq', '§9', r.u16('seq', '§5.1'), 0, LIMITS.maxSeq)
