@@ -159,34 +159,83 @@ function beamDirections(cells: readonly Cell[]): number[] {
   return [...dirs].sort((a, b) => a - b)
 }
 
+/** What a ship's entitlement was computed from, with it (`shipEntitlement`). */
+interface ShipEntitlementOf {
+  readonly index: number
+  readonly classic: boolean
+  readonly burntOut: boolean
+  /** Bit k: the ship's k-th cell is destroyed; fired, likewise. */
+  readonly destroyed: number
+  readonly fired: number
+  readonly value: ShipEntitlement
+}
+
+/**
+ * The last entitlement computed for each ship. A ship's entitlement follows from its own cells'
+ * damage and firing, its beam's burn-out and the variant alone; states are values that share
+ * their ships, and a replay asks for every ship's entitlement every turn while most ships stay
+ * as they were. Weakly held: gone with the ships.
+ */
+const shipEntitlements = new WeakMap<Ship, ShipEntitlementOf>()
+
+/** `ship` (index `i` of `p`)'s entitlement (C-12..C-15): the one computed last when its inputs are the same. */
+function shipEntitlement(p: PlayerState, ship: Ship, i: number, classic: boolean): ShipEntitlement {
+  const cells = ship.cells
+  // More cells than a mask holds (no ship has) are computed each time.
+  if (cells.length > 30) return computeShipEntitlement(p, ship, i, classic)
+  let destroyed = 0
+  let fired = 0
+  for (let k = 0; k < cells.length; k++) {
+    const c = cells[k] ?? 0
+    if (p.destroyed[c] !== 0) destroyed |= 1 << k
+    if (p.fired[c] !== 0) fired |= 1 << k
+  }
+  const burntOut = p.burntOut[i] === true
+  const known = shipEntitlements.get(ship)
+  if (
+    known !== undefined &&
+    known.index === i &&
+    known.classic === classic &&
+    known.burntOut === burntOut &&
+    known.destroyed === destroyed &&
+    known.fired === fired
+  )
+    return known.value
+  const value = computeShipEntitlement(p, ship, i, classic)
+  shipEntitlements.set(ship, { index: i, classic, burntOut, destroyed, fired, value })
+  return value
+}
+
+function computeShipEntitlement(p: PlayerState, ship: Ship, i: number, classic: boolean): ShipEntitlement {
+  const live = undamagedCells(p, i)
+  const spec = SHIP_TYPES[ship.type]
+  if (live.length === 0)
+    return { ship: i, name: ship.name, conventional: 0, missileCells: [], kamikazeCells: [], beamDirections: [] }
+  // §6.2.4 (classic §6.1.2): a death star gives exactly one strike until destroyed.
+  const conventional = ship.type === 'DS' ? 1 : classic ? adjacentPairs(live) : maximumMatching(live)
+  const missileCells = live.filter((c) => isUnfiredMissile(p, c))
+  // §4.5, C-14 (classic §4.4: no conventional strike suffices; missiles do not block it).
+  const kamikaze = !spec.neverKamikaze && conventional === 0 && (classic || missileCells.length === 0)
+  let beams: number[] = []
+  if (spec.beam) {
+    // Classic §6.1.3: only a wholly undamaged death star, along the three axes.
+    if (classic) beams = live.length === ship.cells.length ? [...AXIAL_DIRECTIONS] : []
+    else if (!p.burntOut[i]) beams = beamDirections(live)
+  }
+  return {
+    ship: i,
+    name: ship.name,
+    conventional,
+    missileCells,
+    kamikazeCells: kamikaze ? live : [],
+    beamDirections: beams,
+  }
+}
+
 /** Entitlements from the state at the start of a turn (§2.4). `turn` counts from 1. */
 export function entitlements(ruleset: Ruleset, p: PlayerState, turn: number): Entitlements {
   const classic = ruleset.variant === 'classic'
-  const ships: ShipEntitlement[] = p.ships.map((ship, i) => {
-    const live = undamagedCells(p, i)
-    const spec = SHIP_TYPES[ship.type]
-    if (live.length === 0)
-      return { ship: i, name: ship.name, conventional: 0, missileCells: [], kamikazeCells: [], beamDirections: [] }
-    // §6.2.4 (classic §6.1.2): a death star gives exactly one strike until destroyed.
-    const conventional = ship.type === 'DS' ? 1 : classic ? adjacentPairs(live) : maximumMatching(live)
-    const missileCells = live.filter((c) => isUnfiredMissile(p, c))
-    // §4.5, C-14 (classic §4.4: no conventional strike suffices; missiles do not block it).
-    const kamikaze = !spec.neverKamikaze && conventional === 0 && (classic || missileCells.length === 0)
-    let beams: number[] = []
-    if (spec.beam) {
-      // Classic §6.1.3: only a wholly undamaged death star, along the three axes.
-      if (classic) beams = live.length === ship.cells.length ? [...AXIAL_DIRECTIONS] : []
-      else if (!p.burntOut[i]) beams = beamDirections(live)
-    }
-    return {
-      ship: i,
-      name: ship.name,
-      conventional,
-      missileCells,
-      kamikazeCells: kamikaze ? live : [],
-      beamDirections: beams,
-    }
-  })
+  const ships: ShipEntitlement[] = p.ships.map((ship, i) => shipEntitlement(p, ship, i, classic))
   const conventionalPool = ships.reduce((n, s) => n + s.conventional, 0)
   const hasScanner = p.ships.some((s, i) => SHIP_TYPES[s.type].scanner && !isShipDestroyed(p, i))
   const scans = classic || !hasScanner ? 0 : turn <= 1 ? 1 : Math.max(1, p.lostLastTurn)
