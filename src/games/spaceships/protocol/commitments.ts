@@ -397,8 +397,7 @@ export class SideSecrets extends SideCommitments {
     }
     saltPass(SALT_KIND.occupancy, salts)
     if (!v4) saltPass(SALT_KIND.detail, detailSalts)
-    // The digests go straight into the vector, each word big-endian.
-    const vector = new DataView(out.buffer, out.byteOffset, out.byteLength)
+    // The digests go straight into the vector.
     loadState(w, this.occupancyHash.midstate())
     loadTail(w, wordsOf(occupancy), 5)
     for (let base = 0; base < SPACE_CELLS; base += 4) {
@@ -419,7 +418,7 @@ export class SideSecrets extends SideCommitments {
       }
       lanes.compress()
       for (let k = 0; k < 4 && base + k < SPACE_CELLS; k++)
-        digestInto(w, k, vector, 2 * (base + k) * HASH_BYTES)
+        digestOfLane(w, k, out, 2 * (base + k) * HASH_BYTES)
     }
     loadState(w, this.detailHash.midstate())
     loadTail(w, wordsOf(detail), 5)
@@ -441,7 +440,7 @@ export class SideSecrets extends SideCommitments {
       }
       lanes.compress()
       for (let k = 0; k < 4 && base + k < SPACE_CELLS; k++)
-        digestInto(w, k, vector, (2 * (base + k) + 1) * HASH_BYTES)
+        digestOfLane(w, k, out, (2 * (base + k) + 1) * HASH_BYTES)
     }
     w.fill(0)
     salts.fill(0)
@@ -584,11 +583,6 @@ function digestOfLane(w: Int32Array, j: number, out: Uint8Array, pos: number): v
     out[pos + 4 * i + 2] = x >>> 8
     out[pos + 4 * i + 3] = x
   }
-}
-
-/** `digestOfLane` through a DataView: a word a store. */
-function digestInto(w: Int32Array, j: number, out: DataView, pos: number): void {
-  for (let i = 0; i < 8; i++) out.setInt32(pos + 4 * i, w[j + 96 + 4 * i] ?? 0)
 }
 
 function committedAt(vector: Uint8Array, cell: number, which: 0 | 1): Uint8Array {
