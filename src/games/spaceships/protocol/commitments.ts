@@ -127,7 +127,7 @@ export class SideCommitments {
    * in list order), and the next one the checks are expected to ask for. Decoded salts never change.
    */
   private ahead: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[] = []
-  private aheadDigests = new Uint8Array(0)
+  private aheadDigests: Uint8Array = new Uint8Array(0)
   private aheadNext = 0
   /** The same for detail openings (`prepareDetail`). */
   private aheadDetail: readonly {
@@ -136,7 +136,7 @@ export class SideCommitments {
     readonly id: number
     readonly salt: Uint8Array
   }[] = []
-  private aheadDetailDigests = new Uint8Array(0)
+  private aheadDetailDigests: Uint8Array = new Uint8Array(0)
   private aheadDetailNext = 0
   private detailState: Int32Array | undefined
   private detailTailWords: Int32Array | undefined
@@ -185,7 +185,7 @@ export class SideCommitments {
     const w = lanes.words
     loadState(w, (this.occupancyState ??= this.occupancyHash.midstate()))
     loadTail(w, (this.occupancyTailWords ??= wordsOf(this.occupancyHash.tailBlock(2 + SALT_BYTES))), 5)
-    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    const digests = (this.aheadDigests = room(this.aheadDigests, openings.length * HASH_BYTES))
     for (let base = 0; base < openings.length; base += 4) {
       const n = Math.min(4, openings.length - base)
       for (let k = 0; k < n; k++) {
@@ -208,7 +208,6 @@ export class SideCommitments {
       }
     }
     this.ahead = openings
-    this.aheadDigests = digests
   }
 
   /** `prepareOccupancy` for detail openings (destruction reports, flashcube data): `opensDetail` finds them made. */
@@ -222,7 +221,7 @@ export class SideCommitments {
     const w = lanes.words
     loadState(w, (this.detailState ??= this.detailHash.midstate()))
     loadTail(w, (this.detailTailWords ??= wordsOf(this.detailHash.tailBlock(3 + SALT_BYTES))), 5)
-    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    const digests = (this.aheadDetailDigests = room(this.aheadDetailDigests, openings.length * HASH_BYTES))
     for (let base = 0; base < openings.length; base += 4) {
       const n = Math.min(4, openings.length - base)
       for (let k = 0; k < n; k++) {
@@ -241,7 +240,6 @@ export class SideCommitments {
       for (let k = 0; k < n; k++) digestOfLane(w, k, digests, (base + k) * HASH_BYTES)
     }
     this.aheadDetail = openings
-    this.aheadDetailDigests = digests
   }
 
   /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
@@ -254,7 +252,7 @@ export class SideCommitments {
       const o = ahead[k]
       if (o?.salt !== salt || o.cell !== cell || o.occupied !== occupied) continue
       this.aheadNext = k + 1
-      return sameDigest(committedAt(vector, cell, 0), this.aheadDigests, k)
+      return sameDigest(vector, cell, 0, this.aheadDigests, k)
     }
     // The verifier opens a cell per strike, beam and scan answer: the input is written into a
     // padded last block kept for it (`occupancyInput`'s layout), hashed into a scratch digest.
@@ -263,7 +261,7 @@ export class SideCommitments {
     block[1] = occupied ? 1 : 0
     block.set(salt, 2)
     this.occupancyHash.ofTail(block, this.opened, 0)
-    return constantTimeEqual(committedAt(vector, cell, 0), this.opened)
+    return sameDigest(vector, cell, 0, this.opened, 0)
   }
 
   /** Whether (type, id, salt) opens cell `cell`'s detail commitment in `vector` (constant time). */
@@ -275,7 +273,7 @@ export class SideCommitments {
       const o = ahead[k]
       if (o?.salt !== salt || o.cell !== cell || o.type !== type || o.id !== id) continue
       this.aheadDetailNext = k + 1
-      return sameDigest(committedAt(vector, cell, 1), this.aheadDetailDigests, k)
+      return sameDigest(vector, cell, 1, this.aheadDetailDigests, k)
     }
     const block = (this.detailTail ??= this.detailHash.tailBlock(3 + SALT_BYTES))
     block[0] = cell
@@ -283,7 +281,7 @@ export class SideCommitments {
     block[2] = id
     block.set(salt, 3)
     this.detailHash.ofTail(block, this.opened, 0)
-    return constantTimeEqual(committedAt(vector, cell, 1), this.opened)
+    return sameDigest(vector, cell, 1, this.opened, 0)
   }
 }
 
@@ -535,12 +533,24 @@ export class SideSecrets extends SideCommitments {
 }
 
 
-/** `constantTimeEqual(committed, the k-th digest of digests)`, without a view of the digest. */
-function sameDigest(committed: Uint8Array, digests: Uint8Array, k: number): boolean {
-  if (committed.length !== HASH_BYTES) return false
+/**
+ * `constantTimeEqual(committedAt(vector, cell, which), the k-th digest of digests)`, without a view
+ * of either (a view is an object; the checks open hundreds of cells a game).
+ */
+function sameDigest(vector: Uint8Array, cell: number, which: 0 | 1, digests: Uint8Array, k: number): boolean {
+  const at = (2 * cell + which) * HASH_BYTES
+  if (vector.length < at + HASH_BYTES) return false
   let diff = 0
-  for (let i = 0; i < HASH_BYTES; i++) diff |= (committed[i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
+  for (let i = 0; i < HASH_BYTES; i++) diff |= (vector[at + i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
   return diff === 0
+}
+
+/**
+ * `bytes`, or a larger array when it holds fewer than `n` (its contents not kept): the digests
+ * hashed ahead are only read until the next batch, so one array serves every batch of a side.
+ */
+function room(bytes: Uint8Array, n: number): Uint8Array {
+  return bytes.length >= n ? bytes : new Uint8Array(Math.max(n, 2 * bytes.length))
 }
 
 /** Every lane's state set to `state` (eight words). */

@@ -74,6 +74,8 @@ export class SideView {
   readonly destroyed = new Uint8Array(CELL_COUNT)
   /** Cells the owner's statements show empty (misses, empty scans, flashcube data). */
   readonly empty = new Uint8Array(CELL_COUNT)
+  /** `destroyed` as it was before the answers `checkResults` is checking. */
+  private readonly before = new Uint8Array(CELL_COUNT)
   /** Cells identified with a ship (reports, flashcube data), as `type` and `id`. */
   readonly identified = new Map<number, Reported>()
   readonly reported: Reported[] = []
@@ -360,7 +362,10 @@ export class SideView {
     if (r.scans.length !== incoming.scans.length)
       return shape(`${r.scans.length} scan answers for ${incoming.scans.length} scans`)
     this.prepareOpenings(r, incoming)
-    const before = this.destroyed.slice()
+    // The cells destroyed before this turn's answers, in a scratch of the view's own (read by the
+    // checks below only, never kept).
+    const before = this.before
+    before.set(this.destroyed)
     const live = this.destroyed
     if (!this.classic) for (const k of ownAspects.kamikaze) live[cellIndex(k)] = 1
     // C-19: 2.6.1 judges against the live state; classic against the state at the start of the turn.

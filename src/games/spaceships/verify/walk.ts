@@ -182,8 +182,7 @@ function ackGoesBackwards(ev: Evidence, s: SealedEnvelope): string | undefined {
   const other = ev.chains[otherRole(e.sender)]
   const position = (ack: Uint8Array | undefined): number => {
     if (ack === undefined) return -1
-    const id = toBase64url(ack)
-    return other.findIndex((x) => x.kind === 'envelope' && x.sealed.id === id)
+    return other.findIndex((x) => x.kind === 'envelope' && equalBytes(x.sealed.hash, ack))
   }
   const previous = ev.chains[e.sender][e.seq - 1]
   if (previous?.kind !== 'envelope') return undefined
