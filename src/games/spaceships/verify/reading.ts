@@ -9,7 +9,7 @@ import { equalBytes, toBase64url } from '../../../core/commit/bytes.js'
 import { HASH_BYTES } from '../../../core/commit/hash.js'
 import { publicKeyProblem } from '../../../core/commit/keys.js'
 import { type ProtocolError, describeProtocolError } from '../../../core/wire/errors.js'
-import { type Framed, frameEnvelope } from '../protocol/codec.js'
+import { type Framed, frameOwnEnvelope } from '../protocol/codec.js'
 import { isReceiptLine } from './receipts.js'
 import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, signatureValid } from '../protocol/envelope.js'
 import type { TranscriptLine } from '../protocol/file.js'
@@ -19,6 +19,10 @@ import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 /** One transcript file as read (`parseTranscript`). */
 export interface FileEvidence {
   readonly name: string
+  /**
+   * Read in place, never copied: their bytes must not change while the evidence is used (a file
+   * read by `parseTranscript` has bytes of its own; a store's envelopes never change).
+   */
   readonly lines: readonly TranscriptLine[]
   readonly torn: boolean
   /** SPEC §11: the version the file's header names; a line of another version is set aside. */
@@ -215,7 +219,7 @@ function readFiles(files: readonly FileEvidence[], notes: Note[], receipts: Map<
       }
       let read = seen.get(key)
       if (read === undefined) {
-        const framed = frameEnvelope(l.bytes)
+        const framed = frameOwnEnvelope(l.bytes)
         if (framed.ok) {
           const hash = envelopeHash(framed.value.unsigned)
           read = { framed: framed.value, hash, id: idOf(hash) }
