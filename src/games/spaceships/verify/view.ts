@@ -143,17 +143,23 @@ export class SideView {
    */
   private possibleRows(): Int32Array {
     if (this.possible?.reports === this.reported.length) return this.possible.rows
+    const { rows: count, types, counts } = this.fleets
+    const width = types.length
+    const before = this.possible?.rows
     const need = this.needs()
-    const rows: number[] = []
-    if (need !== undefined) {
-      const before = this.possible?.rows
-      if (before === undefined) {
-        for (let i = 0; i < this.fleets.rows; i++) if (this.holds(i, need)) rows.push(i)
-      } else for (const i of before) if (this.holds(i, need)) rows.push(i)
-    }
-    const out = Int32Array.from(rows)
-    this.possible = { reports: this.reported.length, rows: out }
-    return out
+    const out = new Int32Array(before?.length ?? count)
+    let n = 0
+    if (need !== undefined)
+      for (let k = 0; k < out.length; k++) {
+        const i = before === undefined ? k : (before[k] ?? 0)
+        // Whether fleet i meets `need` (`holds`), written out: a cost fleet has thousands.
+        let j = 0
+        while (j < width && (counts[i * width + j] ?? 0) >= (need[j] ?? 0)) j++
+        if (j === width) out[n++] = i
+      }
+    const rows = out.subarray(0, n)
+    this.possible = { reports: this.reported.length, rows }
+    return rows
   }
 
   /** SPEC §8: whether some legal fleet holds every reported ship and `extra` (a new report). */
@@ -173,22 +179,29 @@ export class SideView {
     if (this.bounds?.reports === this.reported.length) return this.bounds.value
     const { types, counts } = this.fleets
     const width = types.length
-    const reported = types.map((t) => this.reportedCount(t))
-    const tokens = types.map((t) => MAX_TOKENS[this.ruleset.variant][t] ?? 0)
+    const reported = Int32Array.from(types, (t) => this.reportedCount(t))
+    const tokens = Int32Array.from(types, (t) => MAX_TOKENS[this.ruleset.variant][t] ?? 0)
+    // Columns of types the variant lacks are -1, and match no column.
     const [ds, hs, ls] = [types.indexOf('DS'), types.indexOf('HS'), types.indexOf('LS')]
     const value: FleetBounds = { deathStars: 0, scouts: false, strikes: 0, deathStarInEvery: true }
-    // A ship of column j of fleet `at` not reported destroyed (none for a type the variant lacks).
-    const alive = (at: number, j: number): number =>
-      j < 0 ? 0 : Math.max(0, (counts[at + j] ?? 0) - (reported[j] ?? 0))
+    // One pass over the possible fleets (a cost fleet's are thousands), each column once: the
+    // ships of each type not reported destroyed, what they give, and the death stars and scouts.
     for (const i of this.possibleRows()) {
       const at = i * width
-      const deathStars = alive(at, ds)
-      value.deathStars = Math.max(value.deathStars, deathStars)
-      value.scouts ||= alive(at, hs) + alive(at, ls) > 0
       let strikes = 0
-      for (let j = 0; j < width; j++) strikes += alive(at, j) * (tokens[j] ?? 0)
-      value.strikes = Math.max(value.strikes, strikes)
-      value.deathStarInEvery &&= deathStars > 0
+      let deathStars = 0
+      let scouts = 0
+      for (let j = 0; j < width; j++) {
+        const alive = (counts[at + j] ?? 0) - (reported[j] ?? 0)
+        if (alive <= 0) continue
+        strikes += alive * (tokens[j] ?? 0)
+        if (j === ds) deathStars = alive
+        else if (j === hs || j === ls) scouts += alive
+      }
+      if (deathStars > value.deathStars) value.deathStars = deathStars
+      if (scouts > 0) value.scouts = true
+      if (strikes > value.strikes) value.strikes = strikes
+      if (deathStars === 0) value.deathStarInEvery = false
     }
     this.bounds = { reports: this.reported.length, value }
     return value
