@@ -186,7 +186,6 @@ function beamDirections(cells: readonly Cell[]): number[] {
 
 /** What a ship's entitlement was computed from, with it (`shipEntitlement`). */
 interface ShipEntitlementOf {
-  readonly index: number
   readonly classic: boolean
   readonly burntOut: boolean
   /** Bit k: the ship's k-th cell is destroyed; fired, likewise. */
@@ -196,18 +195,24 @@ interface ShipEntitlementOf {
 }
 
 /**
- * The last entitlement computed for each ship. A ship's entitlement follows from its own cells'
- * damage and firing, its beam's burn-out and the variant alone; states are values that share
- * their ships, and a replay asks for every ship's entitlement every turn while most ships stay
- * as they were. Weakly held: gone with the ships.
+ * The last entitlement computed for each ship of a fleet (by index). A ship's entitlement follows
+ * from its own cells' damage and firing, its beam's burn-out and the variant alone; states are
+ * values that share their fleet, and a replay asks for every ship's entitlement every turn while
+ * most ships stay as they were. Weakly held: gone with the fleet.
  */
-const shipEntitlements = new WeakMap<Ship, ShipEntitlementOf>()
+const shipEntitlements = new WeakMap<readonly Ship[], (ShipEntitlementOf | undefined)[]>()
 
-/** `ship` (index `i` of `p`)'s entitlement (C-12..C-15): the one computed last when its inputs are the same. */
-function shipEntitlement(p: PlayerState, ship: Ship, i: number, classic: boolean): ShipEntitlement {
-  const cells = ship.cells
+/** Ship `i` of `p`'s entitlement (C-12..C-15): the one computed last when its inputs are the same. */
+function shipEntitlement(
+  p: PlayerState,
+  i: number,
+  classic: boolean,
+  kept: (ShipEntitlementOf | undefined)[],
+): ShipEntitlement {
+  const ship = p.ships[i]
+  const cells = ship?.cells ?? []
   // More cells than a mask holds (no ship has) are computed each time.
-  if (cells.length > 30) return computeShipEntitlement(p, ship, i, classic)
+  if (ship === undefined || cells.length > 30) return computeShipEntitlement(p, i, classic)
   let destroyed = 0
   let fired = 0
   for (let k = 0; k < cells.length; k++) {
@@ -216,22 +221,23 @@ function shipEntitlement(p: PlayerState, ship: Ship, i: number, classic: boolean
     if (p.fired[c] !== 0) fired |= 1 << k
   }
   const burntOut = p.burntOut[i] === true
-  const known = shipEntitlements.get(ship)
+  const known = kept[i]
   if (
     known !== undefined &&
-    known.index === i &&
     known.classic === classic &&
     known.burntOut === burntOut &&
     known.destroyed === destroyed &&
     known.fired === fired
   )
     return known.value
-  const value = computeShipEntitlement(p, ship, i, classic)
-  shipEntitlements.set(ship, { index: i, classic, burntOut, destroyed, fired, value })
+  const value = computeShipEntitlement(p, i, classic)
+  kept[i] = { classic, burntOut, destroyed, fired, value }
   return value
 }
 
-function computeShipEntitlement(p: PlayerState, ship: Ship, i: number, classic: boolean): ShipEntitlement {
+function computeShipEntitlement(p: PlayerState, i: number, classic: boolean): ShipEntitlement {
+  const ship = p.ships[i]
+  if (ship === undefined) throw new RangeError(`no ship ${i}`)
   const live = undamagedCells(p, i)
   const spec = SHIP_TYPES[ship.type]
   if (live.length === 0)
@@ -260,7 +266,13 @@ function computeShipEntitlement(p: PlayerState, ship: Ship, i: number, classic: 
 /** Entitlements from the state at the start of a turn (§2.4). `turn` counts from 1. */
 export function entitlements(ruleset: Ruleset, p: PlayerState, turn: number): Entitlements {
   const classic = ruleset.variant === 'classic'
-  const ships: ShipEntitlement[] = p.ships.map((ship, i) => shipEntitlement(p, ship, i, classic))
+  let kept = shipEntitlements.get(p.ships)
+  if (kept === undefined) {
+    kept = []
+    shipEntitlements.set(p.ships, kept)
+  }
+  const ships: ShipEntitlement[] = []
+  for (let i = 0; i < p.ships.length; i++) ships.push(shipEntitlement(p, i, classic, kept))
   const conventionalPool = ships.reduce((n, s) => n + s.conventional, 0)
   const hasScanner = p.ships.some((s, i) => SHIP_TYPES[s.type].scanner && !isShipDestroyed(p, i))
   const scans = classic || !hasScanner ? 0 : turn <= 1 ? 1 : Math.max(1, p.lostLastTurn)
