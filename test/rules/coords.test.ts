@@ -8,6 +8,7 @@ import {
   LOOSE_NEIGHBOURS,
   adjacent,
   beamLine,
+  cellByName,
   coordOf,
   formatCell,
   isAdjacentSet,
@@ -157,5 +158,21 @@ describe('lines and beams (2.6.1 §8.2.1, C-04)', () => {
     expect(beamLine(cell('Rv1'), cell('Rv4'))).toBeUndefined()
     expect(beamLine(cell('Rv1'), cell('Rw3'))).toBeUndefined() // not a straight line of cells
     expect(beamLine(cell('Rv1'), cell('Rv1'))).toBeUndefined()
+  })
+})
+
+describe('cellByName', () => {
+  it('is the cell whose conventional name the text is, and undefined for any other text', () => {
+    const byName = new Map(ALL_CELLS.map((c) => [formatCell(c), c]))
+    for (const c of ALL_CELLS) expect(cellByName(formatCell(c))).toBe(c)
+    // Every three characters near the alphabet's edges, and any text at all.
+    const near = 'QRSNOPXYZFGHABCuvwxyz{0123456rvb\u0152\u0176'.split('')
+    for (const a of near)
+      for (const b of near) for (const d of near) expect(cellByName(a + b + d)).toBe(byName.get(a + b + d))
+    fc.assert(
+      fc.property(fc.string({ maxLength: 5 }), (t) => {
+        expect(cellByName(t)).toBe(byName.get(t))
+      }),
+    )
   })
 })

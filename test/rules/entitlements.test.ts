@@ -254,3 +254,31 @@ describe('scans (2.6.1 §8.3, C-16)', () => {
     expect(entitlements(g.ruleset, g.players[0], 1).scans).toBe(0)
   })
 })
+
+describe('entitlements kept per ship (state.ts)', () => {
+  it('are what a fresh computation gives, whatever the damage, firing and burn-out, asked again and again', () => {
+    const g = game(SETUP_A, SETUP_B)
+    fc.assert(
+      fc.property(
+        fc.constantFrom(0, 1),
+        fc.array(fc.tuple(fc.nat(124), fc.boolean(), fc.boolean()), { maxLength: 40 }),
+        fc.array(fc.boolean(), { maxLength: 20 }),
+        (player, marks, burnt) => {
+          const p = g.players[player]
+          const destroyed = p.destroyed.slice()
+          const fired = p.fired.slice()
+          for (const [c, d, f] of marks) {
+            if (d) destroyed[c] = 1
+            if (f) fired[c] = 1
+          }
+          const burntOut = p.burntOut.map((b, i) => b || burnt[i] === true)
+          // The same ships (their kept entitlements asked), and copies of them (computed afresh).
+          const state = { ...p, destroyed, fired, burntOut }
+          const fresh = { ...state, ships: p.ships.map((s) => ({ ...s })) }
+          expect(entitlements(g.ruleset, state, 2)).toEqual(entitlements(g.ruleset, fresh, 2))
+        },
+      ),
+      { numRuns: 500 },
+    )
+  })
+})

@@ -5,6 +5,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { fromBase64url, isBase64url, toBase64url } from '../../src/core/commit/bytes.js'
+import { parseTranscript } from '../../src/core/transcript/file.js'
 
 describe('base64url (SPEC §3.2)', () => {
   it('encodes every length on both sides of the scratch size exactly as node:buffer does, and decodes back', () => {
@@ -39,6 +40,32 @@ describe('base64url (SPEC §3.2)', () => {
     )
     // Unused bits set in the last character, and a length of 1 modulo 4.
     for (const t of ['AB', 'AAB', 'AAAAB', 'QR', 'A', 'AAAAA']) expect([t, fromBase64url(t)]).toEqual([t, reference(t)])
+  })
+
+  it("reads a transcript's lines as fromBase64url reads each, whatever the rows hold", () => {
+    // parseTranscript decodes every line into one buffer of the file's; each must still be exactly
+    // the strict decoding of its row, or refused as not strict (SPEC §3.2, §11).
+    const format = { name: 't', version: 1, maxBytes: 1 << 20, maxLines: 1000 }
+    const char = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.split(''))
+    const odd = fc.constantFrom('+', '/', '=', ' ', '\r', '\t', '.', 'é', 'Ł', '\u0000', '\u{1F680}', 'A', 'Q', 'w')
+    const row = fc.oneof(
+      fc.string({ unit: fc.oneof(char, odd), maxLength: 60 }),
+      fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('base64url')),
+      fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b).toString('base64')),
+    )
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 12 }), fc.boolean(), (rows, asBytes) => {
+        const text = ['t 1', ...rows].join('\n') + '\n'
+        const parsed = parseTranscript(format, asBytes ? new TextEncoder().encode(text) : text)
+        if (!parsed.ok) throw new Error('the header reads')
+        // Bytes are read as latin1 (one character a byte): what each row is, read that way.
+        const read = asBytes ? Buffer.from(text, 'utf8').toString('latin1').split('\n').slice(1, -1) : rows
+        expect(parsed.value.lines.map((l) => l.bytes)).toEqual(
+          read.map((r) => (r === '' ? undefined : fromBase64url(r))),
+        )
+      }),
+      { numRuns: 3000 },
+    )
   })
 
   it('encodes a view into a larger buffer as the view alone', () => {

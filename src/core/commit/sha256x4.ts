@@ -11,7 +11,10 @@
  *
  * Memory: the eight state words at bytes 0..127 (word i of lane j at int32 index 4i + j), the
  * sixteen message words at 128..383 (word i of lane j at 32 + 4i + j), each a big-endian word of
- * the block as an int32. `compress` replaces each lane's state with the compression of its block.
+ * the block as an int32. `compress` writes each lane's compression of its block from its state at
+ * 384..511 (word i of lane j at 96 + 4i + j) and leaves states and blocks as they were, so a batch
+ * of blocks from one midstate writes the state and what its blocks share once, not once a call.
+ * (Two groups of lanes in one call, their rounds interleaved or not, ran slower: measured.)
  * `test/transcript/hash.test.ts` holds every lane equal to node:crypto.
  */
 
@@ -215,7 +218,7 @@ function body(c: Out): void {
     simd(SIMD.add)
     simd(SIMD.store)
     c.byte(4)
-    c.leb(16 * i)
+    c.leb(384 + 16 * i)
   }
   c.byte(OP.end)
 }
@@ -265,7 +268,7 @@ export function sha256x4Module(): Uint8Array {
 
 /** Four lanes of SHA-256 compression: write states and blocks into `words`, then `compress`. */
 export interface Sha256x4 {
-  /** State words at 4i + lane (i < 8), message words at 32 + 4i + lane (i < 16). */
+  /** State words at 4i + lane (i < 8), message words at 32 + 4i + lane (i < 16), the output at 96 + 4i + lane (i < 8). */
   readonly words: Int32Array
   readonly compress: () => void
 }
@@ -289,7 +292,7 @@ export function sha256x4(): Sha256x4 | undefined {
       if (wasm !== undefined && wasm.validate(bytes)) {
         const { exports } = new wasm.Instance(new wasm.Module(bytes))
         const memory = exports['memory'] as { readonly buffer: ArrayBuffer }
-        instance = { words: new Int32Array(memory.buffer, 0, 96), compress: exports['compress'] as () => void }
+        instance = { words: new Int32Array(memory.buffer, 0, 128), compress: exports['compress'] as () => void }
       }
     } catch {
       instance = null

@@ -4,7 +4,7 @@
  * format is the core's; each game protocol names its header and limits (`TranscriptFormat`).
  * Pure: files are read and written at the edges (the CLI, the session's store adapter).
  */
-import { fromBase64url, toBase64url } from '../commit/bytes.js'
+import { toBase64url } from '../commit/bytes.js'
 import { type ProtocolError, protocolError } from '../wire/errors.js'
 
 /** What a game protocol fixes of its transcript files (SPEC §9, §11). */
@@ -130,9 +130,10 @@ export function parseTranscript(
       },
     }
   const lines: TranscriptLine[] = []
+  const into = lineBytes(text.length)
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i] ?? ''
-    const bytes = fromBase64url(row)
+    const bytes = into(row)
     lines.push(
       bytes === undefined || row === ''
         ? {
@@ -144,6 +145,26 @@ export function parseTranscript(
     )
   }
   return { ok: true, value: { lines, torn, format } }
+}
+
+/**
+ * A file's lines decoded (strict base64url, SPEC §3.2) into one zeroed buffer of the file's own,
+ * each line's bytes a view of it: a line costs no allocation and no copy (a fresh Uint8Array
+ * per line, copied out of Node's pool, cost more than the decoding). A row is strict exactly when
+ * it is the encoding of what it decodes to (see `fromBase64url`); what a row that is not decodes
+ * to is left behind the last view, unread, and the next row written over it.
+ */
+function lineBytes(chars: number): (row: string) => Uint8Array | undefined {
+  // Every row's bytes are at most three fourths of its characters, rounded down.
+  const buf = Buffer.alloc(Math.floor((chars * 3) / 4))
+  let at = 0
+  return (row) => {
+    const n = buf.write(row, at, 'base64url')
+    if (buf.toString('base64url', at, at + n) !== row) return undefined
+    const out = new Uint8Array(buf.buffer, buf.byteOffset + at, n)
+    at += n
+    return out
+  }
 }
 
 /** Where a peer persists envelopes before sending or acting on them (DESIGN.md goal 5). */

@@ -89,7 +89,14 @@ export function decoded<T>(read: () => T): Decoded<T> {
 
 export class Reader {
   at = 0
-  constructor(protected readonly b: Uint8Array) {}
+  /**
+   * `views`: the caller owns `b` and never changes it (a framed envelope's private copy), so the
+   * byte strings read are views of it instead of copies (hundreds of salts an envelope).
+   */
+  constructor(
+    protected readonly b: Uint8Array,
+    private readonly views = false,
+  ) {}
 
   get left(): number {
     return this.b.length - this.at
@@ -120,10 +127,10 @@ export class Reader {
     return v
   }
 
-  /** A copy: decoded values never alias the input buffer. */
+  /** A copy, unless the reader was made on bytes of its own (`views`): decoded values never alias a caller's buffer. */
   bytes(n: number, field: string, rule: string): Uint8Array {
     this.need(n, field, rule)
-    const out = this.b.slice(this.at, this.at + n)
+    const out = this.views ? this.b.subarray(this.at, this.at + n) : this.b.slice(this.at, this.at + n)
     this.at += n
     return out
   }

@@ -72,12 +72,28 @@ export interface Framed {
   readonly version: ProtocolVersion
   readonly sender: Role
   readonly seq: number
-  /** Everything but the signature (SPEC §5.2). */
+  /**
+   * Everything but the signature (SPEC §5.2). `unsigned` and `sig` are the Framed's own bytes,
+   * never changed: what `decodeFramed` reads of them are views, not copies.
+   */
   readonly unsigned: Uint8Array
   readonly sig: Uint8Array
 }
 
 export function frameEnvelope(bytes: Uint8Array): Decoded<Framed> {
+  return frame(bytes, true)
+}
+
+/**
+ * `frameEnvelope` for bytes the caller owns and never changes (a verifier's lines): the halves
+ * are views of `bytes` itself, not of a copy (an envelope's copy is a backing store outside V8's
+ * heap, costlier to make and collect than the framing).
+ */
+export function frameOwnEnvelope(bytes: Uint8Array): Decoded<Framed> {
+  return frame(bytes, false)
+}
+
+function frame(bytes: Uint8Array, copy: boolean): Decoded<Framed> {
   if (bytes.length < MIN_ENVELOPE_BYTES)
     return {
       ok: false,
@@ -112,13 +128,16 @@ export function frameEnvelope(bytes: Uint8Array): Decoded<Framed> {
     }
   const seq = ((bytes[2] ?? 0) << 8) | (bytes[3] ?? 0)
   const cut = bytes.length - SIGNATURE_BYTES
-  return { ok: true, value: { version, sender: role, seq, unsigned: bytes.slice(0, cut), sig: bytes.slice(cut) } }
+  // One copy of the caller's bytes (unless they are the caller's own), both halves views of it:
+  // `sealed` sees them contiguous.
+  const own = copy ? bytes.slice() : bytes
+  return { ok: true, value: { version, sender: role, seq, unsigned: own.subarray(0, cut), sig: own.subarray(cut) } }
 }
 
 /** Decodes an envelope's unsigned bytes and signature strictly (SPEC §5.1, §7, §9). */
 export function decodeFramed(f: Framed): Decoded<Envelope> {
   return decoded(() => {
-    const r = new PartReader(f.unsigned)
+    const r = new PartReader(f.unsigned, true)
     r.u8('version', '§5.1')
     r.u8('sender', '§5.1')
     const seq = r.range('seq', '§9', r.u16('seq', '§5.1'), 0, LIMITS.maxSeq)

@@ -24,6 +24,8 @@ export const GAME_ID_BYTES = 32
 /** SPEC §4.2: cells per space; the setup commitment holds two commitments per cell. */
 export const SPACE_CELLS = 125
 export const SETUP_COMMITMENT_BYTES = SPACE_CELLS * 2 * HASH_BYTES
+/** SPACE_CELLS rounded up to whole calls of four lanes (`setupVectorX4`'s salt tables). */
+const SALT_TABLE_CELLS = Math.ceil(SPACE_CELLS / 4) * 4
 
 /** SPEC §4.1: the kind byte of a salt derivation. */
 export const SALT_KIND = { occupancy: 1, detail: 2, record: 3 } as const
@@ -125,7 +127,7 @@ export class SideCommitments {
    * in list order), and the next one the checks are expected to ask for. Decoded salts never change.
    */
   private ahead: readonly { readonly cell: number; readonly occupied: boolean; readonly salt: Uint8Array }[] = []
-  private aheadDigests = new Uint8Array(0)
+  private aheadDigests: Uint8Array = new Uint8Array(0)
   private aheadNext = 0
   /** The same for detail openings (`prepareDetail`). */
   private aheadDetail: readonly {
@@ -134,7 +136,7 @@ export class SideCommitments {
     readonly id: number
     readonly salt: Uint8Array
   }[] = []
-  private aheadDetailDigests = new Uint8Array(0)
+  private aheadDetailDigests: Uint8Array = new Uint8Array(0)
   private aheadDetailNext = 0
   private detailState: Int32Array | undefined
   private detailTailWords: Int32Array | undefined
@@ -181,33 +183,31 @@ export class SideCommitments {
     this.aheadNext = 0
     if (lanes === null || openings.length < 2) return
     const w = lanes.words
-    const state = (this.occupancyState ??= this.occupancyHash.midstate())
-    const tail = (this.occupancyTailWords ??= wordsOf(this.occupancyHash.tailBlock(2 + SALT_BYTES)))
-    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    loadState(w, (this.occupancyState ??= this.occupancyHash.midstate()))
+    loadTail(w, (this.occupancyTailWords ??= wordsOf(this.occupancyHash.tailBlock(2 + SALT_BYTES))), 5)
+    const digests = (this.aheadDigests = room(this.aheadDigests, openings.length * HASH_BYTES))
     for (let base = 0; base < openings.length; base += 4) {
       const n = Math.min(4, openings.length - base)
-      loadState(w, state)
-      loadTail(w, tail, 5)
-      for (let j = 0; j < n; j++) {
-        const o = openings[base + j]
+      for (let k = 0; k < n; k++) {
+        const o = openings[base + k]
         if (o === undefined || o.salt.length !== SALT_BYTES) continue
         // [cell, occupied, salt 0..15, 0x80] (`occupancyInput`'s layout)
         const s = o.salt
-        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.occupied ? 1 : 0) << 16) | ((s[0] ?? 0) << 8) | (s[1] ?? 0)
-        w[36 + j] = ((s[2] ?? 0) << 24) | ((s[3] ?? 0) << 16) | ((s[4] ?? 0) << 8) | (s[5] ?? 0)
-        w[40 + j] = ((s[6] ?? 0) << 24) | ((s[7] ?? 0) << 16) | ((s[8] ?? 0) << 8) | (s[9] ?? 0)
-        w[44 + j] = ((s[10] ?? 0) << 24) | ((s[11] ?? 0) << 16) | ((s[12] ?? 0) << 8) | (s[13] ?? 0)
-        w[48 + j] = ((s[14] ?? 0) << 24) | ((s[15] ?? 0) << 16) | 0x8000
+        const at = k + 32
+        w[at] = ((o.cell & 0xff) << 24) | ((o.occupied ? 1 : 0) << 16) | ((s[0] ?? 0) << 8) | (s[1] ?? 0)
+        w[at + 4] = ((s[2] ?? 0) << 24) | ((s[3] ?? 0) << 16) | ((s[4] ?? 0) << 8) | (s[5] ?? 0)
+        w[at + 8] = ((s[6] ?? 0) << 24) | ((s[7] ?? 0) << 16) | ((s[8] ?? 0) << 8) | (s[9] ?? 0)
+        w[at + 12] = ((s[10] ?? 0) << 24) | ((s[11] ?? 0) << 16) | ((s[12] ?? 0) << 8) | (s[13] ?? 0)
+        w[at + 16] = ((s[14] ?? 0) << 24) | ((s[15] ?? 0) << 16) | 0x8000
       }
       lanes.compress()
-      for (let j = 0; j < n; j++) {
-        const o = openings[base + j]
+      for (let k = 0; k < n; k++) {
+        const o = openings[base + k]
         if (o === undefined || o.salt.length !== SALT_BYTES) continue
-        digestOfLane(w, j, digests, (base + j) * HASH_BYTES)
+        digestOfLane(w, k, digests, (base + k) * HASH_BYTES)
       }
     }
     this.ahead = openings
-    this.aheadDigests = digests
   }
 
   /** `prepareOccupancy` for detail openings (destruction reports, flashcube data): `opensDetail` finds them made. */
@@ -219,29 +219,27 @@ export class SideCommitments {
     this.aheadDetailNext = 0
     if (lanes === null || openings.length < 2) return
     const w = lanes.words
-    const state = (this.detailState ??= this.detailHash.midstate())
-    const tail = (this.detailTailWords ??= wordsOf(this.detailHash.tailBlock(3 + SALT_BYTES)))
-    const digests = new Uint8Array(openings.length * HASH_BYTES)
+    loadState(w, (this.detailState ??= this.detailHash.midstate()))
+    loadTail(w, (this.detailTailWords ??= wordsOf(this.detailHash.tailBlock(3 + SALT_BYTES))), 5)
+    const digests = (this.aheadDetailDigests = room(this.aheadDetailDigests, openings.length * HASH_BYTES))
     for (let base = 0; base < openings.length; base += 4) {
       const n = Math.min(4, openings.length - base)
-      loadState(w, state)
-      loadTail(w, tail, 5)
-      for (let j = 0; j < n; j++) {
-        const o = openings[base + j]
+      for (let k = 0; k < n; k++) {
+        const o = openings[base + k]
         if (o === undefined || o.salt.length !== SALT_BYTES) continue
         // [cell, type, id, salt 0..15, 0x80] (`detailInput`'s layout)
         const s = o.salt
-        w[32 + j] = ((o.cell & 0xff) << 24) | ((o.type & 0xff) << 16) | ((o.id & 0xff) << 8) | (s[0] ?? 0)
-        w[36 + j] = ((s[1] ?? 0) << 24) | ((s[2] ?? 0) << 16) | ((s[3] ?? 0) << 8) | (s[4] ?? 0)
-        w[40 + j] = ((s[5] ?? 0) << 24) | ((s[6] ?? 0) << 16) | ((s[7] ?? 0) << 8) | (s[8] ?? 0)
-        w[44 + j] = ((s[9] ?? 0) << 24) | ((s[10] ?? 0) << 16) | ((s[11] ?? 0) << 8) | (s[12] ?? 0)
-        w[48 + j] = ((s[13] ?? 0) << 24) | ((s[14] ?? 0) << 16) | ((s[15] ?? 0) << 8) | 0x80
+        const at = k + 32
+        w[at] = ((o.cell & 0xff) << 24) | ((o.type & 0xff) << 16) | ((o.id & 0xff) << 8) | (s[0] ?? 0)
+        w[at + 4] = ((s[1] ?? 0) << 24) | ((s[2] ?? 0) << 16) | ((s[3] ?? 0) << 8) | (s[4] ?? 0)
+        w[at + 8] = ((s[5] ?? 0) << 24) | ((s[6] ?? 0) << 16) | ((s[7] ?? 0) << 8) | (s[8] ?? 0)
+        w[at + 12] = ((s[9] ?? 0) << 24) | ((s[10] ?? 0) << 16) | ((s[11] ?? 0) << 8) | (s[12] ?? 0)
+        w[at + 16] = ((s[13] ?? 0) << 24) | ((s[14] ?? 0) << 16) | ((s[15] ?? 0) << 8) | 0x80
       }
       lanes.compress()
-      for (let j = 0; j < n; j++) digestOfLane(w, j, digests, (base + j) * HASH_BYTES)
+      for (let k = 0; k < n; k++) digestOfLane(w, k, digests, (base + k) * HASH_BYTES)
     }
     this.aheadDetail = openings
-    this.aheadDetailDigests = digests
   }
 
   /** Whether (value, salt) opens cell `cell`'s occupancy commitment in `vector` (constant time). */
@@ -254,7 +252,7 @@ export class SideCommitments {
       const o = ahead[k]
       if (o?.salt !== salt || o.cell !== cell || o.occupied !== occupied) continue
       this.aheadNext = k + 1
-      return sameDigest(committedAt(vector, cell, 0), this.aheadDigests, k)
+      return sameDigest(vector, cell, 0, this.aheadDigests, k)
     }
     // The verifier opens a cell per strike, beam and scan answer: the input is written into a
     // padded last block kept for it (`occupancyInput`'s layout), hashed into a scratch digest.
@@ -263,7 +261,7 @@ export class SideCommitments {
     block[1] = occupied ? 1 : 0
     block.set(salt, 2)
     this.occupancyHash.ofTail(block, this.opened, 0)
-    return constantTimeEqual(committedAt(vector, cell, 0), this.opened)
+    return sameDigest(vector, cell, 0, this.opened, 0)
   }
 
   /** Whether (type, id, salt) opens cell `cell`'s detail commitment in `vector` (constant time). */
@@ -275,7 +273,7 @@ export class SideCommitments {
       const o = ahead[k]
       if (o?.salt !== salt || o.cell !== cell || o.type !== type || o.id !== id) continue
       this.aheadDetailNext = k + 1
-      return sameDigest(committedAt(vector, cell, 1), this.aheadDetailDigests, k)
+      return sameDigest(vector, cell, 1, this.aheadDetailDigests, k)
     }
     const block = (this.detailTail ??= this.detailHash.tailBlock(3 + SALT_BYTES))
     block[0] = cell
@@ -283,7 +281,7 @@ export class SideCommitments {
     block[2] = id
     block.set(salt, 3)
     this.detailHash.ofTail(block, this.opened, 0)
-    return constantTimeEqual(committedAt(vector, cell, 1), this.opened)
+    return sameDigest(vector, cell, 1, this.opened, 0)
   }
 }
 
@@ -358,8 +356,9 @@ export class SideSecrets extends SideCommitments {
 
   /**
    * `setupVector` four cells at a time, one cell per lane of `sha256x4`: the same blocks, the same
-   * compressions (a salt pass, a second for version 3's detail salts, then the occupancy and detail
-   * commitments), a quarter of the calls. The salts pass through the lanes' memory, wiped after.
+   * compressions, a quarter of the calls. Pass by pass (every cell's salts, then every occupancy
+   * commitment, then every detail commitment), so each pass writes its state and what its blocks
+   * share once. The salts pass through the lanes' memory, wiped after.
    */
   private setupVectorX4(
     cells: readonly CellValue[],
@@ -370,72 +369,76 @@ export class SideSecrets extends SideCommitments {
     out: Uint8Array,
   ): void {
     const w = lanes.words
-    const saltState = this.salts.midstate()
-    const occupancyState = this.occupancyHash.midstate()
-    const detailState = this.detailHash.midstate()
     const v4 = this.version === 4
-    // Each lane's salt digests (word i of lane j at 4i + j): occupancy salt in words 0..3, version
-    // 4's detail salt in words 4..7; version 3's detail salts in a second pass of their own.
-    const salts = new Int32Array(32)
-    const detailSalts = v4 ? salts : new Int32Array(32)
+    const saltState = this.salts.midstate()
+    // Each cell's salt digest, eight words a cell (SPACE_CELLS rounded up to the lanes): the
+    // occupancy salt in words 0..3, version 4's detail salt in words 4..7; version 3's detail
+    // salts in a table of their own.
+    const salts = new Int32Array(8 * SALT_TABLE_CELLS)
+    const detailSalts = v4 ? salts : new Int32Array(8 * SALT_TABLE_CELLS)
     const detailWord = v4 ? 4 : 0
-    // The blocks as words: what follows the inputs (padding, length) is the same in every block
-    // of a kind, written once a pass; the inputs' words are written per lane (the layouts of
-    // `saltInput`, `occupancyInput` and `detailInput`: salts start at byte 2 and 3, unaligned).
-    const saltWords = wordsOf(saltIn)
-    const occupancyWords = wordsOf(occupancy)
-    const detailWords = wordsOf(detail)
-    const saltPass = (base: number, kind: number, into: Int32Array): void => {
+    const saltPass = (kind: number, into: Int32Array): void => {
       loadState(w, saltState)
-      loadTail(w, saltWords, 1)
-      for (let j = 0; j < 4; j++) {
-        const cell = base + j
-        // [kind, cell >> 8, cell & 0xff, 0x80]
-        w[32 + j] = (kind << 24) | ((cell >>> 8) << 16) | ((cell & 0xff) << 8) | 0x80
+      loadTail(w, wordsOf(saltIn), 1)
+      for (let base = 0; base < SPACE_CELLS; base += 4) {
+        for (let k = 0; k < 4; k++) {
+          const cell = base + k
+          // [kind, cell >> 8, cell & 0xff, 0x80]
+          w[k + 32] = (kind << 24) | ((cell >>> 8) << 16) | ((cell & 0xff) << 8) | 0x80
+        }
+        lanes.compress()
+        for (let k = 0; k < 4; k++) {
+          const at = k + 96
+          for (let i = 0; i < 8; i++) into[8 * (base + k) + i] = w[at + 4 * i] ?? 0
+        }
       }
-      lanes.compress()
-      for (let i = 0; i < 32; i++) into[i] = w[i] ?? 0
     }
+    saltPass(SALT_KIND.occupancy, salts)
+    if (!v4) saltPass(SALT_KIND.detail, detailSalts)
+    // The digests go straight into the vector.
+    loadState(w, this.occupancyHash.midstate())
+    loadTail(w, wordsOf(occupancy), 5)
     for (let base = 0; base < SPACE_CELLS; base += 4) {
-      const n = Math.min(4, SPACE_CELLS - base)
-      saltPass(base, SALT_KIND.occupancy, salts)
-      if (!v4) saltPass(base, SALT_KIND.detail, detailSalts)
-      loadState(w, occupancyState)
-      loadTail(w, occupancyWords, 5)
-      for (let j = 0; j < 4; j++) {
-        const cell = base + j
+      for (let k = 0; k < 4; k++) {
+        const cell = base + k
+        const at = k + 32
         // [cell, occupied, salt 0..15, 0x80]: the salt's words shifted by two bytes.
-        const s0 = salts[j] ?? 0
-        const s1 = salts[4 + j] ?? 0
-        const s2 = salts[8 + j] ?? 0
-        const s3 = salts[12 + j] ?? 0
+        const s0 = salts[8 * cell] ?? 0
+        const s1 = salts[8 * cell + 1] ?? 0
+        const s2 = salts[8 * cell + 2] ?? 0
+        const s3 = salts[8 * cell + 3] ?? 0
         const occupied = (cells[cell] ?? EMPTY_CELL).occupied ? 1 : 0
-        w[32 + j] = ((cell & 0xff) << 24) | (occupied << 16) | (s0 >>> 16)
-        w[36 + j] = (s0 << 16) | (s1 >>> 16)
-        w[40 + j] = (s1 << 16) | (s2 >>> 16)
-        w[44 + j] = (s2 << 16) | (s3 >>> 16)
-        w[48 + j] = (s3 << 16) | 0x8000
+        w[at] = ((cell & 0xff) << 24) | (occupied << 16) | (s0 >>> 16)
+        w[at + 4] = (s0 << 16) | (s1 >>> 16)
+        w[at + 8] = (s1 << 16) | (s2 >>> 16)
+        w[at + 12] = (s2 << 16) | (s3 >>> 16)
+        w[at + 16] = (s3 << 16) | 0x8000
       }
       lanes.compress()
-      for (let j = 0; j < n; j++) digestOfLane(w, j, out, 2 * (base + j) * HASH_BYTES)
-      loadState(w, detailState)
-      loadTail(w, detailWords, 5)
-      for (let j = 0; j < 4; j++) {
-        const cell = base + j
+      for (let k = 0; k < 4 && base + k < SPACE_CELLS; k++)
+        digestOfLane(w, k, out, 2 * (base + k) * HASH_BYTES)
+    }
+    loadState(w, this.detailHash.midstate())
+    loadTail(w, wordsOf(detail), 5)
+    for (let base = 0; base < SPACE_CELLS; base += 4) {
+      for (let k = 0; k < 4; k++) {
+        const cell = base + k
+        const at = k + 32
         const v = cells[cell] ?? EMPTY_CELL
         // [cell, type, id, salt 0..15, 0x80]: the salt's words shifted by three bytes.
-        const s0 = detailSalts[4 * detailWord + j] ?? 0
-        const s1 = detailSalts[4 * detailWord + 4 + j] ?? 0
-        const s2 = detailSalts[4 * detailWord + 8 + j] ?? 0
-        const s3 = detailSalts[4 * detailWord + 12 + j] ?? 0
-        w[32 + j] = ((cell & 0xff) << 24) | ((v.type & 0xff) << 16) | ((v.id & 0xff) << 8) | (s0 >>> 24)
-        w[36 + j] = (s0 << 8) | (s1 >>> 24)
-        w[40 + j] = (s1 << 8) | (s2 >>> 24)
-        w[44 + j] = (s2 << 8) | (s3 >>> 24)
-        w[48 + j] = (s3 << 8) | 0x80
+        const s0 = detailSalts[8 * cell + detailWord] ?? 0
+        const s1 = detailSalts[8 * cell + detailWord + 1] ?? 0
+        const s2 = detailSalts[8 * cell + detailWord + 2] ?? 0
+        const s3 = detailSalts[8 * cell + detailWord + 3] ?? 0
+        w[at] = ((cell & 0xff) << 24) | ((v.type & 0xff) << 16) | ((v.id & 0xff) << 8) | (s0 >>> 24)
+        w[at + 4] = (s0 << 8) | (s1 >>> 24)
+        w[at + 8] = (s1 << 8) | (s2 >>> 24)
+        w[at + 12] = (s2 << 8) | (s3 >>> 24)
+        w[at + 16] = (s3 << 8) | 0x80
       }
       lanes.compress()
-      for (let j = 0; j < n; j++) digestOfLane(w, j, out, (2 * (base + j) + 1) * HASH_BYTES)
+      for (let k = 0; k < 4 && base + k < SPACE_CELLS; k++)
+        digestOfLane(w, k, out, (2 * (base + k) + 1) * HASH_BYTES)
     }
     w.fill(0)
     salts.fill(0)
@@ -446,6 +449,7 @@ export class SideSecrets extends SideCommitments {
     detail.fill(0)
   }
 
+
   /** SPEC §4.3: the commitment to turn `turn`'s canonical record text. */
   recordCommitment(turn: number, text: string): Uint8Array {
     return this.recordOf(turn, this.salt('record', turn), text)
@@ -453,7 +457,7 @@ export class SideSecrets extends SideCommitments {
 
   /**
    * `recordCommitment(t, texts[t - 1])` for turns 1..n (a replay's every record): four turns at a
-   * time in the SIMD lanes, the salts in one pass and the commitments in another; a record whose
+   * time in the SIMD lanes, every salt in one pass and every commitment in another; a record whose
    * input does not fit one last block (over 35 bytes of text) is committed the plain way.
    */
   recordCommitments(texts: readonly string[], lanes: Sha256x4 | null = sha256x4() ?? null): Uint8Array[] {
@@ -461,46 +465,47 @@ export class SideSecrets extends SideCommitments {
     const w = lanes.words
     const out: Uint8Array[] = []
     const saltState = this.salts.midstate()
-    const recordState = (this.recordState ??= this.record.midstate())
     const saltIn = this.salts.tailBlock(3)
-    const saltWords = wordsOf(saltIn)
-    const salts = new Int32Array(32)
+    // Each turn's salt: the first four words of its digest.
+    const salts = new Int32Array(4 * texts.length)
+    loadState(w, saltState)
+    loadTail(w, wordsOf(saltIn), 1)
     for (let base = 0; base < texts.length; base += 4) {
       const n = Math.min(4, texts.length - base)
-      loadState(w, saltState)
-      loadTail(w, saltWords, 1)
-      for (let j = 0; j < 4; j++) {
-        const turn = base + j + 1
+      for (let k = 0; k < n; k++) {
+        const turn = base + k + 1
         // [3, turn >> 8, turn & 0xff, 0x80] (`saltInput`)
-        w[32 + j] = (SALT_KIND.record << 24) | (((turn >>> 8) & 0xff) << 16) | ((turn & 0xff) << 8) | 0x80
+        w[k + 32] = (SALT_KIND.record << 24) | (((turn >>> 8) & 0xff) << 16) | ((turn & 0xff) << 8) | 0x80
       }
       lanes.compress()
-      for (let i = 0; i < 32; i++) salts[i] = w[i] ?? 0
-      loadState(w, recordState)
-      const inputs: (Uint8Array | undefined)[] = []
-      for (let j = 0; j < n; j++) {
-        const turn = base + j + 1
-        const salt = new Uint8Array(SALT_BYTES)
+      for (let k = 0; k < n; k++) for (let i = 0; i < 4; i++) salts[4 * (base + k) + i] = w[k + 96 + 4 * i] ?? 0
+    }
+    loadState(w, (this.recordState ??= this.record.midstate()))
+    const salt = new Uint8Array(SALT_BYTES)
+    for (let base = 0; base < texts.length; base += 4) {
+      const n = Math.min(4, texts.length - base)
+      const fits: boolean[] = []
+      for (let k = 0; k < n; k++) {
+        const turn = base + k + 1
         for (let i = 0; i < 4; i++) {
-          const x = salts[4 * i + j] ?? 0
+          const x = salts[4 * (base + k) + i] ?? 0
           salt[4 * i] = x >>> 24
           salt[4 * i + 1] = x >>> 16
           salt[4 * i + 2] = x >>> 8
           salt[4 * i + 3] = x
         }
-        const input = recordInput(turn, salt, texts[base + j] ?? '')
-        salt.fill(0)
+        const input = recordInput(turn, salt, texts[base + k] ?? '')
+        fits.push(input.length <= 55)
         if (input.length > 55) {
-          inputs.push(undefined)
           input.fill(0)
           continue
         }
-        inputs.push(input)
         // The last block after the domain block: the input, then the padding `tailBlock` writes.
         const block = this.record.tailBlock(input.length)
         block.set(input)
+        const at = k + 32
         for (let i = 0; i < 16; i++)
-          w[32 + 4 * i + j] =
+          w[at + 4 * i] =
             ((block[4 * i] ?? 0) << 24) |
             ((block[4 * i + 1] ?? 0) << 16) |
             ((block[4 * i + 2] ?? 0) << 8) |
@@ -509,29 +514,43 @@ export class SideSecrets extends SideCommitments {
         block.fill(0)
       }
       lanes.compress()
-      for (let j = 0; j < n; j++) {
-        const turn = base + j + 1
-        if (inputs[j] === undefined) out.push(this.recordCommitment(turn, texts[base + j] ?? ''))
+      for (let k = 0; k < n; k++) {
+        const turn = base + k + 1
+        if (fits[k] !== true) out.push(this.recordCommitment(turn, texts[base + k] ?? ''))
         else {
           const digest = new Uint8Array(HASH_BYTES)
-          digestOfLane(w, j, digest, 0)
+          digestOfLane(w, k, digest, 0)
           out.push(digest)
         }
       }
     }
     w.fill(0)
     salts.fill(0)
+    salt.fill(0)
     saltState.fill(0)
     return out
   }
 }
 
-/** `constantTimeEqual(committed, the k-th digest of digests)`, without a view of the digest. */
-function sameDigest(committed: Uint8Array, digests: Uint8Array, k: number): boolean {
-  if (committed.length !== HASH_BYTES) return false
+
+/**
+ * `constantTimeEqual(committedAt(vector, cell, which), the k-th digest of digests)`, without a view
+ * of either (a view is an object; the checks open hundreds of cells a game).
+ */
+function sameDigest(vector: Uint8Array, cell: number, which: 0 | 1, digests: Uint8Array, k: number): boolean {
+  const at = (2 * cell + which) * HASH_BYTES
+  if (vector.length < at + HASH_BYTES) return false
   let diff = 0
-  for (let i = 0; i < HASH_BYTES; i++) diff |= (committed[i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
+  for (let i = 0; i < HASH_BYTES; i++) diff |= (vector[at + i] ?? 0) ^ (digests[k * HASH_BYTES + i] ?? 0)
   return diff === 0
+}
+
+/**
+ * `bytes`, or a larger array when it holds fewer than `n` (its contents not kept): the digests
+ * hashed ahead are only read until the next batch, so one array serves every batch of a side.
+ */
+function room(bytes: Uint8Array, n: number): Uint8Array {
+  return bytes.length >= n ? bytes : new Uint8Array(Math.max(n, 2 * bytes.length))
 }
 
 /** Every lane's state set to `state` (eight words). */
@@ -565,14 +584,14 @@ function loadTail(w: Int32Array, words: Int32Array, from: number): void {
   }
 }
 
-/** Lane `j`'s digest (its eight state words, big-endian) at `out[at..at+32)`. */
-function digestOfLane(w: Int32Array, j: number, out: Uint8Array, at: number): void {
+/** Lane `j`'s digest (its eight output words, big-endian) at `out[pos..pos+32)`. */
+function digestOfLane(w: Int32Array, j: number, out: Uint8Array, pos: number): void {
   for (let i = 0; i < 8; i++) {
-    const x = w[4 * i + j] ?? 0
-    out[at + 4 * i] = x >>> 24
-    out[at + 4 * i + 1] = x >>> 16
-    out[at + 4 * i + 2] = x >>> 8
-    out[at + 4 * i + 3] = x
+    const x = w[j + 96 + 4 * i] ?? 0
+    out[pos + 4 * i] = x >>> 24
+    out[pos + 4 * i + 1] = x >>> 16
+    out[pos + 4 * i + 2] = x >>> 8
+    out[pos + 4 * i + 3] = x
   }
 }
 

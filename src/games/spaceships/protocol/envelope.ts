@@ -45,9 +45,16 @@ export function envelopeHash(unsigned: Uint8Array): Uint8Array {
 }
 
 function sealed(envelope: Envelope, unsigned: Uint8Array, hash = envelopeHash(unsigned), id?: string): SealedEnvelope {
-  const bytes = new Uint8Array(unsigned.length + envelope.sig.length)
-  bytes.set(unsigned, 0)
-  bytes.set(envelope.sig, unsigned.length)
+  const sig = envelope.sig
+  // A framed envelope's halves are views of one copy (`frameEnvelope`): the whole is a view too.
+  const contiguous = sig.buffer === unsigned.buffer && sig.byteOffset === unsigned.byteOffset + unsigned.length
+  const bytes = contiguous
+    ? new Uint8Array(unsigned.buffer, unsigned.byteOffset, unsigned.length + sig.length)
+    : new Uint8Array(unsigned.length + sig.length)
+  if (!contiguous) {
+    bytes.set(unsigned, 0)
+    bytes.set(sig, unsigned.length)
+  }
   return { envelope, bytes, hash, id: id ?? toBase64url(hash) }
 }
 

@@ -3,7 +3,7 @@
  * the wire codes of §3.2. Cells are held in the conventional notation (`Rv1`), which is what the
  * players, the UI and the bots read; the codec (`codec.ts`) turns them into cell indices on the wire.
  */
-import { formatCell, parseCell } from '../rules/coords.js'
+import { cellByName, formatCell, parseCell } from '../rules/coords.js'
 import { ALL_SHIP_TYPES, type ShipType } from '../rules/ships.js'
 
 /**
@@ -99,16 +99,13 @@ export type CellName = string
 /** Cell names by index, so the codec turns bytes into names without parsing. */
 export const CELL_NAMES: readonly CellName[] = Array.from({ length: 125 }, (_, i) => formatCell(i))
 
-/** Cell indices by canonical name: the names the codec makes, looked up without a parse. */
-const CELL_INDICES: ReadonlyMap<CellName, number> = new Map(CELL_NAMES.map((name, i) => [name, i]))
-
 /** The index of a canonical cell name, undefined for any other text (no parse, no throw). */
 export function knownCellIndex(name: string): number | undefined {
-  return CELL_INDICES.get(name)
+  return cellByName(name)
 }
 
 export function cellIndex(name: CellName): number {
-  const known = CELL_INDICES.get(name)
+  const known = cellByName(name)
   if (known !== undefined) return known
   const c = parseCell(name)
   if (!c.ok) throw new Error(`not a cell: ${name}`)

@@ -29,13 +29,16 @@ function respects(counts: FleetCounts, r: FleetRestrictions, variant: Variant): 
   return true
 }
 
-/** The standard fleets: 2.6.1 §3.7 has two binary choices; classic §3.3 has none. */
+/** The standard fleets: 2.6.1 §3.7 has two binary choices; classic §3.3 has none. Made once (every setup is checked against them). */
+const STANDARD_FLEETS: Readonly<Record<Variant, readonly FleetCounts[]>> = {
+  classic: [{ DS: 1, KC: 1, FS: 1, MD: 1, HF: 1 }],
+  '2.6.1': (['FS', 'PC'] as const).flatMap((saucer) =>
+    (['LS', 'HS'] as const).map((scout) => ({ DS: 1, KC: 1, [saucer]: 1, MD: 1, [scout]: 1 })),
+  ),
+}
+
 export function standardFleets(variant: Variant): FleetCounts[] {
-  if (variant === 'classic') return [{ DS: 1, KC: 1, FS: 1, MD: 1, HF: 1 }]
-  const out: FleetCounts[] = []
-  for (const saucer of ['FS', 'PC'] as const)
-    for (const scout of ['LS', 'HS'] as const) out.push({ DS: 1, KC: 1, [saucer]: 1, MD: 1, [scout]: 1 })
-  return out
+  return [...STANDARD_FLEETS[variant]]
 }
 
 /** Measure of any base fleet: the standard fleet's (all four 2.6.1 choices cost 24) or C. */

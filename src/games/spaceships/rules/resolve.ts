@@ -7,7 +7,7 @@ import type { Cell } from './coords.js'
 import type { CheckedRecord } from './legality.js'
 import type { Ruleset } from './ruleset.js'
 import type { ShipType } from './ships.js'
-import { type PlayerState, isShipDestroyed, isUnfiredMissile, sameShipNeighbours } from './state.js'
+import { type PlayerState, cellBytes, isShipDestroyed, isUnfiredMissile, sameShipNeighbours } from './state.js'
 
 export type StrikeOutcome = 'miss' | 'hit' | 'duplicate-hit'
 export type ScanOutcome = 'empty' | 'ship' | 'ship-destroyed'
@@ -74,7 +74,7 @@ interface Mutable {
 }
 
 function clone(p: PlayerState): Mutable {
-  return { shipAt: p.shipAt, destroyed: p.destroyed.slice(), fired: p.fired.slice(), burntOut: [...p.burntOut] }
+  return { shipAt: p.shipAt, destroyed: cellBytes(p.destroyed), fired: cellBytes(p.fired), burntOut: [...p.burntOut] }
 }
 
 function view(base: PlayerState, m: Mutable): PlayerState {
@@ -198,7 +198,7 @@ export function resolveIncoming(
   // 2.6.1 judges each strike against the live state (C-19, C-20); classic against a frozen copy
   // of the state as revealed, since all its damage lands at the end of the turn.
   const judged = classic
-    ? { ...start, destroyed: live.destroyed.slice(), fired: live.fired.slice() }
+    ? { ...start, destroyed: cellBytes(live.destroyed), fired: cellBytes(live.fired) }
     : view(start, live)
   const exchanges = resolveAgainst(ruleset, incoming, judged, live)
   if (classic) for (const c of own.kamikazeLaunches) live.destroyed[c] = 1

@@ -5,7 +5,7 @@
  * transcript, with the same checks in the same order, so a live verdict and an audit agree.
  */
 import { parseRuleset, type Ruleset } from '../rules/ruleset.js'
-import { toBase64url } from '../../../core/commit/bytes.js'
+import { equalBytes } from '../../../core/commit/bytes.js'
 import type { SealedEnvelope } from '../protocol/envelope.js'
 import { type Part, type ProtocolVersion, ROLE_INDEX, type Role, type Terms, otherRole } from '../protocol/messages.js'
 import { type SideLog, emptySideLog, logPart } from './log.js'
@@ -88,7 +88,7 @@ export class GameState {
       return this.violation(X, e.seq, turn, `${describeParts(e.parts)} sent when ${due.sender} was due`)
     if (!matchesDue(due, e.parts))
       return this.violation(X, e.seq, turn, `${describeParts(e.parts)} sent where ${due.parts.join('+')} was due`)
-    if (this.lastPhase === undefined || e.ack === undefined || toBase64url(e.ack) !== this.lastPhase.id) {
+    if (this.lastPhase === undefined || e.ack === undefined || !equalBytes(e.ack, this.lastPhase.hash)) {
       return this.violation(
         X,
         e.seq,

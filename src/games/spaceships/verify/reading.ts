@@ -5,11 +5,11 @@
  * signature checks as §5.4 allows. evidence.ts chooses the game of the files from this and
  * gathers its evidence.
  */
-import { toBase64url } from '../../../core/commit/bytes.js'
+import { equalBytes, toBase64url } from '../../../core/commit/bytes.js'
 import { HASH_BYTES } from '../../../core/commit/hash.js'
 import { publicKeyProblem } from '../../../core/commit/keys.js'
 import { type ProtocolError, describeProtocolError } from '../../../core/wire/errors.js'
-import { type Framed, frameEnvelope } from '../protocol/codec.js'
+import { type Framed, frameOwnEnvelope } from '../protocol/codec.js'
 import { isReceiptLine } from './receipts.js'
 import { type SealedEnvelope, decodeFrameWith, envelopeHash, gameIdOf, signatureValid } from '../protocol/envelope.js'
 import type { TranscriptLine } from '../protocol/file.js'
@@ -19,6 +19,10 @@ import { formatRuleset, parseRuleset } from '../rules/ruleset.js'
 /** One transcript file as read (`parseTranscript`). */
 export interface FileEvidence {
   readonly name: string
+  /**
+   * Read in place, never copied: their bytes must not change while the evidence is used (a file
+   * read by `parseTranscript` has bytes of its own; a store's envelopes never change).
+   */
   readonly lines: readonly TranscriptLine[]
   readonly torn: boolean
   /** SPEC §11: the version the file's header names; a line of another version is set aside. */
@@ -51,7 +55,8 @@ export interface Candidate {
   readonly hash: Uint8Array
   readonly id: string
   readonly sigs: Uint8Array[]
-  readonly sigIds: Set<string>
+  /** The signatures' base64url, made once a second copy of the envelope is met (most are met once). */
+  sigIds: Set<string> | undefined
   readonly where: Where[]
   /** The game id (base64url) an envelope after a hello carries; undefined for a hello. */
   readonly game: string | undefined
@@ -214,7 +219,7 @@ function readFiles(files: readonly FileEvidence[], notes: Note[], receipts: Map<
       }
       let read = seen.get(key)
       if (read === undefined) {
-        const framed = frameEnvelope(l.bytes)
+        const framed = frameOwnEnvelope(l.bytes)
         if (framed.ok) {
           const hash = envelopeHash(framed.value.unsigned)
           read = { framed: framed.value, hash, id: idOf(hash) }
@@ -242,10 +247,19 @@ function readFiles(files: readonly FileEvidence[], notes: Note[], receipts: Map<
 /** SPEC §5.3: the files' envelopes, each counted once (a copy with another signature is the same envelope). */
 function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
   const pool = new Map<string, Candidate>()
+  // The game key of the envelope before: a file's envelopes after the hellos mostly carry one game
+  // id, whose text is then made once instead of once an envelope.
+  let last: { readonly version: number; readonly game: Uint8Array; readonly key: string } | undefined
+  const gameKey = (f: Framed): string | undefined => {
+    if (f.seq === 0 || f.unsigned.length < PREV_AT + HASH_BYTES) return undefined
+    const game = f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES)
+    if (last === undefined || last.version !== f.version || !equalBytes(last.game, game))
+      last = { version: f.version, game, key: `${f.version}:${idOf(game)}` }
+    return last.key
+  }
   for (const items of perFile)
     for (const it of items) {
       const f = it.framed
-      const sigId = idOf(f.sig)
       const known = pool.get(it.id)
       if (known === undefined)
         pool.set(it.id, {
@@ -253,17 +267,16 @@ function poolOf(perFile: readonly (readonly Item[])[]): Map<string, Candidate> {
           hash: it.hash,
           id: it.id,
           sigs: [f.sig],
-          sigIds: new Set([sigId]),
+          sigIds: undefined,
           where: [...it.where],
-          game:
-            f.seq === 0 || f.unsigned.length < PREV_AT + HASH_BYTES
-              ? undefined
-              : `${f.version}:${idOf(f.unsigned.subarray(GAME_AT, GAME_AT + HASH_BYTES))}`,
+          game: gameKey(f),
           prevId: undefined,
         })
       else {
-        if (!known.sigIds.has(sigId)) {
-          known.sigIds.add(sigId)
+        const sigIds = (known.sigIds ??= new Set(known.sigs.map(idOf)))
+        const sigId = idOf(f.sig)
+        if (!sigIds.has(sigId)) {
+          sigIds.add(sigId)
           known.sigs.push(f.sig)
         }
         known.where.push(...it.where)

@@ -76,13 +76,18 @@ export function beamExchanges(results: Results, aspects: Aspects): Exchange[] {
   )
 }
 
+// Loops, not every(): these run for each list of each turn of both replays.
 function sameCells(shown: readonly CellName[], expected: readonly number[]): boolean {
-  return shown.length === expected.length && shown.every((c, i) => cellIndex(c) === expected[i])
+  if (shown.length !== expected.length) return false
+  for (let i = 0; i < shown.length; i++) if (cellIndex(shown[i] ?? '') !== expected[i]) return false
+  return true
 }
 
 /** Whether the explosions answered are the engine's, cell by cell, in order. */
 function sameExplosions(engine: readonly number[], answered: readonly CellName[]): boolean {
-  return engine.length === answered.length && engine.every((c, i) => formatCell(c) === answered[i])
+  if (engine.length !== answered.length) return false
+  for (let i = 0; i < engine.length; i++) if (formatCell(engine[i] ?? 0) !== answered[i]) return false
+  return true
 }
 
 /** Whether the aspects shown are the record's, list by list and cell by cell, in order. */

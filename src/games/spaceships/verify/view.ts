@@ -61,6 +61,21 @@ interface FleetBounds {
   deathStarInEvery: boolean
 }
 
+/**
+ * The legal fleets that hold the reported ships (`rows` of the fleet table, what they had to hold
+ * in `need`), and over them the most and fewest death stars, the most scouts (HS and LS) and
+ * strike tokens, all ships counted: -1 (and Infinity) when there are none.
+ */
+interface Possible {
+  readonly reports: number
+  readonly rows: Int32Array
+  readonly need: Uint8Array
+  readonly mostDS: number
+  readonly fewestDS: number
+  readonly mostScouts: number
+  readonly mostStrikes: number
+}
+
 /** A ship the owner reported destroyed, by type and identity. */
 interface Reported {
   readonly type: ShipType
@@ -74,6 +89,8 @@ export class SideView {
   readonly destroyed = new Uint8Array(CELL_COUNT)
   /** Cells the owner's statements show empty (misses, empty scans, flashcube data). */
   readonly empty = new Uint8Array(CELL_COUNT)
+  /** `destroyed` as it was before the answers `checkResults` is checking. */
+  private readonly before = new Uint8Array(CELL_COUNT)
   /** Cells identified with a ship (reports, flashcube data), as `type` and `id`. */
   readonly identified = new Map<number, Reported>()
   readonly reported: Reported[] = []
@@ -82,8 +99,8 @@ export class SideView {
   /** SPEC §8: the owner's cells destroyed during the last turn whose results are known (C-16). */
   lostLastTurn = 0
   private readonly fleets: FleetTable
-  /** The rows of the fleet table that hold the reported ships, for `reported.length` reports. */
-  private possible: { readonly reports: number; readonly rows: Int32Array } | undefined
+  /** The legal fleets that hold the reported ships, for `reported.length` reports. */
+  private possible: Possible | undefined
   /** The bounds of SPEC §8 that rest on the reported ships only, for `reported.length` reports. */
   private bounds: { readonly reports: number; readonly value: FleetBounds } | undefined
 
@@ -135,23 +152,50 @@ export class SideView {
   }
 
   /**
-   * SPEC §8: the rows of the legal fleets that hold every reported ship. Reports only grow, and
-   * with them what a fleet must hold, so each set is filtered from the one before: a cost fleet's
-   * 3,771 rows are read in full once, and fewer as ships are reported.
+   * SPEC §8: the legal fleets that hold every reported ship, with what the bounds need of them
+   * (`Possible`), in one pass. Reports only grow, and with them what a fleet must hold, so each set
+   * is filtered from the one before: a cost fleet's 3,771 rows are read once at the start, and
+   * fewer as ships are reported.
    */
-  private possibleRows(): Int32Array {
-    if (this.possible?.reports === this.reported.length) return this.possible.rows
+  private possibleFleets(): Possible {
+    if (this.possible?.reports === this.reported.length) return this.possible
+    const { rows: count, types, counts } = this.fleets
+    const width = types.length
+    const strikes = strikeTokens(this.fleets, this.ruleset.variant)
+    const [ds, hs, ls] = [types.indexOf('DS'), types.indexOf('HS'), types.indexOf('LS')]
+    const col = (at: number, j: number): number => (j < 0 ? 0 : (counts[at + j] ?? 0))
+    const before = this.possible
     const need = this.needs()
-    const rows: number[] = []
+    const out = new Int32Array(before?.rows.length ?? count)
+    let n = 0
+    const next = { mostDS: -1, fewestDS: Infinity, mostScouts: -1, mostStrikes: -1 }
     if (need !== undefined) {
-      const before = this.possible?.rows
-      if (before === undefined) {
-        for (let i = 0; i < this.fleets.rows; i++) if (this.holds(i, need)) rows.push(i)
-      } else for (const i of before) if (this.holds(i, need)) rows.push(i)
+      // Reports only grow, and with them what a fleet must hold: the rows kept before meet the
+      // need they were kept for, so only the columns whose need grew are read again.
+      const grew: number[] = []
+      for (let j = 0; j < width; j++) if ((need[j] ?? 0) > (before?.need[j] ?? 0)) grew.push(j)
+      for (let k = 0; k < out.length; k++) {
+        const i = before === undefined ? k : (before.rows[k] ?? 0)
+        const at = i * width
+        let g = 0
+        while (g < grew.length && (counts[at + (grew[g] ?? 0)] ?? 0) >= (need[grew[g] ?? 0] ?? 0)) g++
+        if (g < grew.length) continue
+        out[n++] = i
+        const d = col(at, ds)
+        if (d > next.mostDS) next.mostDS = d
+        if (d < next.fewestDS) next.fewestDS = d
+        next.mostScouts = Math.max(next.mostScouts, col(at, hs) + col(at, ls))
+        next.mostStrikes = Math.max(next.mostStrikes, strikes[i] ?? 0)
+      }
     }
-    const out = Int32Array.from(rows)
-    this.possible = { reports: this.reported.length, rows: out }
-    return out
+    const possible = {
+      reports: this.reported.length,
+      rows: out.subarray(0, n),
+      need: need ?? new Uint8Array(width),
+      ...next,
+    }
+    this.possible = possible
+    return possible
   }
 
   /** SPEC §8: whether some legal fleet holds every reported ship and `extra` (a new report). */
@@ -159,7 +203,7 @@ export class SideView {
     const need = this.needs(extra)
     if (need === undefined) return false
     // Among the fleets that hold the ships reported so far; the first that holds `extra` too decides.
-    for (const i of this.possibleRows()) if (this.holds(i, need)) return true
+    for (const i of this.possibleFleets().rows) if (this.holds(i, need)) return true
     return false
   }
 
@@ -169,25 +213,24 @@ export class SideView {
    */
   private fleetBounds(): FleetBounds {
     if (this.bounds?.reports === this.reported.length) return this.bounds.value
-    const { types, counts } = this.fleets
-    const width = types.length
-    const reported = types.map((t) => this.reportedCount(t))
-    const tokens = types.map((t) => MAX_TOKENS[this.ruleset.variant][t] ?? 0)
-    const [ds, hs, ls] = [types.indexOf('DS'), types.indexOf('HS'), types.indexOf('LS')]
-    const value: FleetBounds = { deathStars: 0, scouts: false, strikes: 0, deathStarInEvery: true }
-    // A ship of column j of fleet `at` not reported destroyed (none for a type the variant lacks).
-    const alive = (at: number, j: number): number =>
-      j < 0 ? 0 : Math.max(0, (counts[at + j] ?? 0) - (reported[j] ?? 0))
-    for (const i of this.possibleRows()) {
-      const at = i * width
-      const deathStars = alive(at, ds)
-      value.deathStars = Math.max(value.deathStars, deathStars)
-      value.scouts ||= alive(at, hs) + alive(at, ls) > 0
-      let strikes = 0
-      for (let j = 0; j < width; j++) strikes += alive(at, j) * (tokens[j] ?? 0)
-      value.strikes = Math.max(value.strikes, strikes)
-      value.deathStarInEvery &&= deathStars > 0
-    }
+    const { types } = this.fleets
+    const p = this.possibleFleets()
+    // A possible fleet holds every reported ship (at least as many of each type as were
+    // reported), so its ships not reported destroyed are its counts less the reports, and the
+    // strike tokens they give its whole fleet's less the reported ships': the bounds follow from
+    // the most and fewest over the possible fleets, less the reports.
+    const reported = (t: ShipType): number => (types.includes(t) ? this.reportedCount(t) : 0)
+    let reportedStrikes = 0
+    for (const t of types) reportedStrikes += this.reportedCount(t) * (MAX_TOKENS[this.ruleset.variant][t] ?? 0)
+    const value: FleetBounds =
+      p.rows.length === 0
+        ? { deathStars: 0, scouts: false, strikes: 0, deathStarInEvery: true }
+        : {
+            deathStars: p.mostDS - reported('DS'),
+            scouts: p.mostScouts - reported('HS') - reported('LS') > 0,
+            strikes: p.mostStrikes - reportedStrikes,
+            deathStarInEvery: p.fewestDS - reported('DS') > 0,
+          }
     this.bounds = { reports: this.reported.length, value }
     return value
   }
@@ -360,7 +403,10 @@ export class SideView {
     if (r.scans.length !== incoming.scans.length)
       return shape(`${r.scans.length} scan answers for ${incoming.scans.length} scans`)
     this.prepareOpenings(r, incoming)
-    const before = this.destroyed.slice()
+    // The cells destroyed before this turn's answers, in a scratch of the view's own (read by the
+    // checks below only, never kept).
+    const before = this.before
+    before.set(this.destroyed)
     const live = this.destroyed
     if (!this.classic) for (const k of ownAspects.kamikaze) live[cellIndex(k)] = 1
     // C-19: 2.6.1 judges against the live state; classic against the state at the start of the turn.
@@ -589,6 +635,24 @@ export class SideView {
     if (this.classic) return
     for (const b of answers) if (b[0]?.result === 'hit' && b[b.length - 1]?.result === 'hit') this.burnouts++
   }
+}
+
+/** Each legal fleet's strike tokens with every ship alive (`MAX_TOKENS`), by table: made once per table, as the table is. */
+const STRIKE_TOKENS = new WeakMap<FleetTable, Int32Array>()
+
+function strikeTokens(table: FleetTable, variant: '2.6.1' | 'classic'): Int32Array {
+  const known = STRIKE_TOKENS.get(table)
+  if (known !== undefined) return known
+  const width = table.types.length
+  const tokens = table.types.map((t) => MAX_TOKENS[variant][t] ?? 0)
+  const out = new Int32Array(table.rows)
+  for (let i = 0; i < table.rows; i++) {
+    let n = 0
+    for (let j = 0; j < width; j++) n += (table.counts[i * width + j] ?? 0) * (tokens[j] ?? 0)
+    out[i] = n
+  }
+  STRIKE_TOKENS.set(table, out)
+  return out
 }
 
 function countsOf(list: readonly Reported[]): FleetCounts {

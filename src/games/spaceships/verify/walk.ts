@@ -3,7 +3,7 @@
  * order the schedule owes them, then each side's stop, with the offences and gaps met on the way.
  * `verify.ts` decides the result from what it finds.
  */
-import { toBase64url } from '../../../core/commit/bytes.js'
+import { equalBytes, toBase64url } from '../../../core/commit/bytes.js'
 import type { SealedEnvelope } from '../protocol/envelope.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import { INDEX_ROLE, type Role, type Terms, otherRole } from '../protocol/messages.js'
@@ -48,7 +48,14 @@ export function walk(ev: Evidence, terms: Terms, helloA: SealedEnvelope, helloB:
    */
   const ackMissing = (s: SealedEnvelope): boolean => {
     const ack = s.envelope.ack
-    if (ack === undefined || ev.held.has(toBase64url(ack))) return false
+    // Most acknowledge the last phase envelope, a chain envelope (so held): compared as bytes.
+    const lastPhase = state.lastPhase
+    if (
+      ack === undefined ||
+      (lastPhase !== undefined && equalBytes(ack, lastPhase.hash)) ||
+      ev.held.has(toBase64url(ack))
+    )
+      return false
     const other = otherRole(s.envelope.sender)
     const last = ev.chains[other].at(-1)
     if (last?.kind === 'envelope' && isStopEnvelope(last.sealed)) {
@@ -175,8 +182,7 @@ function ackGoesBackwards(ev: Evidence, s: SealedEnvelope): string | undefined {
   const other = ev.chains[otherRole(e.sender)]
   const position = (ack: Uint8Array | undefined): number => {
     if (ack === undefined) return -1
-    const id = toBase64url(ack)
-    return other.findIndex((x) => x.kind === 'envelope' && x.sealed.id === id)
+    return other.findIndex((x) => x.kind === 'envelope' && equalBytes(x.sealed.hash, ack))
   }
   const previous = ev.chains[e.sender][e.seq - 1]
   if (previous?.kind !== 'envelope') return undefined
