@@ -10,6 +10,9 @@ import { toHex } from '../core/commit/bytes.js'
 import { stateDir } from '../core/net/identity.js'
 import { parseSpaaaceInvite } from '../games/spaaace/node/invite.js'
 import { decide } from '../games/spaaace/peers/decide.js'
+import { witnessedEndLine } from '../games/spaaace/verify/witnessed-report.js'
+import { endIsFinal } from '../games/spaaace/witness/checkin.js'
+import { decideFromFiles } from '../games/spaaace/witness/evidence.js'
 import { readPeersTranscript } from '../games/spaaace/peers/transcript.js'
 import { endLine } from '../games/spaaace/verify/report.js'
 import { identityFor } from './identity.js'
@@ -25,6 +28,8 @@ export interface SpaaaceGameRow {
   readonly maxTicks?: number
   readonly end?: string
   readonly ended?: boolean
+  /** A witnessed game (SPAAACE-WITNESSED): played by check-ins. */
+  readonly witnessed?: boolean
   readonly error?: string
 }
 
@@ -67,9 +72,27 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
       rows.push({ ...base, seat: self + 1, error: 'its transcript does not read' })
       continue
     }
+    const labels = g.genesis.keys.map((_, i) => (i === self ? 'you' : `p${i + 1}`))
+    if (g.genesis.notaryKey !== null) {
+      // A witnessed game: decided by the notary's receipts the file holds (SPAAACE-WITNESSED §7).
+      const w = decideFromFiles(
+        g,
+        read.value.receipts,
+        read.value.envelopes.map((e) => e.bytes),
+      ).decision
+      rows.push({
+        ...base,
+        seat: self + 1,
+        tick: w.ticks.filter((t) => t.status === 'final').length,
+        end: witnessedEndLine(w.end, labels),
+        ended:
+          endIsFinal(w) || w.end.kind === 'not-started' || (w.end.kind === 'stalled' && w.end.cause === 'notary-fault'),
+        witnessed: true,
+      })
+      continue
+    }
     const d = decide(g, read.value.envelopes, { self })
     const settled = d.ticks.filter((t) => t.settled).length
-    const labels = g.genesis.keys.map((_, i) => (i === self ? 'you' : `p${i + 1}`))
     rows.push({
       ...base,
       seat: self + 1,
@@ -100,7 +123,10 @@ export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; jso
       continue
     }
     const where = `${r.players ?? 0} players, you are p${r.seat ?? 0}, ${r.tick ?? 0} of ${r.maxTicks ?? 0} ticks settled`
-    const next = r.ended === true ? '' : `; resume: ${cmd} spaaace join @${join(r.dir, 'invite')}`
+    const next =
+      r.ended === true
+        ? ''
+        : `; ${r.witnessed === true ? 'check in' : 'resume'}: ${cmd} spaaace join @${join(r.dir, 'invite')}${r.witnessed === true ? ' --check-in' : ''}`
     io.stdout(`${r.game}  ${where}: ${r.end ?? ''}${next}\n`)
   }
   return EXIT.ok
