@@ -17,6 +17,7 @@ import { type ReadEnvelope, readEnvelope, signatureValid } from '../peers/envelo
 import { type SealedGenesis, rulesTerms, tickTimes } from '../peers/genesis.js'
 import { type CommitPart, type Part, type RevealPart, compareBytes, saltOf } from '../peers/parts.js'
 import { closingHash } from '../peers/state-bytes.js'
+import { tickOf } from './times.js'
 
 /** A receipt of the decided chain, as the decision needs it (§6.1; the genesis receipt is apart). */
 export type ChainReceipt =
@@ -139,12 +140,7 @@ export function cutsOf(genesis: SealedGenesis, t: number): { commitCut: number; 
 
 /** §2: `tick(τ)`, the least `t ≥ 1` with `τ ≤ R_t`, or `maxTicks + 1` if none. */
 export function tickOfTime(genesis: SealedGenesis, time: number): number {
-  const { timing, terms } = genesis.genesis
-  const first = tickTimes(timing, 1)
-  if (time <= first.revealCut) return 1
-  const length = tickTimes(timing, 2).start - first.start
-  const t = Math.ceil((time - first.revealCut) / length) + 1
-  return Math.min(t, terms.maxTicks + 1)
+  return tickOf(genesis.genesis.timing, genesis.genesis.terms.maxTicks, time)
 }
 
 interface Receipted {
