@@ -26,7 +26,10 @@ import { buildComplaint } from '../witness/complaint.js'
 import { COMPLAINTS_PER_PAIR, SPAAACE_LAYOUT } from '../witness/domain.js'
 import { encodeGenesisBody } from '../witness/genesis-receipt.js'
 import { type Witnessed, decideFromFiles } from '../witness/evidence.js'
-import { freshDepositRandomnessW, openDepositW, submissionW } from '../witness/submission.js'
+import { type SubmissionW, freshDepositRandomnessW, openDepositW, submissionW } from '../witness/submission.js'
+import { buildRelay, openRelayW } from '../witness/relay.js'
+import type { WitnessReceipt } from '../witness/log.js'
+import type { HeldRelay } from '../../../core/notary/messages.js'
 import type { ChoiceView, Chooser } from './peer.js'
 import type { PeerSecrets } from './secrets.js'
 
@@ -53,6 +56,8 @@ export interface WitnessedSeatOptions {
   readonly accepts?: () => readonly Uint8Array[] | undefined
   /** One line per thing worth telling the person (a mark asked, an envelope complained of). */
   readonly say?: (line: string) => void
+  /** Red-team tests only: what a cheater's node does to a submission before it goes (a garbled wrap). */
+  readonly tamper?: (s: SubmissionW) => SubmissionW
 }
 
 export interface CheckinResult {
@@ -67,8 +72,9 @@ const MAX_ROUNDS = 8
 
 export class WitnessedSeat {
   private readonly deposits = new Map<number, Uint8Array>()
-  private readonly complained = new Map<number, number>()
   private readonly tried = new Set<number>()
+  /** Relays left this run, by `index:to` (the notary refuses a second anyway, §9.2 code 32). */
+  private readonly relayed = new Set<string>()
 
   constructor(private readonly o: WitnessedSeatOptions) {}
 
@@ -130,14 +136,45 @@ export class WitnessedSeat {
     else if (a.kind === 'refused') this.o.say?.(`the notary refused to register the game: ${a.message}`)
   }
 
-  /** §8.1 step 2: opens every deposit it lacks the envelope of; complains of one that does not open. */
+  /** Deposits of the log from `from` on (a node restarted after fetching them kept only the receipts). */
+  private async refetch(from: number, signal: AbortSignal): Promise<void> {
+    const got = await this.o.client.fetch(this.o.genesis.game, from, signal)
+    if (!Array.isArray(got)) return
+    for (const item of got) {
+      const index = receiptIndex(item.receipt)
+      if (item.deposit.length > 0 && index !== undefined) this.deposits.set(index, item.deposit)
+    }
+  }
+
+  /** The decided chain's envelope receipts of others whose envelope this node lacks. */
+  private lacking(w: Witnessed): (WitnessReceipt & { readonly kind: 'envelope' })[] {
+    const have = new Set(this.heldIds())
+    return w.log.decided.filter(
+      (r): r is WitnessReceipt & { readonly kind: 'envelope' } =>
+        r.kind === 'envelope' && r.author !== this.o.self && !have.has(toBase64url(r.envelopeHash)),
+    )
+  }
+
+  /**
+   * §8.1 step 2: opens every deposit it lacks the envelope of; complains of one that does not open
+   * (once per envelope, at most COMPLAINTS_PER_PAIR per author, both read from its chain so that a
+   * restart repeats nothing).
+   */
   private async open(w: Witnessed, signal: AbortSignal): Promise<void> {
     const held = new Set(this.o.store.envelopes().map((e) => toBase64url(e)))
-    const have = new Set(this.heldIds())
-    for (const r of w.log.decided) {
-      if (r.kind !== 'envelope' || r.author === this.o.self || have.has(toBase64url(r.envelopeHash))) continue
+    const mine = w.log.decided.filter(
+      (r): r is WitnessReceipt & { readonly kind: 'complaint' } =>
+        r.kind === 'complaint' && r.complainant === this.o.self,
+    )
+    const complainedOf = new Set(mine.map((r) => r.target))
+    // Complaints sent in this call (their receipts are in the chain from the next check-in on).
+    const now = new Map<number, number>()
+    const lacking = this.lacking(w).filter((r) => !complainedOf.has(r.index) && !this.tried.has(r.index))
+    const first = lacking.find((r) => !this.deposits.has(r.index))
+    if (first !== undefined) await this.refetch(first.index, signal)
+    for (const r of lacking) {
       const deposit = this.deposits.get(r.index)
-      if (deposit === undefined || this.tried.has(r.index)) continue
+      if (deposit === undefined) continue
       this.tried.add(r.index)
       const header = r.receipt.kind === 'envelope' ? r.receipt.header : undefined
       if (header === undefined) continue
@@ -146,7 +183,7 @@ export class WitnessedSeat {
         this.keep(opened.value, held)
         continue
       }
-      const sent = this.complained.get(r.author) ?? 0
+      const sent = mine.filter((c) => c.author === r.author).length + (now.get(r.author) ?? 0)
       if (sent >= COMPLAINTS_PER_PAIR) continue
       const c = buildComplaint(this.o.keys, {
         game: this.o.genesis.game,
@@ -155,10 +192,67 @@ export class WitnessedSeat {
         deposit,
       })
       if (!c.ok) continue
-      this.complained.set(r.author, sent + 1)
+      now.set(r.author, (now.get(r.author) ?? 0) + 1)
       this.o.say?.(`p${r.author + 1}'s envelope at seq ${r.seq} does not open for this player: complained`)
       const a = await this.o.client.complain(c.value.bytes, signal)
       if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
+    }
+  }
+
+  /**
+   * §5.4, §10.3: the mailbox. Relays held for this node open what its own wrap could not (a relay
+   * that fails is ignored). And for each complaint of another player that held too late to void the
+   * envelope (§7.2), this node, having opened it, leaves that player its content key, so that the
+   * complainant's file holds the content every decision of that tick needs.
+   */
+  private async relays(w: Witnessed, signal: AbortSignal): Promise<void> {
+    const game = this.o.genesis.game
+    const lacking = this.lacking(w)
+    if (lacking.length > 0) {
+      const got = await this.o.client.relays(game, signal)
+      if (Array.isArray(got)) {
+        const held = new Set(this.o.store.envelopes().map((e) => toBase64url(e)))
+        for (const relay of got as readonly HeldRelay[]) {
+          const r = lacking.find((x) => x.index === relay.index)
+          if (r?.receipt.kind !== 'envelope') continue
+          if (!this.deposits.has(r.index)) await this.refetch(r.index, signal)
+          const deposit = this.deposits.get(r.index)
+          if (deposit === undefined) continue
+          const opened = openRelayW({
+            relay,
+            header: r.receipt.header,
+            deposit,
+            me: this.o.self,
+            seed: this.o.keys.secretKey,
+            n: this.n,
+          })
+          if (opened.ok) this.keep(opened.value, held)
+        }
+      }
+    }
+    const have = new Set(this.heldIds())
+    const voids = new Set(w.decision.voids)
+    for (const c of w.log.heldComplaints) {
+      const key = `${c.target}:${c.complainant}`
+      if (c.complainant === this.o.self || voids.has(c.target) || this.relayed.has(key)) continue
+      const target = w.log.decided.find((r) => r.index === c.target)
+      if (target?.kind !== 'envelope' || target.receipt.kind !== 'envelope') continue
+      if (target.author === c.complainant || !have.has(toBase64url(target.envelopeHash))) continue
+      if (!this.deposits.has(c.target)) await this.refetch(c.target, signal)
+      const deposit = this.deposits.get(c.target)
+      if (deposit === undefined) continue
+      this.relayed.add(key)
+      const relay = buildRelay({
+        index: c.target,
+        header: target.receipt.header,
+        deposit,
+        from: this.o.self,
+        seed: this.o.keys.secretKey,
+        to: c.complainant,
+        roster: this.o.genesis.genesis.keys,
+        ephemeral: this.o.random.bytes(32),
+      })
+      if (relay.ok) await this.o.client.relay(relay.value, signal)
     }
   }
 
@@ -182,7 +276,8 @@ export class WitnessedSeat {
       end,
     })
     if (!s.ok) throw new Error(`an envelope of this node cannot be deposited: ${s.error.message}`)
-    const a = await this.o.client.submit(s.value.header, s.value.deposit, signal)
+    const sub = this.o.tamper?.(s.value) ?? s.value
+    const a = await this.o.client.submit(sub.header, sub.deposit, signal)
     if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
     else if (a.kind === 'refused') this.o.say?.(`the notary refused seq ${e.envelope.seq}: ${a.message}`)
   }
@@ -290,6 +385,7 @@ export class WitnessedSeat {
     await this.fetch(signal)
     let w = this.decide()
     await this.open(w, signal)
+    await this.relays((w = this.decide()), signal)
     // Step 3: its envelopes without a receipt, in seq order (a crash after the flush, a notary away).
     const receipted = new Set<number>()
     for (const r of w.log.decided) if (r.kind === 'envelope' && r.author === this.o.self) receipted.add(r.seq)

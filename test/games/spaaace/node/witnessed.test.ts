@@ -9,6 +9,9 @@ import { formatPeersTranscript } from '../../../../src/games/spaaace/peers/trans
 import { seededSecrets } from '../../../../src/core/commit/secrets.js'
 import { NotaryClient, type Transport } from '../../../../src/core/notary-net/client.js'
 import { decodeRequest, encodeResponse } from '../../../../src/core/notary/messages.js'
+import { depositHash } from '../../../../src/core/notary/deposit.js'
+import { decodeHeader, encodeHeader, signHeader } from '../../../../src/core/notary/header.js'
+import type { SubmissionW } from '../../../../src/games/spaaace/witness/submission.js'
 import { Notary } from '../../../../src/core/notary-service/notary.js'
 import { NotaryStore } from '../../../../src/core/notary-service/store.js'
 import { VirtualClock } from '../../../../src/core/session/clock.js'
@@ -18,8 +21,17 @@ import { signAccept, tickTimes } from '../../../../src/games/spaaace/peers/genes
 import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
 import { botChooser } from '../../../../src/games/spaaace/node/choosers.js'
 import { memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
-import { WitnessedSeat, memoryWitnessedStore } from '../../../../src/games/spaaace/node/witnessed.js'
-import { SPAAACE_NOTARY_DOMAIN, SPAAACE_NOTARY_PROTOCOL } from '../../../../src/games/spaaace/witness/domain.js'
+import {
+  WitnessedSeat,
+  type WitnessedSeatOptions,
+  type WitnessedStore,
+  memoryWitnessedStore,
+} from '../../../../src/games/spaaace/node/witnessed.js'
+import {
+  SPAAACE_LAYOUT,
+  SPAAACE_NOTARY_DOMAIN,
+  SPAAACE_NOTARY_PROTOCOL,
+} from '../../../../src/games/spaaace/witness/domain.js'
 import { decideFromFiles } from '../../../../src/games/spaaace/witness/evidence.js'
 import { spaaaceRegistrar } from '../../../../src/games/spaaace/witness/registrar.js'
 import { NOTARY_W, witnessed } from '../witness/fixtures.js'
@@ -32,51 +44,85 @@ function inProcess(notary: Notary, key: Uint8Array): Transport {
   }
 }
 
+interface Game {
+  readonly w: ReturnType<typeof witnessed>
+  readonly clock: VirtualClock
+  readonly stores: WitnessedStore[]
+  readonly seats: WitnessedSeat[]
+  /** A fresh node over seat `i`'s store, secrets and clock (a restarted process). */
+  restart(i: number, store?: WitnessedStore): void
+  /** Checks seats in when their plans say until `until`; `away(i, t)` keeps seat `i` offline at `t`. */
+  run(until: number, away?: (i: number, t: number) => boolean): Promise<void>
+}
+
+function game(n: number, maxTicks: number, o: { tamper?: (i: number) => WitnessedSeatOptions['tamper'] } = {}): Game {
+  const w = witnessed(n, { maxTicks })
+  const clock = new VirtualClock(w.genesis.genesis.timing.start - 30_000)
+  const notary = new Notary({ keys: NOTARY_W, registrar: spaaaceRegistrar, clock, store: new NotaryStore(':memory:') })
+  const accepts = w.players.map((k, i) => signAccept(k, w.genesis.game, i).bytes)
+  const stores = w.players.map((_, i) => memoryWitnessedStore([accepts[i] as Uint8Array]))
+  const secrets = w.players.map((_, i) => memorySecrets(seededSecrets(`witnessed seat ${i}`)))
+  const seat = (i: number): WitnessedSeat => {
+    const keys = w.players[i] ?? NOTARY_W
+    const tamper = o.tamper?.(i)
+    return new WitnessedSeat({
+      genesis: w.genesis,
+      keys,
+      self: i,
+      client: new NotaryClient({
+        transport: inProcess(notary, keys.publicKey),
+        clock,
+        domain: SPAAACE_NOTARY_DOMAIN,
+        notaryKey: NOTARY_W.publicKey,
+        protocol: SPAAACE_NOTARY_PROTOCOL,
+      }),
+      store: stores[i] ?? memoryWitnessedStore(),
+      secrets: secrets[i] ?? memorySecrets(seededSecrets('none')),
+      random: seededSecrets(`witnessed deposits ${i}`),
+      chooser: botChooser(i === 0 ? sensibleBot() : randomBot, seededRng(`witnessed bot ${i}`)),
+      clock,
+      accepts: () => accepts,
+      ...(tamper === undefined ? {} : { tamper }),
+    })
+  }
+  const seats = w.players.map((_, i) => seat(i))
+  const next = seats.map(() => clock.now())
+  const signal = new AbortController().signal
+  return {
+    w,
+    clock,
+    stores,
+    seats,
+    restart(i, store) {
+      if (store !== undefined) stores[i] = store
+      seats[i] = seat(i)
+    },
+    async run(until, away = () => false) {
+      for (let k = 0; k < 2000; k++) {
+        const i = next.indexOf(Math.min(...next))
+        const at = next[i] ?? until
+        if (at > until) break
+        clock.advanceTo(Math.max(clock.now(), at))
+        if (away(i, clock.now())) {
+          next[i] = clock.now() + 1000
+          continue
+        }
+        const r = await (seats[i] as WitnessedSeat).checkIn(signal)
+        next[i] = r.plan.next ?? until + 1
+      }
+    },
+  }
+}
+
+const decided = (g: Game, i: number) =>
+  decideFromFiles(g.w.genesis, g.stores[i]?.receipts() ?? [], g.stores[i]?.envelopes() ?? [])
+
 describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () => {
   it('three honest nodes checking in when their plans say: every tick final, one state per tick in every file, complete, sealed', async () => {
-    const w = witnessed(3, { maxTicks: 4 })
-    const clock = new VirtualClock(w.genesis.genesis.timing.start - 30_000)
-    const notary = new Notary({
-      keys: NOTARY_W,
-      registrar: spaaaceRegistrar,
-      clock,
-      store: new NotaryStore(':memory:'),
-    })
-    const accepts = w.players.map((k, i) => signAccept(k, w.genesis.game, i).bytes)
-    const stores = w.players.map((_, i) => memoryWitnessedStore([accepts[i] as Uint8Array]))
-    const seats = w.players.map(
-      (keys, i) =>
-        new WitnessedSeat({
-          genesis: w.genesis,
-          keys,
-          self: i,
-          client: new NotaryClient({
-            transport: inProcess(notary, keys.publicKey),
-            clock,
-            domain: SPAAACE_NOTARY_DOMAIN,
-            notaryKey: NOTARY_W.publicKey,
-            protocol: SPAAACE_NOTARY_PROTOCOL,
-          }),
-          store: stores[i] ?? memoryWitnessedStore(),
-          secrets: memorySecrets(seededSecrets(`witnessed seat ${i}`)),
-          random: seededSecrets(`witnessed deposits ${i}`),
-          chooser: botChooser(i === 0 ? sensibleBot() : randomBot, seededRng(`witnessed bot ${i}`)),
-          clock,
-          accepts: () => accepts,
-        }),
-    )
-    const next = seats.map(() => clock.now())
-    const signal = new AbortController().signal
+    const g = game(3, 4)
+    const { w, stores } = g
     // Past the horizon (§9.4: the seal comes at the latest at C_{maxTicks+1} + L).
-    const end = tickTimes(w.genesis.genesis.timing, 7).start
-    for (let k = 0; k < 400; k++) {
-      const i = next.indexOf(Math.min(...next))
-      const at = next[i] ?? end
-      if (at > end) break
-      clock.advanceTo(Math.max(clock.now(), at))
-      const r = await (seats[i] as WitnessedSeat).checkIn(signal)
-      next[i] = r.plan.next ?? end + 1
-    }
+    await g.run(tickTimes(w.genesis.genesis.timing, 7).start)
     const files = stores.map((s) => decideFromFiles(w.genesis, s.receipts(), s.envelopes()))
     for (const f of files) {
       expect(f.log.faults).toEqual([])
@@ -115,5 +161,58 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
       expect(v.out).toMatch(/Decided from the notary's receipts \(SPAAACE-WITNESSED §7\): complete after tick 4: /)
       expect(v.out).not.toMatch(/offence|notary fault/)
     }
+  })
+
+  it('a node restarted after it kept the receipts but before it opened their deposits fetches them again and plays on (§8.5)', async () => {
+    const g = game(3, 3)
+    const { w } = g
+    await g.run(tickTimes(w.genesis.genesis.timing, 2).start + 1000)
+    // Seat 1's process died after writing the log's receipts and before opening what they name:
+    // its file holds its own envelopes and every receipt, nobody else's envelope.
+    const before = g.stores[1] ?? memoryWitnessedStore()
+    const own = before.envelopes().filter((b) => b[1] === 1)
+    g.restart(1, memoryWitnessedStore([...own, ...before.receipts()]))
+    expect(decided(g, 1).decision.ticks[0]?.status).toBe('gap')
+    await g.run(tickTimes(w.genesis.genesis.timing, 6).start)
+    for (const i of [0, 1, 2]) {
+      const d = decided(g, i).decision
+      expect(d.end).toMatchObject({ kind: 'complete', tick: 3, provisional: false })
+      expect(d.offences).toEqual([])
+      expect(d.ticks.map((t) => t.stateHash)).toEqual(decided(g, 0).decision.ticks.map((t) => t.stateHash))
+    }
+    // It missed nothing: its orders counted in every tick.
+    for (const t of decided(g, 1).decision.ticks) expect(t.submissions?.[1]?.kind).toBe('orders')
+  })
+
+  it('the mailbox: a wrap garbled for one player who complains too late to void it; another node leaves it a relay, and its file decides as the others (§5.4, §7.2, §10.3)', async () => {
+    // p3 (index 2) garbles p1's wrap (index 0) of its tick-1 reveal (its seq 2).
+    const garble = (s: SubmissionW): SubmissionW => {
+      const h = decodeHeader(s.header, SPAAACE_LAYOUT)
+      if (!h.ok || h.value.seq !== 2) return s
+      const deposit = s.deposit.slice()
+      deposit.fill(0x5a, 32, 80)
+      const keys = w3.players[2] ?? NOTARY_W
+      const signed = signHeader(SPAAACE_NOTARY_DOMAIN, keys, {
+        ...h.value,
+        depositHash: depositHash(SPAAACE_NOTARY_DOMAIN, deposit),
+      })
+      return { header: encodeHeader(signed, SPAAACE_LAYOUT), deposit }
+    }
+    const g = game(3, 4, { tamper: (i) => (i === 2 ? garble : undefined) })
+    const w3 = g.w
+    const timing = g.w.genesis.genesis.timing
+    const at1 = tickTimes(timing, 1)
+    const F1 = tickTimes(timing, 2).commitCut
+    // p1 is away from just after its reveal of tick 1 until after F_1 = C_2: its complaint is late.
+    await g.run(tickTimes(timing, 7).start, (i, t) => i === 0 && t > at1.commitCut + 5_000 && t < F1 + 5_000)
+    const files = [0, 1, 2].map((i) => decided(g, i).decision)
+    for (const d of files) {
+      expect(d.voids).toEqual([])
+      expect(d.offences).toEqual([expect.objectContaining({ player: 2, kind: 'false-deposit', counted: 2, tick: 1 })])
+      expect(d.end).toMatchObject({ kind: 'complete', tick: 4, provisional: false })
+      expect(d.ticks.map((t) => t.stateHash)).toEqual(files[1]?.ticks.map((t) => t.stateHash))
+    }
+    // p1's file holds p3's tick-1 reveal only because p2 relayed its content key.
+    expect(files[0]?.ticks[0]?.submissions?.[2]?.kind).toBe('orders')
   })
 })
