@@ -141,6 +141,17 @@ export async function playWitnessedInvite(
   const personChooserOf = (): Chooser => {
     if (f.autoplay) return botChooser(sensibleBot(), seededRng(`${genesis.id}/${self}`))
     const prompter = io.prompter?.()
+    // A check-in run from a script (no terminal) still marks, reveals and seals; it only cannot ask
+    // for orders, and says so.
+    if (prompter === undefined && f.checkIn === true)
+      return {
+        choose: (view) => {
+          s.tell(
+            `Tick ${view.tick}: your orders are due by ${when(view.deadline)}; check in on a terminal to give them.`,
+          )
+          return null
+        },
+      }
     if (prompter === undefined)
       throw new UserError(
         'Spaaace! asks for your orders on a terminal, and standard input is not one; --autoplay lets a sensible bot play your seat',
