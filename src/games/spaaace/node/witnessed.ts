@@ -105,7 +105,11 @@ export class WitnessedSeat {
   /** §8.1 step 1: the log from the last held index + 1, following `more`; registers the game if need be. */
   private async fetch(signal: AbortSignal, register = true): Promise<void> {
     const held = new Set(this.o.store.receipts().map((r) => toBase64url(r)))
-    const from = this.decide().log.chain.length
+    // §8.1 step 1, §8.5: deposits live only in memory until opened, so a node restarted (or a
+    // `--check-in` process that exited) after a fetch fetches again from the first envelope
+    // receipt it still has to open: a fetch from the chain's end alone would never bring them again.
+    const w = this.decide()
+    const from = Math.min(w.log.chain.length, this.firstUnopened(w))
     const got = await this.o.client.fetch(this.o.genesis.game, from, signal)
     if (!Array.isArray(got)) {
       const refused = got
@@ -119,6 +123,28 @@ export class WitnessedSeat {
       const index = receiptIndex(item.receipt)
       if (item.deposit.length > 0 && index !== undefined) this.deposits.set(index, item.deposit)
     }
+  }
+
+  /**
+   * The index of the first envelope receipt of another author in the decided chain whose envelope
+   * this node lacks, whose deposit it does not hold and has not tried to open, and that it has not
+   * complained of (§8.1 step 2); Infinity if none.
+   */
+  private firstUnopened(w: Witnessed): number {
+    const have = new Set(this.heldIds())
+    const complained = new Set<number>()
+    for (const r of w.log.decided) if (r.kind === 'complaint' && r.complainant === this.o.self) complained.add(r.target)
+    for (const r of w.log.decided)
+      if (
+        r.kind === 'envelope' &&
+        r.author !== this.o.self &&
+        !have.has(toBase64url(r.envelopeHash)) &&
+        !this.deposits.has(r.index) &&
+        !this.tried.has(r.index) &&
+        !complained.has(r.index)
+      )
+        return r.index
+    return Infinity
   }
 
   /** §3: any roster player registers, once, with every accept. */
@@ -301,7 +327,12 @@ export class WitnessedSeat {
         const acted = await this.step(s, w, signal)
         if (acted) did.push(s)
         changed ||= acted
-        if (s.kind === 'mark' && acted) await this.fetch(signal)
+        // §8.1 steps 1-2: what the mark's fetch brought is opened now (a reveal of t − 1 it
+        // brings may be what S_{t−1}, and so this check-in's commitment, waits for).
+        if (s.kind === 'mark' && acted) {
+          await this.fetch(signal)
+          await this.open(this.decide(), signal)
+        }
         if (acted) break
       }
       if (!changed) break
