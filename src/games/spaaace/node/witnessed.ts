@@ -9,7 +9,8 @@
  * Its own envelopes are flushed to its file before they are submitted (§8.5): what the notary
  * receipts was always kept first, and a signature never flushed was never shown to anyone.
  */
-import { toBase64url } from '../../../core/commit/bytes.js'
+import { constantTimeEqual, toBase64url } from '../../../core/commit/bytes.js'
+import { depositHash } from '../../../core/notary/deposit.js'
 import type { KeyPair } from '../../../core/commit/keys.js'
 import type { SecretSource } from '../../../core/commit/secrets.js'
 import type { NotaryClient } from '../../../core/notary-net/client.js'
@@ -23,7 +24,7 @@ import { type SealedGenesis, rulesTerms } from '../peers/genesis.js'
 import { type Part, commitmentOf, saltOf } from '../peers/parts.js'
 import { type CheckinPlan, type CheckinStep, planCheckin } from '../witness/checkin.js'
 import { buildComplaint } from '../witness/complaint.js'
-import { COMPLAINTS_PER_PAIR, SPAAACE_LAYOUT } from '../witness/domain.js'
+import { COMPLAINTS_PER_PAIR, SPAAACE_LAYOUT, SPAAACE_NOTARY_DOMAIN } from '../witness/domain.js'
 import { encodeGenesisBody } from '../witness/genesis-receipt.js'
 import { type Witnessed, decideFromFiles } from '../witness/evidence.js'
 import { freshDepositRandomnessW, openDepositW, submissionW } from '../witness/submission.js'
@@ -164,6 +165,12 @@ export class WitnessedSeat {
       if (r.kind !== 'envelope' || r.author === this.o.self || have.has(toBase64url(r.envelopeHash))) continue
       const deposit = this.deposits.get(r.index)
       if (deposit === undefined || this.tried.has(r.index)) continue
+      // §8.1 step 2: only a deposit that hashes to its header is opened or complained of; another
+      // is the notary's (or a file's) and is dropped, to be fetched again.
+      if (!constantTimeEqual(depositHash(SPAAACE_NOTARY_DOMAIN, deposit), r.depositHash)) {
+        this.deposits.delete(r.index)
+        continue
+      }
       this.tried.add(r.index)
       const header = r.receipt.kind === 'envelope' ? r.receipt.header : undefined
       if (header === undefined) continue

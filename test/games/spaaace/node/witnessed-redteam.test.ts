@@ -184,3 +184,40 @@ describe('SPAAACE-WITNESSED §8.1, §8.5: a node that is a new process at every 
     expect(f.decision.end).toMatchObject({ kind: 'complete', provisional: false })
   })
 })
+
+describe('SPAAACE-WITNESSED §8.1 step 2: a notary that serves deposits that are not their headers', () => {
+  it('the node complains only of a deposit that hashes to its header: never signs a complaint the notary could not receipt without a fault', async () => {
+    const g = game(3, 2)
+    const signal = new AbortController().signal
+    const kept = [g.seat(0), g.seat(1)]
+    // To seat 2 only, every deposit is served with one byte of its body flipped (size kept).
+    const garble: Tamper = (q, a) =>
+      q.kind !== 'fetch' && q.kind !== 'mark'
+        ? a
+        : a.kind !== 'log'
+          ? a
+          : {
+              ...a,
+              items: a.items.map((x) => {
+                if (x.deposit.length === 0) return x
+                const d = x.deposit.slice()
+                d[d.length - 1] = (d[d.length - 1] ?? 0) ^ 1
+                return { ...x, deposit: d }
+              }),
+            }
+    const asked: NotaryRequest['kind'][] = []
+    const before = (q: NotaryRequest): Promise<void> => {
+      asked.push(q.kind)
+      return Promise.resolve()
+    }
+    const seat2 = g.seat(2, garble, before)
+    const end = tickTimes(g.w.genesis.genesis.timing, 2).start
+    for (let k = 0; k < 100 && g.clock.now() <= end; k++) {
+      for (const s of kept) await s.checkIn(signal)
+      const r = await seat2.checkIn(signal)
+      g.clock.advanceTo(Math.max(g.clock.now() + 1, r.plan.next ?? end + 1))
+    }
+    expect(asked).toContain('fetch')
+    expect(asked).not.toContain('complain')
+  })
+})
