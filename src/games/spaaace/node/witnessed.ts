@@ -14,7 +14,7 @@ import { depositHash } from '../../../core/notary/deposit.js'
 import type { KeyPair } from '../../../core/commit/keys.js'
 import type { SecretSource } from '../../../core/commit/secrets.js'
 import type { NotaryClient } from '../../../core/notary-net/client.js'
-import { decodeReceipt } from '../../../core/notary/receipt.js'
+import { decodeReceipt, receiptSignatureValid } from '../../../core/notary/receipt.js'
 import type { Clock } from '../../../core/session/clock.js'
 import type { GameState } from '../rules/types.js'
 import { genesis as genesisState } from '../rules/state.js'
@@ -120,9 +120,13 @@ export class WitnessedSeat {
       return
     }
     for (const item of got) {
+      // §8.1 step 1, §8.5: only receipts of this game signed by the notary reach the file (what
+      // else a notary sends is no evidence, and a line that is no item would keep the file from
+      // opening again).
+      const index = this.receiptIndex(item.receipt)
+      if (index === undefined) continue
       this.keep(item.receipt, held)
-      const index = receiptIndex(item.receipt)
-      if (item.deposit.length > 0 && index !== undefined) this.deposits.set(index, item.deposit)
+      if (item.deposit.length > 0) this.deposits.set(index, item.deposit)
     }
   }
 
@@ -146,6 +150,14 @@ export class WitnessedSeat {
       )
         return r.index
     return Infinity
+  }
+
+  /** A receipt's index if it decodes, is of this game and is signed by the notary (the log reader judges the rest). */
+  private receiptIndex(receipt: Uint8Array): number | undefined {
+    const d = decodeReceipt(receipt, SPAAACE_LAYOUT)
+    const notaryKey = this.o.genesis.genesis.notaryKey
+    if (!d.ok || notaryKey === null || !constantTimeEqual(d.value.game, this.o.genesis.game)) return undefined
+    return receiptSignatureValid(SPAAACE_NOTARY_DOMAIN, d.value, notaryKey) ? d.value.index : undefined
   }
 
   /** §3: any roster player registers, once, with every accept. */
@@ -369,12 +381,6 @@ export class WitnessedSeat {
       sealed: w.log.sealed,
     })
   }
-}
-
-/** A receipt's index, if it decodes (the log reader judges it; this only files its deposit). */
-function receiptIndex(receipt: Uint8Array): number | undefined {
-  const d = decodeReceipt(receipt, SPAAACE_LAYOUT)
-  return d.ok ? d.value.index : undefined
 }
 
 /** A store in memory (tests, and bots that never restart). */

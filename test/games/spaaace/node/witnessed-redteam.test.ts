@@ -16,7 +16,9 @@ import { Notary } from '../../../../src/core/notary-service/notary.js'
 import { NotaryStore } from '../../../../src/core/notary-service/store.js'
 import { VirtualClock } from '../../../../src/core/session/clock.js'
 import { randomBot } from '../../../../src/games/spaaace/bot/random.js'
+import { LINE_KIND } from '../../../../src/games/spaaace/peers/domain.js'
 import { signAccept, tickTimes } from '../../../../src/games/spaaace/peers/genesis.js'
+import { formatPeersTranscript, readPeersTranscript } from '../../../../src/games/spaaace/peers/transcript.js'
 import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
 import { botChooser } from '../../../../src/games/spaaace/node/choosers.js'
 import { type PeerSecrets, memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
@@ -219,5 +221,30 @@ describe('SPAAACE-WITNESSED §8.1 step 2: a notary that serves deposits that are
     }
     expect(asked).toContain('fetch')
     expect(asked).not.toContain('complain')
+  })
+})
+
+describe('SPAAACE-WITNESSED §8.1 step 1, §8.5: a notary that serves junk in a fetch', () => {
+  it('keeps only receipts of this game signed by the notary: its file can always be opened again', async () => {
+    const g = game(3, 2)
+    const signal = new AbortController().signal
+    const junk = [
+      Uint8Array.of(LINE_KIND.envelope, 0, 0, 1),
+      Uint8Array.of(0x00, 1, 2, 3),
+      Uint8Array.of(LINE_KIND.receipt, 9, 9),
+    ]
+    const serveJunk: Tamper = (q, a) =>
+      q.kind === 'fetch' && a.kind === 'log'
+        ? { ...a, items: [...a.items, ...junk.map((receipt) => ({ receipt, deposit: new Uint8Array() }))] }
+        : a
+    const seat = g.seat(0, serveJunk)
+    await g.seat(1).checkIn(signal)
+    await seat.checkIn(signal)
+    const file = g.stores[0] as WitnessedStore
+    const read = readPeersTranscript(
+      formatPeersTranscript(g.w.genesis.bytes, [...file.envelopes(), ...file.receipts()]),
+    )
+    expect(read.ok && read.value.setAside).toEqual([])
+    expect(read.ok && read.value.receipts.length).toBeGreaterThan(0)
   })
 })
