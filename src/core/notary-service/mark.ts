@@ -56,6 +56,13 @@ export function relay(n: Notary, bytes: Uint8Array, from: Requester): NotaryResp
       'relay-target',
       `receipt ${r.index} must be an envelope receipt and ${r.to} another player of ${s.reg.keys.length}`,
     )
+  // §9.2: only for a player who complained of that envelope: a relay fills the gap a complaint too
+  // late to void leaves (§7.2, §10.3), and so the relays a player can be sent are bounded by the
+  // complaints it made itself (COMPLAINTS_PER_PAIR per author), not by what others choose to send.
+  const complained = s.log.some(
+    (x) => x.kind === 'complaint' && x.complaint.index === r.index && x.complaint.sender === r.to,
+  )
+  if (!complained) return refusal('relay-target', `player ${r.to} has no complaint receipted about receipt ${r.index}`)
   if (n.store.hasRelay(r.game, r.index, me, r.to))
     return refusal('relay-repeat', `a relay of receipt ${r.index} from ${me} to ${r.to} is held`)
   if (n.store.deposit(r.game, r.index) === undefined) return refusal('deposit-gone', 'the deposit is no longer held')

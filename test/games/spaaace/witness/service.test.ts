@@ -202,17 +202,20 @@ describe('SPAAACE-WITNESSED §9.2 complain, mark, relay, relays, seal, claim', (
     expect(code(n.handle({ kind: 'mark', game: w.genesis.game, t: 6, cut: 0 }, from(0)))).toBe('sealed')
   })
 
-  it('relay: 1, 2, 13, 31, 32, receipt as acknowledgement; relays only to `to`', () => {
+  it('relay: 1, 2, 13, 31, 32, receipt as acknowledgement; relays only to `to`, and only to a player who complained', () => {
     const { n } = registered()
-    const s = submissionOfW(w, 2, 1)
-    expect(code(n.submit(s.header, s.deposit, from(2)))).toBe('receipt')
-    const h = decodeHeader(s.header, SPAAACE_LAYOUT)
+    // Player 2's deposit at seq 1 does not open for player 1 (its wrap garbled), which complains.
+    const garbled = submissionOfW(w, 2, 1).deposit.slice()
+    garbled[80 + 40] = (garbled[80 + 40] ?? 0) ^ 1
+    const header = encodeH(headerFor(w, 2, envelopeOf(w, 2, 1), garbled))
+    expect(code(n.submit(header, garbled, from(2)))).toBe('receipt')
+    const h = decodeHeader(header, SPAAACE_LAYOUT)
     if (!h.ok) throw new Error(h.error.message)
     const relay = (to: number, index = 1) => {
       const r = buildRelay({
         index,
         header: h.value,
-        deposit: s.deposit,
+        deposit: garbled,
         from: 0,
         seed: w.players[0]?.secretKey ?? new Uint8Array(),
         to,
@@ -228,6 +231,18 @@ describe('SPAAACE-WITNESSED §9.2 complain, mark, relay, relays, seal, claim', (
     expect(code(n.handle({ kind: 'relay', relay: other }, from(0)))).toBe('unregistered')
     expect(code(n.handle({ kind: 'relay', relay: relay(1) }, STRANGER))).toBe('not-a-player')
     expect(code(n.handle({ kind: 'relay', relay: relay(0) }, from(0)))).toBe('relay-target')
+    // §9.2: no complaint of player 1 about receipt 1 yet: no relay to it.
+    expect(code(n.handle({ kind: 'relay', relay: relay(1) }, from(0)))).toBe('relay-target')
+    const complaint = buildComplaint(w.players[1] ?? (undefined as never), {
+      game: w.genesis.game,
+      complainant: 1,
+      index: 1,
+      deposit: garbled,
+    })
+    if (!complaint.ok) throw new Error(complaint.error.message)
+    expect(code(n.complain(complaint.value.bytes, from(1)))).toBe('receipt')
+    // Player 2 never complained of it: none to player 2 either.
+    expect(code(n.handle({ kind: 'relay', relay: relay(2) }, from(0)))).toBe('relay-target')
     expect(
       code(
         n.handle(
