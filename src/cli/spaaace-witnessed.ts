@@ -57,6 +57,8 @@ import {
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 const when = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z')
+/** A time to come back at, to the second, never before `ms` (a check-in a moment early finds nothing due). */
+const after = (ms: number): string => when(Math.ceil(ms / 1000) * 1000)
 
 interface SeatRig {
   readonly identity: Identity
@@ -358,7 +360,7 @@ async function checkInOnce(
   }
   if (seatDone(mine, me.index)) return d.end.kind === 'complete' ? EXIT.ok : EXIT.incomplete
   // The command on a line of its own, never wrapped: it is copied as it stands.
-  if (mine.plan.next !== undefined) s.say(`Check in again after ${when(mine.plan.next)}:\n  ${resume} --check-in`)
+  if (mine.plan.next !== undefined) s.say(`Check in again after ${after(mine.plan.next)}:\n  ${resume} --check-in`)
   return EXIT.incomplete
 }
 
