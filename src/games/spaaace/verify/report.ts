@@ -4,6 +4,7 @@
  * only provisional. One formatter for the verifier and the node's end screen, so both say the same.
  */
 import type { Decision, End } from '../peers/decide.js'
+import type { GameState } from '../rules/types.js'
 
 const name = (labels: readonly string[], i: number): string => labels[i] ?? `p${i + 1}`
 
@@ -46,4 +47,19 @@ export function decisionLines(d: Decision, labels: readonly string[]): string[] 
     )
   if (d.gaps.length > 0) out.push(`${d.gaps.length} envelope(s) with a gap in their past, not used (§13).`)
   return out
+}
+
+/**
+ * The standings after a decided tick, fame first as S-43 and S-51 rank them, in one line: what an
+ * auditor wants beside the verdict (each tick's whole closing state is in `--json`).
+ */
+export function standingsLine(t: number, state: GameState, labels: readonly string[]): string {
+  const order = state.players
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => b.p.fame - a.p.fame || a.i - b.i)
+    .map(
+      ({ p, i }) =>
+        `${name(labels, i)} fame ${p.fame} coins ${p.coins}${p.status === 'active' ? '' : ` (${p.status})`}`,
+    )
+  return `standings after tick ${t} (S-43): ${order.join('; ')}.`
 }

@@ -12,7 +12,7 @@ import { readPeersTranscript, type SetAside } from '../peers/transcript.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import type { ReadEnvelope } from '../peers/envelope.js'
 import type { SealedGenesis } from '../peers/genesis.js'
-import { decisionLines } from './report.js'
+import { decisionLines, standingsLine } from './report.js'
 
 export interface SpaaaceFile {
   readonly name: string
@@ -102,6 +102,8 @@ export function renderSpaaaceVerdict(v: SpaaaceVerdict, labels?: readonly string
           : t.status
     lines.push(`tick ${t.t}: ${how}${notes.length === 0 ? '' : `; ${notes.join(', ')}`}`)
   }
+  const last = v.decision.ticks.filter((t) => t.outcome !== undefined).at(-1)
+  if (last?.outcome !== undefined) lines.push(standingsLine(last.t, last.outcome.state, names))
   lines.push(...decisionLines(v.decision, names))
   for (const s of v.setAside) lines.push(`set aside: ${s.file} line ${s.line}: ${s.reason}`)
   return `${lines.join('\n')}\n`

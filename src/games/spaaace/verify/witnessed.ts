@@ -12,6 +12,7 @@ import { readPeersTranscript } from '../peers/transcript.js'
 import { closingStateJson } from '../referee/json.js'
 import { type Witnessed, decideFromFiles } from '../witness/evidence.js'
 import type { SpaaaceFile } from './verify.js'
+import { standingsLine } from './report.js'
 import { witnessedLines } from './witnessed-report.js'
 
 export type WitnessedVerdict =
@@ -90,6 +91,8 @@ export function renderWitnessedVerdict(v: WitnessedVerdict, labels?: readonly st
   const { log, decision } = v.witnessed
   const lines = [`Spaaace! game ${v.game.slice(0, 16)}, ${v.players} players, witnessed, from ${v.files.join(' + ')}`]
   lines.push(...witnessedLines(decision, names))
+  const last = decision.ticks.filter((t) => t.outcome !== undefined).at(-1)
+  if (last?.outcome !== undefined) lines.push(standingsLine(last.t, last.outcome.state, names))
   for (const f of log.faults) lines.push(`notary fault: ${f.kind} at receipt ${f.index}: ${f.detail}`)
   if (log.gaps.length > 0)
     lines.push(`${log.gaps.length} receipt(s) named by the log and in no file (a merge could fill them).`)

@@ -61,5 +61,6 @@ describe('spaaace host and join (§3.2, §6)', () => {
     const v = await cli(['verify', ...paths])
     expect(v.code, v.out).toBe(0)
     expect(v.out).toMatch(/tick 1: signed by 3 of 3/)
+    expect(v.out).toMatch(/standings after tick 1 \(S-43\): p\d fame \d+ coins \d+; p\d fame/)
   }, 90_000)
 })

@@ -160,6 +160,7 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
       expect(v.out).toMatch(/tick 4: final/)
       expect(v.out).toMatch(/Decided from the notary's receipts \(SPAAACE-WITNESSED §7\): complete after tick 4: /)
       expect(v.out).not.toMatch(/offence|notary fault/)
+      expect(v.out).toMatch(/standings after tick 4 \(S-43\): (p\d fame \d+ coins \d+(; )?){3}\./)
     }
   })
 
