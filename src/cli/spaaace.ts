@@ -182,6 +182,10 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
       'a witnessed game: check in with the notary once, play what is due, say when to come back, and exit',
       false,
     )
+    .addHelpText(
+      'after',
+      '\nExit status: 0 the game ended complete; 1 an offence was proven; 3 it stalled or did not start, or (with --check-in) it goes on; 4 you left; 64 a bad flag.',
+    )
     .action(async (invite: string, opts: SpaaaceJoinFlags) => {
       status.code = await guarded(io, 'spaaace join', () => spaaaceJoinCommand(io, invite, opts))
     })
