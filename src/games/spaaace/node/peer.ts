@@ -275,6 +275,15 @@ export class SpaaacePeer {
       const parts: Part[] = [{ type: 'seed', seed: this.o.secrets.seed }]
       const cur = this.chain.lastState + 1
       if (stalled && this.chain.standingVote === undefined) parts.push({ type: 'stop', tick: cur, reason: 'stalled' })
+      // §6.5 still holds in the last envelope (§6.9): a tick settled over its past that it has not
+      // signed `state` for is signed there, with the seed. Others' states may make the end canonical
+      // before this node has signed its own (they arrived together), and its state belongs in the
+      // record as much as theirs.
+      const own = d.ticks[cur - 1]?.settled === true ? d.ticks[cur - 1]?.own : undefined
+      if (endedCanonically && own !== undefined) {
+        this.o.events?.onSettled?.(d.ticks[cur - 1] as TickView, d)
+        parts.push({ type: 'state', tick: cur, stateHash: own.stateHash })
+      }
       return [...forks, ...parts]
     }
     if (!d.accepts.every(Boolean)) return this.beforeStart(now, forks)
