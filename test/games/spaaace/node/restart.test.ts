@@ -83,4 +83,68 @@ describe('a node restarted from its files (§6.8)', () => {
     expect(peer.decision().end).toMatchObject({ kind: 'complete', tick: 3 })
     expect(peer.chain.ended).toBe(true)
   }, 60_000)
+
+  it('the end made canonical by the others’ states in one batch: its last envelope still holds its own state with the seed (§6 steps 5, 9)', async () => {
+    const { keys, genesis } = localRoster(3, 'last-state', defaultPeersTerms(1), fastestTiming(START))
+    const none = { choose: () => '-' }
+    const clock = new VirtualClock(START - 1000)
+    // From tick 1's reveal instant nothing node 2 sends arrives: the others settle tick 1, sign
+    // their states and end the game (maxTicks 1) without hearing from it again.
+    const cutAt = tickTimes(genesis.genesis.timing, 1).commitCut + 2 * 1000
+    const game = await runLocalGame({
+      seats: Array.from({ length: 3 }, (_, i) => ({ chooser: none, ...(i === 2 ? { unawaited: true } : {}) })),
+      genesis,
+      keys,
+      secrets: (i) => seededSecrets(`last-state/${i}`),
+      clock,
+      fault: (a, b) =>
+        a === 2 || b === 2
+          ? (_frame, from) => ((b === 2 ? from === 1 : from === 0) && clock.now() >= cutAt ? 'drop' : 'deliver')
+          : undefined,
+    })
+    expect(game.ends.slice(0, 2).every((e) => e?.kind === 'complete')).toBe(true)
+    const read = (text: string | undefined): ReadEnvelope[] =>
+      (text ?? '')
+        .trim()
+        .split('\n')
+        .slice(2)
+        .map((line) => {
+          const r = readEnvelope(new Uint8Array(Buffer.from(line, 'base64url')), { players: 3, game: genesis.game })
+          if (!r.ok) throw new Error('an envelope of the game does not read')
+          return r.value
+        })
+    const others = read(game.transcripts[0])
+    const delivered = new Set(others.map((e) => e.id))
+    const all = read(game.transcripts[2])
+    const died = all.findIndex((e) => e.header.author === 2 && !delivered.has(e.id))
+    const mine = all.slice(0, died < 0 ? all.length : died).filter((e) => e.header.author === 2 || delivered.has(e.id))
+    const held = new Set(mine.map((e) => e.id))
+    // Everything the others signed since, the closes, states and seeds among it, held at once.
+    const later = others.filter((e) => !held.has(e.id))
+    expect(later.some((e) => e.body.ok && e.body.value.parts.some((p) => p.type === 'state'))).toBe(true)
+    const secrets = memorySecrets(seededSecrets('last-state/2'))
+    secrets.keepOrders(1, '-')
+    const restarted = new VirtualClock(clock.now())
+    const key = keys[2]
+    if (key === undefined) throw new Error('no key')
+    const signed: Uint8Array[] = []
+    const peer = new SpaaacePeer({
+      genesis,
+      self: 2,
+      keys: key,
+      clock: restarted,
+      secrets,
+      chooser: none,
+      publish: (b) => void signed.push(b),
+      signal: new AbortController().signal,
+    })
+    for (const e of mine) peer.hold(e.bytes)
+    peer.start()
+    for (const e of later) peer.hold(e.bytes)
+    await restarted.settle([peer.done])
+    expect(peer.decision().end).toMatchObject({ kind: 'complete', tick: 1 })
+    expect(peer.chain.ended).toBe(true)
+    // Its closing hash of tick 1 is in its chain: signed before or with its seed.
+    expect(peer.chain.lastState).toBe(1)
+  }, 60_000)
 })
