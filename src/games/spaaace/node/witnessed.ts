@@ -112,6 +112,11 @@ export class WitnessedSeat {
     return out.sort((a, b) => a.envelope.seq - b.envelope.seq)
   }
 
+  /** A receipt the client checked (signed by the notary, answering the request), kept once. */
+  private keepReceipt(receipt: Uint8Array): void {
+    this.keep(receipt, new Set(this.o.store.receipts().map((r) => toBase64url(r))))
+  }
+
   private keep(bytes: Uint8Array, held: Set<string>): void {
     const id = toBase64url(bytes)
     if (held.has(id)) return
@@ -181,7 +186,7 @@ export class WitnessedSeat {
     const accepts = this.o.accepts?.()
     if (accepts?.length !== this.n) return
     const a = await this.o.client.registerGenesis(encodeGenesisBody(this.o.genesis.bytes, accepts), signal)
-    if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((r) => toBase64url(r))))
+    if (a.kind === 'receipt') this.keepReceipt(a.receipt)
     else if (a.kind === 'refused') this.o.say?.(`the notary refused to register the game: ${a.message}`)
   }
 
@@ -250,7 +255,7 @@ export class WitnessedSeat {
       now.set(r.author, (now.get(r.author) ?? 0) + 1)
       this.o.say?.(`p${r.author + 1}'s envelope at seq ${r.seq} does not open for this player: complained`)
       const a = await this.o.client.complain(c.value.bytes, signal)
-      if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
+      if (a.kind === 'receipt') this.keepReceipt(a.receipt)
     }
   }
 
@@ -333,7 +338,7 @@ export class WitnessedSeat {
     if (!s.ok) throw new Error(`an envelope of this node cannot be deposited: ${s.error.message}`)
     const sub = this.o.tamper?.(s.value) ?? s.value
     const a = await this.o.client.submit(sub.header, sub.deposit, signal)
-    if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
+    if (a.kind === 'receipt') this.keepReceipt(a.receipt)
     else if (a.kind === 'refused') this.o.say?.(`the notary refused seq ${e.envelope.seq}: ${a.message}`)
   }
 
@@ -415,7 +420,7 @@ export class WitnessedSeat {
         return true
       case 'seal': {
         const a = await this.o.client.seal(game, signal)
-        if (a.kind === 'receipt') this.keep(a.receipt, new Set(this.o.store.receipts().map((x) => toBase64url(x))))
+        if (a.kind === 'receipt') this.keepReceipt(a.receipt)
         return false
       }
     }

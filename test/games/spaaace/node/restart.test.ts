@@ -20,6 +20,19 @@ import { tickTimes } from '../../../../src/games/spaaace/peers/genesis.js'
 
 const START = 1_800_000_000_000
 
+/** The envelopes of a transcript's text (§2: the header and genesis lines first), each read for the game. */
+function envelopesOf(text: string | undefined, players: number, game: Uint8Array): ReadEnvelope[] {
+  return (text ?? '')
+    .trim()
+    .split('\n')
+    .slice(2)
+    .map((line) => {
+      const r = readEnvelope(new Uint8Array(Buffer.from(line, 'base64url')), { players, game })
+      if (!r.ok) throw new Error('an envelope of the game does not read')
+      return r.value
+    })
+}
+
 describe('a node restarted from its files (§6.8)', () => {
   it('holding more than its last envelope named, it goes on to the end', async () => {
     const { keys, genesis } = localRoster(4, 'restart', defaultPeersTerms(3), fastestTiming(START))
@@ -37,16 +50,7 @@ describe('a node restarted from its files (§6.8)', () => {
       fault: (a) => (a === 0 ? (_frame, from) => (from === 0 && clock.now() >= cutAt ? 'drop' : 'deliver') : undefined),
     })
     expect(game.ends.slice(1).every((e) => e?.kind === 'complete')).toBe(true)
-    const read = (text: string | undefined): ReadEnvelope[] =>
-      (text ?? '')
-        .trim()
-        .split('\n')
-        .slice(2)
-        .map((line) => {
-          const r = readEnvelope(new Uint8Array(Buffer.from(line, 'base64url')), { players: 4, game: genesis.game })
-          if (!r.ok) throw new Error('an envelope of the game does not read')
-          return r.value
-        })
+    const read = (text: string | undefined): ReadEnvelope[] => envelopesOf(text, 4, genesis.game)
     const others = read(game.transcripts[1])
     const delivered = new Set(others.map((e) => e.id))
     const all = read(game.transcripts[0])
@@ -103,16 +107,7 @@ describe('a node restarted from its files (§6.8)', () => {
           : undefined,
     })
     expect(game.ends.slice(0, 2).every((e) => e?.kind === 'complete')).toBe(true)
-    const read = (text: string | undefined): ReadEnvelope[] =>
-      (text ?? '')
-        .trim()
-        .split('\n')
-        .slice(2)
-        .map((line) => {
-          const r = readEnvelope(new Uint8Array(Buffer.from(line, 'base64url')), { players: 3, game: genesis.game })
-          if (!r.ok) throw new Error('an envelope of the game does not read')
-          return r.value
-        })
+    const read = (text: string | undefined): ReadEnvelope[] => envelopesOf(text, 3, genesis.game)
     const others = read(game.transcripts[0])
     const delivered = new Set(others.map((e) => e.id))
     const all = read(game.transcripts[2])
