@@ -2,8 +2,8 @@
  * How a networked command's failure reaches the player: one line saying what happened and what to
  * do next, and its exit status (README, "Exit statuses"). Anything unforeseen is thrown on: a bug.
  */
-import { NobodyJoinedError, NotServedError, RelayError } from '../games/spaceships/net/game.js'
-import { IdentityFileError } from '../core/net/identity.js'
+import { NobodyJoinedError, NotServedError, RelayError } from '../games/spaceships/net/options.js'
+import { IdentityFileError } from '../core/net/identity-error.js'
 import { StorageError } from '../games/spaceships/session/store.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 

@@ -10,10 +10,8 @@ import { LIMITS, NUMERIC_TERMS } from '../games/spaaace/rules/types.js'
 import { type CliIo, EXIT, wholeNumber } from './io.js'
 import { MAX_MARGIN_MS, MIN_MARGIN_MS } from '../games/spaaace/peers/domain.js'
 import { guarded } from './guarded.js'
-import { spaaaceGamesCommand } from './spaaace-games.js'
-import { type SpaaaceHostFlags, type SpaaaceJoinFlags, spaaaceHostCommand, spaaaceJoinCommand } from './spaaace-net.js'
-import { spaaacePeersPlayCommand } from './spaaace-peers-play.js'
-import { BOTS_RANGE, BOT_KINDS, type PlayOptions, spaaacePlayCommand } from './spaaace-play.js'
+import type { SpaaaceHostFlags, SpaaaceJoinFlags } from './spaaace-net.js'
+import { BOTS_RANGE, BOT_KINDS, type PlayOptions } from './spaaace-play.js'
 
 /** `spaaace referee FILE [--json]`: 0 for a valid record (finished or not), 2 for a record error. */
 export async function spaaaceRefereeCommand(path: string, options: { json: boolean }, io: CliIo): Promise<number> {
@@ -106,8 +104,8 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     .action(async (opts: PlayOptions) => {
       const fresh = (): string => randomBytes(8).toString('hex')
       status.code = opts.offline
-        ? await spaaacePlayCommand(opts, io, fresh)
-        : await spaaacePeersPlayCommand(opts, io, fresh)
+        ? await (await import('./spaaace-play.js')).spaaacePlayCommand(opts, io, fresh)
+        : await (await import('./spaaace-peers-play.js')).spaaacePeersPlayCommand(opts, io, fresh)
     })
   const collect = (v: string, prev: string[] = []): string[] => [...prev, v]
   group
@@ -165,7 +163,9 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
       '\nThe game is kept under $XDG_STATE_HOME/spaceships/spaaace/; run `spaaace join @<dir>/invite` to resume it after a crash.\nExit status: 0 the game ended complete; 1 an offence was proven; 3 it stalled or did not start; 4 you left; 64 a bad flag.',
     )
     .action(async (opts: SpaaaceHostFlags) => {
-      status.code = await guarded(io, 'spaaace host', () => spaaaceHostCommand(io, opts))
+      status.code = await guarded(io, 'spaaace host', async () =>
+        (await import('./spaaace-net.js')).spaaaceHostCommand(io, opts),
+      )
     })
   group
     .command('join')
@@ -187,7 +187,9 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
       '\nExit status: 0 the game ended complete; 1 an offence was proven; 3 it stalled or did not start, or (with --check-in) it goes on; 4 you left; 64 a bad flag.',
     )
     .action(async (invite: string, opts: SpaaaceJoinFlags) => {
-      status.code = await guarded(io, 'spaaace join', () => spaaaceJoinCommand(io, invite, opts))
+      status.code = await guarded(io, 'spaaace join', async () =>
+        (await import('./spaaace-net.js')).spaaaceJoinCommand(io, invite, opts),
+      )
     })
   group
     .command('games')
@@ -197,7 +199,9 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     .option('--identity <file>', 'your identity key (default: the one `spaceships id` shows)')
     .option('--json', 'one JSON array', false)
     .action(async (opts: { identity?: string; json: boolean }) => {
-      status.code = await guarded(io, 'spaaace games', () => spaaaceGamesCommand(io, opts))
+      status.code = await guarded(io, 'spaaace games', async () =>
+        (await import('./spaaace-games.js')).spaaaceGamesCommand(io, opts),
+      )
     })
   group
     .command('record')

@@ -14,6 +14,9 @@ import type { Ed25519PrivateKey, PeerId } from '@libp2p/interface'
 import { concatBytes, fromBase64url, toBase64url } from '../commit/bytes.js'
 import { type KeyPair, keyPairFromSecret } from '../commit/keys.js'
 import { type SecretSource, systemSecrets } from '../commit/secrets.js'
+import { IdentityFileError } from './identity-error.js'
+
+export { IdentityFileError } from './identity-error.js'
 
 const IDENTITY_HEADER = 'spaceships-identity 1'
 
@@ -54,15 +57,6 @@ export function identityFromSecret(secret: Uint8Array, path = ''): Promise<Ident
 /** A throwaway identity (the built-in bot's, or a test peer's). */
 export function ephemeralIdentity(source: SecretSource = systemSecrets): Promise<Identity> {
   return identityFromSecret(source.bytes(32))
-}
-
-export class IdentityFileError extends Error {
-  constructor(
-    readonly path: string,
-    detail: string,
-  ) {
-    super(`${path}: ${detail}`)
-  }
 }
 
 /**
