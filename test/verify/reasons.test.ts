@@ -4,6 +4,7 @@
  * key that is not usable is `no-game` (no game can be played with that hello), not `unverifiable`.
  */
 import { readFileSync } from 'node:fs'
+import { ed25519 } from '@noble/curves/ed25519.js'
 import { describe, expect, it } from 'vitest'
 import { toBase64url } from '../../src/core/commit/bytes.js'
 import type { SealedEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
@@ -54,6 +55,17 @@ const lines = (text: string): string[] => text.split('\n').slice(1, -1)
 const verdict = (...contents: string[]): Verdict =>
   verifyFiles(contents.map((content, i) => ({ name: `f${i}`, content })))
 const IDENTITY = Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? 1 : 0))
+/** The least y < p (little-endian) with no x on the curve: canonical in form, and no point. */
+const OFF_CURVE = ((): Uint8Array => {
+  for (let y = 2; ; y++) {
+    const bytes = Uint8Array.from({ length: 32 }, (_, i) => (i === 0 ? y : 0))
+    try {
+      ed25519.Point.fromBytes(bytes, false)
+    } catch {
+      return bytes
+    }
+  }
+})()
 
 function hellosOnly(name: string, o: Parameters<typeof handGame>[1] = {}): string {
   const g = handGame(`reasons/${name}`, o)
@@ -102,6 +114,23 @@ describe('why a game is incomplete (SPEC §12.8)', () => {
       status: 'incomplete',
       reason: 'no-game',
       detail: "no game: B's hello key is not usable (small-order; SPEC §5.2)",
+    })
+  })
+
+  it('a key with no point (y < p, no x): no-game as non-canonical, A first even when B fails a cheaper test (SPEC §5.2, §12.1)', () => {
+    // The verifier tests x last, and only for a key no valid signature verified under: the
+    // verdicts are those of testing both keys in full before anything.
+    expect(verdict(hellosOnly('off-curve-b', { keyB: OFF_CURVE }))).toMatchObject({
+      detail: "no game: B's hello key is not usable (non-canonical; SPEC §5.2)",
+    })
+    expect(verdict(hellosOnly('off-curve-a', { keyA: OFF_CURVE }))).toMatchObject({
+      detail: "no game: A's hello key is not usable (non-canonical; SPEC §5.2)",
+    })
+    expect(verdict(hellosOnly('off-curve-a-identity-b', { keyA: OFF_CURVE, keyB: IDENTITY }))).toMatchObject({
+      detail: "no game: A's hello key is not usable (non-canonical; SPEC §5.2)",
+    })
+    expect(verdict(hellosOnly('identity-a-off-curve-b', { keyA: IDENTITY, keyB: OFF_CURVE }))).toMatchObject({
+      detail: "no game: A's hello key is not usable (small-order; SPEC §5.2)",
     })
   })
 

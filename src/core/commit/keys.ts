@@ -203,14 +203,48 @@ export function publicKeyProblem(publicKey: Uint8Array): KeyProblem {
   if (publicKey.length !== PUBLIC_KEY_BYTES) return 'length'
   const id = toBase64url(publicKey)
   if (keyProblems.has(id)) return recall(keyProblems, id)
-  const hex = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('hex')
-  const problem: KeyProblem = !decodesCanonically(publicKey)
-    ? 'non-canonical'
-    : SMALL_ORDER_ENCODINGS.includes(hex)
-      ? 'small-order'
-      : undefined
+  const problem = publicKeyShapeProblem(publicKey) ?? (decodesCanonically(publicKey) ? undefined : 'non-canonical')
   remember(keyProblems, id, problem)
   return problem
+}
+
+/** p = 2^255 - 19, little-endian, without the sign bit (the top bit of byte 31). */
+const P_LE = Uint8Array.from(Buffer.from('edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', 'hex'))
+
+/**
+ * SPEC §5.2 but the one costly test, whether x is recoverable from y (a square root mod p, about
+ * 160 µs in BigInt): the length; y < p; no negative zero (x = 0 is y = ±1, so those two encodings
+ * with the sign bit set); not of small order. `publicKeyProblem` is this, then that test.
+ *
+ * A key this passes and that a valid signature verified under (`verifySignature`, OpenSSL) needs
+ * no more: OpenSSL decodes the key as a point before it verifies anything, and a y with no x fails
+ * that decoding (`ge_frombytes_vartime`), so the verification would have failed. The verifier
+ * leaves the test to keys no valid signature vouches for (reading.ts).
+ */
+export function publicKeyShapeProblem(publicKey: Uint8Array): KeyProblem {
+  if (publicKey.length !== PUBLIC_KEY_BYTES) return 'length'
+  if (!belowP(publicKey)) return 'non-canonical'
+  const negative = ((publicKey[31] ?? 0) & 0x80) !== 0
+  if (negative && (unsignedEqual(publicKey, SMALL_ORDER_BYTES[0]) || unsignedEqual(publicKey, SMALL_ORDER_BYTES[1])))
+    return 'non-canonical'
+  return smallOrderAt(publicKey, 0) ? 'small-order' : undefined
+}
+
+/** Whether y, the encoding without its sign bit (the top bit of byte 31), is below p. */
+function belowP(key: Uint8Array): boolean {
+  for (let i = 31; i >= 0; i--) {
+    const b = i === 31 ? (key[31] ?? 0) & 0x7f : (key[i] ?? 0)
+    const q = P_LE[i] ?? 0
+    if (b !== q) return b < q
+  }
+  return false
+}
+
+/** Whether two encodings are equal but for the sign bit. */
+function unsignedEqual(key: Uint8Array, other: Uint8Array | undefined): boolean {
+  if (other === undefined) return false
+  for (let i = 0; i < 31; i++) if (other[i] !== key[i]) return false
+  return ((other[31] ?? 0) & 0x7f) === ((key[31] ?? 0) & 0x7f)
 }
 
 /** The group order L = 2^252 + 27742317777372353535851937790883648493, little-endian. */

@@ -7,7 +7,7 @@
  */
 import { equalBytes, toBase64url } from '../../../core/commit/bytes.js'
 import { HASH_BYTES } from '../../../core/commit/hash.js'
-import { publicKeyProblem } from '../../../core/commit/keys.js'
+import { publicKeyProblem, publicKeyShapeProblem } from '../../../core/commit/keys.js'
 import { type ProtocolError, describeProtocolError } from '../../../core/wire/errors.js'
 import { type Framed, frameOwnEnvelope } from '../protocol/codec.js'
 import { isReceiptLine } from './receipts.js'
@@ -430,16 +430,21 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
   const judge = (pair: Pair): Judged => {
     const known = judged.get(pair.key)
     if (known !== undefined) return known
-    let keyProblem: Judged['keyProblem']
     const keys: Partial<Record<Role, Uint8Array>> = {}
     for (const r of INDEX_ROLE) {
       const key = helloOf(pair.sealed[r])?.key
-      const problem = key === undefined ? 'missing' : publicKeyProblem(key)
-      if (key === undefined || problem !== undefined) keyProblem ??= { role: r, problem: problem ?? 'missing' }
-      else keys[r] = key
+      if (key !== undefined) keys[r] = key
     }
+    const problemOf = (r: Role, test: (key: Uint8Array) => string | undefined): string | undefined => {
+      const key = keys[r]
+      return key === undefined ? 'missing' : test(key)
+    }
+    // SPEC §5.2, A's key first. The costly part of the test (x recoverable from y) is needed only
+    // for a key no valid signature verified under (publicKeyShapeProblem): when both keys pass the
+    // rest, the chains are authenticated first and only a key that authenticated nothing is tested
+    // in full, with the same outcome as testing both before anything.
     let auth: Judged['auth']
-    if (keyProblem === undefined) {
+    if (INDEX_ROLE.every((r) => problemOf(r, publicKeyShapeProblem) === undefined)) {
       const after = byGame.get(pair.key) ?? []
       const of = (r: Role): Authentication =>
         authenticate(
@@ -449,6 +454,15 @@ export function reading(files: readonly FileEvidence[], notes: Note[]): Reading 
           checker.valid,
         )
       auth = { A: of('A'), B: of('B') }
+    }
+    let keyProblem: Judged['keyProblem']
+    for (const r of INDEX_ROLE) {
+      if (auth !== undefined && auth[r].ok.size > 0) continue
+      const problem = problemOf(r, publicKeyProblem)
+      if (problem === undefined) continue
+      keyProblem = { role: r, problem }
+      auth = undefined
+      break
     }
     const authentic = auth !== undefined && INDEX_ROLE.every((r) => auth[r].ok.has(pair.hellos[r].id))
     const out: Judged = { pair, keyProblem, auth, authentic }
