@@ -86,12 +86,16 @@ function noGame(
  */
 export function gameOfFile(file: FileEvidence): string | undefined {
   const r = reading([file], [])
-  const named = (r.pairs[0] ?? []).find((p) => r.judge(p).authentic)
-  if (named !== undefined) return named.key
   let best: { game: string; count: number } | undefined
   for (const [game, list] of r.byGame)
     if (best === undefined || list.length > best.count) best = { game, count: list.length }
-  return best?.game
+  const pairs = r.pairs[0] ?? []
+  // A file with one pair, of the game most of its envelopes carry, is grouped under that game
+  // whether the pair is authentic or not: its signatures are left to the verification itself
+  // (`verify --jobs` groups every file on one thread before any is verified).
+  if (pairs.length === 1 && pairs[0]?.key === best?.game) return best?.game
+  const named = pairs.find((p) => r.judge(p).authentic)
+  return named !== undefined ? named.key : best?.game
 }
 
 /** SPEC §12.1: the game of the files: the first game the first file naming one names that every file naming one names. */
