@@ -2,6 +2,7 @@
  * The verifier's rate: transcripts of bot games made once, then verified on one core, and on
  * every core as `spaceships verify --jobs N` does.
  */
+import { cpus } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { makeBot } from '../games/spaceships/bot/levels.js'
 import { generateKeyPair } from '../core/commit/keys.js'
@@ -10,7 +11,7 @@ import type { Channel } from '../core/session/channel.js'
 import { runSession } from '../games/spaceships/session/session.js'
 import { formatTranscript, memoryStore } from '../games/spaceships/protocol/file.js'
 import { verifyTranscript } from '../games/spaceships/verify/verify.js'
-import { defaultJobs, verifyGroups } from '../games/spaceships/pool/verify-pool.js'
+import { verifyGroups } from '../games/spaceships/pool/verify-pool.js'
 import { benchTerms as terms } from './peer.js'
 import { REPS, type Stat, stat } from './stat.js'
 
@@ -163,14 +164,14 @@ export function pairedVerifierRate(
 }
 
 /**
- * `spaceships verify --jobs N` over a tournament (the strong-bot transcripts, repeated to 200):
- * wall-clock games/s on every core, worker start-up included.
+ * `spaceships verify --jobs N` over a tournament (the strong-bot transcripts, repeated to 200), a
+ * thread a core: wall-clock games/s on every core, worker start-up included.
  */
 export async function verifierRateAllCores(
   files: readonly string[],
 ): Promise<{ gamesPerSecond: Stat; threads: number; transcripts: number }> {
   const bytes = Array.from({ length: 200 }, (_, i) => new TextEncoder().encode(files[i % files.length] ?? ''))
-  const threads = defaultJobs()
+  const threads = cpus().length
   const rates: number[] = []
   for (let rep = 0; rep <= 3; rep++) {
     const t0 = performance.now()

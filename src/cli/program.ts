@@ -60,8 +60,10 @@ export function program(io: CliIo, status: { code: number }): Command {
       'transcripts (protocol/SPEC.md §11); files of one game are merged, games are verified in parallel, one line each',
     )
     .option('--json', 'print the verdicts as JSON', false)
-    .option('--jobs <n>', 'threads for several games (default: one per CPU core)', (v: string) =>
-      positiveInt(v, '--jobs'),
+    .option(
+      '--jobs <n>',
+      'threads for several games (default: one fewer than the CPU cores, at least one)',
+      (v: string) => positiveInt(v, '--jobs'),
     )
     .option('--separate', 'decide each file alone, even when several are of one game', false)
     .addHelpText(
