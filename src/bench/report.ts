@@ -53,21 +53,11 @@ export function verifierRows(verifier: Results['verifier']): [string, string, st
       ? []
       : [
           [
-            `verifier, medium-bot games, games/s, one core, paired file by file with the baseline build (${verifier.baseline.dist})`,
+            `verifier, medium-bot games, games/s, one core, paired with the baseline build (${verifier.baseline.dist}), ${verifier.baseline.medium.rounds} rounds of a process each`,
             fmt(verifier.baseline.medium.gamesPerSecond, 0),
             fmt(verifier.baseline.medium.baselineGamesPerSecond, 0),
             `speed-up ${fmt(verifier.baseline.medium.speedUp)}`,
           ] as [string, string, string, string],
-          ...(verifier.baseline.medium.cpu === undefined
-            ? []
-            : [
-                [
-                  'the same in thread CPU time, games/s',
-                  fmt(verifier.baseline.medium.cpu.gamesPerSecond, 0),
-                  fmt(verifier.baseline.medium.cpu.baselineGamesPerSecond, 0),
-                  `speed-up ${fmt(verifier.baseline.medium.cpu.speedUp)}`,
-                ] as [string, string, string, string],
-              ]),
           [
             "the same, each file's fastest time summed, games/s",
             verifier.baseline.medium.fastest.gamesPerSecond.toFixed(0),

@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { worstCase } from './worst.js'
 import type { BenchBot } from './peer.js'
 import {
@@ -22,7 +22,6 @@ import {
 import { wholeGame } from './whole-game.js'
 import {
   COST_RULESET,
-  type VerifyText,
   costFleetPerEnvelope,
   pairedVerifierRate,
   transcripts,
@@ -204,10 +203,8 @@ async function verifierSection(log: (m: string) => void) {
   const baselineDir = process.env['BENCH_BASELINE']
   let baseline: { dist: string; medium: ReturnType<typeof pairedVerifierRate> } | undefined
   if (baselineDir !== undefined && baselineDir !== '') {
-    log(`   against the baseline verifier of ${baselineDir}, paired, file by file`)
-    const url = pathToFileURL(join(resolve(baselineDir), 'games', 'spaceships', 'verify', 'verify.js')).href
-    const mod = (await import(url)) as { verifyTranscript: VerifyText }
-    baseline = { dist: baselineDir, medium: pairedVerifierRate(strongFiles, mod.verifyTranscript) }
+    log(`   against the baseline verifier of ${baselineDir}, in processes of their own, alternating`)
+    baseline = { dist: baselineDir, medium: pairedVerifierRate(strongFiles, baselineDir) }
   }
 
   log('   the largest transcript the terms allow (1,000 turns), signatures valid and broken')
