@@ -101,7 +101,21 @@ export interface CheckReceiptLogOptions<S extends number = Side> {
   }
   /** The further faults a game's log can prove (SPAAACE-WITNESSED §6.3); none when absent. */
   readonly rules?: LogRules
+  /**
+   * Receipts (their whole bytes, base64) whose signatures a reader that reads the same game's log
+   * again and again has checked before, under this notary key and these player keys: a receipt
+   * in it is not checked again, and one whose signatures hold is added. A node checking in reads
+   * the whole log each time, and the signatures were three quarters of that (SignatureMemo).
+   */
+  readonly verified?: SignatureMemo
 }
+
+/**
+ * A memo of receipts whose signatures held, for one reader of one game's log: the notary key and
+ * the player keys must be the same at every reading (a node's genesis fixes them). Keyed by every
+ * byte of the receipt, so a receipt that differs in any byte is checked afresh.
+ */
+export type SignatureMemo = Set<string>
 
 /** SPAAACE-WITNESSED §6.3: the game's rules for the further notary faults of an n-player log. */
 export interface LogRules {
@@ -121,50 +135,63 @@ interface Held {
   readonly hash: Uint8Array
 }
 
+/** Why a receipt's player signature does not hold under the players' keys (when given), or undefined. */
+function playerSignatureProblem(
+  domain: NotaryDomain,
+  r: AnyReceipt,
+  keys: readonly Uint8Array[] | undefined,
+): string | undefined {
+  if (keys === undefined) return undefined
+  // An author beyond the roster has no key: its statement is not validly signed (SPAAACE-WITNESSED §6.3 item 1).
+  const key = (i: number): Uint8Array => keys[i] ?? new Uint8Array()
+  if (r.kind === 'envelope' && !headerSignatureValid(domain, r.header, key(r.header.sender)))
+    return "the header's player signature is not valid (PROTOCOL-4.md §4.1)"
+  if (r.kind === 'complaint' && !complaintSignatureValid(domain, r.complaint, key(r.complaint.sender)))
+    return "the complaint's player signature is not valid"
+  if (r.kind === 'claim' && !claimSignatureValid(domain, r.claim, key(r.claim.sender)))
+    return "the claim's player signature is not valid (PROTOCOL-4.md §4.1)"
+  return undefined
+}
+
 function valid(
   domain: NotaryDomain,
   receipts: readonly Uint8Array[],
   notaryKey: Uint8Array,
-  o: { readonly game?: Uint8Array; readonly playerKeys?: readonly Uint8Array[] },
+  o: {
+    readonly game?: Uint8Array
+    readonly playerKeys?: readonly Uint8Array[]
+    readonly verified?: SignatureMemo
+  },
   setAside: SetAside[],
 ): { held: Held[]; game: Uint8Array | undefined } {
-  const signed: { r: AnyReceipt; position: number }[] = []
+  // `memo`: the receipt's key in `o.verified` when its signatures are yet to be checked and remembered.
+  const signed: { r: AnyReceipt; position: number; known: boolean; memo: string | undefined }[] = []
   const layout = layoutOf(domain)
   receipts.forEach((bytes, position) => {
     const d = decodeReceipt(bytes, layout)
+    const memo = o.verified === undefined ? undefined : Buffer.from(bytes).toString('base64')
+    const known = memo !== undefined && o.verified?.has(memo) === true
     if (!d.ok) setAside.push({ position, reason: describeProtocolError(d.error) })
-    else if (!receiptSignatureValid(domain, d.value, notaryKey))
+    else if (!known && !receiptSignatureValid(domain, d.value, notaryKey))
       setAside.push({ position, reason: "the notary's signature is not valid" })
-    else signed.push({ r: d.value, position })
+    else signed.push({ r: d.value, position, known, memo })
   })
   const game =
     o.game ?? (signed.find((s) => s.r.kind === 'genesis' || s.r.kind === 'genesis-body') ?? signed[0])?.r.game
   const held: Held[] = []
   const seen = new Set<string>()
-  for (const { r, position } of signed) {
-    const keys = o.playerKeys
-    let reason: string | undefined
-    // An author beyond the roster has no key: its statement is not validly signed (SPAAACE-WITNESSED §6.3 item 1).
-    const key = (i: number): Uint8Array => keys?.[i] ?? new Uint8Array()
-    if (game === undefined || !constantTimeEqual(r.game, game)) reason = 'a receipt of another game'
-    else if (
-      keys !== undefined &&
-      r.kind === 'envelope' &&
-      !headerSignatureValid(domain, r.header, key(r.header.sender))
-    )
-      reason = "the header's player signature is not valid (PROTOCOL-4.md §4.1)"
-    else if (
-      keys !== undefined &&
-      r.kind === 'complaint' &&
-      !complaintSignatureValid(domain, r.complaint, key(r.complaint.sender))
-    )
-      reason = "the complaint's player signature is not valid"
-    else if (keys !== undefined && r.kind === 'claim' && !claimSignatureValid(domain, r.claim, key(r.claim.sender)))
-      reason = "the claim's player signature is not valid (PROTOCOL-4.md §4.1)"
+  for (const { r, position, known, memo } of signed) {
+    const reason =
+      game === undefined || !constantTimeEqual(r.game, game)
+        ? 'a receipt of another game'
+        : known
+          ? undefined
+          : playerSignatureProblem(domain, r, o.playerKeys)
     if (reason !== undefined) {
       setAside.push({ position, reason })
       continue
     }
+    if (memo !== undefined && !known) o.verified?.add(memo)
     // The same receipt in two files (or twice in one) is one receipt; a signature is not content.
     const id = toHex(unsignedPart(r.bytes))
     if (seen.has(id)) continue

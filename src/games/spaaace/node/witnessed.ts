@@ -31,6 +31,7 @@ import { type SubmissionW, freshDepositRandomnessW, openDepositW, submissionW } 
 import { buildRelay, openRelayW } from '../witness/relay.js'
 import type { WitnessReceipt } from '../witness/log.js'
 import type { HeldRelay } from '../../../core/notary/messages.js'
+import type { SignatureMemo } from '../../../core/notary/log.js'
 import type { ChoiceView, Chooser } from './peer.js'
 import type { PeerSecrets } from './secrets.js'
 
@@ -78,6 +79,8 @@ export class WitnessedSeat {
   private readonly relayed = new Set<string>()
   /** The last decision and the store's sizes it was read at. */
   private decided: { readonly key: string; readonly w: Witnessed } | undefined
+  /** The receipts whose signatures held at an earlier reading: each is checked once a process. */
+  private readonly verified: SignatureMemo = new Set()
 
   constructor(private readonly o: WitnessedSeatOptions) {}
 
@@ -91,14 +94,16 @@ export class WitnessedSeat {
 
   /**
    * Everything held, decided (§6.3, §7). The store only grows, so the decision is read again only
-   * when it holds more: a check-in asks several times, and each reading verifies every signature
-   * held (about 2 s at tick 200 of a 16-player game).
+   * when it holds more: a check-in asks several times. Each reading checks the signatures only of
+   * the receipts it has not met (`verified`): they were three quarters of a check-in, 1.4 s at tick
+   * 100 of an 8-player game, every time.
    */
   decide(): Witnessed {
     const receipts = this.o.store.receipts()
     const envelopes = this.o.store.envelopes()
     const key = `${receipts.length}/${envelopes.length}`
-    if (this.decided?.key !== key) this.decided = { key, w: decideFromFiles(this.o.genesis, receipts, envelopes) }
+    if (this.decided?.key !== key)
+      this.decided = { key, w: decideFromFiles(this.o.genesis, receipts, envelopes, this.verified) }
     return this.decided.w
   }
 

@@ -7,6 +7,7 @@
 import type { SealedGenesis } from '../peers/genesis.js'
 import { type ChainReceipt, type WitnessedDecision, type WitnessedEvidence, decideWitnessed } from './decide.js'
 import { decodeGenesisBody } from './genesis-receipt.js'
+import type { SignatureMemo } from '../../../core/notary/log.js'
 import { type WitnessLog, readWitnessLog } from './log.js'
 
 /** §6.3's decided chain as the decision reads it (the genesis receipt apart; no foreign kind reaches it). */
@@ -43,13 +44,18 @@ export interface Witnessed {
   readonly decision: WitnessedDecision
 }
 
-/** §6.3 and §7 over everything held. */
+/**
+ * §6.3 and §7 over everything held. `verified`: a reader that decides the same game again and
+ * again (a node at each check-in) keeps the receipts whose signatures held, which are not checked
+ * again.
+ */
 export function decideFromFiles(
   genesis: SealedGenesis,
   receipts: readonly Uint8Array[],
   envelopes: Iterable<Uint8Array>,
+  verified?: SignatureMemo,
 ): Witnessed {
-  const log = readWitnessLog(receipts, { genesis })
+  const log = readWitnessLog(receipts, { genesis, ...(verified === undefined ? {} : { verified }) })
   const worst = [...log.faults].sort((a, b) => a.index - b.index)[0]
   const evidence: WitnessedEvidence = {
     genesis,

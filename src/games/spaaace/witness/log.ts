@@ -6,7 +6,13 @@
  * receipt. Pure; never throws on any bytes.
  */
 import { constantTimeEqual } from '../../../core/commit/bytes.js'
-import { type Gap, type NotaryFault, type SetAside, checkReceiptLog } from '../../../core/notary/log.js'
+import {
+  type Gap,
+  type NotaryFault,
+  type SetAside,
+  type SignatureMemo,
+  checkReceiptLog,
+} from '../../../core/notary/log.js'
 import type { Receipt } from '../../../core/notary/receipt.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import type { SealedGenesis } from '../peers/genesis.js'
@@ -89,6 +95,8 @@ export interface ReadWitnessLogOptions {
   readonly genesis: SealedGenesis
   /** The notary's key; by default the genesis's `notaryKey`. */
   readonly notaryKey?: Uint8Array
+  /** Receipts whose signatures this reader checked at an earlier reading of the same game (core/notary/log.ts). */
+  readonly verified?: SignatureMemo
 }
 
 /** §6.3: reads receipts gathered from any files. */
@@ -100,6 +108,7 @@ export function readWitnessLog(receipts: readonly Uint8Array[], o: ReadWitnessLo
   const report = checkReceiptLog<number>(SPAAACE_NOTARY_DOMAIN, receipts, notaryKey, {
     game: o.genesis.game,
     playerKeys: roster,
+    ...(o.verified === undefined ? {} : { verified: o.verified }),
     // §9.4: a seal below sealWhen of the chain before it is `seal-unjustified`.
     sealJustified: (before, seal) => seal.time >= sealWhen(before, roster.length, g.timing, maxTicks),
     complaints: complaintJudgingW(roster.length),

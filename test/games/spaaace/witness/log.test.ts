@@ -170,3 +170,37 @@ describe('SPAAACE-WITNESSED §6.3: reading a log', () => {
 import { receiptHash } from '../../../../src/core/notary/receipt.js'
 import { SPAAACE_NOTARY_DOMAIN } from '../../../../src/games/spaaace/witness/index.js'
 const hashOf = (bytes: Uint8Array): Uint8Array => receiptHash(SPAAACE_NOTARY_DOMAIN, bytes)
+
+describe('SPAAACE-WITNESSED §6.3: a reader that reads one log again and again', () => {
+  it('a memo of the receipts whose signatures held (a node reading its log at every check-in) changes no reading', () => {
+    const b = good()
+    // A header whose player signature fails, receipted by the notary: set aside on every reading.
+    const forged = envelopeBody(1, 2)
+    if (forged.kind !== 'envelope') throw new Error('an envelope body')
+    const sig = Uint8Array.from(forged.header.sig)
+    sig[0] = (sig[0] ?? 0) ^ 1
+    b.add({ kind: 'envelope', header: { ...forged.header, sig } }, C(1) + 2)
+    const good2 = b.add(envelopeBody(0, 2), C(1) + 3)
+    // The same receipt with the notary's signature broken, and the receipt itself, in one file.
+    const broken = Uint8Array.from(good2)
+    broken[broken.length - 1] = (broken[broken.length - 1] ?? 0) ^ 1
+    const receipts = [...b.receipts, broken]
+    const plain = readWitnessLog(receipts, { genesis: w.genesis })
+    expect(plain.setAside.map((x) => x.reason).sort()).toEqual([
+      "the header's player signature is not valid (PROTOCOL-4.md §4.1)",
+      "the notary's signature is not valid",
+    ])
+    const verified = new Set<string>()
+    const first = readWitnessLog(receipts, { genesis: w.genesis, verified })
+    // Every receipt but the two whose signatures fail is remembered, and only those.
+    expect(verified.size).toBe(receipts.length - 2)
+    const again = readWitnessLog(receipts, { genesis: w.genesis, verified })
+    // The broken copy first this time: the memo knows the good bytes, never the broken ones.
+    const reordered = readWitnessLog([broken, ...b.receipts], { genesis: w.genesis, verified })
+    const plainReordered = readWitnessLog([broken, ...b.receipts], { genesis: w.genesis })
+    expect(JSON.stringify(first)).toBe(JSON.stringify(plain))
+    expect(JSON.stringify(again)).toBe(JSON.stringify(plain))
+    expect(JSON.stringify(reordered)).toBe(JSON.stringify(plainReordered))
+    expect(verified.size).toBe(receipts.length - 2)
+  })
+})
