@@ -408,10 +408,17 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
       const cuts = cutsOf(genesis, t)
       const isActive = before.players.map((p) => p.status === 'active')
       const active = [...isActive.keys()].filter((p) => isActive[p])
+      // §7.3: an active player with an offence counted in t is `equivocated` in t and removed at its
+      // step 9, so no content of its changes S_t: its envelopes the evidence lacks are no gap. A
+      // cheater that garbles more deposits in a tick than COMPLAINTS_PER_PAIR lets anyone complain
+      // of would otherwise leave every honest file at a gap for good (§7.4).
+      const offender = new Set(
+        (itemsAt.get(t) ?? []).filter((it) => isActive[it.player] === true).map((it) => it.player),
+      )
       const missing: { index: number; author: number; seq: number }[] = []
       for (; passed < lacking.length && (lacking[passed]?.r.time ?? Infinity) <= cuts.revealCut; passed++) {
         const x = lacking[passed]
-        if (x !== undefined && isActive[x.r.author] === true)
+        if (x !== undefined && isActive[x.r.author] === true && !offender.has(x.r.author))
           missing.push({ index: x.r.index, author: x.r.author, seq: x.r.seq })
       }
       const committedIn: (CommitPart | undefined)[] = Array.from({ length: n }, () => undefined)
@@ -431,9 +438,6 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
         ticks.push({ ...base, status: 'gap', missing: missing.sort((a, b) => a.index - b.index) })
         break
       }
-      const offender = new Set(
-        (itemsAt.get(t) ?? []).filter((it) => isActive[it.player] === true).map((it) => it.player),
-      )
       const submissions = Array.from({ length: n }, (_, q) =>
         submissionOf(genesis.game, n, q, {
           active: isActive[q] === true,
@@ -507,7 +511,15 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   )
   const convicted = new Set(offences.map((o) => o.player))
 
-  const voided = new Set([...receipted.values()].flatMap((x) => (x.void && x.env !== undefined ? [x.env.id] : [])))
+  // §7.2: void is a property of envelope receipts. An envelope is void when the receipt of its own
+  // place (author, seq) is; a void receipt of another place that names its hash leaves it as it is.
+  const voided = new Set(
+    [...receipted.values()].flatMap((x) =>
+      x.void && x.env !== undefined && x.env.header.author === x.r.author && x.env.header.seq === x.r.seq
+        ? [x.env.id]
+        : [],
+    ),
+  )
   const end = endOf(ev, ticks, lastTick, convicted, held, voided, lastTime)
   const unreceipted = [...held.values()]
     .filter((e) => e.header.seq > 0 && receiptedHash.get(`${e.header.author}:${e.header.seq}`) === undefined)

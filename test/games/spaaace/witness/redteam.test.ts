@@ -660,4 +660,57 @@ describe('red team: edge cases pinned (§4.2, §7.2, §7.3, §7.6)', () => {
     const d2 = decideWitnessed(evidence(s2))
     expect(d2.offences).toEqual([expect.objectContaining({ player: 0, rule: '§4.2 (w3)', counted: 2 })])
   })
+
+  it('a cheater garbling three deposits in one tick, one more than COMPLAINTS_PER_PAIR lets anyone complain of, stalls nobody: the third is no gap (§7.3, §7.4)', () => {
+    // Found by a second red-team reading: p3's seq 1 and 2 are void (complaints in time), its seq 3
+    // cannot be complained of (the notary refuses a third complaint per pair) nor relayed, and no
+    // file holds it. p3 is equivocated in tick 1 by its false-deposit, so its content cannot change S_1.
+    const s = witnessedScenario(4, 1)
+    const at = times(s, 1)
+    const g1 = receipt(s, sign(s, 3, [commitPart(s, 3, 1)]), at.start + 100)
+    const g2 = receipt(s, sign(s, 3, [commitPart(s, 3, 1, 'buy 1')]), at.start + 200)
+    const g3 = sign(s, 3, [commitPart(s, 3, 1, 'buy 2')])
+    receipt(s, g3, at.start + 300)
+    honestTick(s, 1, [0, 1, 2])
+    const revealOf1 = s.tips[1]?.id
+    complaint(s, 0, g1, s.now + 1)
+    complaint(s, 0, g2, s.now + 1)
+    seeds(s, [0, 1, 2], 1)
+    const d = decideWitnessed(evidence(s, { drop: (id) => id === g3.id }))
+    expect(d.ticks.map((x) => x.status)).toEqual(['final'])
+    expect(d.ticks[0]?.submissions?.[3]?.kind).toBe('equivocated')
+    expect(d.offences.map((o) => [o.player, o.kind, o.counted])).toEqual([
+      [3, 'false-deposit', 1],
+      [3, 'false-deposit', 1],
+    ])
+    expect(d.end).toMatchObject({ kind: 'complete', tick: 1, provisional: false })
+    expect(d.end.kind === 'complete' && d.end.winners).not.toContain(3)
+    // The converse: an honest player's envelope the file lacks is still a gap.
+    const honest = decideWitnessed(evidence(s, { drop: (id) => id === g3.id || id === revealOf1 }))
+    expect(honest.ticks.map((x) => x.status)).toEqual(['gap'])
+  })
+
+  it("an honest player's vote stands when another player's void receipt names its envelope: void is per receipt (§7.2, §7.6 rule 4)", () => {
+    // p2 has the notary receipt a header of its own place naming p0's stop(1) envelope, with a
+    // deposit nobody opens; the complaints void p2's receipt. p0's envelope, never receipted at its
+    // own place (the notary is out), is no void envelope: its outage vote counts.
+    const s = witnessedScenario(3, 3)
+    const at = times(s, 1)
+    const vote0 = sign(s, 0, [{ type: 'stop', tick: 1, reason: 'stalled' }])
+    sign(s, 1, [{ type: 'stop', tick: 1, reason: 'stalled' }])
+    s.chain.push({
+      kind: 'envelope',
+      index: s.chain.length + 1,
+      time: at.start + 100,
+      author: 2,
+      seq: 1,
+      envelopeHash: vote0.hash,
+    })
+    const misplaced = s.chain.length
+    complaint(s, 0, misplaced, at.start + 200)
+    complaint(s, 1, misplaced, at.start + 300)
+    const d = decideWitnessed(evidence(s))
+    expect(d.voids).toEqual([misplaced])
+    expect(d.end).toMatchObject({ kind: 'stalled', cause: 'outage', tick: 1, voters: [0, 1] })
+  })
 })

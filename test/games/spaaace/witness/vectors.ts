@@ -674,6 +674,31 @@ const specs = (): Spec[] => [
     },
   },
   {
+    name: 'garbled-beyond-cap',
+    item: '9',
+    about:
+      '§13.9, §7.3, §7.4: p5 garbles every wrap of three tick-1 envelopes, one more than COMPLAINTS_PER_PAIR lets each player complain of; every honest player complains of the first two: both void, p5 equivocated in 1 and removed; the third, which nobody can open, complain of or have relayed, is no gap (its author’s content cannot change S_1): the game goes on and ends complete',
+    honest: [0, 1, 2, 3],
+    build: () => {
+      const g = new VectorGame('garbled-beyond-cap')
+      g.register()
+      for (const q of [0, 1, 2, 3]) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
+      const first = g.submit(g.sign(4, [g.commitPart(4, 1)]), g.T(1) + 1040, { garble: ALL })
+      const second = g.submit(g.sign(4, [g.commitPart(4, 1)]), g.T(1) + 1050, { garble: ALL })
+      g.mark(1, 0, g.C(1) + 1)
+      for (const q of [0, 1, 2, 3]) g.reveal(q, 1, g.C(1) + 1000 + 10 * q)
+      g.submit(g.sign(4, [g.revealPart(4, 1)]), g.C(1) + 1040, { garble: ALL })
+      for (const q of [0, 1, 2, 3]) {
+        g.complain(q, first, g.C(1) + 2000 + 10 * q)
+        g.complain(q, second, g.C(1) + 2005 + 10 * q)
+      }
+      g.mark(1, 1, g.R(1) + 1)
+      g.tick(2, { commit: [0, 1, 2, 3] })
+      g.finish()
+      return { game: g, files: [0, 1, 2, 3].map((q) => file(g, `p${q + 1}`, g.fileOf(q))) }
+    },
+  },
+  {
     name: 'wrong-envelope-in-deposit',
     item: '10',
     about:
