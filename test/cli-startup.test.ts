@@ -1,7 +1,8 @@
 /**
  * What a command loads before it does anything: `spaceships verify` and `--version` start without
  * the network stack (libp2p and its hundreds of modules cost about half a second of every start),
- * which only the commands that open a node load, when they run.
+ * which only the commands that open a node load, when they run; `verify` of a Spaceships file
+ * loads none of Spaaace!'s verifier, engine, bots or screens (the bench's cold start goal: 150 ms).
  */
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
@@ -33,6 +34,8 @@ describe('start-up: a command loads what it uses', () => {
     expect(r.code).toBe(0)
     expect(r.out).toMatch(/^complete:/)
     expect(network(r.modules)).toEqual([])
+    // Nor Spaaace!'s verifier, engine, bots or screens: they load when a Spaaace! file is given.
+    expect(r.modules.filter((m) => /\/games\/spaaace\/(verify|referee|bot|ui|node|witness)\//.test(m))).toEqual([])
     expect(r.modules.length).toBeGreaterThan(20)
     expect(r.modules.length).toBeLessThan(200)
   })

@@ -14,13 +14,14 @@ import { randomBot } from '../games/spaaace/bot/random.js'
 import { sensibleBot } from '../games/spaaace/bot/sensible.js'
 import { closingStateJson } from '../games/spaaace/referee/json.js'
 import { seededRng } from '../games/spaaace/referee/random.js'
-import { DEFAULT_TERMS, LIMITS, type Terms } from '../games/spaaace/rules/types.js'
+import { DEFAULT_TERMS, type Terms } from '../games/spaaace/rules/types.js'
 import { playLocalGame, type SeatPlayer } from '../games/spaaace/ui/game.js'
 import { SCREEN_COLUMNS, type Seat, standings, standingsLines, wrapLine } from '../games/spaaace/ui/screen.js'
 import { type CliIo, EXIT, UserError, cannotWrite, commandName } from './io.js'
 
-export const BOT_KINDS = ['sensible', 'random', 'mix'] as const
-export type BotKind = (typeof BOT_KINDS)[number]
+import { BOT_KINDS, type BotKind } from './spaaace-options.js'
+
+export { BOT_KINDS, BOTS_RANGE, type BotKind } from './spaaace-options.js'
 
 export interface PlayOptions {
   readonly bots: number
@@ -140,6 +141,3 @@ export async function spaaacePlayCommand(options: PlayOptions, io: CliIo, freshS
     )
   return code
 }
-
-/** The flag ranges: 2..15 bots make a game of 3..16 players (S-01). */
-export const BOTS_RANGE = { min: LIMITS.minPlayers - 1, max: LIMITS.maxPlayers - 1 } as const

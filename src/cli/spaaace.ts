@@ -4,14 +4,13 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { Command } from 'commander'
-import { randomRecord, seededRng } from '../games/spaaace/referee/random.js'
-import { referee } from '../games/spaaace/referee/referee.js'
 import { LIMITS, NUMERIC_TERMS } from '../games/spaaace/rules/types.js'
 import { type CliIo, EXIT, wholeNumber } from './io.js'
 import { MAX_MARGIN_MS, MIN_MARGIN_MS } from '../games/spaaace/peers/domain.js'
 import { guarded } from './guarded.js'
 import type { SpaaaceHostFlags, SpaaaceJoinFlags } from './spaaace-net.js'
-import { BOTS_RANGE, BOT_KINDS, type PlayOptions } from './spaaace-play.js'
+import type { PlayOptions } from './spaaace-play.js'
+import { BOTS_RANGE, BOT_KINDS } from './spaaace-options.js'
 
 /** `spaaace referee FILE [--json]`: 0 for a valid record (finished or not), 2 for a record error. */
 export async function spaaaceRefereeCommand(path: string, options: { json: boolean }, io: CliIo): Promise<number> {
@@ -24,6 +23,7 @@ export async function spaaaceRefereeCommand(path: string, options: { json: boole
   }
   // Bytes that are not UTF-8 become U+FFFD, which no record line accepts outside a comment.
   const text = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(bytes)
+  const { referee } = await import('../games/spaaace/referee/referee.js')
   const result = referee(text, (t) => {
     io.stdout(options.json ? `${t.json}\n` : t.words)
   })
@@ -40,6 +40,7 @@ export async function spaaaceRecordRandomCommand(
   io: CliIo,
   freshSeed: () => string,
 ): Promise<number> {
+  const { randomRecord, seededRng } = await import('../games/spaaace/referee/random.js')
   const record = randomRecord(seededRng(options.seed ?? freshSeed()), options.players)
   if (options.out === undefined) io.stdout(record)
   else await io.writeFile(options.out, record)

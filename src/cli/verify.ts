@@ -3,19 +3,7 @@ import { type Ruleset, formatRuleset, parseRuleset } from '../games/spaceships/r
 import { describeProtocolError } from '../core/wire/errors.js'
 import { DEFAULT_TERMS, type Terms } from '../games/spaceships/protocol/messages.js'
 import type { Verdict } from '../games/spaceships/verify/verify.js'
-import {
-  type SpaaaceFile,
-  isSpaaaceTranscript,
-  renderSpaaaceVerdict,
-  spaaaceVerdictJson,
-  verifySpaaace,
-} from '../games/spaaace/verify/verify.js'
-import {
-  isWitnessedTranscript,
-  renderWitnessedVerdict,
-  verifyWitnessed,
-  witnessedVerdictJson,
-} from '../games/spaaace/verify/witnessed.js'
+import { isSpaaaceTranscript } from '../games/spaaace/peers/domain.js'
 import { type CliIo, EXIT, UserError, cannotWrite } from './io.js'
 
 /** SPEC §12.8: the exit status of a verdict. */
@@ -124,7 +112,7 @@ export function renderVerdict(v: Verdict): string {
 }
 
 /** Several games' exit status: the first of unreadable, offence, incomplete, abandoned, adjudicated that occurs, else ok. */
-function worstExit(codes: readonly number[]): number {
+export function worstExit(codes: readonly number[]): number {
   for (const c of [EXIT.unreadable, EXIT.illegal, EXIT.incomplete, EXIT.abandoned, EXIT.adjudicated])
     if (codes.includes(c)) return c
   return EXIT.ok
@@ -152,6 +140,8 @@ export async function verifyCommand(
   if (spaaace.length > 0) {
     if (spaaace.length !== files.length)
       throw new UserError('verify Spaaace! transcripts and Spaceships transcripts in separate runs')
+    // Loaded only for Spaaace! files: a Spaceships verification starts without them.
+    const { spaaaceVerify } = await import('./verify-spaaace.js')
     return spaaaceVerify(
       spaaace.map((f) => ({ name: f.name, text: latin1(f.content ?? new Uint8Array()) })),
       options,
@@ -288,34 +278,3 @@ export async function selfplayCommand(
 }
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
-
-/** Spaaace! files: each game decided from all its files (§13); the exit status as for Spaceships (0, 1, 2, 3). */
-function spaaaceVerify(
-  files: readonly SpaaaceFile[],
-  options: { json: boolean; separate?: boolean },
-  io: CliIo,
-): number {
-  const separate = options.separate === undefined ? {} : { separate: options.separate }
-  // Witnessed games (a genesis naming a notary) are decided by the notary's receipts (SPAAACE-WITNESSED §7).
-  const witnessedFiles = files.filter((f) => isWitnessedTranscript(f.text))
-  const peerFiles = files.filter((f) => !witnessedFiles.includes(f))
-  const verdicts = verifySpaaace(peerFiles, separate)
-  const witnessed = verifyWitnessed(witnessedFiles, separate)
-  const json = [...verdicts.map((v) => spaaaceVerdictJson(v)), ...witnessed.map((v) => witnessedVerdictJson(v))]
-  if (options.json) io.stdout(`${JSON.stringify(json.length === 1 ? json[0] : json, null, 2)}\n`)
-  else
-    io.stdout(
-      [...verdicts.map((v) => renderSpaaaceVerdict(v)), ...witnessed.map((v) => renderWitnessedVerdict(v))].join('\n'),
-    )
-  return worstExit(
-    [...verdicts, ...witnessed].map((v) =>
-      v.status === 'unreadable'
-        ? EXIT.unreadable
-        : v.status === 'offence'
-          ? EXIT.illegal
-          : v.status === 'incomplete'
-            ? EXIT.incomplete
-            : EXIT.ok,
-    ),
-  )
-}

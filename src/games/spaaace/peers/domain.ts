@@ -25,6 +25,11 @@ export const LINE_KIND = { genesis: 0x47, envelope: 0x01, receipt: 0x84 } as con
 /** §2: the transcript file's first line. */
 export const TRANSCRIPT_HEADER = 'spaaace-transcript 1'
 
+/** Whether a file's text is a Spaaace! transcript of any version (its first line's word, §2). */
+export function isSpaaaceTranscript(text: string): boolean {
+  return text.startsWith('spaaace-transcript ')
+}
+
 /** §3.1, §10, S-01: players in a game. */
 export const MIN_PLAYERS = 3
 export const MAX_PLAYERS = 16

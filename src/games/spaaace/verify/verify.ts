@@ -31,9 +31,7 @@ export type SpaaaceVerdict =
     }
 
 /** Whether a file's text is a Spaaace! transcript (its first line, §2). */
-export function isSpaaaceTranscript(text: string): boolean {
-  return text.startsWith('spaaace-transcript ')
-}
+export { isSpaaaceTranscript } from '../peers/domain.js'
 
 /**
  * Decides each game among `files` (files of one game are merged; a file that does not read is

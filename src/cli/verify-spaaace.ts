@@ -1,0 +1,46 @@
+/** `spaceships verify` on Spaaace! transcripts, loaded by verify.ts only when it is given some. */
+import {
+  type SpaaaceFile,
+  renderSpaaaceVerdict,
+  spaaaceVerdictJson,
+  verifySpaaace,
+} from '../games/spaaace/verify/verify.js'
+import {
+  isWitnessedTranscript,
+  renderWitnessedVerdict,
+  verifyWitnessed,
+  witnessedVerdictJson,
+} from '../games/spaaace/verify/witnessed.js'
+import { type CliIo, EXIT } from './io.js'
+import { worstExit } from './verify.js'
+
+/** Spaaace! files: each game decided from all its files (§13); the exit status as for Spaceships (0, 1, 2, 3). */
+export function spaaaceVerify(
+  files: readonly SpaaaceFile[],
+  options: { json: boolean; separate?: boolean },
+  io: CliIo,
+): number {
+  const separate = options.separate === undefined ? {} : { separate: options.separate }
+  // Witnessed games (a genesis naming a notary) are decided by the notary's receipts (SPAAACE-WITNESSED §7).
+  const witnessedFiles = files.filter((f) => isWitnessedTranscript(f.text))
+  const peerFiles = files.filter((f) => !witnessedFiles.includes(f))
+  const verdicts = verifySpaaace(peerFiles, separate)
+  const witnessed = verifyWitnessed(witnessedFiles, separate)
+  const json = [...verdicts.map((v) => spaaaceVerdictJson(v)), ...witnessed.map((v) => witnessedVerdictJson(v))]
+  if (options.json) io.stdout(`${JSON.stringify(json.length === 1 ? json[0] : json, null, 2)}\n`)
+  else
+    io.stdout(
+      [...verdicts.map((v) => renderSpaaaceVerdict(v)), ...witnessed.map((v) => renderWitnessedVerdict(v))].join('\n'),
+    )
+  return worstExit(
+    [...verdicts, ...witnessed].map((v) =>
+      v.status === 'unreadable'
+        ? EXIT.unreadable
+        : v.status === 'offence'
+          ? EXIT.illegal
+          : v.status === 'incomplete'
+            ? EXIT.incomplete
+            : EXIT.ok,
+    ),
+  )
+}
