@@ -77,6 +77,12 @@ export interface ReceiptLogReport<S extends number = Side> {
   readonly setAside: readonly SetAside[]
   /** The complaint receipts of the chain that hold (only when `complaints` and `playerKeys` are given). */
   readonly complaints: readonly HeldComplaint<S>[]
+  /**
+   * The complaint receipts held off the chain (past a fork or gap) that hold against an envelope
+   * receipt of the chain, judged as those of the chain are: each is the author's signed header and
+   * the complainant's proof, whatever else the notary signed (SPAAACE-WITNESSED §7.6 rule 2).
+   */
+  readonly offChainComplaints: readonly HeldComplaint<S>[]
 }
 
 type AnyReceipt = Receipt<number>
@@ -370,6 +376,15 @@ export function checkReceiptLog<S extends number = Side>(
         detail: `a complaint receipt about receipt ${r.complaint.index} that does not hold: ${judged.why}`,
       })
     }
+  const offChainComplaints: HeldComplaint<number>[] = []
+  if (o.complaints !== undefined && keys !== undefined) {
+    const onChain = new Set(chain)
+    for (const { r } of held) {
+      if (r.kind !== 'complaint' || onChain.has(r)) continue
+      const judged = judgeChainComplaint(domain, chain, r, keys, o.complaints)
+      if (judged.target !== undefined) offChainComplaints.push({ receipt: r, target: judged.target, why: judged.why })
+    }
+  }
   faults.sort((a, b) => a.index - b.index)
   // The layout decoded authors within its range: a two-player domain's are sides (S's default).
   const report: ReceiptLogReport<number> = {
@@ -380,6 +395,7 @@ export function checkReceiptLog<S extends number = Side>(
     gaps: [...gaps.values()],
     setAside,
     complaints,
+    offChainComplaints,
   }
   return report as ReceiptLogReport<S>
 }

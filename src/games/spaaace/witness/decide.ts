@@ -59,6 +59,11 @@ export interface WitnessedEvidence {
   readonly fault?: ChainFault
   /** Envelopes from any files, in any order, possibly hostile; decoded and authenticated here. */
   readonly envelopes: Iterable<Uint8Array>
+  /**
+   * §7.6 rule 2: complaint receipts at or above `k*` (on the chain or off it) that hold against an
+   * envelope receipt of the decided chain, by their index and the target's.
+   */
+  readonly complaintsBeyond?: readonly { readonly index: number; readonly target: number }[]
 }
 
 export type TickStatus = 'final' | 'provisional' | 'gap' | 'open'
@@ -322,6 +327,13 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
     }
   }
 
+  // §7.6 rule 2: a complaint the notary receipted beyond its fault still proves its author's
+  // false deposit (the author's signed header, the complainant's proof): a fault signed later
+  // cannot erase a conviction. It convicts and is never counted (the decided ticks stand).
+  const beyond = new Map<number, number[]>()
+  for (const b of ev.fault === undefined ? [] : (ev.complaintsBeyond ?? []))
+    if (!deposits.has(b.target) && receipted.has(b.target)) pushTo(beyond, b.target, b.index)
+
   const lastTime = ev.chain.length === 0 ? undefined : (ev.chain[ev.chain.length - 1]?.time ?? 0)
   const passes = (x: number): boolean => lastTime !== undefined && lastTime > x
 
@@ -353,6 +365,20 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
         tick: d.counted,
         anchor: x.tick,
         receipts: d.receipts,
+        envelopes: [],
+      })
+    }
+    for (const [target, indices] of beyond) {
+      const x = receipted.get(target)
+      if (x === undefined) continue
+      items.push({
+        player: x.r.author,
+        kind: 'false-deposit',
+        rule: '§7.3 false-deposit',
+        message: `its deposit at seq ${x.r.seq} does not open for a complainant (complained of beyond the notary's fault)`,
+        tick: undefined,
+        anchor: x.tick,
+        receipts: [target, ...indices],
         envelopes: [],
       })
     }

@@ -63,6 +63,7 @@ export function decideFromFiles(
     accepts: acceptsOf(log),
     chain: chainOf(log),
     ...(worst === undefined ? {} : { fault: { kind: worst.kind, index: worst.index, detail: worst.detail } }),
+    complaintsBeyond: log.complaintsBeyond,
     envelopes,
   }
   return { log, evidence, decision: decideWitnessed(evidence) }

@@ -88,6 +88,20 @@ export interface WitnessLog {
   readonly heldComplaints: readonly (WitnessReceipt & { readonly kind: 'complaint' })[]
   /** Whether the chain holds the seal. */
   readonly sealed: boolean
+  /**
+   * §7.6 rule 2: the complaint receipts at or above `k*`, on the chain or off it, that hold against
+   * an envelope receipt of the decided chain, in index order.
+   */
+  readonly complaintsBeyond: readonly BeyondComplaint[]
+}
+
+/** A complaint receipt beyond the decided chain that holds against an envelope receipt of it. */
+export interface BeyondComplaint {
+  readonly index: number
+  readonly complainant: number
+  /** The envelope receipt's index and author. */
+  readonly target: number
+  readonly author: number
 }
 
 export interface ReadWitnessLogOptions {
@@ -182,5 +196,14 @@ export function readWitnessLog(receipts: readonly Uint8Array[], o: ReadWitnessLo
       (r): r is WitnessReceipt & { readonly kind: 'complaint' } => r.kind === 'complaint' && r.holds,
     ),
     sealed: report.sealed,
+    complaintsBeyond: [...report.complaints, ...report.offChainComplaints]
+      .filter((c) => c.receipt.index >= kStar && c.target.index < kStar)
+      .map((c) => ({
+        index: c.receipt.index,
+        complainant: c.receipt.complaint.sender,
+        target: c.target.index,
+        author: c.target.header.sender,
+      }))
+      .sort((a, b) => a.index - b.index),
   }
 }

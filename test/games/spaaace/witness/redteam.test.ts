@@ -175,6 +175,28 @@ describe('red team: offences of removed players (§7.3, BD-17’s reading)', () 
     return s
   }
 
+  it('a conviction the notary receipted beyond a fault it signed later still convicts the winner (§7.6 rule 2)', () => {
+    // p1 wins at tick 1; a complaint that holds against its commit deposit was receipted after the
+    // end, and the notary then signed a fault below that complaint. The decided chain stops below
+    // the fault, the complaint with it; the conviction stands.
+    const s = endedAtOne()
+    mark(s, 2, 0, times(s, 2).C + 1)
+    const fault = { kind: 'two-at-index', index: s.chain.length + 1, detail: 'x' }
+    const beyond = [{ index: s.chain.length + 2, target: 1 }]
+    const clean = decide({ ...evidence(s, { fault }) })
+    expect(clean.end).toMatchObject({ kind: 'complete', tick: 1, winners: [0], fault })
+    const d = decide({ ...evidence(s, { fault }), complaintsBeyond: beyond })
+    expect(d.end).toMatchObject({ kind: 'complete', tick: 1, winners: [], fault })
+    expect(d.offences).toEqual([
+      expect.objectContaining({ player: 0, kind: 'false-deposit', tick: 1, receipts: [1, beyond[0]?.index] }),
+    ])
+    expect(d.offences[0]?.counted).toBeUndefined()
+    // The decided ticks stand: p1 played tick 1 as it did.
+    expect(d.ticks.map((x) => x.stateHash)).toEqual(clean.ticks.map((x) => x.stateHash))
+    // Without a fault there is nothing beyond the decided chain to read.
+    expect(decide({ ...evidence(s), complaintsBeyond: beyond }).end).toMatchObject({ winners: [0] })
+  })
+
   it('a player removed before the tick of its envelope is not reported, in any tick after the end', () => {
     for (const tick of [2, 3, 5]) {
       const s = endedAtOne()

@@ -418,6 +418,51 @@ const specs = (): Spec[] => [
     },
   },
   {
+    name: 'conviction-beyond-fault',
+    item: '14',
+    about:
+      '§7.6 rule 2: p5’s tick-1 reveal deposit has wrap(1) garbage and p1 is away through F_1, so the reveal stands; the game ends at tick 2 (final); the notary then back-dates a mark (time-decreasing, mark-early at its index) and receipts p1’s complaint after it: the decided chain stops below the fault, the end is complete there with the fault named, and the complaint beyond it still convicts p5 (never counted)',
+    // p1 never held p5's reveal (its wrap was garbage and its complaint came late): its file alone
+    // is a gap at 1 until a relay, as in garbled-wrap-late; the others' files decide as merged.
+    honest: [1, 2, 3],
+    build: () => {
+      const g = new VectorGame('conviction-beyond-fault', { maxTicks: 2 })
+      g.register()
+      for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
+      g.mark(1, 0, g.C(1) + 1)
+      for (const q of [0, 1, 2, 3]) g.reveal(q, 1, g.C(1) + 1000 + 10 * q)
+      const target = g.submit(g.sign(4, [g.revealPart(4, 1)]), g.C(1) + 1040, { garble: [0] })
+      g.mark(1, 1, g.R(1) + 1)
+      g.tick(2)
+      g.finish()
+      g.forge({ kind: 'mark', t: 3, cut: 1 }, g.C(3) - 1)
+      g.complain(0, target, g.C(3) + 10)
+      return { game: g, files: [file(g, 'p2', g.fileOf(1))] }
+    },
+  },
+  {
+    name: 'conviction-beyond-fork',
+    item: '14',
+    about:
+      '§7.6 rule 2, §6.3 item 3: as conviction-beyond-fault, but the notary forks its log at the mark of C_3 (a second mark at that index: two-at-index there) and receipts p1’s complaint on the second branch, off the chain: the decided chain stops below the fork (tick 2 only provisional there: stalled at 2, notary fault), and the complaint, judged off the chain, still convicts p5 (never counted)',
+    honest: [1, 2, 3],
+    build: () => {
+      const g = new VectorGame('conviction-beyond-fork', { maxTicks: 2 })
+      g.register()
+      for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
+      g.mark(1, 0, g.C(1) + 1)
+      for (const q of [0, 1, 2, 3]) g.reveal(q, 1, g.C(1) + 1000 + 10 * q)
+      const target = g.submit(g.sign(4, [g.revealPart(4, 1)]), g.C(1) + 1040, { garble: [0] })
+      g.mark(1, 1, g.R(1) + 1)
+      g.tick(2)
+      g.finish()
+      // A second receipt at the index of the last, on the same prev; the complaint follows it.
+      g.log.push(g.forge({ kind: 'mark', t: 3, cut: 1 }, g.R(3) + 1, { index: g.log.length - 1, on: g.log }))
+      g.complain(0, target, g.R(3) + 10)
+      return { game: g, files: [file(g, 'p2', g.fileOf(1))] }
+    },
+  },
+  {
     name: 'notary-back-dating-a',
     item: '14',
     about:
