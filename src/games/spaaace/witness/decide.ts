@@ -354,31 +354,23 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
   }
   const itemsOf = (): Item[] => {
     const items: Item[] = []
-    for (const [target, d] of deposits) {
+    // The complaints of the decided chain, then those beyond it (never counted).
+    const complained: { target: number; tick: number | undefined; receipts: number[] }[] = [
+      ...[...deposits].map(([target, d]) => ({ target, tick: d.counted, receipts: d.receipts })),
+      ...[...beyond].map(([target, indices]) => ({ target, tick: undefined, receipts: [target, ...indices] })),
+    ]
+    for (const { target, tick, receipts } of complained) {
       const x = receipted.get(target)
       if (x === undefined) continue
+      const where = tick === undefined ? " (complained of beyond the notary's fault)" : ''
       items.push({
         player: x.r.author,
         kind: 'false-deposit',
         rule: '§7.3 false-deposit',
-        message: `its deposit at seq ${x.r.seq} does not open for a complainant`,
-        tick: d.counted,
+        message: `its deposit at seq ${x.r.seq} does not open for a complainant${where}`,
+        tick,
         anchor: x.tick,
-        receipts: d.receipts,
-        envelopes: [],
-      })
-    }
-    for (const [target, indices] of beyond) {
-      const x = receipted.get(target)
-      if (x === undefined) continue
-      items.push({
-        player: x.r.author,
-        kind: 'false-deposit',
-        rule: '§7.3 false-deposit',
-        message: `its deposit at seq ${x.r.seq} does not open for a complainant (complained of beyond the notary's fault)`,
-        tick: undefined,
-        anchor: x.tick,
-        receipts: [target, ...indices],
+        receipts,
         envelopes: [],
       })
     }

@@ -162,6 +162,24 @@ function honestGame(): VectorGame {
   return g
 }
 
+/**
+ * p5's tick-1 reveal deposit has wrap(1) garbage and nobody complains by F_1, so the reveal stands;
+ * ticks 1 and 2 are played and the log passes F_2 (the game over at maxTicks 2). The receipt index
+ * of that reveal, for a complaint the notary receipts later.
+ */
+function lateComplaintGame(name: string): { g: VectorGame; target: number } {
+  const g = new VectorGame(name, { maxTicks: 2 })
+  g.register()
+  for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
+  g.mark(1, 0, g.C(1) + 1)
+  for (const q of [0, 1, 2, 3]) g.reveal(q, 1, g.C(1) + 1000 + 10 * q)
+  const target = g.submit(g.sign(4, [g.revealPart(4, 1)]), g.C(1) + 1040, { garble: [0] })
+  g.mark(1, 1, g.R(1) + 1)
+  g.tick(2)
+  g.finish()
+  return { g, target }
+}
+
 let garbledCache: { g: VectorGame; r1: number; complaint: number } | undefined
 /** Vector 7's game (also the base of vector 18 (c), (d)). */
 function garbledGame(): { g: VectorGame; r1: number; complaint: number } {
@@ -426,15 +444,7 @@ const specs = (): Spec[] => [
     // is a gap at 1 until a relay, as in garbled-wrap-late; the others' files decide as merged.
     honest: [1, 2, 3],
     build: () => {
-      const g = new VectorGame('conviction-beyond-fault', { maxTicks: 2 })
-      g.register()
-      for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
-      g.mark(1, 0, g.C(1) + 1)
-      for (const q of [0, 1, 2, 3]) g.reveal(q, 1, g.C(1) + 1000 + 10 * q)
-      const target = g.submit(g.sign(4, [g.revealPart(4, 1)]), g.C(1) + 1040, { garble: [0] })
-      g.mark(1, 1, g.R(1) + 1)
-      g.tick(2)
-      g.finish()
+      const { g, target } = lateComplaintGame('conviction-beyond-fault')
       g.forge({ kind: 'mark', t: 3, cut: 1 }, g.C(3) - 1)
       g.complain(0, target, g.C(3) + 10)
       return { game: g, files: [file(g, 'p2', g.fileOf(1))] }
@@ -447,15 +457,7 @@ const specs = (): Spec[] => [
       '§7.6 rule 2, §6.3 item 3: as conviction-beyond-fault, but the notary forks its log at the mark of C_3 (a second mark at that index: two-at-index there) and receipts p1’s complaint on the second branch, off the chain: the decided chain stops below the fork (tick 2 only provisional there: stalled at 2, notary fault), and the complaint, judged off the chain, still convicts p5 (never counted)',
     honest: [1, 2, 3],
     build: () => {
-      const g = new VectorGame('conviction-beyond-fork', { maxTicks: 2 })
-      g.register()
-      for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
-      g.mark(1, 0, g.C(1) + 1)
-      for (const q of [0, 1, 2, 3]) g.reveal(q, 1, g.C(1) + 1000 + 10 * q)
-      const target = g.submit(g.sign(4, [g.revealPart(4, 1)]), g.C(1) + 1040, { garble: [0] })
-      g.mark(1, 1, g.R(1) + 1)
-      g.tick(2)
-      g.finish()
+      const { g, target } = lateComplaintGame('conviction-beyond-fork')
       // A second receipt at the index of the last, on the same prev; the complaint follows it.
       g.log.push(g.forge({ kind: 'mark', t: 3, cut: 1 }, g.R(3) + 1, { index: g.log.length - 1, on: g.log }))
       g.complain(0, target, g.R(3) + 10)
