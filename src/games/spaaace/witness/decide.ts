@@ -386,7 +386,48 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
           receipts: [v.at.r.index],
           envelopes: v.at.env === undefined ? [] : [v.at.env.id],
         })
+    if (ev.fault !== undefined) items.push(...seedsBeyond())
     return items
+  }
+
+  /**
+   * §7.6 rule 2: an author's seed envelope outside the decided chain (receipted at or above `k*`,
+   * or not at all) whose seed does not give the salt of one of its reveals in the decided chain
+   * proves (w5) as its receipted seed would; convicted, never counted. Only where the decided chain
+   * holds no seed of the author (that one is judged in its chain).
+   */
+  const seedsBeyond = (): Item[] => {
+    const out: Item[] = []
+    for (let q = 0; q < n; q++) {
+      const chain = (chains[q] ?? []).filter((x) => !x.void && x.env !== undefined)
+      const parts = chain.map((x) => ({ x, parts: (x.env && partsOf(x.env)) ?? [] }))
+      if (parts.some((p) => p.parts.some((part) => part.type === 'seed'))) continue
+      const reveals = parts.flatMap(({ x, parts: ps }) =>
+        ps.flatMap((part) => (part.type === 'reveal' ? [{ x, part }] : [])),
+      )
+      // A seed envelope whose place the decided chain receipts is judged there (or void there).
+      const seeds = [...held.values()]
+        .filter((e) => e.header.author === q && !receiptedHash.has(`${q}:${e.header.seq}`))
+        .flatMap((e) => (partsOf(e) ?? []).flatMap((part) => (part.type === 'seed' ? [{ e, seed: part.seed }] : [])))
+        .sort((a, b) => a.e.header.seq - b.e.header.seq)
+      const first = seeds[0]
+      if (first === undefined) continue
+      const wrong = reveals.find(
+        (r) => compareBytes(saltOf(genesis.game, q, first.seed, r.part.tick), r.part.salt) !== 0,
+      )
+      if (wrong === undefined) continue
+      out.push({
+        player: q,
+        kind: 'violation',
+        rule: '§4.2 (w5)',
+        message: `seq ${first.e.header.seq}: the seed does not give the salt of reveal(${wrong.part.tick}) (a seed beyond the notary's fault)`,
+        tick: undefined,
+        anchor: wrong.x.tick,
+        receipts: [wrong.x.r.index],
+        envelopes: [first.e.id],
+      })
+    }
+    return out
   }
 
   const items = itemsOf()

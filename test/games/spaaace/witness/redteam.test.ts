@@ -197,6 +197,28 @@ describe('red team: offences of removed players (§7.3, BD-17’s reading)', () 
     expect(decide({ ...evidence(s), complaintsBeyond: beyond }).end).toMatchObject({ winners: [0] })
   })
 
+  it('a seed outside the decided chain that does not give its reveals’ salts convicts under a notary fault; a true one does not (§7.6 rule 2, (w5))', () => {
+    const s = endedAtOne()
+    mark(s, 2, 0, times(s, 2).C + 1)
+    const fault = { kind: 'two-at-index', index: s.chain.length + 1, detail: 'x' }
+    // p1's seed envelope, signed but never receipted in the decided chain (the notary forked first).
+    const wrongSeed = sign(s, 0, [{ type: 'seed', seed: new Uint8Array(32).fill(7) }])
+    const d = decide(evidence(s, { fault }))
+    expect(d.end).toMatchObject({ kind: 'complete', tick: 1, winners: [], fault })
+    expect(d.offences).toEqual([
+      expect.objectContaining({ player: 0, kind: 'violation', rule: '§4.2 (w5)', tick: 1, envelopes: [wrongSeed.id] }),
+    ])
+    // Without a fault the seed waits for its receipt; nothing is read beyond the decided chain.
+    expect(decide(evidence(s)).offences).toEqual([])
+    // The true seed convicts nobody.
+    const t = endedAtOne()
+    mark(t, 2, 0, times(t, 2).C + 1)
+    sign(t, 0, [{ type: 'seed', seed: t.seeds[0] ?? new Uint8Array(32) }])
+    const honest = decide(evidence(t, { fault }))
+    expect(honest.offences).toEqual([])
+    expect(honest.end).toMatchObject({ winners: [0] })
+  })
+
   it('a player removed before the tick of its envelope is not reported, in any tick after the end', () => {
     for (const tick of [2, 3, 5]) {
       const s = endedAtOne()
