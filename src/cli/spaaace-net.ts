@@ -115,6 +115,11 @@ export function publicKeyOf(peer: string): Uint8Array {
   return id.publicKey.raw
 }
 
+/** The same listen addresses with every TCP port left to the system (`/tcp/0`). */
+export function anyPort(listen: readonly string[]): string[] {
+  return listen.map((a) => a.replace(/\/tcp\/\d+/, '/tcp/0'))
+}
+
 /** Where a node listens, and its addresses for an invite (relay circuits when a relay is used). */
 export async function startNode(
   identity: Identity,
@@ -529,8 +534,11 @@ export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promis
   const relays = f.relay ?? []
   const listen = f.listen ?? DEFAULT_LISTEN
   const admitted = new Set<string>(relayIdsOf(relays))
-  // This process's nodes listen first: the invite carries their addresses.
-  const nodes = await Promise.all([identity, ...botIds].map((id) => startNode(id, listen, relays, () => admitted)))
+  // This process's nodes listen first: the invite carries their addresses. The bots listen where
+  // the host does, on ports the system chooses: one port cannot serve several nodes.
+  const nodes = await Promise.all(
+    [identity, ...botIds].map((id, i) => startNode(id, i === 0 ? listen : anyPort(listen), relays, () => admitted)),
+  )
   const notary = f.notary === undefined ? undefined : notaryKeyOf(f.notary)
   if (notary !== undefined && !notary.ok) throw new UserError(`--notary: ${notary.message}`)
   if (notary === undefined && (f.commitS !== undefined || f.revealS !== undefined))

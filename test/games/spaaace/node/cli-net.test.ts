@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
+import { anyPort } from '../../../../src/cli/spaaace-net.js'
 import { cli } from '../../../cli.js'
 
 describe('spaaace host and join (§3.2, §6)', () => {
@@ -63,4 +64,14 @@ describe('spaaace host and join (§3.2, §6)', () => {
     expect(v.out).toMatch(/tick 1: signed by 3 of 3/)
     expect(v.out).toMatch(/standings after tick 1 \(S-43\): p\d fame \d+ coins \d+; p\d fame/)
   }, 90_000)
+})
+
+describe('spaaace host --listen with bots', () => {
+  it('the bots listen where the host does, on ports the system chooses (one port serves one node)', () => {
+    expect(anyPort(['/ip4/127.0.0.1/tcp/4312', '/ip4/0.0.0.0/tcp/4313/ws', '/ip6/::1/tcp/9/p2p-circuit'])).toEqual([
+      '/ip4/127.0.0.1/tcp/0',
+      '/ip4/0.0.0.0/tcp/0/ws',
+      '/ip6/::1/tcp/0/p2p-circuit',
+    ])
+  })
 })
