@@ -439,7 +439,7 @@ async function playInvite(
   const t1 = genesis.genesis.timing.start
   io.stdout(
     `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, you are p${self + 1}${
-      bots.length > 0 ? `, ${bots.length} bots run here` : ''
+      bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
     }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\nTick 1 starts at ${new Date(
       t1,
     ).toISOString()}; a tick lasts ${Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)} s. Waiting for every player to accept...\n`,

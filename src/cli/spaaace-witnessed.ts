@@ -136,7 +136,7 @@ export async function playWitnessedInvite(
   if (f.checkIn !== true)
     s.say(
       `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, witnessed by the notary ${notaryAddrs[0] ?? ''}; you are p${self + 1}${
-        bots.length > 0 ? `, ${bots.length} bots run here` : ''
+        bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
       }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\nTick 1 starts at ${when(genesis.genesis.timing.start)}. You need not stay online: ${resume} --check-in plays what is due and exits.`,
     )
 

@@ -119,6 +119,26 @@ describe('the Spaaace! screen (src/games/spaaace/ui/screen.ts)', () => {
     ).toBe('  alice moves 1 -> 2 (S-33).')
   })
 
+  it('the viewer’s own penalty, removal and break read in the second person; the end reads whole (S-62, S-81, S-82)', () => {
+    const outcome = {
+      ...TICK1,
+      events: [
+        { kind: 'penalty' as const, player: 0, cause: 'withheld' as const, fine: 1, energyLost: 2 },
+        { kind: 'declare' as const, player: 0, other: 1, made: 'break' as const, changed: true },
+        { kind: 'removed' as const, player: 0, cause: 'absence' as const },
+        { kind: 'removed' as const, player: 2, cause: 'absence' as const },
+        { kind: 'end' as const, winners: [1], cause: 'last' as const },
+      ],
+    }
+    expect(tellTick(outcome, SEATS, 0, 200).slice(1, 6)).toEqual([
+      '  you withheld your orders: energy 2 lost, fine 1 coins, fame toward 0 (S-62).',
+      '  you break your declaration for bot2 (S-31).',
+      '  you are removed for absence (S-81); your ship is defeated.',
+      '  bot3 is removed for absence (S-81); its ship is defeated.',
+      '  The game ends with fewer than two active players (S-82): bot2 wins.',
+    ])
+  })
+
   it('the guide names every order word of S-37, in ORDER_WORDS order', () => {
     const guide = orderGuide(80)
     const words = guide.flatMap((l) => /^ {2}([a-z]+) /.exec(l)?.[1] ?? [])

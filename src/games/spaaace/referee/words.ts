@@ -57,11 +57,11 @@ function sentence(e: TickEvent, name: (i: PlayerIndex) => string): string {
           : `${e.winners.map(name).join(', ')} ${e.winners.length === 1 ? 'wins' : 'win together'}`
       const why =
         e.cause === 'claim'
-          ? 'a claim made two ticks ago (S-50)'
+          ? 'by a claim made two ticks ago (S-50)'
           : e.cause === 'last'
-            ? 'fewer than two players are active (S-82)'
-            : 'the last tick (S-51)'
-      return `The game ends by ${why}: ${who}.`
+            ? 'with fewer than two active players (S-82)'
+            : 'by the last tick (S-51)'
+      return `The game ends ${why}: ${who}.`
     }
   }
 }

@@ -311,6 +311,9 @@ export function tellTick(
             /\byou (declares|breaks|repairs|buys|moves|attacks|claims|wins|is)\b/g,
             (_, v: string) => `you ${YOU_VERBS[v] ?? v}`,
           )
+          // The referee's words speak of a player as "it"; of this one, as "you".
+          .replace(/\byou (withheld|break) its\b/g, 'you $1 your')
+          .replace(/^(\s*you are removed .*); its ship\b/, '$1; your ship')
       : raw
     return wrapLine(line, cols, '      ')
   })
