@@ -161,6 +161,11 @@ const FILE_REASONS: Readonly<Record<string, string>> = {
   ENAMETOOLONG: 'the name is too long',
 }
 
+/** A system error code in words ('ENOENT': 'no such file or directory'), or the code itself. */
+export function fileReason(code: string): string {
+  return FILE_REASONS[code] ?? code
+}
+
 /** The system calls that only read: their failure is an input problem, not one of creating. */
 const READING_CALLS = new Set(['scandir', 'opendir', 'read', 'stat', 'lstat', 'access', 'readlink'])
 

@@ -4,7 +4,7 @@ import { describeProtocolError } from '../core/wire/errors.js'
 import { DEFAULT_TERMS, type Terms } from '../games/spaceships/protocol/messages.js'
 import type { Verdict } from '../games/spaceships/verify/verify.js'
 import { isSpaaaceTranscript } from '../games/spaaace/peers/domain.js'
-import { type CliIo, EXIT, UserError, cannotWrite } from './io.js'
+import { type CliIo, EXIT, UserError, cannotWrite, fileReason } from './io.js'
 
 /** SPEC §12.8: the exit status of a verdict. */
 export function exitFor(v: Verdict): number {
@@ -131,7 +131,12 @@ export async function verifyCommand(
       files.push({
         name: path,
         content: undefined,
-        error: (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e)),
+        error:
+          (e as NodeJS.ErrnoException).code !== undefined
+            ? fileReason((e as NodeJS.ErrnoException).code ?? '')
+            : e instanceof Error
+              ? e.message
+              : String(e),
       })
     }
   }
