@@ -52,7 +52,7 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
   const group = root
     .command('spaaace')
     .description(
-      'Spaaace! (rules/spaaace.md): sealed-bid space battles among 3 to 16 players, refereed from an open game record.',
+      'Spaaace! (rules/spaaace.md): sealed-bid space battles among 3 to 16 players, each a peer node that signs what it commits and reveals (protocol/SPAAACE-PEERS.md), or, witnessed, through a notary (protocol/SPAAACE-WITNESSED.md); referee checks an open game record.',
     )
   group
     .command('referee')
@@ -71,7 +71,7 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
   group
     .command('play')
     .description(
-      'Play Spaaace! at this terminal against bots, offline: the galaxy each tick, your orders checked as you type, what happened in words, the standings at the end, and the game written as an open record.',
+      'Play Spaaace! at this terminal against bots, offline: the galaxy each tick, your orders checked as you type, what happened in words, the standings at the end, and your signed transcript (with --offline, the game written as an open record).',
     )
     .option(
       '--bots <n>',
@@ -155,10 +155,14 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
     )
     .option(
       '--commit-s <s>',
-      'witnessed games: the commit window in seconds (a move a day: 86400)',
+      'witnessed games: the commit window in seconds (a move a day: 86400; default: the unwitnessed window, 13 s at --margin-ms 500)',
       wholeNumber('--commit-s', 1, 2_592_000),
     )
-    .option('--reveal-s <s>', 'witnessed games: the reveal window in seconds', wholeNumber('--reveal-s', 1, 2_592_000))
+    .option(
+      '--reveal-s <s>',
+      'witnessed games: the reveal window in seconds (default: the unwitnessed window, 5.5 s at --margin-ms 500)',
+      wholeNumber('--reveal-s', 1, 2_592_000),
+    )
     .addHelpText(
       'after',
       '\nThe game is kept under $XDG_STATE_HOME/spaceships/spaaace/; run `spaaace join @<dir>/invite` to resume it after a crash.\nExit status: 0 the game ended complete; 1 an offence was proven; 3 it stalled or did not start; 4 you left; 64 a bad flag.',
