@@ -28,10 +28,21 @@ export interface SpaaaceGameRow {
   readonly maxTicks?: number
   readonly end?: string
   readonly ended?: boolean
-  /** A witnessed game (SPAAACE-WITNESSED): played by check-ins. */
+  /**
+   * A witnessed game (SPAAACE-WITNESSED) played by check-ins: its windows leave time to come back
+   * (CHECK_IN_WINDOW_MS). A witnessed game with live windows is resumed live, every seat of the
+   * process playing when it must, as an unwitnessed one is.
+   */
   readonly witnessed?: boolean
   readonly error?: string
 }
+
+/**
+ * The shortest commit and reveal windows a person can be asked to check in within: with the live
+ * windows (13 and 5.5 s at a 500 ms Δ) a check-in is over before anyone reads its advice, and a
+ * host that followed it lost every seat's reveals, its bots' included, and was removed for absence.
+ */
+export const CHECK_IN_WINDOW_MS = 5 * 60_000
 
 /** Every game directory under `$XDG_STATE_HOME/spaceships/spaaace/`, read against `publicKey`. */
 export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): SpaaaceGameRow[] {
@@ -87,7 +98,7 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
         end: witnessedEndLine(w.end, labels),
         ended:
           endIsFinal(w) || w.end.kind === 'not-started' || (w.end.kind === 'stalled' && w.end.cause === 'notary-fault'),
-        witnessed: true,
+        witnessed: Math.min(g.genesis.timing.commitMs, g.genesis.timing.revealMs) >= CHECK_IN_WINDOW_MS,
       })
       continue
     }

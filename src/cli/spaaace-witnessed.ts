@@ -40,6 +40,7 @@ import { witnessedEndLine, witnessedLines } from '../games/spaaace/verify/witnes
 import { revealGuard } from '../games/spaaace/witness/checkin.js'
 import { SPAAACE_NOTARY_DOMAIN, SPAAACE_NOTARY_PROTOCOL } from '../games/spaaace/witness/domain.js'
 import { identityFor } from './identity.js'
+import { CHECK_IN_WINDOW_MS } from './spaaace-games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
 import {
@@ -137,7 +138,11 @@ export async function playWitnessedInvite(
     s.say(
       `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, witnessed by the notary ${notaryAddrs[0] ?? ''}; you are p${self + 1}${
         bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
-      }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\nTick 1 starts at ${when(genesis.genesis.timing.start)}. You need not stay online: ${resume} --check-in plays what is due and exits.`,
+      }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\nTick 1 starts at ${when(genesis.genesis.timing.start)}. ${
+        Math.min(genesis.genesis.timing.commitMs, genesis.genesis.timing.revealMs) >= CHECK_IN_WINDOW_MS
+          ? `You need not stay online: ${resume} --check-in plays what is due and exits.`
+          : `Its windows are live (${Math.round(genesis.genesis.timing.revealMs / 1000)} s to reveal): stay online, or resume with ${resume}.`
+      }`,
     )
 
   const personChooserOf = (): Chooser => {
