@@ -57,7 +57,7 @@ import {
 import { decisionLines } from '../games/spaaace/verify/report.js'
 import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
-import { type CliIo, EXIT, UserError, commandName } from './io.js'
+import { type CliIo, EXIT, UserError, commandName, fileReason } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { playWitnessedInvite } from './spaaace-witnessed.js'
@@ -498,7 +498,7 @@ export async function spaaaceJoinCommand(io: CliIo, invite: string, f: SpaaaceJo
       text = new TextDecoder().decode(await io.readFile(invite.slice(1)))
     } catch (e) {
       throw new UserError(
-        `cannot read the invite ${invite.slice(1)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`,
+        `cannot read the invite ${invite.slice(1)}: ${(e as NodeJS.ErrnoException).code !== undefined ? fileReason((e as NodeJS.ErrnoException).code ?? '') : String(e)}`,
       )
     }
   }

@@ -8,7 +8,7 @@
  */
 import type { Libp2p } from '@libp2p/interface'
 import { multiaddr } from '@multiformats/multiaddr'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { toHex } from '../core/commit/bytes.js'
 import { systemSecrets } from '../core/commit/secrets.js'
@@ -38,6 +38,7 @@ import {
 } from '../games/spaaace/ui/screen.js'
 import { witnessedEndLine, witnessedLines } from '../games/spaaace/verify/witnessed-report.js'
 import { revealGuard } from '../games/spaaace/witness/checkin.js'
+import { cutTime } from '../games/spaaace/witness/times.js'
 import { SPAAACE_NOTARY_DOMAIN, SPAAACE_NOTARY_PROTOCOL } from '../games/spaaace/witness/domain.js'
 import { identityFor } from './identity.js'
 import { CHECK_IN_WINDOW_MS } from './spaaace-games.js'
@@ -84,15 +85,20 @@ function screen(io: CliIo, self: number, seats: readonly Seat[]) {
     say,
     tell,
     columns,
+    /** The deadline of orders a check-in without a terminal could not ask for. */
+    ordersDue: undefined as number | undefined,
     /** Before the person chooses: the galaxy and the time left (§8.2: until `G_t`). */
     show(view: ChoiceView): void {
       say('')
       const left = Math.max(0, view.deadline - Date.now())
       for (const l of renderScreen({ state: view.state, seats, viewer: self, columns, timeLeftMs: left })) say(l)
     },
-    /** Marks the ticks `d` decides as told (a check-in tells only what it newly decided). */
-    skip(d: WitnessedDecision): void {
-      for (const t of d.ticks) if (t.outcome !== undefined) told = Math.max(told, t.t)
+    /** The last tick told in words (a check-in tells only what the last did not). */
+    get told(): number {
+      return told
+    },
+    set told(t: number) {
+      told = t
     },
     /** Each tick decided since the last call (provisional or final), in words. */
     ticks(d: WitnessedDecision): void {
@@ -102,6 +108,23 @@ function screen(io: CliIo, self: number, seats: readonly Seat[]) {
         for (const l of tellTick(t.outcome, seats, self, columns)) say(l)
         told = t.t
       }
+    },
+  }
+}
+
+/** The last tick a check-in told in words, in a file of its own (0 when there is none or it does not read). */
+function toldFile(path: string): { read(): number; write(t: number): void } {
+  return {
+    read: () => {
+      try {
+        const t = Number(readFileSync(path, 'utf8').trim())
+        return Number.isSafeInteger(t) && t >= 0 ? t : 0
+      } catch {
+        return 0
+      }
+    },
+    write: (t) => {
+      writeFileSync(path, `${t}\n`)
     },
   }
 }
@@ -153,6 +176,7 @@ export async function playWitnessedInvite(
     if (prompter === undefined && f.checkIn === true)
       return {
         choose: (view) => {
+          s.ordersDue = view.deadline
           s.tell(
             `Tick ${view.tick}: your orders are due by ${when(view.deadline)}; check in on a terminal to give them.`,
           )
@@ -294,11 +318,18 @@ export async function playWitnessedInvite(
         for (const a of acceptsHeld(genesis, first.store))
           if (a !== undefined && !r.store.envelopes().some((b) => toHex(b) === toHex(a))) r.store.append(a)
     }
-    if (f.checkIn === true) return await checkInOnce(rigs, s, labels, resume, signal)
+    const file = join(dir, `p${self + 1}.transcript`)
+    const toldNote = toldFile(join(dir, `p${self + 1}.told`))
+    if (f.checkIn === true)
+      return await checkInOnce(rigs, s, labels, resume, signal, toldNote, (r) =>
+        finish(io, r, s, labels, seats, self, file, cmd),
+      )
     const results = await Promise.all(
       rigs.map((r) =>
         runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
-          if (r.person) s.ticks(x.witnessed.decision)
+          if (!r.person) return
+          s.ticks(x.witnessed.decision)
+          toldNote.write(s.told)
         }),
       ),
     )
@@ -307,7 +338,7 @@ export async function playWitnessedInvite(
       s.say(`You left the game; your node signed nothing more. Check in again with: ${resume} --check-in`)
       return EXIT.abandoned
     }
-    return finish(io, mine, s, labels, seats, self, join(dir, `p${self + 1}.transcript`), cmd)
+    return finish(io, mine, s, labels, seats, self, file, cmd)
   } finally {
     quit.abort()
     for (const r of rigs) await r.node.stop()
@@ -328,19 +359,26 @@ async function checkInOnce(
   labels: readonly string[],
   resume: string,
   signal: AbortSignal,
+  told: { read(): number; write(t: number): void },
+  /** The game over for this seat: the standings and the transcript, as a live game ends. */
+  done: (r: CheckinResult) => number,
 ): Promise<number> {
   const me = rigs[0]
   if (me === undefined) return EXIT.unreadable
-  // Only what was decided since the last check-in is told again.
-  s.skip(me.seat.decide().decision)
+  // Only what the last check-in did not tell is told: its last tick is kept beside the transcript
+  // (a note for the screen, no evidence), since a tick is often decided after a check-in exits.
+  s.told = told.read()
   let mine: CheckinResult | undefined
   for (const r of rigs) {
     const x = await r.seat.checkIn(signal)
     if (r.person) mine = x
   }
   if (mine === undefined) return EXIT.unreadable
-  const d = mine.witnessed.decision
+  // Decided again after this check-in's own steps: its reveal may have completed a tick, which the
+  // next check-in would otherwise count as told before telling it.
+  const d = me.seat.decide().decision
   s.ticks(d)
+  told.write(s.told)
   const did = mine.did.flatMap((x) =>
     x.kind === 'commit'
       ? [`committed your orders for tick ${x.t}`]
@@ -351,6 +389,7 @@ async function checkInOnce(
           : [],
   )
   if (did.length > 0) s.tell(`This check-in ${did.join(', ')}.`)
+  if (seatDone(mine, me.index)) return done(mine)
   s.tell(`Decided from the notary's receipts: ${witnessedEndLine(d.end, labels)}.`)
   const w = mine.plan.window
   if (w !== undefined) {
@@ -359,13 +398,16 @@ async function checkInOnce(
       w.phase === 'commit' && !committed
         ? `Tick ${w.t}: your orders are due by ${when(w.until)}.`
         : committed && !me.seat.hasSigned('reveal', w.t)
-          ? `Tick ${w.t}: your orders are committed; check in between its cut and ${when(revealGuard(me.seat.genesis, w.t))} to reveal them (S-62).`
-          : `Tick ${w.t}: waiting for its cut at ${when(w.until)}.`,
+          ? `Tick ${w.t}: your orders are committed; check in between ${when(cutTime(me.seat.genesis.genesis.timing, w.t, 0))} (its commit cut) and ${when(revealGuard(me.seat.genesis, w.t))} to reveal them (S-62).`
+          : `Tick ${w.t}: waiting for its ${w.phase === 'commit' ? 'commit' : 'reveal'} cut at ${when(w.until)}.`,
     )
   }
-  if (seatDone(mine, me.index)) return d.end.kind === 'complete' ? EXIT.ok : EXIT.incomplete
-  // The command on a line of its own, never wrapped: it is copied as it stands.
-  if (mine.plan.next !== undefined) s.say(`Check in again after ${after(mine.plan.next)}:\n  ${resume} --check-in`)
+  // The command on a line of its own, never wrapped: it is copied as it stands. Orders this
+  // check-in could not ask for (no terminal) are due before the plan's next time.
+  const due = s.ordersDue
+  if (due !== undefined && (mine.plan.next === undefined || mine.plan.next > due))
+    s.say(`Check in on a terminal before ${when(due)} to give your orders:\n  ${resume} --check-in`)
+  else if (mine.plan.next !== undefined) s.say(`Check in again after ${after(mine.plan.next)}:\n  ${resume} --check-in`)
   return EXIT.incomplete
 }
 
