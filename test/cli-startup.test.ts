@@ -36,8 +36,6 @@ describe('start-up: a command loads what it uses', () => {
     expect(network(r.modules)).toEqual([])
     // Nor Spaaace!'s verifier, engine, bots or screens: they load when a Spaaace! file is given.
     expect(r.modules.filter((m) => /\/games\/spaaace\/(verify|referee|bot|ui|node|witness)\//.test(m))).toEqual([])
-    // Nor the notary's point arithmetic, which only a witnessed game's complaint or refusal needs.
-    expect(r.modules.filter((m) => m.includes('@noble/curves'))).toEqual([])
     expect(r.modules.length).toBeGreaterThan(20)
     expect(r.modules.length).toBeLessThan(200)
   })

@@ -14,17 +14,17 @@
  * proof would show only `Q = a·P + T`, whose u-coordinate is not the wrap's), so the statement is
  * the standard one in a group of prime order L, where the proof is sound and zero-knowledge.
  */
+import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha512 } from '@noble/hashes/sha2.js'
 import { concatBytes } from '../commit/bytes.js'
 import { tag, taggedHash } from '../commit/hash.js'
-import { curve } from './curve.js'
 import { type NotaryDomain, type NotaryResult, accepted, refused } from './domain.js'
 import { type EdwardsPoint, decodePoint, edwardsOfU, littleEndian, secretScalar, uOfPoint } from './x25519.js'
 
 export const PROOF_BYTES = 96
 const RULE = 'NOTARY.md §5.2'
-/** The group order L (RFC 8032 §5.1), noble's `Point.Fn.ORDER`. */
-const L = 2n ** 252n + 27742317777372353535851937790883648493n
+const Point = ed25519.Point
+const L = Point.Fn.ORDER
 
 function scalarBytes(v: bigint): Uint8Array {
   const out = new Uint8Array(32)
@@ -55,14 +55,14 @@ export function proveDh(domain: NotaryDomain, seed: Uint8Array, enc: Uint8Array)
   const P = edwardsOfU(enc, 'enc')
   if (!P.ok) return P
   const a = secretScalar(seed)
-  const A = curve().Point.BASE.multiply(a)
+  const A = Point.BASE.multiply(a)
   const Q = P.value.multiply(a)
   const prefix = sha512(seed).subarray(32)
   const r =
     littleEndian(sha512(concatBytes(prefix, tag(domain.complaintProof), A.toBytes(), P.value.toBytes(), Q.toBytes()))) %
     L
   if (r === 0n) return refused('proof.scalar', 'r', RULE, 'a zero nonce (probability 2^-252)')
-  const R1 = curve().Point.BASE.multiply(r)
+  const R1 = Point.BASE.multiply(r)
   const R2 = P.value.multiply(r)
   const c = challenge(domain, [A, P.value, Q, R1, R2])
   const z = (r + c * a) % L
@@ -95,9 +95,7 @@ export function verifyDhProof(
   const z = littleEndian(proof.subarray(64, 96))
   if (z >= L) return refused('proof.scalar', 'proof.z', RULE, 'z is not below L')
   const c = challenge(domain, [A.value, P.value, Q.value, R1.value, R2.value])
-  const first = curve()
-    .Point.BASE.multiplyUnsafe(z)
-    .equals(R1.value.add(A.value.multiplyUnsafe(c)))
+  const first = Point.BASE.multiplyUnsafe(z).equals(R1.value.add(A.value.multiplyUnsafe(c)))
   const second = P.value.multiplyUnsafe(z).equals(R2.value.add(Q.value.multiplyUnsafe(c)))
   if (!first || !second)
     return refused(

@@ -11,14 +11,16 @@
  * twist or with a torsion component, no proof could show what the recipient computed).
  */
 import { createPrivateKey, createPublicKey, diffieHellman } from 'node:crypto'
+import { ed25519 } from '@noble/curves/ed25519.js'
 import type { EdwardsPoint } from '@noble/curves/abstract/edwards.js'
 import { publicKeyProblem } from '../commit/keys.js'
-import { curve } from './curve.js'
 import { type NotaryResult, accepted, refused } from './domain.js'
 
 export const X25519_KEY_BYTES = 32
 const RULE = 'NOTARY.md §4.1'
 
+const Point = ed25519.Point
+const Fp = Point.Fp
 export type { EdwardsPoint }
 
 /**
@@ -32,21 +34,21 @@ export function x25519PublicKey(edPublic: Uint8Array, field = 'key'): NotaryResu
   if (problem === 'non-canonical')
     return refused('key.non-canonical', field, RULE, 'not the canonical encoding of a curve point')
   if (problem === 'small-order') return refused('key.small-order', field, RULE, 'a point of small order')
-  return accepted(curve().utils.toMontgomery(edPublic))
+  return accepted(ed25519.utils.toMontgomery(edPublic))
 }
 
 /** The X25519 secret key of an Ed25519 seed: the clamped first half of SHA-512(seed). */
 export function x25519SecretKey(seed: Uint8Array, field = 'seed'): NotaryResult<Uint8Array> {
   if (seed.length !== 32) return refused('key.length', field, RULE, `an Ed25519 seed is 32 bytes, got ${seed.length}`)
-  return accepted(curve().utils.toMontgomerySecret(seed))
+  return accepted(ed25519.utils.toMontgomerySecret(seed))
 }
 
 /** The Ed25519 secret scalar of a seed, reduced mod L (the complaint proof's witness, §5.3). */
 export function secretScalar(seed: Uint8Array): bigint {
-  const clamped = curve().utils.toMontgomerySecret(seed)
+  const clamped = ed25519.utils.toMontgomerySecret(seed)
   let a = 0n
   for (let i = 31; i >= 0; i--) a = (a << 8n) | BigInt(clamped[i] ?? 0)
-  return curve().Point.Fn.create(a)
+  return Point.Fn.create(a)
 }
 
 /** Little-endian bytes as an integer (RFC 7748 §5, RFC 8032 §5.1.2). */
@@ -65,11 +67,9 @@ export function edwardsOfU(u: Uint8Array, field: string): NotaryResult<EdwardsPo
   const rule = 'NOTARY.md §4.2'
   if (u.length !== X25519_KEY_BYTES) return refused('deposit.enc', field, rule, `32 bytes expected, got ${u.length}`)
   const value = littleEndian(u)
-  if (value >= FIELD_P) return refused('deposit.enc', field, rule, 'not a canonical u-coordinate (u >= p)')
+  if (value >= Fp.ORDER) return refused('deposit.enc', field, rule, 'not a canonical u-coordinate (u >= p)')
   // y = (u - 1) / (u + 1): u = -1 has no Edwards image (the denominator is 0), so no usable point.
-  if (value === FIELD_P - 1n) return refused('deposit.enc', field, rule, 'u = -1 is not a usable point')
-  const { Point } = curve()
-  const Fp = Point.Fp
+  if (value === Fp.ORDER - 1n) return refused('deposit.enc', field, rule, 'u = -1 is not a usable point')
   const y = Fp.div(Fp.create(value - 1n), Fp.create(value + 1n))
   let point: EdwardsPoint
   try {
@@ -95,21 +95,10 @@ export function edwardsOfU(u: Uint8Array, field: string): NotaryResult<EdwardsPo
  * millisecond, twice for every submission (profiled: most of the notary's time).
  */
 const SUBGROUP_SCALAR = 5n * ((1n << 252n) + 27742317777372353535851937790883648493n) - 1n
-
-/** The field prime p = 2^255 - 19 (RFC 7748 §4.1), noble's `Point.Fp.ORDER`. */
-const FIELD_P = (1n << 255n) - 19n
-
-/** `v` as 32 bytes, little-endian (v < 2^256). */
-function littleEndianBytes(v: bigint): Buffer {
-  const out = Buffer.alloc(32)
-  let x = v
-  for (let i = 0; i < 32; i++, x >>= 8n) out[i] = Number(x & 0xffn)
-  return out
-}
 const PKCS8_X25519_PREFIX = '302e020100300506032b656e04220420'
 const SPKI_X25519_PREFIX = Buffer.from('302a300506032b656e032100', 'hex')
 const subgroupKey = createPrivateKey({
-  key: Buffer.concat([Buffer.from(PKCS8_X25519_PREFIX, 'hex'), littleEndianBytes(SUBGROUP_SCALAR)]),
+  key: Buffer.concat([Buffer.from(PKCS8_X25519_PREFIX, 'hex'), Buffer.from(Fp.toBytes(SUBGROUP_SCALAR))]),
   format: 'der',
   type: 'pkcs8',
 })
@@ -132,7 +121,7 @@ function inPrimeOrderSubgroup(u: Uint8Array): boolean {
  * then must refuse too (it is the reference; a disagreement throws rather than accept).
  */
 export function encUsable(u: Uint8Array, field: string): NotaryResult<void> {
-  if (u.length === X25519_KEY_BYTES && littleEndian(u) < FIELD_P - 1n && inPrimeOrderSubgroup(u))
+  if (u.length === X25519_KEY_BYTES && littleEndian(u) < Fp.ORDER - 1n && inPrimeOrderSubgroup(u))
     return accepted(undefined)
   const why = edwardsOfU(u, field)
   if (why.ok) throw new Error(`enc ${Buffer.from(u).toString('hex')}: OpenSSL and @noble/curves disagree`)
@@ -141,7 +130,7 @@ export function encUsable(u: Uint8Array, field: string): NotaryResult<void> {
 
 /** The u-coordinate of an Edwards point (RFC 7748 §4.1), 32 bytes little-endian. */
 export function uOfPoint(point: EdwardsPoint): Uint8Array {
-  return curve().utils.toMontgomery(point.toBytes())
+  return ed25519.utils.toMontgomery(point.toBytes())
 }
 
 /**
@@ -157,7 +146,7 @@ export function decodePoint(
   if (bytes.length !== 32) return refused('proof.point', field, rule, `32 bytes expected, got ${bytes.length}`)
   let point: EdwardsPoint
   try {
-    point = curve().Point.fromBytes(bytes, false)
+    point = Point.fromBytes(bytes, false)
   } catch {
     return refused('proof.point', field, rule, 'not the canonical encoding of a curve point')
   }
