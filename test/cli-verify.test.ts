@@ -136,8 +136,15 @@ describe('spaceships verify (SPEC §12.8)', () => {
         String(want),
       ).toBe(true)
     expect(lines[3]).toBe(
-      '3 games in 3 files: 1 complete, 0 resigned, 0 with an offence, 1 abandoned, 0 adjudicated, 0 incomplete, 1 unreadable',
+      '2 games in 3 files: 1 complete, 0 resigned, 0 with an offence, 1 abandoned, 0 adjudicated, 0 incomplete, 1 unreadable',
     )
+    // A file that cannot be read is of no game: counted as unreadable, not as a game.
+    const json = await cli(['verify', '--json', vector('honest-a.transcript'), '/nonexistent/x.transcript'])
+    expect((JSON.parse(json.out) as { summary: Record<string, number> }).summary).toMatchObject({
+      games: 1,
+      decisions: 2,
+      unreadable: 1,
+    })
     // Both players' files of one game are one game; --separate decides each file alone.
     const pair = await cli(['verify', '--json', vector('deleted-line.transcript'), vector('honest-b.transcript')])
     expect((JSON.parse(pair.out) as { verdict: { status: string } }).verdict.status).toBe('complete')

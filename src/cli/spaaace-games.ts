@@ -24,7 +24,10 @@ export interface SpaaaceGameRow {
   readonly players?: number
   /** Your roster index + 1, when your key is in the roster. */
   readonly seat?: number
+  /** Ticks decided from the transcript (in a witnessed game, final or provisional). */
   readonly tick?: number
+  /** A witnessed game's decided ticks still provisional: a complaint in time could void an envelope of them (SPAAACE-WITNESSED §7.2). */
+  readonly provisional?: number
   readonly maxTicks?: number
   readonly end?: string
   readonly ended?: boolean
@@ -94,7 +97,8 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
       rows.push({
         ...base,
         seat: self + 1,
-        tick: w.ticks.filter((t) => t.status === 'final').length,
+        tick: w.ticks.filter((t) => t.status === 'final' || t.status === 'provisional').length,
+        provisional: w.ticks.filter((t) => t.status === 'provisional').length,
         end: witnessedEndLine(w.end, labels),
         ended:
           endIsFinal(w) || w.end.kind === 'not-started' || (w.end.kind === 'stalled' && w.end.cause === 'notary-fault'),
@@ -133,7 +137,8 @@ export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; jso
       io.stdout(`${r.game}  cannot be read: ${r.error} (${r.dir})\n`)
       continue
     }
-    const where = `${r.players ?? 0} players, you are p${r.seat ?? 0}, ${r.tick ?? 0} of ${r.maxTicks ?? 0} ticks settled`
+    const provisional = (r.provisional ?? 0) > 0 ? ` (${r.provisional ?? 0} provisional)` : ''
+    const where = `${r.players ?? 0} players, you are p${r.seat ?? 0}, ${r.tick ?? 0} of ${r.maxTicks ?? 0} ticks settled${provisional}`
     const next =
       r.ended === true
         ? ''

@@ -185,10 +185,13 @@ export async function verifyCommand(
     return exitFor(r.verdict)
   }
   const count = (s: Verdict['status']): number => results.filter((r) => r.verdict.status === s).length
-  // With --separate one game's two files are two decisions of one game: games counts games.
+  // With --separate one game's two files are two decisions of one game: games counts games. A file
+  // that cannot be read, or does not frame, is of no game we know: it is counted as unreadable, not as a game.
   const games = new Set(
-    results.map((r) =>
-      r.verdict.status !== 'unreadable' && r.verdict.game !== undefined ? r.verdict.game : `file:${r.files.join('+')}`,
+    results.flatMap((r) =>
+      r.verdict.status === 'unreadable'
+        ? []
+        : [r.verdict.game !== undefined ? r.verdict.game : `file:${r.files.join('+')}`],
     ),
   ).size
   const summary = {
@@ -206,10 +209,11 @@ export async function verifyCommand(
   if (options.json) io.stdout(`${JSON.stringify({ summary, games: results }, null, 2)}\n`)
   else {
     io.stdout(results.map((r) => `${r.files.join(' + ')}: ${verdictLine(r.verdict)}\n`).join(''))
+    const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`
     const what =
       options.separate === true
-        ? `${summary.files} files decided one by one (${summary.games} game${summary.games === 1 ? '' : 's'})`
-        : `${summary.games} games in ${summary.files} files`
+        ? `${summary.files} files decided one by one (${plural(summary.games, 'game')})`
+        : `${plural(summary.games, 'game')} in ${summary.files} files`
     io.stdout(
       `${what}: ${summary.complete} complete, ${summary.resigned} resigned, ${summary.offence} with an offence, ${summary.abandoned} abandoned, ${summary.adjudicated} adjudicated, ${summary.incomplete} incomplete, ${summary.unreadable} unreadable\n`,
     )

@@ -116,6 +116,12 @@ export function witnessedVerdictJson(v: WitnessedVerdict, labels?: readonly stri
     offences: decision.offences,
     faults: log.faults.map((f) => ({ kind: f.kind, index: f.index, detail: f.detail })),
     voids: decision.voids,
+    // What the words say beside the decision: receipts the log names and no file holds (another
+    // player's file or the notary can fill them), receipt lines set aside, and signed envelopes the
+    // notary never receipted (they count for nothing, §7.1).
+    missingReceipts: log.gaps.map((g) => g.index),
+    receiptsSetAside: log.setAside.map((s) => ({ position: s.position, reason: s.reason })),
+    unreceipted: decision.unreceipted,
     setAside: v.setAside,
     ticks: decision.ticks.map((t) => ({
       tick: t.t,

@@ -2,7 +2,12 @@
  * The honest node of a witnessed game (protocol/SPAAACE-WITNESSED.md §8) against the notary in
  * process, on one virtual clock: seats that check in at the times their plans ask, bots choosing.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { spaaaceGames } from '../../../../src/cli/spaaace-games.js'
+import { formatSpaaaceInvite } from '../../../../src/games/spaaace/node/invite.js'
 import { run } from '../../../../src/cli/main.js'
 import type { CliIo } from '../../../../src/cli/io.js'
 import { formatPeersTranscript } from '../../../../src/games/spaaace/peers/transcript.js'
@@ -161,6 +166,66 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
       expect(v.out).toMatch(/Decided from the notary's receipts \(SPAAACE-WITNESSED §7\): complete after tick 4: /)
       expect(v.out).not.toMatch(/offence|notary fault/)
       expect(v.out).toMatch(/standings after tick 4 \(S-43\): (p\d fame \d+ coins \d+(; )?){3}\./)
+    }
+    // A file lacking one receipt the log names (§6.3): the words and the JSON both say which.
+    const receipts = stores[0]?.receipts() ?? []
+    const dropped = receipts[3]
+    texts.set(
+      'p1-short.transcript',
+      formatPeersTranscript(w.genesis.bytes, [
+        ...(stores[0]?.envelopes() ?? []),
+        ...receipts.filter((r) => r !== dropped),
+      ]),
+    )
+    const short = await verify(['p1-short.transcript'])
+    expect(short.out).toMatch(/1 receipt\(s\) named by the log and in no file/)
+    const json = await verify(['--json', 'p1-short.transcript'])
+    const parsed = JSON.parse(json.out) as { missingReceipts: number[] }
+    expect(parsed.missingReceipts).toEqual([3])
+    const whole = JSON.parse((await verify(['--json', 'p1.transcript'])).out) as {
+      missingReceipts: number[]
+      unreceipted: string[]
+    }
+    expect(whole.missingReceipts).toEqual([])
+    expect(whole.unreceipted).toEqual([])
+  })
+
+  it('`spaaace games` counts the ticks a witnessed file decides, final or provisional, and says how many are provisional (§7.2)', async () => {
+    const g = game(3, 3)
+    const { w } = g
+    const times = (t: number) => tickTimes(w.genesis.genesis.timing, t)
+    const home = mkdtempSync(join(tmpdir(), 'spaaace-games-'))
+    try {
+      const env = { XDG_STATE_HOME: home }
+      const dir = join(home, 'spaceships', 'spaaace', w.genesis.id.slice(0, 16))
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(
+        join(dir, 'invite'),
+        formatSpaaaceInvite(
+          w.genesis,
+          w.players.map(() => []),
+          ['/ip4/127.0.0.1/tcp/4111'],
+        ),
+      )
+      const row = () => {
+        writeFileSync(
+          join(dir, 'p1.transcript'),
+          formatPeersTranscript(w.genesis.bytes, [
+            ...(g.stores[0]?.envelopes() ?? []),
+            ...(g.stores[0]?.receipts() ?? []),
+          ]),
+        )
+        return spaaaceGames(env, w.players[0]?.publicKey ?? new Uint8Array())[0]
+      }
+      // Tick 1 revealed and decided, the commit cut of tick 2 not yet past: provisional (§7.2).
+      await g.run(times(2).start + 1000)
+      const early = decided(g, 0).decision.ticks[0]?.status
+      expect(early).toBe('provisional')
+      expect(row()).toMatchObject({ seat: 1, tick: 1, provisional: 1, maxTicks: 3, ended: false })
+      await g.run(times(6).start)
+      expect(row()).toMatchObject({ tick: 3, provisional: 0, ended: true })
+    } finally {
+      rmSync(home, { recursive: true, force: true })
     }
   })
 
