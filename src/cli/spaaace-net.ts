@@ -440,7 +440,12 @@ async function playInvite(
   io.stdout(
     `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, you are p${self + 1}${
       bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
-    }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\nTick 1 starts at ${new Date(
+    }${
+      // The host sends the invite (DESIGN §7); a joiner or a resumed node is told where it is kept.
+      started !== undefined
+        ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\n`
+        : ` (the invite is kept in ${join(dir, 'invite')}).\n`
+    }Tick 1 starts at ${new Date(
       t1,
     ).toISOString()}; a tick lasts ${Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)} s. Waiting for every player to accept...\n`,
   )

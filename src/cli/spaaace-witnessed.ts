@@ -165,7 +165,13 @@ export async function playWitnessedInvite(
     s.say(
       `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, witnessed by the notary ${notaryAddrs[0] ?? ''}; you are p${self + 1}${
         bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
-      }. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\nTick 1 starts at ${when(genesis.genesis.timing.start)}. ${
+      }${
+        // The host, which made the game, sends the invite; a player who joined by it, or anyone
+        // resuming, is told where it is kept instead of being shown it as if it had to send it.
+        started !== undefined
+          ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\n`
+          : ` (the invite is kept in ${join(dir, 'invite')}).\n`
+      }Tick 1 starts at ${when(genesis.genesis.timing.start)}. ${
         Math.min(genesis.genesis.timing.commitMs, genesis.genesis.timing.revealMs) >= CHECK_IN_WINDOW_MS
           ? `You need not stay online: ${resume} --check-in plays what is due and exits.`
           : `Its windows are live (${Math.round(genesis.genesis.timing.revealMs / 1000)} s to reveal): stay online, or resume with ${resume}.`

@@ -425,7 +425,13 @@ export class WitnessedSeat {
         return true
       case 'seal': {
         const a = await this.o.client.seal(game, signal)
-        if (a.kind === 'receipt') this.keepReceipt(a.receipt)
+        if (a.kind === 'receipt') {
+          this.keepReceipt(a.receipt)
+          // §8.1 step 1, §9.4: the seal follows every player's seed, and seeds receipted since this
+          // check-in fetched (other seats of this process, other players) would be missing from
+          // the file for good: the seal ends the check-ins. Fetched now, the file holds the whole log.
+          await this.fetch(signal)
+        }
         return false
       }
     }

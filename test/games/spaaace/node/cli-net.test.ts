@@ -57,6 +57,10 @@ describe('spaaace host and join (§3.2, §6)', () => {
     expect(a.code, a.err).toBe(0)
     expect(bb.code, bb.err).toBe(0)
     for (const r of [a, bb]) expect(r.out).toMatch(/Decided from the evidence \(§5\): complete after tick 1/)
+    // The host sends the invite; the joiner, who has it, is told where it is kept instead.
+    expect(a.out).toMatch(/Invite \(each player runs: .* spaaace join <invite>\):\n\nspaaace1\./)
+    expect(bb.out).not.toMatch(/Invite \(each player|spaaace1\./)
+    expect(bb.out).toMatch(/you are p\d \(the invite is kept in \S+\/invite\)\./)
     const paths = [...`${a.out}\n${bb.out}`.matchAll(/Your transcript: (\S+)/g)].map((m) => m[1] ?? '')
     expect(paths).toHaveLength(2)
     const v = await cli(['verify', ...paths])

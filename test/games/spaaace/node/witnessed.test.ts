@@ -41,11 +41,14 @@ import { decideFromFiles } from '../../../../src/games/spaaace/witness/evidence.
 import { spaaaceRegistrar } from '../../../../src/games/spaaace/witness/registrar.js'
 import { NOTARY_W, witnessed } from '../witness/fixtures.js'
 
-function inProcess(notary: Notary, key: Uint8Array): Transport {
-  return (request) => {
+/** `after(kind)` runs once the notary has answered a request of seat's, before the seat hears the answer. */
+function inProcess(notary: Notary, key: Uint8Array, after?: (kind: string) => Promise<void>): Transport {
+  return async (request) => {
     const q = decodeRequest(request, SPAAACE_NOTARY_PROTOCOL)
-    if (!q.ok) return Promise.reject(new Error('a request that does not decode'))
-    return Promise.resolve(encodeResponse(notary.handle(q.value, { peer: Buffer.from(key).toString('hex'), key })))
+    if (!q.ok) throw new Error('a request that does not decode')
+    const answer = encodeResponse(notary.handle(q.value, { peer: Buffer.from(key).toString('hex'), key }))
+    await after?.(q.value.kind)
+    return answer
   }
 }
 
@@ -60,7 +63,15 @@ interface Game {
   run(until: number, away?: (i: number, t: number) => boolean): Promise<void>
 }
 
-function game(n: number, maxTicks: number, o: { tamper?: (i: number) => WitnessedSeatOptions['tamper'] } = {}): Game {
+function game(
+  n: number,
+  maxTicks: number,
+  o: {
+    tamper?: (i: number) => WitnessedSeatOptions['tamper']
+    /** Runs after the notary answers seat `i`'s request of `kind` and before the seat hears it (a race). */
+    after?: (i: number, kind: string) => Promise<void>
+  } = {},
+): Game {
   const w = witnessed(n, { maxTicks })
   const clock = new VirtualClock(w.genesis.genesis.timing.start - 30_000)
   const notary = new Notary({ keys: NOTARY_W, registrar: spaaaceRegistrar, clock, store: new NotaryStore(':memory:') })
@@ -75,7 +86,11 @@ function game(n: number, maxTicks: number, o: { tamper?: (i: number) => Witnesse
       keys,
       self: i,
       client: new NotaryClient({
-        transport: inProcess(notary, keys.publicKey),
+        transport: inProcess(
+          notary,
+          keys.publicKey,
+          o.after === undefined ? undefined : (kind) => o.after?.(i, kind) ?? Promise.resolve(),
+        ),
         clock,
         domain: SPAAACE_NOTARY_DOMAIN,
         notaryKey: NOTARY_W.publicKey,
@@ -227,6 +242,34 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     } finally {
       rmSync(home, { recursive: true, force: true })
     }
+  })
+
+  it('a node that seals after the others seeded behind its back still ends with every receipt up to the seal (§8.1, §9.4)', async () => {
+    // Seat 2 fetches, signs its seed and, before it hears the receipt, the others sign theirs: the
+    // notary then seals at seat 2's request, and seat 2 must fetch what came between.
+    let armed = false
+    const signal = new AbortController().signal
+    const g: Game = game(3, 3, {
+      after: async (i, kind) => {
+        if (i !== 2 || kind !== 'submit' || !armed) return
+        armed = false
+        await g.seats[0]?.checkIn(signal)
+        await g.seats[1]?.checkIn(signal)
+      },
+    })
+    const { w } = g
+    const end = tickTimes(w.genesis.genesis.timing, 4).commitCut
+    // Everyone plays until just before the end is final; then seat 2 alone checks in, first.
+    await g.run(end - 1)
+    expect(decided(g, 2).decision.end.kind).toBe('complete')
+    g.clock.advanceTo(end + 2 * w.genesis.genesis.timing.marginMs + 2000)
+    armed = true
+    await g.seats[2]?.checkIn(signal)
+    expect(armed).toBe(false)
+    const mine = decided(g, 2)
+    expect(mine.log.sealed).toBe(true)
+    expect(mine.log.gaps).toEqual([])
+    expect(mine.log.chain.length).toBe(decided(g, 1).log.chain.length)
   })
 
   it('a node restarted after it kept the receipts but before it opened their deposits fetches them again and plays on (§8.5)', async () => {
