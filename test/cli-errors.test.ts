@@ -48,9 +48,9 @@ describe('clean errors (exit statuses of the README)', () => {
     const env = home()
     const missing = await cli(['join', `@${join(env.dir, 'nope')}`, '--yes'], {}, { env })
     expect(missing.code).toBe(EXIT.usage)
-    expect(oneLine(missing.err)).toMatch(/cannot read the invite from .*nope: no such file$/)
+    expect(oneLine(missing.err)).toMatch(/cannot read the invite from .*nope: no such file or directory$/)
     const dir = await cli(['join', `@${env.dir}`, '--yes'], {}, { env })
-    expect(oneLine(dir.err)).toMatch(/: a directory, not a file$/)
+    expect(oneLine(dir.err)).toMatch(/: a directory stands where a file is expected$/)
     // The file is read and its content parsed: a version 1 invite is named as such.
     writeFileSync(join(env.dir, 'invite.txt'), 'spaceships1.eyJpZCI6IjAwIn0\n')
     const old = await cli(['join', `@${join(env.dir, 'invite.txt')}`, '--yes'], {}, { env })

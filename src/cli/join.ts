@@ -7,7 +7,7 @@ import { parseInvite } from '../games/spaceships/net/invite.js'
 import { SCREEN_COLUMNS, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { type GameMeta, gameDir, readMeta, writeMeta } from './games.js'
-import { type CliIo, EXIT, UserError } from './io.js'
+import { type CliIo, EXIT, UserError, fileReason } from './io.js'
 import { type GameFlags, checkSetupFile, checkSide, playerMeta, withPlayer } from './flags.js'
 import { runJoin } from './net.js'
 import { guarded } from './guarded.js'
@@ -21,14 +21,7 @@ function readInviteFile(path: string): string {
     return readFileSync(path, 'utf8')
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'a directory, not a file'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (e as Error).message
+    const why = code === undefined ? (e as Error).message : fileReason(code)
     throw new UserError(`cannot read the invite from ${path}: ${why}`)
   }
 }
