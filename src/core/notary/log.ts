@@ -13,7 +13,14 @@ import { complaintSignatureValid, judgeComplaint } from './complaint.js'
 import type { PaddingFloor } from './deposit.js'
 import { type NotaryDomain, layoutOf } from './domain.js'
 import { type Side, type SubmissionHeader, headerSignatureValid, isClaim } from './header.js'
-import { type Receipt, decodeReceipt, receiptHash, receiptSignatureValid, unsignedPart } from './receipt.js'
+import {
+  type Receipt,
+  decodeReceipt,
+  notarySignedIndex,
+  receiptHash,
+  receiptSignatureValid,
+  unsignedPart,
+} from './receipt.js'
 
 export type NotaryFaultKind =
   | 'two-at-index'
@@ -33,6 +40,7 @@ export type NotaryFaultKind =
   | 'mark-early'
   | 'mark-range'
   | 'two-marks'
+  | 'receipt-invalid'
 
 export interface NotaryFault {
   readonly kind: NotaryFaultKind
@@ -133,6 +141,11 @@ export interface LogRules {
   readonly seqContiguous?: boolean
   /** Marks (faults `mark-range`, `mark-early`, `two-marks`): the highest `t` and the time of a cut. */
   readonly marks?: { readonly maxT: number; readonly cutTime: (t: number, cut: 0 | 1) => number }
+  /**
+   * Fault `receipt-invalid`: bytes the notary signed as a receipt of the game that do not decode,
+   * or whose header or complaint is not validly signed by its author's key (set aside all the same).
+   */
+  readonly receiptInvalid?: boolean
 }
 
 interface Held {
@@ -167,18 +180,25 @@ function valid(
     readonly game?: Uint8Array
     readonly playerKeys?: readonly Uint8Array[]
     readonly verified?: SignatureMemo
+    readonly rules?: LogRules
   },
   setAside: SetAside[],
-): { held: Held[]; game: Uint8Array | undefined } {
+): { held: Held[]; game: Uint8Array | undefined; invalid: NotaryFault[] } {
   // `memo`: the receipt's key in `o.verified` when its signatures are yet to be checked and remembered.
   const signed: { r: AnyReceipt; position: number; known: boolean; memo: string | undefined }[] = []
   const layout = layoutOf(domain)
+  // Set aside for what they hold (they do not decode, or a player's signature fails): the
+  // candidates of fault `receipt-invalid`, judged once the game is known.
+  const unread: { bytes: Uint8Array; position: number; reason: string }[] = []
   receipts.forEach((bytes, position) => {
     const d = decodeReceipt(bytes, layout)
     const memo = o.verified === undefined ? undefined : Buffer.from(bytes).toString('base64')
     const known = memo !== undefined && o.verified?.has(memo) === true
-    if (!d.ok) setAside.push({ position, reason: describeProtocolError(d.error) })
-    else if (!known && !receiptSignatureValid(domain, d.value, notaryKey))
+    if (!d.ok) {
+      const reason = describeProtocolError(d.error)
+      setAside.push({ position, reason })
+      unread.push({ bytes, position, reason: `it does not decode (${reason})` })
+    } else if (!known && !receiptSignatureValid(domain, d.value, notaryKey))
       setAside.push({ position, reason: "the notary's signature is not valid" })
     else signed.push({ r: d.value, position, known, memo })
   })
@@ -195,6 +215,7 @@ function valid(
           : playerSignatureProblem(domain, r, o.playerKeys)
     if (reason !== undefined) {
       setAside.push({ position, reason })
+      if (game !== undefined && constantTimeEqual(r.game, game)) unread.push({ bytes: r.bytes, position, reason })
       continue
     }
     if (memo !== undefined && !known) o.verified?.add(memo)
@@ -205,7 +226,26 @@ function valid(
     held.push({ r, position, hash: receiptHash(domain, r.bytes) })
   }
   held.sort((a, b) => a.r.index - b.r.index || a.position - b.position)
-  return { held, game }
+  // SPAAACE-WITNESSED §6.3 item 4: the notary signs only what it encoded, after checking the
+  // player's signature (§9.2); its signature over bytes that do not read proves its fault, at the
+  // index the bytes name. Unread, it would stop every reader's chain below it with no fault.
+  const invalid: NotaryFault[] = []
+  if (o.rules?.receiptInvalid === true && game !== undefined) {
+    const met = new Set<string>()
+    for (const u of unread) {
+      const index = notarySignedIndex(domain, u.bytes, game, notaryKey)
+      const id = toHex(u.bytes)
+      if (index === undefined || met.has(id)) continue
+      met.add(id)
+      invalid.push({
+        kind: 'receipt-invalid',
+        index,
+        positions: [u.position],
+        detail: `a receipt the notary signed at index ${index} that no reader can take: ${u.reason}`,
+      })
+    }
+  }
+  return { held, game, invalid }
 }
 
 /** PROTOCOL-4.md §4.1, §4.4: every notary fault the valid receipts prove (the seal's apart). */
@@ -322,7 +362,7 @@ export function checkReceiptLog<S extends number = Side>(
   o: CheckReceiptLogOptions<S> = {},
 ): ReceiptLogReport<S> {
   const setAside: SetAside[] = []
-  const { held, game } = valid(domain, receipts, notaryKey, o, setAside)
+  const { held, game, invalid } = valid(domain, receipts, notaryKey, o, setAside)
   const byIndex = new Map<number, Held[]>()
   for (const h of held) byIndex.set(h.r.index, [...(byIndex.get(h.r.index) ?? []), h])
   const gaps = new Map<string, Gap>()
@@ -342,7 +382,7 @@ export function checkReceiptLog<S extends number = Side>(
     last = next.length === 1 ? next[0] : undefined
   }
   const faults = faultsOf(held, byIndex, chain)
-  if (o.rules !== undefined) faults.push(...ruleFaults(held, chain, o.rules))
+  if (o.rules !== undefined) faults.push(...ruleFaults(held, chain, o.rules), ...invalid)
   const sealAt = chain.findIndex((r) => r.kind === 'seal')
   const sealReceipt = chain[sealAt]
   if (

@@ -199,6 +199,31 @@ export function receiptSignatureValid(domain: NotaryDomain, r: Receipt<number>, 
   return verifySignature(notaryKey, concatBytes(tag(domain.receipt), unsignedPart(r.bytes)), r.sig)
 }
 
+/** Where a receipt's `index` lies (after magic, kind and game), whatever its body: SPAAACE-WITNESSED §6.3 reads it from bytes that do not decode. */
+const INDEX_AT = 1 + 1 + HASH_BYTES
+
+/**
+ * SPAAACE-WITNESSED §6.3 item 4, `receipt-invalid`: whether `bytes` are signed by the notary as a
+ * receipt of `game` (magic, the game at its place, the fixed head and a signature present, the last
+ * 64 bytes a valid notary signature over the rest under the receipt tag), read without decoding the
+ * body; its `index` (u32 at bytes 34..37) when they are, else undefined. A notary signs only what
+ * it encoded, so such bytes that do not decode, or whose player signature fails, are its fault.
+ */
+export function notarySignedIndex(
+  domain: NotaryDomain,
+  bytes: Uint8Array,
+  game: Uint8Array,
+  notaryKey: Uint8Array,
+): number | undefined {
+  if (bytes.length < RECEIPT_HEAD_BYTES + SIGNATURE_BYTES || bytes[0] !== RECEIPT_MAGIC) return undefined
+  if (game.length !== HASH_BYTES || !constantTimeEqual(bytes.subarray(2, 2 + HASH_BYTES), game)) return undefined
+  if (publicKeyProblem(notaryKey) !== undefined) return undefined
+  const cut = bytes.length - SIGNATURE_BYTES
+  if (!verifySignature(notaryKey, concatBytes(tag(domain.receipt), bytes.subarray(0, cut)), bytes.subarray(cut)))
+    return undefined
+  return new DataView(bytes.buffer, bytes.byteOffset + INDEX_AT, 4).getUint32(0)
+}
+
 /** Bytes of an envelope receipt's body, to size a log (a header is fixed-size). */
 export const ENVELOPE_RECEIPT_BYTES = RECEIPT_HEAD_BYTES + HEADER_BYTES + SIGNATURE_BYTES
 /** Bytes of a claim receipt (a claim request is fixed-size), to count what the notary holds. */

@@ -14,7 +14,7 @@ import { depositHash } from '../../../core/notary/deposit.js'
 import type { KeyPair } from '../../../core/commit/keys.js'
 import type { SecretSource } from '../../../core/commit/secrets.js'
 import type { NotaryClient } from '../../../core/notary-net/client.js'
-import { decodeReceipt, receiptSignatureValid } from '../../../core/notary/receipt.js'
+import { decodeReceipt, notarySignedIndex, receiptSignatureValid } from '../../../core/notary/receipt.js'
 import type { Clock } from '../../../core/session/clock.js'
 import type { GameState } from '../rules/types.js'
 import { genesis as genesisState } from '../rules/state.js'
@@ -150,7 +150,15 @@ export class WitnessedSeat {
       // else a notary sends is no evidence, and a line that is no item would keep the file from
       // opening again).
       const index = this.receiptIndex(item.receipt)
-      if (index === undefined) continue
+      if (index === undefined) {
+        // §6.3 item 4: bytes of this game the notary signed that do not decode prove its fault
+        // (`receipt-invalid`); kept, so that the file shows why the game stops there.
+        const game = this.o.genesis.game
+        const key = this.o.genesis.genesis.notaryKey
+        if (key !== null && notarySignedIndex(SPAAACE_NOTARY_DOMAIN, item.receipt, game, key) !== undefined)
+          this.keep(item.receipt, held)
+        continue
+      }
       this.keep(item.receipt, held)
       if (item.deposit.length > 0) this.deposits.set(index, item.deposit)
     }

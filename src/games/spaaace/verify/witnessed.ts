@@ -97,7 +97,9 @@ export function renderWitnessedVerdict(v: WitnessedVerdict, labels?: readonly st
   if (log.gaps.length > 0)
     lines.push(`${log.gaps.length} receipt(s) named by the log and in no file (a merge could fill them).`)
   if (log.setAside.length > 0)
-    lines.push(`${log.setAside.length} receipt line(s) set aside (not the notary's, or not of this game).`)
+    lines.push(
+      `${log.setAside.length} receipt line(s) set aside (they do not decode, are not signed by the notary or by their player, or are of another game; SPAAACE-WITNESSED §6.3).`,
+    )
   for (const s of v.setAside) lines.push(`set aside: ${s.file} line ${s.line}: ${s.reason}`)
   return `${lines.join('\n')}\n`
 }

@@ -135,6 +135,8 @@ export function readWitnessLog(receipts: readonly Uint8Array[], o: ReadWitnessLo
       foreignKinds: ['claim'],
       seqContiguous: true,
       marks: { maxT: maxTicks, cutTime: (t, cut) => cutTime(g.timing, t, cut) },
+      // §6.3 item 4: what the notary signed and no reader can take is its fault, not a silent stop.
+      receiptInvalid: true,
     },
   })
   const held = new Map(report.complaints.map((c) => [c.receipt.index, c]))

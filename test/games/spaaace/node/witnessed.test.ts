@@ -13,7 +13,12 @@ import type { CliIo } from '../../../../src/cli/io.js'
 import { formatPeersTranscript } from '../../../../src/games/spaaace/peers/transcript.js'
 import { seededSecrets } from '../../../../src/core/commit/secrets.js'
 import { NotaryClient, type Transport } from '../../../../src/core/notary-net/client.js'
-import { decodeRequest, encodeResponse } from '../../../../src/core/notary/messages.js'
+import { type NotaryResponse, decodeRequest, encodeResponse } from '../../../../src/core/notary/messages.js'
+import { decodeReceipt, encodeUnsignedReceipt, receiptHash } from '../../../../src/core/notary/receipt.js'
+import { layoutOf } from '../../../../src/core/notary/domain.js'
+import { concatBytes, equalBytes } from '../../../../src/core/commit/bytes.js'
+import { tag } from '../../../../src/core/commit/hash.js'
+import { sign } from '../../../../src/core/commit/keys.js'
 import { depositHash } from '../../../../src/core/notary/deposit.js'
 import { decodeHeader, encodeHeader, signHeader } from '../../../../src/core/notary/header.js'
 import type { SubmissionW } from '../../../../src/games/spaaace/witness/submission.js'
@@ -41,12 +46,21 @@ import { decideFromFiles } from '../../../../src/games/spaaace/witness/evidence.
 import { spaaaceRegistrar } from '../../../../src/games/spaaace/witness/registrar.js'
 import { NOTARY_W, witnessed } from '../witness/fixtures.js'
 
-/** `after(kind)` runs once the notary has answered a request of seat's, before the seat hears the answer. */
-function inProcess(notary: Notary, key: Uint8Array, after?: (kind: string) => Promise<void>): Transport {
+/**
+ * `after(kind)` runs once the notary has answered a request of seat's, before the seat hears the
+ * answer; `serve` may change the answer (a notary that lies).
+ */
+function inProcess(
+  notary: Notary,
+  key: Uint8Array,
+  after?: (kind: string) => Promise<void>,
+  serve?: (r: NotaryResponse) => NotaryResponse,
+): Transport {
   return async (request) => {
     const q = decodeRequest(request, SPAAACE_NOTARY_PROTOCOL)
     if (!q.ok) throw new Error('a request that does not decode')
-    const answer = encodeResponse(notary.handle(q.value, { peer: Buffer.from(key).toString('hex'), key }))
+    const handled = notary.handle(q.value, { peer: Buffer.from(key).toString('hex'), key })
+    const answer = encodeResponse(serve === undefined ? handled : serve(handled))
     await after?.(q.value.kind)
     return answer
   }
@@ -70,6 +84,8 @@ function game(
     tamper?: (i: number) => WitnessedSeatOptions['tamper']
     /** Runs after the notary answers seat `i`'s request of `kind` and before the seat hears it (a race). */
     after?: (i: number, kind: string) => Promise<void>
+    /** Changes every answer the seats hear (a lying notary). */
+    serve?: (r: NotaryResponse) => NotaryResponse
   } = {},
 ): Game {
   const w = witnessed(n, { maxTicks })
@@ -90,6 +106,7 @@ function game(
           notary,
           keys.publicKey,
           o.after === undefined ? undefined : (kind) => o.after?.(i, kind) ?? Promise.resolve(),
+          o.serve,
         ),
         clock,
         domain: SPAAACE_NOTARY_DOMAIN,
@@ -270,6 +287,48 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     expect(mine.log.sealed).toBe(true)
     expect(mine.log.gaps).toEqual([])
     expect(mine.log.chain.length).toBe(decided(g, 1).log.chain.length)
+  })
+
+  it('a notary that serves bytes it signed and no reader can take (receipt-invalid, §6.3 item 4): every node keeps them, and every file stops the game there as a notary fault, not as a silent stall', async () => {
+    let forged: Uint8Array | undefined
+    let poison = false
+    // After tick 1, the notary's fetch answers carry, after its last receipt, a mark with t = 0 it signed.
+    const serve = (r: NotaryResponse): NotaryResponse => {
+      if (!poison || r.kind !== 'log' || r.items.length === 0) return r
+      if (forged === undefined) {
+        const last = r.items.at(-1)?.receipt ?? new Uint8Array()
+        const d = decodeReceipt(last, SPAAACE_LAYOUT)
+        if (!d.ok) return r
+        const unsigned = encodeUnsignedReceipt(
+          {
+            game: d.value.game,
+            index: d.value.index + 1,
+            prev: receiptHash(SPAAACE_NOTARY_DOMAIN, last),
+            time: d.value.time + 1,
+            kind: 'mark',
+            t: 1,
+            cut: 1,
+          },
+          layoutOf(SPAAACE_NOTARY_DOMAIN),
+        )
+        unsigned[unsigned.length - 3] = 0
+        unsigned[unsigned.length - 2] = 0
+        forged = concatBytes(unsigned, sign(NOTARY_W, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+      }
+      return { ...r, items: [...r.items, { receipt: forged, deposit: new Uint8Array() }] }
+    }
+    const g = game(3, 3, { serve })
+    const times = (t: number) => tickTimes(g.w.genesis.genesis.timing, t)
+    await g.run(times(2).start + 1000)
+    poison = true
+    await g.run(times(6).start)
+    expect(forged).toBeDefined()
+    for (const i of [0, 1, 2]) {
+      expect(g.stores[i]?.receipts().some((r) => forged !== undefined && equalBytes(r, forged))).toBe(true)
+      const d = decided(g, i)
+      expect(d.log.faults.map((f) => f.kind)).toContain('receipt-invalid')
+      expect(d.decision.end).toMatchObject({ kind: 'stalled', cause: 'notary-fault' })
+    }
   })
 
   it('a node restarted after it kept the receipts but before it opened their deposits fetches them again and plays on (§8.5)', async () => {

@@ -4,8 +4,16 @@
  * builder of signed receipt chains under a notary key the test owns.
  */
 import { seededSecrets } from '../../../../src/core/commit/secrets.js'
-import { type KeyPair, keyPairFromSecret } from '../../../../src/core/commit/keys.js'
-import { receiptHash, signReceipt, type ReceiptBody } from '../../../../src/core/notary/receipt.js'
+import { type KeyPair, keyPairFromSecret, sign } from '../../../../src/core/commit/keys.js'
+import { concatBytes } from '../../../../src/core/commit/bytes.js'
+import { tag } from '../../../../src/core/commit/hash.js'
+import { layoutOf } from '../../../../src/core/notary/domain.js'
+import {
+  type ReceiptBody,
+  encodeUnsignedReceipt,
+  receiptHash,
+  signReceipt,
+} from '../../../../src/core/notary/receipt.js'
 import { depositHash } from '../../../../src/core/notary/deposit.js'
 import { type SubmissionHeader, encodeHeader, signHeader } from '../../../../src/core/notary/header.js'
 import { sealEnvelope, type SealedEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
@@ -93,6 +101,22 @@ export class ChainBuilder {
     const prev = at?.prev ?? (last === undefined ? new Uint8Array(32) : receiptHash(SPAAACE_NOTARY_DOMAIN, last))
     const bytes = signReceipt(SPAAACE_NOTARY_DOMAIN, this.notary, { game: this.game, index, prev, time, ...body })
     if (at === undefined) this.receipts.push(bytes)
+    return bytes
+  }
+
+  /**
+   * Appends the next receipt as the notary signs bytes it should never sign (SPAAACE-WITNESSED §6.3
+   * `receipt-invalid`): `body` encoded, then `edit`ed (unsigned bytes in, bytes out), then signed.
+   */
+  addEdited(body: ReceiptBody<number>, time: number, edit: (unsigned: Uint8Array) => Uint8Array): Uint8Array {
+    const last = this.receipts.at(-1)
+    const index = this.receipts.length
+    const prev = last === undefined ? new Uint8Array(32) : receiptHash(SPAAACE_NOTARY_DOMAIN, last)
+    const unsigned = edit(
+      encodeUnsignedReceipt({ game: this.game, index, prev, time, ...body }, layoutOf(SPAAACE_NOTARY_DOMAIN)),
+    )
+    const bytes = concatBytes(unsigned, sign(this.notary, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+    this.receipts.push(bytes)
     return bytes
   }
 }

@@ -106,6 +106,54 @@ describe('SPAAACE-WITNESSED §6.3: reading a log', () => {
     expect(read(two).faults.map((f) => [f.kind, f.index])).toEqual([['two-marks', 5]])
   })
 
+  it("receipt-invalid (§6.3 item 4): bytes the notary signed that do not decode, or whose header is not its author's, are its fault at the index they name; the same bytes unsigned by it, or of another game, are only set aside", () => {
+    // The body of a mark is u16 t ‖ u8 cut: t = 0 does not decode (§6.1), whatever signs it.
+    const markT0 = (u: Uint8Array): Uint8Array => {
+      const out = u.slice()
+      out[out.length - 3] = 0
+      out[out.length - 2] = 0
+      return out
+    }
+    const t0 = good()
+    const bad = t0.addEdited({ kind: 'mark', t: 1, cut: 1 }, R(1) + 1, markT0)
+    const log = read(t0)
+    expect(log.faults.map((f) => [f.kind, f.index])).toEqual([['receipt-invalid', 5]])
+    expect(log.faults[0]?.detail).toMatch(/does not decode/)
+    expect(log.kStar).toBe(5)
+    expect(log.decided.length).toBe(5)
+    expect(log.setAside.map((x) => x.position)).toEqual([5])
+    // Twice in the evidence (two files): one fault.
+    expect(read(t0, [bad.slice()]).faults.map((f) => f.kind)).toEqual(['receipt-invalid'])
+
+    // A header whose player signature is broken, receipted and signed by the notary.
+    const broken = good()
+    broken.addEdited(envelopeBody(0, 2), C(1) + 2, (u) => {
+      const out = u.slice()
+      out[out.length - 1] = (out[out.length - 1] ?? 0) ^ 1
+      return out
+    })
+    const b = read(broken)
+    expect(b.faults.map((f) => [f.kind, f.index])).toEqual([['receipt-invalid', 5]])
+    expect(b.faults[0]?.detail).toMatch(/player signature is not valid/)
+
+    // The same bytes under a signature that is not the notary's: set aside, no fault, a gap at most.
+    const forged = good()
+    forged.addEdited({ kind: 'mark', t: 1, cut: 1 }, R(1) + 1, markT0)
+    const last = forged.receipts.pop() ?? new Uint8Array()
+    const unsigned = last.slice()
+    unsigned[unsigned.length - 1] = (unsigned[unsigned.length - 1] ?? 0) ^ 1
+    const f = read(forged, [unsigned])
+    expect(f.faults).toEqual([])
+    expect(f.setAside).toHaveLength(1)
+    // Of another game, signed by the notary: not this game's log at all.
+    const other = new ChainBuilder(new Uint8Array(32).fill(7))
+    other.add({ kind: 'genesis-body', body: w.body }, timing.start - 60_000)
+    const foreign = other.addEdited({ kind: 'mark', t: 1, cut: 1 }, R(1) + 1, markT0)
+    expect(read(good(), [foreign]).faults).toEqual([])
+    // Too short to name an index (no fixed head and signature): set aside, no fault.
+    expect(read(good(), [bad.subarray(0, 100)]).faults).toEqual([])
+  })
+
   it('two-at-place: two envelope receipts for one (author, seq), at the higher index', () => {
     const b = good()
     const again = submissionOfW(w, 1, 1, { end: true })

@@ -9,11 +9,18 @@
 import { concatBytes } from '../../../../src/core/commit/bytes.js'
 import { seededSecrets } from '../../../../src/core/commit/secrets.js'
 import type { KeyPair } from '../../../../src/core/commit/keys.js'
+import { tag } from '../../../../src/core/commit/hash.js'
+import { layoutOf } from '../../../../src/core/notary/domain.js'
 import { decodeComplaint } from '../../../../src/core/notary/complaint.js'
 import { depositHash, sealDepositTo } from '../../../../src/core/notary/deposit.js'
 import { type SubmissionHeader, decodeHeader, encodeHeader, signHeader } from '../../../../src/core/notary/header.js'
 import type { NotaryResponse } from '../../../../src/core/notary/messages.js'
-import { type ReceiptBody, receiptHash, signReceipt } from '../../../../src/core/notary/receipt.js'
+import {
+  type ReceiptBody,
+  encodeUnsignedReceipt,
+  receiptHash,
+  signReceipt,
+} from '../../../../src/core/notary/receipt.js'
 import { Notary } from '../../../../src/core/notary-service/notary.js'
 import type { Requester } from '../../../../src/core/notary-service/state.js'
 import { NotaryStore } from '../../../../src/core/notary-service/store.js'
@@ -178,6 +185,23 @@ export class VectorGame {
       this.forging = true
       this.log.push(bytes)
     }
+    return bytes
+  }
+
+  /**
+   * Signs, as the next receipt of the log, bytes the honest notary never signs (SPAAACE-WITNESSED
+   * §6.3 `receipt-invalid`): `body` encoded, then `edit`ed, then signed with NOTARY_W.
+   */
+  forgeEdited(body: ReceiptBody<number>, time: number, edit: (unsigned: Uint8Array) => Uint8Array): Uint8Array {
+    const index = this.log.length
+    const last = this.log[index - 1]
+    const prev = last === undefined ? new Uint8Array(32) : receiptHash(SPAAACE_NOTARY_DOMAIN, last)
+    const unsigned = edit(
+      encodeUnsignedReceipt({ game: this.genesis.game, index, prev, time, ...body }, layoutOf(SPAAACE_NOTARY_DOMAIN)),
+    )
+    const bytes = concatBytes(unsigned, sign(NOTARY_W, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+    this.forging = true
+    this.log.push(bytes)
     return bytes
   }
 

@@ -254,6 +254,13 @@ describe('the expectations of SPAAACE-WITNESSED §13, on the stored decisions', 
       expect(s.end).toMatchObject({ kind: 'stalled', cause: 'notary-fault', tick: 1 })
     }
   })
+  it('16 receipt-invalid (§6.3 item 4): bytes the notary signed that no reader can take are its fault at their index; stalled', () => {
+    for (const k of ['receipt-invalid', 'receipt-invalid-header']) {
+      const s = get(k)
+      expect(s.faults.map((f) => f.kind)).toEqual(['receipt-invalid'])
+      expect(s.end).toMatchObject({ kind: 'stalled', cause: 'notary-fault', tick: 1 })
+    }
+  })
   it('17 seq-skipped: the fault', () => {
     expect(get('seq-skipped').faults.map((f) => f.kind)).toEqual(['seq-skipped'])
   })

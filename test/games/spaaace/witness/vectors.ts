@@ -550,6 +550,44 @@ const specs = (): Spec[] => [
     },
   },
   {
+    name: 'receipt-invalid',
+    item: '16',
+    about:
+      '§13.16, §6.3 item 4: the notary signs a mark of C_1 whose t is 0 (it does not decode): fault receipt-invalid at its index, not a silent stop; stalled at 1',
+    build: () => {
+      const g = new VectorGame('receipt-invalid')
+      g.register()
+      for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
+      g.forgeEdited({ kind: 'mark', t: 1, cut: 0 }, g.C(1) + 1, (u) => {
+        const out = u.slice()
+        // The mark's body is u16 t ‖ u8 cut, the last three unsigned bytes: t = 0.
+        out[out.length - 3] = 0
+        out[out.length - 2] = 0
+        return out
+      })
+      return { game: g, files: [file(g, 'p1', g.fileOf(0))] }
+    },
+  },
+  {
+    name: 'receipt-invalid-header',
+    item: '16',
+    about:
+      '§13.16, §6.3 item 4: the notary receipts a header whose player signature does not hold (p2’s seq-1 header, its last byte changed): fault receipt-invalid at its index; stalled at 1',
+    build: () => {
+      const g = new VectorGame('receipt-invalid-header')
+      g.register()
+      for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
+      const header = g.deposits.get(2)?.header
+      if (header === undefined) throw new Error('receipt-invalid-header: no receipt 2')
+      g.forgeEdited({ kind: 'envelope', header }, g.C(1) - 1, (u) => {
+        const out = u.slice()
+        out[out.length - 1] = (out[out.length - 1] ?? 0) ^ 1
+        return out
+      })
+      return { game: g, files: [file(g, 'p1', g.fileOf(0))] }
+    },
+  },
+  {
     name: 'mark-range',
     item: '16',
     about:
