@@ -41,6 +41,7 @@ export type NotaryFaultKind =
   | 'mark-range'
   | 'two-marks'
   | 'receipt-invalid'
+  | 'header-invalid'
 
 export interface NotaryFault {
   readonly kind: NotaryFaultKind
@@ -146,6 +147,11 @@ export interface LogRules {
    * or whose header or complaint is not validly signed by its author's key (set aside all the same).
    */
   readonly receiptInvalid?: boolean
+  /**
+   * Fault `header-invalid`: why the notary should have refused an envelope receipt's header
+   * (flags, `deadline`, `seen`, `depositBytes` the game does not allow), or undefined.
+   */
+  readonly headerProblem?: (header: SubmissionHeader<number>) => string | undefined
 }
 
 interface Held {
@@ -490,6 +496,14 @@ function ruleFaults(held: readonly Held[], chain: readonly AnyReceipt[], rules: 
         index: r.index,
         positions: [h.position],
         detail: `a ${r.kind} receipt at index ${r.index}, which this game never has`,
+      })
+    const headerWhy = r.kind === 'envelope' ? rules.headerProblem?.(r.header) : undefined
+    if (headerWhy !== undefined)
+      faults.push({
+        kind: 'header-invalid',
+        index: r.index,
+        positions: [h.position],
+        detail: `an envelope receipt of author ${r.kind === 'envelope' ? r.header.sender : -1} whose header the notary must refuse: ${headerWhy}`,
       })
     if (r.kind !== 'mark' || rules.marks === undefined) continue
     if (r.t > rules.marks.maxT + 1) {

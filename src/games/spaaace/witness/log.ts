@@ -16,11 +16,11 @@ import {
 import type { Receipt } from '../../../core/notary/receipt.js'
 import { describeProtocolError } from '../../../core/wire/errors.js'
 import type { SealedGenesis } from '../peers/genesis.js'
-import { SPAAACE_NOTARY_DOMAIN } from './domain.js'
+import { SPAAACE_NOTARY_DOMAIN, depositBytesOf } from './domain.js'
 import { complaintJudgingW } from './complaint.js'
 import { givesGame } from './genesis-receipt.js'
-import { sealWhen } from './registrar.js'
-import { cutTime } from './times.js'
+import { flagsAllowed, sealWhen } from './registrar.js'
+import { cutTime, registerByOf } from './times.js'
 
 /** One receipt of the chain as the decider reads it (`receipt`: the decoded receipt, bytes included). */
 export type WitnessReceipt =
@@ -130,13 +130,24 @@ export function readWitnessLog(receipts: readonly Uint8Array[], o: ReadWitnessLo
       genesisProblem: (r) => {
         if (r.kind !== 'genesis-body') return 'not a genesis body'
         const given = givesGame(r.body, r.game)
-        return given.ok ? undefined : describeProtocolError(given.error)
+        if (!given.ok) return describeProtocolError(given.error)
+        // §3, §9.2: the notary registers only while now ≤ G_1 (refusal 25), so that every commit
+        // window is the players' whole: a genesis receipted later is its fault.
+        const by = registerByOf(g.timing)
+        return r.time > by ? `receipted at ${r.time}, after G_1 = ${by} (§3)` : undefined
       },
       foreignKinds: ['claim'],
       seqContiguous: true,
       marks: { maxT: maxTicks, cutTime: (t, cut) => cutTime(g.timing, t, cut) },
       // §6.3 item 4: what the notary signed and no reader can take is its fault, not a silent stop.
       receiptInvalid: true,
+      // §5.1, §9.2: headers the notary refuses (7, 27); receipted, they are its fault.
+      headerProblem: (h) =>
+        !flagsAllowed(h)
+          ? `flags ${h.flags}, deadline ${h.deadline}, seen ${h.seen} (only the end flag, and deadline and seen 0, §5.1)`
+          : h.depositBytes !== depositBytesOf(roster.length)
+            ? `depositBytes ${h.depositBytes}, not DEP(${roster.length}) = ${depositBytesOf(roster.length)} (§5.1)`
+            : undefined,
     },
   })
   const held = new Map(report.complaints.map((c) => [c.receipt.index, c]))

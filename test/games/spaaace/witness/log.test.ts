@@ -16,7 +16,9 @@ import {
   readWitnessLog,
 } from '../../../../src/games/spaaace/witness/index.js'
 import { signAccept } from '../../../../src/games/spaaace/peers/genesis.js'
-import { ChainBuilder, keysOf, submissionOfW, witnessed } from './fixtures.js'
+import { ChainBuilder, envelopeOf, headerFor, keysOf, submissionOfW, witnessed } from './fixtures.js'
+import { depositBytesOf } from '../../../../src/games/spaaace/witness/domain.js'
+import { registerByOf } from '../../../../src/games/spaaace/witness/times.js'
 
 const w = witnessed(3, { maxTicks: 5 })
 const timing = w.genesis.genesis.timing
@@ -152,6 +154,44 @@ describe('SPAAACE-WITNESSED §6.3: reading a log', () => {
     expect(read(good(), [foreign]).faults).toEqual([])
     // Too short to name an index (no fixed head and signature): set aside, no fault.
     expect(read(good(), [bad.subarray(0, 100)]).faults).toEqual([])
+  })
+
+  it('header-invalid (§6.3 item 4, §5.1): an envelope receipt whose header the notary must refuse (flags, deadline, seen, depositBytes), at its index', () => {
+    const deposit = new Uint8Array(depositBytesOf(3))
+    const cases: [string, Parameters<typeof headerFor>[4]][] = [
+      ['a stop flag', { flags: 1 }],
+      ['a claim flag', { flags: 2 }],
+      ['an unknown flag', { flags: 16 }],
+      ['a deadline', { deadline: 5 }],
+      ['a seen', { seen: 3 }],
+      ['another size', { depositBytes: depositBytesOf(4) }],
+    ]
+    for (const [what, o] of cases) {
+      const b = good()
+      b.add({ kind: 'envelope', header: headerFor(w, 0, envelopeOf(w, 0, 2), deposit, o) }, C(1) + 2)
+      const log = read(b)
+      // A claim flag also raises N §6's claim-unrequested at the same index: k* is the same.
+      expect(
+        log.faults.map((f) => [f.kind, f.index]),
+        what,
+      ).toContainEqual(['header-invalid', 5])
+      expect(log.kStar, what).toBe(5)
+    }
+    // The end flag alone is the seed's (§8.2): no fault.
+    const end = good()
+    end.add({ kind: 'envelope', header: headerFor(w, 0, envelopeOf(w, 0, 2), deposit, { flags: 4 }) }, C(1) + 2)
+    expect(read(end).faults).toEqual([])
+  })
+
+  it('genesis-invalid (k = 0): a genesis receipted after G_1, when the notary must refuse to register (§3, §9.2 refusal 25)', () => {
+    const b = new ChainBuilder(w.genesis.game)
+    b.add({ kind: 'genesis-body', body: w.body }, registerByOf(timing) + 1)
+    const log = read(b)
+    expect(log.faults.map((f) => [f.kind, f.index])).toEqual([['genesis-invalid', 0]])
+    expect(log.exists).toBe(false)
+    const inTime = new ChainBuilder(w.genesis.game)
+    inTime.add({ kind: 'genesis-body', body: w.body }, registerByOf(timing))
+    expect(read(inTime).faults).toEqual([])
   })
 
   it('two-at-place: two envelope receipts for one (author, seq), at the higher index', () => {

@@ -256,7 +256,7 @@ export class VectorGame {
   /** §5.1, §5.2: `e`'s header and deposit, the deposit holding `content` (default `e`), wraps in `garble` spoiled. */
   submission(
     e: Deposited,
-    o: { end?: boolean; garble?: readonly number[]; content?: Uint8Array } = {},
+    o: { end?: boolean; garble?: readonly number[]; content?: Uint8Array; flags?: number } = {},
   ): { header: SubmissionHeader<number>; bytes: Uint8Array; deposit: Uint8Array } {
     const key = this.keys[e.author]
     if (key === undefined) throw new Error('no such player')
@@ -282,7 +282,7 @@ export class VectorGame {
       envelopeHash: e.hash,
       depositHash: depositHash(SPAAACE_NOTARY_DOMAIN, deposit),
       depositBytes: depositBytesOf(this.n),
-      flags: o.end === true ? 4 : 0,
+      flags: o.flags ?? (o.end === true ? 4 : 0),
       deadline: 0,
       seen: 0,
     })
@@ -293,7 +293,7 @@ export class VectorGame {
   submit(
     e: SealedEnvelope | Deposited,
     time: number,
-    o: { end?: boolean; garble?: readonly number[]; content?: Uint8Array; refused?: boolean } = {},
+    o: { end?: boolean; garble?: readonly number[]; content?: Uint8Array; refused?: boolean; flags?: number } = {},
   ): number {
     const d = 'envelope' in e ? asDeposited(e) : e
     const s = this.submission(d, o)

@@ -261,6 +261,14 @@ describe('the expectations of SPAAACE-WITNESSED §13, on the stored decisions', 
       expect(s.end).toMatchObject({ kind: 'stalled', cause: 'notary-fault', tick: 1 })
     }
   })
+  it('16 header-invalid and genesis-late (§6.3 item 4, §5.1, §3): what the notary must refuse, receipted, is its fault', () => {
+    const h = get('header-invalid')
+    expect(h.faults.map((f) => f.kind)).toEqual(['header-invalid'])
+    expect(h.end).toMatchObject({ kind: 'stalled', cause: 'notary-fault', tick: 1 })
+    const late = get('genesis-late')
+    expect(late.faults.map((f) => [f.kind, f.index])).toEqual([['genesis-invalid', 0]])
+    expect(late.end).toMatchObject({ kind: 'not-started' })
+  })
   it('17 seq-skipped: the fault', () => {
     expect(get('seq-skipped').faults.map((f) => f.kind)).toEqual(['seq-skipped'])
   })

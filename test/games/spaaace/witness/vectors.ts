@@ -588,6 +588,36 @@ const specs = (): Spec[] => [
     },
   },
   {
+    name: 'header-invalid',
+    item: '16',
+    about:
+      '§13.16, §6.3 item 4, §5.1: the notary receipts p3’s tick-1 reveal under a header with the stop flag (refusal 27): fault header-invalid at its index; stalled at 1',
+    build: () => {
+      const g = new VectorGame('header-invalid')
+      g.register()
+      for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
+      g.mark(1, 0, g.C(1) + 1)
+      for (const q of [0, 1, 3, 4]) g.reveal(q, 1, g.C(1) + 1000 + 10 * q)
+      const reveal = g.sign(2, [g.revealPart(2, 1)])
+      g.forging = true
+      g.submit(reveal, g.C(1) + 1050, { flags: 1 })
+      g.mark(1, 1, g.R(1) + 1)
+      return { game: g, files: [file(g, 'p1', g.fileOf(0))] }
+    },
+  },
+  {
+    name: 'genesis-late',
+    item: '16',
+    about:
+      '§13.16, §6.3, §3: the notary registers the game after G_1 (refusal 25 for an honest one): fault genesis-invalid at 0; not started',
+    build: () => {
+      const g = new VectorGame('genesis-late')
+      g.forge({ kind: 'genesis-body', body: g.body }, g.C(1) - 100)
+      for (const q of ALL) g.commit(q, 1, g.C(1) - 50 + q)
+      return { game: g, files: [file(g, 'p1', g.fileOf(0))] }
+    },
+  },
+  {
     name: 'mark-range',
     item: '16',
     about:
