@@ -184,6 +184,10 @@ function readGenesis(r: Reader): Genesis {
   }
   const nonce = r.bytes(NONCE_BYTES, 'nonce', RULE)
   r.end('nonce', RULE)
+  // §3.1: every time up to T_{maxTicks+2} an exact integer in doubles (SPAAACE-WITNESSED Q-W9).
+  const last = timing.start + (terms.maxTicks + 1) * tickLength(timing)
+  if (last > MAX_START_MS)
+    fail('field.range', 'timing.start', RULE, `T_{maxTicks+2} = ${last} is above 2^53 - 1 (${MAX_START_MS})`)
   return { terms, timing, notaryKey, keys, nonce }
 }
 

@@ -10,6 +10,7 @@ import {
 } from '../../../../src/games/spaaace/peers/domain.js'
 import type { Unsigned } from '../../../../src/games/spaaace/peers/envelope.js'
 import type { Genesis, PeersTerms } from '../../../../src/games/spaaace/peers/genesis.js'
+import { tickLength } from '../../../../src/games/spaaace/peers/domain.js'
 import { type Part, STOP_REASONS, compareBytes } from '../../../../src/games/spaaace/peers/parts.js'
 import { POOL } from './fixtures.js'
 
@@ -47,15 +48,21 @@ const timing = fc
   }))
 
 /** §3.1: any genesis that decodes (keys from the fixed pool, strictly ascending). */
-export const genesis: fc.Arbitrary<Genesis> = fc.record({
-  terms,
-  timing,
-  notaryKey: fc.option(fc.constantFrom(...POOL.map((k) => k.publicKey)), { nil: null }),
-  keys: fc
-    .subarray([...POOL], { minLength: 3, maxLength: 16 })
-    .map((ks) => ks.map((k) => k.publicKey).sort(compareBytes)),
-  nonce: bytes(32),
-})
+export const genesis: fc.Arbitrary<Genesis> = fc
+  .record({
+    terms,
+    timing,
+    notaryKey: fc.option(fc.constantFrom(...POOL.map((k) => k.publicKey)), { nil: null }),
+    keys: fc
+      .subarray([...POOL], { minLength: 3, maxLength: 16 })
+      .map((ks) => ks.map((k) => k.publicKey).sort(compareBytes)),
+    nonce: bytes(32),
+  })
+  // §3.1: T_{maxTicks+2} at most 2^53 - 1 (the latest start kept, so the edge is drawn too).
+  .map((g) => {
+    const latest = Number.MAX_SAFE_INTEGER - (g.terms.maxTicks + 1) * tickLength(g.timing)
+    return g.timing.start <= latest ? g : { ...g, timing: { ...g.timing, start: latest } }
+  })
 
 const tick = fc.integer({ min: 1, max: MAX_TICKS })
 
