@@ -15,8 +15,8 @@
  *   turn's last answers also sends its next aspects at once, before the other has chosen, so a turn
  *   is two one-way delays instead of three. Only a trusted client may do this (the other side's
  *   aspects arrive before its player chooses); no commit-then-reveal schedule can match it, since
- *   each side's aspects wait for a commitment made after the previous turn's last answer (README,
- *   "the floor").
+ *   each side's aspects wait for a commitment made after the previous turn's last answer (docs/PERFORMANCE.md,
+ *   "Over a real link").
  */
 import { readRecord } from '../games/spaceships/rules/legality.js'
 import { burnoutsOf, resolveIncoming, withBurnouts } from '../games/spaceships/rules/resolve.js'
