@@ -101,16 +101,21 @@ export class Notary {
     this.games.clear()
   }
 
-  /** Signs the next receipt of `s`, persists it with what it brings, then returns its bytes. */
+  /**
+   * Signs the next receipt of `s`, persists it with what it brings, then returns its bytes. `at`:
+   * the time a check just read, when the receipt's time must be the instant checked (a deadline
+   * checked at one reading of the clock and signed at a later one can be signed past it).
+   */
   append(
     s: GameState,
     body: ReceiptBody<number>,
     extra: Omit<Append, 'game' | 'index' | 'bytes' | 'time'> = {},
+    at?: number,
   ): Uint8Array {
     const last = s.log.at(-1)
     const index = s.log.length
     const prev = last === undefined ? new Uint8Array(32) : receiptHash(this.domain, last.bytes)
-    const time = this.now()
+    const time = at ?? this.now()
     const bytes = signReceipt(this.domain, this.o.keys, { game: s.game, index, prev, time, ...body })
     this.o.store.append({ game: s.game, index, bytes, time, ...extra })
     const d = decodeReceipt(bytes, this.layout)
@@ -185,10 +190,13 @@ export class Notary {
     if (this.o.store.bytesHeld() + 2 * body.length > this.limits.bytesHeld)
       return refusal('limit-bytes', 'the notary holds all it may')
     const s: GameState = { game: g.game, reg: g, log: [], sealed: false }
+    // SPAAACE-WITNESSED §3, §9.2: signed at the instant checked against G_1, never after it (a
+    // genesis receipted after G_1 is the fault genesis-invalid, §6.3). Nothing is appended between.
     const receipt = this.append(
       s,
       { kind: 'genesis-body', body },
       { hellos: { helloA: body, helloB: new Uint8Array() } },
+      now,
     )
     this.games.set(toHex(g.game), s)
     return { kind: 'receipt', receipt }

@@ -145,22 +145,30 @@ export class WitnessedSeat {
       } else if (refused.kind === 'refused') this.o.say?.(`the notary refused to show the log: ${refused.message}`)
       return
     }
+    // §6.3 item 4: bytes of this game the notary signed that do not decode prove its fault
+    // (`receipt-invalid`); kept, so that the file shows why the game stops there. One line proves
+    // it: of an answer's, the one of least index, and only below any such line held (`k*` is the
+    // least index of a fault), so a notary sending more would not grow the file.
+    let invalid: { bytes: Uint8Array; index: number } | undefined
+    const key = this.o.genesis.genesis.notaryKey
     for (const item of got) {
       // §8.1 step 1, §8.5: only receipts of this game signed by the notary reach the file (what
       // else a notary sends is no evidence, and a line that is no item would keep the file from
       // opening again).
       const index = this.receiptIndex(item.receipt)
       if (index === undefined) {
-        // §6.3 item 4: bytes of this game the notary signed that do not decode prove its fault
-        // (`receipt-invalid`); kept, so that the file shows why the game stops there.
-        const game = this.o.genesis.game
-        const key = this.o.genesis.genesis.notaryKey
-        if (key !== null && notarySignedIndex(SPAAACE_NOTARY_DOMAIN, item.receipt, game, key) !== undefined)
-          this.keep(item.receipt, held)
+        const at =
+          key === null ? undefined : notarySignedIndex(SPAAACE_NOTARY_DOMAIN, item.receipt, this.o.genesis.game, key)
+        if (at !== undefined && (invalid === undefined || at < invalid.index))
+          invalid = { bytes: item.receipt, index: at }
         continue
       }
       this.keep(item.receipt, held)
       if (item.deposit.length > 0) this.deposits.set(index, item.deposit)
+    }
+    if (invalid !== undefined) {
+      const least = Math.min(Infinity, ...w.log.faults.flatMap((f) => (f.kind === 'receipt-invalid' ? [f.index] : [])))
+      if (invalid.index < least) this.keep(invalid.bytes, held)
     }
   }
 

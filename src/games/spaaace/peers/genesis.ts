@@ -184,10 +184,11 @@ function readGenesis(r: Reader): Genesis {
   }
   const nonce = r.bytes(NONCE_BYTES, 'nonce', RULE)
   r.end('nonce', RULE)
-  // §3.1: every time up to T_{maxTicks+2} an exact integer in doubles (SPAAACE-WITNESSED Q-W9).
-  const last = timing.start + (terms.maxTicks + 1) * tickLength(timing)
+  // §3.1: every time up to T_{maxTicks+3}, past a witnessed game's horizon C_{maxTicks+1} + L, an
+  // exact integer in doubles (SPAAACE-WITNESSED Q-W9).
+  const last = timing.start + (terms.maxTicks + 2) * tickLength(timing)
   if (last > MAX_START_MS)
-    fail('field.range', 'timing.start', RULE, `T_{maxTicks+2} = ${last} is above 2^53 - 1 (${MAX_START_MS})`)
+    fail('field.range', 'timing.start', RULE, `T_{maxTicks+3} = ${last} is above 2^53 - 1 (${MAX_START_MS})`)
   return { terms, timing, notaryKey, keys, nonce }
 }
 

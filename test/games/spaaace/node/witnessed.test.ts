@@ -16,7 +16,7 @@ import { NotaryClient, type Transport } from '../../../../src/core/notary-net/cl
 import { type NotaryResponse, decodeRequest, encodeResponse } from '../../../../src/core/notary/messages.js'
 import { decodeReceipt, encodeUnsignedReceipt, receiptHash } from '../../../../src/core/notary/receipt.js'
 import { layoutOf } from '../../../../src/core/notary/domain.js'
-import { concatBytes, equalBytes } from '../../../../src/core/commit/bytes.js'
+import { concatBytes } from '../../../../src/core/commit/bytes.js'
 import { tag } from '../../../../src/core/commit/hash.js'
 import { sign } from '../../../../src/core/commit/keys.js'
 import { depositHash } from '../../../../src/core/notary/deposit.js'
@@ -292,19 +292,23 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
   it('a notary that serves bytes it signed and no reader can take (receipt-invalid, §6.3 item 4): every node keeps them, and every file stops the game there as a notary fault, not as a silent stall', async () => {
     let forged: Uint8Array | undefined
     let poison = false
-    // After tick 1, the notary's fetch answers carry, after its last receipt, a mark with t = 0 it signed.
+    let served = 0
+    // After tick 1, the notary's fetch answers carry, after its last receipt, a mark with t = 0 it
+    // signed: the first at the next index, then others at that index and above, each new bytes (a
+    // notary growing the players' files).
     const serve = (r: NotaryResponse): NotaryResponse => {
       if (!poison || r.kind !== 'log' || r.items.length === 0) return r
-      if (forged === undefined) {
-        const last = r.items.at(-1)?.receipt ?? new Uint8Array()
-        const d = decodeReceipt(last, SPAAACE_LAYOUT)
-        if (!d.ok) return r
+      const last = r.items.at(-1)?.receipt ?? new Uint8Array()
+      const d = decodeReceipt(last, SPAAACE_LAYOUT)
+      if (!d.ok) return r
+      // Five lines an answer, at falling indices from the next one up: each new bytes.
+      const lines = [4, 3, 2, 1, 0].map((k) => {
         const unsigned = encodeUnsignedReceipt(
           {
             game: d.value.game,
-            index: d.value.index + 1,
+            index: d.value.index + 1 + k,
             prev: receiptHash(SPAAACE_NOTARY_DOMAIN, last),
-            time: d.value.time + 1,
+            time: d.value.time + 1 + served++,
             kind: 'mark',
             t: 1,
             cut: 1,
@@ -313,9 +317,10 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
         )
         unsigned[unsigned.length - 3] = 0
         unsigned[unsigned.length - 2] = 0
-        forged = concatBytes(unsigned, sign(NOTARY_W, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
-      }
-      return { ...r, items: [...r.items, { receipt: forged, deposit: new Uint8Array() }] }
+        return concatBytes(unsigned, sign(NOTARY_W, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+      })
+      forged ??= lines[4]
+      return { ...r, items: [...r.items, ...lines.map((receipt) => ({ receipt, deposit: new Uint8Array() }))] }
     }
     const g = game(3, 3, { serve })
     const times = (t: number) => tickTimes(g.w.genesis.genesis.timing, t)
@@ -323,8 +328,11 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     poison = true
     await g.run(times(6).start)
     expect(forged).toBeDefined()
+    expect(served).toBeGreaterThan(3)
     for (const i of [0, 1, 2]) {
-      expect(g.stores[i]?.receipts().some((r) => forged !== undefined && equalBytes(r, forged))).toBe(true)
+      // One line proves the fault: the node keeps none after it at its index or above.
+      const invalid = (g.stores[i]?.receipts() ?? []).filter((r) => !decodeReceipt(r, SPAAACE_LAYOUT).ok)
+      expect(invalid).toHaveLength(1)
       const d = decided(g, i)
       expect(d.log.faults.map((f) => f.kind)).toContain('receipt-invalid')
       expect(d.decision.end).toMatchObject({ kind: 'stalled', cause: 'notary-fault' })

@@ -58,9 +58,9 @@ export const genesis: fc.Arbitrary<Genesis> = fc
       .map((ks) => ks.map((k) => k.publicKey).sort(compareBytes)),
     nonce: bytes(32),
   })
-  // §3.1: T_{maxTicks+2} at most 2^53 - 1 (the latest start kept, so the edge is drawn too).
+  // §3.1: T_{maxTicks+3} at most 2^53 - 1 (the latest start kept, so the edge is drawn too).
   .map((g) => {
-    const latest = Number.MAX_SAFE_INTEGER - (g.terms.maxTicks + 1) * tickLength(g.timing)
+    const latest = Number.MAX_SAFE_INTEGER - (g.terms.maxTicks + 2) * tickLength(g.timing)
     return g.timing.start <= latest ? g : { ...g, timing: { ...g.timing, start: latest } }
   })
 

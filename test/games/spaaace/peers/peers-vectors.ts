@@ -175,9 +175,9 @@ function hostile(
   gen('maxTicks 1001 (S-51)', patched(genesis, 9, u16(1001)), 'field.range', 'terms.maxTicks')
   gen('options bit 2', patched(genesis, 12, u8(4)), 'field.range', 'terms.options')
   gen('start 2^53', patched(genesis, 13, concatBytes(u32(0x20_0000), u32(0))), 'field.range', 'timing.start')
-  // §3.1: T_{maxTicks+2} above 2^53 - 1 (start itself is not).
+  // §3.1: T_{maxTicks+3} above 2^53 - 1 (start itself is not).
   gen(
-    'start 2^53 - 1: T_{maxTicks+2} beyond it',
+    'start 2^53 - 1: T_{maxTicks+3} beyond it',
     patched(genesis, 13, concatBytes(u32(0x1f_ffff), u32(0xffff_ffff))),
     'field.range',
     'timing.start',

@@ -20,6 +20,7 @@ import {
   cutTime,
   encodeGenesisBody,
   horizonOf,
+  readWitnessLog,
   registerByOf,
   seqBoundOf,
   spaaaceRegistrar,
@@ -67,6 +68,23 @@ describe('SPAAACE-WITNESSED §9.2 register', () => {
     expect(code(notary().n.registerGenesis(late.body, from(0)))).toBe('limit-horizon')
     expect(code(notary(undefined, { openGames: 0 }).n.registerGenesis(w.body, from(0)))).toBe('limit-games')
     expect(code(notary(undefined, { bytesHeld: 10 }).n.registerGenesis(w.body, from(0)))).toBe('limit-bytes')
+  })
+})
+
+describe('SPAAACE-WITNESSED §3, §9.2: registration at G_1 exactly, on a clock that moves between readings', () => {
+  it('the genesis receipt carries the instant checked against G_1, so a registration accepted at G_1 is never the fault genesis-invalid (§6.3)', () => {
+    // A clock that moves a millisecond every time it is read: the check and the signature would
+    // otherwise read two instants, and a receipt checked at G_1 could be signed at G_1 + 1.
+    // The rate limiter reads it first (G_1 − 1), the check next (G_1).
+    let t = registerByOf(timing) - 1
+    const clock = { now: () => t++, sleep: () => Promise.resolve() }
+    const n = new Notary({ keys: NOTARY_W, registrar: spaaaceRegistrar, clock, store: new NotaryStore(':memory:') })
+    const a = n.registerGenesis(w.body, from(0))
+    if (a.kind !== 'receipt') throw new Error(`refused: ${code(a)}`)
+    const log = readWitnessLog([a.receipt], { genesis: w.genesis })
+    expect(log.faults).toEqual([])
+    expect(log.exists).toBe(true)
+    expect(log.chain[0]?.time).toBeLessThanOrEqual(registerByOf(timing))
   })
 })
 
