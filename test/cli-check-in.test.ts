@@ -56,6 +56,12 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
           // port the invite names): nothing it receipted is lost (NOTARY.md §8).
           notary.child.kill('SIGKILL')
           await notary.exit
+          // A check-in while the notary is down says so and exits 69 (unavailable), never that the
+          // player's envelopes are with the notary (PROTOCOL-4.md §4.1: unreceipted, they count for nothing).
+          const away = start(['resume', id, '--check-in'], hostEnv)
+          expect(await away.exit, away.err()).toBe(EXIT.unavailable)
+          expect(away.out().replace(/\s+/g, ' ')).toMatch(/notary could not be reached/)
+          expect(away.out().replace(/\s+/g, ' ')).not.toMatch(/are with the notary\. It is your opponent's move/)
           notary = start(['notary', '--listen', `/ip4/127.0.0.1/tcp/${port}`, '--for', '280'], notaryEnv)
           await until(() => (notary.out().includes(address) ? true : undefined), 'the notary again')
         }
@@ -79,7 +85,8 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
           if (c.out().includes('Check it yourself')) over[side] = true
           else if (side === 'B') expect(c.out()).toMatch(new RegExp(`game ${id}: their move`))
           else {
-            expect(c.out()).toContain("It is your opponent's move now; check in again later")
+            // Wrapped to the screen's width: read as one line.
+            expect(c.out().replace(/\s+/g, ' ')).toContain("It is your opponent's move now; check in again later")
             // Right after a check-in this machine knows all the notary held: `games` says whose step is
             // next, with the command that takes one's own.
             const g = start(['games'], env)

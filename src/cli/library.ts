@@ -46,6 +46,11 @@ export interface Progress {
   readonly due?: Role
   /** A witnessed game's deadline for that step, in notary time (PROTOCOL-4.md §4.2), once its start is receipted. */
   readonly deadline?: number
+  /**
+   * A witnessed game's due step as the receipts alone show it (what the notary and the opponent
+   * see): its side and deadline. It differs from `due` when envelopes of this file are not receipted.
+   */
+  readonly receiptedDue?: { readonly side: Role; readonly deadline: number }
 }
 
 export function progressOf(content: string | Uint8Array, name: string): Progress {
@@ -64,6 +69,7 @@ export function progressOf(content: string | Uint8Array, name: string): Progress
     turn,
     ...(due === undefined ? {} : { due }),
     ...(w?.deadline === undefined || w.side !== due ? {} : { deadline: w.deadline }),
+    ...(w?.deadline === undefined ? {} : { receiptedDue: { side: w.side, deadline: w.deadline } }),
   }
 }
 

@@ -32,7 +32,7 @@ import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
 import { type GameFlags, SETTLE_SECONDS } from './flags.js'
 import { playerFor, watched } from './players.js'
-import { eventPrinter, finishGame, noticesFor, waitingPrinter } from './screen.js'
+import { eventPrinter, finishGame, noticesFor, waitingPrinter, witnessPrinter } from './screen.js'
 import { identityFor } from './identity.js'
 import { rematches } from './rematch.js'
 import { ownNameFor, peerNamesFor } from './peer-names.js'
@@ -111,6 +111,7 @@ function sideOptions(
     ...(meta.provisional === true ? { settleMs: (f.settle ?? SETTLE_SECONDS) * 1000 } : {}),
     ...(f.outage === true ? { outage: true } : {}),
     onEvent: eventPrinter(io, f.json === true, notices),
+    onWitness: witnessPrinter(io, f.json === true, notices),
     onChat: (say) => {
       chat.say = say
     },
@@ -337,8 +338,31 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
         ...(watching ? { pauseOnDecision: true } : {}),
       })
       if (result.paused === true) {
-        const yours = progressOf(formatTranscript(result.transcript), meta.id).due === sideOf(meta)
+        const progress = progressOf(formatTranscript(result.transcript), meta.id)
+        const yours = progress.due === sideOf(meta)
         const short = meta.id.slice(0, 8)
+        const again = `${commandName(env(io))} resume ${short} --check-in`
+        // PROTOCOL-4.md §4.1: an envelope the notary has not receipted is seen by nobody and counts
+        // for nothing; the player is told, never that its move is in (a check-in that could not
+        // reach the notary ended with the move signed and kept here).
+        if (result.unreceipted.length > 0 || result.notaryAway) {
+          const n = result.unreceipted.length
+          const deadline =
+            progress.receiptedDue?.side === sideOf(meta)
+              ? ` before your deadline, ${new Date(progress.receiptedDue.deadline).toISOString()}`
+              : ' soon'
+          const line =
+            n > 0
+              ? `Not deposited: the notary could not be reached (or refused), so ${n === 1 ? 'one envelope of yours is' : `${n} envelopes of yours are`} signed and kept here but not with the notary, and your opponent cannot see ${n === 1 ? 'it' : 'them'}. Check in again${deadline}: ${again}`
+              : `The notary could not be reached: what your opponent sent since your last check-in could not be fetched (yours are all with the notary). Check in again${deadline}: ${again}`
+          if (f.json === true)
+            io.stdout(
+              `${JSON.stringify({ game: meta.id, paused: true, yourMove: yours, notaryAway: result.notaryAway, unreceipted: result.unreceipted })}\n`,
+            )
+          else if (watching) io.stdout(`game ${short}: ${wrap(line, SCREEN_COLUMNS, '')}\n`)
+          else io.stdout(`${wrap(line, SCREEN_COLUMNS, '')}\n`)
+          return EXIT.unavailable
+        }
         if (f.json === true) io.stdout(`${JSON.stringify({ game: meta.id, paused: true, yourMove: yours })}\n`)
         else if (watching)
           io.stdout(
@@ -348,7 +372,7 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
           )
         else
           io.stdout(
-            `Checked in: what your opponent sent is answered and your envelopes are with the notary. It is your opponent's move now; check in again later: ${commandName(env(io))} resume ${short} --check-in\n`,
+            `${wrap(`Checked in: what your opponent sent is answered and your envelopes are with the notary. It is your opponent's move now; check in again later: ${again}`, SCREEN_COLUMNS, '')}\n`,
           )
         return EXIT.ok
       }

@@ -4,6 +4,7 @@
  * the verifier's verdict on its transcript.
  */
 import type { NetEvent } from '../games/spaceships/net/game.js'
+import type { WitnessEvent } from '../games/spaceships/net/witness.js'
 import { systemClock } from '../core/session/clock.js'
 import type { SessionEvent, SessionResult } from '../games/spaceships/session/session.js'
 import type { TurnContext } from '../games/spaceships/session/strategy.js'
@@ -13,7 +14,7 @@ import { decodeEnvelope } from '../games/spaceships/protocol/envelope.js'
 import type { Setup } from '../games/spaceships/rules/setup.js'
 import { initialPlayerState } from '../games/spaceships/rules/state.js'
 import { ownMarks, renderSpace } from '../games/spaceships/ui/board.js'
-import { chatLine, clockText, outcomeLine, shortId } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, chatLine, clockText, outcomeLine, shortId, wrap } from '../games/spaceships/ui/panel.js'
 import { verifyTranscript } from '../games/spaceships/verify/verify.js'
 import { Notices, type Screen, colourEnabled, painter, renderBoards } from '../games/spaceships/ui/terminal.js'
 import { type CliIo, LineLimiter, REPEAT_LINE_MS, commandName } from './io.js'
@@ -156,6 +157,26 @@ export function eventPrinter(io: CliIo, json: boolean, notices = new Notices()):
             ? 'relay slot reserved: the invite carries a relayed address'
             : `lost the relay ${e.relay}; dialling it again`,
       )
+  }
+}
+
+/**
+ * What the link to a witnessed game's notary does, said once per change on stderr (PROTOCOL-4.md
+ * §4.1): an envelope the notary has not receipted counts for nothing, so a player whose node
+ * cannot reach it must know, and know when it is back.
+ */
+export function witnessPrinter(io: CliIo, json: boolean, notices = new Notices()): (e: WitnessEvent) => void {
+  return (e) => {
+    if (json || e.kind === 'receipt') return
+    const line =
+      e.kind === 'unreachable'
+        ? `the notary cannot be reached (${e.detail}): your envelopes are kept, and deposited once it answers; until then your opponent cannot see them`
+        : e.kind === 'reachable'
+          ? 'the notary answers again: your envelopes are being deposited'
+          : `the notary refused: ${e.detail}`
+    notices.say(() => {
+      io.stderr(`${wrap(line, SCREEN_COLUMNS, '')}\n`)
+    })
   }
 }
 

@@ -41,13 +41,22 @@ export function notaryChannel(o: {
   readonly keys: KeyPair
   readonly clock?: Clock
   readonly pollMs?: number
+  /** Each fetch's outcome: answered (a log or a refusal) or not reached. */
+  readonly onFetch?: (answered: boolean) => void
 }): Channel {
   const clock = o.clock ?? systemClock
   const inbox = new Inbox()
   const them = ROLE_INDEX[otherRole(o.me)]
   let next = 0
   const poll = async (signal: AbortSignal): Promise<void> => {
-    const items = await o.client.fetch(o.game, next, signal)
+    let items: Awaited<ReturnType<NotaryClient['fetch']>>
+    try {
+      items = await o.client.fetch(o.game, next, signal)
+    } catch (e) {
+      if (!signal.aborted) o.onFetch?.(false)
+      throw e
+    }
+    o.onFetch?.(true)
     if (!Array.isArray(items)) return
     for (const it of items) {
       next++
@@ -100,8 +109,36 @@ export interface CheckInOptions extends NetGameCommon {
   readonly pauseOnDecision?: boolean
 }
 
+/** A check-in's result: the session's, and this side's envelopes the notary has not receipted. */
+export interface CheckInResult extends SessionResult {
+  /**
+   * This side's envelopes after its hello that no receipt in the transcript names when the check-in
+   * ends (the notary could not be reached, or refused them): signed and kept, but not deposited,
+   * so nobody else can see them until a later check-in deposits them (PROTOCOL-4.md §4.1).
+   */
+  readonly unreceipted: readonly number[]
+  /** The notary did not answer at the check-in's end: its last fetch or submission failed, so what the opponent sent since may be unseen. */
+  readonly notaryAway: boolean
+}
+
+/** The seqs of `side`'s envelopes after its hello that no envelope receipt of the store names. */
+export function unreceiptedSeqs(store: { envelopes(): readonly Uint8Array[] }, side: Role): number[] {
+  const receipted = new Set<number>()
+  const own: number[] = []
+  for (const bytes of store.envelopes()) {
+    const r = decodeReceipt(bytes)
+    if (r.ok) {
+      if (r.value.kind === 'envelope' && r.value.header.sender === ROLE_INDEX[side]) receipted.add(r.value.header.seq)
+      continue
+    }
+    const d = decodeEnvelope(bytes)
+    if (d.ok && d.value.envelope.sender === side && d.value.envelope.seq >= 1) own.push(d.value.envelope.seq)
+  }
+  return [...new Set(own)].filter((seq) => !receipted.has(seq)).sort((a, b) => a - b)
+}
+
 /** One check-in: does every step this side can, then returns (paused, or the game over). */
-export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
+export async function checkInGame(o: CheckInOptions): Promise<CheckInResult> {
   o.signal?.throwIfAborted()
   const notaryKey = o.terms.notary
   if (notaryKey === undefined) throw new Error('a check-in needs a witnessed game (terms that name a notary)')
@@ -118,6 +155,8 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
   const clock = o.clock ?? systemClock
   const stop = new AbortController()
   const signal = o.signal === undefined ? stop.signal : AbortSignal.any([o.signal, stop.signal])
+  // Whether the notary answered the last request of the check-in (a fetch, a submission).
+  let away = false
   const client = new NotaryClient({
     transport: libp2pTransport(
       node,
@@ -126,6 +165,11 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
     clock,
     domain: NOTARY_DOMAIN,
     notaryKey,
+    // A request the notary did not answer is tried again (NOTARY.md §7.6) and never fails: the
+    // check-in learns of the outage here.
+    onRetry: () => {
+      away = true
+    },
   })
   const link = witnessLink({
     node,
@@ -135,7 +179,11 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
     store: o.store,
     signal,
     clock,
-    ...(o.onWitness === undefined ? {} : { onEvent: o.onWitness }),
+    onEvent: (e) => {
+      if (e.kind === 'unreachable') away = true
+      else if (e.kind === 'reachable' || e.kind === 'receipt') away = false
+      o.onWitness?.(e)
+    },
   })
   for (const bytes of held) {
     const d = decodeEnvelope(bytes)
@@ -143,8 +191,9 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
   }
   const outer = o.onEnvelope
   const watch = new DeadlineWatch()
+  let result: SessionResult
   try {
-    return await runSession({
+    result = await runSession({
       ...sessionInputs(
         {
           ...o,
@@ -158,7 +207,16 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
       ),
       role: o.side,
       terms: o.terms,
-      channel: notaryChannel({ client, game: game.value.envelope.game, me: o.side, keys: o.identity.keys, clock }),
+      channel: notaryChannel({
+        client,
+        game: game.value.envelope.game,
+        me: o.side,
+        keys: o.identity.keys,
+        clock,
+        onFetch: (answered) => {
+          away = !answered
+        },
+      }),
       // PROTOCOL-4.md §4.4: a check-in that finds the other side past its deadline claims, through the notary.
       witness: link.session,
       checkIn: {
@@ -172,4 +230,6 @@ export async function checkInGame(o: CheckInOptions): Promise<SessionResult> {
     stop.abort()
     await node.stop()
   }
+  // What did not reach the notary is said, never taken for deposited (the store holds the receipts).
+  return { ...result, unreceipted: unreceiptedSeqs(o.store, o.side), notaryAway: away }
 }

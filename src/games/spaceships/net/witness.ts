@@ -42,6 +42,12 @@ const log = componentLogger('net:witness')
 /** NOTARY.md §7.6: the waits between tries of a refused-for-now request (B submits before A registered). */
 const RETRY_FIRST_MS = 1_000
 const RETRY_MAX_MS = 60_000
+/**
+ * How long `settle` still waits once every try has failed for this long: a notary that has not
+ * answered for 10 s at the end of a check-in is away, and its player is better told at once (the
+ * envelopes stay kept, and the next check-in deposits them) than after the whole wait.
+ */
+const SETTLE_UNREACHABLE_MS = 10_000
 
 export type WitnessEvent =
   | { readonly kind: 'receipt'; readonly index: number; readonly what: string }
@@ -69,7 +75,10 @@ export interface WitnessOptions {
 export interface WitnessLink {
   /** Every envelope of the game this side persisted, its own ('sent') and the peer's ('received'). */
   see(s: SealedEnvelope, direction: 'sent' | 'received'): void
-  /** Waits until every own envelope seen is receipted and the log fetched, or `ms` have passed. */
+  /**
+   * Waits until every own envelope seen is receipted and the log fetched, or `ms` have passed, or
+   * the notary has not answered for SETTLE_UNREACHABLE_MS.
+   */
   settle(ms: number): Promise<void>
   /** The session's view of the notary (PROTOCOL-4.md §4.4): the due step's deadline, claims, fetches. */
   readonly session: SessionWitness
@@ -96,11 +105,23 @@ function nodeTransport(node: Libp2p | undefined, addrs: readonly string[]): Tran
 
 export function witnessLink(o: WitnessOptions): WitnessLink {
   const clock = o.clock ?? systemClock
+  let unreachable = false
+  /** When the notary last stopped answering (its clock), while it does not answer. */
+  let unreachableSince = 0
   const client = new NotaryClient({
     transport: o.transport ?? nodeTransport(o.node, o.notary.addrs),
     clock,
     domain: NOTARY_DOMAIN,
     notaryKey: o.notary.key,
+    // The client tries a request again until it is answered (NOTARY.md §7.6) and never fails it:
+    // the first retry is where the link learns that the notary does not answer, and says so once.
+    onRetry: (e) => {
+      if (!unreachable) {
+        o.onEvent?.({ kind: 'unreachable', detail: e.why })
+        unreachableSince = clock.now()
+      }
+      unreachable = true
+    },
   })
   const held = new Set<string>()
   const indices = new Set<number>()
@@ -155,7 +176,6 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
       noteClaim(bytes)
       noteComplaint(bytes)
     }
-  let unreachable = false
   let wake: () => void = () => undefined
   let idle: () => void = () => undefined
   let idlePromise = Promise.resolve()
@@ -194,7 +214,10 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
         unreachable = false
       } catch (e) {
         o.signal.throwIfAborted()
-        if (!unreachable) o.onEvent?.({ kind: 'unreachable', detail: `${what}: ${(e as Error).message}` })
+        if (!unreachable) {
+          o.onEvent?.({ kind: 'unreachable', detail: `${what}: ${(e as Error).message}` })
+          unreachableSince = clock.now()
+        }
         unreachable = true
       }
       if (a !== undefined && !(a.kind === 'refused' && a.code === 'unregistered')) return a
@@ -459,7 +482,18 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     },
     async settle(ms) {
       const timer = new AbortController()
-      await Promise.race([idlePromise, clock.sleep(ms, timer.signal).catch(() => undefined)])
+      const away = async (): Promise<void> => {
+        // A clock's sleep resolves at once on an aborted signal: the loop ends with the wait.
+        while (!timer.signal.aborted) {
+          await clock.sleep(1_000, timer.signal)
+          if (unreachable && clock.now() - unreachableSince >= SETTLE_UNREACHABLE_MS) return
+        }
+      }
+      await Promise.race([
+        idlePromise,
+        clock.sleep(ms, timer.signal).catch(() => undefined),
+        away().catch(() => undefined),
+      ])
       timer.abort()
     },
   }
