@@ -5,7 +5,7 @@
  * run at the same time, nor reach each other. Nothing is lost: both files decide the same complete
  * game, and each holds the notary's receipts.
  */
-import { readFileSync, readdirSync, rmSync } from 'node:fs'
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gameDir } from '../src/cli/games.js'
@@ -48,6 +48,17 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
       joiner.child.kill('SIGKILL')
       await Promise.all([host.exit, joiner.exit])
       const id = gameOf(hostEnv).slice(0, 8)
+      // `watch` without a terminal (cron, nohup) on a person's game does the automatic part and
+      // says whose move it is; it never refuses for want of a terminal (no move of the person's is
+      // asked). B's side made a person's for this one run, then given back to its bot.
+      const metaB = join(gameDir(gameOf(joinEnv), joinEnv), 'meta.json')
+      const botB = readFileSync(metaB, 'utf8')
+      writeFileSync(metaB, JSON.stringify({ ...(JSON.parse(botB) as object), player: { kind: 'human' } }))
+      const unattended = start(['watch', '--once'], joinEnv)
+      expect(await unattended.exit, unattended.err()).toBe(EXIT.ok)
+      expect(unattended.err()).not.toMatch(/not a terminal/)
+      expect(unattended.out()).toMatch(new RegExp(`game ${gameOf(joinEnv).slice(0, 8)}: (YOUR MOVE|their move)`))
+      writeFileSync(metaB, botB)
       const over = { A: false, B: false }
       let recoveredAt = -1
       for (let round = 0; round < 10 && !(over.A && over.B); round++) {

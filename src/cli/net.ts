@@ -73,6 +73,8 @@ function sideOptions(
   seen: { ctx?: TurnContext },
   opponent: () => string | undefined,
   onName: (name: string) => void,
+  /** `watch`: a person's side is never asked (its own decisions wait for a check-in), so it needs no terminal. */
+  unattended = false,
 ): NetGameCommon {
   // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
   const notices = noticesFor(io)
@@ -102,10 +104,12 @@ function sideOptions(
     strategy:
       meta.provisional === true
         ? SETTLING_PLAYER
-        : watched(
-            playerFor(f, io, meta.player, opponent, () => chat.say, notices),
-            seen,
-          ),
+        : unattended && meta.player.kind === 'human'
+          ? UNDECIDED
+          : watched(
+              playerFor(f, io, meta.player, opponent, () => chat.say, notices),
+              seen,
+            ),
     listen: meta.listen,
     relays: meta.relays,
     ...(meta.provisional === true ? { settleMs: (f.settle ?? SETTLE_SECONDS) * 1000 } : {}),
@@ -325,9 +329,19 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
     async (files) => {
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       const opponent = (): string | undefined => (meta.role === 'join' ? parsed.value.peer : meta.opponent)
-      const options = sideOptions(io, f, meta, identity, files, seen, opponent, (name) => {
-        keepOpponentName(meta.id, name, env(io))
-      })
+      const options = sideOptions(
+        io,
+        f,
+        meta,
+        identity,
+        files,
+        seen,
+        opponent,
+        (name) => {
+          keepOpponentName(meta.id, name, env(io))
+        },
+        watching,
+      )
       const result = await checkInGame({
         ...options,
         // `watch` never asks a person: its own decisions wait for a check-in (a bot's are made).
