@@ -48,21 +48,21 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
       joiner.child.kill('SIGKILL')
       await Promise.all([host.exit, joiner.exit])
       const id = gameOf(hostEnv).slice(0, 8)
-      // `watch` without a terminal (cron, nohup) on a person's game does the automatic part and
-      // says whose move it is; it never refuses for want of a terminal (no move of the person's is
-      // asked). B's side made a person's for this one run, then given back to its bot.
-      const metaB = join(gameDir(gameOf(joinEnv), joinEnv), 'meta.json')
-      const botB = readFileSync(metaB, 'utf8')
-      writeFileSync(metaB, JSON.stringify({ ...(JSON.parse(botB) as object), player: { kind: 'human' } }))
-      const unattended = start(['watch', '--once'], joinEnv)
-      expect(await unattended.exit, unattended.err()).toBe(EXIT.ok)
-      expect(unattended.err()).not.toMatch(/not a terminal/)
-      expect(unattended.out()).toMatch(new RegExp(`game ${gameOf(joinEnv).slice(0, 8)}: (YOUR MOVE|their move)`))
-      writeFileSync(metaB, botB)
       const over = { A: false, B: false }
       let recoveredAt = -1
       for (let round = 0; round < 10 && !(over.A && over.B); round++) {
         if (round === 1) {
+          // `watch` without a terminal (cron, nohup) on a person's game does the automatic part and
+          // says whose move it is; it never refuses for want of a terminal (no move of the person's is
+          // asked). B's side made a person's for this one run, then given back to its bot.
+          const metaB = join(gameDir(gameOf(joinEnv), joinEnv), 'meta.json')
+          const botB = readFileSync(metaB, 'utf8')
+          writeFileSync(metaB, JSON.stringify({ ...(JSON.parse(botB) as object), player: { kind: 'human' } }))
+          const unattended = start(['watch', '--once'], joinEnv)
+          expect(await unattended.exit, unattended.err()).toBe(EXIT.ok)
+          expect(unattended.err()).not.toMatch(/not a terminal/)
+          expect(unattended.out()).toMatch(new RegExp(`game ${gameOf(joinEnv).slice(0, 8)}: (YOUR MOVE|their move)`))
+          writeFileSync(metaB, botB)
           // The notary killed between moves and started again (its key and database kept, on the
           // port the invite names): nothing it receipted is lost (NOTARY.md §8).
           notary.child.kill('SIGKILL')
@@ -73,6 +73,14 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
           expect(await away.exit, away.err()).toBe(EXIT.unavailable)
           expect(away.out().replace(/\s+/g, ' ')).toMatch(/notary could not be reached/)
           expect(away.out().replace(/\s+/g, ' ')).not.toMatch(/are with the notary\. It is your opponent's move/)
+          // A move it signed and could not deposit: `games` says so, never "their move".
+          if (/Not deposited/.test(away.out())) {
+            const g = start(['games'], hostEnv)
+            await g.exit
+            expect(g.out().replace(/\s+/g, ' ')).toMatch(
+              new RegExp(`YOUR MOVE IS NOT DEPOSITED .*resume ${id} --check-in`),
+            )
+          }
           notary = start(['notary', '--listen', `/ip4/127.0.0.1/tcp/${port}`, '--for', '280'], notaryEnv)
           await until(() => (notary.out().includes(address) ? true : undefined), 'the notary again')
         }

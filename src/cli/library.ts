@@ -7,6 +7,7 @@ import { parseInvite } from '../games/spaceships/net/invite.js'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatGameRecord } from '../games/spaceships/referee/file.js'
+import { unreceiptedSeqs } from '../games/spaceships/witness/unreceipted.js'
 import { formatRuleset } from '../games/spaceships/rules/ruleset.js'
 import { formatSetup } from '../games/spaceships/rules/setup.js'
 import type { Role } from '../games/spaceships/protocol/messages.js'
@@ -51,6 +52,8 @@ export interface Progress {
    * see): its side and deadline. It differs from `due` when envelopes of this file are not receipted.
    */
   readonly receiptedDue?: { readonly side: Role; readonly deadline: number }
+  /** Per side, its envelopes this file holds that no receipt names (PROTOCOL-4.md §4.1: they count for nothing yet). */
+  readonly unreceipted?: Readonly<Record<Role, number>>
 }
 
 export function progressOf(content: string | Uint8Array, name: string): Progress {
@@ -59,9 +62,9 @@ export function progressOf(content: string | Uint8Array, name: string): Progress
   const { verdict, logs, ruleset, due } = examine(ev.value)
   const turn = logs === undefined ? 0 : Math.min(logs.A.commits.length, logs.B.commits.length)
   const parsed = parseTranscript(content)
-  const w = parsed.ok
-    ? witnessedDue(parsed.value.lines.flatMap((l) => (l.bytes === undefined ? [] : [l.bytes])))
-    : undefined
+  const lines = parsed.ok ? parsed.value.lines.flatMap((l) => (l.bytes === undefined ? [] : [l.bytes])) : []
+  const w = parsed.ok ? witnessedDue(lines) : undefined
+  const store = { envelopes: () => lines }
   return {
     verdict,
     logs,
@@ -70,6 +73,9 @@ export function progressOf(content: string | Uint8Array, name: string): Progress
     ...(due === undefined ? {} : { due }),
     ...(w?.deadline === undefined || w.side !== due ? {} : { deadline: w.deadline }),
     ...(w?.deadline === undefined ? {} : { receiptedDue: { side: w.side, deadline: w.deadline } }),
+    ...(w === undefined
+      ? {}
+      : { unreceipted: { A: unreceiptedSeqs(store, 'A').length, B: unreceiptedSeqs(store, 'B').length } }),
   }
 }
 
@@ -107,6 +113,12 @@ interface GameRow {
  * deadline in notary time, and what a check-in does: play one's move, or claim the win on time.
  */
 function witnessedRow(p: Progress | undefined, you: Role, checkIn: string): string {
+  // PROTOCOL-4.md §4.1: what the notary has not receipted counts for nothing. A move signed here
+  // and never deposited (a check-in that could not reach the notary) leaves this side due for the
+  // notary and the opponent, whatever this file's own envelopes say.
+  const mine = p?.unreceipted?.[you] ?? 0
+  if (mine > 0)
+    return `YOUR MOVE IS NOT DEPOSITED (${mine === 1 ? 'an envelope' : `${mine} envelopes`} of yours the notary has not receipted, which your opponent cannot see): check in to deposit ${mine === 1 ? 'it' : 'them'}: ${checkIn}`
   const left = p?.deadline === undefined ? undefined : p.deadline - systemClock.now()
   if (p?.due === you)
     return left === undefined

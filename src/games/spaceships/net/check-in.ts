@@ -23,6 +23,7 @@ import { openHeaderDeposit } from '../witness/submission.js'
 import type { NetGameCommon } from './options.js'
 import { DeadlineWatch, peerIdsOf, sessionInputs } from './plumbing.js'
 import { witnessLink } from './witness.js'
+import { unreceiptedSeqs } from '../witness/unreceipted.js'
 
 /** How often a check-in asks the notary for what is new, and how long it waits for more before pausing. */
 export const CHECK_IN_POLL_MS = 500
@@ -119,22 +120,6 @@ export interface CheckInResult extends SessionResult {
   readonly unreceipted: readonly number[]
   /** The notary did not answer at the check-in's end: its last fetch or submission failed, so what the opponent sent since may be unseen. */
   readonly notaryAway: boolean
-}
-
-/** The seqs of `side`'s envelopes after its hello that no envelope receipt of the store names. */
-export function unreceiptedSeqs(store: { envelopes(): readonly Uint8Array[] }, side: Role): number[] {
-  const receipted = new Set<number>()
-  const own: number[] = []
-  for (const bytes of store.envelopes()) {
-    const r = decodeReceipt(bytes)
-    if (r.ok) {
-      if (r.value.kind === 'envelope' && r.value.header.sender === ROLE_INDEX[side]) receipted.add(r.value.header.seq)
-      continue
-    }
-    const d = decodeEnvelope(bytes)
-    if (d.ok && d.value.envelope.sender === side && d.value.envelope.seq >= 1) own.push(d.value.envelope.seq)
-  }
-  return [...new Set(own)].filter((seq) => !receipted.has(seq)).sort((a, b) => a - b)
 }
 
 /** One check-in: does every step this side can, then returns (paused, or the game over). */
