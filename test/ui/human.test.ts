@@ -58,6 +58,22 @@ describe('the human player at the terminal', () => {
       .join('\n')
       .match(/Your death star DS's beam burnt out \(both end cells of its firing were hits, §8\.2\.4 C-21\)/g)
     expect(said).toHaveLength(1)
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('it cannot fire again, and it keeps its conventional strike')
+    // Destroyed in the turn its beam burnt out: nothing is kept (2.6.1 §3.8), and the words say so.
+    const sunkLines: string[] = []
+    const again = humanStrategy({
+      prompter: nothing,
+      screen: { print: (t) => sunkLines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('h'),
+    })
+    const destroyed = Uint8Array.from(burnt.destroyed)
+    for (const c of fresh.ships[ds]?.cells ?? []) destroyed[c] = 1
+    await again.record({ role: 'A', ruleset: DEFAULT_RULESET, turn: 2, state: { ...burnt, destroyed }, history: [] })
+    expect(sunkLines.join(' ').replace(/\s+/g, ' ')).toMatch(
+      /beam burnt out \(both end cells of its firing were hits, §8\.2\.4 C-21\), and the ship is destroyed\./,
+    )
+    expect(sunkLines.join(' ').replace(/\s+/g, ' ')).not.toContain('keeps its conventional strike')
   })
 
   it('an 80-column terminal: the grids come in two bands and every line of a turn, help included, fits', async () => {

@@ -164,9 +164,11 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         const ship = ctx.state.ships[i]
         if (!burnt || burntOutSaid.has(i) || ship === undefined) continue
         burntOutSaid.add(i)
+        // A ship destroyed in the turn its beam burnt out keeps nothing (§3.8): say only the burn-out.
+        const sunk = ship.cells.every((c) => ctx.state.destroyed[c] === 1)
         screen.print(
           fit(
-            `Your ${SHIP_TYPES[ship.type].name} ${ship.name}'s beam burnt out (both end cells of its firing were hits, §8.2.4 C-21): it cannot fire again, and it keeps its conventional strike.`,
+            `Your ${SHIP_TYPES[ship.type].name} ${ship.name}'s beam burnt out (both end cells of its firing were hits, §8.2.4 C-21)${sunk ? ', and the ship is destroyed.' : ': it cannot fire again, and it keeps its conventional strike.'}`,
           ),
         )
       }
