@@ -80,12 +80,15 @@ function sideOptions(
   const notices = noticesFor(io)
   const names = peerNamesFor(io)
   names.remember(meta.opponent, meta.opponentName)
+  const invite = parseInvite(meta.invite)
+  const isWitnessed = invite.ok && invite.value.notary !== undefined
   const waiting = waitingPrinter(
     io,
     { ...f, autoplay: f.autoplay === true || meta.player.kind === 'bot' },
     sideOf(meta),
     () => names.label(opponent()),
     notices,
+    isWitnessed,
   )
   const own = ownNameFor(f, io)
   const chat: { say?: (text: string) => Promise<void> } = {}
@@ -107,7 +110,7 @@ function sideOptions(
         : unattended && meta.player.kind === 'human'
           ? UNDECIDED
           : watched(
-              playerFor(f, io, meta.player, opponent, () => chat.say, notices),
+              playerFor(f, io, meta.player, opponent, () => chat.say, notices, isWitnessed),
               seen,
             ),
     listen: meta.listen,

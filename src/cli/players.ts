@@ -83,6 +83,7 @@ export function playerFor(
   opponent: () => string | undefined,
   say?: () => ((text: string) => Promise<void>) | undefined,
   notices?: Notices,
+  witnessed = false,
 ): PlayerStrategy {
   const screen = screenFor(io)
   if (meta.kind === 'bot') {
@@ -101,6 +102,7 @@ export function playerFor(
     opponent: () => peerNamesFor(io).label(opponent()),
     ...(say === undefined ? {} : { say }),
     ...(notices === undefined ? {} : { notices }),
+    ...(witnessed ? { witnessed } : {}),
   })
 }
 

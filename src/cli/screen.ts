@@ -51,6 +51,7 @@ export function waitingPrinter(
   me: Role,
   opponent: () => string | undefined,
   notices = new Notices(),
+  witnessed = false,
 ): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
   let myMoveDue = false
@@ -100,7 +101,10 @@ export function waitingPrinter(
         out.stdout(`Your opponent stopped the game, accusing your side: ${e.detail}\n`)
       else if (e.reason === 'claim' && myMoveDue)
         out.stdout(
-          'Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n',
+          witnessed
+            ? // PROTOCOL-4.md §4.4: a claim the notary receipted after the deadline is a loss on time.
+              "Your opponent claimed the win on time while your move was due: the notary's receipts decide whether your move was in by its deadline.\n"
+            : 'Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.\n',
         )
       else if (e.reason === 'claim') out.stdout(`Your opponent stopped the game: ${e.detail}\n`)
     } else if (e.kind === 'stopped' && e.reason === 'claim') {

@@ -150,6 +150,21 @@ describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
       /Your move for turn 4 was due 1:3\d ago: your opponent may stop the game at any moment \(it is then adjudicated on the turns both committed\), and may have already/,
     )
     expect(out).not.toMatch(/Hurry|forfeit/)
+    // A witnessed game: the opponent claims the win on time through the notary (PROTOCOL-4.md §4.4), never adjudication.
+    const witnessedLines: string[] = []
+    const w = humanStrategy({
+      prompter: nothing,
+      screen: { print: (t) => witnessedLines.push(t), paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('late'),
+      witnessed: true,
+    })
+    await w.record({ role: 'B', ruleset: DEFAULT_RULESET, turn: 4, state, history: [], deadline: Date.now() - 95_000 })
+    const wout = witnessedLines.join('\n').replace(/\n\s+/g, ' ')
+    expect(wout).toMatch(
+      /Your move for turn 4 was due 1:3\d ago: your opponent may claim the win on time through the notary at any moment \(you then lose on time\)/,
+    )
+    expect(wout).not.toMatch(/adjudicated/)
   })
 })
 

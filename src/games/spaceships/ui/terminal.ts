@@ -131,6 +131,11 @@ export interface HumanOptions {
   readonly say?: () => ((text: string) => Promise<void>) | undefined
   /** Where lines that arrive on their own are said, so none is glued onto an open prompt. */
   readonly notices?: Notices
+  /**
+   * A witnessed game (PROTOCOL-4.md §4.4): a move not receipted by its deadline loses on time once
+   * the opponent claims, instead of the game being adjudicated (SPEC §12.7), and the words say so.
+   */
+  readonly witnessed?: boolean
 }
 /** A human at the terminal, as a session strategy. */
 export function humanStrategy(o: HumanOptions): PlayerStrategy {
@@ -250,8 +255,12 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           screen.paint(
             fit(
               which === 'overdue'
-                ? `Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may stop the game at any moment (it is then adjudicated on the turns both committed), and may have already; your node tells you if so. You may still send it.`
-                : `Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`,
+                ? o.witnessed === true
+                  ? `Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may claim the win on time through the notary at any moment (you then lose on time), and may have already; your node tells you if so. You may still send it.`
+                  : `Your move for turn ${ctx.turn} was due ${clockText(-left)} ago: your opponent may stop the game at any moment (it is then adjudicated on the turns both committed), and may have already; your node tells you if so. You may still send it.`
+                : o.witnessed === true
+                  ? `Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may claim the win on time through the notary.`
+                  : `Hurry: ${clockText(left)} left to send turn ${ctx.turn}. After that your opponent may stop the game, and it is adjudicated on the turns both committed.`,
             ),
             'hit',
           ),
