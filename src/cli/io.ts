@@ -52,8 +52,9 @@ export const EXIT = {
   adjudicated: 5,
   usage: 64,
   /**
-   * A service needed is not there (sysexits EX_UNAVAILABLE): a relay down or refusing, or a host
-   * that no longer serves the game being resumed (it refused the invite, SPEC §2.3).
+   * A service needed is not there (sysexits EX_UNAVAILABLE): a relay down or refusing, a host
+   * that no longer serves the game being resumed (it refused the invite, SPEC §2.3), or the notary
+   * of a check-in, which did not answer (nothing of it deposited, PROTOCOL-4.md §4.1).
    */
   unavailable: 69,
   /** A file or directory this command writes cannot be created: an unwritable or read-only directory, a missing one, a file in its way (sysexits EX_CANTCREAT). */
