@@ -204,8 +204,8 @@ export function fileProblem(e: unknown, places: Places, env: NodeJS.ProcessEnv):
     : within(path, places.config)
       ? `spaceships keeps your identity in ${places.config}${unset('XDG_CONFIG_HOME')}: make that a directory you can read and write, or set XDG_CONFIG_HOME to one (or give --identity FILE)`
       : reading
-        ? 'check that it exists and that you can read it'
-        : 'check that its directory exists and that you can write there, or choose another path'
+        ? 'Check that it exists and that you can read it'
+        : 'Check that its directory exists and that you can write there, or choose another path'
   return new UserError(
     `cannot ${VERBS[syscall] ?? syscall} ${path}: ${why}. ${hint}`,
     reading ? EXIT.ioError : EXIT.cannotCreate,
