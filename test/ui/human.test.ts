@@ -76,6 +76,36 @@ describe('the human player at the terminal', () => {
     expect(sunkLines.join(' ').replace(/\s+/g, ' ')).not.toContain('keeps its conventional strike')
   })
 
+  it('a chat line that arrives while the setup menu is open is written once the menu closes, not under it where its redraw would erase it (SPEC §2.4)', async () => {
+    const lines: string[] = []
+    const notices = new Notices()
+    let choose: (v: 'use') => void = () => undefined
+    const prompter: Prompter = {
+      ...nothing,
+      select: () =>
+        new Promise((resolve) => {
+          choose = resolve as (v: 'use') => void
+        }),
+    }
+    const human = humanStrategy({
+      prompter,
+      screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+      setup: { kind: 'ask' },
+      rng: seededRandom('menu'),
+      notices,
+    })
+    const setup = human.setup(DEFAULT_RULESET, new AbortController().signal, undefined)
+    await Promise.resolve()
+    notices.say(() => lines.push('bob says: hi, good luck'))
+    expect(lines).not.toContain('bob says: hi, good luck')
+    choose('use')
+    await setup
+    expect(lines.at(-1)).toBe('bob says: hi, good luck')
+    // With the menu closed, lines are written at once again.
+    notices.say(() => lines.push('bob says: ready?'))
+    expect(lines.at(-1)).toBe('bob says: ready?')
+  })
+
   it('an 80-column terminal: the grids come in two bands and every line of a turn, help included, fits', async () => {
     const lines: string[] = []
     const asked: string[] = ['?', '-']

@@ -152,7 +152,16 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         if (!r.ok) throw new Error(`the setup is not legal: ${r.error.map(describeViolation).join('; ')}`)
         return r.value
       }
-      return askSetup({ prompter, screen, rng: o.rng, fit }, ruleset, deadline)
+      // Lines that arrive while the setup menu is open (the opponent's chat, its name) would be
+      // written under the menu and erased by its redraw: they are kept and written once it closes.
+      const held: (() => void)[] = []
+      const release = o.notices?.hold((write) => held.push(write))
+      try {
+        return await askSetup({ prompter, screen, rng: o.rng, fit }, ruleset, deadline)
+      } finally {
+        release?.()
+        for (const write of held) write()
+      }
     },
     async record(ctx) {
       const last = ctx.history.at(-1)
