@@ -9,6 +9,9 @@ import { verifyTranscript } from '../src/games/spaceships/verify/verify.js'
 import { cli } from './cli.js'
 import { partsOf } from './helpers.js'
 
+/** Output read as one text: lines are wrapped to the terminal's width, words whole. */
+const flat = (text: string): string => text.replace(/\s+/g, ' ')
+
 function home(): NodeJS.ProcessEnv {
   const d = mkdtempSync(join(tmpdir(), 'spaceships-'))
   return { XDG_CONFIG_HOME: join(d, 'config'), XDG_STATE_HOME: join(d, 'state'), NO_COLOR: '1' }
@@ -330,10 +333,11 @@ describe('spaceships play, show and id: the terminal game', () => {
     const r = await game
     // A side that answers the claim with its reveal is scored on the committed turns (SPEC §12.7, 8).
     expect(r.code, r.err).toBe(5)
-    expect(r.out).toContain(
+    // Lines are wrapped to the terminal's width: read as one text.
+    expect(flat(r.out)).toContain(
       'Your opponent stopped the game while your move was due: it is adjudicated on the turns both committed.',
     )
-    expect(r.out).toMatch(
+    expect(flat(r.out)).toMatch(
       /Adjudicated: your opponent \(B\) stopped in turn 1 while your move was due, so the game is scored on the 0 turns both committed\. A draw, \d+-\d+\./,
     )
     expect(r.out).not.toMatch(/forfeit|ran out of time/)
@@ -388,7 +392,7 @@ describe('spaceships play, show and id: the terminal game', () => {
   it('a provisional win: the joiner process is killed mid-game; the host claims at the deadline and is told its win is provisional, never a forfeit (SPEC §6.6, §12.7 rule 7)', async () => {
     const { hostEnv, joinEnv, host: r } = await killedJoiner('abandon')
     expect(r.code, r.err + r.out.slice(-1500)).toBe(4)
-    expect(r.out).toContain(
+    expect(flat(r.out)).toContain(
       'You claim the win: your opponent stopped answering and has not revealed. It stands unless their transcript shows they answered in time.',
     )
     expect(r.out).toContain('provisional')
@@ -508,10 +512,10 @@ describe('spaceships play, show and id: the terminal game', () => {
     const [h, j] = await Promise.all([host, joined])
     expect(h.code, h.err + h.out.slice(-800)).toBe(5)
     expect(j.code, j.err + j.out.slice(-800)).toBe(5)
-    expect(h.out).toMatch(
+    expect(flat(h.out)).toMatch(
       /Adjudicated: your opponent \(B\) stopped in turn 2 while your move was due, so the game is scored on the 1 turn both committed\./,
     )
-    expect(j.out).toMatch(
+    expect(flat(j.out)).toMatch(
       /Adjudicated: you stopped in turn 2 while your opponent’s move was due, so the game is scored on the 1 turn both committed\./,
     )
     for (const out of [h.out, j.out, a.screen(), b.screen()]) expect(out).not.toMatch(/forfeit|ran out of time/)

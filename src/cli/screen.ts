@@ -59,11 +59,18 @@ export function waitingPrinter(
   // The opponent's move awaited while the player still chooses a record is said once it is
   // signed (Notices.whenChosen), and not at all if the opponent's next envelope comes first.
   let dropWait = (): void => undefined
-  // Through the notices: a line that arrives while the player types is never glued onto the prompt.
+  // Through the notices: a line that arrives while the player types is never glued onto the prompt;
+  // and wrapped to the terminal (100 columns at most), words whole.
+  const width = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
   const out = {
     stdout: (text: string): void => {
       notices.say(() => {
-        io.stdout(text)
+        io.stdout(
+          text
+            .split('\n')
+            .map((l) => (l === '' ? l : wrap(l, width, '')))
+            .join('\n'),
+        )
       })
     },
   }
@@ -229,7 +236,9 @@ export async function finishGame(
         ),
       ].join('\n'),
     )
-  io.stdout(`\n${screen.paint(outcomeLine(result.verdict, me), 'hit')}\n`)
+  // Wrapped to the terminal (100 columns at most), words whole: an outcome can be two lines long.
+  const width = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
+  io.stdout(`\n${screen.paint(wrap(outcomeLine(result.verdict, me), width, ''), 'hit')}\n`)
   io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
   io.stdout(
     `Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`,
