@@ -353,6 +353,8 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
         terms: parsed.value.terms,
         notary: { addrs: notary },
         ...(watching ? { pauseOnDecision: true } : {}),
+        // A person checking in types the move its prompt asks for, even while the opponent moves first.
+        ...(!watching && meta.player.kind === 'human' ? { awaitDecision: true } : {}),
       })
       if (result.paused === true) {
         const progress = progressOf(formatTranscript(result.transcript), meta.id)

@@ -22,8 +22,9 @@ async function checkIn(
   player: PlayerStrategy,
   pauseOnDecision: boolean,
   other: PlayerStrategy = randomStrategy(seededRandom('b')),
+  o: { awaitDecision?: boolean; clock?: VirtualClock; paused?: () => void } = {},
 ) {
-  const clock = new VirtualClock()
+  const clock = o.clock ?? new VirtualClock()
   const pair = memoryChannelPair(undefined, clock)
   const side = (role: 'A' | 'B') => {
     const secrets = seededSecrets(`check-in/${role}`)
@@ -48,9 +49,10 @@ async function checkIn(
     ...side('A'),
     channel: pair.ends[0],
     strategy: player,
-    checkIn: { quietMs: 2_000, pauseOnDecision },
+    checkIn: { quietMs: 2_000, pauseOnDecision, ...(o.awaitDecision === true ? { awaitDecision: true } : {}) },
   })
   const [ra] = await clock.settle([a])
+  o.paused?.()
   stopB.abort()
   await clock.settle([b])
   return ra
@@ -70,5 +72,40 @@ describe('a check-in pauses (PROTOCOL-4.md §4)', () => {
     // A's bot made its setup, signed before the pause; B owes its own, and A never claims.
     expect(r.transcript).toHaveLength(3)
     expect(r.verdict.status).toBe('incomplete')
+  })
+
+  it('a person checking in at a terminal (awaitDecision) is not paused under the record prompt a commitment ahead opened: the record is chosen first (SPEC §6.3)', async () => {
+    for (const awaitDecision of [false, true]) {
+      const clock = new VirtualClock()
+      const bot = randomStrategy(seededRandom('slow person'))
+      const asked = { started: 0, chosen: 0 }
+      // A person who takes 50 s to type each record: past the 25 ms a commitment ahead waits for,
+      // so A's results at the end of turn 2 go alone and B moves first in turn 3 (SPEC §6.3).
+      const slow: PlayerStrategy = {
+        setup: (ruleset, signal, deadline) => bot.setup(ruleset, signal, deadline),
+        record: async (ctx) => {
+          asked.started++
+          await clock.sleep(50_000)
+          asked.chosen++
+          return bot.record(ctx)
+        },
+      }
+      // B commits ahead at once in turns 1 and 2 (so it moves first in turn 2), then takes a
+      // minute a record: its turn-3 commitment is owed while A's turn-3 prompt is open.
+      const other = randomStrategy(seededRandom('b'))
+      const slowOther: PlayerStrategy = {
+        setup: (ruleset, signal, deadline) => other.setup(ruleset, signal, deadline),
+        record: async (ctx) => {
+          if (ctx.turn >= 3) await clock.sleep(60_000)
+          return other.record(ctx)
+        },
+      }
+      const at = { started: 0, chosen: 0 }
+      const r = await checkIn(slow, false, slowOther, { awaitDecision, clock, paused: () => Object.assign(at, asked) })
+      expect(r.paused).toBe(true)
+      expect(at.started).toBeGreaterThan(0)
+      if (awaitDecision) expect(at.chosen, 'awaitDecision').toBe(at.started)
+      else expect(at.chosen, 'without').toBeLessThan(at.started)
+    }
   })
 })

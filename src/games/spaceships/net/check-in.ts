@@ -108,6 +108,8 @@ export interface CheckInOptions extends NetGameCommon {
   readonly quietMs?: number
   /** `watch`: pause when this side's player has to decide, instead of waiting for it. */
   readonly pauseOnDecision?: boolean
+  /** A person at a terminal: a record being typed while the peer owes the next step is waited for. */
+  readonly awaitDecision?: boolean
 }
 
 /** A check-in's result: the session's, and this side's envelopes the notary has not receipted. */
@@ -207,6 +209,7 @@ export async function checkInGame(o: CheckInOptions): Promise<CheckInResult> {
       checkIn: {
         quietMs: o.quietMs ?? CHECK_IN_QUIET_MS,
         ...(o.pauseOnDecision === true ? { pauseOnDecision: true } : {}),
+        ...(o.awaitDecision === true ? { awaitDecision: true } : {}),
       },
     })
   } finally {

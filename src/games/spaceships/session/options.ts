@@ -111,6 +111,12 @@ export interface SessionOptions {
     readonly quietMs: number
     /** `watch`: pause too when this side's player has not decided within `quietMs` (never wait for a person). */
     readonly pauseOnDecision?: boolean
+    /**
+     * A person checking in at a terminal: while the peer owes the next step, a record this side's
+     * player is choosing (the prompt a commitment ahead opened, SPEC §6.3) is waited for instead
+     * of pausing under the open prompt, so the move typed now is kept for the next check-in.
+     */
+    readonly awaitDecision?: boolean
   }
   readonly secrets: SecretSource
   /**

@@ -196,6 +196,7 @@ class Session extends Composer {
         this.emit({ kind: 'waiting', side: this.them, what: due.parts.join('+'), deadline: this.deadlineOf(due) })
         const ev = await this.nextEvent(this.clock.now() + checkIn.quietMs)
         if (ev.kind === 'deadline') {
+          if (this.choosingAhead()) continue
           this.paused = true
           return
         }
@@ -257,6 +258,11 @@ class Session extends Composer {
    * ask the notary for a claim; sign the claim stop only with its receipt. A check-in pauses when
    * nothing is left to do before `D`. True when the session is to return (paused).
    */
+  /** A check-in's person at a terminal is typing a record while the peer owes the next step (`awaitDecision`). */
+  private choosingAhead(): boolean {
+    return this.o.checkIn?.awaitDecision === true && [...this.deciding].some((t) => !this.records.has(t))
+  }
+
   protected async waitWitnessed(due: Due, courtesy: boolean): Promise<boolean> {
     const w = this.o.witness
     // PROTOCOL-4.md §5.3: a complaint receipt proves the peer's false deposit; rule 1 decides.
@@ -314,8 +320,10 @@ class Session extends Composer {
     }
     if (courtesy && checkIn === undefined) return true
     if (claimAt !== undefined && this.clock.now() >= claimAt) return false
-    // Quiet: a check-in has done all it can; a running node looks at the log (an envelope the
-    // stream lost may be there) and waits on.
+    // Quiet: a check-in has done all it can (but for a person still typing a record ahead, who is
+    // waited for); a running node looks at the log (an envelope the stream lost may be there) and
+    // waits on.
+    if (this.choosingAhead()) return false
     if (checkIn !== undefined) {
       this.paused = true
       return true
