@@ -16,9 +16,6 @@ import { NotaryClient, type Transport } from '../../../../src/core/notary-net/cl
 import { type NotaryResponse, decodeRequest, encodeResponse } from '../../../../src/core/notary/messages.js'
 import { decodeReceipt, encodeUnsignedReceipt, receiptHash } from '../../../../src/core/notary/receipt.js'
 import { layoutOf } from '../../../../src/core/notary/domain.js'
-import { concatBytes } from '../../../../src/core/commit/bytes.js'
-import { tag } from '../../../../src/core/commit/hash.js'
-import { sign } from '../../../../src/core/commit/keys.js'
 import { depositHash } from '../../../../src/core/notary/deposit.js'
 import { decodeHeader, encodeHeader, signHeader } from '../../../../src/core/notary/header.js'
 import type { SubmissionW } from '../../../../src/games/spaaace/witness/submission.js'
@@ -44,7 +41,7 @@ import {
 } from '../../../../src/games/spaaace/witness/domain.js'
 import { decideFromFiles } from '../../../../src/games/spaaace/witness/evidence.js'
 import { spaaaceRegistrar } from '../../../../src/games/spaaace/witness/registrar.js'
-import { NOTARY_W, witnessed } from '../witness/fixtures.js'
+import { NOTARY_W, markWithTickZero, signedByNotary, witnessed } from '../witness/fixtures.js'
 
 /**
  * `after(kind)` runs once the notary has answered a request of seat's, before the seat hears the
@@ -315,9 +312,7 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
           },
           layoutOf(SPAAACE_NOTARY_DOMAIN),
         )
-        unsigned[unsigned.length - 3] = 0
-        unsigned[unsigned.length - 2] = 0
-        return concatBytes(unsigned, sign(NOTARY_W, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+        return signedByNotary(markWithTickZero(unsigned))
       })
       forged ??= lines[4]
       return { ...r, items: [...r.items, ...lines.map((receipt) => ({ receipt, deposit: new Uint8Array() }))] }

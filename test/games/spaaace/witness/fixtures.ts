@@ -86,6 +86,23 @@ export function submissionOfW(
   return { ...s.value, envelope }
 }
 
+/**
+ * Receipt bytes `unsigned` signed as the notary signs a receipt (SPAAACE-WITNESSED §6.3
+ * `receipt-invalid`: bytes an honest notary never signs, signed all the same).
+ */
+export function signedByNotary(unsigned: Uint8Array, notary: KeyPair = NOTARY_W): Uint8Array {
+  return concatBytes(unsigned, sign(notary, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+}
+
+/** A mark receipt's unsigned bytes with its `t` set to 0: they do not decode (SPAAACE-WITNESSED §6.1). */
+export function markWithTickZero(unsigned: Uint8Array): Uint8Array {
+  const out = unsigned.slice()
+  // A mark's body is u16 t ‖ u8 cut, the last three unsigned bytes.
+  out[out.length - 3] = 0
+  out[out.length - 2] = 0
+  return out
+}
+
 /** A signed receipt chain built body by body (the notary is the test's). */
 export class ChainBuilder {
   readonly receipts: Uint8Array[] = []
@@ -115,7 +132,7 @@ export class ChainBuilder {
     const unsigned = edit(
       encodeUnsignedReceipt({ game: this.game, index, prev, time, ...body }, layoutOf(SPAAACE_NOTARY_DOMAIN)),
     )
-    const bytes = concatBytes(unsigned, sign(this.notary, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+    const bytes = signedByNotary(unsigned, this.notary)
     this.receipts.push(bytes)
     return bytes
   }

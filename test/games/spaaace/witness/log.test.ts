@@ -16,7 +16,7 @@ import {
   readWitnessLog,
 } from '../../../../src/games/spaaace/witness/index.js'
 import { signAccept } from '../../../../src/games/spaaace/peers/genesis.js'
-import { ChainBuilder, envelopeOf, headerFor, keysOf, submissionOfW, witnessed } from './fixtures.js'
+import { ChainBuilder, envelopeOf, headerFor, keysOf, markWithTickZero, submissionOfW, witnessed } from './fixtures.js'
 import { depositBytesOf } from '../../../../src/games/spaaace/witness/domain.js'
 import { registerByOf } from '../../../../src/games/spaaace/witness/times.js'
 
@@ -109,13 +109,8 @@ describe('SPAAACE-WITNESSED §6.3: reading a log', () => {
   })
 
   it("receipt-invalid (§6.3 item 4): bytes the notary signed that do not decode, or whose header is not its author's, are its fault at the index they name; the same bytes unsigned by it, or of another game, are only set aside", () => {
-    // The body of a mark is u16 t ‖ u8 cut: t = 0 does not decode (§6.1), whatever signs it.
-    const markT0 = (u: Uint8Array): Uint8Array => {
-      const out = u.slice()
-      out[out.length - 3] = 0
-      out[out.length - 2] = 0
-      return out
-    }
+    // A mark with t = 0 does not decode (§6.1), whatever signs it.
+    const markT0 = markWithTickZero
     const t0 = good()
     const bad = t0.addEdited({ kind: 'mark', t: 1, cut: 1 }, R(1) + 1, markT0)
     const log = read(t0)

@@ -9,7 +9,6 @@
 import { concatBytes } from '../../../../src/core/commit/bytes.js'
 import { seededSecrets } from '../../../../src/core/commit/secrets.js'
 import type { KeyPair } from '../../../../src/core/commit/keys.js'
-import { tag } from '../../../../src/core/commit/hash.js'
 import { layoutOf } from '../../../../src/core/notary/domain.js'
 import { decodeComplaint } from '../../../../src/core/notary/complaint.js'
 import { depositHash, sealDepositTo } from '../../../../src/core/notary/deposit.js'
@@ -50,7 +49,7 @@ import {
 } from '../../../../src/games/spaaace/witness/index.js'
 import { sign } from '../../../../src/core/commit/keys.js'
 import { fixed, liveGenesis, roster, sealedGenesis } from '../peers/fixtures.js'
-import { NOTARY_W } from './fixtures.js'
+import { NOTARY_W, signedByNotary } from './fixtures.js'
 
 /** An envelope as deposited: its bytes, identity and place (a `SealedEnvelope`, or raw bytes for (w2)). */
 export interface Deposited {
@@ -199,7 +198,7 @@ export class VectorGame {
     const unsigned = edit(
       encodeUnsignedReceipt({ game: this.genesis.game, index, prev, time, ...body }, layoutOf(SPAAACE_NOTARY_DOMAIN)),
     )
-    const bytes = concatBytes(unsigned, sign(NOTARY_W, concatBytes(tag(SPAAACE_NOTARY_DOMAIN.receipt), unsigned)))
+    const bytes = signedByNotary(unsigned)
     this.forging = true
     this.log.push(bytes)
     return bytes

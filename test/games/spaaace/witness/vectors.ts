@@ -23,7 +23,7 @@ import {
 } from '../../../../src/games/spaaace/witness/index.js'
 import { readPeersTranscript } from '../../../../src/games/spaaace/peers/transcript.js'
 import { fixed } from '../peers/fixtures.js'
-import { NOTARY_W } from './fixtures.js'
+import { NOTARY_W, markWithTickZero } from './fixtures.js'
 import { VectorGame } from './vector-game.js'
 
 export interface VectorFile {
@@ -558,13 +558,7 @@ const specs = (): Spec[] => [
       const g = new VectorGame('receipt-invalid')
       g.register()
       for (const q of ALL) g.commit(q, 1, g.T(1) + 1000 + 10 * q)
-      g.forgeEdited({ kind: 'mark', t: 1, cut: 0 }, g.C(1) + 1, (u) => {
-        const out = u.slice()
-        // The mark's body is u16 t ‖ u8 cut, the last three unsigned bytes: t = 0.
-        out[out.length - 3] = 0
-        out[out.length - 2] = 0
-        return out
-      })
+      g.forgeEdited({ kind: 'mark', t: 1, cut: 0 }, g.C(1) + 1, markWithTickZero)
       return { game: g, files: [file(g, 'p1', g.fileOf(0))] }
     },
   },
