@@ -21,7 +21,7 @@ import { ROLE_INDEX, type Role, type Terms, otherRole } from '../protocol/messag
 import { type SessionResult, runSession } from '../session/session.js'
 import { openHeaderDeposit } from '../witness/submission.js'
 import type { NetGameCommon } from './options.js'
-import { DeadlineWatch, peerIdsOf, sessionInputs } from './plumbing.js'
+import { DeadlineWatch, peerIdsOf, sessionInputs, settledWithin } from './plumbing.js'
 import { witnessLink } from './witness.js'
 import { unreceiptedSeqs } from '../witness/unreceipted.js'
 
@@ -216,7 +216,9 @@ export async function checkInGame(o: CheckInOptions): Promise<CheckInResult> {
     // This side's envelopes reach the notary before the process goes: nothing else carries them.
     await link.settle(Math.max(o.terms.replyMs, 30_000))
     stop.abort()
-    await node.stop()
+    // Bounded (settledWithin): a stop waiting on a socket the notary already closed left a check-in
+    // with nothing to wait on, and Node exited 13 before it said anything.
+    await settledWithin(Promise.resolve(node.stop()), 3000)
   }
   // What did not reach the notary is said, never taken for deposited (the store holds the receipts).
   return { ...result, unreceipted: unreceiptedSeqs(o.store, o.side), notaryAway: away }

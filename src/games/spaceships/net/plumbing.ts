@@ -127,7 +127,12 @@ export function sessionInputs(
 }
 
 /** Waits for `p`, or at most `ms` (with a ref'd timer, so the process never idles out meanwhile). */
-async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+/**
+ * Waits for `p` at most `ms`, on a ref'd timer: a libp2p node's stop can wait on sockets whose peer
+ * already went, with nothing left for the process to wait on (Node then exits 13 with the
+ * command's promise pending).
+ */
+export async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined
   await Promise.race([p.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))])
   clearTimeout(timer)

@@ -15,7 +15,7 @@ import { NOTARY_DOMAIN } from '../protocol/domain.js'
 import { type SealedEnvelope, decodeEnvelope } from '../protocol/envelope.js'
 import { ROLE_INDEX, type Role } from '../protocol/messages.js'
 import { openHeaderDeposit } from '../witness/submission.js'
-import { peerIdsOf } from './plumbing.js'
+import { peerIdsOf, settledWithin } from './plumbing.js'
 
 /** How long a recovery waits for the notary before it gives up (the node then refuses to sign, as without one). */
 export const RECOVERY_TIMEOUT_MS = 30_000
@@ -89,7 +89,8 @@ export async function recoverFromNotary(o: {
     }
     return { ok: true, envelopes: causalOrder([...found.values()]), receipts }
   } finally {
-    await node.stop()
+    // A short-lived client node: its stop is bounded (settledWithin), the envelopes are in hand.
+    await settledWithin(Promise.resolve(node.stop()), 3000)
   }
 }
 
