@@ -130,6 +130,21 @@ describe('spaceships names: the address book', () => {
     }
   })
 
+  it("refuses to pin a name to the player's own PeerId, in one line, and pins nothing", async () => {
+    const env = home()
+    const own = JSON.parse((await cli(['id', '--json'], {}, { env })).out) as { peerId: string }
+    const r = await cli(['names', 'pin', own.peerId, 'me'], {}, { env })
+    expect(r.code).toBe(64)
+    expect(r.err).toBe(
+      `spaceships names pin: ${own.peerId} is your own PeerId: a pin names another player's key. Set the name you send with: spaceships name NAME\n`,
+    )
+    expect((await cli(['names'], {}, { env })).out).toMatch(/^Your address book is empty/)
+    // Without an identity nothing is created to check against, and any other key pins as before.
+    const fresh = home()
+    expect((await cli(['names', 'pin', MALLORY, 'mallory'], {}, { env: fresh })).code).toBe(0)
+    expect(readdirSync(configOf(fresh))).not.toContain('identity')
+  })
+
   it('games and resume show a pinned name, a claim as a claim, and flag a claim of a name pinned to another key', async () => {
     const env = home()
     gameAgainst(env, 'b2'.repeat(16), ALICE, 'alice')

@@ -15,6 +15,8 @@ import {
   writeBook,
   writeOwnName,
 } from './address-book.js'
+import { existsSync } from 'node:fs'
+import { defaultIdentityPath, loadOrCreateIdentity } from '../core/net/identity.js'
 import { findGame } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 
@@ -85,9 +87,27 @@ async function playerOf(io: CliIo, ref: string): Promise<{ peer: string; claimed
   return { peer: meta.opponent, ...(meta.opponentName === undefined ? {} : { claimed: meta.opponentName }) }
 }
 
+/**
+ * This player's PeerId when its identity exists (never created here: pinning needs no key), or
+ * undefined when there is none or it cannot be read (a game command reports that, not a pin).
+ */
+async function ownPeerId(io: CliIo): Promise<string | undefined> {
+  const path = defaultIdentityPath(env(io))
+  if (!existsSync(path)) return undefined
+  try {
+    return (await loadOrCreateIdentity(path)).identity.peerId.toString()
+  } catch {
+    return undefined
+  }
+}
+
 /** `spaceships names pin ID [NAME]`: NAME defaults to the name the game's opponent sent. */
 export async function namesPinCommand(io: CliIo, ref: string, name: string | undefined): Promise<number> {
   const { peer, claimed } = await playerOf(io, ref)
+  if ((await ownPeerId(io)) === peer)
+    throw new UserError(
+      `${peer} is your own PeerId: a pin names another player's key. Set the name you send with: ${commandName(env(io))} name NAME`,
+    )
   const given = name ?? claimed
   if (given === undefined) throw new UserError(`give the name to pin to ${peer}`)
   const chosen = checkedName(given)
