@@ -561,6 +561,28 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(j.out).toContain('You resigned: your opponent wins.')
   }, 60_000)
 
+  it('Ctrl-C at the record prompt: one line naming the game and the command that carries it on; no stop signed (README, Witnessed games)', async () => {
+    const { a, b, host, joined } = await twoPeople(
+      ['--random', '--max-turns', '3', '--turn-seconds', '3', '--reply-seconds', '2', '--seed', 'left-a'],
+      ['--random', '--seed', 'left-b'],
+    )
+    const atA = await a.seen('Turn 1 record', 0)
+    await b.seen('Turn 1 record', 0)
+    await b.type('\x03')
+    const j = await joined
+    expect(j.code).toBe(3)
+    expect(j.err.split('\n').at(-2)).toMatch(
+      /^spaceships join: stopped at the prompt; no stop was signed, and game ([0-9a-f]{8}) is paused\. Carry it on with spaceships resume \1$/,
+    )
+    // A moves, waits out B's move and claims (SPEC §6.6): B signed no stop, so A's win rests on the
+    // absence of B's envelope and is provisional.
+    await a.type('-\r')
+    await a.seen('Sign and send: nothing this turn?', atA)
+    await a.type('\r')
+    const h = await host
+    expect(h.out).toContain('abandoned by B in turn 1 (its reveal is not in these files): A wins, provisionally')
+  }, 60_000)
+
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
     const r = await cli(['play'], {}, { env: home(), prompter: () => undefined })
     expect(r.code).toBe(64)

@@ -9,6 +9,26 @@ import { type CliIo, EXIT, UserError, commandName } from './io.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
+/**
+ * The player left a game at a prompt (Ctrl-C): nothing was signed, and the game is paused. It
+ * names the game, so that the advice is the command that carries that game on: in a witnessed
+ * game also the check-in, since the deadline runs on (README, "Witnessed games").
+ */
+export class GameLeftError extends Error {
+  constructor(
+    readonly game: string,
+    readonly witnessed: boolean,
+  ) {
+    super('left at a prompt')
+    this.name = 'GameLeftError'
+  }
+}
+
+/** Whether `e` is the prompt's own report of Ctrl-C (inquirer's ExitPromptError). */
+export function leftAtPrompt(e: unknown): boolean {
+  return e instanceof Error && e.name === 'ExitPromptError'
+}
+
 export async function guarded(io: CliIo, name: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body()
@@ -47,7 +67,17 @@ export async function guarded(io: CliIo, name: string, body: () => Promise<numbe
       )
       return EXIT.usage
     }
-    if (e instanceof Error && e.name === 'ExitPromptError') {
+    if (e instanceof GameLeftError) {
+      const cmd = commandName(env(io))
+      const short = e.game.slice(0, 8)
+      io.stderr(
+        e.witnessed
+          ? `spaceships ${name}: stopped at the prompt; no stop was signed, and game ${short} is paused, but your deadline runs on: your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
+          : `spaceships ${name}: stopped at the prompt; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
+      )
+      return EXIT.incomplete
+    }
+    if (leftAtPrompt(e)) {
       io.stderr(
         name === 'play'
           ? `spaceships play: stopped. A game against the bot cannot be resumed; start a new one with ${commandName(env(io))} play\n`

@@ -29,6 +29,7 @@ import {
   writeMeta,
 } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
+import { GameLeftError, leftAtPrompt } from './guarded.js'
 import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
 import { type GameFlags, SETTLE_SECONDS } from './flags.js'
 import { playerFor, watched } from './players.js'
@@ -176,51 +177,53 @@ export async function runHost(
         seen,
         () => current.opponent,
       )
-      const result = await hostGame({
-        ...sideOptions(
-          io,
-          f,
-          meta,
-          identity,
-          files,
-          seen,
-          () => current.opponent,
-          (name) => {
-            current = { ...current, opponentName: name }
-            keepOpponentName(meta.id, name, env(io))
+      const result = await leftAs(meta.id, notary !== undefined, () =>
+        hostGame({
+          ...sideOptions(
+            io,
+            f,
+            meta,
+            identity,
+            files,
+            seen,
+            () => current.opponent,
+            (name) => {
+              current = { ...current, opponentName: name }
+              keepOpponentName(meta.id, name, env(io))
+            },
+          ),
+          ...(again === undefined ? {} : { rematch: again }),
+          side: sideOf(meta),
+          inviteId: meta.id,
+          terms,
+          waitMs,
+          ...(notary === undefined ? {} : { notary: { addrs: notary } }),
+          ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
+          onOpponent: (peer) => {
+            writeMeta((current = { ...current, opponent: peer }), env(io))
           },
-        ),
-        ...(again === undefined ? {} : { rematch: again }),
-        side: sideOf(meta),
-        inviteId: meta.id,
-        terms,
-        waitMs,
-        ...(notary === undefined ? {} : { notary: { addrs: notary } }),
-        ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
-        onOpponent: (peer) => {
-          writeMeta((current = { ...current, opponent: peer }), env(io))
-        },
-        onReady: async (node) => {
-          const invite = formatInvite({
-            id: meta.id,
-            peer: identity.peerId.toString(),
-            addrs: inviteAddrs(node),
-            terms,
-            ...(notary === undefined ? {} : { notary }),
-          })
-          current = { ...current, invite, listen: boundListen(node, meta.listen) }
-          writeMeta(current, env(io))
-          if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
-          if (meta.opponent !== undefined)
-            io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
-          else if (f.json === true)
-            io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-          else
-            io.stdout(
-              `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
-            )
-        },
-      })
+          onReady: async (node) => {
+            const invite = formatInvite({
+              id: meta.id,
+              peer: identity.peerId.toString(),
+              addrs: inviteAddrs(node),
+              terms,
+              ...(notary === undefined ? {} : { notary }),
+            })
+            current = { ...current, invite, listen: boundListen(node, meta.listen) }
+            writeMeta(current, env(io))
+            if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
+            if (meta.opponent !== undefined)
+              io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
+            else if (f.json === true)
+              io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
+            else
+              io.stdout(
+                `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
+              )
+          },
+        }),
+      )
       if (again !== undefined) return again.code
       notifier(io, f.notify, meta.id)('ended')
       writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
@@ -253,24 +256,26 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
         seen,
         () => parsed.value.peer,
       )
-      const result = await joinGame({
-        ...sideOptions(
-          io,
-          f,
-          meta,
-          identity,
-          files,
-          seen,
-          () => parsed.value.peer,
-          (name) => {
-            current = { ...current, opponentName: name }
-            keepOpponentName(meta.id, name, env(io))
-          },
-        ),
-        ...(again === undefined ? {} : { rematch: again }),
-        side: sideOf(meta),
-        invite: parsed.value,
-      })
+      const result = await leftAs(meta.id, parsed.value.notary !== undefined, () =>
+        joinGame({
+          ...sideOptions(
+            io,
+            f,
+            meta,
+            identity,
+            files,
+            seen,
+            () => parsed.value.peer,
+            (name) => {
+              current = { ...current, opponentName: name }
+              keepOpponentName(meta.id, name, env(io))
+            },
+          ),
+          ...(again === undefined ? {} : { rematch: again }),
+          side: sideOf(meta),
+          invite: parsed.value,
+        }),
+      )
       if (again !== undefined) return again.code
       notifier(io, f.notify, meta.id)('ended')
       writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
@@ -278,6 +283,15 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
     },
     parsed.value.version,
   )
+}
+
+/** A game whose player left it at a prompt (Ctrl-C) ends in the advice that names it (guarded.ts). */
+async function leftAs<T>(game: string, witnessed: boolean, body: () => Promise<T>): Promise<T> {
+  try {
+    return await body()
+  } catch (e) {
+    throw leftAtPrompt(e) ? new GameLeftError(game, witnessed) : e
+  }
 }
 
 /**
@@ -345,17 +359,19 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
         },
         watching,
       )
-      const result = await checkInGame({
-        ...options,
-        // `watch` never asks a person: its own decisions wait for a check-in (a bot's are made).
-        ...(watching && meta.player.kind === 'human' ? { strategy: UNDECIDED } : {}),
-        side: sideOf(meta),
-        terms: parsed.value.terms,
-        notary: { addrs: notary },
-        ...(watching ? { pauseOnDecision: true } : {}),
-        // A person checking in types the move its prompt asks for, even while the opponent moves first.
-        ...(!watching && meta.player.kind === 'human' ? { awaitDecision: true } : {}),
-      })
+      const result = await leftAs(meta.id, true, () =>
+        checkInGame({
+          ...options,
+          // `watch` never asks a person: its own decisions wait for a check-in (a bot's are made).
+          ...(watching && meta.player.kind === 'human' ? { strategy: UNDECIDED } : {}),
+          side: sideOf(meta),
+          terms: parsed.value.terms,
+          notary: { addrs: notary },
+          ...(watching ? { pauseOnDecision: true } : {}),
+          // A person checking in types the move its prompt asks for, even while the opponent moves first.
+          ...(!watching && meta.player.kind === 'human' ? { awaitDecision: true } : {}),
+        }),
+      )
       if (result.paused === true) {
         const progress = progressOf(formatTranscript(result.transcript), meta.id)
         const yours = progress.due === sideOf(meta)
