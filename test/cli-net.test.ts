@@ -583,6 +583,34 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(h.out).toContain('abandoned by B in turn 1 (its reveal is not in these files): A wins, provisionally')
   }, 60_000)
 
+  it('the setup deadline: the menu says the time it falls at, the ship prompts a clock that runs; Ctrl-C there pauses the game (SPEC §6.6)', async () => {
+    const { a, host, joined } = await twoPeople(
+      ['--max-turns', '1', '--turn-seconds', '5', '--reply-seconds', '2', '--seed', 'menu-a'],
+      ['--random', '--seed', 'menu-b'],
+    )
+    let at = await a.seen('Your setup (choose by ', 0)
+    expect(a.screen().slice(at, at + 9)).toMatch(/^\d\d:\d\d:\d\d\)$/)
+    await a.type('\u001b[B\u001b[B\r')
+    at = await a.seen('Ship 1 (', at)
+    const clocks = new Set<string>()
+    while (clocks.size < 2) {
+      const end = await a.seen(' left)', at)
+      clocks.add(a.screen().slice(at, end))
+      at = await a.seen('Ship 1 (', end)
+    }
+    expect(
+      [...clocks].every((c) => /^0:0[0-5] left\)$/.test(c)),
+      [...clocks].join(),
+    ).toBe(true)
+    await a.type('\x03')
+    const h = await host
+    expect(h.code).toBe(3)
+    expect(h.err).toMatch(
+      /spaceships host: stopped at the prompt; no stop was signed, and game [0-9a-f]{8} is paused\./,
+    )
+    await joined
+  }, 60_000)
+
   it('without a terminal on standard input, play says to use --autoplay instead of waiting at a menu', async () => {
     const r = await cli(['play'], {}, { env: home(), prompter: () => undefined })
     expect(r.code).toBe(64)

@@ -64,9 +64,15 @@ export async function askSetup(io: SetupPrompt, ruleset: Ruleset, setupDeadline:
     )
     screen.print(formatSetup(setup))
   }
-  /** " (m:ss left)" before the setup deadline (SPEC §6.6), when there is one. */
-  const setupLeft = (): string =>
-    setupDeadline === undefined ? '' : ` (${clockText(Math.max(0, setupDeadline - systemClock.now()))} left)`
+  /**
+   * The time left before the setup deadline (SPEC §6.6), when there is one: a live clock on the
+   * ship prompts; on the menu, which inquirer draws only when a key is pressed, the time of day the
+   * deadline falls at, which stays true however long the menu is open.
+   */
+  const clock =
+    setupDeadline === undefined ? undefined : () => `${clockText(Math.max(0, setupDeadline - systemClock.now()))} left`
+  const menuDeadline =
+    setupDeadline === undefined ? '' : ` (choose by ${new Date(setupDeadline).toTimeString().slice(0, 8)})`
   /** Ship by ship, each line checked as it is typed; what was typed is kept until it is legal. */
   const typeSetup = async (ruleset: Ruleset): Promise<Setup | undefined> => {
     const guide = (): void => {
@@ -87,7 +93,8 @@ export async function askSetup(io: SetupPrompt, ruleset: Ruleset, setupDeadline:
     for (;;) {
       const line = (
         await prompter.input({
-          message: `Ship ${lines.length + 1}${setupLeft()}`,
+          message: `Ship ${lines.length + 1}`,
+          ...(clock === undefined ? {} : { clock }),
           validate: (l) => shipLineProblem(lines, l, ruleset) ?? true,
         })
       ).trim()
@@ -119,7 +126,7 @@ export async function askSetup(io: SetupPrompt, ruleset: Ruleset, setupDeadline:
     const candidate = randomSetup(ruleset, io.rng)
     showSetup(candidate)
     const how = await prompter.select({
-      message: `Your setup${setupLeft()}`,
+      message: `Your setup${menuDeadline}`,
       choices: [
         { name: 'Play this setup', value: 'use' as const },
         { name: 'Another random setup', value: 'again' as const },
