@@ -212,7 +212,10 @@ describe('spaceships play, show and id: the terminal game', () => {
     await term.type('\r')
     at = await term.seen('Turn 1. You may:', at)
     // The status panel: who you are, against whom, materiel on both sides.
-    expect(term.screen()).toMatch(/Turn 1\. You are A \(the host\) against the \w+ bot; \d+:\d\d left for this move\./)
+    // The bot's setup may come after the panel: the move then has its whole time, from when it arrives.
+    expect(term.screen()).toMatch(
+      /Turn 1\. You are A \(the host\) against the \w+ bot; \d+:\d\d (left for this move|for this move, from when your\s+opponent's\s+move\s+arrives)\./,
+    )
     expect(term.screen()).toMatch(/You: (\d+) of \1 ship cells intact; afloat DS KC \w\w MD \w\w\./)
     await term.type('?\r')
     at = await term.seen('How to play', at)
@@ -320,7 +323,7 @@ describe('spaceships play, show and id: the terminal game', () => {
       console.error('game failed', e)
     })
     let at = await term.seen('Turn 1 record', 0)
-    expect(term.screen()).toMatch(/0:0[34] left for this move/)
+    expect(term.screen()).toMatch(/0:0[34] (left for this move|for this move, from when)/)
     await term.type('Rv')
     at = await term.seen('Hurry: 0:0', at)
     // No warning promises a result the rules do not give (SPEC §12.7): a stall is adjudicated.

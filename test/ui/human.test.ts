@@ -200,7 +200,7 @@ describe('the clock at the record prompt (SPEC §6.6, §12.7)', () => {
 })
 
 describe('the clock at the record prompt while the opponent moves first (SPEC §6.6)', () => {
-  it('warns nothing while this side is not due (its clock is not running), and warns once its clock runs out', async () => {
+  it('warns nothing while this side is not due (its clock is not running), says so on the panel, and warns once its clock runs out', async () => {
     const lines: string[] = []
     const clock: { due?: number } = {}
     const { prompter, answer } = waitingPrompter()
@@ -220,9 +220,17 @@ describe('the clock at the record prompt while the opponent moves first (SPEC §
       history: [],
       deadline: Date.now() - 60_000,
       deadlineNow: () => clock.due,
+      moveMs: 600_000,
     })
     await new Promise((r) => setTimeout(r, 1_100))
     expect(lines.join('\n')).not.toMatch(/Hurry|was due/)
+    // The panel shows no time it would have to take back once the clock starts (a turn-1 panel
+    // said 9:40 left while the prompt, once B's setup came, said 10:00).
+    const panel = lines.join('\n').replace(/\n\s+/g, ' ')
+    expect(panel).toContain(
+      "Turn 2. You are B (the joiner); 10:00 for this move, from when your opponent's move arrives.",
+    )
+    expect(panel).not.toMatch(/left for this move/)
     // The opponent's move arrived 95 s ago (say): this side's move is now overdue, and is said to be once.
     clock.due = Date.now() - 95_000
     await expect

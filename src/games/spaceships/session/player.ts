@@ -86,6 +86,7 @@ export abstract class PlayerSide extends Intake {
         const mine = due?.sender === this.me && due.turn === t && due.parts.includes('commit')
         return mine ? this.lastReceivedAt + this.terms.turnMs : undefined
       },
+      moveMs: this.terms.turnMs,
       ...(this.version === 4 ? { mayOfferDraw: true, drawOffered: () => this.drawStandsFor(t) } : {}),
     }
     return (async () => {

@@ -32,6 +32,8 @@ export interface TurnContext {
    * the opponent moves asks it again.
    */
   readonly deadlineNow?: () => number | undefined
+  /** The time a move has once its clock starts (the terms' turn deadline, SPEC §6.6), if known. */
+  readonly moveMs?: number
   /**
    * Version 4 (SPEC §7.11): whether the opponent's offer of a draw stands for this decision (it
    * may arrive while the player thinks): `ACCEPT_DRAW` accepts it (the game ends drawn after the

@@ -121,8 +121,11 @@ export interface PanelInput {
   readonly turn: number
   readonly state: PlayerState
   readonly history: readonly TurnSummary[]
-  /** Milliseconds left for this move, if a deadline runs. */
-  readonly timeLeft: number | undefined
+  /**
+   * Milliseconds left for this move, if a deadline runs; while the opponent must move first, the
+   * time the move will have, since its clock starts only when their envelope arrives (SPEC §6.6).
+   */
+  readonly timeLeft: number | { readonly waiting: number } | undefined
   /** How the opponent's ships are named (default: as the wire carries them). */
   readonly theirName?: ShipNamer
 }
@@ -136,7 +139,12 @@ export function statusPanel(p: PanelInput, width = SCREEN_COLUMNS): string[] {
   const theirs = theirShipsSunk(p.history, p.theirName)
   const who = p.role === 'A' ? 'A (the host)' : 'B (the joiner)'
   const against = p.opponent === undefined ? '' : ` against ${shortId(p.opponent)}`
-  const clock = p.timeLeft === undefined ? '' : `; ${clockText(p.timeLeft)} left for this move`
+  const clock =
+    p.timeLeft === undefined
+      ? ''
+      : typeof p.timeLeft === 'number'
+        ? `; ${clockText(p.timeLeft)} left for this move`
+        : `; ${clockText(p.timeLeft.waiting)} for this move, from when your opponent's move arrives`
   return [
     `Turn ${p.turn}. You are ${who}${against}${clock}.`,
     `  You: ${mine} of ${total} ship cells intact; afloat ${afloat.join(' ') || 'none'}${sunk.length > 0 ? `; sunk ${sunk.join(' ')}` : ''}.`,

@@ -189,10 +189,16 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
       screen.print(renderBoards(ctx, screen.paint, screen.columns))
       // This side's clock as it stands now: none while the opponent must move first (SPEC §6.6).
       const deadlineOf = (): number | undefined => (ctx.deadlineNow === undefined ? ctx.deadline : ctx.deadlineNow())
-      // The panel shows the clock running, or, while the opponent moves first, the least time this
-      // move will have (its clock starts no earlier than the last envelope received).
+      // The panel shows the clock running, or, while the opponent moves first, the time the move
+      // will have: its clock starts when their envelope arrives, so a time left counted from the
+      // last envelope would be short of the prompt's by however long they take (about 20 s in
+      // turn 1, while B chose its setup).
       const startDeadline = deadlineOf() ?? ctx.deadline
       const timeLeft = startDeadline === undefined ? undefined : startDeadline - systemClock.now()
+      const panelClock =
+        ctx.deadlineNow !== undefined && ctx.moveMs !== undefined && deadlineOf() === undefined
+          ? { waiting: ctx.moveMs }
+          : timeLeft
       screen.print(
         statusPanel(
           {
@@ -201,7 +207,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
             turn: ctx.turn,
             state: ctx.state,
             history: ctx.history,
-            timeLeft,
+            timeLeft: panelClock,
             theirName,
           },
           width,
