@@ -93,6 +93,19 @@ export async function witnessedVectors(play: Play, add: Add): Promise<void> {
     { 'v4-w-notary-fault.transcript': forked.file() },
   )
 
+  const invalid = new Case(stage)
+  invalid.claimByA(invalid.D + 5_000, invalid.D + 5_500)
+  const three = invalid.log.receipts[3]
+  add(
+    "Witnessed (NOTARY.md §6 item 3): the lost-on-time game whose receipt 3, in the file, is one the notary signed over a header whose player signature fails (the valid receipt 3 is not held): bytes an honest notary never signs, the notary fault receipt-invalid at index 3, below s0's position and at the gap it leaves, which voids the witnessed decision. Decided as unwitnessed: A claimed and revealed, B's reveal is missing (version 3's rule 7, provisional); never B lost on time.",
+    { status: 'abandoned', how: 'no-reveal', by: 'B', winner: 'A', provisional: true, witnessed: { final: false } },
+    {
+      'v4-w-receipt-invalid.transcript': witnessedFile(
+        invalid.lines.map((l) => (l === three ? invalid.log.brokenHeader(3) : l)),
+      ),
+    },
+  )
+
   add(
     "Witnessed: the game so far, no stop: nothing decides it; the verdict names the due side, its step and D, provisional until the notary seals its log (rule 9).",
     { status: 'incomplete', reason: 'no-claim', witnessed: { result: 9, sealed: false } },

@@ -7,9 +7,9 @@
  *
  * Used by the vectors (build-vectors-witnessed.ts) and by test/verify/witnessed.test.ts.
  */
-import { toBase64url, utf8 } from '../../src/core/commit/bytes.js'
-import { sha256 } from '../../src/core/commit/hash.js'
-import { type KeyPair, generateKeyPair, keyPairFromSecret } from '../../src/core/commit/keys.js'
+import { concatBytes, toBase64url, utf8 } from '../../src/core/commit/bytes.js'
+import { sha256, tag } from '../../src/core/commit/hash.js'
+import { type KeyPair, generateKeyPair, keyPairFromSecret, sign } from '../../src/core/commit/keys.js'
 import { seededSecrets } from '../../src/core/commit/secrets.js'
 import { transcriptHeader } from '../../src/core/transcript/file.js'
 import { signClaim } from '../../src/core/notary/claim.js'
@@ -235,6 +235,18 @@ export class NotaryLog {
       seen,
     })
     return this.append({ kind: 'claim', claim }, time)
+  }
+
+  /**
+   * Receipt `index` with the last byte of its header's player signature flipped, signed by the
+   * notary all the same: bytes an honest notary never signs (it checks that signature first), its
+   * fault `receipt-invalid` at `index` (NOTARY.md §6 item 3).
+   */
+  brokenHeader(index: number): Uint8Array {
+    const bytes = this.receipts[index] ?? new Uint8Array()
+    const unsigned = bytes.slice(0, bytes.length - 64)
+    unsigned[unsigned.length - 1] = (unsigned[unsigned.length - 1] ?? 0) ^ 1
+    return concatBytes(unsigned, sign(this.notary, concatBytes(tag(NOTARY_DOMAIN.receipt), unsigned)))
   }
 
   /** A second receipt at `index`, as the first but at another time: two receipts at one index (a notary fault, §4.1). */

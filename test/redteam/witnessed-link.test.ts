@@ -6,7 +6,9 @@
  * that a test may intercept. `it.fails` marks a defect found (net/ is not edited by the red team).
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { generateKeyPair } from '../../src/core/commit/keys.js'
+import { concatBytes } from '../../src/core/commit/bytes.js'
+import { tag } from '../../src/core/commit/hash.js'
+import { generateKeyPair, sign } from '../../src/core/commit/keys.js'
 import { seededSecrets } from '../../src/core/commit/secrets.js'
 import { signClaim } from '../../src/core/notary/claim.js'
 import { decodeHeader, FLAG } from '../../src/core/notary/header.js'
@@ -16,6 +18,7 @@ import type { Transport } from '../../src/core/notary-net/client.js'
 import { NOTARY_DOMAIN } from '../../src/games/spaceships/protocol/domain.js'
 import { memoryStore } from '../../src/games/spaceships/protocol/file.js'
 import { type WitnessLink, witnessLink } from '../../src/games/spaceships/net/witness.js'
+import { verifyEnvelopes } from '../../src/games/spaceships/verify/verify.js'
 import {
   W_NOTARY,
   W_TERMS,
@@ -47,7 +50,7 @@ function linkOfA(
   l: Live,
   lines: readonly Uint8Array[],
   route?: (q: NotaryRequest, real: () => Uint8Array) => Promise<Uint8Array>,
-): { link: WitnessLink; asked: NotaryRequest[]; signal: AbortSignal } {
+): { link: WitnessLink; asked: NotaryRequest[]; signal: AbortSignal; store: ReturnType<typeof memoryStore> } {
   const asked: NotaryRequest[] = []
   const transport: Transport = (request) => {
     const q = decodeRequest(request)
@@ -58,19 +61,20 @@ function linkOfA(
   }
   const life = new AbortController()
   controllers.push(life)
+  const store = memoryStore([...lines])
   const link = witnessLink({
     transport,
     notary: { key: W_NOTARY.publicKey, addrs: [] },
     keys: play.keys.A,
     role: 'A',
-    store: memoryStore([...lines]),
+    store,
     signal: life.signal,
     clock: l.clock,
     secrets: seededSecrets('redteam/link/deposits'),
   })
   // The link learns the hellos and the game from what the session shows it (received: nothing to submit).
   for (const s of stage.prefix) link.see(s, 'received')
-  return { link, asked, signal: life.signal }
+  return { link, asked, signal: life.signal, store }
 }
 
 function live(): Live {
@@ -122,6 +126,53 @@ describe('a faulty notary delivering a claim receipt it did not sign (NOTARY.md 
     // (claim-unrequested), and the stop, delivered to B and answered, is placed by B's answer
     // with no claim receipt: rule 8, the honest claimant abandoned.
     expect(second.kind).not.toBe('granted')
+  })
+})
+
+describe('a notary that signs bytes no reader can take as receipts (NOTARY.md §6 item 3, receipt-invalid)', () => {
+  it("the link keeps one such line, of least index, the file's verdict names the notary's fault, and more such lines never grow the file", async () => {
+    const l = live()
+    l.prefix(stage)
+    const last = l.lines.filter((b) => b[0] === 0x84).at(-1) ?? new Uint8Array()
+    const k = Live.indexOf(last) + 1
+    // A receipt at `index` whose kind byte no reader knows, signed by the terms' notary all the same.
+    const unreadable = (index: number): Uint8Array => {
+      const r = signReceipt(NOTARY_DOMAIN, W_NOTARY, {
+        game: play.game,
+        index,
+        prev: receiptHash(NOTARY_DOMAIN, last),
+        time: l.clock.now(),
+        kind: 'claim',
+        claim: signClaim(NOTARY_DOMAIN, play.keys.A, { game: play.game, sender: 0, seq: 9, deadline: 0, seen: 0 }),
+      })
+      const unsigned = r.slice(0, r.length - 64)
+      unsigned[1] = 0xee
+      return concatBytes(unsigned, sign(W_NOTARY, concatBytes(tag(NOTARY_DOMAIN.receipt), unsigned)))
+    }
+    expect(decodeReceipt(unreadable(k)).ok).toBe(false)
+    let answer = [unreadable(k + 1), unreadable(k)]
+    const { link, signal, store } = linkOfA(l, l.lines, (req, real) => {
+      if (req.kind !== 'fetch' || req.from < k) return Promise.resolve(real())
+      return Promise.resolve(
+        encodeResponse({
+          kind: 'log',
+          more: false,
+          items: answer.map((receipt) => ({ receipt, deposit: new Uint8Array() })),
+        }),
+      )
+    })
+    const kept = (): Uint8Array[] => store.envelopes().filter((b) => b[0] === 0x84 && !decodeReceipt(b).ok)
+    await link.session.refresh(signal)
+    expect(kept()).toEqual([unreadable(k)])
+    answer = [unreadable(k + 2), unreadable(k), unreadable(k + 1)]
+    await link.session.refresh(signal)
+    expect(kept()).toHaveLength(1)
+    const v = verifyEnvelopes(store.envelopes())
+    expect(v.status !== 'unreadable' && v.witnessed?.unwitnessed).toMatch(
+      new RegExp(
+        `^a notary fault at receipt ${k} \\(receipt-invalid: a receipt the notary signed at index ${k} that no reader can take: it does not decode`,
+      ),
+    )
   })
 })
 

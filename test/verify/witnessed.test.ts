@@ -345,7 +345,7 @@ describe('PROTOCOL-4.md §4.4 rule 8: stops of their sender’s own accord', () 
     expect(v.status === 'abandoned' && v.detail).toContain('while its own')
   })
 
-  it('a claim receipt whose claim the claimant did not sign claims nothing: set aside, a gap below the stop, never B lost on time', () => {
+  it("a claim receipt whose claim the claimant did not sign claims nothing: the notary's fault (receipt-invalid, NOTARY.md §6), which voids the witnessed decision, never B lost on time", () => {
     const c = new Case(stage)
     // A claim request at A's place signed by B's key, which a faulty notary receipted.
     const forged = signClaim(NOTARY_DOMAIN, play.keys.B, {
@@ -361,9 +361,12 @@ describe('PROTOCOL-4.md §4.4 rule 8: stops of their sender’s own accord', () 
       claim: { deadline: c.D, seen: claimIndex },
     })
     const v = verdictOf(c)
-    expect(loser(v)).toBeUndefined()
-    expect(v).toMatchObject({ status: 'incomplete', reason: 'gap' })
-    expect(v.status === 'incomplete' && v.detail).toContain(`the notary's receipt ${claimIndex},`)
+    // Decided as unwitnessed (version 3's rules): A claimed and revealed, B has not revealed: provisional, not on time.
+    expect(v).toMatchObject({ status: 'abandoned', how: 'no-reveal', by: 'B', provisional: true })
+    expect(v.status !== 'unreadable' && v.witnessed?.result).toBeUndefined()
+    expect(v.status !== 'unreadable' && v.witnessed?.unwitnessed).toContain(
+      `a notary fault at receipt ${claimIndex} (receipt-invalid: a receipt the notary signed at index ${claimIndex} that no reader can take: the claim's player signature is not valid`,
+    )
   })
 })
 

@@ -33,7 +33,8 @@ export type NotaryFaultKind =
   | 'two-claims-at-place'
   | 'seal-unjustified'
   | 'complaint-invalid'
-  // SPAAACE-WITNESSED §6.3, read only when the game's `rules` ask for them:
+  // Read only when the game's `rules` ask for them: SPAAACE-WITNESSED §6.3, and `receipt-invalid`
+  // also NOTARY.md §6 item 3 (version 4 Spaceships):
   | 'genesis-invalid'
   | 'foreign-kind'
   | 'seq-skipped'

@@ -15,7 +15,7 @@ import { type SecretSource, systemSecrets } from '../../../core/commit/secrets.j
 import { componentLogger } from '../../../core/log.js'
 import { freshDepositRandomness } from '../../../core/notary/deposit.js'
 import type { NotaryResponse } from '../../../core/notary/messages.js'
-import { decodeReceipt, receiptSignatureValid } from '../../../core/notary/receipt.js'
+import { decodeReceipt, notarySignedIndex, receiptSignatureValid } from '../../../core/notary/receipt.js'
 import { claimSignatureValid, encodeClaim, signClaim } from '../../../core/notary/claim.js'
 import { type Complaint, encodeComplaint, judgeComplaint, makeComplaint } from '../../../core/notary/complaint.js'
 import type { SubmissionHeader } from '../../../core/notary/header.js'
@@ -131,11 +131,20 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     while (indices.has(i)) i++
     return i
   }
+  /**
+   * NOTARY.md §6 item 3 (`receipt-invalid`): bytes the notary signed as a receipt of this game that
+   * do not decode prove its fault, so one such line is kept: the least index met, and only below
+   * any kept before (`unreadable` holds the lines read back from the file until the game is
+   * known), so that a notary sending more never grows the file.
+   */
+  let unreadableAt = Infinity
+  let unreadable: Uint8Array[] = []
   for (const bytes of o.store.envelopes())
     if (bytes[0] === RECEIPT_BYTE) {
       held.add(toBase64url(bytes))
       const r = decodeReceipt(bytes)
       if (r.ok) indices.add(r.value.index)
+      else unreadable.push(bytes)
     }
   const hellos: Partial<Record<Role, SealedEnvelope>> = {}
   const queue: SealedEnvelope[] = []
@@ -184,22 +193,46 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     const id = toBase64url(receipt)
     if (held.has(id)) return
     const r = decodeReceipt(receipt)
-    // NOTARY.md §7.6: every receipt kept, from any answer, is the terms' notary's; a claim receipt
-    // this side would act on carries a claim request it signed itself (a faulty notary's or a
-    // stranger's "receipt" never makes this node sign a claim stop, PROTOCOL-4.md §4.4).
-    if (!r.ok || !receiptSignatureValid(NOTARY_DOMAIN, r.value, o.notary.key)) return
-    if (
-      r.value.kind === 'claim' &&
-      r.value.claim.sender === me &&
-      !claimSignatureValid(NOTARY_DOMAIN, r.value.claim, o.keys.publicKey)
-    )
+    if (!r.ok) {
+      keepUnreadable(receipt, id)
       return
+    }
+    // NOTARY.md §7.6: every receipt kept, from any answer, is the terms' notary's. One whose
+    // player signature fails is kept too: it is the notary's fault (§6 item 3), which the file
+    // must show. This side acts only on a claim receipt whose request it signed itself
+    // (`noteClaim`): a faulty notary's "receipt" never makes it sign a claim stop (PROTOCOL-4.md §4.4).
+    if (!receiptSignatureValid(NOTARY_DOMAIN, r.value, o.notary.key)) return
     held.add(id)
     o.store.append(receipt)
     indices.add(r.value.index)
     noteClaim(receipt)
     noteComplaint(receipt)
     o.onEvent?.({ kind: 'receipt', index: r.value.index, what: r.value.kind })
+  }
+
+  /** The unreadable lines of the answer being taken: the one of least index is kept once it is taken whole. */
+  let candidates: { bytes: Uint8Array; id: string }[] = []
+  const keepUnreadable = (receipt: Uint8Array, id: string): void => {
+    candidates.push({ bytes: receipt, id })
+  }
+  const keepLeastUnreadable = (): void => {
+    const answer = candidates
+    candidates = []
+    if (game === undefined || answer.length === 0) return
+    const g = game
+    const indexOf = (bytes: Uint8Array): number => notarySignedIndex(NOTARY_DOMAIN, bytes, g, o.notary.key) ?? Infinity
+    for (const bytes of unreadable) unreadableAt = Math.min(unreadableAt, indexOf(bytes))
+    unreadable = []
+    let least: { bytes: Uint8Array; id: string; at: number } | undefined
+    for (const c of answer) {
+      const at = indexOf(c.bytes)
+      if (at < (least?.at ?? unreadableAt)) least = { ...c, at }
+    }
+    if (least === undefined || held.has(least.id)) return
+    unreadableAt = least.at
+    held.add(least.id)
+    o.store.append(least.bytes)
+    o.onEvent?.({ kind: 'receipt', index: least.at, what: 'unreadable' })
   }
 
   /** Asks until answered; a refusal the notary may lift (not registered yet) is asked again later. */
@@ -316,6 +349,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
       return Array.isArray(r) ? { kind: 'log', items: r, more: false } : r
     }, 'fetching the log')
     if (items.kind === 'log') for (const it of items.items) take(it)
+    keepLeastUnreadable()
     await complainPending(o.signal)
   }
 
@@ -326,6 +360,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
       const a = await client.ask({ kind: 'fetch', game, from: nextIndex() }, signal)
       if (a.kind !== 'log') break
       for (const it of a.items) take(it)
+      keepLeastUnreadable()
       if (!a.more || a.items.length === 0) break
     }
     await complainPending(signal)

@@ -106,6 +106,10 @@ export function readWitnessLog(
     // PROTOCOL-4.md §5.3, NOTARY.md §5.5: each complaint receipt of the chain is judged from the
     // receipt alone; one that does not hold is a notary fault (complaint-invalid).
     complaints: COMPLAINT_JUDGING,
+    // NOTARY.md §6 item 3: bytes the notary signed as a receipt of the game that no reader can take
+    // (they do not decode, or a player's signature in them fails) are its fault, at the index they
+    // name: an honest notary signs only what it encoded after checking that signature (§7.5).
+    rules: { receiptInvalid: true },
   })
   const aside = new Set(report.setAside.map((a) => a.position))
   const held: Receipt[] = []
