@@ -85,8 +85,19 @@ export class Schedule {
     return s.phase === 'turn' ? s.turn : (this.finished?.turn ?? 0)
   }
 
+  /**
+   * `due()` as of the last `advance`, made once: the walk, the game state and the checks each ask
+   * for it several times an envelope, and it changes only when the schedule advances.
+   */
+  private dueMade: { readonly value: Due | undefined } | undefined
+
   /** The next phase envelope, or undefined once the schedule is done. */
   due(): Due | undefined {
+    this.dueMade ??= { value: this.makeDue() }
+    return this.dueMade.value
+  }
+
+  private makeDue(): Due | undefined {
     const s = this.state
     switch (s.phase) {
       case 'hello':
@@ -232,6 +243,7 @@ export class Schedule {
     const s = this.state
     const sender = this.due()?.sender
     if (sender === undefined) return
+    this.dueMade = undefined
     // SPEC §7.11: an offer stands until the other side commits (declining it) or accepts it.
     const offerer = this.offered
     const accepted = parts.some((p) => p.t === 'accept') && offerer === otherRole(sender)
