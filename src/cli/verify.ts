@@ -155,7 +155,8 @@ export async function verifyCommand(
   }
   const { groupByGame, verifyGroups, defaultJobs } = await import('../games/spaceships/pool/verify-pool.js')
   const readable = files.flatMap((f) => (f.content === undefined ? [] : [{ name: f.name, content: f.content }]))
-  const groups = options.separate === true ? readable.map((f) => [f]) : groupByGame(readable)
+  // One file is one game: nothing to group, and it is read once.
+  const groups = options.separate === true || readable.length <= 1 ? readable.map((f) => [f]) : groupByGame(readable)
   const verdicts = await verifyGroups(groups, options.jobs ?? defaultJobs())
   const results: { files: string[]; verdict: Verdict }[] = [
     ...files.flatMap((f) =>

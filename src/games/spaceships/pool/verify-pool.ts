@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { parseTranscript } from '../protocol/file.js'
 import { gameOfFile } from '../verify/evidence.js'
-import { type Verdict, verifyFiles } from '../verify/verify.js'
+import { type Verdict, verifyRead } from '../verify/verify.js'
 import type { VerifyJob } from './verify-worker.js'
 
 /**
@@ -26,6 +26,11 @@ const WORKER = join(
 export interface NamedFile {
   readonly name: string
   readonly content: Uint8Array
+  /**
+   * The file as `groupByGame` read it, kept so that a game verified on this thread is not read
+   * again (a worker reads its files itself: parsed lines are not sent between threads).
+   */
+  readonly parsed?: ReturnType<typeof parseTranscript>
 }
 
 /**
@@ -46,8 +51,9 @@ export function defaultJobs(): number {
 export function groupByGame(files: readonly NamedFile[]): NamedFile[][] {
   const groups = new Map<string, NamedFile[]>()
   const out: NamedFile[][] = []
-  for (const f of files) {
-    const parsed = parseTranscript(f.content)
+  for (const file of files) {
+    const parsed = parseTranscript(file.content)
+    const f: NamedFile = { ...file, parsed }
     const game = parsed.ok
       ? gameOfFile({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn })
       : undefined
@@ -69,7 +75,7 @@ export function groupByGame(files: readonly NamedFile[]): NamedFile[][] {
 /** Verdicts in input order. With one job (or one game) everything runs on this thread. */
 export async function verifyGroups(groups: readonly (readonly NamedFile[])[], jobs: number): Promise<Verdict[]> {
   const threads = Math.min(jobs, groups.length)
-  if (threads <= 1) return groups.map((g) => verifyFiles(g))
+  if (threads <= 1) return groups.map((g) => verifyRead(g))
   const verdicts: Verdict[] = new Array<Verdict>(groups.length)
   let next = 0
   const run = (worker: Worker): Promise<void> =>
@@ -80,7 +86,7 @@ export async function verifyGroups(groups: readonly (readonly NamedFile[])[], jo
           return
         }
         const id = next++
-        const job: VerifyJob = { id, files: [...(groups[id] ?? [])] }
+        const job: VerifyJob = { id, files: (groups[id] ?? []).map((f) => ({ name: f.name, content: f.content })) }
         worker.postMessage(job)
       }
       worker.on('message', (m: { id: number; verdict: Verdict }) => {
@@ -97,7 +103,7 @@ export async function verifyGroups(groups: readonly (readonly NamedFile[])[], jo
   } catch {
     // A thread that cannot start or dies (a busy machine out of threads or memory) is not a fault
     // of the files: the verifier is pure, so every game is decided again on this thread.
-    return groups.map((g) => verifyFiles(g))
+    return groups.map((g) => verifyRead(g))
   } finally {
     await Promise.all(workers.map((w) => w.terminate()))
   }

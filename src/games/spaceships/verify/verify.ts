@@ -475,21 +475,39 @@ function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
 
 /** Reads transcript files (their bytes or text) as evidence, or says which is unreadable. */
 export function readEvidence(
-  files: readonly { readonly name: string; readonly content: string | Uint8Array }[],
+  files: readonly ReadableFile[],
 ): { ok: true; value: Evidence } | { ok: false; verdict: Verdict } {
   const evidence: FileEvidence[] = []
   for (const f of files) {
-    const parsed = parseTranscript(f.content)
+    const parsed = f.parsed ?? parseTranscript(f.content)
     if (!parsed.ok) return { ok: false, verdict: { status: 'unreadable', file: f.name, error: parsed.error } }
     evidence.push({ name: f.name, lines: parsed.value.lines, torn: parsed.value.torn, version: parsed.value.version })
   }
   return { ok: true, value: gatherEvidence(evidence) }
 }
 
+/**
+ * A transcript file to verify: its bytes or text, and, when the caller has read it already
+ * (`groupByGame`), what `parseTranscript` gave for exactly this content.
+ */
+export interface ReadableFile {
+  readonly name: string
+  readonly content: string | Uint8Array
+  readonly parsed?: ReturnType<typeof parseTranscript>
+}
+
 /** Verifies one game from the given transcript files (their bytes or text). */
 export function verifyFiles(
   files: readonly { readonly name: string; readonly content: string | Uint8Array }[],
 ): Verdict {
+  return verifyRead(files)
+}
+
+/**
+ * `verifyFiles` for files the caller may have read already (`groupByGame`); not part of the
+ * library's API, where a `parsed` that is not its content's would decide other bytes.
+ */
+export function verifyRead(files: readonly ReadableFile[]): Verdict {
   const ev = readEvidence(files)
   return ev.ok ? decide(ev.value) : ev.verdict
 }
