@@ -249,6 +249,14 @@ export class NotaryLog {
     return concatBytes(unsigned, sign(this.notary, concatBytes(tag(NOTARY_DOMAIN.receipt), unsigned)))
   }
 
+  /** Receipt `index` with kind byte `kind` (none a reader knows from 5 on), signed by the notary: it does not decode. */
+  unknownKind(index: number, kind: number): Uint8Array {
+    const bytes = this.receipts[index] ?? new Uint8Array()
+    const unsigned = bytes.slice(0, bytes.length - 64)
+    unsigned[1] = kind
+    return concatBytes(unsigned, sign(this.notary, concatBytes(tag(NOTARY_DOMAIN.receipt), unsigned)))
+  }
+
   /** A second receipt at `index`, as the first but at another time: two receipts at one index (a notary fault, §4.1). */
   fork(index: number, time: number): Uint8Array {
     const d = decodeReceipt(this.receipts[index] ?? new Uint8Array())

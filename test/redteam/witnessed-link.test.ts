@@ -176,6 +176,61 @@ describe('a notary that signs bytes no reader can take as receipts (NOTARY.md §
   })
 })
 
+describe('a notary that sends more and more lines (NOTARY.md §7.6): the file grows by at most the log', () => {
+  it('lines at ever lower indices from 2^32 - 1, "more" for ever, and forks of a held receipt: a fetch ends, and the file keeps one fork and nothing beyond the chain', async () => {
+    const l = live()
+    l.prefix(stage)
+    const receipts = l.lines.filter((b) => b[0] === 0x84)
+    const last = receipts.at(-1) ?? new Uint8Array()
+    const k = Live.indexOf(last) + 1
+    // Signed by the notary, each a receipt no reader can take (its kind byte unknown), or a fork
+    // (another time) of held receipt 3.
+    const resigned = (index: number, time: number, unknownKind: boolean): Uint8Array => {
+      const r = signReceipt(NOTARY_DOMAIN, W_NOTARY, {
+        game: play.game,
+        index,
+        prev: receiptHash(NOTARY_DOMAIN, receipts[index - 1] ?? last),
+        time,
+        kind: 'claim',
+        claim: signClaim(NOTARY_DOMAIN, play.keys.A, { game: play.game, sender: 0, seq: 9, deadline: 0, seen: 0 }),
+      })
+      if (!unknownKind) return r
+      const unsigned = r.slice(0, r.length - 64)
+      unsigned[1] = 0xee
+      return concatBytes(unsigned, sign(W_NOTARY, concatBytes(tag(NOTARY_DOMAIN.receipt), unsigned)))
+    }
+    let n = 2 ** 32 - 1
+    let served = 0
+    const { link, signal, store } = linkOfA(l, l.lines, (req, real) => {
+      if (req.kind !== 'fetch' || req.from < k) return Promise.resolve(real())
+      served++
+      const items = [
+        resigned(n, l.clock.now(), true),
+        resigned(n - 1, l.clock.now(), false),
+        resigned(3, served, false),
+      ]
+      n -= 2
+      return Promise.resolve(
+        encodeResponse({
+          kind: 'log',
+          more: true,
+          items: items.map((receipt) => ({ receipt, deposit: new Uint8Array() })),
+        }),
+      )
+    })
+    const before = store.envelopes().length
+    for (let i = 0; i < 20; i++) await link.session.refresh(signal)
+    // Each refresh asked once (an answer that brings no next receipt is not followed), and of 60
+    // lines the file kept one: the first fork of receipt 3, which proves two-at-index.
+    expect(served).toBe(20)
+    const added = store.envelopes().slice(before)
+    expect(added).toHaveLength(1)
+    expect(Live.indexOf(added[0] ?? new Uint8Array())).toBe(3)
+    const v = verifyEnvelopes(store.envelopes())
+    expect(v.status !== 'unreadable' && v.witnessed?.unwitnessed).toMatch(/^a notary fault at receipt 3 \(two-at-index/)
+  })
+})
+
 describe('a node that crashed right after its claim receipt (PROTOCOL-4.md §4.4 step 2, §6)', () => {
   it('resumed from its file, it takes its claim receipt from the file without asking, and its stop names it (claim flag, deadline, seen)', async () => {
     const l = live()

@@ -370,6 +370,37 @@ describe('PROTOCOL-4.md §4.4 rule 8: stops of their sender’s own accord', () 
   })
 })
 
+describe('NOTARY.md §6 item 3: receipt-invalid, named the same whatever the order of files and lines', () => {
+  it('three lines the notary signed at index 3 that no reader can take, in every order and split over two files: one verdict, naming the same fault', () => {
+    const c = new Case(stage)
+    c.claimByA(c.D + 5_000, c.D + 5_500)
+    const three = c.log.receipts[3]
+    const bad = [c.log.brokenHeader(3), c.log.unknownKind(3, 0xee), c.log.unknownKind(3, 0xef)]
+    const body = c.lines.filter((l) => l !== three)
+    const orders = [
+      [0, 1, 2],
+      [2, 1, 0],
+      [1, 0, 2],
+    ]
+    const verdicts = orders.map((o) =>
+      JSON.stringify(verdictOf([...o.map((i) => bad[i] ?? new Uint8Array()), ...body])),
+    )
+    const split = verifyFiles([
+      { name: '', content: witnessedFile([...body, bad[2] ?? new Uint8Array()]) },
+      { name: '', content: witnessedFile([bad[1] ?? new Uint8Array(), ...body, bad[0] ?? new Uint8Array()]) },
+    ])
+    for (const v of verdicts) expect(v).toBe(verdicts[0])
+    const v = JSON.parse(verdicts[0] ?? '{}') as Verdict
+    expect(v).toMatchObject({ status: 'abandoned', how: 'no-reveal', by: 'B' })
+    expect(split.status !== 'unreadable' && split.witnessed?.unwitnessed).toBe(
+      v.status !== 'unreadable' && v.witnessed?.unwitnessed,
+    )
+    expect(v.status !== 'unreadable' && v.witnessed?.unwitnessed).toMatch(
+      /^a notary fault at receipt 3 \(receipt-invalid: a receipt the notary signed at index 3 that no reader can take: /,
+    )
+  })
+})
+
 describe('PROTOCOL-4.md §4.4 rule 9, rule 2 and notary faults', () => {
   it('no stop: incomplete, naming the due side, its step and D, provisional until the log is sealed', () => {
     const c = new Case(stage)

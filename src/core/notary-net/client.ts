@@ -202,14 +202,23 @@ export class NotaryClient {
     return a.kind === 'relays' ? a.relays : a
   }
 
-  /** The log from `from`, following `more` to its end; a refusal is returned as it is. */
-  async fetch(game: Uint8Array, from: number, signal: AbortSignal): Promise<LogItem[] | NotaryResponse> {
+  /**
+   * The log from `from`, following `more` to its end, or until `maxItems` are held (a game's log
+   * is bounded, NOTARY.md §8: a notary that answers "more" for ever is not followed for ever); a
+   * refusal is returned as it is.
+   */
+  async fetch(
+    game: Uint8Array,
+    from: number,
+    signal: AbortSignal,
+    maxItems = Number.POSITIVE_INFINITY,
+  ): Promise<LogItem[] | NotaryResponse> {
     const items: LogItem[] = []
     for (let next = from; ;) {
       const a = await this.persist({ kind: 'fetch', game, from: next }, signal)
       if (a.kind !== 'log') return a
       items.push(...a.items)
-      if (!a.more || a.items.length === 0) return items
+      if (!a.more || a.items.length === 0 || items.length >= maxItems) return items
       next += a.items.length
     }
   }

@@ -204,7 +204,9 @@ function valid(
     if (!d.ok) {
       const reason = describeProtocolError(d.error)
       setAside.push({ position, reason })
-      unread.push({ bytes, position, reason: `it does not decode (${reason})` })
+      // A fixed reason (the decoder's own words are noted with the line set aside): the fault's
+      // detail is the same whatever decoder a reader has.
+      unread.push({ bytes, position, reason: 'it does not decode' })
     } else if (!known && !receiptSignatureValid(domain, d.value, notaryKey))
       setAside.push({ position, reason: "the notary's signature is not valid" })
     else signed.push({ r: d.value, position, known, memo })
@@ -239,9 +241,14 @@ function valid(
   const invalid: NotaryFault[] = []
   if (o.rules?.receiptInvalid === true && game !== undefined) {
     const met = new Set<string>()
-    for (const u of unread) {
+    // In the order of their bytes, not of the files: the faults, and so the one a verdict names,
+    // are the same however the lines were ordered.
+    const ordered = unread
+      .map((u) => ({ ...u, id: toHex(u.bytes) }))
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : a.position - b.position))
+    for (const u of ordered) {
       const index = notarySignedIndex(domain, u.bytes, game, notaryKey)
-      const id = toHex(u.bytes)
+      const id = u.id
       if (index === undefined || met.has(id)) continue
       met.add(id)
       invalid.push({

@@ -121,6 +121,20 @@ describe('the notary client (NOTARY.md §7.6)', () => {
       code: 'unregistered',
     })
   })
+
+  it('a notary that answers "more" for ever is followed only up to maxItems (NOTARY.md §8: a game\'s log is bounded)', async () => {
+    f = fixture()
+    let asked = 0
+    const forever: Transport = () => {
+      asked++
+      return Promise.resolve(
+        encodeResponse({ kind: 'log', more: true, items: [{ receipt: new Uint8Array(8), deposit: new Uint8Array() }] }),
+      )
+    }
+    const items = await client(forever).fetch(G, 0, new AbortController().signal, 50)
+    expect(Array.isArray(items) && items.length).toBe(50)
+    expect(asked).toBe(50)
+  })
 })
 
 describe('the client of a claim request (PROTOCOL-4.md §4.4, NOTARY.md §7.6)', () => {

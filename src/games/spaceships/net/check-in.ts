@@ -17,7 +17,7 @@ import { NotaryClient, libp2pTransport } from '../../../core/notary-net/client.j
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
 import { decodeEnvelope } from '../protocol/envelope.js'
 import { FRAME } from '../protocol/frame.js'
-import { ROLE_INDEX, type Role, type Terms, otherRole } from '../protocol/messages.js'
+import { LIMITS, ROLE_INDEX, type Role, type Terms, otherRole } from '../protocol/messages.js'
 import { type SessionResult, runSession } from '../session/session.js'
 import { openHeaderDeposit } from '../witness/submission.js'
 import type { NetGameCommon } from './options.js'
@@ -52,7 +52,7 @@ export function notaryChannel(o: {
   const poll = async (signal: AbortSignal): Promise<void> => {
     let items: Awaited<ReturnType<NotaryClient['fetch']>>
     try {
-      items = await o.client.fetch(o.game, next, signal)
+      items = await o.client.fetch(o.game, next, signal, LIMITS.fileLinesV4)
     } catch (e) {
       if (!signal.aborted) o.onFetch?.(false)
       throw e

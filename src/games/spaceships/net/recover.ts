@@ -13,7 +13,7 @@ import { NotaryClient, libp2pTransport } from '../../../core/notary-net/client.j
 import { systemClock } from '../../../core/session/clock.js'
 import { NOTARY_DOMAIN } from '../protocol/domain.js'
 import { type SealedEnvelope, decodeEnvelope } from '../protocol/envelope.js'
-import { ROLE_INDEX, type Role } from '../protocol/messages.js'
+import { LIMITS, ROLE_INDEX, type Role } from '../protocol/messages.js'
 import { openHeaderDeposit } from '../witness/submission.js'
 import { peerIdsOf, settledWithin } from './plumbing.js'
 
@@ -59,7 +59,7 @@ export async function recoverFromNotary(o: {
     })
     let items
     try {
-      items = await client.fetch(o.game, 0, signal)
+      items = await client.fetch(o.game, 0, signal, LIMITS.fileLinesV4)
     } catch (e) {
       return { ok: false, why: `the notary could not be reached: ${(e as Error).message}` }
     }

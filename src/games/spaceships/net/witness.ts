@@ -22,7 +22,7 @@ import type { SubmissionHeader } from '../../../core/notary/header.js'
 import type { LogItem } from '../../../core/notary/messages.js'
 import { Inbox } from '../../../core/session/channel.js'
 import { FRAME } from '../protocol/frame.js'
-import { ROLE_INDEX } from '../protocol/messages.js'
+import { LIMITS, ROLE_INDEX } from '../protocol/messages.js'
 import type { ClaimAnswer, SessionWitness } from '../session/options.js'
 import { verifyEnvelopes } from '../verify/verify.js'
 import { witnessedDue } from '../verify/witnessed.js'
@@ -103,6 +103,9 @@ function nodeTransport(node: Libp2p | undefined, addrs: readonly string[]): Tran
   )
 }
 
+/** The most receipts one fetch follows: a version 4 log has fewer than a transcript has lines (SPEC §9). */
+const FETCH_ITEMS = LIMITS.fileLinesV4
+
 export function witnessLink(o: WitnessOptions): WitnessLink {
   const clock = o.clock ?? systemClock
   let unreachable = false
@@ -125,6 +128,8 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
   })
   const held = new Set<string>()
   const indices = new Set<number>()
+  /** How many receipts this side holds at each index: a second proves `two-at-index`, a third nothing more. */
+  const atIndex = new Map<number, number>()
   /** The first index of the log this side does not hold: where the next fetch starts. */
   const nextIndex = (): number => {
     let i = 0
@@ -143,8 +148,10 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     if (bytes[0] === RECEIPT_BYTE) {
       held.add(toBase64url(bytes))
       const r = decodeReceipt(bytes)
-      if (r.ok) indices.add(r.value.index)
-      else unreadable.push(bytes)
+      if (r.ok) {
+        indices.add(r.value.index)
+        atIndex.set(r.value.index, (atIndex.get(r.value.index) ?? 0) + 1)
+      } else unreadable.push(bytes)
     }
   const hellos: Partial<Record<Role, SealedEnvelope>> = {}
   const queue: SealedEnvelope[] = []
@@ -205,6 +212,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     held.add(id)
     o.store.append(receipt)
     indices.add(r.value.index)
+    atIndex.set(r.value.index, (atIndex.get(r.value.index) ?? 0) + 1)
     noteClaim(receipt)
     noteComplaint(receipt)
     o.onEvent?.({ kind: 'receipt', index: r.value.index, what: r.value.kind })
@@ -224,9 +232,12 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     for (const bytes of unreadable) unreadableAt = Math.min(unreadableAt, indexOf(bytes))
     unreadable = []
     let least: { bytes: Uint8Array; id: string; at: number } | undefined
+    // Only at an index this side holds or asks for next: beyond it the chain cannot reach, and a
+    // notary could otherwise add a line per answer at ever lower indices from 2^32 - 1.
+    const reach = nextIndex()
     for (const c of answer) {
       const at = indexOf(c.bytes)
-      if (at < (least?.at ?? unreadableAt)) least = { ...c, at }
+      if (at <= reach && at < (least?.at ?? unreadableAt)) least = { ...c, at }
     }
     if (least === undefined || held.has(least.id)) return
     unreadableAt = least.at
@@ -324,8 +335,13 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
    * its deposit opens to (PROTOCOL-4.md §5.2); one that does not open is complained of (§5.3).
    */
   const take = (it: LogItem): void => {
-    keep(it.receipt)
     const r = decodeReceipt(it.receipt)
+    // NOTARY.md §7.6: of a log answer, a receipt is kept at an index this side holds (a second
+    // there proves two-at-index; more prove nothing more) or at the next it lacks; one beyond
+    // cannot join the chain before those below it, which the next fetch asks for. So a notary
+    // cannot grow the file beyond twice its log.
+    if (r.ok && (r.value.index > nextIndex() || (atIndex.get(r.value.index) ?? 0) >= 2)) return
+    keep(it.receipt)
     if (!r.ok || r.value.kind !== 'envelope' || r.value.header.sender === me || it.deposit.length === 0) return
     const opened = openHeaderDeposit(it.deposit, r.value.header, 0, o.keys.secretKey)
     if (!opened.ok || !envelopeMatchesHeader(opened.value, r.value.header)) {
@@ -345,7 +361,7 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     if (game === undefined) return
     const g = game
     const items = await ask(async () => {
-      const r = await client.fetch(g, nextIndex(), o.signal)
+      const r = await client.fetch(g, nextIndex(), o.signal, FETCH_ITEMS)
       return Array.isArray(r) ? { kind: 'log', items: r, more: false } : r
     }, 'fetching the log')
     if (items.kind === 'log') for (const it of items.items) take(it)
@@ -359,9 +375,12 @@ export function witnessLink(o: WitnessOptions): WitnessLink {
     for (;;) {
       const a = await client.ask({ kind: 'fetch', game, from: nextIndex() }, signal)
       if (a.kind !== 'log') break
+      const before = nextIndex()
       for (const it of a.items) take(it)
       keepLeastUnreadable()
-      if (!a.more || a.items.length === 0) break
+      // An answer that brought no next receipt is not followed: a notary that answers "more" for
+      // ever with nothing this side keeps would hold the session's wait for ever.
+      if (!a.more || a.items.length === 0 || nextIndex() === before) break
     }
     await complainPending(signal)
   }

@@ -421,6 +421,29 @@ export interface WitnessedPrelude {
   readonly gap: string | undefined
 }
 
+/** NOTARY.md §6 item 3's order of fault kinds: which is named among faults at one index. */
+const FAULT_ORDER: readonly NotaryFault['kind'][] = [
+  'two-at-index',
+  'time-decreasing',
+  'after-seal',
+  'claim-early',
+  'claim-not-next',
+  'claim-unrequested',
+  'two-at-place',
+  'two-claims-at-place',
+  'seal-unjustified',
+  'complaint-invalid',
+  'receipt-invalid',
+]
+
+function faultBefore(f: NotaryFault, m: NotaryFault): boolean {
+  if (f.index !== m.index) return f.index < m.index
+  const kf = FAULT_ORDER.indexOf(f.kind)
+  const km = FAULT_ORDER.indexOf(m.kind)
+  if (kf !== km) return kf < km
+  return f.detail < m.detail
+}
+
 export function witnessedPrelude(ev: Evidence, state: GameState, terms: Terms): WitnessedPrelude | undefined {
   const keys = helloKeys(ev)
   if (terms.notary === undefined || keys === undefined) return undefined
@@ -432,8 +455,10 @@ export function witnessedPrelude(ev: Evidence, state: GameState, terms: Terms): 
   // A fault above a gap below that position does not yet: the missing receipt (or the stop a held
   // receipt names) may give a stop a lower position, above which the fault would not void; the
   // gap decides then (rule 2). A fault at or below every gap voids whatever they hold.
+  // Of several faults at that index, the first kind in NOTARY.md §6 item 3's order, then the
+  // least detail: the fault named does not depend on the order of the files or their lines.
   const fault = log.report.faults.reduce<NotaryFault | undefined>(
-    (m, f) => (m === undefined || f.index < m.index ? f : m),
+    (m, f) => (m === undefined || faultBefore(f, m) ? f : m),
     undefined,
   )
   const missing = receiptGap(log, ev, position)
