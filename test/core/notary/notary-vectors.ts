@@ -4,6 +4,8 @@
  * genesis, an envelope and a seal receipt signed by a fixed notary key, a complaint with its
  * proof, and A's claim request with its claim receipt. `UPDATE_VECTORS=1 npx vitest run test/core/notary/vectors.test.ts` rewrites the file.
  */
+import { ed25519 } from '@noble/curves/ed25519.js'
+import { sha512 } from '@noble/hashes/sha2.js'
 import { concatBytes, fromHex, toHex, utf8 } from '../../../src/core/commit/bytes.js'
 import { tag, taggedHash } from '../../../src/core/commit/hash.js'
 import { keyPairFromSecret } from '../../../src/core/commit/keys.js'
@@ -84,6 +86,11 @@ export function notaryVectors(): Record<string, unknown> {
     seen: 0,
   }
   const header = signHeader(D, A, unsignedHeader)
+  const mixedOrder = mixedOrderSignature(
+    seeds.A,
+    A.publicKey,
+    concatBytes(tag(D.submission), encodeUnsignedHeader(unsignedHeader)),
+  )
   const t0 = 1_767_225_600_000
   const genesis = signReceipt(D, N, {
     kind: 'genesis',
@@ -151,6 +158,10 @@ export function notaryVectors(): Record<string, unknown> {
       unsigned: toHex(encodeUnsignedHeader(unsignedHeader)),
       signedMessage: toHex(concatBytes(tag(D.submission), encodeUnsignedHeader(unsignedHeader))),
       header: toHex(encodeHeader(header)),
+      // SPEC §5.2, NOTARY.md §7.5: the same header signed with an R that has a small-order part:
+      // a cofactored verifier accepts it, the rule does not; a notary MUST refuse it (code 4), and
+      // a receipt over it is the notary's fault receipt-invalid (§6 item 3).
+      mixedOrderR: toHex(concatBytes(encodeUnsignedHeader(unsignedHeader), mixedOrder)),
     },
     receipts: {
       genesis: {
@@ -195,4 +206,30 @@ export function notaryVectors(): Record<string, unknown> {
       },
     },
   }
+}
+
+/** The order of the Ed25519 group's prime subgroup. */
+const L = 2n ** 252n + 27742317777372353535851937790883648493n
+/** A point of order 8 (its encoding): added to R, it passes the cofactored equation and fails the cofactorless one. */
+const ORDER_8 = '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05'
+
+function leBytes(n: bigint): Uint8Array {
+  const out = new Uint8Array(32)
+  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn)
+  return out
+}
+
+function leNumber(b: Uint8Array): bigint {
+  let n = 0n
+  for (let i = b.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(b[i] ?? 0)
+  return n
+}
+
+/** R = rB + T (T of order 8), S = r + H(R ‖ A ‖ M)·a: valid under a cofactored verifier only (SPEC §5.2). */
+export function mixedOrderSignature(seed: Uint8Array, publicKey: Uint8Array, message: Uint8Array): Uint8Array {
+  const a = ed25519.utils.getExtendedPublicKey(seed).scalar
+  const r = 4_242n
+  const R = ed25519.Point.BASE.multiply(r).add(ed25519.Point.fromHex(ORDER_8)).toBytes()
+  const k = leNumber(sha512(concatBytes(R, publicKey, message))) % L
+  return concatBytes(R, leBytes((r + k * a) % L))
 }

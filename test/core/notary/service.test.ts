@@ -4,11 +4,14 @@
  * Claims, in their two steps, are claims.test.ts's.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { toHex } from '../../../src/core/commit/bytes.js'
+import { concatBytes, toHex } from '../../../src/core/commit/bytes.js'
+import { tag } from '../../../src/core/commit/hash.js'
+import { seededSecrets } from '../../../src/core/commit/secrets.js'
 import { encodeHeader, signHeader } from '../../../src/core/notary/header.js'
 import { checkReceiptLog } from '../../../src/core/notary/log.js'
 import { receiptSignatureValid } from '../../../src/core/notary/receipt.js'
 import { A, B, DOMAIN, NOTARY, keys, submission } from './helpers.js'
+import { mixedOrderSignature } from './notary-vectors.js'
 import { hellos } from './registrar.js'
 import { FROM_A, FROM_B, T0, WITNESSED, type Fixture, fixture, receiptOf, registered } from './service-helpers.js'
 
@@ -72,6 +75,11 @@ describe('submitting (PROTOCOL-4.md §5.1, NOTARY.md §7.5)', () => {
     expect(code(f.notary.submit(encodeHeader({ ...a1.header, sig: sub(1, 1).header.sig }), a1.deposit, FROM_A))).toBe(
       'signature',
     )
+    // SPEC §5.2: a signature only a cofactored verifier accepts (its R has a small-order part) is refused too.
+    const seedA = seededSecrets('notary-test/A').bytes(32)
+    const unsigned = encodeHeader(a1.header).subarray(0, -64)
+    const mixed = mixedOrderSignature(seedA, A.publicKey, concatBytes(tag(DOMAIN.submission), unsigned))
+    expect(code(f.notary.submit(concatBytes(unsigned, mixed), a1.deposit, FROM_A))).toBe('signature')
     expect(code(put(sub(0, 2)))).toBe('seq')
     expect(code(f.notary.submit(encodeHeader(a1.header), sub(0, 2).deposit, FROM_A))).toBe('deposit')
     const changed = a1.deposit.slice()

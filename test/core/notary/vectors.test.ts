@@ -28,7 +28,7 @@ interface Vectors {
   >
   game: string
   deposit: { inputs: { envelope: string; envelopeHash: string }; deposit: string; encForRecipient: string }
-  header: { header: string }
+  header: { header: string; mixedOrderR: string }
   receipts: Record<'genesis' | 'envelope' | 'seal', { receipt: string }>
   complaint: { x25519Dh: string; dhPointQ: string; proof: string; complaint: string }
   claim: {
@@ -92,6 +92,21 @@ describe('protocol/vectors/notary.json (NOTARY.md §10)', () => {
     )
     const c = decodeComplaint(fromHex(v.complaint.complaint))
     expect(c.ok && complaintSignatureValid(D, c.value, k('B').pub)).toBe(true)
+  })
+
+  it('a header signed with a mixed-order R: a cofactored verifier accepts it, SPEC §5.2 does not, and the notary refuses it (code 4, NOTARY.md §7.5)', async () => {
+    const v = JSON.parse(readFileSync(PATH, 'utf8')) as Vectors
+    const bytes = fromHex(v.header.mixedOrderR)
+    const d = decodeHeader(bytes)
+    if (!d.ok) throw new Error('the vector header does not decode')
+    const A = fromHex(v.keys.A.ed25519Public)
+    expect(headerSignatureValid(D, d.value, A)).toBe(false)
+    const { tag } = await import('../../../src/core/commit/hash.js')
+    const { concatBytes } = await import('../../../src/core/commit/bytes.js')
+    const message = concatBytes(tag(D.submission), bytes.subarray(0, bytes.length - 64))
+    expect(ed25519.verify(bytes.subarray(bytes.length - 64), message, A, { zip215: true })).toBe(true)
+    // The same header as the valid one but for its signature.
+    expect(toHex(bytes.subarray(0, bytes.length - 64))).toBe(v.header.header.slice(0, -128))
   })
 
   it("A's claim request and its claim receipt (PROTOCOL-4.md §4.4, NOTARY.md §3.3): layout, signatures, a clean log", () => {
