@@ -22,7 +22,7 @@ describe('guarded: a game left at a prompt (Ctrl-C)', () => {
     const code = await guarded(t.io, 'host', () => Promise.reject(new GameLeftError('3f917e6b'.repeat(4), true)))
     expect(code).toBe(3)
     expect(t.err()).toBe(
-      'spaceships host: stopped at the prompt; no stop was signed, and game 3f917e6b is paused, but your deadline runs on: your opponent may claim the win on time through the notary. Carry it on with npx spaceships resume 3f917e6b, or play what is due through the notary and exit with npx spaceships resume 3f917e6b --check-in\n',
+      'spaceships host: stopped at the prompt; no stop was signed, and game 3f917e6b is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with npx spaceships resume 3f917e6b, or play what is due through the notary and exit with npx spaceships resume 3f917e6b --check-in\n',
     )
   })
 

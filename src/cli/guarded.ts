@@ -72,7 +72,7 @@ export async function guarded(io: CliIo, name: string, body: () => Promise<numbe
       const short = e.game.slice(0, 8)
       io.stderr(
         e.witnessed
-          ? `spaceships ${name}: stopped at the prompt; no stop was signed, and game ${short} is paused, but your deadline runs on: your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
+          ? `spaceships ${name}: stopped at the prompt; no stop was signed, and game ${short} is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
           : `spaceships ${name}: stopped at the prompt; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
       )
       return EXIT.incomplete
