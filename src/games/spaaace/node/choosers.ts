@@ -37,6 +37,11 @@ export interface PersonChooser extends Chooser {
  * A person at `prompter`, who writes labels as the screen shows them (`labels`, roster order).
  * `help` prints the guide; `quit` calls `onQuit` and commits nothing.
  */
+/** The prompt's report that the person pressed Ctrl-C or closed its input (inquirer's ExitPromptError). */
+function closedByPerson(e: unknown): boolean {
+  return e instanceof Error && e.name === 'ExitPromptError'
+}
+
 export function personChooser(o: {
   readonly prompter: OrderPrompter
   readonly labels: readonly string[]
@@ -62,6 +67,13 @@ export function personChooser(o: {
               signal,
             })
           } catch (e) {
+            // Ctrl-C, or Ctrl-D closing the input: the person leaves, as `quit` does (the game is
+            // abandoned and the transcript written), never a tick skipped without a word or a
+            // prompt waiting on an input that is gone.
+            if (!isAborted(signal) && closedByPerson(e)) {
+              o.onQuit()
+              return null
+            }
             // The commit guard passed (§6.1): the prompt is withdrawn and nothing is committed.
             if (!isAborted(signal)) throw e
             o.print(`Time is up for tick ${view.tick}: nothing was committed (S-61).`)

@@ -55,44 +55,104 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
         : s
       : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
   }
+  const stdin = (): NodeJS.ReadableStream => streams?.input ?? process.stdin
   return {
     input: (o) =>
-      o.clock !== undefined
-        ? timedInput(
-            {
-              message: o.message,
-              clock: o.clock,
-              ...(o.default === undefined || o.default === '' ? {} : { default: o.default }),
-              ...(o.validate === undefined ? {} : { validate: o.validate }),
-              ...(o.transformer === undefined
-                ? {}
-                : {
-                    transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
-                      isFinal ? v : (o.transformer?.(v) ?? v),
-                  }),
-            },
-            ctx(o.signal),
-          )
-        : input(
-            {
-              message: o.message,
-              ...(o.default === undefined || o.default === ''
-                ? {}
-                : { default: o.default, prefill: 'editable' as const }),
-              ...(o.validate === undefined ? {} : { validate: o.validate }),
-              // A refused line leaves the box (its error, shown under it, names what was wrong).
-              theme: { validationFailureMode: 'clear' as const },
-              ...(o.transformer === undefined
-                ? {}
-                : {
-                    transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
-                      isFinal ? v : (o.transformer?.(v) ?? v),
-                  }),
-            },
-            ctx(o.signal),
-          ),
+      untilClosed(stdin(), o.signal, (signal) =>
+        o.clock !== undefined
+          ? timedInput(
+              {
+                message: o.message,
+                clock: o.clock,
+                ...(o.default === undefined || o.default === '' ? {} : { default: o.default }),
+                ...(o.validate === undefined ? {} : { validate: o.validate }),
+                ...(o.transformer === undefined
+                  ? {}
+                  : {
+                      transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                        isFinal ? v : (o.transformer?.(v) ?? v),
+                    }),
+              },
+              ctx(signal),
+            )
+          : input(
+              {
+                message: o.message,
+                ...(o.default === undefined || o.default === ''
+                  ? {}
+                  : { default: o.default, prefill: 'editable' as const }),
+                ...(o.validate === undefined ? {} : { validate: o.validate }),
+                // A refused line leaves the box (its error, shown under it, names what was wrong).
+                theme: { validationFailureMode: 'clear' as const },
+                ...(o.transformer === undefined
+                  ? {}
+                  : {
+                      transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                        isFinal ? v : (o.transformer?.(v) ?? v),
+                    }),
+              },
+              ctx(signal),
+            ),
+      ),
     select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) =>
-      select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx()),
-    confirm: (o) => confirm({ message: o.message, default: o.default ?? true }, ctx()),
+      untilClosed(stdin(), undefined, (signal) =>
+        select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx(signal)),
+      ),
+    confirm: (o) =>
+      untilClosed(stdin(), undefined, (signal) =>
+        confirm({ message: o.message, default: o.default ?? true }, ctx(signal)),
+      ),
   }
+}
+
+/** What a prompt rejects with when its input is closed: the name inquirer gives Ctrl-C, so every caller leaves alike. */
+function closedInput(): Error {
+  return Object.assign(new Error('the input was closed (Ctrl-D, or the end of piped input)'), {
+    name: 'ExitPromptError',
+  })
+}
+
+/**
+ * Runs a prompt that settles when its input closes. Inquirer rejects on Ctrl-C, but when readline
+ * closes (Ctrl-D on an empty line, the end of piped input) it only clears its timers, and the
+ * prompt never settles: a game then waited on an input that was gone, and Node exited 13 with
+ * "unsettled top-level await" and no transcript written. Here the end of the stream, or a Ctrl-D
+ * after which the terminal has left raw mode (readline closed), aborts the prompt, which rejects
+ * as Ctrl-C does; `outer` still withdraws it as before (that rejection is the prompt's own).
+ */
+function untilClosed<T>(
+  input: NodeJS.ReadableStream,
+  outer: AbortSignal | undefined,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const stream = input as NodeJS.ReadableStream & { readableEnded?: boolean; isTTY?: boolean; isRaw?: boolean }
+  if (stream.readableEnded === true) return Promise.reject(closedInput())
+  const controller = new AbortController()
+  let closed = false
+  const close = (): void => {
+    closed = true
+    controller.abort()
+  }
+  const onOuter = (): void => {
+    controller.abort(outer?.reason)
+  }
+  const onKey = (_text: unknown, key: { ctrl?: boolean; name?: string } | undefined): void => {
+    if (key?.ctrl === true && key.name === 'd')
+      setImmediate(() => {
+        if (stream.isTTY === true && stream.isRaw === false) close()
+      })
+  }
+  if (outer?.aborted === true) controller.abort(outer.reason)
+  else outer?.addEventListener('abort', onOuter)
+  input.on('end', close)
+  input.on('keypress', onKey)
+  return run(controller.signal)
+    .catch((e: unknown) => {
+      throw closed ? closedInput() : e
+    })
+    .finally(() => {
+      outer?.removeEventListener('abort', onOuter)
+      input.removeListener('end', close)
+      input.removeListener('keypress', onKey)
+    })
 }

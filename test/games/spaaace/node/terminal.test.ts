@@ -5,7 +5,9 @@
  * tells each tick and the standings, and the transcript written decides the game complete
  * (protocol/SPAAACE-PEERS.md §5, §13).
  */
+import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { inquirerPrompter } from '../../../../src/games/spaceships/ui/prompter.js'
 import { verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
 import { cli } from '../../../cli.js'
 import { scripted } from '../helpers.js'
@@ -45,5 +47,39 @@ describe('spaaace play among peers, a person against three bots (§6, S-37)', ()
     )
     expect(r.code).toBe(4)
     expect(r.out).toMatch(/You quit in tick 2: the game is abandoned/)
+  }, 60_000)
+
+  it('Ctrl-C at the prompt, and Ctrl-D closing the input, leave as quit does: exit 4, the transcript written, never a tick skipped or a wait on a closed input', async () => {
+    const left = Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' })
+    const s = scripted([['buy 1']], ['-'])
+    const prompter = {
+      ...s.prompter,
+      input: (o: Parameters<typeof s.prompter.input>[0]) =>
+        s.asked.length === 0 ? s.prompter.input(o) : Promise.reject(left),
+    }
+    const r = await cli(
+      ['spaaace', 'play', '--bots', '3', '--seed', 'ctrl-c', '--out', 'c.transcript'],
+      {},
+      { prompter: () => prompter },
+    )
+    expect(r.code).toBe(4)
+    expect(r.out).toMatch(/You quit in tick 2: the game is abandoned/)
+    expect(r.files['c.transcript']).toMatch(/^spaaace-transcript/)
+    // The real prompt on an input that ends (Ctrl-D): the same.
+    const input = new PassThrough()
+    const output = new PassThrough()
+    let screen = ''
+    output.on('data', (d: Buffer) => {
+      screen += d.toString()
+      if (screen.includes('Your orders for tick 1')) input.end()
+    })
+    const d = await cli(
+      ['spaaace', 'play', '--bots', '3', '--seed', 'ctrl-d', '--out', 'd.transcript'],
+      {},
+      { prompter: () => inquirerPrompter({ input, output }) },
+    )
+    expect(d.code).toBe(4)
+    expect(d.out).toMatch(/You quit in tick 1: the game is abandoned/)
+    expect(d.files['d.transcript']).toMatch(/^spaaace-transcript/)
   }, 60_000)
 })
