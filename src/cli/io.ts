@@ -257,3 +257,22 @@ export function cannotWrite(flag: string, path: string, e: unknown): UserError {
       : `choose another ${flag}, or make its directory one you can write`
   return new UserError(`${flag} ${path}: cannot write it: ${why}; ${fix}`, EXIT.cannotCreate)
 }
+
+/**
+ * `name`, or, when a file of that name exists, the first of `<stem>-2<ext>`, `<stem>-3<ext>`, … that
+ * does not: a default file name (a seed's transcript) never overwrites the file of an earlier game
+ * played with the same seed. A name given by the person (`--out`) is theirs to overwrite.
+ */
+export async function unusedName(io: CliIo, name: string): Promise<string> {
+  const dot = name.lastIndexOf('.')
+  const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, '']
+  for (let i = 1; i <= 999; i++) {
+    const candidate = i === 1 ? name : `${stem}-${i}${ext}`
+    try {
+      await io.readFile(candidate)
+    } catch {
+      return candidate
+    }
+  }
+  return name
+}

@@ -39,7 +39,7 @@ import {
   tellTick,
   wrapLine,
 } from '../games/spaaace/ui/screen.js'
-import { type CliIo, EXIT, UserError, cannotWrite, commandName } from './io.js'
+import { type CliIo, EXIT, UserError, cannotWrite, commandName, unusedName } from './io.js'
 import { BOT_KINDS, type BotKind, type PlayOptions, botFor, fileSafe } from './spaaace-play.js'
 
 export async function spaaacePeersPlayCommand(
@@ -144,7 +144,7 @@ export async function spaaacePeersPlayCommand(
     signal: quit.signal,
   })
   const text = result.transcripts[viewer] ?? ''
-  const out = options.out ?? `spaaace-${fileSafe(seed)}.transcript`
+  const out = options.out ?? (await unusedName(io, `spaaace-${fileSafe(seed)}.transcript`))
   let written = true
   try {
     await io.writeFile(out, text)

@@ -17,7 +17,7 @@ import { seededRng } from '../games/spaaace/referee/random.js'
 import { DEFAULT_TERMS, type Terms } from '../games/spaaace/rules/types.js'
 import { playLocalGame, type SeatPlayer } from '../games/spaaace/ui/game.js'
 import { SCREEN_COLUMNS, type Seat, standings, standingsLines, wrapLine } from '../games/spaaace/ui/screen.js'
-import { type CliIo, EXIT, UserError, cannotWrite, commandName } from './io.js'
+import { type CliIo, EXIT, UserError, cannotWrite, commandName, unusedName } from './io.js'
 
 import { BOT_KINDS, type BotKind } from './spaaace-options.js'
 
@@ -76,7 +76,7 @@ export async function spaaacePlayCommand(options: PlayOptions, io: CliIo, freshS
       : { kind: 'person' },
     ...kinds.map((bot, k): SeatPlayer => ({ kind: 'bot', bot, rng: seededRng(`${seed}/${k + 1}`) })),
   ]
-  const out = options.out ?? `spaaace-${fileSafe(seed)}.rec`
+  const out = options.out ?? (await unusedName(io, `spaaace-${fileSafe(seed)}.rec`))
   const cmd = commandName(io.env ?? process.env)
   const say = (line: string): void => {
     io.stdout(`${line}\n`)

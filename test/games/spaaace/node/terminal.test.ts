@@ -49,6 +49,33 @@ describe('spaaace play among peers, a person against three bots (§6, S-37)', ()
     expect(r.out).toMatch(/You quit in tick 2: the game is abandoned/)
   }, 60_000)
 
+  it("a seed played again never overwrites the earlier transcript: the default name takes the next free number; --out is the person's own", async () => {
+    const files: Record<string, string> = { 'spaaace-again.transcript': 'the hand-played game\n' }
+    const r = await cli(['spaaace', 'play', '--autoplay', '--bots', '2', '--seed', 'again', '--ticks', '2'], files)
+    expect(r.code, r.err).toBe(0)
+    expect(files['spaaace-again.transcript']).toBe('the hand-played game\n')
+    expect(files['spaaace-again-2.transcript']).toMatch(/^spaaace-transcript/)
+    expect(r.out).toContain('Your transcript: spaaace-again-2.transcript')
+    const o = await cli(
+      [
+        'spaaace',
+        'play',
+        '--autoplay',
+        '--bots',
+        '2',
+        '--seed',
+        'again',
+        '--ticks',
+        '2',
+        '--out',
+        'spaaace-again.transcript',
+      ],
+      files,
+    )
+    expect(o.code, o.err).toBe(0)
+    expect(files['spaaace-again.transcript']).toMatch(/^spaaace-transcript/)
+  }, 60_000)
+
   it('Ctrl-C at the prompt, and Ctrl-D closing the input, leave as quit does: exit 4, the transcript written, never a tick skipped or a wait on a closed input', async () => {
     const left = Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' })
     const s = scripted([['buy 1']], ['-'])
