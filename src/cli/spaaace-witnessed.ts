@@ -239,6 +239,9 @@ export async function playWitnessedInvite(
     })),
   ]
   let retried = false
+  // `--check-in`: when the request being retried first failed, and the end of a check-in the notary does not answer.
+  let unreachableSince = 0
+  const unreachable = new AbortController()
   const rigs: SeatRig[] = []
   for (const m of members) {
     const node =
@@ -267,6 +270,9 @@ export async function playWitnessedInvite(
           retried = true
           s.tell(`The notary is not answering (${e.why}); your node keeps trying.`)
         }
+        // A check-in is one visit, not a vigil: a notary silent for CHECK_IN_UNREACHABLE_MS ends it.
+        if (e.attempt === 1) unreachableSince = systemClock.now()
+        if (f.checkIn === true && systemClock.now() - unreachableSince >= CHECK_IN_UNREACHABLE_MS) unreachable.abort()
       },
     })
     rigs.push({
@@ -294,11 +300,13 @@ export async function playWitnessedInvite(
   narrate.before = () => {
     s.ticks(first.seat.decide().decision)
   }
+  // A check-in's every wait on the notary ends once it has not answered for CHECK_IN_UNREACHABLE_MS.
+  const visit = f.checkIn === true ? AbortSignal.any([signal, unreachable.signal]) : signal
   try {
     // §3: until the notary holds the game, the accepts go round the players' mesh (the person's node
     // carries this process's bots' accepts too).
     const registered = async (): Promise<boolean> => {
-      const got = await first.seat.isRegistered(signal)
+      const got = await first.seat.isRegistered(visit)
       return got
     }
     if (!(await registered())) {
@@ -310,7 +318,7 @@ export async function playWitnessedInvite(
       keepConnected(
         first.node,
         roster.flatMap((id, i) => (i === self ? [] : [{ id, addrs: addresses[i] ?? [] }])),
-        signal,
+        visit,
         systemClock,
       )
       await exchangeAccepts({
@@ -322,7 +330,7 @@ export async function playWitnessedInvite(
         store: first.store,
         clock: systemClock,
         registered,
-        signal,
+        signal: visit,
       })
       for (const r of rigs.slice(1))
         for (const a of acceptsHeld(genesis, first.store))
@@ -331,7 +339,7 @@ export async function playWitnessedInvite(
     const file = join(dir, `p${self + 1}.transcript`)
     const toldNote = toldFile(join(dir, `p${self + 1}.told`))
     if (f.checkIn === true)
-      return await checkInOnce(rigs, s, labels, resume, signal, toldNote, (r) =>
+      return await checkInOnce(rigs, s, labels, resume, visit, toldNote, (r) =>
         finish(io, r, s, labels, seats, self, file, cmd),
       )
     const results = await Promise.all(
@@ -349,6 +357,13 @@ export async function playWitnessedInvite(
       return EXIT.abandoned
     }
     return finish(io, mine, s, labels, seats, self, file, cmd)
+  } catch (e) {
+    if (f.checkIn !== true || !unreachable.signal.aborted || signal.aborted) throw e
+    s.tell(
+      `The notary did not answer for ${CHECK_IN_UNREACHABLE_MS / 1000} s: this check-in ends. What your node signed is kept in its file and goes to the notary at your next check-in; orders not receipted by their tick's commit cut count as not committed (S-61).`,
+    )
+    s.say(`Check in again soon:\n  ${resume} --check-in`)
+    return EXIT.unavailable
   } finally {
     quit.abort()
     for (const r of rigs) await r.node.stop()
@@ -408,7 +423,7 @@ async function checkInOnce(
       w.phase === 'commit' && !committed
         ? `Tick ${w.t}: your orders are due by ${when(w.until)}.`
         : committed && !me.seat.hasSigned('reveal', w.t)
-          ? `Tick ${w.t}: your orders are committed; check in between ${when(cutTime(me.seat.genesis.genesis.timing, w.t, 0))} (its commit cut) and ${when(revealGuard(me.seat.genesis, w.t))} to reveal them (S-62).`
+          ? `Tick ${w.t}: your orders are committed; check in between ${when(cutTime(me.seat.genesis.genesis.timing, w.t, 0))} (its commit cut) and ${when(revealGuard(me.seat.genesis, w.t))} to reveal them (S-62).${revealWindowWarning(revealGuard(me.seat.genesis, w.t) - cutTime(me.seat.genesis.genesis.timing, w.t, 0))}`
           : `Tick ${w.t}: waiting for its ${w.phase === 'commit' ? 'commit' : 'reveal'} cut at ${when(w.until)}.`,
     )
   }
@@ -419,6 +434,18 @@ async function checkInOnce(
     s.say(`Check in on a terminal before ${when(due)} to give your orders:\n  ${resume} --check-in`)
   else if (mine.plan.next !== undefined) s.say(`Check in again after ${after(mine.plan.next)}:\n  ${resume} --check-in`)
   return EXIT.incomplete
+}
+
+/** How long a check-in waits on a notary that does not answer before it ends and says so. */
+const CHECK_IN_UNREACHABLE_MS = 15_000
+
+/** A reveal window too short to meet by checking in by hand: whoever misses it withholds (S-62), and pays. */
+const SHORT_REVEAL_WINDOW_MS = 120_000
+
+export function revealWindowWarning(ms: number): string {
+  return ms >= SHORT_REVEAL_WINDOW_MS
+    ? ''
+    : ` That window is only ${Math.max(0, Math.round(ms / 1000))} s: a check-in by hand is likely to miss it, and orders not revealed are withheld and fined (S-62). Keep your node running (join without --check-in) to reveal on time.`
 }
 
 function finish(

@@ -1,0 +1,80 @@
+/**
+ * `spaaace join --check-in` when the notary does not answer (SPAAACE-WITNESSED §8.1; NOTARY.md
+ * §7.6): a check-in is one visit, not a vigil. It says once that the notary is not answering, ends
+ * after CHECK_IN_UNREACHABLE_MS with the command to check in again, and exits 69 (unavailable),
+ * instead of retrying for ever under a command meant to check in once and exit.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
+import { cli } from '../../../cli.js'
+import { start, text, until } from '../../../processes.js'
+import { revealWindowWarning } from '../../../../src/cli/spaaace-witnessed.js'
+
+describe('a check-in while the notary does not answer', () => {
+  it('ends with one line saying so and the command to check in again, exit 69', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'spaaace-unreachable-'))
+    const b = await loadOrCreateIdentity(join(base, 'b.identity'))
+    const notary = await loadOrCreateIdentity(join(base, 'n.identity'))
+    const env = (k: string): NodeJS.ProcessEnv => ({
+      ...process.env,
+      XDG_STATE_HOME: join(base, `${k}-state`),
+      XDG_CONFIG_HOME: join(base, `${k}-config`),
+    })
+    // Port 1 on loopback: nothing listens, every dial is refused at once.
+    const nowhere = `/ip4/127.0.0.1/tcp/1/p2p/${notary.identity.peerId.toString()}`
+    // The host in a process of its own (it would wait on the notary for ever), killed at the end.
+    const inv = join(base, 'inv')
+    const host = start(
+      [
+        'spaaace',
+        'host',
+        '--identity',
+        join(base, 'a.identity'),
+        '--player',
+        b.identity.peerId.toString(),
+        '--bots',
+        '1',
+        '--ticks',
+        '1',
+        '--start-in',
+        '60',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--notary',
+        nowhere,
+        '--autoplay',
+        '--invite-file',
+        inv,
+      ],
+      env('a'),
+    )
+    await until(() => (/^spaaace1\./.test(text(inv)) ? true : undefined), "the host's invite")
+    const files: Record<string, string> = {}
+    const started = Date.now()
+    const r = await cli(
+      ['spaaace', 'join', `@${inv}`, '--identity', join(base, 'b.identity'), '--autoplay', '--check-in'],
+      files,
+      {
+        env: env('b'),
+      },
+    )
+    expect(r.code, r.out + r.err).toBe(69)
+    expect(Date.now() - started).toBeLessThan(40_000)
+    const out = r.out.replace(/\n\s+/g, ' ')
+    expect(out).toMatch(/The notary is not answering \(.*\); your node keeps trying\./)
+    expect(out).toContain('The notary did not answer for 15 s: this check-in ends.')
+    expect(r.out).toMatch(/Check in again soon:\n {2}(npx )?spaceships spaaace join @\S+\/invite --check-in\n$/)
+    host.child.kill('SIGKILL')
+    await host.exit
+  }, 90_000)
+
+  it('a reveal window too short to meet by checking in by hand is said to be so, with what missing it costs (S-62)', () => {
+    expect(revealWindowWarning(11_000)).toBe(
+      ' That window is only 11 s: a check-in by hand is likely to miss it, and orders not revealed are withheld and fined (S-62). Keep your node running (join without --check-in) to reveal on time.',
+    )
+    expect(revealWindowWarning(3_600_000)).toBe('')
+  })
+})
