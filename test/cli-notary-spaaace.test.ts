@@ -34,4 +34,29 @@ describe('spaceships notary (SPAAACE-WITNESSED §2)', () => {
     expect(printed.spaaaceDb.endsWith('spaaace-notary.sqlite')).toBe(true)
     rmSync(dir, { recursive: true, force: true })
   })
+
+  it('in words: how a host of either game names it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'notary-words-'))
+    const out: string[] = []
+    let stop: () => void = () => undefined
+    const stopped = new Promise<void>((r) => (stop = r))
+    const running = notaryCommand(
+      {
+        stdout: (t) => {
+          out.push(t)
+          stop()
+        },
+        stderr: () => undefined,
+        readFile: () => Promise.reject(new Error('unused')),
+        writeFile: () => Promise.resolve(),
+        env: { XDG_CONFIG_HOME: join(dir, 'config'), XDG_STATE_HOME: join(dir, 'state') },
+      },
+      { listen: ['/ip4/127.0.0.1/tcp/0'] },
+      stopped,
+    )
+    expect(await running).toBe(0)
+    expect(out.join('')).toContain('A host names it with: spaceships host --notary <one of the addresses above>\n')
+    expect(out.join('')).toContain('spaceships spaaace host --notary <the same address>.\n')
+    rmSync(dir, { recursive: true, force: true })
+  })
 })

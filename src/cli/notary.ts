@@ -16,7 +16,7 @@ import { type NotaryServiceEvent, createNotaryNode, serveNotary, sweepLoop } fro
 import { spaceshipsRegistrar } from '../games/spaceships/witness/registrar.js'
 import { SPAAACE_NOTARY_PROTOCOL } from '../games/spaaace/witness/domain.js'
 import { spaaaceRegistrar } from '../games/spaaace/witness/registrar.js'
-import { type CliIo, EXIT, UserError } from './io.js'
+import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { guarded } from './guarded.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
@@ -82,14 +82,15 @@ export function notaryCommand(
     void sweepLoop(spaaace, systemClock, sweeping.signal).catch(() => undefined)
     const peerId = identity.peerId.toString()
     const addrs = node.getMultiaddrs().map(String)
+    const cmd = commandName(env(io))
     if (f.json === true) io.stdout(`${JSON.stringify({ peerId, addrs, db: dbPath, spaaaceDb: spaaacePath })}\n`)
     else
       io.stdout(
         `Notary ${peerId} listening on:\n${addrs.map((a) => `  ${a}\n`).join('')}` +
           `Its database: ${dbPath}\n` +
           `Its Spaaace! database: ${spaaacePath}\n` +
-          'A host names it with: spaceships host --notary <one of the addresses above>\n' +
-          'It serves witnessed Spaaace! (3-16 players) too, under /spaaace-notary/1.0.0: a genesis names it by its key.\n' +
+          `A host names it with: ${cmd} host --notary <one of the addresses above>\n` +
+          `It serves witnessed Spaaace! (3-16 players) too, under /spaaace-notary/1.0.0: ${cmd} spaaace host --notary <the same address>.\n` +
           'It learns who plays whom, when each envelope was submitted and its size class; never a move, a setup, a result or a chat line.\n',
       )
     const forMs = f.for === undefined ? undefined : f.for * 1000
