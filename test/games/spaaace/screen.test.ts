@@ -146,12 +146,12 @@ describe('the Spaaace! screen (src/games/spaaace/ui/screen.ts)', () => {
     expect(guide[0]).toMatch(/^Orders \(S-30\.\.S-37\): items separated by ";"/)
   })
 
-  it('standings: fame first, ties in roster order (S-51)', () => {
+  it('standings: fame first, equal fame sharing a place, listed in roster order (S-51)', () => {
     expect(standingsLines(STATE, SEATS, 0, 80)).toEqual([
       'Standings after tick 1 (fame first, S-43, S-51):',
       '   1. bot4 (sensible)  fame  10  coins   11  active',
       '   2. you              fame   0  coins   11  active',
-      '   3. bot2 (sensible)  fame   0  coins   11  active',
+      '   2. bot2 (sensible)  fame   0  coins   11  active',
       '   4. bot3 (random)    fame  -2  coins   11  active',
       'The game did not end: nobody wins.',
     ])

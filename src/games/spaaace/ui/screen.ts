@@ -361,9 +361,10 @@ export function standingsLines(
       : `${winners.length === 1 ? 'Winner' : 'Winners'}: ${winners.join(', ')}.`
   return [
     `Standings after tick ${state.tick} (fame first, S-43, S-51):`,
+    // Places by fame alone (S-51): players of equal fame share a place (1, 1, 3), never ranked by seat.
     ...rows.map(
-      (r, k) =>
-        `  ${String(k + 1).padStart(2)}. ${r.name.padEnd(pad)}  fame ${String(r.fame).padStart(3)}  coins ${String(r.coins).padStart(4)}  ${r.status}${r.winner ? '  winner' : ''}`,
+      (r) =>
+        `  ${String(1 + rows.filter((o) => o.fame > r.fame).length).padStart(2)}. ${r.name.padEnd(pad)}  fame ${String(r.fame).padStart(3)}  coins ${String(r.coins).padStart(4)}  ${r.status}${r.winner ? '  winner' : ''}`,
     ),
     verdict,
   ].flatMap((l) => wrapLine(l, cols, ' '.repeat(pad + 6)))
