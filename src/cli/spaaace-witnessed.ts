@@ -72,7 +72,7 @@ interface SeatRig {
 }
 
 /** The person's screen: the galaxy before each choice, what happened in each decided tick, the end. */
-function screen(io: CliIo, self: number, seats: readonly Seat[]) {
+export function witnessedScreen(io: CliIo, self: number, seats: readonly Seat[]) {
   const columns = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
   const say = (l: string): void => {
     io.stdout(`${l}\n`)
@@ -101,11 +101,17 @@ function screen(io: CliIo, self: number, seats: readonly Seat[]) {
       told = t
     },
     /** Each tick decided since the last call (provisional or final), in words. */
-    ticks(d: WitnessedDecision): void {
+    ticks(d: WitnessedDecision, signedCommit?: (t: number) => boolean): void {
       for (const t of d.ticks) {
         if (t.t <= told || t.outcome === undefined) continue
         say('')
         for (const l of tellTick(t.outcome, seats, self, columns)) say(l)
+        // S-61, SPAAACE-WITNESSED §7.1: orders count only if their commitment is receipted by the
+        // tick's commit cut. A person whose node signed them must hear why they count as nothing.
+        if (signedCommit?.(t.t) === true && t.outcome.events.some((e) => e.kind === 'silent' && e.player === self))
+          tell(
+            `Your orders for tick ${t.t} were signed, but the notary did not receipt them by the tick's commit cut (it was not answering, or they reached it late): they count as not committed (S-61).`,
+          )
         told = t.t
       }
     },
@@ -158,7 +164,7 @@ export async function playWitnessedInvite(
   const resume = `${cmd} spaaace join @${join(dir, 'invite')}`
   const bots = await storedBots(dir, genesis)
   const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])))
-  const s = screen(io, self, seats)
+  const s = witnessedScreen(io, self, seats)
   const quit = new AbortController()
   const signal = quit.signal
   if (f.checkIn !== true)
@@ -298,7 +304,7 @@ export async function playWitnessedInvite(
   }
   const first = rigs[0] as SeatRig
   narrate.before = () => {
-    s.ticks(first.seat.decide().decision)
+    s.ticks(first.seat.decide().decision, (t) => first.seat.hasSigned('commit', t))
   }
   // A check-in's every wait on the notary ends once it has not answered for CHECK_IN_UNREACHABLE_MS.
   const visit = f.checkIn === true ? AbortSignal.any([signal, unreachable.signal]) : signal
@@ -346,7 +352,7 @@ export async function playWitnessedInvite(
       rigs.map((r) =>
         runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
           if (!r.person) return
-          s.ticks(x.witnessed.decision)
+          s.ticks(x.witnessed.decision, (t) => r.seat.hasSigned('commit', t))
           toldNote.write(s.told)
         }),
       ),
@@ -380,7 +386,7 @@ function allAccepts(genesis: SealedGenesis, rigs: readonly SeatRig[]): Uint8Arra
 /** `--check-in`: each seat of this process checks in once; what is due now and when to come back. */
 async function checkInOnce(
   rigs: readonly SeatRig[],
-  s: ReturnType<typeof screen>,
+  s: ReturnType<typeof witnessedScreen>,
   labels: readonly string[],
   resume: string,
   signal: AbortSignal,
@@ -402,7 +408,7 @@ async function checkInOnce(
   // Decided again after this check-in's own steps: its reveal may have completed a tick, which the
   // next check-in would otherwise count as told before telling it.
   const d = me.seat.decide().decision
-  s.ticks(d)
+  s.ticks(d, (t) => me.seat.hasSigned('commit', t))
   told.write(s.told)
   const did = mine.did.flatMap((x) =>
     x.kind === 'commit'
@@ -451,7 +457,7 @@ export function revealWindowWarning(ms: number): string {
 function finish(
   io: CliIo,
   r: CheckinResult,
-  s: ReturnType<typeof screen>,
+  s: ReturnType<typeof witnessedScreen>,
   labels: readonly string[],
   seats: readonly Seat[],
   self: number,

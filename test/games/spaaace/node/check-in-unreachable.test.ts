@@ -11,7 +11,11 @@ import { describe, expect, it } from 'vitest'
 import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
 import { cli } from '../../../cli.js'
 import { start, text, until } from '../../../processes.js'
-import { revealWindowWarning } from '../../../../src/cli/spaaace-witnessed.js'
+import { revealWindowWarning, witnessedScreen } from '../../../../src/cli/spaaace-witnessed.js'
+import type { CliIo } from '../../../../src/cli/io.js'
+import { genesis } from '../../../../src/games/spaaace/rules/state.js'
+import { playTick } from '../../../../src/games/spaaace/rules/tick.js'
+import type { WitnessedDecision } from '../../../../src/games/spaaace/witness/decide.js'
 
 describe('a check-in while the notary does not answer', () => {
   it('ends with one line saying so and the command to check in again, exit 69', async () => {
@@ -76,5 +80,23 @@ describe('a check-in while the notary does not answer', () => {
       ' That window is only 11 s: a check-in by hand is likely to miss it, and orders not revealed are withheld and fined (S-62). Keep your node running (join without --check-in) to reveal on time.',
     )
     expect(revealWindowWarning(3_600_000)).toBe('')
+  })
+})
+
+describe('orders signed but not receipted by the commit cut (S-61, SPAAACE-WITNESSED §7.1)', () => {
+  it('the person whose node signed them is told why they count as not committed; one who signed nothing is not', () => {
+    const outcome = playTick(genesis(3), [{ kind: 'missing' }, { kind: 'missing' }, { kind: 'missing' }])
+    const decision = { ticks: [{ t: 1, outcome }] } as unknown as WitnessedDecision
+    const seats = [{ label: 'you' }, { label: 'p2' }, { label: 'p3' }]
+    const screenOf = (signed: boolean): string => {
+      let out = ''
+      const s = witnessedScreen({ stdout: (t: string) => (out += t) } as unknown as CliIo, 0, seats)
+      s.ticks(decision, () => signed)
+      return out.replace(/\n\s+/g, ' ')
+    }
+    expect(screenOf(true)).toContain(
+      "Your orders for tick 1 were signed, but the notary did not receipt them by the tick's commit cut (it was not answering, or they reached it late): they count as not committed (S-61).",
+    )
+    expect(screenOf(false)).not.toContain('were signed, but')
   })
 })
