@@ -57,7 +57,11 @@ export function parseSpaaaceInvite(text: string): InviteResult {
   try {
     list = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw))
   } catch {
-    return { ok: false, reason: 'the addresses are not JSON' }
+    // The addresses come last: an invite cut short in copying ends in the middle of them.
+    return {
+      ok: false,
+      reason: 'the addresses are not JSON: the invite looks cut off or altered; copy it whole, or join with @FILE',
+    }
   }
   const witnessed = decoded.value.genesis.notaryKey !== null
   const lists = witnessed ? n + 1 : n

@@ -1,8 +1,9 @@
 /**
- * `spaaace join --check-in` when the notary does not answer (SPAAACE-WITNESSED §8.1; NOTARY.md
- * §7.6): a check-in is one visit, not a vigil. It says once that the notary is not answering, ends
- * after CHECK_IN_UNREACHABLE_MS with the command to check in again, and exits 69 (unavailable),
- * instead of retrying for ever under a command meant to check in once and exit.
+ * What a Spaaace! player is told when things go wrong (found by a new-user pass): a check-in while
+ * the notary does not answer is one visit, not a vigil (SPAAACE-WITNESSED §8.1, NOTARY.md §7.6: it
+ * ends after CHECK_IN_UNREACHABLE_MS with the command to check in again, exit 69); a reveal window
+ * too short to meet by hand; orders signed but not receipted by the commit cut (S-61); an invite
+ * cut short in copying.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,6 +14,8 @@ import { cli } from '../../../cli.js'
 import { start, text, until } from '../../../processes.js'
 import { revealWindowWarning, witnessedScreen } from '../../../../src/cli/spaaace-witnessed.js'
 import type { CliIo } from '../../../../src/cli/io.js'
+import { formatSpaaaceInvite, parseSpaaaceInvite } from '../../../../src/games/spaaace/node/invite.js'
+import { liveGenesis, sealedGenesis } from '../peers/fixtures.js'
 import { genesis } from '../../../../src/games/spaaace/rules/state.js'
 import { playTick } from '../../../../src/games/spaaace/rules/tick.js'
 import type { WitnessedDecision } from '../../../../src/games/spaaace/witness/decide.js'
@@ -98,5 +101,17 @@ describe('orders signed but not receipted by the commit cut (S-61, SPAAACE-WITNE
       "Your orders for tick 1 were signed, but the notary did not receipt them by the tick's commit cut (it was not answering, or they reached it late): they count as not committed (S-61).",
     )
     expect(screenOf(false)).not.toContain('were signed, but')
+  })
+})
+
+describe('an invite cut short in copying (the addresses come last)', () => {
+  it('is refused as cut off or altered, with what to do, not as "not JSON" alone', () => {
+    const invite = formatSpaaaceInvite(sealedGenesis(liveGenesis(3)), [['/ip4/127.0.0.1/tcp/4001'], [], []])
+    const cut = parseSpaaaceInvite(invite.slice(0, -7))
+    expect(cut).toEqual({
+      ok: false,
+      reason: 'the addresses are not JSON: the invite looks cut off or altered; copy it whole, or join with @FILE',
+    })
+    expect(parseSpaaaceInvite(invite).ok).toBe(true)
   })
 })
