@@ -52,6 +52,7 @@ import {
   renderScreen,
   standingsLines,
   tellTick,
+  timeText,
   wrapLine,
 } from '../games/spaaace/ui/screen.js'
 import { decisionLines } from '../games/spaaace/verify/report.js'
@@ -369,6 +370,8 @@ function personSeat(
       onQuit: () => {
         quit.abort()
       },
+      // The commit guard G_t is on the wall clock here: the prompt counts down to it (§6.1).
+      timeLeft: (view) => `${timeText(Math.max(0, view.deadline - Date.now()))} left`,
     }),
     events,
   }

@@ -34,6 +34,7 @@ import {
   renderScreen,
   standingsLines,
   tellTick,
+  timeText,
   wrapLine,
 } from '../games/spaaace/ui/screen.js'
 import { witnessedEndLine, witnessedLines } from '../games/spaaace/verify/witnessed-report.js'
@@ -211,6 +212,8 @@ export async function playWitnessedInvite(
       onQuit: () => {
         quit.abort()
       },
+      // The commit guard G_t is on the wall clock here: the prompt counts down to it (§6.1).
+      timeLeft: (view) => `${timeText(Math.max(0, view.deadline - Date.now()))} left`,
     })
   }
   const inner = personChooserOf()

@@ -48,6 +48,11 @@ export function personChooser(o: {
   readonly guide: () => readonly string[]
   readonly print: (line: string) => void
   readonly onQuit: () => void
+  /**
+   * The time left to choose, redrawn as it runs, where protocol time is the wall clock's (among
+   * people); absent where it stands still while the person chooses (`spaaace play`).
+   */
+  readonly timeLeft?: (view: ChoiceView) => string | undefined
 }): PersonChooser {
   let pending: Promise<void> | undefined
   return {
@@ -65,6 +70,7 @@ export function personChooser(o: {
                 return a.kind === 'error' ? a.reason : true
               },
               signal,
+              ...(o.timeLeft === undefined ? {} : { clock: () => o.timeLeft?.(view) }),
             })
           } catch (e) {
             // Ctrl-C, or Ctrl-D closing the input: the person leaves, as `quit` does (the game is

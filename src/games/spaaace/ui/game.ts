@@ -29,7 +29,13 @@ import { SCREEN_COLUMNS, orderGuide, renderScreen, tellTick, type Seat, wrapLine
 /** The one prompt the game needs; the Spaceships terminal's Prompter is one, and tests script it. */
 export interface OrderPrompter {
   /** With `signal`, the prompt is withdrawn when it aborts (the promise rejects). */
-  input(o: { message: string; validate?: (v: string) => true | string; signal?: AbortSignal }): Promise<string>
+  input(o: {
+    message: string
+    validate?: (v: string) => true | string
+    signal?: AbortSignal
+    /** A clock shown after the message and redrawn as it runs (the time left to choose), or none. */
+    clock?: () => string | undefined
+  }): Promise<string>
 }
 
 /** Who plays a seat: a person at this terminal, or a bot drawing from its own seeded source. */

@@ -42,4 +42,34 @@ describe('choosers (§6.1, S-37, S-61)', () => {
     expect(await answer).toBeNull()
     expect(told).toEqual(['Time is up for tick 3: nothing was committed (S-61).'])
   })
+
+  it('among people the prompt counts down to the commit guard (§6.1); in `spaaace play`, where time stands still, it shows no clock', async () => {
+    const clocks: ((() => string | undefined) | undefined)[] = []
+    const prompter: OrderPrompter = {
+      input: (o) => {
+        clocks.push(o.clock)
+        return Promise.resolve('-')
+      },
+    }
+    const view = { tick: 2, state: genesis(4), self: 0, deadline: 1_000_000 }
+    const among = personChooser({
+      prompter,
+      labels: LABELS,
+      guide: () => [],
+      print: () => undefined,
+      onQuit: () => undefined,
+      timeLeft: (v) => `${v.deadline / 1000} s left`,
+    })
+    await among.choose(view, new AbortController().signal)
+    const alone = personChooser({
+      prompter,
+      labels: LABELS,
+      guide: () => [],
+      print: () => undefined,
+      onQuit: () => undefined,
+    })
+    await alone.choose(view, new AbortController().signal)
+    expect(clocks[0]?.()).toBe('1000 s left')
+    expect(clocks[1]).toBeUndefined()
+  })
 })
