@@ -58,24 +58,28 @@ describe('a check-in while the notary does not answer', () => {
       ],
       env('a'),
     )
-    await until(() => (/^spaaace1\./.test(text(inv)) ? true : undefined), "the host's invite")
-    const files: Record<string, string> = {}
-    const started = Date.now()
-    const r = await cli(
-      ['spaaace', 'join', `@${inv}`, '--identity', join(base, 'b.identity'), '--autoplay', '--check-in'],
-      files,
-      {
-        env: env('b'),
-      },
-    )
-    expect(r.code, r.out + r.err).toBe(69)
-    expect(Date.now() - started).toBeLessThan(40_000)
-    const out = r.out.replace(/\n\s+/g, ' ')
-    expect(out).toMatch(/The notary is not answering \(.*\); your node keeps trying\./)
-    expect(out).toContain('The notary did not answer for 15 s: this check-in ends.')
-    expect(r.out).toMatch(/Check in again soon:\n {2}(npx )?spaceships spaaace join @\S+\/invite --check-in\n$/)
-    host.child.kill('SIGKILL')
-    await host.exit
+    try {
+      await until(() => (/^spaaace1\./.test(text(inv)) ? true : undefined), "the host's invite")
+      const files: Record<string, string> = {}
+      const started = Date.now()
+      const r = await cli(
+        ['spaaace', 'join', `@${inv}`, '--identity', join(base, 'b.identity'), '--autoplay', '--check-in'],
+        files,
+        {
+          env: env('b'),
+        },
+      )
+      expect(r.code, r.out + r.err).toBe(69)
+      expect(Date.now() - started).toBeLessThan(40_000)
+      const out = r.out.replace(/\n\s+/g, ' ')
+      expect(out).toMatch(/The notary is not answering \(.*\); your node keeps trying\./)
+      expect(out).toContain('The notary did not answer for 15 s: this check-in ends.')
+      expect(r.out).toMatch(/Check in again soon:\n {2}(npx )?spaceships spaaace join @\S+\/invite --check-in\n$/)
+    } finally {
+      // Killed whatever the checks found: a failed expectation must not leave the host running.
+      host.child.kill('SIGKILL')
+      await host.exit
+    }
   }, 90_000)
 
   it('a reveal window too short to meet by checking in by hand is said to be so, with what missing it costs (S-62)', () => {
