@@ -33,15 +33,15 @@ export interface PersonChooser extends Chooser {
   busy(): Promise<void> | undefined
 }
 
-/**
- * A person at `prompter`, who writes labels as the screen shows them (`labels`, roster order).
- * `help` prints the guide; `quit` calls `onQuit` and commits nothing.
- */
 /** The prompt's report that the person pressed Ctrl-C or closed its input (inquirer's ExitPromptError). */
 function closedByPerson(e: unknown): boolean {
   return e instanceof Error && e.name === 'ExitPromptError'
 }
 
+/**
+ * A person at `prompter`, who writes labels as the screen shows them (`labels`, roster order).
+ * `help` prints the guide; `quit` calls `onQuit` and commits nothing.
+ */
 export function personChooser(o: {
   readonly prompter: OrderPrompter
   readonly labels: readonly string[]

@@ -88,10 +88,19 @@ export function readAnswer(
   written: readonly string[] = labels,
 ): Answer {
   const text = line.trim()
-  if (text === '' || text === '-') return { kind: 'orders', text: '-' }
-  if (text === 'help' || text === '?') return { kind: 'help' }
-  if (text === 'quit') return { kind: 'quit' }
-  const parsed = parseOrderSet(text, labels, self, sectorCount(labels.length))
+  // A person may type `Move 2` or `QUIT`: the words are read whatever their case. The orders
+  // committed are the canonical text (formatOrderSet), so this changes nothing that is signed.
+  const lower = text.toLowerCase()
+  if (lower === '' || lower === '-') return { kind: 'orders', text: '-' }
+  if (lower === 'help' || lower === '?') return { kind: 'help' }
+  if (lower === 'quit') return { kind: 'quit' }
+  const sectors = sectorCount(labels.length)
+  let parsed = parseOrderSet(text, labels, self, sectors)
+  // Labels are compared as written; the line in lower case is tried only when it does not read as typed.
+  if (!parsed.ok && lower !== text) {
+    const again = parseOrderSet(lower, labels, self, sectors)
+    if (again.ok) parsed = again
+  }
   if (!parsed.ok) return { kind: 'error', reason: parsed.reason }
   return { kind: 'orders', text: formatOrderSet(parsed.orders, written) }
 }

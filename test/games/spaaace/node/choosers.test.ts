@@ -18,6 +18,14 @@ describe('choosers (§6.1, S-37, S-61)', () => {
     expect(readPersonAnswer('attack you', LABELS, 0).kind).toBe('error')
   })
 
+  it('order words and commands are read whatever their case; what is committed is the canonical text (S-37)', () => {
+    expect(readPersonAnswer('Move 2', LABELS, 0)).toEqual({ kind: 'orders', text: 'move 2' })
+    expect(readPersonAnswer('BUY 2; Attack Bot3', LABELS, 0)).toEqual({ kind: 'orders', text: 'buy 2; attack p3' })
+    expect(readPersonAnswer('QUIT', LABELS, 0)).toEqual({ kind: 'quit' })
+    expect(readPersonAnswer('Help', LABELS, 0)).toEqual({ kind: 'help' })
+    expect(readPersonAnswer('Bid 21', LABELS, 0).kind).toBe('error')
+  })
+
   it('at the commit guard the prompt is withdrawn: nothing committed, and the person is told', async () => {
     const told: string[] = []
     const prompter: OrderPrompter = {
