@@ -20,6 +20,7 @@ import { sensibleBot } from '../games/spaaace/bot/sensible.js'
 import { botChooser, personChooser } from '../games/spaaace/node/choosers.js'
 import { type SpaaaceInvite, formatSpaaaceInvite } from '../games/spaaace/node/invite.js'
 import type { ChoiceView, Chooser } from '../games/spaaace/node/peer.js'
+import { fileFetchJournal } from '../games/spaaace/node/fetches.js'
 import { fileSecrets } from '../games/spaaace/node/secrets.js'
 import { spaaaceFileStore } from '../games/spaaace/node/store.js'
 import { type CheckinResult, WitnessedSeat } from '../games/spaaace/node/witnessed.js'
@@ -297,6 +298,7 @@ export async function playWitnessedInvite(
         client,
         store,
         secrets: fileSecrets(join(dir, `p${m.index + 1}.secrets`), systemSecrets),
+        fetches: fileFetchJournal(join(dir, `p${m.index + 1}.fetches`)),
         random: systemSecrets,
         chooser: m.chooser,
         clock: systemClock,

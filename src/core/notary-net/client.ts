@@ -85,6 +85,9 @@ function relayAnswers(relay: Uint8Array, r: { readonly game: Uint8Array; readonl
   return d.ok && constantTimeEqual(d.value.game, r.game) && d.value.index === r.index
 }
 
+/** Told of a request that failed and will be sent again after `waitMs`. */
+export type RetryHook = (e: { readonly attempt: number; readonly waitMs: number; readonly why: string }) => void
+
 /** The notary answered something that is not an answer to the request (NOTARY.md §7.6). */
 export class NotaryAnswerError extends Error {}
 
@@ -95,7 +98,7 @@ export interface NotaryClientOptions {
   /** The notary key A's terms name: every receipt is checked against it. */
   readonly notaryKey: Uint8Array
   /** Called when a request failed and will be sent again after `waitMs` (to say so once). */
-  readonly onRetry?: (e: { readonly attempt: number; readonly waitMs: number; readonly why: string }) => void
+  readonly onRetry?: RetryHook
   /** The protocol's message table (Spaceships' by default; SPAAACE-WITNESSED §9.1's for Spaaace!). */
   readonly protocol?: NotaryProtocol
 }
@@ -133,8 +136,9 @@ export class NotaryClient {
   /**
    * Asks until the notary answers (anything but 'limit-rate'), waiting BACKOFF_FIRST_MS, then
    * twice as long each time up to BACKOFF_MAX_MS, on the injected clock; rejects only when `signal` aborts.
+   * `onRetry` hears this request's failed tries, after the client's own hook.
    */
-  async persist(q: NotaryRequest, signal: AbortSignal): Promise<NotaryResponse> {
+  async persist(q: NotaryRequest, signal: AbortSignal, onRetry?: RetryHook): Promise<NotaryResponse> {
     let wait = BACKOFF_FIRST_MS
     for (let attempt = 1; ; attempt++) {
       signal.throwIfAborted()
@@ -148,6 +152,7 @@ export class NotaryClient {
         why = (e as Error).message
       }
       this.o.onRetry?.({ attempt, waitMs: wait, why })
+      onRetry?.({ attempt, waitMs: wait, why })
       await this.o.clock.sleep(wait, signal)
       wait = Math.min(2 * wait, BACKOFF_MAX_MS)
     }
@@ -205,17 +210,18 @@ export class NotaryClient {
   /**
    * The log from `from`, following `more` to its end, or until `maxItems` are held (a game's log
    * is bounded, NOTARY.md §8: a notary that answers "more" for ever is not followed for ever); a
-   * refusal is returned as it is.
+   * refusal is returned as it is. `onRetry` hears each try that failed.
    */
   async fetch(
     game: Uint8Array,
     from: number,
     signal: AbortSignal,
     maxItems = Number.POSITIVE_INFINITY,
+    onRetry?: RetryHook,
   ): Promise<LogItem[] | NotaryResponse> {
     const items: LogItem[] = []
     for (let next = from; ;) {
-      const a = await this.persist({ kind: 'fetch', game, from: next }, signal)
+      const a = await this.persist({ kind: 'fetch', game, from: next }, signal, onRetry)
       if (a.kind !== 'log') return a
       items.push(...a.items)
       if (!a.more || a.items.length === 0 || items.length >= maxItems) return items

@@ -22,7 +22,9 @@ import { type SealedEnvelope, decodeEnvelope, sealEnvelope } from '../peers/enve
 import { LINE_KIND } from '../peers/domain.js'
 import { type SealedGenesis, rulesTerms } from '../peers/genesis.js'
 import { type Part, commitmentOf, saltOf } from '../peers/parts.js'
-import { type CheckinPlan, type CheckinStep, planCheckin } from '../witness/checkin.js'
+import { type CheckinInput, type CheckinPlan, type CheckinStep, outageVote, planCheckin } from '../witness/checkin.js'
+import { tickTimes } from '../peers/genesis.js'
+import { type FetchJournal, memoryFetchJournal } from './fetches.js'
 import { buildComplaint } from '../witness/complaint.js'
 import { COMPLAINTS_PER_PAIR, SPAAACE_LAYOUT, SPAAACE_NOTARY_DOMAIN } from '../witness/domain.js'
 import { encodeGenesisBody } from '../witness/genesis-receipt.js'
@@ -58,6 +60,8 @@ export interface WitnessedSeatOptions {
   readonly accepts?: () => readonly Uint8Array[] | undefined
   /** One line per thing worth telling the person (a mark asked, an envelope complained of). */
   readonly say?: (line: string) => void
+  /** Its last fetches of the log, kept across check-ins (§8.2's outage vote); in memory by default. */
+  readonly fetches?: FetchJournal
   /** Red-team tests only: what a cheater's node does to a submission before it goes (a garbled wrap). */
   readonly tamper?: (s: SubmissionW) => SubmissionW
 }
@@ -81,8 +85,11 @@ export class WitnessedSeat {
   private decided: { readonly key: string; readonly w: Witnessed } | undefined
   /** The receipts whose signatures held at an earlier reading: each is checked once a process. */
   private readonly verified: SignatureMemo = new Set()
+  private readonly fetches: FetchJournal
 
-  constructor(private readonly o: WitnessedSeatOptions) {}
+  constructor(private readonly o: WitnessedSeatOptions) {
+    this.fetches = o.fetches ?? memoryFetchJournal()
+  }
 
   get genesis(): SealedGenesis {
     return this.o.genesis
@@ -137,8 +144,14 @@ export class WitnessedSeat {
     // receipt it still has to open: a fetch from the chain's end alone would never bring them again.
     const w = this.decide()
     const from = Math.min(w.log.chain.length, this.firstUnopened(w))
-    const got = await this.o.client.fetch(this.o.genesis.game, from, signal)
+    // §8.2: each try that fails is a failed fetch, and may be the third in a row that makes the
+    // outage vote due: signed and kept now, sent once the notary answers (§8.1 step 3).
+    const got = await this.o.client.fetch(this.o.genesis.game, from, signal, Infinity, () => {
+      this.fetches.add({ at: this.o.clock.now(), past: null })
+      this.voteWhileAway()
+    })
     if (!Array.isArray(got)) {
+      this.fetches.add({ at: this.o.clock.now(), past: null })
       const refused = got
       if (refused.kind === 'refused' && refused.code === 'unregistered' && from === 0) {
         if (register) await this.register(signal)
@@ -170,6 +183,28 @@ export class WitnessedSeat {
       const least = Math.min(Infinity, ...w.log.faults.flatMap((f) => (f.kind === 'receipt-invalid' ? [f.index] : [])))
       if (invalid.index < least) this.keep(invalid.bytes, held)
     }
+    const chain = this.decide().evidence.chain
+    this.fetches.add({ at: this.o.clock.now(), past: chain[chain.length - 1]?.time ?? null })
+  }
+
+  /**
+   * §8.2: the outage vote, when it is due while the notary does not answer: signed and flushed, not
+   * submitted (the notary is away); the check-in that reaches the notary again resubmits it with
+   * every other envelope of this node that has no receipt (§8.1 step 3).
+   */
+  private voteWhileAway(): void {
+    const s = outageVote(this.input(this.decide()))
+    if (s === undefined) return
+    this.signAndKeep([{ type: 'stop', tick: s, reason: 'stalled' }])
+    this.toldVote(s)
+  }
+
+  private toldVote(s: number): void {
+    const ago = Math.max(0, this.o.clock.now() - tickTimes(this.o.genesis.genesis.timing, s).revealCut)
+    const span = ago < 120_000 ? `${Math.round(ago / 1000)} s` : `${Math.round(ago / 60_000)} min`
+    this.o.say?.(
+      `Tick ${s}'s reveal cut passed ${span} ago and the notary's log has not passed it (your node's last three fetches brought nothing past it): your node signed an outage vote for tick ${s} (SPAAACE-WITNESSED §8.2). It is kept in your file and goes to the notary when it answers; the files of a majority of the players, merged, read "stalled (outage)" until the notary passes that cut.`,
+    )
   }
 
   /**
@@ -365,6 +400,11 @@ export class WitnessedSeat {
 
   /** Signs its next envelope with `parts`, flushes it, then submits it. */
   private async sign(parts: Part[], signal: AbortSignal): Promise<void> {
+    await this.submit(this.signAndKeep(parts), signal)
+  }
+
+  /** Signs its next envelope with `parts` and flushes it (§8.5: kept before anyone can see it). */
+  private signAndKeep(parts: Part[]): SealedEnvelope {
     const mine = this.own()
     const last = mine[mine.length - 1]
     const accept = this.ownAccept()
@@ -379,7 +419,7 @@ export class WitnessedSeat {
       parts,
     })
     this.o.store.append(e.bytes)
-    await this.submit(e, signal)
+    return e
   }
 
   private ownAccept(): SealedEnvelope | undefined {
@@ -438,6 +478,10 @@ export class WitnessedSeat {
       }
       case 'seed':
         await this.sign([{ type: 'seed', seed }], signal)
+        return true
+      case 'vote':
+        this.toldVote(s.t)
+        await this.sign([{ type: 'stop', tick: s.t, reason: 'stalled' }], signal)
         return true
       case 'seal': {
         const a = await this.o.client.seal(game, signal)
@@ -499,6 +543,11 @@ export class WitnessedSeat {
   }
 
   private plan(w: Witnessed): CheckinPlan {
+    return planCheckin(this.input(w))
+  }
+
+  /** What a plan is made from: the chain and decision held, its own envelopes, its choices, its clock. */
+  private input(w: Witnessed): CheckinInput {
     const times = new Map<number, number>()
     for (const r of w.log.decided) if (r.kind === 'envelope' && r.author === this.o.self) times.set(r.seq, r.time)
     const own = this.own().map((e) => {
@@ -508,7 +557,7 @@ export class WitnessedSeat {
     const chosen = new Set<number>()
     for (let t = 1; t <= this.o.genesis.genesis.terms.maxTicks; t++)
       if (this.o.secrets.orders(t) !== undefined) chosen.add(t)
-    return planCheckin({
+    return {
       genesis: this.o.genesis,
       self: this.o.self,
       now: this.o.clock.now(),
@@ -517,7 +566,8 @@ export class WitnessedSeat {
       own,
       chosen,
       sealed: w.log.sealed,
-    })
+      fetches: this.fetches.read(),
+    }
   }
 }
 

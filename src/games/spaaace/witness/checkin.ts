@@ -7,7 +7,7 @@
  * Every step is read from the node's own chain, so a restarted node resumes exactly and a step it
  * already signed is never signed again (§8.5).
  */
-import { SKEW_MS } from '../peers/domain.js'
+import { SKEW_MS, tickLength } from '../peers/domain.js'
 import type { SealedGenesis } from '../peers/genesis.js'
 import { tickTimes } from '../peers/genesis.js'
 import type { Part } from '../peers/parts.js'
@@ -35,7 +35,22 @@ export interface CheckinInput {
   readonly chosen: ReadonlySet<number>
   /** The chain it holds ends with the seal (§9.4): nothing is left to do. */
   readonly sealed: boolean
+  /** Its last fetches of the log, oldest first (§8.2's outage vote reads the last `OUTAGE_FETCHES`). */
+  readonly fetches?: readonly FetchOutcome[]
 }
+
+/**
+ * §8.2: one fetch of the log (§8.1 step 1) and what it brought, as the node's journal keeps it across
+ * check-ins: `at` its clock when the fetch ended, `past` the time of the last receipt of the chain it
+ * held after it, null if the fetch failed (no answer, or an answer that was no log).
+ */
+export interface FetchOutcome {
+  readonly at: number
+  readonly past: number | null
+}
+
+/** §8.2: the outage vote needs this many last fetches failed or bringing nothing past `R_s`. */
+export const OUTAGE_FETCHES = 3
 
 export type CheckinStep =
   /** §6.2: ask the notary to pass cut `(t, cut)` (0: `C_t`, 1: `R_t`). */
@@ -47,6 +62,8 @@ export type CheckinStep =
   /** §8.2: the seed, with the header's end flag, once the end is final; then the seal (§9.4). */
   | { readonly kind: 'seed' }
   | { readonly kind: 'seal' }
+  /** §8.2: the outage vote `stop(t, 1)`: the notary has not passed `R_t` for `OUTAGE_MS` after it. */
+  | { readonly kind: 'vote'; readonly t: number }
 
 export interface CheckinPlan {
   readonly steps: readonly CheckinStep[]
@@ -76,6 +93,36 @@ export function endIsFinal(d: WitnessedDecision): boolean {
 /** Whether nothing the node could ask of the notary changes the end it holds (a final end, or a fault, §7.6 rule 2). */
 function settledEnd(d: WitnessedDecision): boolean {
   return endIsFinal(d) || d.end.kind === 'not-started' || (d.end.kind === 'stalled' && d.end.cause === 'notary-fault')
+}
+
+/**
+ * §8.2: the tick `s` whose outage vote `stop(s, 1)` is due, if one is. Every condition is read from
+ * what the node holds and its own clock, so a restarted node decides the same:
+ * - `s` is the tick the decision leaves open (the first whose `R_s` the chain it holds does not pass,
+ *   §7.4), and the node's player is in `A_s` (§7.6 rule 4 counts no other vote);
+ * - its clock is past `R_s + OUTAGE_MS` (`OUTAGE_MS = L`, §2);
+ * - its last `OUTAGE_FETCHES` fetches, each made after `R_s`, failed or brought nothing past `R_s`
+ *   (a fetch before `R_s` could not have: it says nothing of an outage);
+ * - the end is not decided in what it holds (§7.6 rules 1 to 3: a vote would count for nothing), it
+ *   has not signed its seed (anything after the seed is (w3)), and it has not voted `stop(s)` yet.
+ */
+export function outageVote(i: CheckinInput): number | undefined {
+  const { genesis, self, now, decision, own } = i
+  const timing = genesis.genesis.timing
+  if (decision.end.kind !== 'ongoing' && !(decision.end.kind === 'stalled' && decision.end.cause === 'outage'))
+    return undefined
+  const open = decision.ticks[decision.ticks.length - 1]
+  if (open?.status !== 'open' || !open.active.includes(self)) return undefined
+  const s = open.t
+  const R = tickTimes(timing, s).revealCut
+  const last = i.chain.length === 0 ? undefined : i.chain[i.chain.length - 1]?.time
+  if (last !== undefined && last > R) return undefined
+  if (now <= R + tickLength(timing)) return undefined
+  const fetches = (i.fetches ?? []).slice(-OUTAGE_FETCHES)
+  if (fetches.length < OUTAGE_FETCHES || fetches.some((f) => f.at <= R || (f.past !== null && f.past > R)))
+    return undefined
+  if (has(own, 'seed') !== undefined || has(own, 'stop', s) !== undefined) return undefined
+  return s
 }
 
 /**
@@ -118,6 +165,9 @@ export function planCheckin(i: CheckinInput): CheckinPlan {
     return { steps, next: Math.max(now + 1, Math.min(now + tickTimes(timing, 2).start - timing.start, latest)) }
   }
   if (settled) return { steps }
+  // §8.2: after the mark (a notary that answers it passes R_s, and the vote is no longer due).
+  const vote = outageVote(i)
+  if (vote !== undefined) steps.push({ kind: 'vote', t: vote })
 
   // The tick the node is in: the first whose reveal cut its clock has not passed.
   let t = 1

@@ -25,6 +25,8 @@ import { VirtualClock } from '../../../../src/core/session/clock.js'
 import { randomBot } from '../../../../src/games/spaaace/bot/random.js'
 import { sensibleBot } from '../../../../src/games/spaaace/bot/sensible.js'
 import { signAccept, tickTimes } from '../../../../src/games/spaaace/peers/genesis.js'
+import { tickLength } from '../../../../src/games/spaaace/peers/domain.js'
+import { decodeEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
 import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
 import { botChooser } from '../../../../src/games/spaaace/node/choosers.js'
 import { memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
@@ -83,6 +85,8 @@ function game(
     after?: (i: number, kind: string) => Promise<void>
     /** Changes every answer the seats hear (a lying notary). */
     serve?: (r: NotaryResponse) => NotaryResponse
+    /** While true, no request reaches the notary (an outage). */
+    away?: () => boolean
   } = {},
 ): Game {
   const w = witnessed(n, { maxTicks })
@@ -99,12 +103,15 @@ function game(
       keys,
       self: i,
       client: new NotaryClient({
-        transport: inProcess(
-          notary,
-          keys.publicKey,
-          o.after === undefined ? undefined : (kind) => o.after?.(i, kind) ?? Promise.resolve(),
-          o.serve,
-        ),
+        transport: (request, sig) => {
+          if (o.away?.() === true) return Promise.reject(new Error('the notary does not answer'))
+          return inProcess(
+            notary,
+            keys.publicKey,
+            o.after === undefined ? undefined : (kind) => o.after?.(i, kind) ?? Promise.resolve(),
+            o.serve,
+          )(request, sig)
+        },
         clock,
         domain: SPAAACE_NOTARY_DOMAIN,
         notaryKey: NOTARY_W.publicKey,
@@ -385,5 +392,69 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     }
     // p1's file holds p3's tick-1 reveal only because p2 relayed its content key.
     expect(files[0]?.ticks[0]?.submissions?.[2]?.kind).toBe('orders')
+  })
+
+  it('a notary away past R_s + OUTAGE_MS: each node, its last three fetches failed, signs one outage vote stop(s) and nothing else; all files together read "stalled (outage)", one alone does not; back, the notary receipts the votes, the outage lifts and nobody is convicted (§8.2, §7.6 rule 4)', async () => {
+    let away = false
+    // Enough ticks that the notary is back before its horizon (§9.4: it seals then, and takes no vote after).
+    const g = game(3, 8, { away: () => away })
+    const { w, stores, clock } = g
+    const timing = w.genesis.genesis.timing
+    await g.run(tickTimes(timing, 2).start)
+    away = true
+    const before = decided(g, 0).decision
+    const open = before.ticks[before.ticks.length - 1]
+    expect(open?.status).toBe('open')
+    const s = open?.t ?? 0
+    /** The ticks of the outage votes seat `i` signed (its file holds the others' too, once opened). */
+    const votesOf = (i: number): number[] =>
+      (stores[i]?.envelopes() ?? []).flatMap((b) => {
+        const d = decodeEnvelope(b, { players: 3, game: w.genesis.game })
+        return d.ok && d.value.envelope.author === i
+          ? d.value.envelope.parts.flatMap((p) => (p.type === 'stop' ? [p.tick] : []))
+          : []
+      })
+    const signedBy = stores.map((st) => st.envelopes().length)
+    // Every seat checks in, and keeps trying the notary on its backoff, while the clock runs.
+    const ctl = new AbortController()
+    const pending = g.seats.map((seat) => seat.checkIn(ctl.signal).catch(() => undefined))
+    const runTo = async (until: number): Promise<void> => {
+      while (clock.now() < until) {
+        await new Promise((r) => setImmediate(r))
+        clock.advanceTo(Math.min(until, clock.next() ?? until))
+      }
+    }
+    const due = tickTimes(timing, s).revealCut + tickLength(timing)
+    // Not before R_s + OUTAGE_MS, however many fetches failed (the converse).
+    await runTo(due)
+    expect([0, 1, 2].map(votesOf)).toEqual([[], [], []])
+    await runTo(due + 5 * 60_000)
+    ctl.abort()
+    await Promise.all(pending)
+    // One vote each, for s, and nothing else signed while the notary was away.
+    expect([0, 1, 2].map(votesOf)).toEqual([[s], [s], [s]])
+    expect(stores.map((st) => st.envelopes().length)).toEqual(signedBy.map((n) => n + 1))
+    const merged = decideFromFiles(
+      w.genesis,
+      stores.flatMap((st) => st.receipts()),
+      stores.flatMap((st) => st.envelopes()),
+    )
+    expect(merged.decision.end).toEqual({ kind: 'stalled', cause: 'outage', tick: s, voters: [0, 1, 2] })
+    expect(merged.decision.offences).toEqual([])
+    // One file holds one vote of three: no majority, the game reads as ongoing (paused).
+    expect(decided(g, 0).decision.end.kind).toBe('ongoing')
+
+    // The notary answers again: the votes are receipted (§8.1 step 3), the cuts marked, the record lifted.
+    away = false
+    await g.run(tickTimes(timing, 12).start)
+    const files = stores.map((st) => decideFromFiles(w.genesis, st.receipts(), st.envelopes()))
+    for (const f of files) {
+      expect(f.log.faults).toEqual([])
+      expect(f.decision.offences).toEqual([])
+      expect(f.decision.unreceipted).toEqual([])
+      expect(f.decision.end.kind).toBe('complete')
+      expect(f.decision.end).toEqual(files[0]?.decision.end)
+    }
+    expect([0, 1, 2].map(votesOf)).toEqual([[s], [s], [s]])
   })
 })

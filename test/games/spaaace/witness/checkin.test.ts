@@ -4,8 +4,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import { SKEW_MS } from '../../../../src/games/spaaace/peers/domain.js'
+import { tickLength } from '../../../../src/games/spaaace/peers/domain.js'
 import { tickTimes } from '../../../../src/games/spaaace/peers/genesis.js'
-import { type OwnEnvelope, planCheckin, revealGuard } from '../../../../src/games/spaaace/witness/checkin.js'
+import {
+  type FetchOutcome,
+  type OwnEnvelope,
+  outageVote,
+  planCheckin,
+  revealGuard,
+} from '../../../../src/games/spaaace/witness/checkin.js'
 import { decideWitnessed } from '../../../../src/games/spaaace/witness/decide.js'
 import {
   type Scenario,
@@ -33,8 +40,8 @@ function ownOf(s: Scenario, q: number): OwnEnvelope[] {
     })
 }
 
-function plan(s: Scenario, q: number, now: number, chosen: number[] = []) {
-  return planCheckin({
+function input(s: Scenario, q: number, now: number, chosen: number[] = [], fetches: FetchOutcome[] = []) {
+  return {
     genesis: s.genesis,
     self: q,
     now,
@@ -43,7 +50,12 @@ function plan(s: Scenario, q: number, now: number, chosen: number[] = []) {
     own: ownOf(s, q),
     chosen: new Set(chosen),
     sealed: false,
-  })
+    fetches,
+  }
+}
+
+function plan(s: Scenario, q: number, now: number, chosen: number[] = [], fetches: FetchOutcome[] = []) {
+  return planCheckin(input(s, q, now, chosen, fetches))
 }
 
 describe('check-in plan (SPAAACE-WITNESSED §8.2)', () => {
@@ -105,5 +117,51 @@ describe('check-in plan (SPAAACE-WITNESSED §8.2)', () => {
     expect(plan(s, 0, late).steps).toEqual([{ kind: 'seed' }, { kind: 'seal' }])
     seeds(s, [0], 3)
     expect(plan(s, 0, late + 10).steps).toEqual([{ kind: 'seal' }])
+  })
+
+  describe('the outage vote (§8.2): stop(s, 1) once R_s + OUTAGE_MS has passed and the last three fetches after R_s brought nothing past it', () => {
+    // Tick 1 played and settled; the notary then passes nothing: tick 2 is the open tick s.
+    const setup = () => {
+      const s = witnessedScenario(3, 4)
+      honestTick(s, 1, [0, 1, 2])
+      mark(s, 2, 0, times(s, 2).C + 1)
+      const R = times(s, 2).R
+      const due = R + tickLength(s.genesis.genesis.timing)
+      return { s, R, due }
+    }
+    const failed = (at: number): FetchOutcome => ({ at, past: null })
+
+    it('due: the plan votes for s, after the mark it asks first', () => {
+      const { s, R, due } = setup()
+      const fetches = [failed(R + 1), { at: R + 2, past: times(s, 2).C + 1 }, failed(due)]
+      expect(outageVote(input(s, 0, due + 1, [], fetches))).toBe(2)
+      expect(plan(s, 0, due + 1, [], fetches).steps).toEqual([
+        { kind: 'mark', t: 3, cut: 0 },
+        { kind: 'vote', t: 2 },
+      ])
+    })
+
+    it('not due (each converse): at R_s + OUTAGE_MS, with two fetches, a fetch before R_s, a fetch that passed R_s, a vote signed, a seed signed', () => {
+      const { s, R, due } = setup()
+      const three = [failed(R + 1), failed(R + 2), failed(due)]
+      expect(outageVote(input(s, 0, due, [], three))).toBeUndefined()
+      expect(outageVote(input(s, 0, due + 1, [], three.slice(1)))).toBeUndefined()
+      expect(outageVote(input(s, 0, due + 1, [], [failed(R), ...three.slice(1)]))).toBeUndefined()
+      expect(outageVote(input(s, 0, due + 1, [], [...three.slice(0, 2), { at: due, past: R + 1 }]))).toBeUndefined()
+      const voted = setup()
+      sign(voted.s, 0, [{ type: 'stop', tick: 2, reason: 'stalled' }])
+      expect(outageVote(input(voted.s, 0, due + 1, [], three))).toBeUndefined()
+      // Another player's vote is no reason not to vote.
+      expect(outageVote(input(voted.s, 1, due + 1, [], three))).toBe(2)
+      const seeded = setup()
+      seeds(seeded.s, [0], 2)
+      expect(outageVote(input(seeded.s, 0, due + 1, [], three))).toBeUndefined()
+    })
+
+    it('not due once the chain passes R_s (the notary came back): the tick is no longer open', () => {
+      const { s, R, due } = setup()
+      mark(s, 2, 1, R + 1)
+      expect(outageVote(input(s, 0, due + 1, [], [failed(R + 1), failed(R + 2), failed(due)]))).toBeUndefined()
+    })
   })
 })
