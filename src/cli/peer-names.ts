@@ -23,7 +23,8 @@ export class PeerNames {
 
   constructor(
     private readonly book: AddressBook,
-    private readonly cmd = 'spaceships',
+    /** The command's name, as its lines tell the player to run it. */
+    readonly command = 'spaceships',
   ) {}
 
   /** A name `peer` sent earlier (a game's record), shown until it sends one now. */
@@ -59,7 +60,7 @@ export class PeerNames {
       peer,
       name,
       this.book,
-      `${this.cmd} names pin ${peer} ${/^[\w.-]+$/.test(name) ? name : JSON.stringify(name)}`,
+      `${this.command} names pin ${peer} ${/^[\w.-]+$/.test(name) ? name : JSON.stringify(name)}`,
     )
   }
 }

@@ -58,6 +58,7 @@ import {
 import { decisionLines } from '../games/spaaace/verify/report.js'
 import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
+import { type PeerNames, peerNamesFor } from './peer-names.js'
 import { type CliIo, EXIT, UserError, commandName, fileReason } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
@@ -377,17 +378,42 @@ function personSeat(
   }
 }
 
+/**
+ * The seats as this player's screen shows them: "you", the bots this process runs, and every other
+ * player by its label and the name this player pinned to its PeerId, if any (the labels stay p1..pN:
+ * orders name players by them).
+ */
 export function seatsFor(
   genesis: SealedGenesis,
   self: number,
   bots: ReadonlyMap<number, string>,
+  names?: PeerNames,
 ): { seats: Seat[]; labels: string[] } {
-  const n = genesis.genesis.keys.length
-  const seats: Seat[] = Array.from({ length: n }, (_, i) => {
+  const ids = rosterIds(genesis)
+  const seats: Seat[] = ids.map((id, i) => {
     const bot = bots.get(i)
-    return i === self ? { label: 'you' } : { label: `p${i + 1}`, ...(bot === undefined ? {} : { bot }) }
+    const name = bot === undefined ? names?.pinnedAs(id) : undefined
+    return i === self
+      ? { label: 'you' }
+      : { label: `p${i + 1}`, ...(bot === undefined ? {} : { bot }), ...(name === undefined ? {} : { name }) }
   })
   return { seats, labels: seats.map((s) => s.label) }
+}
+
+/**
+ * Who plays which seat, for the start screen: each other player's PeerId by the name this player
+ * pinned to it (and its tail), or its tail alone; the bots this process runs.
+ */
+export function rosterLine(genesis: SealedGenesis, self: number, seats: readonly Seat[], names: PeerNames): string {
+  const ids = rosterIds(genesis)
+  const who = ids.map((id, i) => {
+    const bot = seats[i]?.bot
+    if (i === self) return `p${i + 1} you`
+    if (bot !== undefined) return `p${i + 1} a ${bot} bot run here`
+    return `p${i + 1} ${names.label(id) ?? id}`
+  })
+  const unnamed = ids.some((id, i) => i !== self && seats[i]?.bot === undefined && names.pinnedAs(id) === undefined)
+  return `Players: ${who.join('; ')}.${unnamed ? ` (Name a player with: ${names.command} names pin PEERID NAME)` : ''}\n`
 }
 
 const BOT_FILE = /^bot-p(\d+)\.key$/
@@ -435,7 +461,8 @@ async function playInvite(
   const invite = formatSpaaaceInvite(genesis, addresses)
   writeFileSync(join(dir, 'invite'), `${invite}\n`)
   const bots = await storedBots(dir, genesis)
-  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])))
+  const names = peerNamesFor(io)
+  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
   const quit = new AbortController()
   const person = personSeat(io, genesis, self, labels, seats, f.autoplay, quit)
   const cmd = commandName(env(io))
@@ -448,7 +475,7 @@ async function playInvite(
       started !== undefined
         ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\n`
         : ` (the invite is kept in ${join(dir, 'invite')}).\n`
-    }Tick 1 starts at ${new Date(
+    }${rosterLine(genesis, self, seats, names)}Tick 1 starts at ${new Date(
       t1,
     ).toISOString()}; a tick lasts ${Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)} s. Waiting for every player to accept...\n`,
   )

@@ -46,6 +46,7 @@ import { identityFor } from './identity.js'
 import { CHECK_IN_WINDOW_MS } from './spaaace-games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
+import { peerNamesFor } from './peer-names.js'
 import {
   type SpaaaceJoinFlags,
   keepConnected,
@@ -53,6 +54,7 @@ import {
   relayIdsOf,
   relaysOfInvite,
   rosterIds,
+  rosterLine,
   seatsFor,
   spaaaceGameDir,
   startNode,
@@ -165,7 +167,8 @@ export async function playWitnessedInvite(
   const cmd = commandName(env(io))
   const resume = `${cmd} spaaace join @${join(dir, 'invite')}`
   const bots = await storedBots(dir, genesis)
-  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])))
+  const names = peerNamesFor(io)
+  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
   const s = witnessedScreen(io, self, seats)
   const quit = new AbortController()
   const signal = quit.signal
@@ -179,7 +182,7 @@ export async function playWitnessedInvite(
         started !== undefined
           ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\n`
           : ` (the invite is kept in ${join(dir, 'invite')}).\n`
-      }Tick 1 starts at ${when(genesis.genesis.timing.start)}. ${
+      }${rosterLine(genesis, self, seats, names)}Tick 1 starts at ${when(genesis.genesis.timing.start)}. ${
         Math.min(genesis.genesis.timing.commitMs, genesis.genesis.timing.revealMs) >= CHECK_IN_WINDOW_MS
           ? `You need not stay online: ${resume} --check-in plays what is due and exits.`
           : `Its windows are live (${Math.round(genesis.genesis.timing.revealMs / 1000)} s to reveal): stay online, or resume with ${resume}.`

@@ -23,6 +23,8 @@ export interface Seat {
   readonly label: string
   /** The bot's name when a bot plays this seat ("sensible"), else undefined (a person). */
   readonly bot?: string
+  /** The name the viewer pinned to this player's PeerId (`spaceships names pin`), if any. */
+  readonly name?: string
 }
 
 /** What one screen shows: the closing state of the last tick, seen by `viewer`. */
@@ -74,12 +76,16 @@ function wrapItems(first: string, items: readonly string[], sep: string, cols: n
   return out
 }
 
-/** How the screen names player `i`: "you", or its label with its bot, as "bot2 (sensible)". */
+/**
+ * How the screen names player `i`: "you", or its label with its bot or the name the viewer pinned
+ * to it, as "p2 (sensible)" or "p3 (alice)".
+ */
 export function seatName(seats: readonly Seat[], i: PlayerIndex, viewer: PlayerIndex): string {
   const s = seats[i]
   const label = s?.label ?? `#${i + 1}`
   if (i === viewer) return label === 'you' ? 'you' : `you (${label})`
-  return s?.bot === undefined ? label : `${label} (${s.bot})`
+  const also = s?.bot ?? s?.name
+  return also === undefined ? label : `${label} (${also})`
 }
 
 /** The short name of the galaxy line: "you" for the viewer, else the label. */

@@ -20,6 +20,9 @@ describe('spaaace host and join (§3.2, §6)', () => {
     const files: Record<string, string> = {}
     const envA = { ...process.env, XDG_STATE_HOME: join(base, 'a-state'), XDG_CONFIG_HOME: join(base, 'a-config') }
     const envB = { ...process.env, XDG_STATE_HOME: join(base, 'b-state'), XDG_CONFIG_HOME: join(base, 'b-config') }
+    // The host pinned the player's PeerId as "bob": its screens name that seat so (the label stays pN).
+    const pin = await cli(['names', 'pin', b.identity.peerId.toString(), 'bob'], {}, { env: envA })
+    expect(pin.code, pin.err).toBe(0)
     const host = cli(
       [
         'spaaace',
@@ -61,6 +64,11 @@ describe('spaaace host and join (§3.2, §6)', () => {
     expect(a.out).toMatch(/Invite \(each player runs: .* spaaace join <invite>\):\n\nspaaace1\./)
     expect(bb.out).not.toMatch(/Invite \(each player|spaaace1\./)
     expect(bb.out).toMatch(/you are p\d \(the invite is kept in \S+\/invite\)\./)
+    // Who plays which seat: the host sees bob by the name it pinned, the joiner the host's PeerId tail.
+    expect(a.out).toMatch(/Players: (p\d (you|bob \(…\w+\)|a sensible bot run here)(; |\.\n)){3}/)
+    expect(a.out).toMatch(/p\d bob \(…\w+\)/)
+    expect(a.out).toMatch(/^ {2}p\d \(bob\) +\d+/m)
+    expect(bb.out).toMatch(/Players: .*p\d …\w+.*\. \(Name a player with: .+ names pin PEERID NAME\)\n/)
     const paths = [...`${a.out}\n${bb.out}`.matchAll(/Your transcript: (\S+)/g)].map((m) => m[1] ?? '')
     expect(paths).toHaveLength(2)
     const v = await cli(['verify', ...paths])
