@@ -17,6 +17,7 @@ import { readPeersTranscript } from '../games/spaaace/peers/transcript.js'
 import { endLine } from '../games/spaaace/verify/report.js'
 import { identityFor } from './identity.js'
 import { type CliIo, EXIT, commandName } from './io.js'
+import { wrapLine } from '../games/spaaace/ui/screen.js'
 
 export interface SpaaaceGameRow {
   readonly game: string
@@ -131,19 +132,37 @@ export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; jso
     io.stdout('No Spaaace! games on this machine.\n')
     return EXIT.ok
   }
-  const cmd = commandName(env)
+  io.stdout(formatSpaaaceGames(rows, commandName(env)))
+  return EXIT.ok
+}
+
+/** A listing is read in any terminal: its prose fits the classic 80 columns. */
+const LIST_COLUMNS = 80
+
+/**
+ * The rows as a person reads them: a game per block, its prose wrapped to LIST_COLUMNS, and the
+ * command that carries it on alone on an indented line, never wrapped (it is copied as it stands).
+ */
+export function formatSpaaaceGames(rows: readonly SpaaaceGameRow[], cmd: string): string {
+  const out: string[] = []
+  const para = (text: string, indent: string): void => {
+    out.push(...wrapLine(indent + text, LIST_COLUMNS, indent + '  '))
+  }
   for (const r of rows) {
     if (r.error !== undefined) {
-      io.stdout(`${r.game}  cannot be read: ${r.error} (${r.dir})\n`)
+      para(`${r.game}: cannot be read: ${r.error} (${r.dir})`, '')
       continue
     }
     const provisional = (r.provisional ?? 0) > 0 ? ` (${r.provisional ?? 0} provisional)` : ''
-    const where = `${r.players ?? 0} players, you are p${r.seat ?? 0}, ${r.tick ?? 0} of ${r.maxTicks ?? 0} ticks settled${provisional}`
-    const next =
-      r.ended === true
-        ? ''
-        : `; ${r.witnessed === true ? 'check in' : 'resume'}: ${cmd} spaaace join @${join(r.dir, 'invite')}${r.witnessed === true ? ' --check-in' : ''}`
-    io.stdout(`${r.game}  ${where}: ${r.end ?? ''}${next}\n`)
+    para(
+      `${r.game}: ${r.players ?? 0} players, you are p${r.seat ?? 0}, ${r.tick ?? 0} of ${r.maxTicks ?? 0} ticks settled${provisional}`,
+      '',
+    )
+    para(r.end ?? '', '  ')
+    if (r.ended !== true) {
+      out.push(`  ${r.witnessed === true ? 'Check in' : 'Resume'} with:`)
+      out.push(`    ${cmd} spaaace join @${join(r.dir, 'invite')}${r.witnessed === true ? ' --check-in' : ''}`)
+    }
   }
-  return EXIT.ok
+  return `${out.join('\n')}\n`
 }

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { spaaaceGames } from '../../../../src/cli/spaaace-games.js'
+import { type SpaaaceGameRow, formatSpaaaceGames, spaaaceGames } from '../../../../src/cli/spaaace-games.js'
 import { formatSpaaaceInvite } from '../../../../src/games/spaaace/node/invite.js'
 import { run } from '../../../../src/cli/main.js'
 import type { CliIo } from '../../../../src/cli/io.js'
@@ -258,6 +258,30 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
       const early = decided(g, 0).decision.ticks[0]?.status
       expect(early).toBe('provisional')
       expect(row()).toMatchObject({ seat: 1, tick: 1, provisional: 1, maxTicks: 3, ended: false })
+      // As listed: prose within 80 columns, the command that carries it on alone on its line, whole
+      // (this game's windows are live, so it is resumed live, not checked in to).
+      const listed = formatSpaaaceGames([row() as SpaaaceGameRow], 'spaceships').split('\n')
+      expect(listed[0]).toBe(
+        `${w.genesis.id.slice(0, 16)}: 3 players, you are p1, 1 of 3 ticks settled (1 provisional)`,
+      )
+      expect(listed.slice(-3)).toEqual(['  Resume with:', `    spaceships spaaace join @${join(dir, 'invite')}`, ''])
+      for (const l of listed.slice(0, -2)) expect(l.length).toBeLessThanOrEqual(80)
+      // A game checked in to, stalled by an outage vote: its long end line wrapped, indented.
+      const stalled = formatSpaaaceGames(
+        [
+          {
+            ...(row() as SpaaaceGameRow),
+            witnessed: true,
+            end: "stalled at tick 3 (outage, provisional: p1, p2, p3 voted; any receipt past the tick's reveal cut lifts it, §7.6 rule 4)",
+          },
+        ],
+        'spaceships',
+      ).split('\n')
+      expect(stalled.slice(1, 3)).toEqual([
+        '  stalled at tick 3 (outage, provisional: p1, p2, p3 voted; any receipt past the',
+        "    tick's reveal cut lifts it, §7.6 rule 4)",
+      ])
+      expect(stalled[stalled.length - 2]).toBe(`    spaceships spaaace join @${join(dir, 'invite')} --check-in`)
       await g.run(times(6).start)
       expect(row()).toMatchObject({ tick: 3, provisional: 0, ended: true })
     } finally {
