@@ -176,4 +176,28 @@ describe('the Spaaace! screen (src/games/spaaace/ui/screen.ts)', () => {
       for (const l of lines) expect(Array.from(l).length, l).toBeLessThanOrEqual(columns)
     }
   })
+
+  it('absence counted before it removes (S-81): each absent player noted, and the viewer warned at the tick that would remove it', () => {
+    // absentTicks 3 (the default): you absent twice, bot2 once, the others present.
+    const terms = STATE.terms
+    expect(terms.absentTicks).toBe(3)
+    const state: GameState = {
+      ...STATE,
+      players: STATE.players.map((p, i) => ({ ...p, absent: i === 0 ? 2 : i === 1 ? 1 : 0 })),
+    }
+    const lines = renderScreen({ state, seats: SEATS, viewer: 0, columns: 100 })
+    expect(lines).toContain('  you                 11     0  active, absent 2 of 3 (S-81)')
+    expect(lines).toContain('  bot2 (sensible)     11     0  active, absent 1 of 3 (S-81)')
+    expect(lines).toContain('  bot3 (random)       11    -2  active')
+    // The words as read, whatever the wrapping.
+    const words = (l: string[]): string => l.join(' ').replace(/\s+/g, ' ')
+    expect(words(lines)).toContain(
+      'You have been absent the last 2 ticks (no orders of yours counted, S-61, S-62): if your orders do not count this tick too, you are removed (S-81).',
+    )
+    // One absence: two more remove; none: nothing said.
+    expect(words(renderScreen({ state, seats: SEATS, viewer: 1, columns: 100 }))).toContain(
+      'You have been absent the last tick (no orders of yours counted, S-61, S-62); 2 more in a row remove you (S-81).',
+    )
+    expect(words(renderScreen({ state, seats: SEATS, viewer: 2, columns: 100 }))).not.toMatch(/absent the last/)
+  })
 })

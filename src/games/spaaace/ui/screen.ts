@@ -169,7 +169,10 @@ function playerLines(input: ScreenInput, cols: number): string[] {
   const pad = Math.max(7, ...names.map(len))
   const rows = state.players.map((p, i) => {
     const claim = state.claims.find((c) => c.player === i)
-    const notes = [p.status, ...(claim === undefined ? [] : ['claim standing'])].join(', ')
+    // S-81: absences in a row so far, against the number that removes.
+    const absent =
+      p.status === 'active' && p.absent > 0 ? [`absent ${p.absent} of ${state.terms.absentTicks} (S-81)`] : []
+    const notes = [p.status, ...absent, ...(claim === undefined ? [] : ['claim standing'])].join(', ')
     return `  ${(names[i] ?? '').padEnd(pad)}  ${String(p.coins).padStart(5)}  ${String(p.fame).padStart(4)}  ${notes}`
   })
   return [`${'Players'.padEnd(pad + 2)}  coins  fame  status (S-24, S-43, S-03)`, ...rows].flatMap((l) =>
@@ -213,6 +216,16 @@ function mayLines(input: ScreenInput, cols: number): string[] {
   const out: string[] = [
     `You: sector ${ship.sector}, armour ${ship.armour}/${LIMITS.maxArmour}, energy ${ship.energy}/${LIMITS.maxEnergy}, coins ${me.coins}, fame ${me.fame}.`,
   ]
+  // S-81: the tick that would remove the player for absence, said before it comes.
+  const left = state.terms.absentTicks - me.absent
+  if (me.absent > 0)
+    out.push(
+      `You have been absent ${me.absent === 1 ? 'the last tick' : `the last ${me.absent} ticks`} (no orders of yours counted, S-61, S-62)${
+        left === 1
+          ? ': if your orders do not count this tick too, you are removed (S-81).'
+          : `; ${left} more in a row remove you (S-81).`
+      }`,
+    )
   const battle = state.awaiting.find((b) => b.a === viewer || b.b === viewer)
   if (battle !== undefined) {
     const other = battle.a === viewer ? battle.b : battle.a
