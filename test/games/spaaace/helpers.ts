@@ -84,7 +84,9 @@ export function scripted(
   const prompter: Prompter = {
     input: (o) => {
       asked.push(o.message)
-      for (const a of answers.shift() ?? fallback) {
+      for (const typed of answers.shift() ?? fallback) {
+        // As inquirer does: an empty answer stands for the prompt's default, when it has one.
+        const a = typed === '' && o.default !== undefined ? o.default : typed
         const verdict = o.validate?.(a) ?? true
         if (verdict === true) return Promise.resolve(a)
         told.push(`${a} -> ${verdict}`)

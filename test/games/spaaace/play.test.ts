@@ -55,7 +55,9 @@ describe('spaceships spaaace play', () => {
   it('a scripted person against three sensible bots to the end: help, an illegal set re-prompted, and the standings of an independent replay', async () => {
     const s = scripted([
       ['help'],
+      // Energy is full at the start: the note says so, and Enter sends the orders as they are.
       ['buy 2'],
+      [''],
       ['attack you', 'move 2'],
       ['ally bot2; ally bot3; ally bot4'],
       ['bid -1', 'move 1 2; bid 3'],
@@ -70,11 +72,10 @@ describe('spaceships spaaace play', () => {
     )
     expect(r.code, r.err).toBe(0)
     expect(r.err).toBe('')
-    // One prompt per tick, and one more after help.
-    expect(s.asked).toEqual([
-      'Your orders for tick 1 (help, quit):',
-      ...Array.from({ length: 8 }, (_, t) => `Your orders for tick ${t + 1} (help, quit):`),
-    ])
+    // One prompt per tick, one more after help, and one more after each set with notes.
+    const tick = (t: number): string => `Your orders for tick ${t} (help, quit):`
+    expect(s.asked).toEqual([tick(1), tick(1), tick(1), tick(2), tick(3), tick(4), tick(4), ...[5, 6, 7, 8].map(tick)])
+    expect(r.out).toContain('Note: buy 2 does nothing: your energy is full (S-32, S-38).\nPress Enter to send these')
     // The illegal sets were refused as typed, each with its reason in one line (S-37).
     expect(s.told).toEqual([
       'attack you -> "you" names its author (S-37)',
@@ -119,7 +120,7 @@ describe('spaceships spaaace play', () => {
   })
 
   it('quit abandons the game (exit 4), and the record of the ticks played is a valid, unfinished one', async () => {
-    const s = scripted([['buy 2'], ['quit']])
+    const s = scripted([['move 2'], ['quit']])
     const r = await cli(
       ['spaaace', 'play', '--offline', '--seed', 'q', '--out', 'q.rec'],
       {},

@@ -7,7 +7,7 @@ import type { SpaaaceBot } from '../bot/bot.js'
 import { peerLabels } from '../peers/domain.js'
 import type { Rng } from '../referee/random.js'
 import { formatOrderSet } from '../rules/orders.js'
-import { type Answer, type OrderPrompter, readAnswer } from '../ui/game.js'
+import { type Answer, NOTES_CONFIRM, type OrderPrompter, answerNotes, readAnswer } from '../ui/game.js'
 import type { ChoiceView, Chooser } from './peer.js'
 
 /** A bot's orders, at once (a bot never misses a commit guard). */
@@ -59,6 +59,8 @@ export function personChooser(o: {
     busy: () => pending,
     choose(view: ChoiceView, signal: AbortSignal): Promise<string | null> {
       const ask = async (): Promise<string | null> => {
+        // The orders last answered with notes (`answerNotes`): the same again sends them.
+        let warned: { readonly line: string; readonly text: string } | undefined
         for (;;) {
           if (signal.aborted) return null
           let line: string
@@ -71,6 +73,7 @@ export function personChooser(o: {
               },
               signal,
               ...(o.timeLeft === undefined ? {} : { clock: () => o.timeLeft?.(view) }),
+              ...(warned === undefined ? {} : { default: warned.line }),
             })
           } catch (e) {
             // Ctrl-C, or Ctrl-D closing the input: the person leaves, as `quit` does (the game is
@@ -87,8 +90,14 @@ export function personChooser(o: {
           }
           const a = readPersonAnswer(line, o.labels, view.self)
           switch (a.kind) {
-            case 'orders':
-              return a.text
+            case 'orders': {
+              const notes = answerNotes(view.state, view.self, a.text, peerLabels(o.labels.length))
+              if (notes.length === 0 || a.text === warned?.text) return a.text
+              for (const n of notes) o.print(`Note: ${n}`)
+              o.print(NOTES_CONFIRM)
+              warned = { line: line.trim(), text: a.text }
+              break
+            }
             case 'quit':
               o.onQuit()
               return null

@@ -17,9 +17,11 @@ import { genesis, sectorCount } from '../rules/state.js'
 import { playTick, type TickOutcome } from '../rules/tick.js'
 import {
   DEFAULT_TERMS,
+  EMPTY_ORDERS,
   NUMERIC_TERMS,
   type GameState,
   type NumericTerm,
+  type OrderSet,
   type PlayerIndex,
   type Submission,
   type Terms,
@@ -35,8 +37,13 @@ export interface OrderPrompter {
     signal?: AbortSignal
     /** A clock shown after the message and redrawn as it runs (the time left to choose), or none. */
     clock?: () => string | undefined
+    /** What an empty answer stands for (shown with the prompt). */
+    default?: string
   }): Promise<string>
 }
+
+/** Said with `orderNotes`: the same orders are sent by Enter, or others typed. */
+export const NOTES_CONFIRM = 'Press Enter to send these orders as they are, or type others.'
 
 /** Who plays a seat: a person at this terminal, or a bot drawing from its own seeded source. */
 export type SeatPlayer =
@@ -103,6 +110,52 @@ export function readAnswer(
   }
   if (!parsed.ok) return { kind: 'error', reason: parsed.reason }
   return { kind: 'orders', text: formatOrderSet(parsed.orders, written) }
+}
+
+/**
+ * What a person's orders cannot do this tick, said before they are sent: a repair or purchase cut
+ * or refused (S-23, S-30, S-32, S-38), a move that stops short (S-33), a bid with no battle awaiting
+ * it (S-41). Only what follows from the player's own state and orders, whatever the others order:
+ * steps 2 to 4 of S-70 touch each player's own ship and coins alone, so the tick played with every
+ * other player ordering nothing gives the same events for this player. An attack or a claim depends
+ * on the others' moves and battles, and is never judged here.
+ */
+export function orderNotes(state: GameState, self: PlayerIndex, orders: OrderSet): string[] {
+  if (state.ended || state.players[self]?.status !== 'active') return []
+  const subs: Submission[] = state.players.map((_, i) => ({
+    kind: 'orders',
+    orders: i === self ? orders : EMPTY_ORDERS,
+  }))
+  const notes: string[] = []
+  for (const e of playTick(state, subs).events) {
+    if (!('player' in e) || e.player !== self) continue
+    if ((e.kind === 'repair' || e.kind === 'buy') && e.points < e.asked) {
+      const what = `${e.kind} ${e.asked}`
+      const rule = e.kind === 'repair' ? 'S-30' : 'S-32'
+      notes.push(
+        e.why === 'engaging'
+          ? `${what} does nothing: your ship is engaging (S-23, ${rule}).`
+          : e.why === 'not pilotable'
+            ? `${what} does nothing: your ship is not pilotable (S-22, ${rule}).`
+            : e.points === 0
+              ? `${what} does nothing: ${e.why === 'armour full' ? 'your armour is full' : e.why === 'energy full' ? 'your energy is full' : 'too few coins'} (${rule}, S-38).`
+              : `${what} gives ${e.points} (the cap or your coins, ${rule}, S-38).`,
+      )
+    }
+    if (e.kind === 'move' && e.why !== null)
+      notes.push(
+        `move ${e.asked.join(' ')} ${e.entered.length === 0 ? `does not leave sector ${e.from}` : `stops at sector ${e.entered[e.entered.length - 1] ?? e.from}`}: ${e.why === 'no energy' ? 'no energy left' : e.why === 'not pilotable' ? 'your ship is not pilotable' : e.why} (S-33).`,
+      )
+  }
+  if (orders.bid !== null && !state.awaiting.some((b) => b.a === self || b.b === self))
+    notes.push(`bid ${orders.bid} does nothing: no battle awaits your bid this tick (S-41).`)
+  return notes
+}
+
+/** `orderNotes` of a canonical order text as `readAnswer` wrote it (with the labels `written`). */
+export function answerNotes(state: GameState, self: PlayerIndex, text: string, written: readonly string[]): string[] {
+  const parsed = parseOrderSet(text, written, self, sectorCount(written.length))
+  return parsed.ok ? orderNotes(state, self, parsed.orders) : []
 }
 
 /** The record's head: format, the terms that differ from the defaults (S-90), the roster. */
@@ -183,6 +236,8 @@ async function askOrders(o: LocalGameOptions, state: GameState, self: PlayerInde
   const prompter = o.prompter
   if (prompter === undefined) throw new Error('a person plays a seat, and there is no prompter to ask')
   const message = `Your orders for tick ${state.tick + 1} (help, quit):`
+  // The orders last answered with notes: the same again sends them (Enter, by default).
+  let warned: { readonly line: string; readonly text: string } | undefined
   for (;;) {
     const line = await prompter.input({
       message,
@@ -190,11 +245,19 @@ async function askOrders(o: LocalGameOptions, state: GameState, self: PlayerInde
         const a = readAnswer(v, labels, self)
         return a.kind === 'error' ? a.reason : true
       },
+      ...(warned === undefined ? {} : { default: warned.line }),
     })
     const a = readAnswer(line, labels, self)
     switch (a.kind) {
-      case 'orders':
-        return a.text
+      case 'orders': {
+        const notes = answerNotes(state, self, a.text, labels)
+        if (notes.length === 0 || a.text === warned?.text) return a.text
+        for (const n of notes)
+          for (const l of wrapLine(`Note: ${n}`, Math.min(SCREEN_COLUMNS, o.columns ?? SCREEN_COLUMNS))) print(l)
+        print(NOTES_CONFIRM)
+        warned = { line: line.trim(), text: a.text }
+        break
+      }
       case 'quit':
         return null
       case 'help':

@@ -80,4 +80,37 @@ describe('choosers (§6.1, S-37, S-61)', () => {
     expect(clocks[0]?.()).toBe('1000 s left')
     expect(clocks[1]).toBeUndefined()
   })
+
+  it('orders that cannot take effect are said before they are sent; Enter on the same orders sends them, others are read afresh (S-33, S-41)', async () => {
+    const told: string[] = []
+    const asked: (string | undefined)[] = []
+    const lines = ['move 1; bid 2', 'bid 2', 'bid 2']
+    const prompter: OrderPrompter = {
+      input: (o) => {
+        asked.push(o.default)
+        return Promise.resolve(lines.shift() ?? '-')
+      },
+    }
+    const chooser = personChooser({
+      prompter,
+      labels: LABELS,
+      guide: () => [],
+      print: (l) => told.push(l),
+      onQuit: () => undefined,
+    })
+    // Player 0 starts in sector 1 (S-10): `move 1` goes nowhere it can; no battle awaits a bid.
+    const state = genesis(4)
+    expect(state.ships[0]?.sector).toBe(1)
+    const text = await chooser.choose({ tick: 1, state, self: 0, deadline: 0 }, new AbortController().signal)
+    expect(text).toBe('bid 2')
+    // Asked three times: the notes of the first set, then of the second (other orders), then sent.
+    expect(asked).toEqual([undefined, 'move 1; bid 2', 'bid 2'])
+    expect(told).toEqual([
+      'Note: move 1 does not leave sector 1: 1 is not adjacent to 1 (S-33).',
+      'Note: bid 2 does nothing: no battle awaits your bid this tick (S-41).',
+      'Press Enter to send these orders as they are, or type others.',
+      'Note: bid 2 does nothing: no battle awaits your bid this tick (S-41).',
+      'Press Enter to send these orders as they are, or type others.',
+    ])
+  })
 })

@@ -14,7 +14,8 @@ import { scripted } from '../helpers.js'
 
 describe('spaaace play among peers, a person against three bots (§6, S-37)', () => {
   it('plays to the last tick: each tick asked and told, the standings, a transcript that decides complete', async () => {
-    const s = scripted([['bid 21', 'buy 2'], ['help'], ['repair 1'], ['-'], ['buy 1'], ['-']], ['-'])
+    // Orders that draw no note wherever the seed seats the person (a claim is never judged ahead).
+    const s = scripted([['bid 21', 'claim'], ['help'], ['claim'], ['-'], ['claim'], ['-']], ['-'])
     const r = await cli(
       ['spaaace', 'play', '--bots', '3', '--seed', 'person', '--ticks', '5', '--out', 'p.transcript'],
       {},
@@ -37,7 +38,7 @@ describe('spaaace play among peers, a person against three bots (§6, S-37)', ()
   }, 120_000)
 
   it('quit: exit 4, the game abandoned, the node signing nothing more', async () => {
-    const s = scripted([['buy 1'], ['quit']], ['-'])
+    const s = scripted([['claim'], ['quit']], ['-'])
     const r = await cli(
       ['spaaace', 'play', '--bots', '3', '--seed', 'quitter', '--out', 'q.transcript'],
       {},
@@ -78,7 +79,7 @@ describe('spaaace play among peers, a person against three bots (§6, S-37)', ()
 
   it('Ctrl-C at the prompt, and Ctrl-D closing the input, leave as quit does: exit 4, the transcript written, never a tick skipped or a wait on a closed input', async () => {
     const left = Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' })
-    const s = scripted([['buy 1']], ['-'])
+    const s = scripted([['claim']], ['-'])
     const prompter = {
       ...s.prompter,
       input: (o: Parameters<typeof s.prompter.input>[0]) =>
