@@ -239,7 +239,7 @@ function alive(pid: number): boolean {
  * envelope at the same place (equivocation, SPEC §5.3). The lock file names its holder; a lock
  * whose process is gone (a crash, SIGKILL) is taken over.
  */
-function lockGame(dir: string, id: string): () => void {
+export function lockGame(dir: string, id: string): () => void {
   const path = join(dir, 'lock')
   const mine = `${process.pid} ${hostname()}\n`
   for (let attempt = 0; attempt < 2; attempt++) {

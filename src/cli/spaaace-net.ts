@@ -59,6 +59,7 @@ import { decisionLines } from '../games/spaaace/verify/report.js'
 import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
 import { type PeerNames, peerNamesFor } from './peer-names.js'
+import { lockGame } from './games.js'
 import { type CliIo, EXIT, UserError, commandName, fileReason } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
@@ -458,72 +459,79 @@ async function playInvite(
     )
   const dir = spaaaceGameDir(genesis, env(io))
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const invite = formatSpaaaceInvite(genesis, addresses)
-  writeFileSync(join(dir, 'invite'), `${invite}\n`)
-  const bots = await storedBots(dir, genesis)
-  const names = peerNamesFor(io)
-  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
-  const quit = new AbortController()
-  const person = personSeat(io, genesis, self, labels, seats, f.autoplay, quit)
-  const cmd = commandName(env(io))
-  const t1 = genesis.genesis.timing.start
-  io.stdout(
-    `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, you are p${self + 1}${
-      bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
-    }${
-      // The host sends the invite (DESIGN §7); a joiner or a resumed node is told where it is kept.
-      started !== undefined
-        ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\n`
-        : ` (the invite is kept in ${join(dir, 'invite')}).\n`
-    }${rosterLine(genesis, self, seats, names)}Tick 1 starts at ${new Date(
-      t1,
-    ).toISOString()}; a tick lasts ${Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)} s. Waiting for every player to accept...\n`,
-  )
-  const ownListen = (i: number): string[] => {
-    const fromInvite = listenOn(addresses[i] ?? [])
-    return fromInvite.length > 0 ? fromInvite : (f.listen ?? DEFAULT_LISTEN)
-  }
-  const nodeOf = (id: Identity): { node?: Libp2p } => {
-    const node = started?.get(id.peerId.toString())
-    return node === undefined ? {} : { node }
-  }
-  const runs: SeatRun[] = [
-    {
-      identity,
-      chooser: person.chooser,
-      events: person.events,
-      listen: f.listen ?? ownListen(self),
-      ...nodeOf(identity),
-    },
-    ...bots.map((b) => ({
-      identity: b.identity,
-      chooser: botChooser(
-        b.kind === 'random' ? randomBot : sensibleBot(),
-        seededRng(`${hexOf(b.identity.keys.publicKey)}/${genesis.id}`),
-      ),
-      listen: ownListen(b.index),
-      ...nodeOf(b.identity),
-    })),
-  ]
-  const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
-  const result = await runSeats(genesis, addresses, runs, dir, relays, quit.signal, () => {
+  // One process a game: two would each sign at the places the other signs (a fork, S-80), and
+  // keep journals the other does not read.
+  const release = lockGame(dir, genesis.id.slice(0, 16))
+  try {
+    const invite = formatSpaaaceInvite(genesis, addresses)
+    writeFileSync(join(dir, 'invite'), `${invite}\n`)
+    const bots = await storedBots(dir, genesis)
+    const names = peerNamesFor(io)
+    const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
+    const quit = new AbortController()
+    const person = personSeat(io, genesis, self, labels, seats, f.autoplay, quit)
+    const cmd = commandName(env(io))
+    const t1 = genesis.genesis.timing.start
     io.stdout(
-      `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
+      `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, you are p${self + 1}${
+        bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
+      }${
+        // The host sends the invite (DESIGN §7); a joiner or a resumed node is told where it is kept.
+        started !== undefined
+          ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\n`
+          : ` (the invite is kept in ${join(dir, 'invite')}).\n`
+      }${rosterLine(genesis, self, seats, names)}Tick 1 starts at ${new Date(
+        t1,
+      ).toISOString()}; a tick lasts ${Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)} s. Waiting for every player to accept...\n`,
     )
-  })
-  const mine = result.decisions[0]
-  if (result.quit) {
+    const ownListen = (i: number): string[] => {
+      const fromInvite = listenOn(addresses[i] ?? [])
+      return fromInvite.length > 0 ? fromInvite : (f.listen ?? DEFAULT_LISTEN)
+    }
+    const nodeOf = (id: Identity): { node?: Libp2p } => {
+      const node = started?.get(id.peerId.toString())
+      return node === undefined ? {} : { node }
+    }
+    const runs: SeatRun[] = [
+      {
+        identity,
+        chooser: person.chooser,
+        events: person.events,
+        listen: f.listen ?? ownListen(self),
+        ...nodeOf(identity),
+      },
+      ...bots.map((b) => ({
+        identity: b.identity,
+        chooser: botChooser(
+          b.kind === 'random' ? randomBot : sensibleBot(),
+          seededRng(`${hexOf(b.identity.keys.publicKey)}/${genesis.id}`),
+        ),
+        listen: ownListen(b.index),
+        ...nodeOf(b.identity),
+      })),
+    ]
+    const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
+    const result = await runSeats(genesis, addresses, runs, dir, relays, quit.signal, () => {
+      io.stdout(
+        `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
+      )
+    })
+    const mine = result.decisions[0]
+    if (result.quit) {
+      io.stdout(
+        `You left the game; your node signed nothing more. Resume it with: ${cmd} spaaace join @${join(dir, 'invite')}\n`,
+      )
+      return EXIT.abandoned
+    }
+    const file = join(dir, `p${self + 1}.transcript`)
     io.stdout(
-      `You left the game; your node signed nothing more. Resume it with: ${cmd} spaaace join @${join(dir, 'invite')}\n`,
+      `Your transcript: ${file} (check it: ${cmd} verify ${/^[\w./:@+-]+$/.test(file) ? file : JSON.stringify(file)})\n`,
     )
-    return EXIT.abandoned
+    if (mine === undefined) return EXIT.unreadable
+    return mine.end.kind === 'complete' ? EXIT.ok : mine.offences.length > 0 ? EXIT.illegal : EXIT.incomplete
+  } finally {
+    release()
   }
-  const file = join(dir, `p${self + 1}.transcript`)
-  io.stdout(
-    `Your transcript: ${file} (check it: ${cmd} verify ${/^[\w./:@+-]+$/.test(file) ? file : JSON.stringify(file)})\n`,
-  )
-  if (mine === undefined) return EXIT.unreadable
-  return mine.end.kind === 'complete' ? EXIT.ok : mine.offences.length > 0 ? EXIT.illegal : EXIT.incomplete
 }
 
 export async function spaaaceJoinCommand(io: CliIo, invite: string, f: SpaaaceJoinFlags): Promise<number> {

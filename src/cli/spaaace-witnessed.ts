@@ -47,6 +47,7 @@ import { CHECK_IN_WINDOW_MS } from './spaaace-games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
 import { peerNamesFor } from './peer-names.js'
+import { lockGame } from './games.js'
 import {
   type SpaaaceJoinFlags,
   keepConnected,
@@ -162,225 +163,235 @@ export async function playWitnessedInvite(
     )
   const dir = spaaaceGameDir(genesis, env(io))
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const text = formatSpaaaceInvite(genesis, addresses, notaryAddrs)
-  writeFileSync(join(dir, 'invite'), `${text}\n`)
-  const cmd = commandName(env(io))
-  const resume = `${cmd} spaaace join @${join(dir, 'invite')}`
-  const bots = await storedBots(dir, genesis)
-  const names = peerNamesFor(io)
-  const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
-  const s = witnessedScreen(io, self, seats)
-  const quit = new AbortController()
-  const signal = quit.signal
-  if (f.checkIn !== true)
-    s.say(
-      `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, witnessed by the notary ${notaryAddrs[0] ?? ''}; you are p${self + 1}${
-        bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
-      }${
-        // The host, which made the game, sends the invite; a player who joined by it, or anyone
-        // resuming, is told where it is kept instead of being shown it as if it had to send it.
-        started !== undefined
-          ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\n`
-          : ` (the invite is kept in ${join(dir, 'invite')}).\n`
-      }${rosterLine(genesis, self, seats, names)}Tick 1 starts at ${when(genesis.genesis.timing.start)}. ${
-        Math.min(genesis.genesis.timing.commitMs, genesis.genesis.timing.revealMs) >= CHECK_IN_WINDOW_MS
-          ? `You need not stay online: ${resume} --check-in plays what is due and exits.`
-          : `Its windows are live (${Math.round(genesis.genesis.timing.revealMs / 1000)} s to reveal): stay online, or resume with ${resume}.`
-      }`,
-    )
-
-  const personChooserOf = (): Chooser => {
-    if (f.autoplay) return botChooser(sensibleBot(), seededRng(`${genesis.id}/${self}`))
-    const prompter = io.prompter?.()
-    // A check-in run from a script (no terminal) still marks, reveals and seals; it only cannot ask
-    // for orders, and says so.
-    if (prompter === undefined && f.checkIn === true)
-      return {
-        choose: (view) => {
-          s.ordersDue = view.deadline
-          s.tell(
-            `Tick ${view.tick}: your orders are due by ${when(view.deadline)}; check in on a terminal to give them.`,
-          )
-          return null
-        },
-      }
-    if (prompter === undefined)
-      throw new UserError(
-        'Spaaace! asks for your orders on a terminal, and standard input is not one; --autoplay lets a sensible bot play your seat',
-      )
-    return personChooser({
-      prompter,
-      labels,
-      guide: () => orderGuide(s.columns),
-      print: s.say,
-      onQuit: () => {
-        quit.abort()
-      },
-      // The commit guard G_t is on the wall clock here: the prompt counts down to it (§6.1).
-      timeLeft: (view) => `${timeText(Math.max(0, view.deadline - Date.now()))} left`,
-    })
-  }
-  const inner = personChooserOf()
-  // What happened in the ticks decided so far is told before the galaxy the person chooses on.
-  const narrate = { before: (): void => undefined }
-  const person: Chooser = {
-    choose(view, sig) {
-      narrate.before()
-      s.show(view)
-      return inner.choose(view, sig)
-    },
-  }
-
-  const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
-  const roster = rosterIds(genesis)
-  // The notary is dialled too (its PeerId ends each of its addresses).
-  const admitted = new Set([...roster, ...relayIdsOf(relays), ...relayIdsOf(notaryAddrs)])
-  const ownListen = (i: number): string[] => {
-    const fromInvite = listenOn(addresses[i] ?? [])
-    return fromInvite.length > 0 ? fromInvite : (f.listen ?? DEFAULT_LISTEN)
-  }
-  const members = [
-    { identity, index: self, chooser: person, person: true },
-    ...bots.map((b) => ({
-      identity: b.identity,
-      index: b.index,
-      chooser: botChooser(
-        b.kind === 'random' ? randomBot : sensibleBot(),
-        seededRng(`${toHex(b.identity.keys.publicKey)}/${genesis.id}`),
-      ),
-      person: false,
-    })),
-  ]
-  let retried = false
-  // `--check-in`: when the request being retried first failed, and the end of a check-in the notary does not answer.
-  let unreachableSince = 0
-  const unreachable = new AbortController()
-  const rigs: SeatRig[] = []
-  for (const m of members) {
-    const node =
-      started?.get(m.identity.peerId.toString()) ??
-      (await startNode(
-        m.identity,
-        m.person ? (f.listen ?? ownListen(m.index)) : ownListen(m.index),
-        relays,
-        () => admitted,
-      ))
-    const store = spaaaceFileStore(join(dir, `p${m.index + 1}.transcript`), genesis, m.index)
-    if (acceptsHeld(genesis, store)[m.index] === undefined)
-      store.append(signAccept(m.identity.keys, genesis.game, m.index).bytes)
-    const client = new NotaryClient({
-      transport: libp2pTransport(
-        node,
-        notaryAddrs.map((a) => multiaddr(a)),
-        SPAAACE_NOTARY_PROTOCOL.id,
-      ),
-      clock: systemClock,
-      domain: SPAAACE_NOTARY_DOMAIN,
-      notaryKey,
-      protocol: SPAAACE_NOTARY_PROTOCOL,
-      onRetry: (e) => {
-        if (m.person && !retried) {
-          retried = true
-          s.tell(`The notary is not answering (${e.why}); your node keeps trying.`)
-        }
-        // A check-in is one visit, not a vigil: a notary silent for CHECK_IN_UNREACHABLE_MS ends it.
-        if (e.attempt === 1) unreachableSince = systemClock.now()
-        if (f.checkIn === true && systemClock.now() - unreachableSince >= CHECK_IN_UNREACHABLE_MS) unreachable.abort()
-      },
-    })
-    rigs.push({
-      identity: m.identity,
-      index: m.index,
-      node,
-      store,
-      person: m.person,
-      seat: new WitnessedSeat({
-        genesis,
-        keys: m.identity.keys,
-        self: m.index,
-        client,
-        store,
-        secrets: fileSecrets(join(dir, `p${m.index + 1}.secrets`), systemSecrets),
-        fetches: fileFetchJournal(join(dir, `p${m.index + 1}.fetches`)),
-        random: systemSecrets,
-        chooser: m.chooser,
-        clock: systemClock,
-        accepts: () => allAccepts(genesis, rigs),
-        ...(m.person ? { say: s.tell } : {}),
-      }),
-    })
-  }
-  const first = rigs[0] as SeatRig
-  narrate.before = () => {
-    s.ticks(first.seat.decide().decision, (t) => first.seat.hasSigned('commit', t))
-  }
-  // A check-in's every wait on the notary ends once it has not answered for CHECK_IN_UNREACHABLE_MS.
-  const visit = f.checkIn === true ? AbortSignal.any([signal, unreachable.signal]) : signal
+  // One process a game: two would each sign at the places the other signs (a fork, S-80), and
+  // keep journals the other does not read.
+  const release = lockGame(dir, genesis.id.slice(0, 16))
   try {
-    // §3: until the notary holds the game, the accepts go round the players' mesh (the person's node
-    // carries this process's bots' accepts too).
-    const registered = async (): Promise<boolean> => {
-      const got = await first.seat.isRegistered(visit)
-      return got
-    }
-    if (!(await registered())) {
-      for (const r of rigs.slice(1)) {
-        const a = acceptsHeld(genesis, r.store)[r.index]
-        if (a !== undefined && acceptsHeld(genesis, first.store)[r.index] === undefined) first.store.append(a)
-      }
-      s.tell('Waiting for every player to accept (their nodes reach each other, then one registers the game)...')
-      keepConnected(
-        first.node,
-        roster.flatMap((id, i) => (i === self ? [] : [{ id, addrs: addresses[i] ?? [] }])),
-        visit,
-        systemClock,
+    const text = formatSpaaaceInvite(genesis, addresses, notaryAddrs)
+    writeFileSync(join(dir, 'invite'), `${text}\n`)
+    const cmd = commandName(env(io))
+    const resume = `${cmd} spaaace join @${join(dir, 'invite')}`
+    const bots = await storedBots(dir, genesis)
+    const names = peerNamesFor(io)
+    const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
+    const s = witnessedScreen(io, self, seats)
+    const quit = new AbortController()
+    const signal = quit.signal
+    if (f.checkIn !== true)
+      s.say(
+        `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, witnessed by the notary ${notaryAddrs[0] ?? ''}; you are p${self + 1}${
+          bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
+        }${
+          // The host, which made the game, sends the invite; a player who joined by it, or anyone
+          // resuming, is told where it is kept instead of being shown it as if it had to send it.
+          started !== undefined
+            ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${text}\n\n`
+            : ` (the invite is kept in ${join(dir, 'invite')}).\n`
+        }${rosterLine(genesis, self, seats, names)}Tick 1 starts at ${when(genesis.genesis.timing.start)}. ${
+          Math.min(genesis.genesis.timing.commitMs, genesis.genesis.timing.revealMs) >= CHECK_IN_WINDOW_MS
+            ? `You need not stay online: ${resume} --check-in plays what is due and exits.`
+            : `Its windows are live (${Math.round(genesis.genesis.timing.revealMs / 1000)} s to reveal): stay online, or resume with ${resume}.`
+        }`,
       )
-      await exchangeAccepts({
-        node: first.node,
-        genesis,
-        self,
-        roster,
-        addresses,
-        store: first.store,
-        clock: systemClock,
-        registered,
-        signal: visit,
+
+    const personChooserOf = (): Chooser => {
+      if (f.autoplay) return botChooser(sensibleBot(), seededRng(`${genesis.id}/${self}`))
+      const prompter = io.prompter?.()
+      // A check-in run from a script (no terminal) still marks, reveals and seals; it only cannot ask
+      // for orders, and says so.
+      if (prompter === undefined && f.checkIn === true)
+        return {
+          choose: (view) => {
+            s.ordersDue = view.deadline
+            s.tell(
+              `Tick ${view.tick}: your orders are due by ${when(view.deadline)}; check in on a terminal to give them.`,
+            )
+            return null
+          },
+        }
+      if (prompter === undefined)
+        throw new UserError(
+          'Spaaace! asks for your orders on a terminal, and standard input is not one; --autoplay lets a sensible bot play your seat',
+        )
+      return personChooser({
+        prompter,
+        labels,
+        guide: () => orderGuide(s.columns),
+        print: s.say,
+        onQuit: () => {
+          quit.abort()
+        },
+        // The commit guard G_t is on the wall clock here: the prompt counts down to it (§6.1).
+        timeLeft: (view) => `${timeText(Math.max(0, view.deadline - Date.now()))} left`,
       })
-      for (const r of rigs.slice(1))
-        for (const a of acceptsHeld(genesis, first.store))
-          if (a !== undefined && !r.store.envelopes().some((b) => toHex(b) === toHex(a))) r.store.append(a)
     }
-    const file = join(dir, `p${self + 1}.transcript`)
-    const toldNote = toldFile(join(dir, `p${self + 1}.told`))
-    if (f.checkIn === true)
-      return await checkInOnce(rigs, s, labels, resume, visit, toldNote, (r) =>
-        finish(io, r, s, labels, seats, self, file, cmd),
-      )
-    const results = await Promise.all(
-      rigs.map((r) =>
-        runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
-          if (!r.person) return
-          s.ticks(x.witnessed.decision, (t) => r.seat.hasSigned('commit', t))
-          toldNote.write(s.told)
+    const inner = personChooserOf()
+    // What happened in the ticks decided so far is told before the galaxy the person chooses on.
+    const narrate = { before: (): void => undefined }
+    const person: Chooser = {
+      choose(view, sig) {
+        narrate.before()
+        s.show(view)
+        return inner.choose(view, sig)
+      },
+    }
+
+    const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
+    const roster = rosterIds(genesis)
+    // The notary is dialled too (its PeerId ends each of its addresses).
+    const admitted = new Set([...roster, ...relayIdsOf(relays), ...relayIdsOf(notaryAddrs)])
+    const ownListen = (i: number): string[] => {
+      const fromInvite = listenOn(addresses[i] ?? [])
+      return fromInvite.length > 0 ? fromInvite : (f.listen ?? DEFAULT_LISTEN)
+    }
+    const members = [
+      { identity, index: self, chooser: person, person: true },
+      ...bots.map((b) => ({
+        identity: b.identity,
+        index: b.index,
+        chooser: botChooser(
+          b.kind === 'random' ? randomBot : sensibleBot(),
+          seededRng(`${toHex(b.identity.keys.publicKey)}/${genesis.id}`),
+        ),
+        person: false,
+      })),
+    ]
+    let retried = false
+    // `--check-in`: when the request being retried first failed, and the end of a check-in the notary does not answer.
+    let unreachableSince = 0
+    const unreachable = new AbortController()
+    const rigs: SeatRig[] = []
+    for (const m of members) {
+      const node =
+        started?.get(m.identity.peerId.toString()) ??
+        (await startNode(
+          m.identity,
+          m.person ? (f.listen ?? ownListen(m.index)) : ownListen(m.index),
+          relays,
+          () => admitted,
+        ))
+      const store = spaaaceFileStore(join(dir, `p${m.index + 1}.transcript`), genesis, m.index)
+      if (acceptsHeld(genesis, store)[m.index] === undefined)
+        store.append(signAccept(m.identity.keys, genesis.game, m.index).bytes)
+      const client = new NotaryClient({
+        transport: libp2pTransport(
+          node,
+          notaryAddrs.map((a) => multiaddr(a)),
+          SPAAACE_NOTARY_PROTOCOL.id,
+        ),
+        clock: systemClock,
+        domain: SPAAACE_NOTARY_DOMAIN,
+        notaryKey,
+        protocol: SPAAACE_NOTARY_PROTOCOL,
+        onRetry: (e) => {
+          if (m.person && !retried) {
+            retried = true
+            s.tell(`The notary is not answering (${e.why}); your node keeps trying.`)
+          }
+          // §8.2: in a check-in one seat asks for all of this process's seats (the others never get
+          // to ask before it ends), so what it finds is each seat's failed fetch too.
+          if (f.checkIn === true) for (const r of rigs) if (r.index !== m.index) r.seat.away()
+          // A check-in is one visit, not a vigil: a notary silent for CHECK_IN_UNREACHABLE_MS ends it.
+          if (e.attempt === 1) unreachableSince = systemClock.now()
+          if (f.checkIn === true && systemClock.now() - unreachableSince >= CHECK_IN_UNREACHABLE_MS) unreachable.abort()
+        },
+      })
+      rigs.push({
+        identity: m.identity,
+        index: m.index,
+        node,
+        store,
+        person: m.person,
+        seat: new WitnessedSeat({
+          genesis,
+          keys: m.identity.keys,
+          self: m.index,
+          client,
+          store,
+          secrets: fileSecrets(join(dir, `p${m.index + 1}.secrets`), systemSecrets),
+          fetches: fileFetchJournal(join(dir, `p${m.index + 1}.fetches`)),
+          random: systemSecrets,
+          chooser: m.chooser,
+          clock: systemClock,
+          accepts: () => allAccepts(genesis, rigs),
+          ...(m.person ? { say: s.tell } : {}),
         }),
-      ),
-    )
-    const mine = results[0]
-    if (signal.aborted || mine === undefined) {
-      s.say(`You left the game; your node signed nothing more. Check in again with: ${resume} --check-in`)
-      return EXIT.abandoned
+      })
     }
-    return finish(io, mine, s, labels, seats, self, file, cmd)
-  } catch (e) {
-    if (f.checkIn !== true || !unreachable.signal.aborted || signal.aborted) throw e
-    s.tell(
-      `The notary did not answer for ${CHECK_IN_UNREACHABLE_MS / 1000} s: this check-in ends. What your node signed is kept in its file and goes to the notary at your next check-in; orders not receipted by their tick's commit cut count as not committed (S-61).`,
-    )
-    s.say(`Check in again soon:\n  ${resume} --check-in`)
-    return EXIT.unavailable
+    const first = rigs[0] as SeatRig
+    narrate.before = () => {
+      s.ticks(first.seat.decide().decision, (t) => first.seat.hasSigned('commit', t))
+    }
+    // A check-in's every wait on the notary ends once it has not answered for CHECK_IN_UNREACHABLE_MS.
+    const visit = f.checkIn === true ? AbortSignal.any([signal, unreachable.signal]) : signal
+    try {
+      // §3: until the notary holds the game, the accepts go round the players' mesh (the person's node
+      // carries this process's bots' accepts too).
+      const registered = async (): Promise<boolean> => {
+        const got = await first.seat.isRegistered(visit)
+        return got
+      }
+      if (!(await registered())) {
+        for (const r of rigs.slice(1)) {
+          const a = acceptsHeld(genesis, r.store)[r.index]
+          if (a !== undefined && acceptsHeld(genesis, first.store)[r.index] === undefined) first.store.append(a)
+        }
+        s.tell('Waiting for every player to accept (their nodes reach each other, then one registers the game)...')
+        keepConnected(
+          first.node,
+          roster.flatMap((id, i) => (i === self ? [] : [{ id, addrs: addresses[i] ?? [] }])),
+          visit,
+          systemClock,
+        )
+        await exchangeAccepts({
+          node: first.node,
+          genesis,
+          self,
+          roster,
+          addresses,
+          store: first.store,
+          clock: systemClock,
+          registered,
+          signal: visit,
+        })
+        for (const r of rigs.slice(1))
+          for (const a of acceptsHeld(genesis, first.store))
+            if (a !== undefined && !r.store.envelopes().some((b) => toHex(b) === toHex(a))) r.store.append(a)
+      }
+      const file = join(dir, `p${self + 1}.transcript`)
+      const toldNote = toldFile(join(dir, `p${self + 1}.told`))
+      if (f.checkIn === true)
+        return await checkInOnce(rigs, s, labels, resume, visit, toldNote, (r) =>
+          finish(io, r, s, labels, seats, self, file, cmd),
+        )
+      const results = await Promise.all(
+        rigs.map((r) =>
+          runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
+            if (!r.person) return
+            s.ticks(x.witnessed.decision, (t) => r.seat.hasSigned('commit', t))
+            toldNote.write(s.told)
+          }),
+        ),
+      )
+      const mine = results[0]
+      if (signal.aborted || mine === undefined) {
+        s.say(`You left the game; your node signed nothing more. Check in again with: ${resume} --check-in`)
+        return EXIT.abandoned
+      }
+      return finish(io, mine, s, labels, seats, self, file, cmd)
+    } catch (e) {
+      if (f.checkIn !== true || !unreachable.signal.aborted || signal.aborted) throw e
+      s.tell(
+        `The notary did not answer for ${CHECK_IN_UNREACHABLE_MS / 1000} s: this check-in ends. What your node signed is kept in its file and goes to the notary at your next check-in; orders not receipted by their tick's commit cut count as not committed (S-61).`,
+      )
+      s.say(`Check in again soon:\n  ${resume} --check-in`)
+      return EXIT.unavailable
+    } finally {
+      quit.abort()
+      for (const r of rigs) await r.node.stop()
+    }
   } finally {
-    quit.abort()
-    for (const r of rigs) await r.node.stop()
+    release()
   }
 }
 
@@ -425,7 +436,9 @@ async function checkInOnce(
         ? [`revealed your orders for tick ${x.t}`]
         : x.kind === 'seed'
           ? ['revealed your seed, the game being over (§8.2)']
-          : [],
+          : x.kind === 'vote'
+            ? [`signed an outage vote for tick ${x.t} (§8.2)`]
+            : [],
   )
   if (did.length > 0) s.tell(`This check-in ${did.join(', ')}.`)
   if (seatDone(mine, me.index)) return done(mine)

@@ -162,16 +162,16 @@ export class NotaryClient {
     return this.persist({ kind: 'register', helloA, helloB }, signal)
   }
 
-  submit(header: Uint8Array, deposit: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
-    return this.persist({ kind: 'submit', header, deposit }, signal)
+  submit(header: Uint8Array, deposit: Uint8Array, signal: AbortSignal, onRetry?: RetryHook): Promise<NotaryResponse> {
+    return this.persist({ kind: 'submit', header, deposit }, signal, onRetry)
   }
 
-  complain(complaint: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
-    return this.persist({ kind: 'complain', complaint }, signal)
+  complain(complaint: Uint8Array, signal: AbortSignal, onRetry?: RetryHook): Promise<NotaryResponse> {
+    return this.persist({ kind: 'complain', complaint }, signal, onRetry)
   }
 
-  seal(game: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
-    return this.persist({ kind: 'seal', game }, signal)
+  seal(game: Uint8Array, signal: AbortSignal, onRetry?: RetryHook): Promise<NotaryResponse> {
+    return this.persist({ kind: 'seal', game }, signal, onRetry)
   }
 
   /**
@@ -184,33 +184,38 @@ export class NotaryClient {
   }
 
   /** SPAAACE-WITNESSED §9.1 request 1: registers an n-player game by its genesis body (§3). */
-  registerGenesis(body: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
-    return this.persist({ kind: 'register-genesis', body }, signal)
+  registerGenesis(body: Uint8Array, signal: AbortSignal, onRetry?: RetryHook): Promise<NotaryResponse> {
+    return this.persist({ kind: 'register-genesis', body }, signal, onRetry)
   }
 
   /**
    * §9.1 request 7: asks the notary to mark cut `cut` (0: `C_t`, 1: `R_t`) of tick `t`: a mark
    * receipt, the log from the first receipt past the cut, "not before" a time, or a refusal.
    */
-  mark(game: Uint8Array, t: number, cut: 0 | 1, signal: AbortSignal): Promise<NotaryResponse> {
-    return this.persist({ kind: 'mark', game, t, cut }, signal)
+  mark(game: Uint8Array, t: number, cut: 0 | 1, signal: AbortSignal, onRetry?: RetryHook): Promise<NotaryResponse> {
+    return this.persist({ kind: 'mark', game, t, cut }, signal, onRetry)
   }
 
   /** §9.1 request 8: leaves a relay (117 bytes, §5.4); acknowledged with the envelope receipt. */
-  relay(relayBytes: Uint8Array, signal: AbortSignal): Promise<NotaryResponse> {
-    return this.persist({ kind: 'relay', relay: relayBytes }, signal)
+  relay(relayBytes: Uint8Array, signal: AbortSignal, onRetry?: RetryHook): Promise<NotaryResponse> {
+    return this.persist({ kind: 'relay', relay: relayBytes }, signal, onRetry)
   }
 
   /** §9.1 request 9: the relays held for this player, or a refusal. */
-  async relays(game: Uint8Array, signal: AbortSignal): Promise<readonly HeldRelay[] | NotaryResponse> {
-    const a = await this.persist({ kind: 'relays', game }, signal)
+  async relays(
+    game: Uint8Array,
+    signal: AbortSignal,
+    onRetry?: RetryHook,
+  ): Promise<readonly HeldRelay[] | NotaryResponse> {
+    const a = await this.persist({ kind: 'relays', game }, signal, onRetry)
     return a.kind === 'relays' ? a.relays : a
   }
 
   /**
    * The log from `from`, following `more` to its end, or until `maxItems` are held (a game's log
    * is bounded, NOTARY.md §8: a notary that answers "more" for ever is not followed for ever); a
-   * refusal is returned as it is. `onRetry` hears each try that failed.
+   * refusal is returned as it is. `onRetry` hears each try that failed before the first answer:
+   * once a page has come, the notary is answering, and the rest is asked for quietly.
    */
   async fetch(
     game: Uint8Array,
@@ -221,7 +226,7 @@ export class NotaryClient {
   ): Promise<LogItem[] | NotaryResponse> {
     const items: LogItem[] = []
     for (let next = from; ;) {
-      const a = await this.persist({ kind: 'fetch', game, from: next }, signal, onRetry)
+      const a = await this.persist({ kind: 'fetch', game, from: next }, signal, next === from ? onRetry : undefined)
       if (a.kind !== 'log') return a
       items.push(...a.items)
       if (!a.more || a.items.length === 0 || items.length >= maxItems) return items

@@ -27,7 +27,8 @@ function isOutcome(x: unknown): x is FetchOutcome {
 
 /**
  * A journal in a file, rewritten atomically (a temporary file renamed over it). A file that does
- * not read as one is taken as empty: forgetting fetches only delays a vote, never makes one.
+ * not read as one is taken as empty, and one that cannot be written is kept in memory: forgetting
+ * fetches only delays a vote, never makes one.
  */
 export function fileFetchJournal(path: string): FetchJournal {
   let kept: FetchOutcome[] = []
@@ -43,10 +44,16 @@ export function fileFetchJournal(path: string): FetchJournal {
     read: () => kept,
     add(o) {
       kept = [...kept, o].slice(-OUTAGE_FETCHES)
-      mkdirSync(dirname(path), { recursive: true })
-      const tmp = `${path}.tmp`
-      writeFileSync(tmp, `${JSON.stringify(kept)}\n`)
-      renameSync(tmp, path)
+      // No evidence: a journal that cannot be written (a full disk) is kept in memory for this
+      // process, and a check-in goes on without it.
+      try {
+        mkdirSync(dirname(path), { recursive: true })
+        const tmp = `${path}.tmp`
+        writeFileSync(tmp, `${JSON.stringify(kept)}\n`)
+        renameSync(tmp, path)
+      } catch {
+        // kept in memory
+      }
     },
   }
 }

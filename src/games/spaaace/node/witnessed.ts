@@ -146,10 +146,7 @@ export class WitnessedSeat {
     const from = Math.min(w.log.chain.length, this.firstUnopened(w))
     // §8.2: each try that fails is a failed fetch, and may be the third in a row that makes the
     // outage vote due: signed and kept now, sent once the notary answers (§8.1 step 3).
-    const got = await this.o.client.fetch(this.o.genesis.game, from, signal, Infinity, () => {
-      this.fetches.add({ at: this.o.clock.now(), past: null })
-      this.voteWhileAway()
-    })
+    const got = await this.o.client.fetch(this.o.genesis.game, from, signal, Infinity, this.away)
     if (!Array.isArray(got)) {
       this.fetches.add({ at: this.o.clock.now(), past: null })
       const refused = got
@@ -188,6 +185,17 @@ export class WitnessedSeat {
   }
 
   /**
+   * §8.2: a request the notary did not answer (any request of a check-in: a node waiting on a
+   * submission or a mark sees the outage as one waiting on a fetch). Counted as a failed fetch, and
+   * the outage vote signed if that makes it due. Another seat of the same process, which asks the
+   * same notary from the same machine, may be told too (`--check-in`: only one seat asks).
+   */
+  readonly away = (): void => {
+    this.fetches.add({ at: this.o.clock.now(), past: null })
+    this.voteWhileAway()
+  }
+
+  /**
    * §8.2: the outage vote, when it is due while the notary does not answer: signed and flushed, not
    * submitted (the notary is away); the check-in that reaches the notary again resubmits it with
    * every other envelope of this node that has no receipt (§8.1 step 3).
@@ -203,7 +211,7 @@ export class WitnessedSeat {
     const ago = Math.max(0, this.o.clock.now() - tickTimes(this.o.genesis.genesis.timing, s).revealCut)
     const span = ago < 120_000 ? `${Math.round(ago / 1000)} s` : `${Math.round(ago / 60_000)} min`
     this.o.say?.(
-      `Tick ${s}'s reveal cut passed ${span} ago and the notary's log has not passed it (your node's last three fetches brought nothing past it): your node signed an outage vote for tick ${s} (SPAAACE-WITNESSED §8.2). It is kept in your file and goes to the notary when it answers; the files of a majority of the players, merged, read "stalled (outage)" until the notary passes that cut.`,
+      `Tick ${s}'s reveal cut passed ${span} ago and the notary's log has not passed it (your node's last three requests to the notary went unanswered or brought nothing past it): your node signed an outage vote for tick ${s} (SPAAACE-WITNESSED §8.2). It is kept in your file and goes to the notary when it answers; the files of a majority of the players, merged, read "stalled (outage)" until the notary passes that cut.`,
     )
   }
 
@@ -241,14 +249,14 @@ export class WitnessedSeat {
   private async register(signal: AbortSignal): Promise<void> {
     const accepts = this.o.accepts?.()
     if (accepts?.length !== this.n) return
-    const a = await this.o.client.registerGenesis(encodeGenesisBody(this.o.genesis.bytes, accepts), signal)
+    const a = await this.o.client.registerGenesis(encodeGenesisBody(this.o.genesis.bytes, accepts), signal, this.away)
     if (a.kind === 'receipt') this.keepReceipt(a.receipt)
     else if (a.kind === 'refused') this.o.say?.(`the notary refused to register the game: ${a.message}`)
   }
 
   /** Deposits of the log from `from` on (a node restarted after fetching them kept only the receipts). */
   private async refetch(from: number, signal: AbortSignal): Promise<void> {
-    const got = await this.o.client.fetch(this.o.genesis.game, from, signal)
+    const got = await this.o.client.fetch(this.o.genesis.game, from, signal, Infinity, this.away)
     if (!Array.isArray(got)) return
     for (const item of got) {
       const index = this.receiptIndex(item.receipt)
@@ -310,7 +318,7 @@ export class WitnessedSeat {
       if (!c.ok) continue
       now.set(r.author, (now.get(r.author) ?? 0) + 1)
       this.o.say?.(`p${r.author + 1}'s envelope at seq ${r.seq} does not open for this player: complained`)
-      const a = await this.o.client.complain(c.value.bytes, signal)
+      const a = await this.o.client.complain(c.value.bytes, signal, this.away)
       if (a.kind === 'receipt') this.keepReceipt(a.receipt)
     }
   }
@@ -325,7 +333,7 @@ export class WitnessedSeat {
     const game = this.o.genesis.game
     const lacking = this.lacking(w)
     if (lacking.length > 0) {
-      const got = await this.o.client.relays(game, signal)
+      const got = await this.o.client.relays(game, signal, this.away)
       if (Array.isArray(got)) {
         const held = new Set(this.o.store.envelopes().map((e) => toBase64url(e)))
         for (const relay of got as readonly HeldRelay[]) {
@@ -368,7 +376,7 @@ export class WitnessedSeat {
         roster: this.o.genesis.genesis.keys,
         ephemeral: this.o.random.bytes(32),
       })
-      if (relay.ok) await this.o.client.relay(relay.value, signal)
+      if (relay.ok) await this.o.client.relay(relay.value, signal, this.away)
     }
   }
 
@@ -393,7 +401,7 @@ export class WitnessedSeat {
     })
     if (!s.ok) throw new Error(`an envelope of this node cannot be deposited: ${s.error.message}`)
     const sub = this.o.tamper?.(s.value) ?? s.value
-    const a = await this.o.client.submit(sub.header, sub.deposit, signal)
+    const a = await this.o.client.submit(sub.header, sub.deposit, signal, this.away)
     if (a.kind === 'receipt') this.keepReceipt(a.receipt)
     else if (a.kind === 'refused') this.o.say?.(`the notary refused seq ${e.envelope.seq}: ${a.message}`)
   }
@@ -441,7 +449,7 @@ export class WitnessedSeat {
     const seed = this.o.secrets.seed
     switch (s.kind) {
       case 'mark': {
-        const a = await this.o.client.mark(game, s.t, s.cut, signal)
+        const a = await this.o.client.mark(game, s.t, s.cut, signal, this.away)
         return a.kind === 'receipt' || a.kind === 'log'
       }
       case 'choose': {
@@ -484,7 +492,7 @@ export class WitnessedSeat {
         await this.sign([{ type: 'stop', tick: s.t, reason: 'stalled' }], signal)
         return true
       case 'seal': {
-        const a = await this.o.client.seal(game, signal)
+        const a = await this.o.client.seal(game, signal, this.away)
         if (a.kind === 'receipt') {
           this.keepReceipt(a.receipt)
           // §8.1 step 1, §9.4: the seal follows every player's seed, and seeds receipted since this

@@ -40,16 +40,17 @@ export interface CheckinInput {
 }
 
 /**
- * §8.2: one fetch of the log (§8.1 step 1) and what it brought, as the node's journal keeps it across
- * check-ins: `at` its clock when the fetch ended, `past` the time of the last receipt of the chain it
- * held after it, null if the fetch failed (no answer, or an answer that was no log).
+ * §8.2: a request outcome, as the node's journal keeps it across check-ins: a fetch of the log
+ * (§8.1 step 1) answered, `past` the time of the last receipt of the chain held after it; or a try
+ * of any request the notary did not answer (or a fetch answered with no log), `past` null. `at` is
+ * the node's clock when it ended.
  */
 export interface FetchOutcome {
   readonly at: number
   readonly past: number | null
 }
 
-/** §8.2: the outage vote needs this many last fetches failed or bringing nothing past `R_s`. */
+/** §8.2: the outage vote needs this many last request outcomes failed or bringing nothing past `R_s`. */
 export const OUTAGE_FETCHES = 3
 
 export type CheckinStep =
@@ -101,8 +102,8 @@ function settledEnd(d: WitnessedDecision): boolean {
  * - `s` is the tick the decision leaves open (the first whose `R_s` the chain it holds does not pass,
  *   §7.4), and the node's player is in `A_s` (§7.6 rule 4 counts no other vote);
  * - its clock is past `R_s + OUTAGE_MS` (`OUTAGE_MS = L`, §2);
- * - its last `OUTAGE_FETCHES` fetches, each made after `R_s`, failed or brought nothing past `R_s`
- *   (a fetch before `R_s` could not have: it says nothing of an outage);
+ * - its last `OUTAGE_FETCHES` request outcomes, each ended after `R_s`, failed or brought nothing
+ *   past `R_s` (a fetch before `R_s` could not have: it says nothing of an outage);
  * - the end is not decided in what it holds (§7.6 rules 1 to 3: a vote would count for nothing), it
  *   has not signed its seed (anything after the seed is (w3)), and it has not voted `stop(s)` yet.
  */

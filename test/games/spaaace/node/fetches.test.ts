@@ -44,4 +44,12 @@ describe('the fetch journal (§8.2)', () => {
       expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual([{ at: 7, past: 3 }])
     }
   })
+
+  it('a journal that cannot be written (its directory is a file) is kept in memory: the check-in goes on', () => {
+    const blocker = file()
+    writeFileSync(blocker, 'not a directory')
+    const j = fileFetchJournal(join(blocker, 'p1.fetches'))
+    expect(() => j.add({ at: 1, past: null })).not.toThrow()
+    expect(j.read()).toEqual([{ at: 1, past: null }])
+  })
 })

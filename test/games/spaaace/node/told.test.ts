@@ -21,7 +21,7 @@ import { playTick } from '../../../../src/games/spaaace/rules/tick.js'
 import type { WitnessedDecision } from '../../../../src/games/spaaace/witness/decide.js'
 
 describe('a check-in while the notary does not answer', () => {
-  it('ends with one line saying so and the command to check in again, exit 69', async () => {
+  it('ends with one line saying so and the command to check in again, exit 69; a second process on a game is refused', async () => {
     const base = mkdtempSync(join(tmpdir(), 'spaaace-unreachable-'))
     const b = await loadOrCreateIdentity(join(base, 'b.identity'))
     const notary = await loadOrCreateIdentity(join(base, 'n.identity'))
@@ -75,6 +75,17 @@ describe('a check-in while the notary does not answer', () => {
       expect(out).toMatch(/The notary is not answering \(.*\); your node keeps trying\./)
       expect(out).toContain('The notary did not answer for 15 s: this check-in ends.')
       expect(r.out).toMatch(/Check in again soon:\n {2}(npx )?spaceships spaaace join @\S+\/invite --check-in\n$/)
+      // The host's process holds its game: a second process on it is refused before it opens a
+      // file (two would each sign at the places the other signs: a fork, S-80).
+      const second = await cli(
+        ['spaaace', 'join', `@${inv}`, '--identity', join(base, 'a.identity'), '--check-in'],
+        {},
+        { env: env('a') },
+      )
+      expect(second.err).toMatch(
+        /^spaceships spaaace join: game \S+ is open in another process \(pid \d+ on \S+\); finish or stop that one first/,
+      )
+      expect(second.code).toBe(64)
     } finally {
       // Killed whatever the checks found: a failed expectation must not leave the host running.
       host.child.kill('SIGKILL')

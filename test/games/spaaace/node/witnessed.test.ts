@@ -85,8 +85,10 @@ function game(
     after?: (i: number, kind: string) => Promise<void>
     /** Changes every answer the seats hear (a lying notary). */
     serve?: (r: NotaryResponse) => NotaryResponse
-    /** While true, no request reaches the notary (an outage). */
-    away?: () => boolean
+    /** While true, no request of seat `i` of this kind reaches the notary (an outage, or a notary ignoring marks). */
+    away?: (i: number, kind: string) => boolean
+    /** Seat `i`'s answer to a request of `kind`, from the notary's (`answer()`), or no answer at all. */
+    intercept?: (i: number, kind: string, answer: () => NotaryResponse) => NotaryResponse | 'fail'
   } = {},
 ): Game {
   const w = witnessed(n, { maxTicks })
@@ -104,7 +106,17 @@ function game(
       self: i,
       client: new NotaryClient({
         transport: (request, sig) => {
-          if (o.away?.() === true) return Promise.reject(new Error('the notary does not answer'))
+          const kind = decodeRequest(request, SPAAACE_NOTARY_PROTOCOL)
+          if (kind.ok && o.away?.(i, kind.value.kind) === true)
+            return Promise.reject(new Error('the notary does not answer'))
+          if (kind.ok && o.intercept !== undefined) {
+            const got = o.intercept(i, kind.value.kind, () =>
+              notary.handle(kind.value, { peer: Buffer.from(keys.publicKey).toString('hex'), key: keys.publicKey }),
+            )
+            return got === 'fail'
+              ? Promise.reject(new Error('the notary does not answer'))
+              : Promise.resolve(encodeResponse(got))
+          }
           return inProcess(
             notary,
             keys.publicKey,
@@ -481,4 +493,92 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     }
     expect([0, 1, 2].map(votesOf)).toEqual([[s], [s], [s]])
   })
+
+  it('a notary that answers fetches but never a mark (its log would not pass R_s): each node, its requests unanswered, votes in check-in visits of 15 s, and the votes receipted move the log on (§8.2)', async () => {
+    let dropMarks = false
+    const g = game(3, 8, { away: (_i, kind) => dropMarks && kind === 'mark' })
+    const { w, stores, clock } = g
+    const timing = w.genesis.genesis.timing
+    await g.run(tickTimes(timing, 2).start)
+    dropMarks = true
+    const s = decided(g, 0).decision.ticks.at(-1)?.t ?? 0
+    // A check-in visit every fifth of a tick from R_s on, each ended 15 s after it began (as `--check-in` ends).
+    const end = tickTimes(timing, s).revealCut + 2 * tickLength(timing)
+    for (let t = tickTimes(timing, s).revealCut + 1000; t < end; t += Math.ceil(tickLength(timing) / 5)) {
+      if (clock.now() < t) clock.advanceTo(t)
+      for (const seat of g.seats) {
+        const ctl = new AbortController()
+        const visit = seat.checkIn(ctl.signal).catch(() => undefined)
+        await drive(clock, clock.now() + 15_000)
+        ctl.abort()
+        await visit
+      }
+    }
+    const votes = stores.map((st, i) => votesIn(st.envelopes(), w.genesis.game, i))
+    expect(votes).toEqual([[s], [s], [s]])
+    const merged = decideFromFiles(
+      w.genesis,
+      stores.flatMap((st) => st.receipts()),
+      stores.flatMap((st) => st.envelopes()),
+    )
+    // The notary receipts submissions: each vote's receipt passes R_s, so the log moves on without
+    // a mark, the ticks since are decided with everyone absent (S-61, S-81), and the game ends the
+    // same in every file; a vote is never an offence.
+    expect(merged.decision.offences).toEqual([])
+    expect(merged.decision.unreceipted).toEqual([])
+    for (let i = 0; i < 3; i++) expect(decided(g, i).decision.end).toEqual(merged.decision.end)
+    expect(merged.decision.end.kind).toBe('complete')
+  })
+
+  it('a fetch whose first page came and whose next page did not is no failed fetch: the notary answered (§8.2)', async () => {
+    let truncate = false
+    let failsLeft = 0
+    const g = game(3, 8, {
+      intercept: (i, kind, answer) => {
+        if (i !== 0 || kind !== 'fetch') return answer()
+        if (failsLeft > 0) {
+          failsLeft--
+          return 'fail'
+        }
+        const a = answer()
+        if (!truncate || a.kind !== 'log' || a.items.length < 2) return a
+        // The first page ends a receipt early (as a byte budget would), and the next tries fail.
+        truncate = false
+        failsLeft = 3
+        return { kind: 'log', items: a.items.slice(0, a.items.length - 1), more: true }
+      },
+    })
+    const { w, stores, clock } = g
+    const timing = w.genesis.genesis.timing
+    await g.run(tickTimes(timing, 2).start)
+    // Seat 0 is off for two ticks while the others play on and the log passes R_2.
+    const back = tickTimes(timing, 2).revealCut + tickLength(timing) + 60_000
+    await g.run(back, (i) => i === 0)
+    truncate = true
+    clock.advanceTo(Math.max(clock.now(), back))
+    const ctl = new AbortController()
+    const visit = (g.seats[0] as WitnessedSeat).checkIn(ctl.signal).catch(() => undefined)
+    await drive(clock, clock.now() + 120_000)
+    ctl.abort()
+    await visit
+    expect(votesIn(stores[0]?.envelopes() ?? [], w.genesis.game, 0)).toEqual([])
+  })
 })
+
+/** Runs the sleeps of `clock` to `until`, letting the work they wake run between them. */
+async function drive(clock: VirtualClock, until: number): Promise<void> {
+  while (clock.now() < until) {
+    await new Promise((r) => setImmediate(r))
+    clock.advanceTo(Math.min(until, clock.next() ?? until))
+  }
+}
+
+/** The ticks of the outage votes author `i` signed among `envelopes` (a file holds others' too, once opened). */
+function votesIn(envelopes: readonly Uint8Array[], game: Uint8Array, i: number): number[] {
+  return envelopes.flatMap((b) => {
+    const d = decodeEnvelope(b, { players: 3, game })
+    return d.ok && d.value.envelope.author === i
+      ? d.value.envelope.parts.flatMap((p) => (p.type === 'stop' ? [p.tick] : []))
+      : []
+  })
+}
