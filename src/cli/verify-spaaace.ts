@@ -11,6 +11,7 @@ import {
   verifyWitnessed,
   witnessedVerdictJson,
 } from '../games/spaaace/verify/witnessed.js'
+import { wrapLine } from '../games/spaaace/ui/screen.js'
 import { type CliIo, EXIT } from './io.js'
 import { worstExit } from './verify.js'
 
@@ -30,7 +31,11 @@ export function spaaaceVerify(
   if (options.json) io.stdout(`${JSON.stringify(json.length === 1 ? json[0] : json, null, 2)}\n`)
   else
     io.stdout(
-      [...verdicts.map((v) => renderSpaaaceVerdict(v)), ...witnessed.map((v) => renderWitnessedVerdict(v))].join('\n'),
+      inColumns(
+        [...verdicts.map((v) => renderSpaaaceVerdict(v)), ...witnessed.map((v) => renderWitnessedVerdict(v))].join(
+          '\n',
+        ),
+      ),
     )
   return worstExit(
     [...verdicts, ...witnessed].map((v) =>
@@ -43,4 +48,14 @@ export function spaaaceVerify(
             : EXIT.ok,
     ),
   )
+}
+
+/** A report read in any terminal: each line wrapped at blanks to 80 columns (a path, which has none, stays whole). */
+const REPORT_COLUMNS = 80
+
+function inColumns(text: string): string {
+  return text
+    .split('\n')
+    .flatMap((l) => wrapLine(l, REPORT_COLUMNS, '    '))
+    .join('\n')
 }

@@ -195,7 +195,7 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
         formatPeersTranscript(w.genesis.bytes, [...st.envelopes(), ...st.receipts()]),
       ]),
     )
-    const verify = async (names: string[]): Promise<{ code: number; out: string }> => {
+    const verify = async (names: string[]): Promise<{ code: number; out: string; raw: string }> => {
       let out = ''
       const io: CliIo = {
         stdout: (t) => (out += t),
@@ -204,7 +204,9 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
         writeFile: () => Promise.resolve(),
         env: {},
       }
-      return { code: await run(['verify', ...names], io), out }
+      const code = await run(['verify', ...names], io)
+      // The report is wrapped to 80 columns: its continuation lines joined back, as a reader reads them.
+      return { code, out: out.replace(/\n {4}/g, ' '), raw: out }
     }
     for (const names of [['p1.transcript'], ['p3.transcript'], [...texts.keys()]]) {
       const v = await verify(names)
@@ -214,6 +216,8 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
       expect(v.out).toMatch(/Decided from the notary's receipts \(SPAAACE-WITNESSED §7\): complete after tick 4: /)
       expect(v.out).not.toMatch(/offence|notary fault/)
       expect(v.out).toMatch(/standings after tick 4 \(S-43\): (p\d fame \d+ coins \d+(; )?){3}\./)
+      // Within 80 columns (a path longer than a line would stay whole: these are short).
+      for (const l of v.raw.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80)
     }
     // A file lacking one receipt the log names (§6.3): the words and the JSON both say which.
     const receipts = stores[0]?.receipts() ?? []
