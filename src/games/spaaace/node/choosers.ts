@@ -7,7 +7,7 @@ import type { SpaaaceBot } from '../bot/bot.js'
 import { peerLabels } from '../peers/domain.js'
 import type { Rng } from '../referee/random.js'
 import { formatOrderSet } from '../rules/orders.js'
-import { type Answer, NOTES_CONFIRM, type OrderPrompter, answerNotes, readAnswer } from '../ui/game.js'
+import { type Answer, type NotedOrders, type OrderPrompter, readAnswer, sendOrNote } from '../ui/game.js'
 import type { ChoiceView, Chooser } from './peer.js'
 
 /** A bot's orders, at once (a bot never misses a commit guard). */
@@ -60,7 +60,7 @@ export function personChooser(o: {
     choose(view: ChoiceView, signal: AbortSignal): Promise<string | null> {
       const ask = async (): Promise<string | null> => {
         // The orders last answered with notes (`answerNotes`): the same again sends them.
-        let warned: { readonly line: string; readonly text: string } | undefined
+        let warned: NotedOrders | undefined
         for (;;) {
           if (signal.aborted) return null
           let line: string
@@ -91,11 +91,10 @@ export function personChooser(o: {
           const a = readPersonAnswer(line, o.labels, view.self)
           switch (a.kind) {
             case 'orders': {
-              const notes = answerNotes(view.state, view.self, a.text, peerLabels(o.labels.length))
-              if (notes.length === 0 || a.text === warned?.text) return a.text
-              for (const n of notes) o.print(`Note: ${n}`)
-              o.print(NOTES_CONFIRM)
-              warned = { line: line.trim(), text: a.text }
+              const written = peerLabels(o.labels.length)
+              const said = sendOrNote({ state: view.state, self: view.self, written }, line, a.text, warned, o.print)
+              if (said === 'send') return a.text
+              warned = said
               break
             }
             case 'quit':

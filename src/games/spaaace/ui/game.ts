@@ -158,6 +158,31 @@ export function answerNotes(state: GameState, self: PlayerIndex, text: string, w
   return parsed.ok ? orderNotes(state, self, parsed.orders) : []
 }
 
+/** Orders said to have notes: the line as typed (the next prompt's default) and their canonical text. */
+export interface NotedOrders {
+  readonly line: string
+  readonly text: string
+}
+
+/**
+ * Whether a person's orders (`text`, typed as `line`) go as they are: yes when `orderNotes` has
+ * nothing to say of them, or said it already (the same orders again, Enter on the default); else
+ * the notes are printed, and the orders returned as noted, to be the next prompt's default.
+ */
+export function sendOrNote(
+  o: { readonly state: GameState; readonly self: PlayerIndex; readonly written: readonly string[] },
+  line: string,
+  text: string,
+  noted: NotedOrders | undefined,
+  print: (line: string) => void,
+): NotedOrders | 'send' {
+  const notes = answerNotes(o.state, o.self, text, o.written)
+  if (notes.length === 0 || text === noted?.text) return 'send'
+  for (const n of notes) print(`Note: ${n}`)
+  print(NOTES_CONFIRM)
+  return { line: line.trim(), text }
+}
+
 /** The record's head: format, the terms that differ from the defaults (S-90), the roster. */
 export function recordHead(terms: Terms, labels: readonly string[], comment?: string): string[] {
   const items = (Object.keys(NUMERIC_TERMS) as NumericTerm[]).flatMap((k) =>
@@ -237,7 +262,7 @@ async function askOrders(o: LocalGameOptions, state: GameState, self: PlayerInde
   if (prompter === undefined) throw new Error('a person plays a seat, and there is no prompter to ask')
   const message = `Your orders for tick ${state.tick + 1} (help, quit):`
   // The orders last answered with notes: the same again sends them (Enter, by default).
-  let warned: { readonly line: string; readonly text: string } | undefined
+  let warned: NotedOrders | undefined
   for (;;) {
     const line = await prompter.input({
       message,
@@ -250,12 +275,11 @@ async function askOrders(o: LocalGameOptions, state: GameState, self: PlayerInde
     const a = readAnswer(line, labels, self)
     switch (a.kind) {
       case 'orders': {
-        const notes = answerNotes(state, self, a.text, labels)
-        if (notes.length === 0 || a.text === warned?.text) return a.text
-        for (const n of notes)
-          for (const l of wrapLine(`Note: ${n}`, Math.min(SCREEN_COLUMNS, o.columns ?? SCREEN_COLUMNS))) print(l)
-        print(NOTES_CONFIRM)
-        warned = { line: line.trim(), text: a.text }
+        const said = sendOrNote({ state, self, written: labels }, line, a.text, warned, (l) => {
+          for (const w of wrapLine(l, Math.min(SCREEN_COLUMNS, o.columns ?? SCREEN_COLUMNS))) print(w)
+        })
+        if (said === 'send') return a.text
+        warned = said
         break
       }
       case 'quit':
