@@ -20,10 +20,9 @@ import type { GameState } from '../rules/types.js'
 import { genesis as genesisState } from '../rules/state.js'
 import { type SealedEnvelope, decodeEnvelope, sealEnvelope } from '../peers/envelope.js'
 import { LINE_KIND } from '../peers/domain.js'
-import { type SealedGenesis, rulesTerms } from '../peers/genesis.js'
+import { type SealedGenesis, rulesTerms, tickTimes } from '../peers/genesis.js'
 import { type Part, commitmentOf, saltOf } from '../peers/parts.js'
 import { type CheckinInput, type CheckinPlan, type CheckinStep, outageVote, planCheckin } from '../witness/checkin.js'
-import { tickTimes } from '../peers/genesis.js'
 import { type FetchJournal, memoryFetchJournal } from './fetches.js'
 import { buildComplaint } from '../witness/complaint.js'
 import { COMPLAINTS_PER_PAIR, SPAAACE_LAYOUT, SPAAACE_NOTARY_DOMAIN } from '../witness/domain.js'
@@ -144,8 +143,8 @@ export class WitnessedSeat {
     // receipt it still has to open: a fetch from the chain's end alone would never bring them again.
     const w = this.decide()
     const from = Math.min(w.log.chain.length, this.firstUnopened(w))
-    // §8.2: each try that fails is a failed fetch, and may be the third in a row that makes the
-    // outage vote due: signed and kept now, sent once the notary answers (§8.1 step 3).
+    // §8.2: each try the notary leaves unanswered is a failed request (`away`), and may be the
+    // third in a row that makes the outage vote due: signed and kept now, sent once it answers.
     const got = await this.o.client.fetch(this.o.genesis.game, from, signal, Infinity, this.away)
     if (!Array.isArray(got)) {
       this.fetches.add({ at: this.o.clock.now(), past: null })
