@@ -49,7 +49,9 @@ describe('the fetch journal (§8.2)', () => {
     const blocker = file()
     writeFileSync(blocker, 'not a directory')
     const j = fileFetchJournal(join(blocker, 'p1.fetches'))
-    expect(() => j.add({ at: 1, past: null })).not.toThrow()
+    expect(() => {
+      j.add({ at: 1, past: null })
+    }).not.toThrow()
     expect(j.read()).toEqual([{ at: 1, past: null }])
   })
 })
