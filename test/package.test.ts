@@ -80,11 +80,11 @@ describe('npm pack: the package contents (package.json files)', () => {
     )
     expect(refused).toEqual([])
     expect(packed.files.filter((f) => f.size > 100_000).map((f) => f.path)).toEqual([])
-    // About 2.2 MB with protocol 4, the notary and its spec (NOTARY.md, PROTOCOL-4.md) and
-    // Spaaace! among peers (the rule that decides, the node, the verifier, about 360 kB of dist/;
-    // its design documents are not shipped): the bound catches a stray large file or a bundled
-    // dependency, not the code's growth.
-    expect(packed.unpackedSize).toBeLessThan(2_500_000)
+    // About 2.5 MB with protocol 4, the notary and its spec (NOTARY.md, PROTOCOL-4.md), Spaaace!
+    // among peers and witnessed (the rules that decide, the nodes, the verifiers; their design
+    // documents are not shipped): the bound catches a stray large file or a bundled dependency,
+    // not the code's growth.
+    expect(packed.unpackedSize).toBeLessThan(3_000_000)
   })
 
   it('every relative import of a shipped module is shipped too', () => {
