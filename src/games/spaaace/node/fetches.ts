@@ -22,7 +22,8 @@ export function memoryFetchJournal(): FetchJournal {
 function isOutcome(x: unknown): x is FetchOutcome {
   if (typeof x !== 'object' || x === null) return false
   const o = x as { readonly at?: unknown; readonly past?: unknown }
-  return Number.isSafeInteger(o.at) && (o.past === null || Number.isSafeInteger(o.past))
+  // Times as the node's clock gives them (the system clock's are fractional milliseconds).
+  return Number.isFinite(o.at) && (o.past === null || Number.isFinite(o.past))
 }
 
 /**

@@ -61,7 +61,7 @@ export function witnessedLines(d: WitnessedDecision, labels: readonly string[]):
     )
   if (d.unreceipted.length > 0)
     out.push(
-      `${d.unreceipted.length} signed envelope(s) the notary never receipted: they count for nothing (a hint, not evidence).`,
+      `${d.unreceipted.length} signed envelope(s) the notary never receipted: they count in no tick (§7.1; an outage vote among them counts toward an outage record only, §7.6 rule 4).`,
     )
   if (d.unauthenticated.length > 0)
     out.push(`${d.unauthenticated.length} envelope(s) no signature or receipt authenticates, not used.`)

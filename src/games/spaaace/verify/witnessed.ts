@@ -120,7 +120,7 @@ export function witnessedVerdictJson(v: WitnessedVerdict, labels?: readonly stri
     voids: decision.voids,
     // What the words say beside the decision: receipts the log names and no file holds (another
     // player's file or the notary can fill them), receipt lines set aside, and signed envelopes the
-    // notary never receipted (they count for nothing, §7.1).
+    // notary never receipted (they count in no tick, §7.1; a vote among them only in §7.6 rule 4).
     missingReceipts: log.gaps.map((g) => g.index),
     receiptsSetAside: log.setAside.map((s) => ({ position: s.position, reason: s.reason })),
     unreceipted: decision.unreceipted,

@@ -23,6 +23,10 @@ describe('the fetch journal (§8.2)', () => {
     const path = file()
     const a = fileFetchJournal(path)
     for (let i = 1; i <= 5; i++) a.add({ at: i * 1000, past: i === 2 ? 1500 : null })
+    // The system clock reads fractional milliseconds: such a journal reads back too.
+    const b = file()
+    fileFetchJournal(b).add({ at: 1795724395811.7793, past: 1795724390000.25 })
+    expect(fileFetchJournal(b).read()).toEqual([{ at: 1795724395811.7793, past: 1795724390000.25 }])
     expect(a.read()).toEqual([
       { at: 3000, past: null },
       { at: 4000, past: null },
@@ -35,7 +39,7 @@ describe('the fetch journal (§8.2)', () => {
   })
 
   it('a file that does not read as a journal is taken as empty, and written afresh (forgetting only delays a vote)', () => {
-    for (const text of ['{', '[{"at":"soon","past":null}]', '{"at":1}', '[{"at":1.5,"past":null}]']) {
+    for (const text of ['{', '[{"at":"soon","past":null}]', '{"at":1}', '[{"at":1,"past":"late"}]']) {
       const path = file()
       writeFileSync(path, text)
       const j = fileFetchJournal(path)
