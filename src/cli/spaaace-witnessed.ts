@@ -223,6 +223,7 @@ export async function playWitnessedInvite(
         },
         // The commit guard G_t is on the wall clock here: the prompt counts down to it (§6.1).
         timeLeft: (view) => `${timeText(Math.max(0, view.deadline - Date.now()))} left`,
+        clock: systemClock,
       })
     }
     const inner = personChooserOf()

@@ -13,7 +13,7 @@ const LABELS = ['you', 'bot2', 'bot3', 'bot4']
 const notes = (state: GameState, text: string): string[] => {
   const p = parseOrderSet(text, LABELS, 0, sectorCount(4))
   if (!p.ok) throw new Error(p.reason)
-  return orderNotes(state, 0, p.orders)
+  return orderNotes(state, 0, p.orders, LABELS)
 }
 
 describe('order notes (S-30, S-32, S-33, S-38, S-41)', () => {
@@ -52,7 +52,36 @@ describe('order notes (S-30, S-32, S-33, S-38, S-41)', () => {
     // Income first (S-24): 1 + the income buys what it can, and no more.
     const income = g.terms.income
     expect(notes(poor, 'repair 5')).toEqual([
-      `repair 5 gives ${Math.floor((1 + income) / LIMITS.armourPrice)} (the cap or your coins, S-30, S-38).`,
+      `repair 5 gives ${Math.floor((1 + income) / LIMITS.armourPrice)} (the cap or your coins, this tick's income included, S-30, S-38).`,
+    ])
+  })
+
+  it("a battle awaiting the player's bid and no bid (S-41, S-42); a break with no declaration standing (S-31); a ship engaging (S-23); energy full only once the tick's is added (S-70 step 2)", () => {
+    const waiting: GameState = {
+      ...g,
+      awaiting: [{ a: 0, b: 1, initiated: 0, bids: null, spent: null, winner: null, void: false }],
+    }
+    expect(notes(waiting, 'move 2')).toContain(
+      'no bid: your battle with bot2 awaits your bid, and no bid bids 0 (S-41, S-42).',
+    )
+    expect(notes(waiting, 'bid 2')).toEqual([])
+    expect(notes(g, 'break bot3')).toEqual([
+      'break bot3 does nothing: you have no declaration for bot3 standing (S-31).',
+    ])
+    const allied: GameState = { ...g, declarations: [[0, 2]] }
+    expect(notes(allied, 'break bot3')).toEqual([])
+    const engaging: GameState = { ...g, ships: g.ships.map((s, i) => (i === 0 ? { ...s, engaging: true } : s)) }
+    expect(notes(engaging, 'repair 1; buy 1; move 2')).toEqual([
+      'repair 1 does nothing: your ship is engaging (S-23) (S-30, S-38).',
+      'buy 1 does nothing: your ship is engaging (S-23) (S-32, S-38).',
+      `move 2 does not leave sector ${from}: your ship is engaging (S-23) (S-33).`,
+    ])
+    const spent: GameState = {
+      ...g,
+      ships: g.ships.map((s, i) => (i === 0 ? { ...s, energy: LIMITS.maxEnergy - LIMITS.tickEnergy } : s)),
+    }
+    expect(notes(spent, 'buy 2')).toEqual([
+      "buy 2 does nothing: your energy is full once this tick's energy is added (S-70 step 2) (S-32, S-38).",
     ])
   })
 })

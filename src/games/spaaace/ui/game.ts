@@ -18,6 +18,7 @@ import { playTick, type TickOutcome } from '../rules/tick.js'
 import {
   DEFAULT_TERMS,
   EMPTY_ORDERS,
+  LIMITS,
   NUMERIC_TERMS,
   type GameState,
   type NumericTerm,
@@ -43,7 +44,8 @@ export interface OrderPrompter {
 }
 
 /** Said with `orderNotes`: the same orders are sent by Enter, or others typed. */
-export const NOTES_CONFIRM = 'Press Enter to send these orders as they are, or type others.'
+export const NOTES_CONFIRM =
+  'Press Enter to send these orders as they are, or change them (Ctrl-U clears the line; - orders nothing).'
 
 /** Who plays a seat: a person at this terminal, or a bot drawing from its own seeded source. */
 export type SeatPlayer =
@@ -120,42 +122,78 @@ export function readAnswer(
  * other player ordering nothing gives the same events for this player. An attack or a claim depends
  * on the others' moves and battles, and is never judged here.
  */
-export function orderNotes(state: GameState, self: PlayerIndex, orders: OrderSet): string[] {
+export function orderNotes(
+  state: GameState,
+  self: PlayerIndex,
+  orders: OrderSet,
+  shown: readonly string[] = state.players.map((_, i) => `p${i + 1}`),
+): string[] {
+  const label = (i: PlayerIndex): string => shown[i] ?? `p${i + 1}`
   if (state.ended || state.players[self]?.status !== 'active') return []
   const subs: Submission[] = state.players.map((_, i) => ({
     kind: 'orders',
     orders: i === self ? orders : EMPTY_ORDERS,
   }))
   const notes: string[] = []
+  const ship = state.ships[self]
+  // Why a ship cannot act (S-22 defeated, S-23 engaging), as the engine's 'not pilotable' means both.
+  const unpilotable = ship?.engaging === true ? 'your ship is engaging (S-23)' : 'your ship is defeated (S-22)'
+  const energyAdded = (ship?.energy ?? 0) < LIMITS.maxEnergy && ship?.engaging !== true
   for (const e of playTick(state, subs).events) {
     if (!('player' in e) || e.player !== self) continue
     if ((e.kind === 'repair' || e.kind === 'buy') && e.points < e.asked) {
       const what = `${e.kind} ${e.asked}`
       const rule = e.kind === 'repair' ? 'S-30' : 'S-32'
-      notes.push(
+      const why =
         e.why === 'engaging'
-          ? `${what} does nothing: your ship is engaging (S-23, ${rule}).`
+          ? 'your ship is engaging (S-23)'
           : e.why === 'not pilotable'
-            ? `${what} does nothing: your ship is not pilotable (S-22, ${rule}).`
-            : e.points === 0
-              ? `${what} does nothing: ${e.why === 'armour full' ? 'your armour is full' : e.why === 'energy full' ? 'your energy is full' : 'too few coins'} (${rule}, S-38).`
-              : `${what} gives ${e.points} (the cap or your coins, ${rule}, S-38).`,
+            ? unpilotable
+            : e.why === 'armour full'
+              ? 'your armour is full'
+              : e.why === 'energy full'
+                ? energyAdded
+                  ? "your energy is full once this tick's energy is added (S-70 step 2)"
+                  : 'your energy is full'
+                : "too few coins, this tick's income included (S-24)"
+      notes.push(
+        e.points === 0
+          ? `${what} does nothing: ${why} (${rule}, S-38).`
+          : `${what} gives ${e.points} (the cap or your coins, this tick's income included, ${rule}, S-38).`,
       )
     }
     if (e.kind === 'move' && e.why !== null)
       notes.push(
-        `move ${e.asked.join(' ')} ${e.entered.length === 0 ? `does not leave sector ${e.from}` : `stops at sector ${e.entered[e.entered.length - 1] ?? e.from}`}: ${e.why === 'no energy' ? 'no energy left' : e.why === 'not pilotable' ? 'your ship is not pilotable' : e.why} (S-33).`,
+        `move ${e.asked.join(' ')} ${e.entered.length === 0 ? `does not leave sector ${e.from}` : `stops at sector ${e.entered[e.entered.length - 1] ?? e.from}`}: ${e.why === 'no energy' ? 'no energy left' : e.why === 'not pilotable' ? unpilotable : e.why} (S-33).`,
       )
   }
   if (orders.bid !== null && !state.awaiting.some((b) => b.a === self || b.b === self))
     notes.push(`bid ${orders.bid} does nothing: no battle awaits your bid this tick (S-41).`)
+  const battle = state.awaiting.find((b) => b.a === self || b.b === self)
+  if (orders.bid === null && battle !== undefined)
+    notes.push(
+      `no bid: your battle with ${label(battle.a === self ? battle.b : battle.a)} awaits your bid, and no bid bids 0 (S-41, S-42).`,
+    )
+  // S-31: a break withdraws a declaration of this player's own; with none standing it does nothing.
+  for (const a of orders.alliances)
+    if (a.kind === 'break' && !state.declarations.some(([p, q]) => p === self && q === a.other))
+      notes.push(`break ${label(a.other)} does nothing: you have no declaration for ${label(a.other)} standing (S-31).`)
   return notes
 }
 
-/** `orderNotes` of a canonical order text as `readAnswer` wrote it (with the labels `written`). */
-export function answerNotes(state: GameState, self: PlayerIndex, text: string, written: readonly string[]): string[] {
+/**
+ * `orderNotes` of a canonical order text as `readAnswer` wrote it (with the labels `written`), naming
+ * players as the screen does (`shown`).
+ */
+export function answerNotes(
+  state: GameState,
+  self: PlayerIndex,
+  text: string,
+  written: readonly string[],
+  shown: readonly string[] = written,
+): string[] {
   const parsed = parseOrderSet(text, written, self, sectorCount(written.length))
-  return parsed.ok ? orderNotes(state, self, parsed.orders) : []
+  return parsed.ok ? orderNotes(state, self, parsed.orders, shown) : []
 }
 
 /** Orders said to have notes: the line as typed (the next prompt's default) and their canonical text. */
@@ -170,13 +208,18 @@ export interface NotedOrders {
  * the notes are printed, and the orders returned as noted, to be the next prompt's default.
  */
 export function sendOrNote(
-  o: { readonly state: GameState; readonly self: PlayerIndex; readonly written: readonly string[] },
+  o: {
+    readonly state: GameState
+    readonly self: PlayerIndex
+    readonly written: readonly string[]
+    readonly shown?: readonly string[]
+  },
   line: string,
   text: string,
   noted: NotedOrders | undefined,
   print: (line: string) => void,
 ): NotedOrders | 'send' {
-  const notes = answerNotes(o.state, o.self, text, o.written)
+  const notes = answerNotes(o.state, o.self, text, o.written, o.shown)
   if (notes.length === 0 || text === noted?.text) return 'send'
   for (const n of notes) print(`Note: ${n}`)
   print(NOTES_CONFIRM)

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { personChooser, readPersonAnswer } from '../../../../src/games/spaaace/node/choosers.js'
 import { genesis } from '../../../../src/games/spaaace/rules/state.js'
+import { VirtualClock } from '../../../../src/core/session/clock.js'
 import type { OrderPrompter } from '../../../../src/games/spaaace/ui/game.js'
 
 const LABELS = ['you', 'bot2', 'bot3', 'bot4']
@@ -108,9 +109,47 @@ describe('choosers (§6.1, S-37, S-61)', () => {
     expect(told).toEqual([
       'Note: move 1 does not leave sector 1: 1 is not adjacent to 1 (S-33).',
       'Note: bid 2 does nothing: no battle awaits your bid this tick (S-41).',
-      'Press Enter to send these orders as they are, or type others.',
+      'Press Enter to send these orders as they are, or change them (Ctrl-U clears the line; - orders nothing).',
       'Note: bid 2 does nothing: no battle awaits your bid this tick (S-41).',
-      'Press Enter to send these orders as they are, or type others.',
+      'Press Enter to send these orders as they are, or change them (Ctrl-U clears the line; - orders nothing).',
     ])
+  })
+
+  it('orders said to have notes are never lost to the deadline: they go as typed 3 s before it, or at once when less is left (§6.1, S-61)', async () => {
+    const clock = new VirtualClock(0)
+    const told: string[] = []
+    let calls = 0
+    const prompter: OrderPrompter = {
+      input: (o) => {
+        calls++
+        // The person types orders with a note, then does not press Enter again.
+        if (calls === 1) return Promise.resolve('bid 2')
+        return new Promise((_, reject) => {
+          o.signal?.addEventListener('abort', () => {
+            reject(new Error('withdrawn'))
+          })
+        })
+      },
+    }
+    const chooser = personChooser({
+      prompter,
+      labels: LABELS,
+      guide: () => [],
+      print: (l) => told.push(l),
+      onQuit: () => undefined,
+      clock,
+    })
+    const answer = Promise.resolve(
+      chooser.choose({ tick: 1, state: genesis(4), self: 0, deadline: 20_000 }, new AbortController().signal),
+    )
+    await clock.settle([answer])
+    expect(await answer).toBe('bid 2')
+    expect(clock.now()).toBe(17_000)
+    expect(told.at(-1)).toBe('Time is nearly up for tick 1: your orders go as typed (bid 2).')
+    // Noted with under 3 s left: sent at once.
+    calls = 0
+    const late = chooser.choose({ tick: 2, state: genesis(4), self: 0, deadline: 19_000 }, new AbortController().signal)
+    expect(await late).toBe('bid 2')
+    expect(told.at(-1)).toBe('Too little time is left to change them: your orders go as typed.')
   })
 })
