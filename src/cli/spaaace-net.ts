@@ -403,19 +403,20 @@ export function seatsFor(
 }
 
 /**
- * Who plays which seat, for the start screen: each other player's PeerId by the name this player
- * pinned to it (and its tail), or its tail alone; the bots this process runs.
+ * Who plays which seat, for the start screen: each other player by the name this player pinned to
+ * its PeerId (and its tail), else by its whole PeerId, which `names pin` takes; the bots this
+ * process runs. One line a seat.
  */
 export function rosterLine(genesis: SealedGenesis, self: number, seats: readonly Seat[], names: PeerNames): string {
   const ids = rosterIds(genesis)
   const who = ids.map((id, i) => {
     const bot = seats[i]?.bot
-    if (i === self) return `p${i + 1} you`
-    if (bot !== undefined) return `p${i + 1} a ${bot} bot run here`
-    return `p${i + 1} ${names.label(id) ?? id}`
+    if (i === self) return `  p${i + 1} you`
+    if (bot !== undefined) return `  p${i + 1} a ${bot} bot run here`
+    return `  p${i + 1} ${names.pinnedAs(id) === undefined ? id : (names.label(id) ?? id)}`
   })
   const unnamed = ids.some((id, i) => i !== self && seats[i]?.bot === undefined && names.pinnedAs(id) === undefined)
-  return `Players: ${who.join('; ')}.${unnamed ? ` (Name a player with: ${names.command} names pin PEERID NAME)` : ''}\n`
+  return `Players:\n${who.join('\n')}\n${unnamed ? `Name a player with: ${names.command} names pin PEERID NAME\n` : ''}`
 }
 
 const BOT_FILE = /^bot-p(\d+)\.key$/

@@ -65,10 +65,12 @@ describe('spaaace host and join (§3.2, §6)', () => {
     expect(bb.out).not.toMatch(/Invite \(each player|spaaace1\./)
     expect(bb.out).toMatch(/you are p\d \(the invite is kept in \S+\/invite\)\./)
     // Who plays which seat: the host sees bob by the name it pinned, the joiner the host's PeerId tail.
-    expect(a.out).toMatch(/Players: (p\d (you|bob \(…\w+\)|a sensible bot run here)(; |\.\n)){3}/)
-    expect(a.out).toMatch(/p\d bob \(…\w+\)/)
+    expect(a.out).toMatch(/Players:\n( {2}p\d (you|bob \(…\w+\)|a sensible bot run here)\n){3}/)
+    expect(a.out).toMatch(/ {2}p\d bob \(…\w+\)\n/)
+    expect(a.out).not.toMatch(/Name a player with/)
     expect(a.out).toMatch(/^ {2}p\d \(bob\) +\d+/m)
-    expect(bb.out).toMatch(/Players: .*p\d …\w+.*\. \(Name a player with: .+ names pin PEERID NAME\)\n/)
+    // The joiner sees the others' whole PeerIds, which `names pin` takes.
+    expect(bb.out).toMatch(/Players:\n( {2}p\d (you|12D3KooW\w+)\n){3}Name a player with: .+ names pin PEERID NAME\n/)
     const paths = [...`${a.out}\n${bb.out}`.matchAll(/Your transcript: (\S+)/g)].map((m) => m[1] ?? '')
     expect(paths).toHaveLength(2)
     const v = await cli(['verify', ...paths])
