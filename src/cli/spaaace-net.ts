@@ -340,7 +340,9 @@ function personSeat(
       say('')
       for (const l of renderScreen({ state, seats, viewer: self, columns, timeLeftMs: Math.max(0, due - Date.now()) }))
         say(l)
-      if (!plays) tell(`Tick ${t} came too late to choose (§6.0): your node skips it and commits nothing.`)
+      // A removed player orders nothing more (S-03), which its screen says; §6.0 is for one still playing.
+      if (!plays && state.players[self]?.status === 'active')
+        tell(`Tick ${t} came too late to choose (§6.0): your node skips it and commits nothing.`)
     },
     onLateChoice(t) {
       tell(`Your orders for tick ${t} came after its deadline: nothing was committed (S-61).`)

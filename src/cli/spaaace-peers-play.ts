@@ -85,7 +85,9 @@ export async function spaaacePeersPlayCommand(
       if (options.json) return
       say('')
       for (const l of renderScreen({ state, seats, viewer, columns })) say(l)
-      if (!plays) tell(`Tick ${t} came too late to choose (§6.0): your node skips it and commits nothing.`)
+      // A removed player orders nothing more (S-03), which its screen says; §6.0 is for one still playing.
+      if (!plays && state.players[viewer]?.status === 'active')
+        tell(`Tick ${t} came too late to choose (§6.0): your node skips it and commits nothing.`)
     },
     onSettled(view) {
       if (view.outcome === undefined) return
