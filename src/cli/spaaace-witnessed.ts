@@ -106,16 +106,24 @@ export function witnessedScreen(io: CliIo, self: number, seats: readonly Seat[])
       told = t
     },
     /** Each tick decided since the last call (provisional or final), in words. */
-    ticks(d: WitnessedDecision, signedCommit?: (t: number) => boolean): void {
+    ticks(d: WitnessedDecision, signed?: (type: 'commit' | 'reveal', t: number) => boolean): void {
       for (const t of d.ticks) {
         if (t.t <= told || t.outcome === undefined) continue
         say('')
         for (const l of tellTick(t.outcome, seats, self, columns)) say(l)
-        // S-61, SPAAACE-WITNESSED §7.1: orders count only if their commitment is receipted by the
-        // tick's commit cut. A person whose node signed them must hear why they count as nothing.
-        if (signedCommit?.(t.t) === true && t.outcome.events.some((e) => e.kind === 'silent' && e.player === self))
+        // S-61, S-62, SPAAACE-WITNESSED §7.1: a commitment counts only if receipted by the tick's
+        // commit cut, a reveal by its reveal cut. A person whose node signed them must hear why
+        // they count as nothing, and that the notary, not the person, was late.
+        const events = t.outcome.events
+        const silent = events.some((e) => e.kind === 'silent' && e.player === self)
+        const withheld = events.some((e) => e.kind === 'penalty' && e.cause === 'withheld' && e.player === self)
+        if (signed?.('commit', t.t) === true && silent)
           tell(
             `Your orders for tick ${t.t} were signed, but the notary did not receipt them by the tick's commit cut (it was not answering, or they reached it late): they count as not committed (S-61).`,
+          )
+        else if (signed?.('reveal', t.t) === true && withheld)
+          tell(
+            `Your reveal for tick ${t.t} was signed, but the notary did not receipt it by the tick's reveal cut (it was not answering, or it reached it late): your orders count as withheld (S-62).`,
           )
         told = t.t
       }
@@ -321,7 +329,7 @@ export async function playWitnessedInvite(
     }
     const first = rigs[0] as SeatRig
     narrate.before = () => {
-      s.ticks(first.seat.decide().decision, (t) => first.seat.hasSigned('commit', t))
+      s.ticks(first.seat.decide().decision, (type, t) => first.seat.hasSigned(type, t))
     }
     // A check-in's every wait on the notary ends once it has not answered for CHECK_IN_UNREACHABLE_MS.
     const visit = f.checkIn === true ? AbortSignal.any([signal, unreachable.signal]) : signal
@@ -369,7 +377,7 @@ export async function playWitnessedInvite(
         rigs.map((r) =>
           runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
             if (!r.person) return
-            s.ticks(x.witnessed.decision, (t) => r.seat.hasSigned('commit', t))
+            s.ticks(x.witnessed.decision, (type, t) => r.seat.hasSigned(type, t))
             toldNote.write(s.told)
           }),
         ),
@@ -428,7 +436,7 @@ async function checkInOnce(
   // Decided again after this check-in's own steps: its reveal may have completed a tick, which the
   // next check-in would otherwise count as told before telling it.
   const d = me.seat.decide().decision
-  s.ticks(d, (t) => me.seat.hasSigned('commit', t))
+  s.ticks(d, (type, t) => me.seat.hasSigned(type, t))
   told.write(s.told)
   const did = mine.did.flatMap((x) =>
     x.kind === 'commit'

@@ -119,6 +119,25 @@ describe('orders signed but not receipted by the commit cut (S-61, SPAAACE-WITNE
   })
 })
 
+describe('a reveal signed but not receipted by the reveal cut (S-62, SPAAACE-WITNESSED §7.1)', () => {
+  it('the person whose node signed it is told the notary was late, not the person; one who revealed nothing is not', () => {
+    const outcome = playTick(genesis(3), [{ kind: 'withheld' }, { kind: 'missing' }, { kind: 'missing' }])
+    expect(outcome.events.some((e) => e.kind === 'penalty' && e.cause === 'withheld' && e.player === 0)).toBe(true)
+    const decision = { ticks: [{ t: 1, outcome }] } as unknown as WitnessedDecision
+    const seats = [{ label: 'you' }, { label: 'p2' }, { label: 'p3' }]
+    const screenOf = (revealed: boolean): string => {
+      let out = ''
+      const s = witnessedScreen({ stdout: (t: string) => (out += t) } as unknown as CliIo, 0, seats)
+      s.ticks(decision, (type) => type === 'commit' || revealed)
+      return out.replace(/\n\s+/g, ' ')
+    }
+    expect(screenOf(true)).toContain(
+      "Your reveal for tick 1 was signed, but the notary did not receipt it by the tick's reveal cut (it was not answering, or it reached it late): your orders count as withheld (S-62).",
+    )
+    expect(screenOf(false)).not.toContain('was signed, but')
+  })
+})
+
 describe('an invite cut short in copying (the addresses come last)', () => {
   it('is refused as cut off or altered, with what to do, not as "not JSON" alone', () => {
     const invite = formatSpaaaceInvite(sealedGenesis(liveGenesis(3)), [['/ip4/127.0.0.1/tcp/4001'], [], []])
