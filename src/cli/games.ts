@@ -234,6 +234,19 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The process of this machine that holds `dir`'s lock (`lockGame`), if one does and still runs. */
+export function lockHolder(dir: string): number | undefined {
+  let holder: string
+  try {
+    holder = readFileSync(join(dir, 'lock'), 'utf8')
+  } catch {
+    return undefined
+  }
+  const [pidText, host] = holder.trim().split(' ')
+  const pid = Number(pidText)
+  return host === hostname() && Number.isInteger(pid) && pid > 0 && alive(pid) ? pid : undefined
+}
+
 /**
  * An exclusive lock on a game directory: two processes resuming one game could each sign an
  * envelope at the same place (equivocation, SPEC §5.3). The lock file names its holder; a lock

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { toHex } from '../core/commit/bytes.js'
-import { stateDir } from '../core/net/identity.js'
+import { defaultIdentityPath, stateDir } from '../core/net/identity.js'
 import { parseSpaaaceInvite } from '../games/spaaace/node/invite.js'
 import { decide } from '../games/spaaace/peers/decide.js'
 import { witnessedEndLine } from '../games/spaaace/verify/witnessed-report.js'
@@ -15,6 +15,7 @@ import { endIsFinal } from '../games/spaaace/witness/checkin.js'
 import { decideFromFiles } from '../games/spaaace/witness/evidence.js'
 import { readPeersTranscript } from '../games/spaaace/peers/transcript.js'
 import { endLine } from '../games/spaaace/verify/report.js'
+import { lockHolder } from './games.js'
 import { identityFor } from './identity.js'
 import { type CliIo, EXIT, commandName } from './io.js'
 import { wrapLine } from '../games/spaaace/ui/screen.js'
@@ -38,6 +39,8 @@ export interface SpaaaceGameRow {
    * process playing when it must, as an unwitnessed one is.
    */
   readonly witnessed?: boolean
+  /** The process of this machine playing the game now (it holds the game, so no other may). */
+  readonly openIn?: number
   readonly error?: string
 }
 
@@ -70,7 +73,13 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
     }
     const g = parsed.invite.genesis
     const self = g.genesis.keys.findIndex((k) => toHex(k) === toHex(publicKey))
-    const base = { ...row, players: g.genesis.keys.length, maxTicks: g.genesis.terms.maxTicks }
+    const openIn = lockHolder(dir)
+    const base = {
+      ...row,
+      players: g.genesis.keys.length,
+      maxTicks: g.genesis.terms.maxTicks,
+      ...(openIn === undefined ? {} : { openIn }),
+    }
     if (self < 0) {
       rows.push({ ...base, error: 'your key is not in its roster (another identity played it)' })
       continue
@@ -122,8 +131,10 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
 
 export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; json: boolean }): Promise<number> {
   const env = io.env ?? process.env
-  const identity = await identityFor({ ...f, bot: 'sensible' }, io)
-  const rows = spaaaceGames(env, identity.keys.publicKey)
+  // A listing creates nothing: without an identity this player has no seat in any game.
+  const rows = existsSync(f.identity ?? defaultIdentityPath(env))
+    ? spaaaceGames(env, (await identityFor({ ...f, bot: 'sensible' }, io)).keys.publicKey)
+    : []
   if (f.json) {
     io.stdout(`${JSON.stringify(rows, null, 2)}\n`)
     return EXIT.ok
@@ -159,7 +170,9 @@ export function formatSpaaaceGames(rows: readonly SpaaaceGameRow[], cmd: string)
       '',
     )
     para(r.end ?? '', '  ')
-    if (r.ended !== true) {
+    if (r.ended !== true && r.openIn !== undefined)
+      para(`Open in process ${r.openIn} on this machine, which plays it on (stop that one to resume here).`, '  ')
+    else if (r.ended !== true) {
       out.push(`  ${r.witnessed === true ? 'Check in' : 'Resume'} with:`)
       out.push(`    ${cmd} spaaace join @${join(r.dir, 'invite')}${r.witnessed === true ? ' --check-in' : ''}`)
     }

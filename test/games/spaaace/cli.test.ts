@@ -1,6 +1,6 @@
 /** `spaceships spaaace referee` and `spaaace record random`, through the command line. */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -91,5 +91,16 @@ describe('spaceships spaaace', () => {
     expect(r.status).toBe(2)
     expect(r.stdout.split('\n').filter((l) => l !== '')).toHaveLength(2)
     expect(r.stderr).toBe('error 12: unknown player "zed" (spaaace.md appendix)\n')
+  })
+
+  it('spaaace games on a machine with no identity lists none and creates none', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'spaaace-games-none-'))
+    const env = { ...process.env, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') }
+    const r = await cli(['spaaace', 'games'], {}, { env })
+    expect(r.code).toBe(0)
+    expect(r.out).toBe('No Spaaace! games on this machine.\n')
+    expect(r.err).toBe('')
+    expect(existsSync(join(home, 'config'))).toBe(false)
+    expect((await cli(['spaaace', 'games', '--json'], {}, { env })).out).toBe('[]\n')
   })
 })

@@ -3,7 +3,7 @@
  * process, on one virtual clock: seats that check in at the times their plans ask, bots choosing.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type SpaaaceGameRow, formatSpaaaceGames, spaaaceGames } from '../../../../src/cli/spaaace-games.js'
@@ -298,6 +298,16 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
         "    tick's reveal cut lifts it, §7.6 rule 4)",
       ])
       expect(stalled[stalled.length - 2]).toBe(`    spaceships spaaace join @${join(dir, 'invite')} --check-in`)
+      // A process of this machine holding the game (its lock names it): the listing says so
+      // instead of a command that would be refused.
+      writeFileSync(join(dir, 'lock'), `${process.pid} ${hostname()}\n`)
+      expect(row()).toMatchObject({ openIn: process.pid })
+      const open = formatSpaaaceGames([row() as SpaaaceGameRow], 'spaceships')
+      expect(open.replace(/\n\s+/g, ' ')).toContain(
+        `Open in process ${process.pid} on this machine, which plays it on (stop that one to resume here).`,
+      )
+      expect(open).not.toContain('spaaace join')
+      rmSync(join(dir, 'lock'))
       await g.run(times(6).start)
       expect(row()).toMatchObject({ tick: 3, provisional: 0, ended: true })
     } finally {
