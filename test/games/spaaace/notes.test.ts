@@ -8,6 +8,7 @@ import { parseOrderSet } from '../../../src/games/spaaace/rules/orders.js'
 import { genesis, isAdjacent, sectorCount, wormholeOf } from '../../../src/games/spaaace/rules/state.js'
 import { type GameState, LIMITS } from '../../../src/games/spaaace/rules/types.js'
 import { orderNotes } from '../../../src/games/spaaace/ui/game.js'
+import { renderScreen } from '../../../src/games/spaaace/ui/screen.js'
 
 const LABELS = ['you', 'bot2', 'bot3', 'bot4']
 const notes = (state: GameState, text: string): string[] => {
@@ -83,5 +84,27 @@ describe('order notes (S-30, S-32, S-33, S-38, S-41)', () => {
     expect(notes(spent, 'buy 2')).toEqual([
       "buy 2 does nothing: your energy is full once this tick's energy is added (S-70 step 2) (S-32, S-38).",
     ])
+  })
+
+  it('an attack S-40 refuses from earlier ticks alone: a rematch, a cooldown; the screen offers neither as a target', () => {
+    // Tick 3 next; you and bot2 fought in tick 1 (a rematch within 3 ticks, no cooldown after 1).
+    const met: GameState = {
+      ...g,
+      tick: 2,
+      initiations: [{ a: 0, b: 1, tick: 1 }],
+      ships: g.ships.map((s, i) => (i === 1 ? { ...s, sector: g.ships[0]?.sector ?? 1 } : s)),
+    }
+    expect(notes(met, 'attack bot2')).toEqual([
+      'attack bot2 does nothing: you fought bot2 too recently (rematch) (S-40).',
+    ])
+    expect(notes(met, 'attack bot3')).toEqual([])
+    const fresh: GameState = { ...met, initiations: [{ a: 0, b: 2, tick: 2 }] }
+    expect(notes(fresh, 'attack bot2')).toEqual([
+      'attack bot2 does nothing: you or it fought too recently (cooldown) (S-40).',
+    ])
+    const screen = (st: GameState): string =>
+      renderScreen({ state: st, seats: LABELS.map((label) => ({ label })), viewer: 0, columns: 100 }).join('\n')
+    expect(screen(met)).not.toMatch(/attack here/)
+    expect(screen({ ...met, initiations: [] })).toMatch(/attack here: bot2 \(S-40\)/)
   })
 })

@@ -25,6 +25,21 @@ export function initiationRefusal(
   if (!isPilotable(sq)) return 'target not pilotable'
   if (sp.sector !== sq.sector) return 'not in the same sector'
   if (allied) return 'allied'
+  return recentRefusal(p, q, tick, initiations, terms)
+}
+
+/**
+ * S-40's look back alone: whether an initiation of P or Q too recent (`cooldown`), or of the pair
+ * (`rematch`), refuses P's `attack Q` in tick `tick`, whatever the ships' state. A screen asks it
+ * with the initiations of earlier ticks only: this tick's can add refusals, never lift one.
+ */
+export function recentRefusal(
+  p: PlayerIndex,
+  q: PlayerIndex,
+  tick: number,
+  initiations: readonly Initiation[],
+  terms: Terms,
+): 'cooldown' | 'rematch' | null {
   const inStep = (i: Initiation): boolean => i.tick === tick
   const combatant = (x: PlayerIndex) => (i: Initiation) => i.a === x || i.b === x
   // Ticks t - battleCooldown .. t - 1, or earlier in this step.

@@ -12,6 +12,7 @@
 import type { SpaaaceBot } from '../bot/bot.js'
 import type { Rng } from '../referee/random.js'
 import { FORMAT_LINE, submissionOf } from '../referee/record.js'
+import { recentRefusal } from '../rules/battle.js'
 import { formatOrderSet, parseOrderSet } from '../rules/orders.js'
 import { genesis, sectorCount } from '../rules/state.js'
 import { playTick, type TickOutcome } from '../rules/tick.js'
@@ -173,6 +174,13 @@ export function orderNotes(
   if (orders.bid === null && battle !== undefined)
     notes.push(
       `no bid: your battle with ${label(battle.a === self ? battle.b : battle.a)} awaits your bid, and no bid bids 0 (S-41, S-42).`,
+    )
+  // S-40: an attack a cooldown or a rematch refuses, from the initiations of earlier ticks alone.
+  const refused =
+    orders.attack === null ? null : recentRefusal(self, orders.attack, state.tick + 1, state.initiations, state.terms)
+  if (orders.attack !== null && refused !== null)
+    notes.push(
+      `attack ${label(orders.attack)} does nothing: ${refused === 'rematch' ? `you fought ${label(orders.attack)} too recently (rematch)` : 'you or it fought too recently (cooldown)'} (S-40).`,
     )
   // S-31: a break withdraws a declaration of this player's own; with none standing it does nothing.
   for (const a of orders.alliances)

@@ -10,6 +10,7 @@
  */
 import { describeTick } from '../referee/words.js'
 import { ORDER_WORDS, type OrderWord } from '../rules/orders.js'
+import { recentRefusal } from '../rules/battle.js'
 import { alliedPairs, isAdjacent, isPilotable, sectorCount, wormholeOf } from '../rules/state.js'
 import type { TickOutcome } from '../rules/tick.js'
 import { LIMITS, type GameState, type PlayerIndex } from '../rules/types.js'
@@ -250,12 +251,14 @@ function mayLines(input: ScreenInput, cols: number): string[] {
     const allies = new Set(
       alliedPairs(state.declarations).flatMap(([p, q]) => (p === viewer ? [q] : q === viewer ? [p] : [])),
     )
+    // Nor a ship either fought too recently (S-40's cooldown and rematch, from earlier ticks).
     const here = state.ships.flatMap((sh, i) =>
       i !== viewer &&
       sh.sector === ship.sector &&
       state.players[i]?.status === 'active' &&
       isPilotable(sh) &&
-      !allies.has(i)
+      !allies.has(i) &&
+      recentRefusal(viewer, i, state.tick + 1, state.initiations, state.terms) === null
         ? [seats[i]?.label ?? '']
         : [],
     )
