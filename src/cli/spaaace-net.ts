@@ -566,14 +566,15 @@ function windows(live: Timing, f: SpaaaceHostFlags): Timing {
 export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promise<number> {
   const identity = await identityFor({ ...f, bot: 'sensible' }, io)
   const players = f.player ?? []
+  // Each --player read first: a PeerId mistyped is said as such, not as a wrong number of players.
+  const others = players.map(publicKeyOf)
   const n = 1 + players.length + f.bots
   if (n < 3 || n > 16)
     throw new UserError(
-      `a game has 3 to 16 players (S-01): you, ${players.length} named with --player and ${f.bots} bots make ${n}`,
+      `a game has 3 to 16 players (S-01): you, ${players.length} named with --player and ${f.bots} ${f.bots === 1 ? 'bot' : 'bots'} make ${n}`,
     )
   if (f.marginMs < MIN_MARGIN_MS || f.marginMs > MAX_MARGIN_MS)
     throw new UserError(`--margin-ms: ${MIN_MARGIN_MS} to ${MAX_MARGIN_MS}`)
-  const others = players.map(publicKeyOf)
   const botSecrets = Array.from({ length: f.bots }, () => systemSecrets.bytes(32))
   const botIds = await Promise.all(botSecrets.map((s) => identityFromSecret(s)))
   const keys = [identity.keys.publicKey, ...others, ...botIds.map((b) => b.keys.publicKey)]

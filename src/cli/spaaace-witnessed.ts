@@ -282,12 +282,21 @@ export async function playWitnessedInvite(
       const store = spaaaceFileStore(join(dir, `p${m.index + 1}.transcript`), genesis, m.index)
       if (acceptsHeld(genesis, store)[m.index] === undefined)
         store.append(signAccept(m.identity.keys, genesis.game, m.index).bytes)
+      const toNotary = libp2pTransport(
+        node,
+        notaryAddrs.map((a) => multiaddr(a)),
+        SPAAACE_NOTARY_PROTOCOL.id,
+      )
       const client = new NotaryClient({
-        transport: libp2pTransport(
-          node,
-          notaryAddrs.map((a) => multiaddr(a)),
-          SPAAACE_NOTARY_PROTOCOL.id,
-        ),
+        // After "not answering", the person hears when it answers again.
+        transport: async (request, sig) => {
+          const answer = await toNotary(request, sig)
+          if (m.person && retried) {
+            retried = false
+            s.tell('The notary answers again.')
+          }
+          return answer
+        },
         clock: systemClock,
         domain: SPAAACE_NOTARY_DOMAIN,
         notaryKey,

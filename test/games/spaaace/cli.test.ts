@@ -103,4 +103,14 @@ describe('spaceships spaaace', () => {
     expect(existsSync(join(home, 'config'))).toBe(false)
     expect((await cli(['spaaace', 'games', '--json'], {}, { env })).out).toBe('[]\n')
   })
+
+  it('spaaace host with a mistyped --player says which, before counting the players (S-01)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'spaaace-host-bad-'))
+    const env = { ...process.env, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') }
+    const r = await cli(['spaaace', 'host', '--player', '12D3KooWxyz'], {}, { env })
+    expect(r.code).toBe(64)
+    expect(r.err).toMatch(/--player 12D3KooWxyz: not a PeerId/)
+    const one = await cli(['spaaace', 'host', '--bots', '1'], {}, { env })
+    expect(one.err).toContain('you, 0 named with --player and 1 bot make 2')
+  })
 })
