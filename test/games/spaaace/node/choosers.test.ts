@@ -11,6 +11,15 @@ import type { OrderPrompter } from '../../../../src/games/spaaace/ui/game.js'
 
 const LABELS = ['you', 'bot2', 'bot3', 'bot4']
 
+/** A person who never answers: the prompt waits until it is withdrawn (its signal aborts). */
+function untilWithdrawn(o: { readonly signal?: AbortSignal }): Promise<string> {
+  return new Promise((_, reject) => {
+    o.signal?.addEventListener('abort', () => {
+      reject(new Error('withdrawn'))
+    })
+  })
+}
+
 describe('choosers (§6.1, S-37, S-61)', () => {
   it('a person’s orders are rewritten with the protocol’s labels', () => {
     expect(readPersonAnswer('buy 2; attack bot3', LABELS, 0)).toEqual({ kind: 'orders', text: 'buy 2; attack p3' })
@@ -29,14 +38,7 @@ describe('choosers (§6.1, S-37, S-61)', () => {
 
   it('at the commit guard the prompt is withdrawn: nothing committed, and the person is told', async () => {
     const told: string[] = []
-    const prompter: OrderPrompter = {
-      input: (o) =>
-        new Promise((_, reject) => {
-          o.signal?.addEventListener('abort', () => {
-            reject(new Error('withdrawn'))
-          })
-        }),
-    }
+    const prompter: OrderPrompter = { input: untilWithdrawn }
     const chooser = personChooser({
       prompter,
       labels: LABELS,
@@ -124,11 +126,7 @@ describe('choosers (§6.1, S-37, S-61)', () => {
         calls++
         // The person types orders with a note, then does not press Enter again.
         if (calls === 1) return Promise.resolve('bid 2')
-        return new Promise((_, reject) => {
-          o.signal?.addEventListener('abort', () => {
-            reject(new Error('withdrawn'))
-          })
-        })
+        return untilWithdrawn(o)
       },
     }
     const chooser = personChooser({
