@@ -40,7 +40,7 @@ import {
 } from '../games/spaaace/ui/screen.js'
 import { witnessedEndLine, witnessedLines } from '../games/spaaace/verify/witnessed-report.js'
 import { revealGuard } from '../games/spaaace/witness/checkin.js'
-import { cutTime } from '../games/spaaace/witness/times.js'
+import { complaintWindowEnd, cutTime } from '../games/spaaace/witness/times.js'
 import { SPAAACE_NOTARY_DOMAIN, SPAAACE_NOTARY_PROTOCOL } from '../games/spaaace/witness/domain.js'
 import { identityFor } from './identity.js'
 import { CHECK_IN_WINDOW_MS } from './spaaace-games.js'
@@ -382,12 +382,22 @@ export async function playWitnessedInvite(
         return await checkInOnce(rigs, s, labels, resume, visit, toldNote, (r) =>
           finish(io, r, s, labels, seats, self, file, cmd),
         )
+      // The end decided provisionally, said once: it becomes final only at C_{T+1} (§7.4), a while
+      // in which the screen would otherwise say nothing.
+      let endTold = false
       const results = await Promise.all(
         rigs.map((r) =>
           runWitnessedSeat(r.seat, r.index, systemClock, signal, (x) => {
             if (!r.person) return
-            s.ticks(x.witnessed.decision, (type, t) => r.seat.hasSigned(type, t))
+            const d = x.witnessed.decision
+            s.ticks(d, (type, t) => r.seat.hasSigned(type, t))
             toldNote.write(s.told)
+            if (!endTold && d.end.kind === 'complete' && d.end.provisional) {
+              endTold = true
+              s.tell(
+                `The game ends after tick ${d.end.tick}, provisionally: it is final once the notary's log passes ${when(complaintWindowEnd(genesis.genesis.timing, d.end.tick))} (the window for complaints, SPAAACE-WITNESSED §7.4); then the seeds are revealed and the log sealed. Your node waits for it.`,
+              )
+            }
           }),
         ),
       )

@@ -101,6 +101,10 @@ describe('soak: witnessed Spaaace! on the command line', () => {
       const a = await host
       expect(a.code, a.err).toBe(0)
       expect(a.out).toMatch(/Decided from the notary's receipts \(SPAAACE-WITNESSED §7\): complete after tick 1/)
+      // The wait for the end to become final is said, not silent (§7.4).
+      expect(a.out.replace(/\n\s+/g, ' ')).toMatch(
+        /The game ends after tick 1, provisionally: it is final once the notary's log passes \S+ \(the window for complaints/,
+      )
       const paths = [...a.out.matchAll(/Your transcript: (\S+)/g)].map((m) => m[1] ?? '')
       const dirB = /spaaace join @(\S+)\/invite/.exec(joins[0]?.out ?? '')?.[1] ?? ''
       const mine = readdirSync(dirB)
