@@ -4,9 +4,9 @@
  * `R_s`, and a node that checks in by hand is a new process each time, so the journal is a file.
  * No evidence: only what the node itself needs to decide whether to vote.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
 import { type FetchOutcome, OUTAGE_FETCHES } from '../witness/checkin.js'
+import { writeJsonAtomically } from './secrets.js'
 
 export interface FetchJournal {
   /** The last fetches, oldest first (at most `OUTAGE_FETCHES`). */
@@ -48,10 +48,7 @@ export function fileFetchJournal(path: string): FetchJournal {
       // No evidence: a journal that cannot be written (a full disk) is kept in memory for this
       // process, and a check-in goes on without it.
       try {
-        mkdirSync(dirname(path), { recursive: true })
-        const tmp = `${path}.tmp`
-        writeFileSync(tmp, `${JSON.stringify(kept)}\n`)
-        renameSync(tmp, path)
+        writeJsonAtomically(path, kept)
       } catch {
         // kept in memory
       }

@@ -58,8 +58,16 @@ export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
 }
 
 function write(path: string, file: SecretsFile): void {
+  writeJsonAtomically(path, file)
+}
+
+/**
+ * `value` as one line of JSON at `path` (mode 0600), its directory made if need be, through a
+ * temporary file renamed over it: a crash leaves the old file or the new, never half of one.
+ */
+export function writeJsonAtomically(path: string, value: unknown): void {
   mkdirSync(dirname(path), { recursive: true })
   const tmp = `${path}.tmp`
-  writeFileSync(tmp, `${JSON.stringify(file)}\n`, { mode: 0o600 })
+  writeFileSync(tmp, `${JSON.stringify(value)}\n`, { mode: 0o600 })
   renameSync(tmp, path)
 }

@@ -11,6 +11,15 @@ import type { OrderPrompter } from '../../../../src/games/spaaace/ui/game.js'
 
 const LABELS = ['you', 'bot2', 'bot3', 'bot4']
 
+/** A person at `prompter` whose screen shows `print`'s lines (no guide; `quit` does nothing else). */
+function chooserAt(
+  prompter: OrderPrompter,
+  print: (line: string) => void,
+  more: Pick<Parameters<typeof personChooser>[0], 'timeLeft' | 'clock'> = {},
+): ReturnType<typeof personChooser> {
+  return personChooser({ prompter, labels: LABELS, guide: () => [], print, onQuit: () => undefined, ...more })
+}
+
 /** A person who never answers: the prompt waits until it is withdrawn (its signal aborts). */
 function untilWithdrawn(o: { readonly signal?: AbortSignal }): Promise<string> {
   return new Promise((_, reject) => {
@@ -39,13 +48,7 @@ describe('choosers (§6.1, S-37, S-61)', () => {
   it('at the commit guard the prompt is withdrawn: nothing committed, and the person is told', async () => {
     const told: string[] = []
     const prompter: OrderPrompter = { input: untilWithdrawn }
-    const chooser = personChooser({
-      prompter,
-      labels: LABELS,
-      guide: () => [],
-      print: (l) => told.push(l),
-      onQuit: () => undefined,
-    })
+    const chooser = chooserAt(prompter, (l) => told.push(l))
     const stop = new AbortController()
     const answer = chooser.choose({ tick: 3, state: genesis(4), self: 0, deadline: 0 }, stop.signal)
     expect(chooser.busy()).toBeDefined()
@@ -63,22 +66,9 @@ describe('choosers (§6.1, S-37, S-61)', () => {
       },
     }
     const view = { tick: 2, state: genesis(4), self: 0, deadline: 1_000_000 }
-    const among = personChooser({
-      prompter,
-      labels: LABELS,
-      guide: () => [],
-      print: () => undefined,
-      onQuit: () => undefined,
-      timeLeft: (v) => `${v.deadline / 1000} s left`,
-    })
+    const among = chooserAt(prompter, () => undefined, { timeLeft: (v) => `${v.deadline / 1000} s left` })
     await among.choose(view, new AbortController().signal)
-    const alone = personChooser({
-      prompter,
-      labels: LABELS,
-      guide: () => [],
-      print: () => undefined,
-      onQuit: () => undefined,
-    })
+    const alone = chooserAt(prompter, () => undefined)
     await alone.choose(view, new AbortController().signal)
     expect(clocks[0]?.()).toBe('1000 s left')
     expect(clocks[1]).toBeUndefined()
@@ -94,13 +84,7 @@ describe('choosers (§6.1, S-37, S-61)', () => {
         return Promise.resolve(lines.shift() ?? '-')
       },
     }
-    const chooser = personChooser({
-      prompter,
-      labels: LABELS,
-      guide: () => [],
-      print: (l) => told.push(l),
-      onQuit: () => undefined,
-    })
+    const chooser = chooserAt(prompter, (l) => told.push(l))
     // Player 0 starts in sector 1 (S-10): `move 1` goes nowhere it can; no battle awaits a bid.
     const state = genesis(4)
     expect(state.ships[0]?.sector).toBe(1)
@@ -129,14 +113,7 @@ describe('choosers (§6.1, S-37, S-61)', () => {
         return untilWithdrawn(o)
       },
     }
-    const chooser = personChooser({
-      prompter,
-      labels: LABELS,
-      guide: () => [],
-      print: (l) => told.push(l),
-      onQuit: () => undefined,
-      clock,
-    })
+    const chooser = chooserAt(prompter, (l) => told.push(l), { clock })
     const answer = Promise.resolve(
       chooser.choose({ tick: 1, state: genesis(4), self: 0, deadline: 20_000 }, new AbortController().signal),
     )

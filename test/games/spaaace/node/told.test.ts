@@ -101,40 +101,45 @@ describe('a check-in while the notary does not answer', () => {
   })
 })
 
+/**
+ * What the person's screen tells of tick 1 whose `submissions` are those given (the person is p1),
+ * its node having signed the envelopes `signed` says; continuation lines joined.
+ */
+function screenOfTick(
+  submissions: Parameters<typeof playTick>[1],
+  signed: (type: 'commit' | 'reveal', t: number) => boolean,
+): string {
+  const outcome = playTick(genesis(3), submissions)
+  const decision = { ticks: [{ t: 1, outcome }] } as unknown as WitnessedDecision
+  let out = ''
+  const s = witnessedScreen({ stdout: (t: string) => (out += t) } as unknown as CliIo, 0, [
+    { label: 'you' },
+    { label: 'p2' },
+    { label: 'p3' },
+  ])
+  s.ticks(decision, signed)
+  return out.replace(/\n\s+/g, ' ')
+}
+
 describe('orders signed but not receipted by the commit cut (S-61, SPAAACE-WITNESSED §7.1)', () => {
   it('the person whose node signed them is told why they count as not committed; one who signed nothing is not', () => {
-    const outcome = playTick(genesis(3), [{ kind: 'missing' }, { kind: 'missing' }, { kind: 'missing' }])
-    const decision = { ticks: [{ t: 1, outcome }] } as unknown as WitnessedDecision
-    const seats = [{ label: 'you' }, { label: 'p2' }, { label: 'p3' }]
-    const screenOf = (signed: boolean): string => {
-      let out = ''
-      const s = witnessedScreen({ stdout: (t: string) => (out += t) } as unknown as CliIo, 0, seats)
-      s.ticks(decision, () => signed)
-      return out.replace(/\n\s+/g, ' ')
-    }
-    expect(screenOf(true)).toContain(
+    const none = [{ kind: 'missing' }, { kind: 'missing' }, { kind: 'missing' }] as const
+    expect(screenOfTick([...none], () => true)).toContain(
       "Your orders for tick 1 were signed, but the notary did not receipt them by the tick's commit cut (it was not answering, or they reached it late): they count as not committed (S-61).",
     )
-    expect(screenOf(false)).not.toContain('were signed, but')
+    expect(screenOfTick([...none], () => false)).not.toContain('were signed, but')
   })
 })
 
 describe('a reveal signed but not receipted by the reveal cut (S-62, SPAAACE-WITNESSED §7.1)', () => {
   it('the person whose node signed it is told the notary was late, not the person; one who revealed nothing is not', () => {
-    const outcome = playTick(genesis(3), [{ kind: 'withheld' }, { kind: 'missing' }, { kind: 'missing' }])
+    const subs = [{ kind: 'withheld' }, { kind: 'missing' }, { kind: 'missing' }] as const
+    const outcome = playTick(genesis(3), [...subs])
     expect(outcome.events.some((e) => e.kind === 'penalty' && e.cause === 'withheld' && e.player === 0)).toBe(true)
-    const decision = { ticks: [{ t: 1, outcome }] } as unknown as WitnessedDecision
-    const seats = [{ label: 'you' }, { label: 'p2' }, { label: 'p3' }]
-    const screenOf = (revealed: boolean): string => {
-      let out = ''
-      const s = witnessedScreen({ stdout: (t: string) => (out += t) } as unknown as CliIo, 0, seats)
-      s.ticks(decision, (type) => type === 'commit' || revealed)
-      return out.replace(/\n\s+/g, ' ')
-    }
-    expect(screenOf(true)).toContain(
+    expect(screenOfTick([...subs], () => true)).toContain(
       "Your reveal for tick 1 was signed, but the notary did not receipt it by the tick's reveal cut (it was not answering, or it reached it late): your orders count as withheld (S-62).",
     )
-    expect(screenOf(false)).not.toContain('was signed, but')
+    expect(screenOfTick([...subs], (type) => type === 'commit')).not.toContain('was signed, but')
   })
 })
 
