@@ -4,7 +4,7 @@
  * (§5, the same decision `verify` makes), and the command that resumes it. A game's directory that
  * cannot be read is listed with the reason, never skipped in silence.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { toHex } from '../core/commit/bytes.js'
 import { defaultIdentityPath, stateDir } from '../core/net/identity.js'
@@ -17,6 +17,7 @@ import { readPeersTranscript } from '../games/spaaace/peers/transcript.js'
 import { endLine } from '../games/spaaace/verify/report.js'
 import { lockHolder } from './games.js'
 import { identityFor } from './identity.js'
+import { peerNamesFor } from './peer-names.js'
 import { type CliIo, EXIT, commandName } from './io.js'
 import { wrapLine } from '../games/spaaace/ui/screen.js'
 
@@ -24,6 +25,16 @@ export interface SpaaaceGameRow {
   readonly game: string
   readonly dir: string
   readonly players?: number
+  /**
+   * Each seat as this player knows it (index = roster index): `you`, a bot this machine runs for
+   * the game (its key is in the game's directory), or the other player by `names` (pinned name,
+   * else its PeerId's tail).
+   */
+  readonly seats?: readonly string[]
+  /** When tick 1 started (the genesis's timing, ISO 8601). */
+  readonly started?: string
+  /** When this player's transcript was last written (ISO 8601): a game played a move a day is found by it. */
+  readonly written?: string
   /** Your roster index + 1, when your key is in the roster. */
   readonly seat?: number
   /** Ticks decided from the transcript (in a witnessed game, final or provisional). */
@@ -51,8 +62,18 @@ export interface SpaaaceGameRow {
  */
 export const CHECK_IN_WINDOW_MS = 5 * 60_000
 
-/** Every game directory under `$XDG_STATE_HOME/spaceships/spaaace/`, read against `publicKey`. */
-export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): SpaaaceGameRow[] {
+/** A bot's key file in a game's directory names its seat (`bot-p<seat>.key`, spaaace-net.ts). */
+const BOT_KEY = /^bot-p(\d+)\.key$/
+
+/**
+ * Every game directory under `$XDG_STATE_HOME/spaceships/spaaace/`, read against `publicKey`;
+ * `nameOf` names another player's seat by its key (the command's: its pinned name and PeerId).
+ */
+export function spaaaceGames(
+  env: NodeJS.ProcessEnv,
+  publicKey: Uint8Array,
+  nameOf: (key: Uint8Array) => string = (k) => toHex(k).slice(0, 12),
+): SpaaaceGameRow[] {
   const root = join(stateDir(env), 'spaaace')
   if (!existsSync(root)) return []
   const rows: SpaaaceGameRow[] = []
@@ -74,9 +95,17 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
     const g = parsed.invite.genesis
     const self = g.genesis.keys.findIndex((k) => toHex(k) === toHex(publicKey))
     const openIn = lockHolder(dir)
+    const bots = new Set(
+      readdirSync(dir).flatMap((f) => {
+        const m = BOT_KEY.exec(f)
+        return m === null ? [] : [Number(m[1]) - 1]
+      }),
+    )
     const base = {
       ...row,
       players: g.genesis.keys.length,
+      seats: g.genesis.keys.map((k, i) => (i === self ? 'you' : bots.has(i) ? 'your bot' : nameOf(k))),
+      started: new Date(g.genesis.timing.start).toISOString(),
       maxTicks: g.genesis.terms.maxTicks,
       ...(openIn === undefined ? {} : { openIn }),
     }
@@ -85,15 +114,18 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
       continue
     }
     let transcript: string
+    let written: string
     try {
-      transcript = readFileSync(join(dir, `p${self + 1}.transcript`), 'latin1')
+      const file = join(dir, `p${self + 1}.transcript`)
+      transcript = readFileSync(file, 'latin1')
+      written = statSync(file).mtime.toISOString()
     } catch {
       rows.push({ ...base, seat: self + 1, tick: 0, end: 'not joined yet', ended: false })
       continue
     }
     const read = readPeersTranscript(transcript)
     if (!read.ok) {
-      rows.push({ ...base, seat: self + 1, error: 'its transcript does not read' })
+      rows.push({ ...base, seat: self + 1, written, error: 'its transcript does not read' })
       continue
     }
     const labels = g.genesis.keys.map((_, i) => (i === self ? 'you' : `p${i + 1}`))
@@ -107,6 +139,7 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
       rows.push({
         ...base,
         seat: self + 1,
+        written,
         tick: w.ticks.filter((t) => t.status === 'final' || t.status === 'provisional').length,
         provisional: w.ticks.filter((t) => t.status === 'provisional').length,
         end: witnessedEndLine(w.end, labels),
@@ -121,6 +154,7 @@ export function spaaaceGames(env: NodeJS.ProcessEnv, publicKey: Uint8Array): Spa
     rows.push({
       ...base,
       seat: self + 1,
+      written,
       tick: settled,
       end: endLine(d.end, labels),
       ended: d.end.kind === 'complete' || d.end.kind === 'stalled' || d.end.kind === 'not-started',
@@ -133,7 +167,7 @@ export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; jso
   const env = io.env ?? process.env
   // A listing creates nothing: without an identity this player has no seat in any game.
   const rows = existsSync(f.identity ?? defaultIdentityPath(env))
-    ? spaaaceGames(env, (await identityFor({ ...f, bot: 'sensible' }, io)).keys.publicKey)
+    ? spaaaceGames(env, (await identityFor({ ...f, bot: 'sensible' }, io)).keys.publicKey, await seatNamer(io))
     : []
   if (f.json) {
     io.stdout(`${JSON.stringify(rows, null, 2)}\n`)
@@ -146,6 +180,26 @@ export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; jso
   io.stdout(formatSpaaaceGames(rows, commandName(env)))
   return EXIT.ok
 }
+
+/**
+ * Another player as the listing names it: the name this player pinned to its PeerId and the
+ * PeerId's tail, else the tail (the start screen gives whole PeerIds to pin). Only the PeerId's
+ * two small modules are loaded, not the network stack.
+ */
+async function seatNamer(io: CliIo): Promise<(key: Uint8Array) => string> {
+  const [{ peerIdFromPublicKey }, { publicKeyFromRaw }] = await Promise.all([
+    import('@libp2p/peer-id'),
+    import('@libp2p/crypto/keys'),
+  ])
+  const names = peerNamesFor(io)
+  return (key) => {
+    const id = peerIdFromPublicKey(publicKeyFromRaw(key)).toString()
+    return names.label(id) ?? id
+  }
+}
+
+/** `2026-11-26 21:40` (UTC), as `spaceships games` writes its dates. */
+const minute = (iso: string): string => iso.slice(0, 16).replace('T', ' ')
 
 /** A listing is read in any terminal: its prose fits the classic 80 columns. */
 const LIST_COLUMNS = 80
@@ -169,6 +223,16 @@ export function formatSpaaaceGames(rows: readonly SpaaaceGameRow[], cmd: string)
       `${r.game}: ${r.players ?? 0} players, you are p${r.seat ?? 0}, ${r.tick ?? 0} of ${r.maxTicks ?? 0} ticks settled${provisional}`,
       '',
     )
+    const others = (r.seats ?? []).flatMap((s, i) => (s === 'you' ? [] : [`p${i + 1} ${s}`]))
+    const dates = [
+      r.started === undefined ? '' : `started ${minute(r.started)}`,
+      r.written === undefined ? '' : `your file written ${minute(r.written)}`,
+    ].filter((d) => d !== '')
+    const said = [
+      others.length > 0 ? `with ${others.join(', ')}` : '',
+      dates.length > 0 ? `${dates.join(', ')} (UTC)` : '',
+    ]
+    if (said.some((d) => d !== '')) para(said.filter((d) => d !== '').join('; '), '  ')
     para(r.end ?? '', '  ')
     if (r.ended !== true && r.openIn !== undefined)
       para(`Open in process ${r.openIn} on this machine, which plays it on (stop that one to resume here).`, '  ')

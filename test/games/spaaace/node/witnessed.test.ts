@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { toHex } from '../../../../src/core/commit/bytes.js'
 import { type SpaaaceGameRow, formatSpaaaceGames, spaaaceGames } from '../../../../src/cli/spaaace-games.js'
 import { formatSpaaaceInvite } from '../../../../src/games/spaaace/node/invite.js'
 import { run } from '../../../../src/cli/main.js'
@@ -259,6 +260,7 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
           ['/ip4/127.0.0.1/tcp/4111'],
         ),
       )
+      writeFileSync(join(dir, 'bot-p3.key'), 'not read by a listing\n')
       const row = () => {
         writeFileSync(
           join(dir, 'p1.transcript'),
@@ -280,6 +282,17 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
       expect(listed[0]).toBe(
         `${w.genesis.id.slice(0, 16)}: 3 players, you are p1, 1 of 3 ticks settled (1 provisional)`,
       )
+      // Who else sits and when: p3's key file is here (a bot this machine runs), p2 by its key;
+      // the start from the genesis, the last write of this player's file (a game a move a day).
+      const start = new Date(w.genesis.genesis.timing.start).toISOString()
+      expect(row()).toMatchObject({
+        seats: ['you', toHex(w.players[1]?.publicKey ?? new Uint8Array()).slice(0, 12), 'your bot'],
+        started: start,
+      })
+      expect(Date.parse(row()?.written ?? '')).toBeGreaterThan(Date.now() - 60_000)
+      expect(listed.join('\n').replace(/\n {4}/g, ' ')).toContain(
+        `\n  with p2 ${toHex(w.players[1]?.publicKey ?? new Uint8Array()).slice(0, 12)}, p3 your bot; started ${start.slice(0, 16).replace('T', ' ')}, your file written ${(row()?.written ?? '').slice(0, 16).replace('T', ' ')} (UTC)\n`,
+      )
       expect(listed.slice(-3)).toEqual(['  Resume with:', `    spaceships spaaace join @${join(dir, 'invite')}`, ''])
       for (const l of listed.slice(0, -2)) expect(l.length).toBeLessThanOrEqual(80)
       // A game checked in to, stalled by an outage vote: its long end line wrapped, indented.
@@ -293,7 +306,7 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
         ],
         'spaceships',
       ).split('\n')
-      expect(stalled.slice(1, 3)).toEqual([
+      expect(stalled.slice(3, 5)).toEqual([
         '  stalled at tick 3 (outage, provisional: p1, p2, p3 voted; any receipt past the',
         "    tick's reveal cut lifts it, §7.6 rule 4)",
       ])
