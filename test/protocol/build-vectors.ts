@@ -468,6 +468,8 @@ export async function transcriptVectors(): Promise<{ files: Record<string, strin
 }
 
 export interface FrameVector {
+  /** The game's version, which the rebuilt envelope states (SPEC §2.1); frames.json is version 3's. */
+  readonly version?: 3 | 4
   readonly sender: Role
   readonly parts: string
   readonly game: string
@@ -490,7 +492,13 @@ export function frameVectors(honestFile: string): FrameVector[] {
   const position = new Map<string, number>()
   for (const r of ['A', 'B'] as const) chains[r].forEach((s, i) => position.set(s.id, i))
   const game = chains.A[1]?.envelope.game
-  const ctx = { game, hashAt: (role: Role, seq: number) => chains[role][seq]?.hash, positionOf: (id: string) => position.get(id) }
+  const version = chains.A[0]?.envelope.version ?? 3
+  const ctx = {
+    game,
+    version,
+    hashAt: (role: Role, seq: number) => chains[role][seq]?.hash,
+    positionOf: (id: string) => position.get(id),
+  }
   const seen = new Set<string>()
   const out: FrameVector[] = []
   for (const s of envelopes) {
@@ -500,6 +508,7 @@ export function frameVectors(honestFile: string): FrameVector[] {
     seen.add(key)
     const e = s.envelope
     out.push({
+      ...(version === 3 ? {} : { version }),
       sender: e.sender,
       parts: kinds,
       game: toHex(e.game ?? new Uint8Array()),

@@ -53,14 +53,17 @@ describe('protocol vectors (SPEC §14)', () => {
     }
   }, 120_000)
 
-  test('frames.json: compact frames and the exact envelopes they rebuild to, from only what the vector names (SPEC §2.1)', () => {
-    const honest = readFileSync(new URL('honest-a.transcript', DIR), 'utf8')
+  test.each([
+    ['frames.json', 'honest-a.transcript'],
+    ['frames-v4.json', 'v4-honest-a.transcript'],
+  ])('%s: compact frames and the exact envelopes they rebuild to, with the game\'s version, from only what the vector names (SPEC §2.1)', (name, source) => {
+    const honest = readFileSync(new URL(source, DIR), 'utf8')
     const built = frameVectors(honest)
     // DEFLATE output is not unique (zlib versions differ); any stream that inflates to the parts
     // is valid (SPEC §2.1), so a deflated frame on disk stands if it still rebuilds its envelope.
     let onDisk: FrameVector[] = []
     try {
-      onDisk = JSON.parse(readFileSync(new URL('frames.json', DIR), 'utf8')) as FrameVector[]
+      onDisk = JSON.parse(readFileSync(new URL(name, DIR), 'utf8')) as FrameVector[]
     } catch {
       // first build
     }
@@ -68,7 +71,7 @@ describe('protocol vectors (SPEC §14)', () => {
       const old = onDisk[i]
       return f.frame.startsWith('02') && old?.envelope === f.envelope && old.frame.startsWith('02') ? { ...f, frame: old.frame } : f
     })
-    check('frames.json', `${JSON.stringify(v, null, 2)}\n`)
+    check(name, `${JSON.stringify(v, null, 2)}\n`)
     expect(v.length).toBeGreaterThanOrEqual(10)
     // Every envelope after the hellos travels compact (deflated only from 1,024 bytes of parts, §2.1).
     expect(v.every((f) => f.frame.startsWith('01') || f.frame.startsWith('02'))).toBe(true)
@@ -76,7 +79,9 @@ describe('protocol vectors (SPEC §14)', () => {
       const seq = decodeEnvelope(fromHex(f.envelope))
       if (!seq.ok) throw new Error('vector envelope undecodable')
       const n = seq.value.envelope.seq
+      expect(seq.value.envelope.version, 'the rebuilt envelope states the game\'s version').toBe(f.version ?? 3)
       const ctx = {
+        version: f.version ?? 3,
         game: fromHex(f.game),
         hashAt: (role: 'A' | 'B', at: number) => (role === f.sender && at === n - 1 ? fromHex(f.prev) : role === otherRole(f.sender) && at === f.ackSeq ? fromHex(f.ack) : undefined),
         positionOf: () => undefined,

@@ -101,7 +101,17 @@ describe('frames on a game stream (SPEC §2.1)', () => {
       ok: true,
       value: { kind: 'unknown-control', code: 9 },
     })
-    expect(bad(new Uint8Array([FRAME.control, 1, 0x07]))).toContain('control characters')
+    // SPEC §2.4: a known kind whose text breaks the rules is dropped with a coded error, never
+    // malformed (§2.1 would have the side waiting for its peer stop the game over a line of chat).
+    const dropped = (bytes: number[]): string => {
+      const d = decodeFrame(Uint8Array.from([FRAME.control, ...bytes]), 'A', ctx)
+      if (!d.ok || d.value.kind !== 'bad-control') return `not dropped: ${JSON.stringify(d)}`
+      return `${d.value.control} ${d.value.error.code} ${d.value.error.message}`
+    }
+    expect(dropped([1, 0x07])).toBe('chat field.text control text holds control characters')
+    expect(dropped([1, 0xc3])).toBe('chat field.text control text is not UTF-8')
+    expect(dropped([1, ...new Array<number>(281).fill(0x61)])).toBe('chat field.length control text over 280 bytes')
+    expect(dropped([2, 0x61])).toBe('rematch-offer field.text only chat frames carry text')
   })
 
   it('a deflated frame inflating past the largest envelope is refused (a deflate bomb, SPEC §2.1)', () => {

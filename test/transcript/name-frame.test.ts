@@ -47,7 +47,7 @@ describe('the name frame (SPEC §2.4, kind 6)', () => {
     for (const [bytes, code, message] of cases) {
       const d = decode(Uint8Array.from([FRAME.control, 6, ...bytes]))
       expect(d.ok).toBe(true)
-      if (!d.ok || d.value.kind !== 'bad-name') throw new Error(`not dropped: ${JSON.stringify(d)}`)
+      if (!d.ok || d.value.kind !== 'bad-control') throw new Error(`not dropped: ${JSON.stringify(d)}`)
       expect(d.value.error).toMatchObject({ code, field: 'name', rule: '§2.4' })
       expect(d.value.error.message).toMatch(message)
     }
@@ -59,7 +59,7 @@ describe('the name frame (SPEC §2.4, kind 6)', () => {
         const d = decode(Uint8Array.from([FRAME.control, 6, ...bytes]))
         expect(d.ok).toBe(true)
         const good = bytes.length >= 1 && bytes.length <= NAME_MAX_BYTES && bytes.every((b) => b >= 0x20 && b <= 0x7e)
-        expect(d.ok && d.value.kind).toBe(good ? 'control' : 'bad-name')
+        expect(d.ok && d.value.kind).toBe(good ? 'control' : 'bad-control')
       }),
     )
   })

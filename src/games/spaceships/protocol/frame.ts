@@ -137,10 +137,11 @@ export type Frame =
   | { readonly kind: 'resume'; readonly held: number }
   | { readonly kind: 'control'; readonly control: ControlKind; readonly text: string }
   /**
-   * A name frame (kind 6) whose name breaks SPEC §2.4's rule: dropped and noted, never malformed,
-   * since a name is conversation and must never stop a game.
+   * A control frame of a known kind whose text breaks SPEC §2.4's rules (a chat that is not UTF-8,
+   * too long or holds control characters, text on a rematch kind, a name outside its rule):
+   * dropped and noted, never malformed, since conversation must never stop a game.
    */
-  | { readonly kind: 'bad-name'; readonly error: ProtocolError }
+  | { readonly kind: 'bad-control'; readonly control: ControlKind; readonly error: ProtocolError }
 
 function frameError(message: string): Decoded<Frame> {
   return { ok: false, error: protocolError('wire.frame', '', '§2.1', message) }
@@ -157,7 +158,7 @@ const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f]/u
 function decodeName(text: Uint8Array): Decoded<Frame> {
   const dropped = (code: 'field.length' | 'field.text', message: string): Decoded<Frame> => ({
     ok: true,
-    value: { kind: 'bad-name', error: protocolError(code, 'name', '§2.4', message) },
+    value: { kind: 'bad-control', control: 'name', error: protocolError(code, 'name', '§2.4', message) },
   })
   if (text.length === 0) return dropped('field.length', 'an empty name')
   if (text.length > NAME_MAX_BYTES) return dropped('field.length', `${text.length} bytes; a name is at most ${NAME_MAX_BYTES}`)
@@ -196,16 +197,22 @@ export function decodeFrame(frame: Uint8Array, sender: Role, ctx: FrameContext):
     // SPEC §2.4: a later version may add kinds; one this side does not know is ignored, unread.
     if (kind === undefined) return { ok: true, value: { kind: 'unknown-control', code: body[0] ?? 0 } }
     if (kind === 'name') return decodeName(body.subarray(1))
+    // SPEC §2.4: a known kind whose text breaks the rules is dropped, not malformed (§2.1 would
+    // make the side waiting for its peer stop the game over a line of chat).
+    const dropped = (code: 'field.length' | 'field.text', message: string): Decoded<Frame> => ({
+      ok: true,
+      value: { kind: 'bad-control', control: kind, error: protocolError(code, 'text', '§2.4', message) },
+    })
     let text: string
     try {
       text = strictUtf8.decode(body.subarray(1))
     } catch {
-      return frameError('control text is not UTF-8')
+      return dropped('field.text', 'control text is not UTF-8')
     }
     if (body.length - 1 > LIMITS.controlTextBytes)
-      return frameError(`control text over ${LIMITS.controlTextBytes} bytes`)
-    if (CONTROL_CHARS.test(text)) return frameError('control text holds control characters')
-    if (kind !== 'chat' && text !== '') return frameError('only chat frames carry text')
+      return dropped('field.length', `control text over ${LIMITS.controlTextBytes} bytes`)
+    if (CONTROL_CHARS.test(text)) return dropped('field.text', 'control text holds control characters')
+    if (kind !== 'chat' && text !== '') return dropped('field.text', 'only chat frames carry text')
     return { ok: true, value: { kind: 'control', control: kind, text } }
   }
   if (form !== FRAME.compact && form !== FRAME.deflated)

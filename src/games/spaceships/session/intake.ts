@@ -62,8 +62,13 @@ export abstract class Intake extends SessionBase {
       return
     }
     const f = d.value
-    if (f.kind === 'bad-name' || (f.kind === 'control' && f.control === 'name')) {
+    if ((f.kind === 'bad-control' || f.kind === 'control') && f.control === 'name') {
       this.name(f)
+      return
+    }
+    if (f.kind === 'bad-control') {
+      // SPEC §2.4: conversation never stops a game; a garbled line is noted and dropped.
+      this.emit({ kind: 'ignored', detail: `a ${f.control} frame, dropped: ${describeProtocolError(f.error)}` })
       return
     }
     if (f.kind === 'control') {
@@ -91,11 +96,11 @@ export abstract class Intake extends SessionBase {
    * peer cannot churn the player's screen), and only on a version 4 stream, as it is sent. A name
    * that breaks the rule is dropped and noted; nothing about a name ever stops a game.
    */
-  private name(f: { kind: 'bad-name'; error: ProtocolError } | { kind: 'control'; text: string }): void {
+  private name(f: { kind: 'bad-control'; error: ProtocolError } | { kind: 'control'; text: string }): void {
     if (this.nameHeard) return
     this.nameHeard = true
     if (this.version < 4) this.emit({ kind: 'ignored', detail: 'a name frame on a version 3 stream (SPEC §2.4)' })
-    else if (f.kind === 'bad-name')
+    else if (f.kind === 'bad-control')
       this.emit({ kind: 'ignored', detail: `a name, dropped: ${describeProtocolError(f.error)}` })
     else this.emit({ kind: 'name', name: f.text })
   }
