@@ -24,6 +24,11 @@ import {
 } from '../../src/games/spaceships/session/strategy.js'
 import { SETUP_B } from '../helpers.js'
 import { witnessedVectors } from './build-vectors-witnessed.js'
+import { handGame } from './build-vectors.js'
+import { revealedSetup } from '../../src/games/spaceships/verify/replay.js'
+import { sha256 } from '../../src/core/commit/hash.js'
+import { toBase64url, utf8 } from '../../src/core/commit/bytes.js'
+import type { SealedEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
 
 type Play = (
   name: string,
@@ -214,5 +219,111 @@ export async function versionFourVectors(play: Play, add: Add, versionThreeLines
     { 'v4-other-version.transcript': fileOf([...lines.slice(0, 6), ...versionThreeLines, ...lines.slice(6)]) },
   )
 
+  handSignedVectors(add)
   await witnessedVectors(play, add)
+}
+
+/**
+ * Version 4 games signed by hand (`handGame`), for readings of SPEC §6.3, §9 and §12.3 that no
+ * honest node's play reaches: the players' parts are well formed but carry nothing (no actions, a
+ * setup vector of fixed bytes), since the walk judges the schedule and encodings before any cell.
+ */
+function handSignedVectors(add: Add): void {
+  const setup = (name: string, r: 'A' | 'B'): Part => {
+    const cells = new Uint8Array(8000)
+    for (let i = 0; i < 250; i++) cells.set(sha256(utf8(`vector/${name}/${r}/setup/${i}`)), i * 32)
+    return { t: 'setup', cells }
+  }
+  const commit = (name: string, r: 'A' | 'B', turn: number): Part => ({
+    t: 'commit',
+    turn,
+    record: sha256(utf8(`vector/${name}/${r}/record/${turn}`)),
+  })
+  const aspects = (turn: number, strikes: string[] = []): Part => ({
+    t: 'aspects',
+    turn,
+    idle: false,
+    beams: [],
+    strikes,
+    scans: [],
+    kamikaze: [],
+    kamikazeSalts: [],
+  })
+  const results = (turn: number, strikes: Extract<Part, { t: 'results' }>['strikes'] = []): Part => ({
+    t: 'results',
+    turn,
+    fleetDestroyed: false,
+    beams: [],
+    strikes,
+    scans: [],
+    destroyed: [],
+  })
+  const offer: Part = { t: 'offer', kind: 'draw' }
+  const file = (envelopes: readonly SealedEnvelope[]): string => fileOf(envelopes.map((e) => toBase64url(e.bytes)))
+  /** Both hellos and setups, then turn 1's first two steps (A first mover): what each case starts from. */
+  const opening = (name: string) => {
+    const g = handGame(name, { version: 4 })
+    const a1 = g.next('A', [setup(name, 'A')], g.helloB)
+    const b1 = g.next('B', [setup(name, 'B')], a1)
+    const a2 = g.next('A', [commit(name, 'A', 1)], b1)
+    const b2 = g.next('B', [commit(name, 'B', 1), aspects(1)], a2)
+    return { g, a1, a2, b1, b2, start: [g.helloA, g.helloB, a1, b1, a2, b2] }
+  }
+
+  {
+    // SPEC §6.3: only the latest offer stands.
+    const name = 'v4-offer-withdrawn'
+    const { g, b2, start } = opening(name)
+    const a3 = g.next('A', [aspects(1), results(1), offer], b2)
+    const b3 = g.next('B', [results(1), offer], a3)
+    const a4 = g.next('A', [commit(name, 'A', 2)], b3)
+    const b4 = g.next('B', [{ t: 'accept' }], a4)
+    add(
+      "Version 4, signed by hand: A ends turn 1's step 3 with an offer; B's step 4 (its results, no commitment ahead) ends with an offer of its own, which withdraws A's (SPEC §6.3: only the latest offer stands); A commits to turn 2, declining B's; B's step 2 is one accept part: no offer of A stands, so protocol-violation by B in turn 2 (a reader keeping both offers would call it an agreed draw).",
+      { status: 'offence', offender: 'B', class: 'protocol-violation', turn: 2 },
+      { [`${name}.transcript`]: file([...start, a3, b3, a4, b4]) },
+    )
+  }
+
+  {
+    // SPEC §12.3 rule 4: a stop's ack never goes back past its sender's previous one.
+    const name = 'v4-stop-ack-back'
+    const { g, a1, b2, start } = opening(name)
+    const a3 = g.next('A', [aspects(1), results(1)], b2)
+    const seed = sha256(utf8(`vector/${name}/B/seed`))
+    const s = readSetup(SETUP_B, DEFAULT_RULESET)
+    if (!s.ok) throw new Error('SETUP_B does not read')
+    const stop = g.next(
+      'B',
+      [
+        { t: 'stop', reason: 'claim', detail: '' },
+        { t: 'reveal', seed, setup: revealedSetup(s.value), records: ['-'] },
+      ],
+      a1,
+    )
+    add(
+      "Version 4, signed by hand: B's stop acknowledges A's setup, behind A's commitment that B's previous envelope acknowledged (SPEC §5.1, §12.3 rule 4): the stop goes back, so it is a protocol-violation by B in turn 1 and is not taken (a reader taking it would find B stopping while it owed its results, abandoned).",
+      { status: 'offence', offender: 'B', class: 'protocol-violation', turn: 1 },
+      { [`${name}.transcript`]: file([...start, a3, stop]) },
+    )
+  }
+
+  {
+    // SPEC §9: explosions are 0..7 cells (the target and its six face neighbours at most).
+    const name = 'v4-eight-explosions'
+    const { g, b2, start } = opening(name)
+    const a3 = g.next('A', [aspects(1, ['Rv1']), results(1)], b2)
+    const salt = (i: number): Uint8Array => sha256(utf8(`vector/${name}/B/salt/${i}`)).subarray(0, 16)
+    const cells = ['Rv1', 'Rv2', 'Rw1', 'Ov1', 'Rv3', 'Rv4', 'Rv5', 'Rw2']
+    const b3 = g.next(
+      'B',
+      [results(1, [{ result: 'hit', salt: salt(0), explosions: cells, explosionSalts: cells.slice(1).map((_, i) => salt(i + 1)) }])],
+      a3,
+    )
+    add(
+      "Version 4, signed by hand: B answers A's strike with an explosion list of 8 cells, one more than SPEC §9 allows: B's envelope does not decode, so it is a protocol-violation by B in turn 1 (§12.2), whatever the statement it would make (a reader decoding it would judge the explosions, false-visible-result).",
+      { status: 'offence', offender: 'B', class: 'protocol-violation', turn: 1 },
+      { [`${name}.transcript`]: file([...start, a3, b3]) },
+    )
+  }
 }

@@ -257,21 +257,23 @@ export function equivocatingAtReveal(): Deviation {
  * Envelopes signed by hand, for files no honest node writes (SPEC §6.1, §6.2, §12): each side's key
  * and nonce from a fixed name, each sender's `prev` kept, `ack` as given.
  */
-export function handGame(name: string, hello: { readonly terms?: Terms; readonly keyA?: Uint8Array; readonly keyB?: Uint8Array; readonly refuseB?: Part; readonly extraA?: Part } = {}): {
+export function handGame(name: string, hello: { readonly terms?: Terms; readonly keyA?: Uint8Array; readonly keyB?: Uint8Array; readonly refuseB?: Part; readonly extraA?: Part; readonly version?: 3 | 4 } = {}): {
   readonly helloA: SealedEnvelope
   readonly helloB: SealedEnvelope
   readonly next: (sender: Role, parts: readonly Part[], ack: SealedEnvelope) => SealedEnvelope
 } {
   const keys = { A: keyPairFromSecret(sha256(utf8(`vector/${name}/A`))), B: keyPairFromSecret(sha256(utf8(`vector/${name}/B`))) }
   const nonce = (r: Role): Uint8Array => sha256(utf8(`vector/${name}/${r}/nonce`))
-  const helloA = seal(keys.A, { sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: hello.keyA ?? keys.A.publicKey, nonce: nonce('A'), terms: hello.terms ?? { ...TERMS, maxTurns: 40 } }, ...(hello.extraA === undefined ? [] : [hello.extraA])] })
-  const helloB = seal(keys.B, { sender: 'B', seq: 0, game: undefined, prev: undefined, ack: helloA.hash, parts: [{ t: 'hello', key: hello.keyB ?? keys.B.publicKey, nonce: nonce('B'), terms: undefined }, ...(hello.refuseB === undefined ? [] : [hello.refuseB])] })
-  const game = gameIdOf(helloA.hash, helloB.hash)
+  const version = hello.version ?? 3
+  const terms = hello.terms ?? { ...TERMS, maxTurns: 40, ...(version === 4 ? { reserveMs: 0 } : {}) }
+  const helloA = seal(keys.A, { version, sender: 'A', seq: 0, game: undefined, prev: undefined, ack: undefined, parts: [{ t: 'hello', key: hello.keyA ?? keys.A.publicKey, nonce: nonce('A'), terms }, ...(hello.extraA === undefined ? [] : [hello.extraA])] })
+  const helloB = seal(keys.B, { version, sender: 'B', seq: 0, game: undefined, prev: undefined, ack: helloA.hash, parts: [{ t: 'hello', key: hello.keyB ?? keys.B.publicKey, nonce: nonce('B'), terms: undefined }, ...(hello.refuseB === undefined ? [] : [hello.refuseB])] })
+  const game = gameIdOf(helloA.hash, helloB.hash, version)
   const last = { A: helloA, B: helloB }
   return {
     helloA,
     helloB,
-    next: (sender, parts, ack) => (last[sender] = seal(keys[sender], { sender, seq: last[sender].envelope.seq + 1, game, prev: last[sender].hash, ack: ack.hash, parts: [...parts] })),
+    next: (sender, parts, ack) => (last[sender] = seal(keys[sender], { version, sender, seq: last[sender].envelope.seq + 1, game, prev: last[sender].hash, ack: ack.hash, parts: [...parts] })),
   }
 }
 
