@@ -4,7 +4,10 @@
  * second they are dropped, so a peer cannot flood the other player's screen.
  */
 import { describe, expect, it } from 'vitest'
-import { encodeControl } from '../../src/games/spaceships/protocol/frame.js'
+import type { MemoryPair } from '../../src/core/session/channel.js'
+import { FRAME, encodeControl } from '../../src/games/spaceships/protocol/frame.js'
+import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
+import { randomStrategy } from '../../src/games/spaceships/session/strategy.js'
 import { LIMITS } from '../../src/games/spaceships/protocol/messages.js'
 import { playInMemory } from './helpers.js'
 
@@ -33,5 +36,42 @@ describe('chat over a session (SPEC §2.4)', () => {
     expect(later.events[0].filter((e) => e.kind === 'ignored' || e.kind === 'chat')).toEqual([])
     expect(later.a.verdict).toEqual(plain.a.verdict)
     expect(later.a.transcript).toEqual(plain.a.transcript)
+  })
+
+  it('a garbled line of a known kind, sent while its sender owes the next envelope, is dropped and noted: never a claim (SPEC §2.1, §2.4)', async () => {
+    const plain = await playInMemory('chat/garbled')
+    let link: MemoryPair | undefined
+    // B's own bot, as playInMemory draws it: the same game, with the frames sent while A waits for B.
+    const inner = randomStrategy(seededRandom('chat/garbled/B/bot'))
+    const garbled = [
+      [FRAME.control, 1, 0x61, 0x07], // chat with a control character
+      [FRAME.control, 1, 0xc3], // chat that is not UTF-8
+      [FRAME.control, 2, 0x61], // a rematch offer with text
+    ]
+    const later = await playInMemory('chat/garbled', {
+      onLink: (pair) => {
+        link = pair
+      },
+      strategies: [
+        undefined,
+        {
+          setup: (r) => inner.setup(r),
+          record: (ctx) => {
+            // Turn 1's step 2 is B's: A, waiting for it, must not stop the game over conversation.
+            if (ctx.turn === 1) for (const f of garbled) link?.inject(0, Uint8Array.from(f))
+            return inner.record(ctx)
+          },
+        },
+      ],
+    })
+    const noted = later.events[0].flatMap((e) => (e.kind === 'ignored' ? [e.detail] : []))
+    expect(noted).toEqual([
+      'a chat frame, dropped: field.text at text (SPEC §2.4): control text holds control characters',
+      'a chat frame, dropped: field.text at text (SPEC §2.4): control text is not UTF-8',
+      'a rematch-offer frame, dropped: field.text at text (SPEC §2.4): only chat frames carry text',
+    ])
+    expect(later.a.verdict).toEqual(plain.a.verdict)
+    expect(later.a.transcript).toEqual(plain.a.transcript)
+    expect(later.b.transcript).toEqual(plain.b.transcript)
   })
 })
