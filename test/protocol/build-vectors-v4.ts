@@ -22,13 +22,15 @@ import {
   randomStrategy,
   recordText,
 } from '../../src/games/spaceships/session/strategy.js'
-import { SETUP_B } from '../helpers.js'
+import { SETUP_A, SETUP_B } from '../helpers.js'
 import { witnessedVectors } from './build-vectors-witnessed.js'
 import { handGame } from './build-vectors.js'
-import { revealedSetup } from '../../src/games/spaceships/verify/replay.js'
+import { cellValues, revealedSetup } from '../../src/games/spaceships/verify/replay.js'
+import { readRecord } from '../../src/games/spaceships/rules/legality.js'
+import { initialPlayerState } from '../../src/games/spaceships/rules/state.js'
 import { sha256 } from '../../src/core/commit/hash.js'
 import { toBase64url, utf8 } from '../../src/core/commit/bytes.js'
-import type { SealedEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
+import { type SealedEnvelope, gameIdOf } from '../../src/games/spaceships/protocol/envelope.js'
 
 type Play = (
   name: string,
@@ -305,6 +307,45 @@ function handSignedVectors(add: Add): void {
       "Version 4, signed by hand: B's stop acknowledges A's setup, behind A's commitment that B's previous envelope acknowledged (SPEC §5.1, §12.3 rule 4): the stop goes back, so it is a protocol-violation by B in turn 1 and is not taken (a reader taking it would find B stopping while it owed its results, abandoned).",
       { status: 'offence', offender: 'B', class: 'protocol-violation', turn: 1 },
       { [`${name}.transcript`]: file([...start, a3, stop]) },
+    )
+  }
+
+  {
+    // SPEC §12.5: every committed record is opened and checked, the other side's turn or not.
+    const name = 'v4-illegal-ahead'
+    const g = handGame(name, { version: 4 })
+    const game = gameIdOf(g.helloA.hash, g.helloB.hash, 4)
+    const side = (r: 'A' | 'B', text: string) => {
+      const setupRead = readSetup(text, DEFAULT_RULESET)
+      if (!setupRead.ok) throw new Error(`the setup of ${r} does not read`)
+      const seed = sha256(utf8(`vector/${name}/${r}/seed`))
+      const secrets = new SideSecrets(seed, game, r === 'A' ? 0 : 1, 4)
+      return { setup: setupRead.value, seed, secrets, vector: secrets.setupVector(cellValues(setupRead.value)) }
+    }
+    const a = side('A', SETUP_A)
+    const b = side('B', SETUP_B)
+    // Six scans in turn 2: B's fleet allows one (C-16), so the record is illegal; its aspects are never shown.
+    const ahead = 'sRv1 sRv2 sRv3 sRv4 sRv5 sRw1'
+    if (readRecord(DEFAULT_RULESET, initialPlayerState(b.setup), 2, ahead, 'strict').ok)
+      throw new Error('the record committed ahead must be illegal')
+    const a1 = g.next('A', [{ t: 'setup', cells: a.vector }], g.helloB)
+    const b1 = g.next('B', [{ t: 'setup', cells: b.vector }], a1)
+    const a2 = g.next('A', [{ t: 'commit', turn: 1, record: a.secrets.recordCommitment(1, '') }], b1)
+    const b2 = g.next('B', [{ t: 'commit', turn: 1, record: b.secrets.recordCommitment(1, '') }, aspects(1)], a2)
+    const a3 = g.next('A', [aspects(1), results(1)], b2)
+    const b3 = g.next('B', [results(1), { t: 'commit', turn: 2, record: b.secrets.recordCommitment(2, ahead) }], a3)
+    const reveal = (x: typeof a, records: string[]): Part => ({
+      t: 'reveal',
+      seed: x.seed,
+      setup: revealedSetup(x.setup),
+      records,
+    })
+    const bStop = g.next('B', [{ t: 'stop', reason: 'resignation', detail: '' }, reveal(b, ['', ahead])], a3)
+    const aStop = g.next('A', [{ t: 'stop', reason: 'answer', detail: '' }, reveal(a, [''])], bStop)
+    add(
+      "Version 4, signed by hand: B ends turn 1 with a commitment ahead to an illegal record (six scans, C-16), then resigns before A commits to turn 2; A answers. B's reveal opens both records: the one A never matched is checked like any other (SPEC §12.5), so illegal-record by B in turn 2, not a resignation.",
+      { status: 'offence', offender: 'B', class: 'illegal-record', turn: 2 },
+      { [`${name}.transcript`]: file([g.helloA, g.helloB, a1, b1, a2, b2, a3, b3, bStop, aStop]) },
     )
   }
 
