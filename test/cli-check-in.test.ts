@@ -41,6 +41,10 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
         hostEnv,
       )
       const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+      // A move a day: the automatic replies get the move's day too (a player who only checks in
+      // answers when it checks in), said on the terms line; no warning.
+      expect(host.out()).toContain('1 day per move, 1 day per automatic reply')
+      expect(host.err()).not.toMatch(/warning: --reply-seconds/)
       const joiner = start(['join', invite, '--yes', ...bot('across/B')], joinEnv)
       const transcript = (env: NodeJS.ProcessEnv): string => join(gameDir(gameOf(env), env), 'transcript')
       await until(() => (lines(transcript(hostEnv)) > 6 ? true : undefined), 'the setups')
@@ -105,7 +109,9 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
           else if (side === 'B') expect(c.out()).toMatch(new RegExp(`game ${id}: their move`))
           else {
             // Wrapped to the screen's width: read as one line.
-            expect(c.out().replace(/\s+/g, ' ')).toContain("It is your opponent's move now; check in again later")
+            expect(c.out().replace(/\s+/g, ' ')).toContain(
+              "It is your opponent's move now; once they move, your next step is due within 1 day of it (the notary's time): check in again by then",
+            )
             // Right after a check-in this machine knows all the notary held: `games` says whose step is
             // next, with the command that takes one's own.
             const g = start(['games'], env)
@@ -113,7 +119,9 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
             // With the time left before the other side's deadline, in notary time (PROTOCOL-4.md §4.2),
             // but for the close, which is never claimed.
             expect(g.out()).toMatch(
-              new RegExp(`their move(, [^(]+ left)? \\(witnessed; check in: .*resume ${id} --check-in\\)`),
+              new RegExp(
+                `their move as of your last check-in(, [^(]+ left)? \\(witnessed; check in: .*resume ${id} --check-in\\)`,
+              ),
             )
           }
         }

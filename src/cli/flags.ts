@@ -51,8 +51,12 @@ export interface TermsFlags {
   readonly ruleset: string
   readonly maxTurns: string
   readonly turnSeconds: string
-  readonly replySeconds: string
+  /** Absent: 60 s, or in a witnessed game the move's deadline (`witnessedTerms`). */
+  readonly replySeconds?: string
 }
+
+/** How long an automatic reply may take unless `--reply-seconds` says: one a live node makes at once. */
+export const REPLY_SECONDS = '60'
 
 export function termsFrom(f: TermsFlags): Terms {
   const r = parseRuleset(f.ruleset)
@@ -72,7 +76,7 @@ export function termsFrom(f: TermsFlags): Terms {
     maxTurns: int('--max-turns', f.maxTurns, 1, LIMITS.maxTurns),
     setupMs: ms('--turn-seconds', f.turnSeconds),
     turnMs: ms('--turn-seconds', f.turnSeconds),
-    replyMs: ms('--reply-seconds', f.replySeconds),
+    replyMs: ms('--reply-seconds', f.replySeconds ?? REPLY_SECONDS),
   }
 }
 

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto'
 import { RelayError } from '../games/spaceships/net/game.js'
 import { type GameMeta, forgetGame, writeMeta } from './games.js'
-import { type CliIo, UserError, isListenError } from './io.js'
+import { type CliIo, UserError, commandName, isListenError } from './io.js'
+import { SCREEN_COLUMNS, deadlineText, wrap } from '../games/spaceships/ui/panel.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { type GameFlags, type TermsFlags, checkSetupFile, checkSide, playerMeta, termsFrom } from './flags.js'
 import { DEFAULT_LISTEN, runHost } from './net.js'
@@ -13,6 +14,9 @@ import { guarded } from './guarded.js'
 import { ownNameFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
+
+/** Moves this long or longer make a game played by check-ins (README: a move a day). */
+const CHECK_IN_MOVE_MS = 3_600_000
 
 export function hostCommand(
   io: CliIo,
@@ -22,7 +26,24 @@ export function hostCommand(
     // PROTOCOL-4.md §3: the notary is named by its key (in the terms), reached at its address.
     const notary = f.notary === undefined ? undefined : notaryKeyOf(f.notary)
     if (notary !== undefined && !notary.ok) throw new UserError(`--notary: ${notary.message}`)
-    const terms = notary === undefined ? termsFrom(f) : { ...termsFrom(f), notary: notary.key, reserveMs: 0 }
+    // A witnessed game's automatic replies get the move's deadline unless told: a player who only
+    // checks in (a move a day) answers when it checks in, and time is evidence there (PROTOCOL-4.md §4.2).
+    const terms =
+      notary === undefined
+        ? termsFrom(f)
+        : {
+            ...termsFrom({ ...f, replySeconds: f.replySeconds ?? f.turnSeconds }),
+            notary: notary.key,
+            reserveMs: 0,
+          }
+    if (notary !== undefined && terms.replyMs < terms.turnMs && terms.turnMs >= CHECK_IN_MOVE_MS)
+      io.stderr(
+        `${wrap(
+          `warning: --reply-seconds ${terms.replyMs / 1000} in a game of ${deadlineText(terms.turnMs)} per move: each automatic step (results, openings, flashcube data) is due within ${deadlineText(terms.replyMs)} of the move it answers, so a player who only checks in loses on time unless \`${commandName(env(io))} watch\` runs on its machine.`,
+          SCREEN_COLUMNS,
+          '  ',
+        )}\n`,
+      )
     checkSetupFile(f, terms)
     checkSide(io, f)
     ownNameFor(f, io)

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseInvite } from '../games/spaceships/net/invite.js'
-import { SCREEN_COLUMNS, witnessText, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, deadlineText, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { type GameMeta, gameDir, readMeta, writeMeta } from './games.js'
 import { type CliIo, EXIT, UserError, fileReason } from './io.js'
@@ -49,7 +49,7 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     const pinned = peerNamesFor(io).pinnedAs(invite.peer)
     if (f.json !== true)
       io.stdout(
-        `You are B (the joiner). Host ${invite.peer}${pinned === undefined ? ' (not in your address book)' : `: ${pinned}, as pinned in your address book`}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${t.turnMs / 1000} s per move, ${t.replyMs / 1000} s per reply.\n${wrap(witnessText(invite.notary), SCREEN_COLUMNS, '')}\n${
+        `You are B (the joiner). Host ${invite.peer}${pinned === undefined ? ' (not in your address book)' : `: ${pinned}, as pinned in your address book`}\nTerms: ${t.ruleset}; at most ${t.maxTurns} turns; ${deadlineText(t.turnMs)} per move, ${deadlineText(t.replyMs)} per automatic reply.\n${wrap(witnessText(invite.notary), SCREEN_COLUMNS, '')}\n${
           // PROTOCOL-4.md §4: a notary is trusted for time; one run by the host is no witness at all.
           invite.notary !== undefined &&
           notaryKeyOf(invite.notary[0] ?? '').ok &&

@@ -128,7 +128,8 @@ function witnessedRow(p: Progress | undefined, you: Role, checkIn: string): stri
         : `YOUR MOVE, past its deadline (your opponent may claim the win on time): ${checkIn}`
   if (left !== undefined && left <= 0)
     return `their move, past its deadline: check in to claim the win on time: ${checkIn}`
-  return `their move${left === undefined ? '' : `, ${spanText(left)} left`} (witnessed; check in: ${checkIn})`
+  // What this machine last fetched: the other side may have moved since, which only a check-in sees.
+  return `their move as of your last check-in${left === undefined ? '' : `, ${spanText(left)} left`} (witnessed; check in: ${checkIn})`
 }
 
 /**

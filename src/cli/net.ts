@@ -16,7 +16,7 @@ import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
 import type { ProtocolVersion, Terms } from '../games/spaceships/protocol/messages.js'
-import { SCREEN_COLUMNS, outcomeLine, witnessText, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, deadlineText, outcomeLine, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import {
   type GameFiles,
   type GameMeta,
@@ -219,7 +219,7 @@ export async function runHost(
               io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
             else
               io.stdout(
-                `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}, at most ${terms.maxTurns} turns, ${terms.turnMs / 1000} s per move.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
+                `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}; at most ${terms.maxTurns} turns; ${deadlineText(terms.turnMs)} per move, ${deadlineText(terms.replyMs)} per automatic reply.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
               )
           },
         }),
@@ -317,6 +317,14 @@ export async function withGameFiles<T>(
   }
 }
 
+/**
+ * The longest a player may wait, after the other side's move, before its own next step is due:
+ * an automatic reply or its own move, whichever the schedule brings (PROTOCOL-4.md §4.2).
+ */
+function nextStepMs(t: Terms): number {
+  return Math.min(t.replyMs, t.turnMs)
+}
+
 /** A player that never decides: `watch` answers automatic steps only, and leaves a person's moves to a check-in. */
 const UNDECIDED: PlayerStrategy = {
   setup: () => new Promise(() => undefined),
@@ -407,7 +415,7 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
           )
         else
           io.stdout(
-            `${wrap(`Checked in: what your opponent sent is answered and your envelopes are with the notary. It is your opponent's move now; check in again later: ${again}`, SCREEN_COLUMNS, '')}\n`,
+            `${wrap(`Checked in: what your opponent sent is answered and your envelopes are with the notary. It is your opponent's move now; once they move, your next step is due within ${deadlineText(nextStepMs(parsed.value.terms))} of it (the notary's time): check in again by then, or keep \`${commandName(env(io))} watch\` running: ${again}`, SCREEN_COLUMNS, '')}\n`,
           )
         return EXIT.ok
       }

@@ -175,7 +175,10 @@ export function program(io: CliIo, status: { code: number }): Command {
       .option('--ruleset <text>', 'ruleset (protocol/NOTATION.md)', '2.6.1 fleet=standard')
       .option('--max-turns <n>', 'agreed turn limit (SPEC §6.4)', '1000')
       .option('--turn-seconds <n>', 'deadline for each setup and move', '600')
-      .option('--reply-seconds <n>', 'deadline for each automatic reply', '60')
+      .option(
+        '--reply-seconds <n>',
+        'deadline for each automatic reply (default 60; with --notary, the --turn-seconds: a player who only checks in answers when it checks in)',
+      )
   const netOptions = (c: Command): Command =>
     c
       .option('--listen <multiaddr>', 'listen address (repeatable)', collect)

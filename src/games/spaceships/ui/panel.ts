@@ -57,6 +57,16 @@ export function spanText(ms: number): string {
   return m > 0 ? `${m}m` : `${s} s`
 }
 
+/** A deadline as the terms screens say it: "1 day", "2 days", "3 h", "10 min", "45 s". */
+export function deadlineText(ms: number): string {
+  const s = Math.round(ms / 1000)
+  const unit = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
+  if (s % 86_400 === 0) return unit(s / 86_400, 'day')
+  if (s % 3600 === 0) return `${s / 3600} h`
+  if (s % 60 === 0) return `${s / 60} min`
+  return `${s} s`
+}
+
 /** Names a ship by its type and identity. */
 export type ShipNamer = (type: ShipType, id: number) => string
 
