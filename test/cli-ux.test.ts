@@ -38,6 +38,19 @@ describe('the command line for a new user', () => {
     expect(existsSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'games'))).toBe(false)
   })
 
+  it('a witnessed game of a move a day with short automatic replies is warned of before anything starts (PROTOCOL-4.md §4.2)', async () => {
+    const notary = '/ip4/127.0.0.1/tcp/1/p2p/12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'
+    const day = ['host', '--notary', notary, '--turn-seconds', '86400', '--listen', '/ip4/127.0.0.1/tcp/0']
+    const warned = await cli([...day, '--reply-seconds', '60'], {}, { env: home(), ...noTerminal })
+    expect(warned.code).toBe(64)
+    expect(warned.err.replace(/\s+/g, ' ')).toContain(
+      'warning: --reply-seconds 60 in a game of 1 day per move: each automatic step (results, openings, flashcube data) is due within 1 min of the move it answers, so a player who only checks in loses on time unless `spaceships watch` runs on its machine.',
+    )
+    // Left to its default, a reply gets the move's day: nothing to warn of.
+    const quiet = await cli(day, {}, { env: home(), ...noTerminal })
+    expect(quiet.err).toMatch(/^spaceships host: standard input is not a terminal/)
+  })
+
   it('a usage error is short: the problem and the suggestion, not the whole help', async () => {
     const r = await cli(['play', '--autopaly'])
     expect(r.code).toBe(64)
