@@ -3,7 +3,7 @@
  * command that carries the game on, and the exit status the README lists.
  */
 import { describe, expect, it } from 'vitest'
-import { GameLeftError, guarded } from '../src/cli/guarded.js'
+import { GameLeftError, guarded, interruptedWhileWaiting, interruptible } from '../src/cli/guarded.js'
 import type { CliIo } from '../src/cli/io.js'
 
 function io(): { io: CliIo; err: () => string } {
@@ -24,6 +24,28 @@ describe('guarded: a game left at a prompt (Ctrl-C)', () => {
     expect(t.err()).toBe(
       'spaceships host: stopped at the prompt; no stop was signed, and game 3f917e6b is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with npx spaceships resume 3f917e6b, or play what is due through the notary and exit with npx spaceships resume 3f917e6b --check-in\n',
     )
+  })
+
+  it('Ctrl-C while the game waits (a SIGINT: no prompt holds the terminal) is said as at a prompt, where it came; a second kills as usual', async () => {
+    const before = process.listenerCount('SIGINT')
+    const waiting = interruptible(() => new Promise<never>(() => undefined))
+    expect(process.listenerCount('SIGINT')).toBe(before + 1)
+    process.emit('SIGINT')
+    const e = await waiting.then(
+      () => undefined,
+      (x: unknown) => x,
+    )
+    expect(interruptedWhileWaiting(e)).toBe(true)
+    // Only the first: the listener is gone, so a second Ctrl-C is the default kill.
+    expect(process.listenerCount('SIGINT')).toBe(before)
+    const t = io()
+    await guarded(t.io, 'join', () => Promise.reject(new GameLeftError('c66d5395'.repeat(4), false, 'while waiting')))
+    expect(t.err()).toBe(
+      'spaceships join: stopped while waiting; no stop was signed, and game c66d5395 is paused. Carry it on with npx spaceships resume c66d5395\n',
+    )
+    // A body that ends first leaves no listener behind.
+    expect(await interruptible(() => Promise.resolve(7))).toBe(7)
+    expect(process.listenerCount('SIGINT')).toBe(before)
   })
 
   it('play: a game against the bot cannot be resumed, and says so', async () => {

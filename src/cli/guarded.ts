@@ -18,9 +18,39 @@ export class GameLeftError extends Error {
   constructor(
     readonly game: string,
     readonly witnessed: boolean,
+    /** Where the player pressed Ctrl-C: at a prompt, or while the game waited (`interruptible`). */
+    readonly where: 'at the prompt' | 'while waiting' = 'at the prompt',
   ) {
-    super('left at a prompt')
+    super(`left ${where}`)
     this.name = 'GameLeftError'
+  }
+}
+
+/** What `interruptible` rejects with: Ctrl-C while no prompt held the terminal. */
+export function interruptedWhileWaiting(e: unknown): boolean {
+  return leftAtPrompt(e) && (e as { whileWaiting?: boolean }).whileWaiting === true
+}
+
+/**
+ * Runs `body`, whose Ctrl-C while no prompt holds the terminal (the terminal is not raw then, so
+ * it is a SIGINT, which had killed the process with no word of the game) rejects as Ctrl-C at a
+ * prompt does, so the same line is said: nothing was signed for it, and every file is as a kill
+ * leaves it, which a game survives. A second Ctrl-C kills at once, as usual.
+ */
+export async function interruptible<T>(body: () => Promise<T>): Promise<T> {
+  let onSigint = (): void => undefined
+  const interrupted = new Promise<never>((_, reject) => {
+    onSigint = () => {
+      reject(
+        Object.assign(new Error('stopped while waiting (Ctrl-C)'), { name: 'ExitPromptError', whileWaiting: true }),
+      )
+    }
+  })
+  process.once('SIGINT', onSigint)
+  try {
+    return await Promise.race([body(), interrupted])
+  } finally {
+    process.removeListener('SIGINT', onSigint)
   }
 }
 
@@ -72,8 +102,8 @@ export async function guarded(io: CliIo, name: string, body: () => Promise<numbe
       const short = e.game.slice(0, 8)
       io.stderr(
         e.witnessed
-          ? `spaceships ${name}: stopped at the prompt; no stop was signed, and game ${short} is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
-          : `spaceships ${name}: stopped at the prompt; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
+          ? `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
+          : `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
       )
       return EXIT.incomplete
     }

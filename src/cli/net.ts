@@ -29,7 +29,7 @@ import {
   writeMeta,
 } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
-import { GameLeftError, leftAtPrompt } from './guarded.js'
+import { GameLeftError, interruptedWhileWaiting, interruptible, leftAtPrompt } from './guarded.js'
 import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
 import { type GameFlags, SETTLE_SECONDS } from './flags.js'
 import { playerFor, watched } from './players.js'
@@ -288,9 +288,10 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
 /** A game whose player left it at a prompt (Ctrl-C) ends in the advice that names it (guarded.ts). */
 async function leftAs<T>(game: string, witnessed: boolean, body: () => Promise<T>): Promise<T> {
   try {
-    return await body()
+    return await interruptible(body)
   } catch (e) {
-    throw leftAtPrompt(e) ? new GameLeftError(game, witnessed) : e
+    if (!leftAtPrompt(e)) throw e
+    throw new GameLeftError(game, witnessed, interruptedWhileWaiting(e) ? 'while waiting' : 'at the prompt')
   }
 }
 

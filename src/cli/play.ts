@@ -28,7 +28,7 @@ import { botStrategy, playerFor, watched } from './players.js'
 import { eventPrinter, finishGame, noticesFor, waitingPrinter } from './screen.js'
 import { identityFor } from './identity.js'
 import { withGameFiles } from './net.js'
-import { guarded } from './guarded.js'
+import { guarded, interruptible } from './guarded.js'
 import { ownNameFor } from './peer-names.js'
 
 const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
@@ -127,7 +127,7 @@ export function playCommand(io: CliIo, f: GameFlags & TermsFlags): Promise<numbe
         listen: [],
         invite: invite.value,
       })
-      const [result] = await Promise.all([hosted, joined])
+      const [result] = await interruptible(() => Promise.all([hosted, joined]))
       notify('ended')
       writeMeta(endedMeta(meta, result.verdict, outcomeLine(result.verdict, 'A')), env(io))
       return finishGame(io, f, result, join(files.dir, 'transcript'), seen.ctx, 'A', id)

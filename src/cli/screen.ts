@@ -239,7 +239,9 @@ export async function finishGame(
   // Wrapped to the terminal (100 columns at most), words whole: an outcome can be two lines long.
   const width = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
   io.stdout(`\n${screen.paint(wrap(outcomeLine(result.verdict, me), width, ''), 'hit')}\n`)
-  io.stdout(`\nThe game is over. Your signed verdict:\n${renderVerdict(result.verdict)}`)
+  io.stdout(
+    `\nThe game is over. Your node's verdict (nothing signed states it: the transcript is the evidence):\n${renderVerdict(result.verdict)}`,
+  )
   io.stdout(
     `Transcript: ${f.out ?? transcriptPath}\nThe verifier, reading it with no trust in either player:\n${renderVerdict(audited)}`,
   )

@@ -74,7 +74,7 @@ function answersAfter(transcript: readonly Uint8Array[], seq: number): string[] 
     .map((s) => s.envelope.parts.map((p) => p.t).join('+'))
 }
 
-/** Plays A honest against B cheating; A's signed verdict, a third party and both files merged all name B. */
+/** Plays A honest against B cheating; A's verdict, a third party and both files merged all name B. */
 async function expectCaught(
   name: string,
   deviation: Deviation,

@@ -56,52 +56,102 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
       : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
   }
   const stdin = (): NodeJS.ReadableStream => streams?.input ?? process.stdin
+  const gap = streams === undefined ? typedAheadGuard(process.stdin, process.stdout) : undefined
+  /** Each prompt has the terminal alone; between prompts, lines typed are read and dropped. */
+  const own = <T>(prompt: () => Promise<T>): Promise<T> => {
+    gap?.stop()
+    return prompt().finally(() => gap?.start())
+  }
   return {
     input: (o) =>
-      untilClosed(stdin(), o.signal, (signal) =>
-        o.clock !== undefined
-          ? timedInput(
-              {
-                message: o.message,
-                clock: o.clock,
-                ...(o.default === undefined || o.default === '' ? {} : { default: o.default }),
-                ...(o.validate === undefined ? {} : { validate: o.validate }),
-                ...(o.transformer === undefined
-                  ? {}
-                  : {
-                      transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
-                        isFinal ? v : (o.transformer?.(v) ?? v),
-                    }),
-              },
-              ctx(signal),
-            )
-          : input(
-              {
-                message: o.message,
-                ...(o.default === undefined || o.default === ''
-                  ? {}
-                  : { default: o.default, prefill: 'editable' as const }),
-                ...(o.validate === undefined ? {} : { validate: o.validate }),
-                // A refused line leaves the box (its error, shown under it, names what was wrong).
-                theme: { validationFailureMode: 'clear' as const },
-                ...(o.transformer === undefined
-                  ? {}
-                  : {
-                      transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
-                        isFinal ? v : (o.transformer?.(v) ?? v),
-                    }),
-              },
-              ctx(signal),
-            ),
+      own(() =>
+        untilClosed(stdin(), o.signal, (signal) =>
+          o.clock !== undefined
+            ? timedInput(
+                {
+                  message: o.message,
+                  clock: o.clock,
+                  ...(o.default === undefined || o.default === '' ? {} : { default: o.default }),
+                  ...(o.validate === undefined ? {} : { validate: o.validate }),
+                  ...(o.transformer === undefined
+                    ? {}
+                    : {
+                        transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                          isFinal ? v : (o.transformer?.(v) ?? v),
+                      }),
+                },
+                ctx(signal),
+              )
+            : input(
+                {
+                  message: o.message,
+                  ...(o.default === undefined || o.default === ''
+                    ? {}
+                    : { default: o.default, prefill: 'editable' as const }),
+                  ...(o.validate === undefined ? {} : { validate: o.validate }),
+                  // A refused line leaves the box (its error, shown under it, names what was wrong).
+                  theme: { validationFailureMode: 'clear' as const },
+                  ...(o.transformer === undefined
+                    ? {}
+                    : {
+                        transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                          isFinal ? v : (o.transformer?.(v) ?? v),
+                      }),
+                },
+                ctx(signal),
+              ),
+        ),
       ),
     select: <T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }) =>
-      untilClosed(stdin(), undefined, (signal) =>
-        select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx(signal)),
+      own(() =>
+        untilClosed(stdin(), undefined, (signal) =>
+          select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx(signal)),
+        ),
       ),
     confirm: (o) =>
-      untilClosed(stdin(), undefined, (signal) =>
-        confirm({ message: o.message, default: o.default ?? true }, ctx(signal)),
+      own(() =>
+        untilClosed(stdin(), undefined, (signal) =>
+          confirm({ message: o.message, default: o.default ?? true }, ctx(signal)),
+        ),
       ),
+  }
+}
+
+/**
+ * Lines a person types while no prompt is open (waiting for the opponent's move, say) must not
+ * answer the next prompt: a terminal keeps them, the next prompt read them at once, and a move
+ * typed while waiting was taken as the next turn's record with "Sign and send? (Y/n)" under it.
+ * Between prompts the terminal is left as it is (cooked: Ctrl-C stays a signal, and a process
+ * killed then leaves no raw terminal behind), and each whole line that arrives is dropped and
+ * said to be. A line not ended with Enter is still in the terminal's buffer and shows in the next
+ * prompt, editable, never sent by itself.
+ */
+export function typedAheadGuard(
+  input: NodeJS.ReadStream,
+  output: NodeJS.WritableStream,
+): { start(): void; stop(): void } | undefined {
+  if (!input.isTTY) return undefined
+  const drop = (chunk: Buffer | string): void => {
+    const line = chunk.toString().replace(/[\r\n]+$/, '')
+    if (line.trim() !== '') output.write(`(not kept, typed before the prompt: ${JSON.stringify(line)})\n`)
+  }
+  let on = false
+  return {
+    start() {
+      if (on || input.readableEnded) return
+      on = true
+      input.on('data', drop)
+      input.resume()
+      // Reading between prompts must not keep a finished game's process alive.
+      input.unref()
+    },
+    stop() {
+      if (!on) return
+      on = false
+      input.removeListener('data', drop)
+      input.pause()
+      input.ref()
+    },
   }
 }
 

@@ -1,0 +1,40 @@
+/**
+ * Lines typed while no prompt is open must not answer the next prompt (prompter.ts
+ * `typedAheadGuard`): a move typed while waiting for the opponent had been taken as the next
+ * turn's record, with "Sign and send? (Y/n)" under it.
+ */
+import { PassThrough } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { typedAheadGuard } from '../../src/games/spaceships/ui/prompter.js'
+
+/** A terminal's input as the guard sees it: a readable stream that says it is a TTY. */
+function terminal(): PassThrough & { isTTY: boolean; ref(): void; unref(): void } {
+  return Object.assign(new PassThrough(), { isTTY: true, ref: () => undefined, unref: () => undefined })
+}
+
+describe('lines typed between prompts (prompter.ts)', () => {
+  it('are read and dropped between prompts, each said; a prompt opened after them reads nothing of them', async () => {
+    const input = terminal()
+    let said = ''
+    const output = new PassThrough()
+    output.on('data', (c: Buffer) => (said += c.toString()))
+    const guard = typedAheadGuard(input as unknown as NodeJS.ReadStream, output)
+    if (guard === undefined) throw new Error('a terminal is guarded')
+    guard.start()
+    input.write('Bv1\n')
+    input.write('\n')
+    await new Promise((r) => setImmediate(r))
+    guard.stop()
+    expect(said).toBe('(not kept, typed before the prompt: "Bv1")\n')
+    // The prompt's own lines reach the prompt: the guard no longer reads.
+    input.write('Rv2\n')
+    await new Promise((r) => setImmediate(r))
+    expect(String(input.read())).toBe('Rv2\n')
+    expect(said).toBe('(not kept, typed before the prompt: "Bv1")\n')
+  })
+
+  it('leaves piped input alone: a script types ahead on purpose', () => {
+    const piped = Object.assign(new PassThrough(), { isTTY: false })
+    expect(typedAheadGuard(piped as unknown as NodeJS.ReadStream, new PassThrough())).toBeUndefined()
+  })
+})
