@@ -70,7 +70,13 @@ export class Evidence {
   private readonly authors: number[] = []
   /** Per author: whether an accept of it is in `D`. */
   readonly accepted: boolean[]
-  private readonly vouched = new Set<string>()
+  /**
+   * Envelopes a valid signature vouches for through `prev` before they arrived: by id, the author
+   * and `seq` a `prev` can name (its own author's `seq - 1`, SPEC §5.4). A `prev` vouches for
+   * nothing else: an envelope of another author or place that a hash names is authenticated only
+   * by its own author's signature, or a player could be convicted on bytes it never signed.
+   */
+  private readonly vouched = new Map<string, { readonly author: number; readonly seq: number }>()
   private readonly unauthenticated = new Set<Node>()
   private readonly waiters = new Map<string, Node[]>()
 
@@ -122,12 +128,18 @@ export class Evidence {
     const fresh = [...this.unauthenticated].sort((a, b) => b.seq - a.seq)
     for (const node of fresh) {
       if (node.authenticated) continue
-      const ok = this.trusted || this.vouched.has(node.id) || this.signed(node)
+      const ok = this.trusted || this.vouchedFor(node) || this.signed(node)
       if (ok) this.authenticate(node)
     }
     const ready: Node[] = []
     for (const node of fresh) if (node.authenticated) this.enter(node, ready)
     this.drain(ready)
+  }
+
+  /** Whether a signed envelope's `prev` named `node` where its own author's chain runs (SPEC §5.4). */
+  private vouchedFor(node: Node): boolean {
+    const v = this.vouched.get(node.id)
+    return v !== undefined && v.author === node.author && v.seq === node.seq
   }
 
   /** Whether a copy not checked before carries its author's valid signature (SPEC §5.2). */
@@ -147,10 +159,13 @@ export class Evidence {
       const prev = at.prevId
       if (prev === undefined) return
       const next = this.nodes.get(prev)
-      if (next === undefined || next.author !== at.author || next.seq !== at.seq - 1) {
-        this.vouched.add(prev)
+      if (next === undefined) {
+        this.vouched.set(prev, { author: at.author, seq: at.seq - 1 })
         return
       }
+      // BD-22: a `prev` naming another author's envelope, or another place, makes the naming
+      // envelope not evidence; it authenticates nothing.
+      if (next.author !== at.author || next.seq !== at.seq - 1) return
       if (next.authenticated) return
       at = next
     }

@@ -18,6 +18,7 @@ import {
   keylessDeletion,
   keylessEdits,
   malformed,
+  prevOfAnother,
   mismatch,
   namedAfterReveals,
   recordThenSettle,
@@ -251,6 +252,24 @@ describe('§14.15, §12 key-less edits', () => {
     expect(d.end).toEqual(honest.end)
     expect(d.offences).toEqual([])
     expect(d.unauthenticated).toHaveLength(1)
+  })
+  it("a prev naming another author's line (forged in p2's name, signed with p1's key) authenticates nothing: p2 is never convicted, in either order (SPEC §5.4, BD-22)", () => {
+    const s = prevOfAnother()
+    const [naming, forged] = (s.files[0] ?? []).slice(-2)
+    if (naming === undefined || forged === undefined) throw new Error('two lines appended')
+    const rest = (s.files[0] ?? []).slice(0, -2)
+    for (const order of [
+      [...rest, naming, forged],
+      [...rest, forged, naming],
+      [naming, forged, ...rest],
+    ]) {
+      const d = decide(s.game.genesis, s.game.reads(order))
+      expect(d.offences).toEqual([])
+      expect(d.ticks).toEqual(honest.ticks)
+      expect(d.end).toEqual(honest.end)
+      expect(d.unauthenticated).toEqual([forged.id])
+      expect(d.gaps).toEqual([naming.id])
+    }
   })
   it("deleting three players' state(3): tick 3 provisional with the same closing state, complete provisional (§5.6 rule 3)", () => {
     const d = decided(keylessDeletion())

@@ -521,6 +521,42 @@ export function keylessEdits(): Scenario {
 }
 
 /**
+ * §4.1, SPEC §5.4, BD-22: a `prev` authenticates only its own author's previous envelope. p1 signs
+ * an envelope whose `prev` names a forged envelope in p2's name at p2's seq 1 (signed with p1's
+ * key, where p2's real seq 1 is in the file). Read in this order, the forged line was once taken
+ * as p2's because p1's valid signature "vouched" for it, and p2, who signed nothing of it, was
+ * convicted of a fork. The forged line is unauthenticated, p1's envelope names it so it is a gap,
+ * and nobody is convicted: the decision is honest-5's.
+ */
+export function prevOfAnother(): Scenario {
+  const base = honest5()
+  const game = base.game
+  const p1 = game.player(0)
+  const p2 = game.player(1)
+  const real = p2.chain[1] as SealedEnvelope
+  const forged = sealEnvelope(p1.keys, {
+    ...real.envelope,
+    parts: [stop(1, 'stalled')],
+  })
+  const last = p1.chain.at(-1) as SealedEnvelope
+  const naming = sealEnvelope(p1.keys, {
+    author: 0,
+    seq: last.envelope.seq + 1,
+    game: game.game,
+    prev: forged.hash,
+    heads: [],
+    parts: [stop(3)],
+  })
+  return {
+    name: 'prev-of-another',
+    about:
+      "§4.1, SPEC §5.4, BD-22: p1 signs an envelope whose prev names a line forged in p2's name (signed with p1's key) at p2's seq 1, read before it: a prev authenticates only its own author's envelope, so the forged line is unauthenticated and p2 is never convicted; p1's envelope is a gap; the decision is honest-5's",
+    game,
+    files: [[...game.signed, naming, forged]],
+  }
+}
+
+/**
  * §14 vector 15, a deletion: honest-5's file without the `state(3)` envelopes of p3, p4 and p5: tick
  * 3 is settled but signed by two, so provisional (§5.6 rule 3), and the end `complete` provisional;
  * ticks 1 and 2 stay canonical, every closing state the same.
@@ -705,6 +741,7 @@ export function scenarios(): Scenario[] {
     mismatch(),
     tickJump(),
     keylessEdits(),
+    prevOfAnother(),
     keylessDeletion(),
     exceptionEitherCut(),
     recordThenSettle(),
