@@ -291,4 +291,21 @@ describe('§4.3 salts, commitments and the order text', () => {
     })
     expect(decodeEnvelope(s.bytes, { players: 5 }).ok).toBe(true)
   })
+
+  it("BD-10: a reveal's text is read exactly: items at ';', words at runs of spaces, no comments, no record words", () => {
+    const reads = (text: string): boolean => ordersOf(text, 5, 0).ok
+    // Spaces around items and between words do not matter; a number is the appendix's, -0 is 0.
+    expect(['bid 5;claim', '  bid   5  ', 'bid 5 ; claim', 'bid -0'].map(reads)).toEqual([true, true, true, true])
+    // The record's other readings do not apply: '#' is no comment, its words are no orders, and
+    // only '-' exactly is the empty set; an empty item is malformed.
+    expect(['bid 5 # note', 'withheld', 'mismatch', 'equivocated', ' -', '- ', 'bid 5;'].map(reads)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ])
+  })
 })
