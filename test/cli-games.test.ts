@@ -3,11 +3,11 @@
  * result; `resume` offers only games it can carry on; `export` writes the game record
  * (protocol/GAME-RECORD.md) that `referee` adjudicates to the same result as the verifier.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type GameMeta, writeMeta } from '../src/cli/games.js'
+import { type GameMeta, gameDir, writeMeta } from '../src/cli/games.js'
 import { formatInvite } from '../src/games/spaceships/net/invite.js'
 import { TERMS } from './session/helpers.js'
 import { verifyTranscript } from '../src/games/spaceships/verify/verify.js'
@@ -154,6 +154,12 @@ describe('the game library: games, resume, export', () => {
       },
     ]
     for (const g of games) writeMeta(g, env)
+    // aaaa1111 holds the honest vector's hellos, setups and A's turn-1 commitment: B's step is due.
+    const honest = readFileSync(new URL('../protocol/vectors/honest-a.transcript', import.meta.url), 'utf8')
+    writeFileSync(
+      join(gameDir('aaaa1111aaaa1111aaaa1111aaaa1111', env), 'transcript'),
+      `${honest.split('\n').slice(0, 6).join('\n')}\n`,
+    )
     const list = await cli(['resume'], {}, { env: { ...env, npm_command: 'exec' } })
     expect(list.out.split('\n').filter((l) => l !== '')).toEqual([
       'aaaa1111  you host (A)  2026-11-01 10:00  opponent …kSzYFiDD',
@@ -162,7 +168,8 @@ describe('the game library: games, resume, export', () => {
     ])
     const shown = await cli(['games'], {}, { env })
     expect(shown.out).toContain(
-      'aaaa1111  2026-11-01 10:00  host you A vs …kSzYFiDD, turn 0\n          unfinished: spaceships resume aaaa1111',
+      // A game going on: the turn its due step is in, and whose step that is (as this file has it).
+      'aaaa1111  2026-11-01 10:00  host you A vs …kSzYFiDD, in turn 1, their step\n          unfinished: spaceships resume aaaa1111',
     )
     expect(shown.out).toContain(
       'bbbb2222  2026-11-02 10:00  play you A vs the hard bot, turn 0\n          interrupted; a game against the bot cannot be resumed',

@@ -45,6 +45,8 @@ export interface Progress {
   readonly turn: number
   /** Whose step is next while the game goes on (SPEC §6.3). */
   readonly due?: Role
+  /** The turn of the due step, as this file has it (0 while the setups are due). */
+  readonly dueTurn?: number
   /** A witnessed game's deadline for that step, in notary time (PROTOCOL-4.md §4.2), once its start is receipted. */
   readonly deadline?: number
   /**
@@ -59,7 +61,7 @@ export interface Progress {
 export function progressOf(content: string | Uint8Array, name: string): Progress {
   const ev = readEvidence([{ name, content }])
   if (!ev.ok) return { verdict: ev.verdict, logs: undefined, rulesetText: undefined, turn: 0 }
-  const { verdict, logs, ruleset, due } = examine(ev.value)
+  const { verdict, logs, ruleset, due, dueTurn } = examine(ev.value)
   const turn = logs === undefined ? 0 : Math.min(logs.A.commits.length, logs.B.commits.length)
   const parsed = parseTranscript(content)
   const lines = parsed.ok ? parsed.value.lines.flatMap((l) => (l.bytes === undefined ? [] : [l.bytes])) : []
@@ -71,6 +73,7 @@ export function progressOf(content: string | Uint8Array, name: string): Progress
     rulesetText: ruleset === undefined ? undefined : formatRuleset(ruleset),
     turn,
     ...(due === undefined ? {} : { due }),
+    ...(dueTurn === undefined ? {} : { dueTurn }),
     ...(w?.deadline === undefined || w.side !== due ? {} : { deadline: w.deadline }),
     ...(w?.deadline === undefined ? {} : { receiptedDue: { side: w.side, deadline: w.deadline } }),
     ...(w === undefined
@@ -183,7 +186,13 @@ function rowOf(meta: GameMeta, io: CliIo, names: PeerNames): { readonly row: Gam
     status: p?.verdict.status ?? 'incomplete',
     transcript: join(gameDir(meta.id, env(io)), 'transcript'),
   }
-  return { row, when: (meta.finished === undefined ? undefined : p && endedInTurn(p.verdict)) ?? `turn ${turn}` }
+  // A game going on is at the turn its due step is in, with whose step that is (as this file has it:
+  // the other side's file can be a step ahead or behind while an envelope is on its way).
+  const going =
+    p?.due === undefined || p.dueTurn === undefined
+      ? `turn ${turn}`
+      : `${p.dueTurn === 0 ? 'setting up' : `in turn ${p.dueTurn}`}, ${p.due === you ? 'your step' : 'their step'}`
+  return { row, when: (meta.finished === undefined ? undefined : p && endedInTurn(p.verdict)) ?? going }
 }
 
 /** Where `games` writes a game's result, under its id. */

@@ -118,7 +118,7 @@ function sideOptions(
     relays: meta.relays,
     ...(meta.provisional === true ? { settleMs: (f.settle ?? SETTLE_SECONDS) * 1000 } : {}),
     ...(f.outage === true ? { outage: true } : {}),
-    onEvent: eventPrinter(io, f.json === true, notices),
+    onEvent: eventPrinter(io, f.json === true, notices, meta.role),
     onWitness: witnessPrinter(io, f.json === true, notices),
     onChat: (say) => {
       chat.say = say

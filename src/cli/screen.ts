@@ -139,7 +139,13 @@ function timeLeft(deadline: number | undefined): string {
  * a peer dialling again and again) is said at most once per REPEAT_LINE_MS, with how many times it
  * was held back, so it never scrolls a player's board away.
  */
-export function eventPrinter(io: CliIo, json: boolean, notices = new Notices()): (e: NetEvent) => void {
+export function eventPrinter(
+  io: CliIo,
+  json: boolean,
+  notices = new Notices(),
+  /** Who dials after a cut: the joiner does; the host waits to be dialled (SPEC §2.2). */
+  role: 'host' | 'join' = 'join',
+): (e: NetEvent) => void {
   const limit = new LineLimiter(REPEAT_LINE_MS, () => systemClock.now())
   const say = (kind: string, line: string): void => {
     const held = limit.take(kind)
@@ -157,7 +163,11 @@ export function eventPrinter(io: CliIo, json: boolean, notices = new Notices()):
           ? `connection restored${e.relayed ? ' (through a relay)' : ''}${timeLeft(e.deadline)}`
           : `connected to ${e.peer}${e.relayed ? ' (through a relay)' : ''}`,
       )
-    else if (e.kind === 'disconnected') say('lost', `connection lost; reconnecting${timeLeft(e.deadline)}`)
+    else if (e.kind === 'disconnected')
+      say(
+        'lost',
+        `connection lost; ${role === 'host' ? 'waiting for your opponent to reconnect' : 'dialling the host again'}${timeLeft(e.deadline)}`,
+      )
     else if (e.kind === 'refused') say(`refused ${e.why}`, `refused ${e.peer}: ${e.why}`)
     else if (e.kind === 'relay')
       say(

@@ -133,12 +133,15 @@ export function examine(ev: Evidence): {
   ruleset: Ruleset | undefined
   /** The side the schedule waits for after the evidence (SPEC §6.3), while the game goes on. */
   due: Role | undefined
+  /** The turn of that due step (0 before the setups are done). */
+  dueTurn: number | undefined
 } {
   let seen: GameState | undefined
   const verdict = judge(ev, (s) => (seen = s))
   const s = seen
   const stopped = s !== undefined && (s.stops.A !== undefined || s.stops.B !== undefined)
-  return { verdict, logs: s?.logs, ruleset: s?.ruleset, due: stopped ? undefined : s?.due()?.sender }
+  const due = stopped ? undefined : s?.due()
+  return { verdict, logs: s?.logs, ruleset: s?.ruleset, due: due?.sender, dueTurn: due?.turn }
 }
 
 function judge(ev: Evidence, onState: (s: GameState) => void): Verdict {
