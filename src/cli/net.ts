@@ -214,7 +214,9 @@ export async function runHost(
             writeMeta(current, env(io))
             if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
             if (meta.opponent !== undefined)
-              io.stderr(`resuming game ${meta.id}; waiting for ${meta.opponent} to reconnect\n`)
+              io.stderr(
+                `resuming game ${meta.id}; waiting for ${peerNamesFor(io).label(meta.opponent, meta.opponentName) ?? meta.opponent} to reconnect\n`,
+              )
             else if (f.json === true)
               io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
             else

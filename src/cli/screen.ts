@@ -130,8 +130,8 @@ export function waitingPrinter(
 /** "; 42 s left before the deadline" (SPEC §6.6), when a message is owed. */
 function timeLeft(deadline: number | undefined): string {
   if (deadline === undefined) return ''
-  const s = Math.max(0, Math.round((deadline - systemClock.now()) / 1000))
-  return `; ${s} s left before the deadline`
+  // As the prompts' clock writes it (9:41, 23:58:06), not a count of seconds.
+  return `; ${clockText(deadline - systemClock.now())} left before the deadline`
 }
 
 /**
