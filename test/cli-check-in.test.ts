@@ -118,7 +118,8 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
             await g.exit
             // With the time left before the other side's deadline, in notary time (PROTOCOL-4.md §4.2),
             // but for the close, which is never claimed.
-            expect(g.out()).toMatch(
+            // Wrapped to the screen's width (npx's command name is longer): read as one line.
+            expect(g.out().replace(/\s+/g, ' ')).toMatch(
               new RegExp(
                 `their move as of your last check-in(, [^(]+ left)? \\(witnessed; check in: .*resume ${id} --check-in\\)`,
               ),

@@ -79,7 +79,10 @@ describe('npm pack: the package contents (package.json files)', () => {
         p.startsWith('bench/'),
     )
     expect(refused).toEqual([])
-    expect(packed.files.filter((f) => f.size > 100_000).map((f) => f.path)).toEqual([])
+    // The normative spec (protocol/SPEC.md, about 110 KB, both versions) is read whole by a second
+    // team: a document may be twice what any other file may.
+    const limit = (path: string): number => (path.startsWith('protocol/') && path.endsWith('.md') ? 200_000 : 100_000)
+    expect(packed.files.filter((f) => f.size > limit(f.path)).map((f) => f.path)).toEqual([])
     // About 2.5 MB with protocol 4, the notary and its spec (NOTARY.md, PROTOCOL-4.md), Spaaace!
     // among peers and witnessed (the rules that decide, the nodes, the verifiers; their design
     // documents are not shipped): the bound catches a stray large file or a bundled dependency,
