@@ -476,6 +476,28 @@ describe('a draw at the record prompt (version 4, SPEC §7.11, §7.12)', () => {
     expect(none.join('\n')).not.toContain('offers a draw')
   })
 
+  it('a record typed while an offer stands says, before it is signed, that it declines the offer (SPEC §6.3)', async () => {
+    const asked: string[] = []
+    const strategy = humanStrategy({
+      prompter: {
+        ...nothing,
+        input: () => Promise.resolve('-'),
+        confirm: (o) => {
+          asked.push(o.message.replace(/\s+/g, ' '))
+          return Promise.resolve(true)
+        },
+      },
+      screen: { print: () => undefined, paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('draw-ui'),
+    })
+    const turn = { role: 'B' as const, ruleset: DEFAULT_RULESET, turn: 3, state, history: [], mayOfferDraw: true }
+    expect(await strategy.record({ ...turn, drawOffered: () => true })).toBe('-')
+    expect(asked.at(-1)).toContain('(this declines the draw your opponent offered; type accept to take it)?')
+    expect(await strategy.record({ ...turn, drawOffered: () => false })).toBe('-')
+    expect(asked.at(-1)).not.toContain('declines')
+  })
+
   it('version 3 games have no draw: the prompt does not offer it', async () => {
     const lines: string[] = []
     const turn = { role: 'A' as const, ruleset: DEFAULT_RULESET, turn: 2, state, history: [] }

@@ -428,7 +428,12 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         // Wrapped with room for the prompt's mark before it and its answer after it, so the
         // terminal never wraps a line of it on its own (words split, lines counted apart).
         const confirmation = wrap(
-          `Sign and send: ${describeRecord(r.value.actions)}${offering ? ', offering a draw' : ''}?`,
+          `Sign and send: ${describeRecord(r.value.actions)}${offering ? ', offering a draw' : ''}${
+            // SPEC §6.3: a commitment declines the other side's standing offer; say so before it is signed.
+            ctx.drawOffered?.() === true
+              ? ' (this declines the draw your opponent offered; type accept to take it)'
+              : ''
+          }?`,
           width - CONFIRM_MARGIN,
         )
         if (await prompter.confirm({ message: confirmation })) return offering ? offerDraw(text) : text
