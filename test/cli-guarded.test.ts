@@ -43,6 +43,14 @@ describe('guarded: a game left at a prompt (Ctrl-C)', () => {
     expect(t.err()).toBe(
       'spaceships join: stopped while waiting; no stop was signed, and game c66d5395 is paused. Carry it on with npx spaceships resume c66d5395\n',
     )
+    // Before anyone joined, no game began: no clock, no check-in to suggest.
+    const early = io()
+    await guarded(early.io, 'host', () =>
+      Promise.reject(new GameLeftError('3b9a834b'.repeat(4), false, 'while waiting', false)),
+    )
+    expect(early.err()).toBe(
+      'spaceships host: stopped while waiting for your opponent to join; no game began, and the invite stays valid: wait again with npx spaceships resume 3b9a834b\n',
+    )
     // A body that ends first leaves no listener behind.
     expect(await interruptible(() => Promise.resolve(7))).toBe(7)
     expect(process.listenerCount('SIGINT')).toBe(before)

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { formatInvite } from '../src/games/spaceships/net/invite.js'
+import { formatInvite, notaryKeyOf } from '../src/games/spaceships/net/invite.js'
+import { writeMeta } from '../src/cli/games.js'
 import { DEFAULT_TERMS } from '../src/games/spaceships/protocol/messages.js'
 import { cli } from './cli.js'
 
@@ -49,6 +50,41 @@ describe('the command line for a new user', () => {
     // Left to its default, a reply gets the move's day: nothing to warn of.
     const quiet = await cli(day, {}, { env: home(), ...noTerminal })
     expect(quiet.err).toMatch(/^spaceships host: standard input is not a terminal/)
+  })
+
+  it('a witnessed game nobody joined yet: a check-in says it has not begun, and watch passes it by (PROTOCOL-4.md §4)', async () => {
+    const env = home()
+    const notary = '/ip4/127.0.0.1/tcp/1/p2p/12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'
+    const key = notaryKeyOf(notary)
+    if (!key.ok) throw new Error(key.message)
+    const id = 'ab12'.repeat(8)
+    writeMeta(
+      {
+        v: 1,
+        id,
+        role: 'host',
+        invite: formatInvite({
+          id,
+          peer: '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD',
+          addrs: ['/ip4/127.0.0.1/tcp/1'],
+          terms: { ...DEFAULT_TERMS, notary: key.key, reserveMs: 0 },
+          notary: [notary],
+        }),
+        listen: [],
+        relays: [],
+        player: { kind: 'human' },
+      },
+      env,
+    )
+    // The host's identity exists, as it does on the machine that hosted the game.
+    expect((await cli(['id'], {}, { env })).code).toBe(0)
+    const checkIn = await cli(['resume', 'ab12ab12', '--check-in'], {}, { env })
+    expect(checkIn.code).toBe(64)
+    expect(checkIn.err).toBe(
+      'spaceships resume: game ab12ab12 has not begun (nobody has joined it yet): a check-in goes through the notary once both nodes have met; carry it on live with spaceships resume ab12ab12\n',
+    )
+    const watched = await cli(['watch', '--once'], {}, { env })
+    expect([watched.code, watched.out, watched.err]).toEqual([0, 'game ab12ab12: nobody has joined yet\n', ''])
   })
 
   it('a usage error is short: the problem and the suggestion, not the whole help', async () => {

@@ -20,6 +20,8 @@ export class GameLeftError extends Error {
     readonly witnessed: boolean,
     /** Where the player pressed Ctrl-C: at a prompt, or while the game waited (`interruptible`). */
     readonly where: 'at the prompt' | 'while waiting' = 'at the prompt',
+    /** Whether an opponent had joined: before that no game began, no clock runs, nothing is checked in. */
+    readonly joined = true,
   ) {
     super(`left ${where}`)
     this.name = 'GameLeftError'
@@ -101,9 +103,11 @@ export async function guarded(io: CliIo, name: string, body: () => Promise<numbe
       const cmd = commandName(env(io))
       const short = e.game.slice(0, 8)
       io.stderr(
-        e.witnessed
-          ? `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
-          : `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
+        !e.joined
+          ? `spaceships ${name}: stopped while waiting for your opponent to join; no game began, and the invite stays valid: wait again with ${cmd} resume ${short}\n`
+          : e.witnessed
+            ? `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
+            : `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
       )
       return EXIT.incomplete
     }

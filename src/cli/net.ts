@@ -5,6 +5,7 @@
  */
 import { progressOf } from './library.js'
 import { formatTranscript } from '../games/spaceships/protocol/file.js'
+import { decodeEnvelope } from '../games/spaceships/protocol/envelope.js'
 import { toBase64url } from '../core/commit/bytes.js'
 import { join } from 'node:path'
 import type { Libp2p } from '@libp2p/interface'
@@ -177,54 +178,58 @@ export async function runHost(
         seen,
         () => current.opponent,
       )
-      const result = await leftAs(meta.id, notary !== undefined, () =>
-        hostGame({
-          ...sideOptions(
-            io,
-            f,
-            meta,
-            identity,
-            files,
-            seen,
-            () => current.opponent,
-            (name) => {
-              current = { ...current, opponentName: name }
-              keepOpponentName(meta.id, name, env(io))
+      const result = await leftAs(
+        meta.id,
+        notary !== undefined,
+        () =>
+          hostGame({
+            ...sideOptions(
+              io,
+              f,
+              meta,
+              identity,
+              files,
+              seen,
+              () => current.opponent,
+              (name) => {
+                current = { ...current, opponentName: name }
+                keepOpponentName(meta.id, name, env(io))
+              },
+            ),
+            ...(again === undefined ? {} : { rematch: again }),
+            side: sideOf(meta),
+            inviteId: meta.id,
+            terms,
+            waitMs,
+            ...(notary === undefined ? {} : { notary: { addrs: notary } }),
+            ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
+            onOpponent: (peer) => {
+              writeMeta((current = { ...current, opponent: peer }), env(io))
             },
-          ),
-          ...(again === undefined ? {} : { rematch: again }),
-          side: sideOf(meta),
-          inviteId: meta.id,
-          terms,
-          waitMs,
-          ...(notary === undefined ? {} : { notary: { addrs: notary } }),
-          ...(meta.opponent === undefined ? {} : { opponent: meta.opponent }),
-          onOpponent: (peer) => {
-            writeMeta((current = { ...current, opponent: peer }), env(io))
-          },
-          onReady: async (node) => {
-            const invite = formatInvite({
-              id: meta.id,
-              peer: identity.peerId.toString(),
-              addrs: inviteAddrs(node),
-              terms,
-              ...(notary === undefined ? {} : { notary }),
-            })
-            current = { ...current, invite, listen: boundListen(node, meta.listen) }
-            writeMeta(current, env(io))
-            if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
-            if (meta.opponent !== undefined)
-              io.stderr(
-                `resuming game ${meta.id}; waiting for ${peerNamesFor(io).label(meta.opponent, meta.opponentName) ?? meta.opponent} to reconnect\n`,
-              )
-            else if (f.json === true)
-              io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
-            else
-              io.stdout(
-                `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}; at most ${terms.maxTurns} turns; ${deadlineText(terms.turnMs)} per move, ${deadlineText(terms.replyMs)} per automatic reply.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
-              )
-          },
-        }),
+            onReady: async (node) => {
+              const invite = formatInvite({
+                id: meta.id,
+                peer: identity.peerId.toString(),
+                addrs: inviteAddrs(node),
+                terms,
+                ...(notary === undefined ? {} : { notary }),
+              })
+              current = { ...current, invite, listen: boundListen(node, meta.listen) }
+              writeMeta(current, env(io))
+              if (inviteFile !== undefined) await io.writeFile(inviteFile, invite + '\n')
+              if (meta.opponent !== undefined)
+                io.stderr(
+                  `resuming game ${meta.id}; waiting for ${peerNamesFor(io).label(meta.opponent, meta.opponentName) ?? meta.opponent} to reconnect\n`,
+                )
+              else if (f.json === true)
+                io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
+              else
+                io.stdout(
+                  `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}; at most ${terms.maxTurns} turns; ${deadlineText(terms.turnMs)} per move, ${deadlineText(terms.replyMs)} per automatic reply.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
+                )
+            },
+          }),
+        () => current.opponent !== undefined,
       )
       if (again !== undefined) return again.code
       notifier(io, f.notify, meta.id)('ended')
@@ -288,12 +293,23 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
 }
 
 /** A game whose player left it at a prompt (Ctrl-C) ends in the advice that names it (guarded.ts). */
-async function leftAs<T>(game: string, witnessed: boolean, body: () => Promise<T>): Promise<T> {
+async function leftAs<T>(
+  game: string,
+  witnessed: boolean,
+  body: () => Promise<T>,
+  /** Whether an opponent has joined: before that no clock runs and nothing can be checked in. */
+  joined: () => boolean = () => true,
+): Promise<T> {
   try {
     return await interruptible(body)
   } catch (e) {
     if (!leftAtPrompt(e)) throw e
-    throw new GameLeftError(game, witnessed, interruptedWhileWaiting(e) ? 'while waiting' : 'at the prompt')
+    throw new GameLeftError(
+      game,
+      witnessed && joined(),
+      interruptedWhileWaiting(e) ? 'while waiting' : 'at the prompt',
+      joined(),
+    )
   }
 }
 
@@ -328,6 +344,12 @@ function nextStepMs(t: Terms): number {
   return Math.min(t.replyMs, t.turnMs)
 }
 
+/** The game id an envelope carries (SPEC §5.1: every envelope after the hellos), if it decodes to one. */
+function gameOfEnvelope(bytes: Uint8Array): Uint8Array | undefined {
+  const d = decodeEnvelope(bytes)
+  return d.ok ? d.value.envelope.game : undefined
+}
+
 /** A player that never decides: `watch` answers automatic steps only, and leaves a person's moves to a check-in. */
 const UNDECIDED: PlayerStrategy = {
   setup: () => new Promise(() => undefined),
@@ -355,6 +377,14 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
     identity,
     meta.listen,
     async (files) => {
+      // PROTOCOL-4.md §4: the notary witnesses a game from its hellos, which both nodes exchange
+      // live; before that there is nothing to fetch or deposit.
+      if (!files.store.envelopes().some((b) => gameOfEnvelope(b) !== undefined)) {
+        const short = meta.id.slice(0, 8)
+        throw new UserError(
+          `game ${short} has not begun (${meta.opponent === undefined ? 'nobody has joined it yet' : 'the two hellos were not both exchanged'}): a check-in goes through the notary once both nodes have met; carry it on live with ${commandName(env(io))} resume ${short}`,
+        )
+      }
       const seen: { ctx?: Parameters<PlayerStrategy['record']>[0] } = {}
       const opponent = (): string | undefined => (meta.role === 'join' ? parsed.value.peer : meta.opponent)
       const options = sideOptions(

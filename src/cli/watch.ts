@@ -35,6 +35,11 @@ export function watchCommand(
       })
       if (games.length === 0 && f.once === true) io.stdout('No witnessed game to watch.\n')
       for (const meta of games) {
+        // Nobody joined yet: nothing to check in on (the host waits with `resume`).
+        if (meta.opponent === undefined && meta.role === 'host') {
+          if (f.once === true) io.stdout(`game ${meta.id.slice(0, 8)}: nobody has joined yet\n`)
+          continue
+        }
         try {
           await recoverIfLost(io, f, meta)
           await runCheckIn(io, f, meta, true)
