@@ -8,7 +8,7 @@ import { formatRecord } from '../rules/record.js'
 import { burnoutsOf, resolveIncoming, withBurnouts } from '../rules/resolve.js'
 import { formatSetup, readSetup } from '../rules/setup.js'
 import { type PlayerState, initialPlayerState } from '../rules/state.js'
-import { type Results, ROLE_INDEX } from '../protocol/messages.js'
+import { type Results, type Role, ROLE_INDEX } from '../protocol/messages.js'
 import { beamExchanges, cellValues, visibleAspectsOf } from '../verify/replay.js'
 import type { Due } from '../verify/schedule.js'
 import { isPlayed } from './base.js'
@@ -23,6 +23,23 @@ import {
 } from './strategy.js'
 import { type Salts, noFlashcube, resultsMessage } from './wire.js'
 import { Intake } from './intake.js'
+import { WITNESS_MARGIN_MS } from '../witness/registrar.js'
+
+/**
+ * When side `me`'s own due step of `ms` passes its deadline: the receipts' `D` where they say this
+ * side owes it (`owed`, a witnessed check-in, PROTOCOL-4.md §4.2), else `ms` (and, witnessed, the
+ * notary's margin) after the last envelope received.
+ */
+export function ownStepDeadline(
+  me: Role,
+  owed: { readonly side: Role; readonly deadline: number | undefined } | undefined,
+  witnessed: boolean,
+  lastReceivedAt: number,
+  ms: number,
+): number {
+  if (owed?.side === me && owed.deadline !== undefined) return owed.deadline
+  return lastReceivedAt + ms + (witnessed ? WITNESS_MARGIN_MS : 0)
+}
 
 export abstract class PlayerSide extends Intake {
   /** The next step of the schedule (`compose.ts`). */
@@ -67,6 +84,23 @@ export abstract class PlayerSide extends Intake {
     })
   }
 
+  /** PROTOCOL-4.md §4.4: a version 4 game whose terms name a notary. */
+  protected get witnessed(): boolean {
+    return this.terms.notary !== undefined
+  }
+
+  /**
+   * When this side's own due step of `ms` passes its deadline. In a check-in of a witnessed game,
+   * the receipts' `D` (PROTOCOL-4.md §4.2, the notary's time, as `games` shows it): counted from
+   * when this machine fetched the other side's envelope, a player checking in a day after it was
+   * receipted was told it had a whole day. Else counted from the last envelope received (a running
+   * node does not walk its transcript at every step).
+   */
+  protected ownDeadline(ms: number): number {
+    const owed = this.witnessed && this.o.checkIn !== undefined ? this.o.witness?.due() : undefined
+    return ownStepDeadline(this.me, owed, this.witnessed, this.lastReceivedAt, ms)
+  }
+
   /** Asks the player for turn `t`'s record once everything of turn `t - 1` is known. */
   protected startDecision(t: number): Promise<void> {
     if (this.records.has(t) || this.deciding.has(t) || this.endedWith(t - 1)) return Promise.resolve()
@@ -80,11 +114,11 @@ export abstract class PlayerSide extends Intake {
       state,
       history: this.history(t - 1),
       signal: this.decisionAbort.signal,
-      deadline: this.lastReceivedAt + this.terms.turnMs,
+      deadline: this.ownDeadline(this.terms.turnMs),
       deadlineNow: () => {
         const due = this.due()
         const mine = due?.sender === this.me && due.turn === t && due.parts.includes('commit')
-        return mine ? this.lastReceivedAt + this.terms.turnMs : undefined
+        return mine ? this.ownDeadline(this.terms.turnMs) : undefined
       },
       moveMs: this.terms.turnMs,
       ...(this.version === 4 ? { mayOfferDraw: true, drawOffered: () => this.drawStandsFor(t) } : {}),

@@ -157,16 +157,7 @@ class Session extends Composer {
             : due.deadline === 'turn'
               ? this.terms.turnMs
               : this.terms.replyMs
-        // Witnessed: the receipts' D for a check-in's player (who may decide over days), else the
-        // same counted from here (a running node does not walk its transcript at every step).
-        const owed = this.witnessed && this.o.checkIn !== undefined ? this.o.witness?.due() : undefined
-        const mine = owed?.side === this.me ? owed.deadline : undefined
-        this.emit({
-          kind: 'waiting',
-          side: this.me,
-          what: due.parts.join('+'),
-          deadline: mine ?? this.lastReceivedAt + ms + (this.witnessed ? WITNESS_MARGIN_MS : 0),
-        })
+        this.emit({ kind: 'waiting', side: this.me, what: due.parts.join('+'), deadline: this.ownDeadline(ms) })
         // `spaceships watch`: the automatic steps are done; the player's own decision is not waited for.
         if (this.o.checkIn?.pauseOnDecision === true) {
           const ev = await this.nextEvent(this.clock.now() + this.o.checkIn.quietMs)
@@ -245,11 +236,6 @@ class Session extends Composer {
         if (due?.sender === this.them) await this.sendStop('claim', `no ${due.parts.join('+')} within the deadline`)
         return
     }
-  }
-
-  /** PROTOCOL-4.md §4.4: a version 4 game whose terms name a notary. */
-  protected get witnessed(): boolean {
-    return this.terms.notary !== undefined
   }
 
   /**
