@@ -191,7 +191,7 @@ export function witnessPrinter(io: CliIo, json: boolean, notices = new Notices()
     if (json || e.kind === 'receipt') return
     const line =
       e.kind === 'unreachable'
-        ? `the notary cannot be reached (${e.detail}): your envelopes are kept, and deposited once it answers; until then your opponent cannot see them`
+        ? `the notary cannot be reached (${e.detail}): whatever your node signs meanwhile is kept here and deposited once it answers; until then your opponent cannot see it`
         : e.kind === 'reachable'
           ? 'the notary answers again: your envelopes are being deposited'
           : `the notary refused: ${e.detail}`
