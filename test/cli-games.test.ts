@@ -182,6 +182,15 @@ describe('the game library: games, resume, export', () => {
       'eeee5555  2026-11-05 10:00  join you B vs …kSzYFiDD, turn 0\n          cannot go on here (another protocol version?): spaceships resume eeee5555 says why',
     )
     for (const line of shown.out.split('\n')) expect(Array.from(line).length).toBeLessThanOrEqual(100)
+    // The JSON rows say what the text says: the due step's turn and whose it is, for a game going on
+    // only (`turn` stays the turns both committed).
+    const rows = JSON.parse((await cli(['games', '--json'], {}, { env })).out) as {
+      id: string
+      turn: number
+      step?: unknown
+    }[]
+    expect(rows.find((r) => r.id.startsWith('aaaa1111'))).toMatchObject({ turn: 0, step: { turn: 1, yours: false } })
+    expect(rows.find((r) => r.id.startsWith('cccc3333'))?.step).toBeUndefined()
     const old = await cli(['resume', 'eeee'], {}, { env })
     expect(old.code).toBe(64)
     expect(old.err).toBe(

@@ -102,6 +102,12 @@ interface GameRow {
   readonly pinnedName: string | undefined
   /** The last turn both players committed (0 before the first). */
   readonly turn: number
+  /**
+   * A game going on: the step due next as this file has it (the text's "in turn 2, your step"):
+   * its turn (0 while the setups are due) and whose it is; a witnessed game's deadline for it in
+   * notary time, once its start is receipted (PROTOCOL-4.md §4.2).
+   */
+  readonly step?: { readonly turn: number; readonly yours: boolean; readonly deadline?: string }
   /** `provisional`: finished on this machine with a result `resume` can still settle (SPEC §12.7). */
   readonly state: 'finished' | 'provisional' | 'resumable' | 'interrupted' | 'waiting'
   readonly result: string
@@ -181,6 +187,15 @@ function rowOf(meta: GameMeta, io: CliIo, names: PeerNames): { readonly row: Gam
     opponentName: meta.against === undefined ? meta.opponentName : undefined,
     pinnedName: meta.against !== undefined || meta.opponent === undefined ? undefined : names.pinnedAs(meta.opponent),
     turn,
+    ...(meta.finished !== undefined || p?.due === undefined || p.dueTurn === undefined
+      ? {}
+      : {
+          step: {
+            turn: p.dueTurn,
+            yours: p.due === you,
+            ...(p.deadline === undefined ? {} : { deadline: new Date(p.deadline).toISOString() }),
+          },
+        }),
     state,
     result,
     status: p?.verdict.status ?? 'incomplete',
