@@ -87,6 +87,16 @@ describe('a witnessed game between two processes and a notary (PROTOCOL-4.md §4
       for (const f of files) {
         expect(receiptsIn(f.content), f.name).toBeGreaterThan(10)
         const v = verifyFiles([f])
+        // The end screen's two verdicts (the node's, the verifier's) and `verify` of the saved file
+        // rest on the same receipts: those of this side's last envelopes arrive after the session
+        // decided, and the node reads its file again once its link settled.
+        const shown = [...(f.name === 'host' ? host : joiner).out().matchAll(/(\d+) receipts from the genesis/g)]
+        expect(
+          shown.map((m) => m[1]),
+          f.name,
+        ).toHaveLength(2)
+        if (v.status !== 'unreadable')
+          for (const m of shown) expect(v.notes.join('\n'), f.name).toContain(`${m[1]} receipts from the genesis`)
         expect(v.status, f.name).toBe('complete')
         if (v.status !== 'unreadable')
           expect(v.notes.join('\n')).toMatch(/witnessed by notary .*receipts from the genesis/)

@@ -21,7 +21,7 @@ import { LIMITS, ROLE_INDEX, type Role, type Terms, otherRole } from '../protoco
 import { type SessionResult, runSession } from '../session/session.js'
 import { openHeaderDeposit } from '../witness/submission.js'
 import type { NetGameCommon } from './options.js'
-import { DeadlineWatch, peerIdsOf, sessionInputs, settledWithin } from './plumbing.js'
+import { DeadlineWatch, peerIdsOf, resultAsStored, sessionInputs, settledWithin } from './plumbing.js'
 import { witnessLink } from './witness.js'
 import { unreceiptedSeqs } from '../witness/unreceipted.js'
 
@@ -221,5 +221,5 @@ export async function checkInGame(o: CheckInOptions): Promise<CheckInResult> {
     await settledWithin(Promise.resolve(node.stop()), 3000)
   }
   // What did not reach the notary is said, never taken for deposited (the store holds the receipts).
-  return { ...result, unreceipted: unreceiptedSeqs(o.store, o.side), notaryAway: away }
+  return { ...resultAsStored(result, o.store), unreceipted: unreceiptedSeqs(o.store, o.side), notaryAway: away }
 }

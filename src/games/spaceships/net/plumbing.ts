@@ -17,6 +17,7 @@ import { encodeControl } from '../protocol/frame.js'
 import type { ProtocolVersion, Role } from '../protocol/messages.js'
 import { journaledSecrets, journaledSigning, journaledStrategy } from '../session/journal.js'
 import type { SessionEvent, SessionResult } from '../session/session.js'
+import { verifyEnvelopes } from '../verify/verify.js'
 import type { PlayerStrategy } from '../session/strategy.js'
 import type { NetEvent, NetGameCommon } from './options.js'
 
@@ -136,6 +137,18 @@ export async function settledWithin(p: Promise<unknown>, ms: number): Promise<vo
   let timer: NodeJS.Timeout | undefined
   await Promise.race([p.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))])
   clearTimeout(timer)
+}
+
+/**
+ * A witnessed game's result once its link settled (PROTOCOL-4.md §4.1): the receipts of this side's
+ * last envelopes arrive after the session decided, so the result is read again from the store,
+ * which is the file a player and a verifier read; the node's verdict and the verifier's then rest
+ * on the same evidence.
+ */
+export function resultAsStored(result: SessionResult, store: TranscriptStore): SessionResult {
+  const transcript = store.envelopes()
+  if (transcript.length === result.transcript.length) return result
+  return { ...result, transcript, verdict: verifyEnvelopes(transcript) }
 }
 
 export async function finish(

@@ -13,7 +13,7 @@ import type { NetGameCommon, Rematch } from './options.js'
 import { witnessLink } from './witness.js'
 import type { Libp2p } from '@libp2p/interface'
 import { decodeEnvelope } from '../protocol/envelope.js'
-import { type DeadlineWatch, sessionInputs } from './plumbing.js'
+import { type DeadlineWatch, resultAsStored, sessionInputs } from './plumbing.js'
 
 /**
  * PROTOCOL-4.md §4: a game whose terms name a notary is played with a link to it: every envelope
@@ -45,8 +45,9 @@ async function witnessed(
     if (d.ok) link.see(d.value, d.value.envelope.sender === role ? 'sent' : 'received')
   }
   const outer = o.onEnvelope
+  let result: SessionResult
   try {
-    return await play(
+    result = await play(
       {
         ...o,
         onEnvelope: (s, direction) => {
@@ -60,6 +61,7 @@ async function witnessed(
     await link.settle(terms.replyMs)
     stop.abort()
   }
+  return resultAsStored(result, o.store)
 }
 
 /**

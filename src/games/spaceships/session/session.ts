@@ -85,7 +85,9 @@ class Session extends Composer {
       ])
       enough.abort()
     }
-    const transcript = this.o.store.envelopes()
+    // A copy: a store may hand out the array it keeps appending to (the witness link adds receipts
+    // after this), and the transcript returned is the one the verdict was reached on.
+    const transcript = [...this.o.store.envelopes()]
     return { verdict: verifyEnvelopes(transcript), transcript, ...(this.paused ? { paused: true as const } : {}) }
   }
 
