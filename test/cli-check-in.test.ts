@@ -77,6 +77,10 @@ describe('a game across days: check-ins and watch through the notary, the nodes 
           expect(await away.exit, away.err()).toBe(EXIT.unavailable)
           expect(away.out().replace(/\s+/g, ' ')).toMatch(/notary could not be reached/)
           expect(away.out().replace(/\s+/g, ' ')).not.toMatch(/are with the notary\. It is your opponent's move/)
+          // When to come back, as time left (`games` says it so), not only as an instant.
+          expect(away.out().replace(/\s+/g, ' ')).toMatch(
+            /Check in again (soon|before your deadline, \S+( \S+)? from now \(\d{4}-|at once: your deadline passed)/,
+          )
           // A move it signed and could not deposit: `games` says so, never "their move".
           if (/Not deposited/.test(away.out())) {
             const g = start(['games'], hostEnv)

@@ -17,7 +17,7 @@ import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
 import type { ProtocolVersion, Terms } from '../games/spaceships/protocol/messages.js'
-import { SCREEN_COLUMNS, deadlineText, outcomeLine, witnessText, wrap } from '../games/spaceships/ui/panel.js'
+import { SCREEN_COLUMNS, deadlineText, outcomeLine, spanText, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import {
   type GameFiles,
   type GameMeta,
@@ -29,6 +29,7 @@ import {
   sideOf,
   writeMeta,
 } from './games.js'
+import { systemClock } from '../core/session/clock.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { GameLeftError, interruptedWhileWaiting, interruptible, leftAtPrompt } from './guarded.js'
 import { SETTLING_PLAYER, settleWhileRunning } from './settle.js'
@@ -423,10 +424,14 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
         // reach the notary ended with the move signed and kept here).
         if (result.unreceipted.length > 0 || result.notaryAway) {
           const n = result.unreceipted.length
+          // The time left as `games` says it, then the instant (notary time, PROTOCOL-4.md §4.2).
+          const left = progress.receiptedDue === undefined ? 0 : progress.receiptedDue.deadline - systemClock.now()
           const deadline =
-            progress.receiptedDue?.side === sideOf(meta)
-              ? ` before your deadline, ${new Date(progress.receiptedDue.deadline).toISOString()}`
-              : ' soon'
+            progress.receiptedDue?.side !== sideOf(meta)
+              ? ' soon'
+              : left > 0
+                ? ` before your deadline, ${spanText(left)} from now (${new Date(progress.receiptedDue.deadline).toISOString()})`
+                : ` at once: your deadline passed at ${new Date(progress.receiptedDue.deadline).toISOString()} and your opponent may claim the win on time`
           const line =
             n > 0
               ? `Not deposited: the notary could not be reached (or refused), so ${n === 1 ? 'one envelope of yours is' : `${n} envelopes of yours are`} signed and kept here but not with the notary, and your opponent cannot see ${n === 1 ? 'it' : 'them'}. Check in again${deadline}: ${again}`
