@@ -78,6 +78,8 @@ function sideOptions(
   onName: (name: string) => void,
   /** `watch`: a person's side is never asked (its own decisions wait for a check-in), so it needs no terminal. */
   unattended = false,
+  /** A check-in or `watch`: it pauses, never waits for the opponent's move (screen.ts). */
+  checkIn = false,
 ): NetGameCommon {
   // A bot's side stays quiet, also when a game started with --autoplay is resumed without it.
   const notices = noticesFor(io)
@@ -92,6 +94,7 @@ function sideOptions(
     () => names.label(opponent()),
     notices,
     isWitnessed,
+    checkIn,
   )
   const own = ownNameFor(f, io)
   const chat: { say?: (text: string) => Promise<void> } = {}
@@ -400,6 +403,7 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
           keepOpponentName(meta.id, name, env(io))
         },
         watching,
+        true,
       )
       const result = await leftAs(meta.id, true, () =>
         checkInGame({

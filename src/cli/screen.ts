@@ -52,6 +52,12 @@ export function waitingPrinter(
   opponent: () => string | undefined,
   notices = new Notices(),
   witnessed = false,
+  /**
+   * A check-in (PROTOCOL-4.md §4): it never waits for the opponent's move, it ends and says when
+   * to come back. Its session knows the opponent's deadline only from this machine's clock until
+   * the notary's receipt of this side's move comes, so a time left here could be the one just met.
+   */
+  checkIn = false,
 ): ((e: SessionEvent) => void) | undefined {
   if (f.json === true || f.autoplay === true) return undefined
   let myMoveDue = false
@@ -93,7 +99,7 @@ export function waitingPrinter(
       myMoveDue = e.side === me && e.what.includes('commit')
       // Said once per wait: the session restates what it waits for after every event it handles.
       const key = `${e.side} ${e.what} ${e.deadline}`
-      if (e.side !== me && e.what.includes('commit') && key !== lastWait) {
+      if (!checkIn && e.side !== me && e.what.includes('commit') && key !== lastWait) {
         dropWait()
         dropWait = notices.whenChosen(() => {
           io.stdout(`waiting for your opponent's move (${clockText(e.deadline - systemClock.now())} left)\n`)
