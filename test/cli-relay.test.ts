@@ -58,7 +58,7 @@ describe('spaceships relay, host --relay, join (the README recipe)', () => {
     expect(await relay).toBe(0)
     expect(h.code, h.err).toBe(0)
     expect(j.code, j.err).toBe(0)
-    expect(h.err).toContain('relay slot reserved: the invite carries a relayed address')
+    expect(h.err).toContain('relay slot reserved: your opponent can reach you through the relay (the invite names it)')
     expect(relayLog).toMatch(new RegExp(`reservation by ${hostPeer}: granted`))
   }, 90_000)
 

@@ -11,7 +11,7 @@ import { systemClock } from '../src/core/session/clock.js'
 function printer(checkIn: boolean) {
   let out = ''
   const io = { stdout: (t: string) => (out += t), stderr: () => undefined, env: {} } as unknown as CliIo
-  const print = waitingPrinter(io, {}, 'A', () => 'Bob', undefined, true, checkIn)
+  const print = waitingPrinter(io, { bot: 'medium' }, 'A', () => 'Bob', undefined, true, checkIn)
   if (print === undefined) throw new Error('a human side prints')
   return { print, out: () => out }
 }

@@ -128,6 +128,9 @@ function lazyPrompter(): Prompter {
     input: async (o) => (await get()).input(o),
     select: async (o) => (await get()).select(o),
     confirm: async (o) => (await get()).confirm(o),
+    between: (h) => {
+      void get().then((p) => p.between?.(h))
+    },
   }
 }
 

@@ -181,7 +181,7 @@ export function eventPrinter(
         e.status === 'reserving'
           ? `asking the relay ${e.relay} for a slot...`
           : e.status === 'reserved'
-            ? 'relay slot reserved: the invite carries a relayed address'
+            ? 'relay slot reserved: your opponent can reach you through the relay (the invite names it)'
             : `lost the relay ${e.relay}; dialling it again`,
       )
   }

@@ -38,6 +38,41 @@ function waitingPrompter(): { prompter: Prompter; answer: (v: string) => void } 
 }
 
 describe('the human player at the terminal', () => {
+  it('chats while waiting for the opponent (no prompt open): say TEXT is sent as at the record prompt, any other line is left to be dropped (SPEC §2.4)', async () => {
+    let between: ((line: string) => boolean | Promise<boolean>) | undefined
+    const lines: string[] = []
+    const sent: string[] = []
+    const make = (say: boolean) =>
+      humanStrategy({
+        prompter: {
+          ...nothing,
+          between: (h) => {
+            between = h
+          },
+        },
+        screen: { print: (t) => lines.push(t), paint: NO_PAINT },
+        setup: { kind: 'random' },
+        rng: seededRandom('h'),
+        ...(say ? { say: () => (t: string) => (sent.push(t), Promise.resolve()) } : {}),
+      })
+    make(true)
+    if (between === undefined) throw new Error('the human player takes lines typed between prompts')
+    expect(await between('  say good luck ')).toBe(true)
+    expect(sent).toEqual(['good luck'])
+    expect(lines.at(-1)).toBe('You said: good luck')
+    expect(await between('Bv1')).toBe(false)
+    expect(await between('sayonara')).toBe(false)
+    expect(await between('say')).toBe(true)
+    expect(lines.at(-1)).toBe('(not sent: say what? e.g. say good luck)')
+    expect(await between(`say ${'x'.repeat(300)}`)).toBe(true)
+    expect(lines.at(-1)).toMatch(/^\(not sent: a chat line is at most \d+ bytes; this one is 300\)$/)
+    expect(sent).toEqual(['good luck'])
+    // Against a bot, or with no connection to the opponent (a check-in), nothing can go.
+    make(false)
+    expect(await between('say hi')).toBe(true)
+    expect(lines.at(-1)).toBe('Chat is for games against a person, while your node is connected to theirs.')
+  })
+
   it('a beam that burnt out is announced once, in words, with its rule (2.6.1 §8.2.4, C-21)', async () => {
     const lines: string[] = []
     const human = humanStrategy({

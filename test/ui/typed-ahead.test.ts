@@ -33,6 +33,27 @@ describe('lines typed between prompts (prompter.ts)', () => {
     expect(said).toBe('(not kept, typed before the prompt: "Bv1")\n')
   })
 
+  it('a line someone takes (a chat line while waiting) is not said to be dropped; a pasted block is read line by line, in order', async () => {
+    const input = terminal()
+    let said = ''
+    const output = new PassThrough()
+    output.on('data', (c: Buffer) => (said += c.toString()))
+    const taken: string[] = []
+    const guard = typedAheadGuard(input as unknown as NodeJS.ReadStream, output, async (line) => {
+      await new Promise((r) => setImmediate(r))
+      if (!line.startsWith('say ')) return false
+      taken.push(line)
+      return true
+    })
+    if (guard === undefined) throw new Error('a terminal is guarded')
+    guard.start()
+    input.write('say hi\nBv1\r\nsay there\n')
+    await expect.poll(() => taken.length).toBe(2)
+    guard.stop()
+    expect(taken).toEqual(['say hi', 'say there'])
+    expect(said).toBe('(not kept, typed before the prompt: "Bv1")\n')
+  })
+
   it('leaves piped input alone: a script types ahead on purpose', () => {
     const piped = Object.assign(new PassThrough(), { isTTY: false })
     expect(typedAheadGuard(piped as unknown as NodeJS.ReadStream, new PassThrough())).toBeUndefined()

@@ -20,6 +20,12 @@ export interface Prompter {
   }): Promise<string>
   select<T>(o: { message: string; choices: readonly { name: string; value: T; description?: string }[] }): Promise<T>
   confirm(o: { message: string; default?: boolean }): Promise<boolean>
+  /**
+   * What to do with a whole line typed while no prompt is open (waiting for the opponent's move):
+   * `handle` returns true when it took the line (a chat line sent); any other line is dropped, and
+   * said to be, so that it never answers the next prompt.
+   */
+  between?(handle: (line: string) => boolean | Promise<boolean>): void
 }
 
 export interface PromptStreams {
@@ -56,7 +62,11 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
       : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
   }
   const stdin = (): NodeJS.ReadableStream => streams?.input ?? process.stdin
-  const gap = streams === undefined ? typedAheadGuard(process.stdin, process.stdout) : undefined
+  let handle: ((line: string) => boolean | Promise<boolean>) | undefined
+  const gap =
+    streams === undefined
+      ? typedAheadGuard(process.stdin, process.stdout, (line) => handle?.(line) ?? false)
+      : undefined
   /** Each prompt has the terminal alone; between prompts, lines typed are read and dropped. */
   const own = <T>(prompt: () => Promise<T>): Promise<T> => {
     gap?.stop()
@@ -114,6 +124,9 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
           confirm({ message: o.message, default: o.default ?? true }, ctx(signal)),
         ),
       ),
+    between: (h) => {
+      handle = h
+    },
   }
 }
 
@@ -129,11 +142,20 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
 export function typedAheadGuard(
   input: NodeJS.ReadStream,
   output: NodeJS.WritableStream,
+  /** A line someone may take instead (a chat line while waiting): true when it did. */
+  take: (line: string) => boolean | Promise<boolean> = () => false,
 ): { start(): void; stop(): void } | undefined {
   if (!input.isTTY) return undefined
+  // In order, one line at a time: a chat line is sent before the next one is looked at.
+  let queue = Promise.resolve()
   const drop = (chunk: Buffer | string): void => {
-    const line = chunk.toString().replace(/[\r\n]+$/, '')
-    if (line.trim() !== '') output.write(`(not kept, typed before the prompt: ${JSON.stringify(line)})\n`)
+    for (const line of chunk.toString().split(/\r?\n|\r/)) {
+      if (line.trim() === '') continue
+      queue = queue.then(async () => {
+        const taken = await Promise.resolve(take(line)).catch(() => false)
+        if (!taken) output.write(`(not kept, typed before the prompt: ${JSON.stringify(line)})\n`)
+      })
+    }
   }
   let on = false
   return {

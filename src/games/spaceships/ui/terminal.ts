@@ -48,6 +48,9 @@ function chatProblem(text: string): string | undefined {
     : undefined
 }
 
+/** Why a chat line cannot go: against a bot, or with no connection to the opponent (a check-in goes through the notary alone). */
+const CHAT_NEEDS_PEER = 'Chat is for games against a person, while your node is connected to theirs.'
+
 /** Columns a confirmation leaves for its prompt's mark ("? ") and its answer (" (Y/n) yes"). */
 const CONFIRM_MARGIN = 10
 
@@ -144,6 +147,22 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
   const width = Math.min(SCREEN_COLUMNS, screen.columns ?? SCREEN_COLUMNS)
   const fit = (text: string, indent?: string): string => wrap(text, width, indent)
   const burntOutSaid = new Set<number>()
+  // Chat while waiting for the opponent (no prompt open): `say TEXT` is sent as at the record
+  // prompt; any other line typed then is dropped by the prompter, so it never answers a prompt.
+  prompter.between?.(async (line) => {
+    const t = line.trim()
+    if (t.toLowerCase() !== 'say' && !t.toLowerCase().startsWith('say ')) return false
+    const text = t.slice(3).trim()
+    const problem = chatProblem(text)
+    const send = o.say?.()
+    if (problem !== undefined) screen.print(fit(`(not sent: ${problem})`))
+    else if (send === undefined) screen.print(fit(CHAT_NEEDS_PEER))
+    else {
+      await send(text)
+      screen.print(chatLine('You said:', text))
+    }
+    return true
+  })
   const player: PlayerStrategy = {
     async setup(ruleset, _signal, deadline) {
       if (o.setup.kind === 'random') return randomSetup(ruleset, o.rng)
@@ -379,7 +398,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
         if (c === 'say') {
           const send = o.say?.()
           const line = text.trim().slice(3).trim()
-          if (send === undefined) screen.print('Chat is for games against a person.')
+          if (send === undefined) screen.print(fit(CHAT_NEEDS_PEER))
           else {
             await send(line)
             screen.print(chatLine('You said:', line))
