@@ -16,7 +16,8 @@ import { moveAlerts, notifier } from './alerts.js'
 import type { Identity } from '../core/net/identity.js'
 import { formatInvite, parseInvite } from '../games/spaceships/net/invite.js'
 import type { PlayerStrategy, TurnContext } from '../games/spaceships/session/strategy.js'
-import type { ProtocolVersion, Terms } from '../games/spaceships/protocol/messages.js'
+import type { ProtocolVersion, Role, Terms } from '../games/spaceships/protocol/messages.js'
+import { turnReport } from '../games/spaceships/ui/screen.js'
 import { SCREEN_COLUMNS, deadlineText, outcomeLine, spanText, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import {
   type GameFiles,
@@ -354,6 +355,16 @@ function gameOfEnvelope(bytes: Uint8Array): Uint8Array | undefined {
   return d.ok ? d.value.envelope.game : undefined
 }
 
+/** How many envelopes of the other side a transcript holds (receipts and own envelopes aside). */
+function theirEnvelopes(lines: readonly Uint8Array[], me: Role): number {
+  let n = 0
+  for (const bytes of lines) {
+    const d = decodeEnvelope(bytes)
+    if (d.ok && d.value.envelope.sender !== me) n++
+  }
+  return n
+}
+
 /** A player that never decides: `watch` answers automatic steps only, and leaves a person's moves to a check-in. */
 const UNDECIDED: PlayerStrategy = {
   setup: () => new Promise(() => undefined),
@@ -405,6 +416,7 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
         watching,
         true,
       )
+      const theirsBefore = theirEnvelopes(files.store.envelopes(), sideOf(meta))
       const result = await leftAs(meta.id, true, () =>
         checkInGame({
           ...options,
@@ -419,6 +431,23 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
         }),
       )
       if (result.paused === true) {
+        // What came in this check-in, as far as it is known: a turn no prompt of this check-in
+        // reported (a first mover that answered the other side's aspects learnt what they did to
+        // its ships, and would otherwise hear of it at its next check-in).
+        const last = result.lastTurn
+        if (
+          f.json !== true &&
+          !watching &&
+          meta.player.kind === 'human' &&
+          last !== undefined &&
+          theirEnvelopes(result.transcript, sideOf(meta)) > theirsBefore &&
+          last.turn.turn > (seen.ctx?.history.at(-1)?.turn ?? 0)
+        )
+          io.stdout(
+            `\n${turnReport(last.turn, last.state)
+              .map((l) => wrap(l, SCREEN_COLUMNS, '    '))
+              .join('\n')}\n\n`,
+          )
         const progress = progressOf(formatTranscript(result.transcript), meta.id)
         const yours = progress.due === sideOf(meta)
         const short = meta.id.slice(0, 8)

@@ -14,6 +14,8 @@ import { seededRandom } from '../../src/games/spaceships/rules/rng.js'
 import { runSession } from '../../src/games/spaceships/session/session.js'
 import { type PlayerStrategy, randomStrategy } from '../../src/games/spaceships/session/strategy.js'
 import { TERMS } from './helpers.js'
+import { decodeEnvelope } from '../../src/games/spaceships/protocol/envelope.js'
+import { turnReport } from '../../src/games/spaceships/ui/screen.js'
 
 /** A person who is not there: never decides. */
 const AWAY: PlayerStrategy = { setup: () => new Promise(() => undefined), record: () => new Promise(() => undefined) }
@@ -107,5 +109,79 @@ describe('a check-in pauses (PROTOCOL-4.md §4)', () => {
       if (awaitDecision) expect(at.chosen, 'awaitDecision').toBe(at.started)
       else expect(at.chosen, 'without').toBeLessThan(at.started)
     }
+  })
+
+  it("a first mover that answered the other side's aspects and paused has their strikes and its own losses in lastTurn, its own strikes' answers unknown (SPEC §6.3 step 3)", async () => {
+    const clock = new VirtualClock()
+    const pair = memoryChannelPair(undefined, clock)
+    const side = (role: 'A' | 'B') => {
+      const secrets = seededSecrets(`check-in-report/${role}`)
+      return {
+        role,
+        keys: generateKeyPair(secrets),
+        secrets,
+        store: memoryStore(),
+        clock,
+        version: 4 as const,
+        terms: TERMS,
+      }
+    }
+    // Nothing of B's reaches A after its turn-1 commitment and aspects (step 2): its results are owed.
+    let armed = false
+    let muted = false
+    const end = pair.ends[1]
+    const send = async (f: Uint8Array): Promise<void> => {
+      if (muted) return
+      await end.send(f)
+      muted = armed
+    }
+    const stopB = new AbortController()
+    const b = runSession({
+      ...side('B'),
+      channel: {
+        ...end,
+        send,
+        close: () => {
+          end.close()
+        },
+      },
+      strategy: randomStrategy(seededRandom('report/b')),
+      signal: stopB.signal,
+      onEvent: (e) => {
+        if (e.kind === 'envelope' && e.direction === 'sent' && e.sealed.envelope.parts.some((p) => p.t === 'aspects'))
+          armed = true
+      },
+    })
+    const a = runSession({
+      ...side('A'),
+      channel: pair.ends[0],
+      strategy: randomStrategy(seededRandom('report/a')),
+      checkIn: { quietMs: 2_000, pauseOnDecision: false },
+    })
+    const [ra] = await clock.settle([a])
+    stopB.abort()
+    await clock.settle([b])
+    expect(ra.paused).toBe(true)
+    const last = ra.lastTurn
+    expect(last?.turn.turn).toBe(1)
+    if (last === undefined) return
+    const sent = (role: 'A' | 'B', t: 'aspects' | 'results') =>
+      ra.transcript
+        .map((bytes) => decodeEnvelope(bytes))
+        .flatMap((d) => (d.ok && d.value.envelope.sender === role ? d.value.envelope.parts : []))
+        .find((p) => p.t === t)
+    // What B did, and A's own answers to it (its losses), as signed; B's answers to A: none yet.
+    expect(last.turn.theirAspects).toEqual(sent('B', 'aspects'))
+    expect(last.turn.myAspects).toEqual(sent('A', 'aspects'))
+    const results = sent('A', 'results')
+    expect(results?.t).toBe('results')
+    if (results?.t === 'results') expect(last.turn.myReports).toEqual(results.destroyed)
+    expect(sent('B', 'results')).toBeUndefined()
+    expect(last.turn.theirResults.strikes).toEqual([])
+    // The report says so: each of A's strikes is answered with "?".
+    const lines = turnReport(last.turn, last.state)
+    expect(lines[0]).toMatch(/^Turn 1, yours: /)
+    if (last.turn.myAspects.strikes.length > 0) expect(lines[0]).toContain(`${last.turn.myAspects.strikes[0]} ?`)
+    expect(lines.some((l) => l.startsWith('Turn 1, theirs: '))).toBe(true)
   })
 })

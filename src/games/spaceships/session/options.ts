@@ -10,7 +10,8 @@ import type { Verdict } from '../verify/verify.js'
 import type { Channel } from '../../../core/session/channel.js'
 import type { Clock } from '../../../core/session/clock.js'
 import type { SigningLog } from '../../../core/session/journal.js'
-import type { PlayerStrategy, TurnContext } from './strategy.js'
+import type { PlayerStrategy, TurnContext, TurnSummary } from './strategy.js'
+import type { PlayerState } from '../rules/state.js'
 
 /**
  * Ways to break the protocol on purpose, so tests can show every cheat is caught. An honest node
@@ -174,6 +175,12 @@ export interface SessionResult {
   /** A check-in paused with the peer to move (`SessionOptions.checkIn`): the verdict is of the game so far. */
   readonly paused?: true
   readonly transcript: readonly Uint8Array[]
+  /**
+   * A paused check-in: the last turn as this side knows it (its answers to the other side's
+   * aspects may be in while the other side's to its own are not: their results are then empty),
+   * with this side's state at the start of the game, for its ships' names.
+   */
+  readonly lastTurn?: { readonly turn: TurnSummary; readonly state: PlayerState | undefined }
 }
 
 /** One line per session event, for `DEBUG=spaceships:session`. */

@@ -291,6 +291,42 @@ export abstract class PlayerSide extends Intake {
     return out
   }
 
+  /**
+   * The last turn as far as this side knows it, for a check-in that pauses (PROTOCOL-4.md §4): a
+   * first mover that answered the other side's aspects has told what they did to its ships, and
+   * waits for the answers to its own, which stay unknown (empty `theirResults`: "Rv1 ?"). Its
+   * player would otherwise learn of a ship lost only at its next check-in.
+   */
+  lastTurnKnown(): { readonly turn: TurnSummary; readonly state: PlayerState | undefined } | undefined {
+    const logs = this.state?.logs
+    if (logs === undefined) return undefined
+    const known = this.history(this.terms.maxTurns)
+    const t = known.length + 1
+    const myAspects = logs[this.me].aspects[t - 1]
+    const theirAspects = logs[this.them].aspects[t - 1]
+    const myResults = logs[this.me].results[t - 1] ?? this.resultsToSend(t)
+    const last =
+      myAspects === undefined || theirAspects === undefined || myResults === undefined
+        ? known.at(-1)
+        : {
+            turn: t,
+            myAspects,
+            theirAspects,
+            theirResults: {
+              t: 'results' as const,
+              turn: t,
+              fleetDestroyed: false,
+              beams: [],
+              strikes: [],
+              scans: [],
+              destroyed: [],
+            },
+            myReports: myResults.destroyed,
+            theirFlashcube: noFlashcube(t),
+          }
+    return last === undefined ? undefined : { turn: last, state: this.stateAt(1) }
+  }
+
   /** A resumed game: the journaled setup must be the one committed (never sign a second setup). */
   protected checkRestoredSetup(): void {
     const log = this.state?.logs[this.me]

@@ -88,7 +88,13 @@ class Session extends Composer {
     // A copy: a store may hand out the array it keeps appending to (the witness link adds receipts
     // after this), and the transcript returned is the one the verdict was reached on.
     const transcript = [...this.o.store.envelopes()]
-    return { verdict: verifyEnvelopes(transcript), transcript, ...(this.paused ? { paused: true as const } : {}) }
+    const last = this.paused ? this.lastTurnKnown() : undefined
+    return {
+      verdict: verifyEnvelopes(transcript),
+      transcript,
+      ...(this.paused ? { paused: true as const } : {}),
+      ...(last === undefined ? {} : { lastTurn: last }),
+    }
   }
 
   protected async loop(): Promise<void> {
