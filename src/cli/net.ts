@@ -444,7 +444,10 @@ export async function runCheckIn(io: CliIo, f: GameFlags, meta: GameMeta, watchi
           last.turn.turn > (seen.ctx?.history.at(-1)?.turn ?? 0)
         )
           io.stdout(
-            `\n${turnReport(last.turn, last.state)
+            `\n${[
+              ...turnReport(last.turn, last.state),
+              ...(last.answered ? [] : ['  (? marks what your opponent answers with their next step)']),
+            ]
               .map((l) => wrap(l, SCREEN_COLUMNS, '    '))
               .join('\n')}\n\n`,
           )

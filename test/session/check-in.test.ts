@@ -164,6 +164,7 @@ describe('a check-in pauses (PROTOCOL-4.md §4)', () => {
     expect(ra.paused).toBe(true)
     const last = ra.lastTurn
     expect(last?.turn.turn).toBe(1)
+    expect(last?.answered).toBe(false)
     if (last === undefined) return
     const sent = (role: 'A' | 'B', t: 'aspects' | 'results') =>
       ra.transcript

@@ -180,7 +180,12 @@ export interface SessionResult {
    * aspects may be in while the other side's to its own are not: their results are then empty),
    * with this side's state at the start of the game, for its ships' names.
    */
-  readonly lastTurn?: { readonly turn: TurnSummary; readonly state: PlayerState | undefined }
+  readonly lastTurn?: {
+    readonly turn: TurnSummary
+    readonly state: PlayerState | undefined
+    /** Whether the other side's answers to this side's aspects are in (else `turn.theirResults` is empty). */
+    readonly answered: boolean
+  }
 }
 
 /** One line per session event, for `DEBUG=spaceships:session`. */

@@ -297,7 +297,8 @@ export abstract class PlayerSide extends Intake {
    * waits for the answers to its own, which stay unknown (empty `theirResults`: "Rv1 ?"). Its
    * player would otherwise learn of a ship lost only at its next check-in.
    */
-  lastTurnKnown(): { readonly turn: TurnSummary; readonly state: PlayerState | undefined } | undefined {
+  lastTurnKnown():
+    { readonly turn: TurnSummary; readonly state: PlayerState | undefined; readonly answered: boolean } | undefined {
     const logs = this.state?.logs
     if (logs === undefined) return undefined
     const known = this.history(this.terms.maxTurns)
@@ -324,7 +325,7 @@ export abstract class PlayerSide extends Intake {
             myReports: myResults.destroyed,
             theirFlashcube: noFlashcube(t),
           }
-    return last === undefined ? undefined : { turn: last, state: this.stateAt(1) }
+    return last === undefined ? undefined : { turn: last, state: this.stateAt(1), answered: last === known.at(-1) }
   }
 
   /** A resumed game: the journaled setup must be the one committed (never sign a second setup). */
