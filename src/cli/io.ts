@@ -34,7 +34,7 @@ export const processIo: CliIo = {
   env: process.env,
   isTty: process.stdout.isTTY,
   ...(process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
-  prompter: () => (process.stdin.isTTY ? lazyPrompter() : undefined),
+  prompter: () => (process.stdin.isTTY ? (terminalPrompter ??= lazyPrompter()) : undefined),
 }
 
 /** Exit statuses shared by the commands that judge something. */
@@ -118,6 +118,9 @@ export function wholeNumber(flag: string, min: number, max: number): (value: str
     return n
   }
 }
+
+/** The one prompter of this process's terminal: every prompt of a command takes turns on it. */
+let terminalPrompter: Prompter | undefined
 
 /** Inquirer on the terminal, loaded on the first prompt (commands without prompts never load it). */
 function lazyPrompter(): Prompter {

@@ -39,19 +39,38 @@ describe('lines typed between prompts (prompter.ts)', () => {
     const output = new PassThrough()
     output.on('data', (c: Buffer) => (said += c.toString()))
     const taken: string[] = []
-    const guard = typedAheadGuard(input as unknown as NodeJS.ReadStream, output, async (line) => {
+    const guard = typedAheadGuard(input as unknown as NodeJS.ReadStream, output)
+    if (guard === undefined) throw new Error('a terminal is guarded')
+    guard.take(async (line) => {
       await new Promise((r) => setImmediate(r))
       if (!line.startsWith('say ')) return false
       taken.push(line)
       return true
     })
-    if (guard === undefined) throw new Error('a terminal is guarded')
     guard.start()
     input.write('say hi\nBv1\r\nsay there\n')
     await expect.poll(() => taken.length).toBe(2)
     guard.stop()
     expect(taken).toEqual(['say hi', 'say there'])
     expect(said).toBe('(not kept, typed before the prompt: "Bv1")\n')
+  })
+
+  it('one guard per terminal: a second prompter (the join asked its terms, then the moves) shares it, so a record typed at a prompt is never said to be dropped', async () => {
+    const input = terminal()
+    let said = ''
+    const output = new PassThrough()
+    output.on('data', (c: Buffer) => (said += c.toString()))
+    const terms = typedAheadGuard(input as unknown as NodeJS.ReadStream, output)
+    const moves = typedAheadGuard(input as unknown as NodeJS.ReadStream, output)
+    expect(moves).toBe(terms)
+    // The terms prompter's prompt is over: between prompts, lines are read.
+    terms?.start()
+    // The moves prompter opens a record prompt: nothing reads the terminal but the prompt.
+    moves?.stop()
+    input.write('-\n')
+    await new Promise((r) => setImmediate(r))
+    expect(said).toBe('')
+    expect(String(input.read())).toBe('-\n')
   })
 
   it('leaves piped input alone: a script types ahead on purpose', () => {

@@ -62,11 +62,7 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
       : { input: streams.input, output: forward(streams.output), clearPromptOnDone: false, ...s }
   }
   const stdin = (): NodeJS.ReadableStream => streams?.input ?? process.stdin
-  let handle: ((line: string) => boolean | Promise<boolean>) | undefined
-  const gap =
-    streams === undefined
-      ? typedAheadGuard(process.stdin, process.stdout, (line) => handle?.(line) ?? false)
-      : undefined
+  const gap = streams === undefined ? typedAheadGuard(process.stdin, process.stdout) : undefined
   /** Each prompt has the terminal alone; between prompts, lines typed are read and dropped. */
   const own = <T>(prompt: () => Promise<T>): Promise<T> => {
     gap?.stop()
@@ -125,7 +121,7 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
         ),
       ),
     between: (h) => {
-      handle = h
+      gap?.take(h)
     },
   }
 }
@@ -139,26 +135,38 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
  * said to be. A line not ended with Enter is still in the terminal's buffer and shows in the next
  * prompt, editable, never sent by itself.
  */
-export function typedAheadGuard(
-  input: NodeJS.ReadStream,
-  output: NodeJS.WritableStream,
-  /** A line someone may take instead (a chat line while waiting): true when it did. */
-  take: (line: string) => boolean | Promise<boolean> = () => false,
-): { start(): void; stop(): void } | undefined {
+export interface TypedAheadGuard {
+  start(): void
+  stop(): void
+  /** Who may take a line instead (a chat line while waiting): `handle` returns true when it did. */
+  take(handle: (line: string) => boolean | Promise<boolean>): void
+}
+
+/**
+ * One guard per input stream: a command may make several prompters on the one terminal (the
+ * join's terms, then the player's moves), and a second guard still reading while the other's
+ * prompt was open said "(not kept ...)" of every record the joiner typed at its prompt.
+ */
+const GUARDS = new WeakMap<NodeJS.ReadStream, TypedAheadGuard>()
+
+export function typedAheadGuard(input: NodeJS.ReadStream, output: NodeJS.WritableStream): TypedAheadGuard | undefined {
   if (!input.isTTY) return undefined
+  const known = GUARDS.get(input)
+  if (known !== undefined) return known
+  let handle: (line: string) => boolean | Promise<boolean> = () => false
   // In order, one line at a time: a chat line is sent before the next one is looked at.
   let queue = Promise.resolve()
   const drop = (chunk: Buffer | string): void => {
     for (const line of chunk.toString().split(/\r?\n|\r/)) {
       if (line.trim() === '') continue
       queue = queue.then(async () => {
-        const taken = await Promise.resolve(take(line)).catch(() => false)
+        const taken = await Promise.resolve(handle(line)).catch(() => false)
         if (!taken) output.write(`(not kept, typed before the prompt: ${JSON.stringify(line)})\n`)
       })
     }
   }
   let on = false
-  return {
+  const guard: TypedAheadGuard = {
     start() {
       if (on || input.readableEnded) return
       on = true
@@ -174,7 +182,12 @@ export function typedAheadGuard(
       input.pause()
       input.ref()
     },
+    take(h) {
+      handle = h
+    },
   }
+  GUARDS.set(input, guard)
+  return guard
 }
 
 /** What a prompt rejects with when its input is closed: the name inquirer gives Ctrl-C, so every caller leaves alike. */
