@@ -26,6 +26,17 @@ describe('guarded: a game left at a prompt (Ctrl-C)', () => {
     )
   })
 
+  it("Ctrl-C after this side's stop is signed (waiting for the other side's answer) never says no stop was signed", async () => {
+    const t = io()
+    const code = await guarded(t.io, 'join', () =>
+      Promise.reject(new GameLeftError('3f917e6b'.repeat(4), false, 'while waiting', true, true)),
+    )
+    expect(code).toBe(3)
+    expect(t.err()).toBe(
+      "spaceships join: stopped while waiting; your node's stop is signed already, so game 3f917e6b is ending: it waits for your opponent's node to answer. Finish it with npx spaceships resume 3f917e6b\n",
+    )
+  })
+
   it('Ctrl-C while the game waits (a SIGINT: no prompt holds the terminal) is said as at a prompt, where it came; a second kills as usual', async () => {
     const before = process.listenerCount('SIGINT')
     const waiting = interruptible(() => new Promise<never>(() => undefined))

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { createServer } from 'node:net'
+import { formatInvite, parseInvite } from '../src/games/spaceships/net/invite.js'
 import { inquirerPrompter } from '../src/games/spaceships/ui/terminal.js'
 import { verifyTranscript } from '../src/games/spaceships/verify/verify.js'
 import { cli } from './cli.js'
@@ -183,6 +185,69 @@ describe('spaceships play, show and id: the terminal game', () => {
     expect(info.addrs.some((a) => a.startsWith('/ip4/127.0.0.1/tcp/') && a.endsWith(`/p2p/${info.peerId}`))).toBe(true)
     expect(info.allow).toEqual(['12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'])
   })
+
+  it('a host that cannot be reached: the joiner says it is dialling, signs nothing, ends saying so when the reply time is up, and the same game is joined later with an invite that reaches the host (SPEC §6.2)', async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const hostFiles: Record<string, string> = {}
+    const host = cli(
+      [
+        'host',
+        '--autoplay',
+        '--reply-seconds',
+        '3',
+        '--max-turns',
+        '1',
+        '--listen',
+        '/ip4/127.0.0.1/tcp/0',
+        '--invite-file',
+        'inv.txt',
+      ],
+      hostFiles,
+      { env: hostEnv },
+    )
+    await expect.poll(() => hostFiles['inv.txt'] ?? '', { timeout: 20_000 }).toMatch(/\S/)
+    const real = parseInvite((hostFiles['inv.txt'] ?? '').trim())
+    if (!real.ok) throw new Error(real.error.message)
+    // The same game at an address where nothing listens (a typo, a port not forwarded).
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const a = s.address()
+        s.close(() => {
+          resolve(typeof a === 'object' && a !== null ? a.port : 0)
+        })
+      })
+    })
+    const wrong = formatInvite({ ...real.value, addrs: [`/ip4/127.0.0.1/tcp/${port}/p2p/${real.value.peer}`] })
+    const missed = await cli(['join', wrong, '--yes', '--autoplay'], {}, { env: joinEnv })
+    expect(missed.code, missed.err).toBe(69)
+    expect(flat(missed.out)).toContain(
+      "Could not reach the host's node within 3 s (the terms' reply time): no game began, nothing was signed, and the invite stays valid.",
+    )
+    expect(missed.err).toMatch(/cannot reach the host yet \(/)
+    expect(flat(missed.out)).not.toMatch(/stopped the game|no game: the hellos/)
+    // Nothing signed: no envelope in the joiner's transcript, and the game is still to be played.
+    const dir = join(joinEnv['XDG_STATE_HOME'] ?? '', 'spaceships', 'games', real.value.id)
+    const lines = (() => {
+      try {
+        return readFileSync(join(dir, 'transcript'), 'utf8')
+          .split('\n')
+          .slice(1)
+          .filter((l) => l !== '').length
+      } catch {
+        return 0
+      }
+    })()
+    expect(lines).toBe(0)
+    expect((await cli(['games'], {}, { env: joinEnv })).out).toContain(
+      `unfinished: spaceships resume ${real.value.id.slice(0, 8)}`,
+    )
+    // The host's right invite, for the same game: joined, played, the same result on both sides.
+    const joined = await cli(['join', (hostFiles['inv.txt'] ?? '').trim(), '--yes', '--autoplay'], {}, { env: joinEnv })
+    const hosted = await host
+    expect(joined.code, joined.err).toBe(0)
+    expect(hosted.code, hosted.err).toBe(0)
+    expect(joined.err).toContain(`resuming game ${real.value.id}`)
+  }, 60_000)
 
   it('join refuses an unusable invite with the field and the reason (SPEC §2.3)', async () => {
     const env = home()

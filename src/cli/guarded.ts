@@ -22,6 +22,8 @@ export class GameLeftError extends Error {
     readonly where: 'at the prompt' | 'while waiting' = 'at the prompt',
     /** Whether an opponent had joined: before that no game began, no clock runs, nothing is checked in. */
     readonly joined = true,
+    /** Whether this side had signed its stop already: the game is ending, and a resume finishes it. */
+    readonly stopSigned = false,
   ) {
     super(`left ${where}`)
     this.name = 'GameLeftError'
@@ -105,9 +107,11 @@ export async function guarded(io: CliIo, name: string, body: () => Promise<numbe
       io.stderr(
         !e.joined
           ? `spaceships ${name}: stopped while waiting for your opponent to join; no game began, and the invite stays valid: wait again with ${cmd} resume ${short}\n`
-          : e.witnessed
-            ? `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
-            : `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
+          : e.stopSigned
+            ? `spaceships ${name}: stopped ${e.where}; your node's stop is signed already, so game ${short} is ending: it waits for your opponent's node to answer. Finish it with ${cmd} resume ${short}\n`
+            : e.witnessed
+              ? `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused, but the clock runs on: once your move is past its deadline, your opponent may claim the win on time through the notary. Carry it on with ${cmd} resume ${short}, or play what is due through the notary and exit with ${cmd} resume ${short} --check-in\n`
+              : `spaceships ${name}: stopped ${e.where}; no stop was signed, and game ${short} is paused. Carry it on with ${cmd} resume ${short}\n`,
       )
       return EXIT.incomplete
     }

@@ -3,7 +3,8 @@
  * first; a game already begun here resumes instead.
  */
 import { readFileSync } from 'node:fs'
-import { parseInvite } from '../games/spaceships/net/invite.js'
+import { join } from 'node:path'
+import { type Invite, parseInvite } from '../games/spaceships/net/invite.js'
 import { SCREEN_COLUMNS, deadlineText, witnessText, wrap } from '../games/spaceships/ui/panel.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { type GameMeta, gameDir, readMeta, writeMeta } from './games.js'
@@ -38,7 +39,15 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     const existing = readMeta(invite.id, env(io))
     if (existing !== undefined && (existing.finished === undefined || existing.provisional === true)) {
       if (f.json !== true) io.stderr(`resuming game ${invite.id}\n`)
-      return runJoin(io, f, withPlayer(existing, f, io))
+      // A game that never began (the host not reached: nothing signed, SessionResult.unmet) is
+      // joined with the invite given now, which may carry the host's right addresses; one that
+      // began keeps the invite its transcript was played under.
+      const fresh =
+        existing.invite !== text.trim() && !begun(invite.id, env(io)) && sameGame(existing.invite, invite)
+          ? { ...existing, invite: text.trim() }
+          : existing
+      if (fresh !== existing) writeMeta(fresh, env(io))
+      return runJoin(io, f, withPlayer(fresh, f, io))
     }
     if (existing !== undefined)
       throw new UserError(
@@ -77,4 +86,27 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
     writeMeta(meta, env(io))
     return runJoin(io, f, meta)
   })
+}
+
+/** Whether this machine's transcript of the game holds an envelope (a game that began). */
+function begun(id: string, e: NodeJS.ProcessEnv): boolean {
+  try {
+    return readFileSync(join(gameDir(id, e), 'transcript'), 'utf8')
+      .split('\n')
+      .slice(1)
+      .some((l) => l !== '')
+  } catch {
+    return false
+  }
+}
+
+/** The same game offered again: the same host and terms (its addresses may differ). */
+function sameGame(stored: string, invite: Invite): boolean {
+  const before = parseInvite(stored)
+  return (
+    before.ok &&
+    before.value.peer === invite.peer &&
+    JSON.stringify(before.value.terms) === JSON.stringify(invite.terms) &&
+    JSON.stringify(before.value.notary ?? null) === JSON.stringify(invite.notary ?? null)
+  )
 }

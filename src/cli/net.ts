@@ -235,7 +235,9 @@ export async function runHost(
             },
           }),
         () => current.opponent !== undefined,
+        () => stopIn(files.store, sideOf(meta)),
       )
+      if (result.unmet === true) return notMet(io, f, meta, terms, 'host')
       if (again !== undefined) return again.code
       notifier(io, f.notify, meta.id)('ended')
       writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
@@ -243,6 +245,22 @@ export async function runHost(
     },
     versionOfMeta(meta),
   )
+}
+
+/**
+ * The other side's hello never came within the reply time (SessionResult.unmet): no game began,
+ * nothing was signed for it, and the invite stays good. Said as what happened, never as a stop or
+ * a game over, and the game is left as it was, to be carried on (SPEC §6.2).
+ */
+function notMet(io: CliIo, f: GameFlags, meta: GameMeta, terms: Terms, role: 'host' | 'join'): number {
+  const again = `${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
+  const line =
+    role === 'join'
+      ? `Could not reach the host's node within ${deadlineText(terms.replyMs)} (the terms' reply time): no game began, nothing was signed, and the invite stays valid. Try again later with ${again}`
+      : `Your opponent's node did not answer within ${deadlineText(terms.replyMs)} (the terms' reply time): no game began, and the invite stays valid. Wait for them again with ${again}`
+  if (f.json === true) io.stdout(`${JSON.stringify({ game: meta.id, met: false })}\n`)
+  else io.stdout(`${wrap(line, SCREEN_COLUMNS, '')}\n`)
+  return EXIT.unavailable
 }
 
 export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<number> {
@@ -268,26 +286,32 @@ export async function runJoin(io: CliIo, f: GameFlags, meta: GameMeta): Promise<
         seen,
         () => parsed.value.peer,
       )
-      const result = await leftAs(meta.id, parsed.value.notary !== undefined, () =>
-        joinGame({
-          ...sideOptions(
-            io,
-            f,
-            meta,
-            identity,
-            files,
-            seen,
-            () => parsed.value.peer,
-            (name) => {
-              current = { ...current, opponentName: name }
-              keepOpponentName(meta.id, name, env(io))
-            },
-          ),
-          ...(again === undefined ? {} : { rematch: again }),
-          side: sideOf(meta),
-          invite: parsed.value,
-        }),
+      const result = await leftAs(
+        meta.id,
+        parsed.value.notary !== undefined,
+        () =>
+          joinGame({
+            ...sideOptions(
+              io,
+              f,
+              meta,
+              identity,
+              files,
+              seen,
+              () => parsed.value.peer,
+              (name) => {
+                current = { ...current, opponentName: name }
+                keepOpponentName(meta.id, name, env(io))
+              },
+            ),
+            ...(again === undefined ? {} : { rematch: again }),
+            side: sideOf(meta),
+            invite: parsed.value,
+          }),
+        () => true,
+        () => stopIn(files.store, sideOf(meta)),
       )
+      if (result.unmet === true) return notMet(io, f, meta, parsed.value.terms, 'join')
       if (again !== undefined) return again.code
       notifier(io, f.notify, meta.id)('ended')
       writeMeta(endedMeta(current, result.verdict, outcomeLine(result.verdict, sideOf(meta))), env(io))
@@ -304,6 +328,8 @@ async function leftAs<T>(
   body: () => Promise<T>,
   /** Whether an opponent has joined: before that no clock runs and nothing can be checked in. */
   joined: () => boolean = () => true,
+  /** Whether this side's stop is signed already (it waits for the other side's answer). */
+  stopSigned: () => boolean = () => false,
 ): Promise<T> {
   try {
     return await interruptible(body)
@@ -314,8 +340,17 @@ async function leftAs<T>(
       witnessed && joined(),
       interruptedWhileWaiting(e) ? 'while waiting' : 'at the prompt',
       joined(),
+      stopSigned(),
     )
   }
+}
+
+/** Whether `side` has signed a stop in this transcript (SPEC §6.5). */
+function stopIn(store: GameFiles['store'], side: Role): boolean {
+  return store.envelopes().some((bytes) => {
+    const d = decodeEnvelope(bytes)
+    return d.ok && d.value.envelope.sender === side && d.value.envelope.parts.some((p) => p.t === 'stop')
+  })
 }
 
 /**

@@ -140,6 +140,9 @@ function timeLeft(deadline: number | undefined): string {
   return `; ${clockText(deadline - systemClock.now())} left before the deadline`
 }
 
+/** How often a joiner that has not reached the host says it is still dialling. */
+const DIAL_LINE_MS = 20_000
+
 /**
  * The node's events as lines on standard error. A condition that repeats (a flapping connection,
  * a peer dialling again and again) is said at most once per REPEAT_LINE_MS, with how many times it
@@ -160,8 +163,27 @@ export function eventPrinter(
         io.stderr(`${line}${held > 0 ? ` (${held} more like it since the last such line)` : ''}\n`)
       })
   }
+  // Dialling a host not reached yet is said now and then (at the start nothing else is said, and
+  // a player saw nothing at all for the reply time before "no game"); a lost connection's redials
+  // are covered by its own line.
+  const dialLimit = new LineLimiter(DIAL_LINE_MS, () => systemClock.now())
+  let met = false
   return (e) => {
     if (json) return
+    if (e.kind === 'connected') met = true
+    // (A refusal is said once, when the node gives up: guarded.ts.)
+    if (e.kind === 'redial-failed') {
+      if (met || e.detail.startsWith('the host refused')) return
+      const held = dialLimit.take('dial')
+      const why = (e.detail.split('\n')[0] ?? '').slice(0, 120)
+      if (held !== undefined)
+        notices.say(() => {
+          io.stderr(
+            `cannot reach the host yet (${why}); dialling again${held > 0 ? ` (${held} more tries since the last such line)` : ''}\n`,
+          )
+        })
+      return
+    }
     if (e.kind === 'connected')
       say(
         e.restored ? 'restored' : 'connected',

@@ -128,7 +128,8 @@ export async function playGames(
   let last = first
   let game = id
   let role = side
-  while (o.rematch !== undefined) {
+  // Nobody met (SessionResult.unmet): no game was played, so there is nothing to play again.
+  while (o.rematch !== undefined && first.unmet !== true) {
     await o.rematch.ended(last, game, role)
     if (!(await agreeRematch(channel, o.rematch, role, early))) break
     Object.assign(early, { offer: false, accept: false, decline: false })

@@ -149,6 +149,13 @@ export abstract class SessionBase {
   /** A check-in ended with the peer to move next (SessionOptions.checkIn): the game goes on. */
   protected paused = false
 
+  /**
+   * The other side never met this one: its hello did not come (the host could not be reached, the
+   * joiner never answered) within the reply time. Before both hellos there is no game (SPEC §6.2),
+   * so nothing is signed for it: the session ends and the invite stays good.
+   */
+  protected unmet = false
+
   /** PROTOCOL-4.md §4.4: the notary said "not before" this time (notary ms) for this side's claim. */
   protected claimNotBefore = 0
 

@@ -174,6 +174,11 @@ export interface SessionResult {
   readonly verdict: Verdict
   /** A check-in paused with the peer to move (`SessionOptions.checkIn`): the verdict is of the game so far. */
   readonly paused?: true
+  /**
+   * The other side's hello never came within the reply time (the host unreachable, the joiner
+   * silent): no game began, nothing was signed for it, and the invite stays good (SPEC §6.2).
+   */
+  readonly unmet?: true
   readonly transcript: readonly Uint8Array[]
   /**
    * A paused check-in: the last turn as this side knows it (its answers to the other side's

@@ -93,6 +93,7 @@ class Session extends Composer {
       verdict: verifyEnvelopes(transcript),
       transcript,
       ...(this.paused ? { paused: true as const } : {}),
+      ...(this.unmet ? { unmet: true as const } : {}),
       ...(last === undefined ? {} : { lastTurn: last }),
     }
   }
@@ -106,7 +107,7 @@ class Session extends Composer {
     for (;;) {
       if (this.failure !== undefined)
         throw this.failure instanceof Error ? this.failure : new Error('the session failed')
-      if (this.refused) return
+      if (this.refused || this.unmet) return
       const myStop = this.myStop()
       if (myStop !== undefined) return this.afterStop()
       if (this.theirStop() !== undefined) {
@@ -233,15 +234,22 @@ class Session extends Composer {
         this.emit({ kind: 'ignored', detail: ev.detail })
         // Not evidence; the side waiting for the peer stops, the side whose turn it is carries on (SPEC §6.5).
         // In a witnessed game nothing but a receipted deadline ends it (PROTOCOL-4.md §4.4).
-        if (due?.sender === this.them && !this.witnessed) await this.sendStop('claim', ev.detail)
+        // Before both hellos there is no game to stop: the reply time decides whether they met.
+        if (due?.sender === this.them && !this.witnessed && this.state !== undefined)
+          await this.sendStop('claim', ev.detail)
         return
       case 'closed':
-        if (due?.sender === this.them && !this.witnessed)
+        if (due?.sender === this.them && this.state === undefined) this.unmet = true
+        else if (due?.sender === this.them && !this.witnessed)
           await this.sendStop('claim', `the connection closed while waiting for ${due.parts.join('+')}`)
         return
       case 'deadline':
-        if (this.o.signal?.aborted === true || this.witnessed) return
-        if (due?.sender === this.them) await this.sendStop('claim', `no ${due.parts.join('+')} within the deadline`)
+        if (this.o.signal?.aborted === true) return
+        // SPEC §6.2: no hello from the other side in the reply time: they never met, and a stop
+        // (B's would not even be a hello at seq 0) would end an invite that is still good.
+        if (due?.sender === this.them && this.state === undefined) this.unmet = true
+        else if (this.witnessed) return
+        else if (due?.sender === this.them) await this.sendStop('claim', `no ${due.parts.join('+')} within the deadline`)
         return
     }
   }
