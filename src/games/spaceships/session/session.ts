@@ -249,7 +249,8 @@ class Session extends Composer {
         // (B's would not even be a hello at seq 0) would end an invite that is still good.
         if (due?.sender === this.them && this.state === undefined) this.unmet = true
         else if (this.witnessed) return
-        else if (due?.sender === this.them) await this.sendStop('claim', `no ${due.parts.join('+')} within the deadline`)
+        else if (due?.sender === this.them)
+          await this.sendStop('claim', `no ${due.parts.join('+')} within the deadline`)
         return
     }
   }
