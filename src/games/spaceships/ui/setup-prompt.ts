@@ -30,7 +30,16 @@ export function shipLineProblem(typed: readonly string[], line: string, ruleset:
   if (!one.ok) return describeViolation(one.error)
   const all = parseSetup([...typed, t].join('\n'), 'lenient')
   if (!all.ok) return all.error.map(describeViolation).join('; ')
-  const v = validateSetup(all.value, ruleset, 0)
+  // Identities are judged at the end; here each ship gets one of its own, so that a missing or
+  // repeated identity (two FS typed, neither numbered yet) never hides a line's shape or an
+  // overlap: validateSetup skips the other checks of a ship whose identity it cannot settle.
+  const nth = new Map<string, number>()
+  const numbered = all.value.map((w) => {
+    const n = (nth.get(w.type) ?? 0) + 1
+    nth.set(w.type, n)
+    return { ...w, id: n }
+  })
+  const v = validateSetup(numbered, ruleset, 0)
   if (v.ok) return undefined
   const now = v.error.filter((x) => x.code !== 'setup.fleet' && x.code !== 'setup.identity')
   return now.length === 0 ? undefined : now.map(describeViolation).join('; ')
