@@ -98,6 +98,23 @@ export function parseTranscript(
     }
   const format = all.find((f) => header === transcriptHeader(f))
   if (format === undefined) {
+    // A header whose only fault is what follows it (a file saved with CRLF line ends, a trailing
+    // space) is said so: "a version 4\r transcript; this program reads version 4" read as nonsense.
+    const trimmed = all.find((f) => header.trimEnd() === transcriptHeader(f))
+    if (trimmed !== undefined)
+      return {
+        ok: false,
+        error: {
+          line: 1,
+          // SPEC §11: the version is all that follows the prefix, so this is `file.version`.
+          error: protocolError(
+            'file.version',
+            '',
+            '§11',
+            `the first line is "${transcriptHeader(trimmed)}" followed by ${header.endsWith('\r') ? 'a carriage return (a file saved with Windows line ends? every line ends with a lone LF)' : 'spaces'}, which names no version this program reads`,
+          ),
+        },
+      }
     if (header.startsWith(prefix)) {
       const version = header.slice(prefix.length, prefix.length + 8)
       return {
