@@ -77,6 +77,16 @@ describe('the game library: games, resume, export', () => {
     expect(exported.out).toContain(`Wrote g.record (${verdict.turn} turns). Adjudicate it: spaceships referee g.record`)
     const record = exported.files['g.record'] ?? ''
     expect(record.split('\n')[0]).toBe('spaceships-record 1')
+    // --out never replaces another file (as play --out); the same record again is left as it is.
+    const clobber = await cli(
+      ['export', row.id.slice(0, 8), '--out', 'g.record'],
+      { 'g.record': 'my notes\n' },
+      { env },
+    )
+    expect([clobber.code, clobber.files['g.record']]).toEqual([73, 'my notes\n'])
+    expect(clobber.err).toContain('--out: g.record already exists and holds something else')
+    const same = await cli(['export', row.id.slice(0, 8), '--out', 'g.record'], { 'g.record': record }, { env })
+    expect(same.code, same.err).toBe(0)
     // The same record from the transcript file itself.
     const fromFile = await cli(
       ['export', 'g.transcript'],

@@ -346,7 +346,17 @@ export async function exportCommand(io: CliIo, ref: string, opts: { out?: string
   ])
   if (opts.out === undefined) io.stdout(record)
   else {
-    await io.writeFile(opts.out, record)
+    // Never replaces another file (as play --out): the same record again is left as it is.
+    const existing = await io.readFile(opts.out).then(
+      (b) => new TextDecoder().decode(b),
+      () => undefined,
+    )
+    if (existing !== undefined && existing !== record)
+      throw new UserError(
+        `--out: ${opts.out} already exists and holds something else (another game's record?); choose another file or move that one away`,
+        EXIT.cannotCreate,
+      )
+    if (existing === undefined) await io.writeFile(opts.out, record)
     io.stdout(
       `Wrote ${opts.out} (${p.turn} turn${p.turn === 1 ? '' : 's'}). Adjudicate it: ${commandName(env(io))} referee ${opts.out}\n`,
     )
