@@ -38,6 +38,28 @@ function waitingPrompter(): { prompter: Prompter; answer: (v: string) => void } 
 }
 
 describe('the human player at the terminal', () => {
+  it('the setup menu\'s "Load a setup file": an unreadable path is refused with the reason, and an empty line goes back to the menu', async () => {
+    const menu: string[] = ['file', 'use']
+    const refusals: (string | true | undefined)[] = []
+    const human = humanStrategy({
+      prompter: {
+        ...nothing,
+        select: <T>() => Promise.resolve(menu.shift() as T),
+        input: (q) => {
+          refusals.push(q.validate?.('/no/such/setup'), q.validate?.(''))
+          return Promise.resolve('')
+        },
+      },
+      screen: { print: () => undefined, paint: NO_PAINT },
+      setup: { kind: 'ask' },
+      rng: seededRandom('file'),
+    })
+    const setup = await human.setup(DEFAULT_RULESET)
+    expect(setup.length).toBeGreaterThan(0)
+    expect(menu).toEqual([])
+    expect(refusals).toEqual(['cannot read /no/such/setup: no such file (an empty line goes back to the menu)', true])
+  })
+
   it('chats while waiting for the opponent (no prompt open): say TEXT is sent as at the record prompt, any other line is left to be dropped (SPEC §2.4)', async () => {
     let between: ((line: string) => boolean | Promise<boolean>) | undefined
     const lines: string[] = []

@@ -152,13 +152,15 @@ export async function askSetup(io: SetupPrompt, ruleset: Ruleset, setupDeadline:
       if (await prompter.confirm({ message: 'Play this setup?' })) return typed
       continue
     }
-    const text = readFileSync(
+    const path = (
       await prompter.input({
-        message: 'Setup file',
-        validate: (p) => (readable(p) ? true : 'cannot read that file'),
-      }),
-      'utf8',
-    )
+        message: 'Setup file (an empty line: back to the menu)',
+        ...(clock === undefined ? {} : { clock }),
+        validate: (p) => (p.trim() === '' ? true : (unreadable(p.trim()) ?? true)),
+      })
+    ).trim()
+    if (path === '') continue
+    const text = readFileSync(path, 'utf8')
     const r = readSetup(text, ruleset, 0, 'lenient')
     if (r.ok) {
       showSetup(r.value)
@@ -167,11 +169,21 @@ export async function askSetup(io: SetupPrompt, ruleset: Ruleset, setupDeadline:
   }
 }
 
-function readable(path: string): boolean {
+/** Why a setup file cannot be read, in words, or undefined when it can. */
+function unreadable(path: string): string | undefined {
   try {
     readFileSync(path)
-    return true
-  } catch {
-    return false
+    return undefined
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'a directory, not a file'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'not permitted to read it'
+            : (code ?? 'it cannot be read')
+    return `cannot read ${path}: ${why} (an empty line goes back to the menu)`
   }
 }
