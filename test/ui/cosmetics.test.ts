@@ -1,7 +1,7 @@
 /**
  * What the terminal game shows, as a person sees it: ships named as the notation names them (a
  * number only among several of a type, NOTATION.md C-05), the confirmation drawn once and whole
- * however it wraps, a refused line gone from the prompt once its error shows, and `games` saying
+ * however it wraps, a refused line kept in the prompt to be mended under its error, and `games` saying
  * when a stopped game stopped in the words of its end screen.
  */
 import { describe, expect, it } from 'vitest'
@@ -67,11 +67,17 @@ describe('the prompts as a terminal shows them', () => {
     const prompt = await t.seen('? Turn 1 record', at)
     await t.type('Zz9\r')
     await t.seen('> Zz9', prompt)
-    // The refused line is gone from the prompt; its error is under it.
+    // The refused line stays in the prompt, to be mended; its error is under it.
     // The prompt carries the move's clock, running (SPEC §6.6): what is left of the 10 minutes.
-    expect(t.terminal.lines()[prompt]).toMatch(/^\? Turn 1 record \(\d+:\d\d left\)$/)
-    expect(t.terminal.lines()[prompt + 1]).toMatch(/^> Zz9: strike target: colour must be one of R O Y G B/)
-    await t.type(`${record}\r`)
+    expect(t.terminal.lines()[prompt]).toMatch(/^\? Turn 1 record \(\d+:\d\d left\) Zz9 /)
+    expect(
+      t.terminal
+        .lines()
+        .slice(prompt + 1)
+        .find((l) => l.startsWith('> ')),
+    ).toMatch(/^> Zz9: strike target: colour must be one of R O Y G B/)
+    // Mended: the bad word rubbed out, the record typed.
+    await t.type(`\b\b\b${record}\r`)
     await t.seen('Sign and send', prompt)
     await t.type('\r')
     const r = await t.done
@@ -85,7 +91,7 @@ describe('the prompts as a terminal shows them', () => {
     [undefined, 'Ov1 Ov2 Ov3 Ov4 Ov5 mRv1 Gz5 sYw3'],
     [80, 'mRv1 Gz5 Ov1 Ov2 Ov3 Ov4 Ov5 Ow1 Ow2 Ow3 sYw3'],
   ] as const)
-    it(`a confirmation that wraps is drawn once, whole, no word split (${columns ?? 'default'} columns); a refused line leaves the prompt`, async () => {
+    it(`a confirmation that wraps is drawn once, whole, no word split (${columns ?? 'default'} columns); a refused line stays to be mended`, async () => {
       const t = await signTurn1(record, columns)
       const lines = t.terminal.lines()
       expect(lines.filter((l) => l.includes('Sign and send')).length).toBe(1)

@@ -95,8 +95,8 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
                     ? {}
                     : { default: o.default, prefill: 'editable' as const }),
                   ...(o.validate === undefined ? {} : { validate: o.validate }),
-                  // A refused line leaves the box (its error, shown under it, names what was wrong).
-                  theme: { validationFailureMode: 'clear' as const },
+                  // A refused line stays to be mended (its error, shown under it, names what was wrong).
+                  theme: { validationFailureMode: 'keep' as const },
                   ...(o.transformer === undefined
                     ? {}
                     : {

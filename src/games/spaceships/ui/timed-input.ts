@@ -1,6 +1,6 @@
 /**
  * The record prompt with a live clock: inquirer's text input, its behaviour kept (validation on
- * enter, an editable default, a transformer shown as the player types, a refused line cleared),
+ * enter, an editable default, a transformer shown as the player types, a refused line kept to mend),
  * with the time left shown after the message and redrawn every second. Written on
  * `@inquirer/core` because `@inquirer/input` draws its message once per keypress, so a clock in it
  * would stand still while the player thinks.
@@ -63,8 +63,10 @@ export const timedInput = createPrompt<string, TimedInputConfig>((config, done) 
         setStatus('done')
         done(answer)
       } else {
-        // A refused line leaves the box; its error, shown under it, names what was wrong.
-        setValue('')
+        // A refused line stays in the box to be mended (a long record with one typo is not typed
+        // again); its error, shown under it, names what was wrong.
+        // (On the line event readline emptied its line: it is written back, as @inquirer/input does.)
+        rl.write(value)
         setError(verdict)
       }
     } else if (isBackspaceKey(key) && value === '') setDefaultValue('')
