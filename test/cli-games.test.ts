@@ -3,8 +3,8 @@
  * result; `resume` offers only games it can carry on; `export` writes the game record
  * (protocol/GAME-RECORD.md) that `referee` adjudicates to the same result as the verifier.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { type GameMeta, gameDir, writeMeta } from '../src/cli/games.js'
@@ -201,6 +201,13 @@ describe('the game library: games, resume, export', () => {
     }[]
     expect(rows.find((r) => r.id.startsWith('aaaa1111'))).toMatchObject({ turn: 0, step: { turn: 1, yours: false } })
     expect(rows.find((r) => r.id.startsWith('cccc3333'))?.step).toBeUndefined()
+    // A game its own process holds now (games.ts lockGame) is said to be in play there, not to be resumed.
+    const lock = join(gameDir('aaaa1111aaaa1111aaaa1111aaaa1111', env), 'lock')
+    writeFileSync(lock, `${process.pid} ${hostname()}\n`)
+    expect((await cli(['games'], {}, { env })).out).toContain(
+      `in turn 1, their step\n          being played now, by process ${process.pid} on this machine`,
+    )
+    rmSync(lock)
     const old = await cli(['resume', 'eeee'], {}, { env })
     expect(old.code).toBe(64)
     expect(old.err).toBe(

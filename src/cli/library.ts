@@ -17,7 +17,7 @@ import { SCREEN_COLUMNS, endedInTurn, outcomeLine, spanText, wrap } from '../gam
 import { parseTranscript } from '../games/spaceships/protocol/file.js'
 import { witnessedDue } from '../games/spaceships/verify/witnessed.js'
 import { systemClock } from '../core/session/clock.js'
-import { type GameMeta, damagedLine, findGame, gameDir, listGames, resumable, sideOf } from './games.js'
+import { type GameMeta, damagedLine, findGame, gameDir, listGames, lockHolder, resumable, sideOf } from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { verdictLine } from './verify.js'
 import { type PeerNames, peerNamesFor } from './peer-names.js'
@@ -170,13 +170,16 @@ function rowOf(meta: GameMeta, io: CliIo, names: PeerNames): { readonly row: Gam
         : state === 'resumable' && witnessed(meta)
           ? // A game across days (PROTOCOL-4.md §4): whose step is next, and how to take one's own.
             witnessedRow(p, you, `${commandName(env(io))} resume ${meta.id.slice(0, 8)} --check-in`)
-          : state === 'resumable'
-            ? `unfinished: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
-            : kind === 'play'
-              ? 'interrupted; a game against the bot cannot be resumed'
-              : meta.finished === undefined && meta.invite !== ''
-                ? `cannot go on here (another protocol version?): ${commandName(env(io))} resume ${meta.id.slice(0, 8)} says why`
-                : 'interrupted before it began')
+          : state === 'resumable' && lockHolder(gameDir(meta.id, env(io))) !== undefined
+            ? // Its own process holds it now (games.ts lockGame): resuming it here would be refused.
+              `being played now, by process ${lockHolder(gameDir(meta.id, env(io))) ?? ''} on this machine`
+            : state === 'resumable'
+              ? `unfinished: ${commandName(env(io))} resume ${meta.id.slice(0, 8)}`
+              : kind === 'play'
+                ? 'interrupted; a game against the bot cannot be resumed'
+                : meta.finished === undefined && meta.invite !== ''
+                  ? `cannot go on here (another protocol version?): ${commandName(env(io))} resume ${meta.id.slice(0, 8)} says why`
+                  : 'interrupted before it began')
   const turn = p?.turn ?? 0
   const row: GameRow = {
     id: meta.id,

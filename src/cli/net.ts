@@ -230,7 +230,7 @@ export async function runHost(
                 io.stdout(`${JSON.stringify({ invite, game: meta.id, peer: identity.peerId.toString() })}\n`)
               else
                 io.stdout(
-                  `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}; at most ${terms.maxTurns} turns; ${deadlineText(terms.turnMs)} per move, ${deadlineText(terms.replyMs)} per automatic reply.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join...\n`,
+                  `You are A (the host). Invite (send it to your opponent; they run: ${commandName(env(io))} join <invite>):\n\n${invite}\n\nTerms: ${terms.ruleset}; at most ${terms.maxTurns} turns; ${deadlineText(terms.turnMs)} per move, ${deadlineText(terms.replyMs)} per automatic reply.\n${wrap(witnessText(notary), SCREEN_COLUMNS, '')}\nWaiting for them to join (up to ${deadlineText(waitMs)}; --wait sets how long)...\n`,
                 )
             },
           }),
