@@ -16,6 +16,9 @@ import {
 } from '../../src/games/spaceships/session/strategy.js'
 import { verifyFiles } from '../../src/games/spaceships/verify/verify.js'
 import { TERMS, playInMemory } from './helpers.js'
+import { journaledStrategy, memoryJournal } from '../../src/games/spaceships/session/journal.js'
+import { DEFAULT_RULESET } from '../../src/games/spaceships/rules/ruleset.js'
+import { initialPlayerState } from '../../src/games/spaceships/rules/state.js'
 
 const terms = { ...TERMS, maxTurns: 30 }
 
@@ -47,6 +50,53 @@ const partsOf = (transcript: readonly Uint8Array[]): string[] =>
   })
 
 describe('a draw offered and accepted (version 4, SPEC §7.11, §7.12)', () => {
+  it("the offerer's record prompt still open when the acceptance ends the game is withdrawn (its signal aborts), and nothing of it is used", async () => {
+    let withdrawn = 0
+    let offeredAt = 0
+    const inner = offering('draw/open/b', 1)
+    // B from turn 2 on: a person still thinking when the game ends (its prompt answers only once
+    // withdrawn), so it commits nothing ahead, and A, first to move in turn 2, accepts instead.
+    const thinking: PlayerStrategy = {
+      setup: (r) => inner.setup(r),
+      record: (ctx) => {
+        if (ctx.turn === 1) {
+          offeredAt = 1
+          return inner.record(ctx)
+        }
+        return new Promise((resolve) =>
+          ctx.signal?.addEventListener('abort', () => {
+            withdrawn++
+            resolve('')
+          }),
+        )
+      },
+    }
+    const g = await playInMemory('draw/open', {
+      version: 4,
+      terms,
+      strategies: [answering('draw/open/a', true), thinking],
+    })
+    expect(offeredAt).toBe(1)
+    const v = g.b.verdict
+    expect(v.status === 'complete' && v.reason, JSON.stringify(v).slice(0, 300)).toBe('agreed-draw')
+    expect(withdrawn).toBe(1)
+  })
+
+  it("a withdrawn prompt journals nothing: a resume would replay it as the turn's choice", async () => {
+    const journal = memoryJournal()
+    const stop = new AbortController()
+    stop.abort()
+    const person = journaledStrategy(
+      { setup: () => Promise.reject(new Error('unused')), record: () => Promise.resolve('') },
+      journal,
+    )
+    const ctx = { role: 'A', ruleset: DEFAULT_RULESET, turn: 2, state: initialPlayerState([]), history: [] } as const
+    await person.record({ ...ctx, signal: stop.signal })
+    expect(journal.entries()).toEqual([])
+    await person.record({ ...ctx, turn: 3 })
+    expect(journal.entries()).toEqual([{ k: 'record', turn: 3, text: '' }])
+  })
+
   it('accepted: the game ends after the turns both committed, both reveal, and both files decide a draw', async () => {
     let accepted = 0
     for (let i = 0; i < 6; i++) {

@@ -99,6 +99,9 @@ export function journaledStrategy(inner: PlayerStrategy, journal: Journal): Play
       if (old?.k === 'resign') return RESIGN
       if (old?.k === 'accept-draw') return ACCEPT_DRAW
       const choice = await inner.record(ctx)
+      // A prompt withdrawn because the game stopped or ended gives no record to keep: journaled,
+      // it would be replayed as this turn's choice by a resume.
+      if (ctx.signal?.aborted === true) return choice
       journal.append(
         isResignation(choice)
           ? { k: 'resign', turn: ctx.turn }

@@ -125,7 +125,8 @@ export abstract class PlayerSide extends Intake {
     }
     return (async () => {
       const choice = await this.o.strategy.record(ctx)
-      if (this.records.has(t)) return
+      // The game stopped or ended while the player chose: nothing is needed of the choice.
+      if (this.records.has(t) || this.decisionAbort.signal.aborted) return
       if (isResignation(choice)) this.records.set(t, choice)
       else if (isDrawAcceptance(choice)) {
         // Only an offer that stands for this very decision can be accepted (SPEC §7.12).

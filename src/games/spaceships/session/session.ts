@@ -72,6 +72,9 @@ class Session extends Composer {
       this.o.signal?.removeEventListener('abort', outer)
       this.finished = true
       this.lifetime.abort()
+      // A record prompt still open (the game ended by an accepted draw while this player chose
+      // its next move) is withdrawn: it stayed on the screen, redrawn into the end screen.
+      this.decisionAbort.abort()
       this.o.channel.close()
     }
     // PROTOCOL-4.md §4.4: a witnessed verdict rests on the log; what the notary receipted meanwhile
