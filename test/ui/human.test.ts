@@ -518,8 +518,28 @@ describe('a draw at the record prompt (version 4, SPEC §7.11, §7.12)', () => {
     const turn = { role: 'A' as const, ruleset: DEFAULT_RULESET, turn: 2, state, history: [], mayOfferDraw: true }
     expect(await scripted(['draw', '-'], lines).record(turn)).toEqual({ record: '-', offerDraw: true })
     expect(lines.join('\n')).toContain('You offer a draw with this turn')
-    expect(lines.join('\n')).toContain('draw (offer one')
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('draw RECORD (your record, offering a draw)')
     expect(await scripted(['draw', 'draw', '-'], []).record(turn)).toBe('-')
+  })
+
+  it('draw RECORD on one line: the record goes with an offer; a version 3 game refuses it', async () => {
+    const turn = { role: 'A' as const, ruleset: DEFAULT_RULESET, turn: 2, state, history: [], mayOfferDraw: true }
+    expect(await scripted(['DRAW  -'], []).record(turn)).toEqual({ record: '-', offerDraw: true })
+    const v3 = { ...turn, mayOfferDraw: false }
+    let refused: string | true | undefined
+    await humanStrategy({
+      prompter: {
+        ...nothing,
+        input: (q) => {
+          refused = q.validate?.('draw -')
+          return Promise.resolve('-')
+        },
+      },
+      screen: { print: () => undefined, paint: NO_PAINT },
+      setup: { kind: 'random' },
+      rng: seededRandom('draw-ui'),
+    }).record(v3)
+    expect(refused).toBe('a draw can be offered in a game of protocol version 4 only')
   })
 
   it('accept takes an offer standing for this decision, and nothing when none stands', async () => {
@@ -559,6 +579,6 @@ describe('a draw at the record prompt (version 4, SPEC §7.11, §7.12)', () => {
     const lines: string[] = []
     const turn = { role: 'A' as const, ruleset: DEFAULT_RULESET, turn: 2, state, history: [] }
     expect(await scripted(['draw', '-'], lines).record(turn)).toBe('-')
-    expect(lines.join('\n')).not.toContain('draw (offer one')
+    expect(lines.join('\n')).not.toContain('draw RECORD')
   })
 })

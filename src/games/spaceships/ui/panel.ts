@@ -248,9 +248,10 @@ export function helpText(ruleset: Ruleset): string {
     '  them (13 directions). Two hits that are not next to each other burn the beam out.',
     'Commands: ? or help (this); history (every turn so far) or turn N (one); say TEXT (a line of',
     '  chat to a person: not signed, not kept);',
-    '  resign (give up the game: you lose); draw (type it with your record: offers a draw, which your',
-    '  opponent accepts or declines by recording a move; bots always play on); accept (take a draw',
-    '  offered to you, instead of your record; both sides then reveal and nobody wins).',
+    '  resign (give up the game: you lose); draw RECORD (your record with an offer of a draw, e.g.',
+    '  draw Rv1 Rv2; draw alone, then the record, does the same), which your opponent accepts or',
+    '  declines by recording a move (bots always play on); accept (take a draw offered to you, instead',
+    '  of your record; both sides then reveal and nobody wins).',
   ].join('\n')
 }
 

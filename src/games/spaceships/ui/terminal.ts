@@ -61,7 +61,7 @@ const WARN_MS = 60_000
 const NOTHING_NEEDED = ''
 
 /** Version 4 (SPEC §7.11, §7.12): the draw's words at the record prompt. */
-export const DRAW_HELP = 'draw (offer one with your record) · accept (an offer made to you)'
+export const DRAW_HELP = 'draw RECORD (your record, offering a draw) · accept (an offer made to you)'
 
 export const RECORD_HELP =
   'Type: Rv1 strike · bRv1Rv3 beam (end cells) · mRv2 Ox3 missile from Rv2 at Ox3 · kGz5 Bx1 kamikaze · sYw4 scan · - nothing · ? help · history or turn N · say TEXT (chat) · resign'
@@ -256,7 +256,14 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
                     ? 'accept'
                     : undefined
       }
+      /** "draw Rv1 Rv2": a record typed after the word draw carries the offer (SPEC §7.11). */
+      const withOffer = (text: string): string | undefined => /^draw\s+(\S.*)$/i.exec(text.trim())?.[1]
       const check = (text: string): true | string => {
+        const offered = withOffer(text)
+        if (offered !== undefined) {
+          if (ctx.mayOfferDraw !== true) return 'a draw can be offered in a game of protocol version 4 only'
+          return check(offered)
+        }
         if (command(text) === 'say') return chatProblem(text.trim().slice(3).trim()) ?? true
         if (command(text) === 'draw' && ctx.mayOfferDraw !== true)
           return 'a draw can be offered in a game of protocol version 4 only'
@@ -441,13 +448,16 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
             return RESIGN
           continue
         }
-        const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, text, 'lenient')
+        const offered = withOffer(text)
+        const offer = offering || offered !== undefined
+        const recordText = offered ?? text
+        const r = readRecord(ctx.ruleset, ctx.state, ctx.turn, recordText, 'lenient')
         if (!r.ok) continue
         // A committed record is irrevocable (SPEC §4.3): say what it does, and ask once.
         // Wrapped with room for the prompt's mark before it and its answer after it, so the
         // terminal never wraps a line of it on its own (words split, lines counted apart).
         const confirmation = wrap(
-          `Sign and send: ${describeRecord(r.value.actions)}${offering ? ', offering a draw' : ''}${
+          `Sign and send: ${describeRecord(r.value.actions)}${offer ? ', offering a draw' : ''}${
             // SPEC §6.3: a commitment declines the other side's standing offer; say so before it is signed.
             ctx.drawOffered?.() === true
               ? ' (this declines the draw your opponent offered; type accept to take it)'
@@ -455,7 +465,7 @@ export function humanStrategy(o: HumanOptions): PlayerStrategy {
           }?`,
           width - CONFIRM_MARGIN,
         )
-        if (await prompter.confirm({ message: confirmation })) return offering ? offerDraw(text) : text
+        if (await prompter.confirm({ message: confirmation })) return offer ? offerDraw(recordText) : recordText
       }
     },
     finished(ctx) {
