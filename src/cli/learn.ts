@@ -1,6 +1,6 @@
 /**
- * `spaceships learn`: a first game's notation taught on a real board, in five short lessons with an
- * exercise each, checked as typed by the rules engine itself (the same checks as the game's
+ * `spaceships learn`: a first game's notation taught on a real board, in five short lessons, the
+ * first four with an exercise, checked as typed by the rules engine itself (the same checks as the game's
  * prompts, so what it accepts here a game accepts). Without a terminal it prints the lessons with
  * their answers. Nothing is signed or sent: it plays no game.
  */
@@ -186,7 +186,7 @@ export async function learnCommand(io: CliIo): Promise<number> {
   const cmd = commandName(io.env ?? process.env)
   const prompter: Prompter | undefined = io.prompter?.()
   io.stdout(
-    `A first game's notation in five lessons${prompter === undefined ? ' (no terminal to ask on: the answers are shown)' : ', each with an exercise checked as you type'}.\n`,
+    `A first game's notation in five lessons${prompter === undefined ? ' (no terminal to ask on: the answers are shown)' : ', four with an exercise checked as you type'}.\n`,
   )
   for (const lesson of LESSONS) {
     io.stdout(`\n${lesson.title}\n${lesson.text(columns).join('\n')}\n`)

@@ -414,7 +414,9 @@ export function program(io: CliIo, status: { code: number }): Command {
   registerNames(root, io, status)
   root
     .command('learn')
-    .description('A short tutorial for a first game: the notation on a real board, five exercises checked as you type.')
+    .description(
+      'A short tutorial for a first game: the notation on a real board in five lessons, four exercises checked as you type.',
+    )
     .action(async () => {
       status.code = await (await import('./learn.js')).learnCommand(io)
     })
