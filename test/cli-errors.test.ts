@@ -47,7 +47,7 @@ describe('clean errors (exit statuses of the README)', () => {
   it('join @FILE reads the invite from the file; a missing file or a directory is one line, and a failed join stores nothing', async () => {
     const env = home()
     const missing = await cli(['join', `@${join(env.dir, 'nope')}`, '--yes'], {}, { env })
-    expect(missing.code).toBe(EXIT.usage)
+    expect(missing.code).toBe(EXIT.ioError)
     expect(oneLine(missing.err)).toMatch(/cannot read the invite from .*nope: no such file or directory$/)
     const dir = await cli(['join', `@${env.dir}`, '--yes'], {}, { env })
     expect(oneLine(dir.err)).toMatch(/: a directory stands where a file is expected$/)
@@ -91,9 +91,12 @@ describe('clean errors (exit statuses of the README)', () => {
     chmodSync(join(env.dir, 'mine'), 0o644)
     const exposed = await cli(['id', '--identity', join(env.dir, 'mine')], {}, { env })
     expect(exposed.code).toBe(0)
-    expect(oneLine(exposed.err)).toMatch(
+    expect(oneLine(exposed.err.split('\n')[0] ?? '')).toMatch(
       /^warning: your identity key .*mine was readable by others \(mode 644\); it is now private \(600\)/,
     )
+    // Standard output is the PeerId alone (`--player $(spaceships id)`); where it is stored goes to stderr.
+    expect(exposed.out).toMatch(/^12D3KooW\w+\n$/)
+    expect(exposed.err).toMatch(/stored in .*mine \(keep it private; it signs your transcripts\)/)
     expect(statSync(join(env.dir, 'mine')).mode & 0o777).toBe(0o600)
   })
 

@@ -103,6 +103,10 @@ describe('the game library: games, resume, export', () => {
       { env },
     )
     expect(shownById.out).toBe(shownByFile.out)
+    // verify takes a game's id too, and reads that game's transcript.
+    const verifiedById = await cli(['verify', row.id.slice(0, 8)], {}, { env })
+    expect(verifiedById.code, verifiedById.err).toBe(0)
+    expect(verifiedById.out).toContain('complete: the game ended after turn')
     const unknown = await cli(['show', 'ffff0000'], {}, { env })
     expect([unknown.code, unknown.err]).toEqual([
       2,
@@ -114,6 +118,12 @@ describe('the game library: games, resume, export', () => {
     const a = JSON.parse(refereed.out) as { legal: boolean; games: { end: { scores: number[]; winner: string } }[] }
     expect(a.games[0]?.end.scores).toEqual(verdict.scores)
     expect(a.games[0]?.end.winner).toBe(verdict.winner)
+    // A directory given as the record: said in words, not as Node's EISDIR message.
+    const dir = await cli(['referee', tmpdir()], {}, { env })
+    expect([dir.code, dir.err]).toEqual([
+      2,
+      `spaceships referee: cannot read ${tmpdir()}: a directory stands where a file is expected\n`,
+    ])
   }, 60_000)
 
   it('resume offers only networked games it can carry on; an interrupted play game says it cannot be resumed', async () => {

@@ -30,10 +30,11 @@ export function idCommand(io: CliIo, f: { identity?: string; json?: boolean }): 
     warnExposed(io, identity, exposedMode)
     const peer = identity.peerId.toString()
     if (f.json === true) io.stdout(`${JSON.stringify({ peerId: peer, path: identity.path, created })}\n`)
-    else
-      io.stdout(
-        `${peer}\n${created ? 'created' : 'stored'} in ${identity.path} (keep it private; it signs your transcripts)\n`,
-      )
+    else {
+      // Standard output is the PeerId alone, so `--player $(spaceships id)` takes it as it is.
+      io.stdout(`${peer}\n`)
+      io.stderr(`${created ? 'created' : 'stored'} in ${identity.path} (keep it private; it signs your transcripts)\n`)
+    }
     return EXIT.ok
   })
 }

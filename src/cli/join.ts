@@ -23,7 +23,7 @@ function readInviteFile(path: string): string {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     const why = code === undefined ? (e as Error).message : fileReason(code)
-    throw new UserError(`cannot read the invite from ${path}: ${why}`)
+    throw new UserError(`cannot read the invite from ${path}: ${why}`, EXIT.ioError)
   }
 }
 

@@ -2,14 +2,16 @@
 import { adjudicate } from '../games/spaceships/referee/adjudicate.js'
 import { parseGameRecord } from '../games/spaceships/referee/file.js'
 import { renderAdjudication } from '../games/spaceships/referee/render.js'
-import { type CliIo, EXIT } from './io.js'
+import { type CliIo, EXIT, fileReason } from './io.js'
 
 export async function refereeCommand(path: string, options: { json: boolean }, io: CliIo): Promise<number> {
   let bytes: Uint8Array
   try {
     bytes = await io.readFile(path)
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e)
+    // In words ("no such file or directory"), not Node's "EISDIR: illegal operation on a directory, read".
+    const code = (e as NodeJS.ErrnoException).code
+    const message = code !== undefined ? fileReason(code) : e instanceof Error ? e.message : String(e)
     if (options.json)
       io.stdout(`${JSON.stringify({ status: 'unreadable', error: { code: 'file.io', line: 0, message } }, null, 2)}\n`)
     else io.stderr(`spaceships referee: cannot read ${path}: ${message}\n`)

@@ -62,7 +62,12 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       )
     } else if (meta.finished !== undefined)
       throw new UserError(
-        `game ${meta.id} is already over: ${meta.result ?? meta.finished} (its record: ${cmd} export ${meta.id.slice(0, 8)})`,
+        `game ${meta.id} is already over: ${meta.result ?? meta.finished} (${
+          // A record needs both reveals: a game that ended without them has none to export.
+          meta.finished === 'complete' || meta.finished === 'resigned' || meta.finished === 'adjudicated'
+            ? `its record: ${cmd} export ${meta.id.slice(0, 8)}`
+            : `its verdict: ${cmd} verify ${meta.id.slice(0, 8)}`
+        })`,
       )
     if (meta.against !== undefined)
       throw new UserError(

@@ -46,11 +46,12 @@ export async function showCommand(
   paths: readonly string[],
   opts: { as: string; turn?: number },
 ): Promise<number> {
-  if (opts.as !== 'A' && opts.as !== 'B') {
+  const as = opts.as.toUpperCase()
+  if (as !== 'A' && as !== 'B') {
     io.stderr('spaceships show: --as must be A or B\n')
     return EXIT.usage
   }
-  const me: Role = opts.as
+  const me: Role = as
   const them: Role = me === 'A' ? 'B' : 'A'
   const files: { name: string; content: Uint8Array }[] = []
   for (const path of paths) {

@@ -128,6 +128,13 @@ export async function verifyCommand(
     try {
       files.push({ name: path, content: await io.readFile(path), error: undefined })
     } catch (e) {
+      // No such file, but a game of this machine by that id (as games prints it): its transcript,
+      // as show and export take it.
+      const mine = (e as NodeJS.ErrnoException).code === 'ENOENT' ? await gameTranscript(io, path) : undefined
+      if (mine !== undefined) {
+        files.push({ ...mine, error: undefined })
+        continue
+      }
       files.push({
         name: path,
         content: undefined,
@@ -288,3 +295,17 @@ export async function selfplayCommand(
 }
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
+
+/** The transcript of this machine's game `ref` (its id or a prefix), when there is exactly one. */
+async function gameTranscript(io: CliIo, ref: string): Promise<{ name: string; content: Uint8Array } | undefined> {
+  if (!/^[0-9a-f]{4,32}$/.test(ref)) return undefined
+  const { findGame, gameDir } = await import('./games.js')
+  const path = await import('node:path')
+  try {
+    const meta = findGame(ref, io.env ?? process.env)
+    const name = path.join(gameDir(meta.id, io.env ?? process.env), 'transcript')
+    return { name, content: await io.readFile(name) }
+  } catch {
+    return undefined
+  }
+}

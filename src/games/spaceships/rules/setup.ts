@@ -51,7 +51,12 @@ export function parseShipName(text: string): Result<{ type: ShipType; id: number
       )
     }
     return fail(
-      violation('ship.type-unknown', 'C-05 §11.6', text, `unknown ship type; types are ${ALL_SHIP_TYPES.join(' ')}`),
+      violation(
+        'ship.type-unknown',
+        'C-05 §11.6',
+        text,
+        `unknown ship type; the notation's types are ${ALL_SHIP_TYPES.join(' ')} (a variant has only some of them)`,
+      ),
     )
   }
   return ok({ type: code, id: m[2] === undefined ? undefined : Number(m[2]) })
