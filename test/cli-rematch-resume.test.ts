@@ -106,6 +106,29 @@ describe('a crashed rematch game resumes; a game its host no longer serves stops
     expect(['complete', 'adjudicated']).toContain((mine.verdict as { status: string }).status)
   }, 60_000)
 
+  it('a game begun with --rematch keeps it across a resume: the joiner killed in the first game, resumed without the flag, still plays the rematch (SPEC §2.4)', async () => {
+    const [hostEnv, joinEnv] = [home(), home()]
+    const bot = (seed: string): string[] => ['--autoplay', '--bot', 'random', '--seed', seed]
+    const host = start(
+      ['host', ...bot('kept/A'), '--listen', '/ip4/127.0.0.1/tcp/0', '--max-turns', '4', '--rematch', '1'],
+      hostEnv,
+    )
+    const invite = await until(() => INVITE_PATTERN.exec(host.out())?.[0], 'the invite')
+    const joiner = start(['join', invite, '--yes', ...bot('kept/B'), '--pace', '150', '--rematch', '1'], joinEnv)
+    const first = parseInvite(invite)
+    if (!first.ok) throw new Error(first.error.message)
+    const transcript = join(gameDir(first.value.id, joinEnv), 'transcript')
+    await until(() => (lines(transcript) > 6 ? true : undefined), 'the first game under way')
+    joiner.child.kill('SIGKILL')
+    await joiner.exit
+    expect(readMeta(first.value.id, joinEnv)?.rematch).toBe(1)
+    const resumed = start(['resume', first.value.id.slice(0, 8)], joinEnv)
+    const [resumedCode, hostCode] = await Promise.all([resumed.exit, host.exit])
+    expect(resumedCode, resumed.err()).toBeLessThan(64)
+    expect(hostCode, host.err()).toBeLessThan(64)
+    expect(resumed.out()).toMatch(/Rematch: game [0-9a-f]{8}; you are A this time/)
+  }, 60_000)
+
   it("the host is killed during the rematch game; its resume listens where it did and admits the joiner, which presents the rematch game's id", async () => {
     const [hostEnv, joinEnv] = [home(), home()]
     const host = start(

@@ -54,6 +54,8 @@ export interface GameMeta {
   readonly provisional?: boolean
   /** This side's role in the game when not the usual one (a rematch swaps them, SPEC §2.4). */
   readonly side?: 'A' | 'B'
+  /** `--rematch N` as the game was begun with: a resume offers or accepts as many (SPEC §2.4). */
+  readonly rematch?: number
 }
 
 /** This side's role in the game: A for the host and B for the joiner, unless a rematch swapped them. */
@@ -146,6 +148,8 @@ function metaProblem(m: unknown, id: string): string | undefined {
   if (o['provisional'] !== undefined && typeof o['provisional'] !== 'boolean')
     return "meta.json's provisional is not true or false"
   if (o['side'] !== undefined && o['side'] !== 'A' && o['side'] !== 'B') return "meta.json's side is not A or B"
+  if (o['rematch'] !== undefined && !(Number.isInteger(o['rematch']) && (o['rematch'] as number) >= 0))
+    return "meta.json's rematch is not a whole number"
   return undefined
 }
 

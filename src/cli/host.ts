@@ -56,6 +56,7 @@ export function hostCommand(
       listen: f.listen ?? DEFAULT_LISTEN,
       relays: f.relay ?? [],
       player: playerMeta(f),
+      ...(f.rematch === undefined || f.rematch <= 0 ? {} : { rematch: f.rematch }),
     }
     writeMeta(meta, env(io))
     try {

@@ -82,6 +82,7 @@ export function joinCommand(io: CliIo, inviteText: string, f: GameFlags): Promis
       listen: f.listen ?? [],
       relays: f.relay ?? [],
       player: playerMeta(f),
+      ...(f.rematch === undefined || f.rematch <= 0 ? {} : { rematch: f.rematch }),
     }
     writeMeta(meta, env(io))
     return runJoin(io, f, meta)

@@ -257,6 +257,11 @@ export function program(io: CliIo, status: { code: number }): Command {
       'for a witnessed game whose notary cannot be reached: once the other player is past its deadline by the outage period (10 minutes, or the reply deadline if longer), end the game as unwitnessed by an outage stop (PROTOCOL-4.md §4.5); it loses if the notary receipted anything after that deadline',
     )
     .option(
+      '--rematch <n>',
+      'after the game, offer or accept up to N more (default: as many as the game was begun with)',
+      wholeNumber('--rematch', 0, 100),
+    )
+    .option(
       '--check-in',
       'for a witnessed game: fetch from the notary what the other player sent, answer it, play your move, submit, and exit once the next step is theirs (neither node need run in between)',
     )

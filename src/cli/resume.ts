@@ -82,6 +82,8 @@ export function resumeCommand(io: CliIo, id: string | undefined, f: GameFlags): 
       )
     refuseWithoutFiles(meta.id, meta.opponent !== undefined, env(io))
     meta = withPlayer(meta, f, io)
+    // The rematches agreed to when the game began (SPEC §2.4), unless this resume says otherwise.
+    if (f.rematch === undefined && meta.rematch !== undefined) f = { ...f, rematch: meta.rematch }
     // A witnessed game's lost envelopes come back from its notary first (PROTOCOL-4.md §6).
     await recoverIfLost(io, f, meta)
     if (f.checkIn === true) return runCheckIn(io, f, meta)
