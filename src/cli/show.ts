@@ -121,6 +121,7 @@ export async function showCommand(
       theirAspects: theirs,
       theirResults,
       myReports: myResults.destroyed,
+      myResults,
       theirFlashcube: logs[them].flashcubes.get(turn) ?? noFlashcube(turn),
     })
     game = next.value.game

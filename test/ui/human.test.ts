@@ -421,6 +421,25 @@ describe('the turn report: what both sides did, in words', () => {
     expect(lines[2]).toBe('  Your MD1 is destroyed (one of its cells launched your kamikaze strike)')
   })
 
+  it("their strikes that hit a ship of mine are named, from my own answers (a beam's cells first, then the strikes, as the results list them)", () => {
+    const hit = { result: 'hit', salt, explosions: [] } as const
+    const miss = { result: 'miss', salt, explosions: [] } as const
+    const t: TurnSummary = {
+      turn: 6,
+      myAspects: aspects({}),
+      theirResults: results({}),
+      theirAspects: aspects({ beams: [['Rv1', 'Rv2', 'Rv3']], strikes: ['Yx4', 'Bz5'] }),
+      myReports: [],
+      myResults: results({ beams: [[miss, hit, miss]], strikes: [miss, hit] }),
+      theirFlashcube: { t: 'flashcube', turn: 6, reports: [] },
+    }
+    expect(turnReport(t)[1]).toBe('Turn 6, theirs: strikes at Rv1 Rv2 Rv3 Yx4 Bz5 (hits: Rv2 Bz5)')
+    const missed = { ...t, myResults: results({ beams: [[miss, miss, miss]], strikes: [miss, miss] }) }
+    expect(turnReport(missed)[1]).toBe('Turn 6, theirs: strikes at Rv1 Rv2 Rv3 Yx4 Bz5 (all missed)')
+    // Without my answers (a summary built from the wire alone), only the cells.
+    expect(turnReport({ ...t, myResults: undefined })[1]).toBe('Turn 6, theirs: strikes at Rv1 Rv2 Rv3 Yx4 Bz5')
+  })
+
   it('history and turn N at the record prompt show past turns as they were reported, then ask again', async () => {
     const turn = (n: number): TurnSummary => ({
       turn: n,

@@ -13,5 +13,7 @@ export interface TurnSummary {
   readonly theirAspects: Aspects
   /** My own destruction reports, which the opponent answered with flashcube data. */
   readonly myReports: readonly Destruction[]
+  /** My answers to the opponent's aspects (which of its strikes hit my ships), when known. */
+  readonly myResults?: Results
   readonly theirFlashcube: Flashcube
 }

@@ -286,6 +286,7 @@ export abstract class PlayerSide extends Intake {
         theirAspects,
         theirResults,
         myReports: myResults.destroyed,
+        myResults,
         theirFlashcube: logs[this.them].flashcubes.get(t) ?? noFlashcube(t),
       })
     }
@@ -324,6 +325,7 @@ export abstract class PlayerSide extends Intake {
               destroyed: [],
             },
             myReports: myResults.destroyed,
+            myResults,
             theirFlashcube: noFlashcube(t),
           }
     return last === undefined ? undefined : { turn: last, state: this.stateAt(1), answered: last === known.at(-1) }

@@ -95,12 +95,16 @@ export function turnReport(t: TurnSummary, own?: PlayerState, theirs: ShipNamer 
   for (const d of t.theirResults.destroyed)
     out.push(`  You destroyed their ${theirs(d.type, d.id)} at ${d.cells.map((c) => c.cell).join(' ')}`)
   const struck = [...t.theirAspects.beams.flat(), ...t.theirAspects.strikes]
+  // Which of them hit a ship of mine, from my own answers when the summary has them.
+  const answers = t.myResults === undefined ? undefined : [...t.myResults.beams.flat(), ...t.myResults.strikes]
+  const hits =
+    answers === undefined ? [] : struck.filter((_, i) => answers[i] !== undefined && answers[i].result !== 'miss')
   const theirDeaths =
     t.theirAspects.kamikaze.length === 0
       ? ''
       : `; kamikaze launched from their ${t.theirAspects.kamikaze.join(' ')} (destroyed in their space)`
   out.push(
-    `Turn ${t.turn}, theirs: ${struck.length === 0 ? 'no strikes' : `strikes at ${struck.join(' ')}`}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`,
+    `Turn ${t.turn}, theirs: ${struck.length === 0 ? 'no strikes' : `strikes at ${struck.join(' ')}`}${hits.length > 0 ? ` (hits: ${hits.join(' ')})` : answers === undefined || struck.length === 0 ? '' : ' (all missed)'}${t.theirAspects.scans.length > 0 ? `; scans at ${t.theirAspects.scans.join(' ')}` : ''}${theirDeaths}`,
   )
   for (const r of t.myReports) {
     const name = own?.ships.find((s) => s.type === r.type && s.id === r.id)?.name ?? `${r.type}${r.id}`
