@@ -38,7 +38,17 @@ import { MeshStore, type StoreRefusal, type Stored } from './store.js'
  * `seq > 2 + SEQ_PER_TICK · t` is not forwarded, not kept, not evidence), asked of every
  * authenticated envelope before it is persisted; `store` is what the node holds.
  */
-export type WithinBound = (envelope: MeshEnvelope, store: MeshStore) => boolean
+export type WithinBound = (
+  envelope: MeshEnvelope,
+  store: MeshStore,
+  /**
+   * Read back from this node's own persisted transcript (`restore`): it was admitted once, under
+   * the bound as it stood then; the bound takes what it claims and never refuses it. (Judged
+   * against a node that has decided nothing yet, a restarted node's own envelopes past its first
+   * ticks were dropped, and it signed again at places it had signed: a fork.)
+   */
+  restored?: boolean,
+) => boolean
 
 /** Why a frame or an envelope was dropped (nothing of it stored, nothing forwarded). */
 export type DropCode =
@@ -313,7 +323,7 @@ export class MeshEngine {
       this.drop(step, 'unauthenticated')
       return
     }
-    if (!this.withinBound(e, this.store)) {
+    if (!this.withinBound(e, this.store, !persist) && persist) {
       this.drop(step, 'beyond-bound')
       return
     }

@@ -88,13 +88,15 @@ export function spaaaceMeshLimits(marginMs: number): MeshLimits {
  */
 export function spaaaceWithinBound(players: number, game: Uint8Array, ownState: () => number): WithinBound {
   const claimed = new Map<number, number>()
-  return (e) => {
+  return (e, _store, restored = false) => {
     const r = readEnvelopeOnce(e.bytes, { players, game })
     let u = claimed.get(e.author) ?? 0
+    // Read back from this node's own transcript (`MeshEngine.restore`), before it has decided any
+    // tick again: what was admitted once is believed as claimed, and never refused.
+    const cap = restored ? Infinity : ownState() + 2
     if (r.ok && r.value.body.ok)
-      for (const p of r.value.body.value.parts)
-        if (p.type === 'state') u = Math.max(u, Math.min(p.tick, ownState() + 2))
-    if (!withinSeqBound(e.seq, 1 + u)) return false
+      for (const p of r.value.body.value.parts) if (p.type === 'state') u = Math.max(u, Math.min(p.tick, cap))
+    if (!restored && !withinSeqBound(e.seq, 1 + u)) return false
     claimed.set(e.author, u)
     return true
   }

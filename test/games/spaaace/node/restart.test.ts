@@ -17,6 +17,9 @@ import { SpaaacePeer } from '../../../../src/games/spaaace/node/peer.js'
 import { memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
 import { type ReadEnvelope, readEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
 import { tickTimes } from '../../../../src/games/spaaace/peers/genesis.js'
+import { MeshEngine } from '../../../../src/core/mesh/engine.js'
+import { memoryStore } from '../../../../src/core/transcript/file.js'
+import { spaaaceMeshCodec, spaaaceMeshLimits, spaaaceWithinBound } from '../../../../src/games/spaaace/mesh/codec.js'
 
 const START = 1_800_000_000_000
 
@@ -34,6 +37,39 @@ function envelopesOf(text: string | undefined, players: number, game: Uint8Array
 }
 
 describe('a node restarted from its files (§6.8)', () => {
+  it('late in a game, its mesh reads every envelope of its transcript back: none is dropped as beyond the seq bound (§4.2), so it never signs again at a place it signed', async () => {
+    const n = 4
+    const ticks = 10
+    const { keys, genesis } = localRoster(n, 'restore-late', defaultPeersTerms(ticks), fastestTiming(START))
+    const stores = Array.from({ length: n }, () => memoryStore())
+    const game = await runLocalGame({
+      seats: Array.from({ length: n }, () => ({ chooser: { choose: () => '-' } })),
+      genesis,
+      keys,
+      secrets: (i) => seededSecrets(`restore-late/${i}`),
+      clock: new VirtualClock(START - 1000),
+      stores,
+    })
+    expect(game.ends.every((e) => e?.kind === 'complete')).toBe(true)
+    const store = stores[0]
+    if (store === undefined) throw new Error('no store')
+    // Read back as a restarted node's mesh does, before its peer has decided any tick (its own
+    // last state is 0 then): the bound of §4.2 was met by each of them when it was first admitted.
+    const engine = new MeshEngine({
+      codec: spaaaceMeshCodec(genesis.genesis.keys, genesis.game),
+      self: 0,
+      persistence: store,
+      limits: spaaaceMeshLimits(genesis.genesis.timing.marginMs),
+      withinBound: spaaaceWithinBound(n, genesis.game, () => 0),
+    })
+    engine.restore()
+    const held = engine.store.counts().reduce((a, b) => a + b, 0)
+    expect(engine.drops.get('beyond-bound')).toBeUndefined()
+    expect(held).toBe(store.envelopes().length)
+    // Its own envelopes run to the end of the game: the highest seq it had signed is held.
+    expect(engine.store.counts()[0]).toBeGreaterThan(2 + 3 * 3)
+  }, 60_000)
+
   it('holding more than its last envelope named, it goes on to the end', async () => {
     const { keys, genesis } = localRoster(4, 'restart', defaultPeersTerms(3), fastestTiming(START))
     const none = { choose: () => '-' }
