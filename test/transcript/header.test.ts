@@ -32,3 +32,12 @@ describe('the first line of a transcript (SPEC §11)', () => {
     expect(v.status === 'unreadable' && v.error.error.code).toBe('file.header')
   })
 })
+
+describe('a file with no whole line (SPEC §11)', () => {
+  it('is said to have no line feed, not to be empty', () => {
+    const v = verifyTranscript('hello world')
+    expect(v.status === 'unreadable' && v.error.error.message).toMatch(/^no whole line \(no line feed in 11 bytes\)/)
+    const empty = verifyTranscript('')
+    expect(empty.status === 'unreadable' && empty.error.error.message).toMatch(/^an empty file/)
+  })
+})

@@ -93,7 +93,15 @@ export function parseTranscript(
       ok: false,
       error: {
         line: 1,
-        error: protocolError('file.header', '', '§11', `an empty file; a transcript starts with "${magic}"`),
+        // A file with no whole line: empty, or one line never ended (torn, or not a transcript).
+        error: protocolError(
+          'file.header',
+          '',
+          '§11',
+          text === ''
+            ? `an empty file; a transcript starts with "${magic}"`
+            : `no whole line (no line feed in ${size} bytes); a transcript starts with "${magic}" and a line feed`,
+        ),
       },
     }
   const format = all.find((f) => header === transcriptHeader(f))

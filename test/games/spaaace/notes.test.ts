@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { parseOrderSet } from '../../../src/games/spaaace/rules/orders.js'
 import { genesis, isAdjacent, sectorCount, wormholeOf } from '../../../src/games/spaaace/rules/state.js'
 import { type GameState, LIMITS } from '../../../src/games/spaaace/rules/types.js'
-import { orderNotes } from '../../../src/games/spaaace/ui/game.js'
+import { answerNotes, orderNotes } from '../../../src/games/spaaace/ui/game.js'
 import { renderScreen } from '../../../src/games/spaaace/ui/screen.js'
 
 const LABELS = ['you', 'bot2', 'bot3', 'bot4']
@@ -66,6 +66,11 @@ describe('order notes (S-30, S-32, S-33, S-38, S-41)', () => {
       'no bid: your battle with bot2 awaits your bid, and no bid bids 0 (S-41, S-42).',
     )
     expect(notes(waiting, 'bid 2')).toEqual([])
+    // No orders at all ("-", or an empty line) is noted too: it bids nothing in the battle.
+    for (const none of ['-', '', ' - '])
+      expect(answerNotes(waiting, 0, none, LABELS)).toEqual([
+        'no bid: your battle with bot2 awaits your bid, and no bid bids 0 (S-41, S-42).',
+      ])
     expect(notes(g, 'break bot3')).toEqual([
       'break bot3 does nothing: you have no declaration for bot3 standing (S-31).',
     ])

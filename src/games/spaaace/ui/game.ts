@@ -200,6 +200,8 @@ export function answerNotes(
   written: readonly string[],
   shown: readonly string[] = written,
 ): string[] {
+  // "-" (or nothing) is no orders at all: its notes too (a battle awaiting a bid gets none).
+  if (text.trim() === '-' || text.trim() === '') return orderNotes(state, self, EMPTY_ORDERS, shown)
   const parsed = parseOrderSet(text, written, self, sectorCount(written.length))
   return parsed.ok ? orderNotes(state, self, parsed.orders, shown) : []
 }
