@@ -250,7 +250,13 @@ export class WitnessedSeat {
     if (accepts?.length !== this.n) return
     const a = await this.o.client.registerGenesis(encodeGenesisBody(this.o.genesis.bytes, accepts), signal, this.away)
     if (a.kind === 'receipt') this.keepReceipt(a.receipt)
-    else if (a.kind === 'refused') this.o.say?.(`the notary refused to register the game: ${a.message}`)
+    else if (a.kind === 'refused')
+      this.o.say?.(
+        `the notary refused to register the game: ${withInstants(a.message)}${
+          // NOTARY.md §7.1 (G_1): past its registration deadline a game is never registered.
+          a.code === 'too-late' ? '; this game can never begin: leave it (Ctrl-C) and host a new one' : ''
+        }`,
+      )
   }
 
   /** Deposits of the log from `from` on (a node restarted after fetching them kept only the receipts). */
@@ -589,4 +595,9 @@ export function memoryWitnessedStore(initial: readonly Uint8Array[] = []): Witne
   }
   for (const b of initial) store.append(b)
   return store
+}
+
+/** A notary's message with its instants (milliseconds since 1970, as it writes them) as UTC times. */
+export function withInstants(message: string): string {
+  return message.replace(/\b1\d{12}\b/g, (ms) => new Date(Number(ms)).toISOString().replace(/\.\d{3}Z$/, 'Z'))
 }
