@@ -64,6 +64,7 @@ import { type CliIo, EXIT, UserError, commandName, fileReason } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
 import { playWitnessedInvite } from './spaaace-witnessed.js'
+import { acceptsHeld } from '../games/spaaace/node/witnessed-net.js'
 
 export interface SpaaaceHostFlags {
   readonly player?: string[]
@@ -474,6 +475,31 @@ async function playInvite(
     const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
     const quit = new AbortController()
     const person = personSeat(io, genesis, self, labels, seats, f.autoplay, quit)
+    // SPAAACE-PEERS §3: the game begins only once every player has accepted. Past tick 1's start
+    // with no tick begun, who has not accepted is said, and what then (a new game without them).
+    let begun = false
+    const events: PeerEvents = {
+      ...person.events,
+      onReady: (t, state, plays) => {
+        begun = true
+        person.events.onReady?.(t, state, plays)
+      },
+    }
+    const acceptNote = setTimeout(
+      () => {
+        if (begun) return
+        const missing = missingAccepts(join(dir, `p${self + 1}.transcript`), genesis)
+        if (missing.length === 0) return
+        io.stdout(
+          `${wrapLine(
+            `Tick 1 was due at ${new Date(genesis.genesis.timing.start).toISOString()}, and ${missing.map((i) => `p${i + 1} (${labels[i] ?? ''})`).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not accepted yet: the game begins once every player has (SPAAACE-PEERS.md §3). If they never come, leave (Ctrl-C) and host a new game without them.`,
+            Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS),
+          ).join('\n')}\n`,
+        )
+      },
+      Math.max(0, genesis.genesis.timing.start + ACCEPT_NOTE_MS - Date.now()),
+    )
+    acceptNote.unref()
     const cmd = commandName(env(io))
     const t1 = genesis.genesis.timing.start
     io.stdout(
@@ -500,7 +526,7 @@ async function playInvite(
       {
         identity,
         chooser: person.chooser,
-        events: person.events,
+        events,
         listen: f.listen ?? ownListen(self),
         ...nodeOf(identity),
       },
@@ -520,6 +546,7 @@ async function playInvite(
         `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
       )
     })
+    clearTimeout(acceptNote)
     const mine = result.decisions[0]
     if (result.quit) {
       io.stdout(
@@ -536,6 +563,23 @@ async function playInvite(
   } finally {
     release()
   }
+}
+
+/** How long after tick 1's start, with no tick begun, a player is told who has not accepted. */
+const ACCEPT_NOTE_MS = 20_000
+
+/** The roster indices whose accept (§3) this node's transcript file does not hold. */
+export function missingAccepts(file: string, genesis: SealedGenesis): number[] {
+  let lines: string[]
+  try {
+    lines = readFileSync(file, 'latin1').split('\n').slice(2)
+  } catch {
+    lines = []
+  }
+  const held = acceptsHeld(genesis, {
+    envelopes: () => lines.filter((l) => l !== '').map((l) => new Uint8Array(Buffer.from(l, 'base64url'))),
+  })
+  return held.flatMap((a, i) => (a === undefined ? [i] : []))
 }
 
 export async function spaaaceJoinCommand(io: CliIo, invite: string, f: SpaaaceJoinFlags): Promise<number> {

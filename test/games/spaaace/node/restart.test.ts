@@ -18,6 +18,10 @@ import { memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
 import { type ReadEnvelope, readEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
 import { tickTimes } from '../../../../src/games/spaaace/peers/genesis.js'
 import { MeshEngine } from '../../../../src/core/mesh/engine.js'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { missingAccepts } from '../../../../src/cli/spaaace-net.js'
 import { memoryStore } from '../../../../src/core/transcript/file.js'
 import { spaaaceMeshCodec, spaaaceMeshLimits, spaaaceWithinBound } from '../../../../src/games/spaaace/mesh/codec.js'
 
@@ -177,5 +181,33 @@ describe('a node restarted from its files (§6.8)', () => {
     expect(peer.chain.ended).toBe(true)
     // Its closing hash of tick 1 is in its chain: signed before or with its seed.
     expect(peer.chain.lastState).toBe(1)
+  }, 60_000)
+})
+
+describe('who has not accepted (SPAAACE-PEERS.md §3)', () => {
+  it("is read from a node's transcript file: the players whose accept it lacks", async () => {
+    const n = 3
+    const { keys, genesis } = localRoster(n, 'accepts', defaultPeersTerms(1), fastestTiming(START))
+    const game = await runLocalGame({
+      seats: Array.from({ length: n }, () => ({ chooser: { choose: () => '-' } })),
+      genesis,
+      keys,
+      secrets: (i) => seededSecrets(`accepts/${i}`),
+      clock: new VirtualClock(START - 1000),
+    })
+    const text = game.transcripts[0] ?? ''
+    const dir = mkdtempSync(join(tmpdir(), 'spaaace-accepts-'))
+    const file = join(dir, 'p1.transcript')
+    writeFileSync(file, text)
+    expect(missingAccepts(file, genesis)).toEqual([])
+    // Without p3's accept (and everything after the accepts, as before the game begins).
+    const [head = '', gen = '', ...rest] = text.split('\n')
+    const accepts = rest.filter((l) => {
+      const r = readEnvelope(new Uint8Array(Buffer.from(l, 'base64url')), { players: n, game: genesis.game })
+      return r.ok && r.value.header.seq === 0 && r.value.header.author !== 2
+    })
+    writeFileSync(file, [head, gen, ...accepts, ''].join('\n'))
+    expect(missingAccepts(file, genesis)).toEqual([2])
+    expect(missingAccepts(join(dir, 'none'), genesis)).toEqual([0, 1, 2])
   }, 60_000)
 })
