@@ -71,7 +71,7 @@ export function registerSpaaace(root: Command, io: CliIo, status: { code: number
   group
     .command('play')
     .description(
-      'Play Spaaace! at this terminal against bots, offline: the galaxy each tick, your orders checked as you type, what happened in words, the standings at the end, and your signed transcript (with --offline, the game written as an open record).',
+      'Play Spaaace! at this terminal against bots, on this machine (every seat a peer node of the full protocol, no network): the galaxy each tick, your orders checked as you type, what happened in words, the standings at the end, and your signed transcript (with --offline, the game written as an open record).',
     )
     .option(
       '--bots <n>',
