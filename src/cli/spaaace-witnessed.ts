@@ -487,7 +487,14 @@ async function checkInOnce(
   const due = s.ordersDue
   if (due !== undefined && (mine.plan.next === undefined || mine.plan.next > due))
     s.say(`Check in on a terminal before ${when(due)} to give your orders:\n  ${resume} --check-in`)
-  else if (mine.plan.next !== undefined) s.say(`Check in again after ${after(mine.plan.next)}:\n  ${resume} --check-in`)
+  else if (mine.plan.next !== undefined)
+    s.say(
+      // A time already past (the step it waits for is due, but the notary's log does not show it
+      // yet) is never given as the time to come back.
+      mine.plan.next <= Date.now()
+        ? `Check in again in a minute (what comes next was due at ${when(mine.plan.next)}; the notary's log does not show it yet):\n  ${resume} --check-in`
+        : `Check in again after ${after(mine.plan.next)}:\n  ${resume} --check-in`,
+    )
   return EXIT.incomplete
 }
 
