@@ -15,7 +15,10 @@ export function endLine(end: End, labels: readonly string[]): string {
       return 'not started: an accept is missing and nothing was played (§3.2)'
     case 'stalled':
       return `stalled at tick ${end.tick}${end.split ? ' (split)' : ''}: nobody wins (§5.7)${
-        end.lacking.length === 0 ? '' : `; cuts missing from ${end.lacking.map((i) => name(labels, i)).join(', ')}`
+        end.lacking.length === 0
+          ? ''
+          : // BD-18: what these files lack, never a charge (another player's file may hold it).
+            `; these files hold no seal or close of that tick from ${end.lacking.map((i) => name(labels, i)).join(', ')}`
       }`
     case 'complete':
       return `complete after tick ${end.tick}: ${
