@@ -326,7 +326,7 @@ export class Ledger implements Ctx, Masks {
     }
     this.places.set(place, [...others, info.index])
     if (found.length === 0) return
-    this.items.push(...found)
+    for (const it of found) this.items.push(it)
     this.dirty = 1
     this.offList = [...new Set([...this.offList, ...found.flatMap((it) => it.envelopes)])].sort((a, b) => a - b)
   }

@@ -32,12 +32,17 @@ export function endLine(end: End, labels: readonly string[]): string {
 /** The decision as lines: the result, the offences, what is provisional, the gaps. */
 export function decisionLines(d: Decision, labels: readonly string[]): string[] {
   const out = [`Decided from the evidence (§5): ${endLine(d.end, labels)}.`]
-  for (const o of d.offences)
-    out.push(
-      `offence: ${name(labels, o.player)}, ${o.kind} (${o.rule}), ${
-        o.counted === undefined ? 'never counted: cannot win (S-80)' : `counted in tick ${o.counted}`
-      }`,
-    )
+  // Offences that read alike are one line with their count: a cheater signing many versions at
+  // one place makes a fork per pair (BD-24), which listed one by one ran to 100,000s of lines
+  // (--json lists each).
+  const said = new Map<string, number>()
+  for (const o of d.offences) {
+    const line = `offence: ${name(labels, o.player)}, ${o.kind} (${o.rule}), ${
+      o.counted === undefined ? 'never counted: cannot win (S-80)' : `counted in tick ${o.counted}`
+    }`
+    said.set(line, (said.get(line) ?? 0) + 1)
+  }
+  for (const [line, n] of said) out.push(n === 1 ? line : `${line} (${n} times)`)
   const canonical = d.ticks.filter((v) => v.status === 'canonical').length
   const provisional = d.ticks.filter((v) => v.status === 'provisional').map((v) => v.t)
   if (d.ticks.length > 0)

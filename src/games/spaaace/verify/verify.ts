@@ -102,7 +102,8 @@ export function renderSpaaaceVerdict(v: SpaaaceVerdict, labels?: readonly string
   }
   const last = v.decision.ticks.filter((t) => t.outcome !== undefined).at(-1)
   if (last?.outcome !== undefined) lines.push(standingsLine(last.t, last.outcome.state, names))
-  lines.push(...decisionLines(v.decision, names))
+  // A loop, not a spread: a hostile file's decision may have more lines than a call takes arguments.
+  for (const l of decisionLines(v.decision, names)) lines.push(l)
   for (const s of v.setAside) lines.push(`set aside: ${s.file} line ${s.line}: ${s.reason}`)
   return `${lines.join('\n')}\n`
 }

@@ -90,7 +90,7 @@ export function renderWitnessedVerdict(v: WitnessedVerdict, labels?: readonly st
   const names = labels ?? peerLabels(v.players)
   const { log, decision } = v.witnessed
   const lines = [`Spaaace! game ${v.game.slice(0, 16)}, ${v.players} players, witnessed, from ${v.files.join(' + ')}`]
-  lines.push(...witnessedLines(decision, names))
+  for (const l of witnessedLines(decision, names)) lines.push(l)
   const last = decision.ticks.filter((t) => t.outcome !== undefined).at(-1)
   if (last?.outcome !== undefined) lines.push(standingsLine(last.t, last.outcome.state, names))
   for (const f of log.faults) lines.push(`notary fault: ${f.kind} at receipt ${f.index}: ${f.detail}`)
