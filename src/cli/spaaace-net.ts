@@ -502,6 +502,8 @@ async function playInvite(
     acceptNote.unref()
     const cmd = commandName(env(io))
     const t1 = genesis.genesis.timing.start
+    const tickSeconds = Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)
+    const accepted = started === undefined && missingAccepts(join(dir, `p${self + 1}.transcript`), genesis).length === 0
     io.stdout(
       `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, you are p${self + 1}${
         bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
@@ -510,9 +512,13 @@ async function playInvite(
         started !== undefined
           ? `. Invite (each player runs: ${cmd} spaaace join <invite>):\n\n${invite}\n\n`
           : ` (the invite is kept in ${join(dir, 'invite')}).\n`
-      }${rosterLine(genesis, self, seats, names)}Tick 1 starts at ${new Date(
-        t1,
-      ).toISOString()}; a tick lasts ${Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)} s. Waiting for every player to accept...\n`,
+      }${rosterLine(genesis, self, seats, names)}${
+        // A node resumed after every accept is held: the game began (or is over); said so, not
+        // "Waiting for every player to accept" again.
+        accepted
+          ? `Tick 1 started at ${new Date(t1).toISOString()}; a tick lasts ${tickSeconds} s. Resuming: your node catches up with the others (a game already over ends in a few seconds)...\n`
+          : `Tick 1 starts at ${new Date(t1).toISOString()}; a tick lasts ${tickSeconds} s. Waiting for every player to accept...\n`
+      }`,
     )
     const ownListen = (i: number): string[] => {
       const fromInvite = listenOn(addresses[i] ?? [])

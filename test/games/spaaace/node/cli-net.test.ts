@@ -4,7 +4,7 @@
  * player joins with the invite the host wrote; one tick with the least Δ (protocol/SPAAACE-PEERS.md
  * §3.1, §10), then both end complete, and `verify` of the three transcripts agrees.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -77,6 +77,19 @@ describe('spaaace host and join (§3.2, §6)', () => {
     expect(v.code, v.out).toBe(0)
     expect(v.out).toMatch(/tick 1: signed by 3 of 3/)
     expect(v.out).toMatch(/standings after tick 1 \(S-43\): p\d fame \d+ coins \d+; p\d fame/)
+    // The join command again, the game over: said to be resumed, not waiting for accepts; it ends
+    // as it ended, its file unchanged.
+    const before = readFileSync(paths[1] ?? '', 'utf8')
+    const again = await cli(
+      ['spaaace', 'join', '@inv', '--identity', idB, '--listen', '/ip4/127.0.0.1/tcp/0', '--autoplay'],
+      files,
+      { env: envB },
+    )
+    expect(again.code, again.err).toBe(0)
+    expect(again.out).toMatch(/Resuming: your node catches up/)
+    expect(again.out).not.toMatch(/Waiting for every player to accept/)
+    expect(again.out).toMatch(/complete after tick 1/)
+    expect(readFileSync(paths[1] ?? '', 'utf8')).toBe(before)
   }, 90_000)
 })
 
