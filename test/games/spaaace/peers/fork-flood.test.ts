@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { sealEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
 import { renderSpaaaceVerdict, verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
+import { liveGenesis } from './fixtures.js'
 import { playHonest } from './script.js'
 
 describe('a flood of versions at one place (BD-24)', () => {
@@ -16,19 +17,7 @@ describe('a flood of versions at one place (BD-24)', () => {
     const game = playHonest(
       n,
       Array.from({ length: ticks }, () => Array.from({ length: n }, () => '-')),
-      {
-        terms: {
-          coins: 10,
-          income: 1,
-          battleCooldown: 1,
-          rematchTicks: 3,
-          withholdFine: 5,
-          maxTicks: ticks,
-          absentTicks: 3,
-          wormhole: false,
-          infamyWins: false,
-        },
-      },
+      { terms: { ...liveGenesis(n).terms, maxTicks: ticks } },
     )
     const c = game.player(n - 1)
     const accept = c.chain[0]
