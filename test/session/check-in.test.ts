@@ -20,6 +20,20 @@ import { turnReport } from '../../src/games/spaceships/ui/screen.js'
 /** A person who is not there: never decides. */
 const AWAY: PlayerStrategy = { setup: () => new Promise(() => undefined), record: () => new Promise(() => undefined) }
 
+/** One side's session inputs, its keys and secrets seeded by `seed`, on `clock`. */
+function sideOf(seed: string, role: 'A' | 'B', clock: VirtualClock) {
+  const secrets = seededSecrets(seed)
+  return {
+    role,
+    keys: generateKeyPair(secrets),
+    secrets,
+    store: memoryStore(),
+    clock,
+    version: 4 as const,
+    terms: TERMS,
+  }
+}
+
 async function checkIn(
   player: PlayerStrategy,
   pauseOnDecision: boolean,
@@ -28,18 +42,7 @@ async function checkIn(
 ) {
   const clock = o.clock ?? new VirtualClock()
   const pair = memoryChannelPair(undefined, clock)
-  const side = (role: 'A' | 'B') => {
-    const secrets = seededSecrets(`check-in/${role}`)
-    return {
-      role,
-      keys: generateKeyPair(secrets),
-      secrets,
-      store: memoryStore(),
-      clock,
-      version: 4 as const,
-      terms: TERMS,
-    }
-  }
+  const side = (role: 'A' | 'B') => sideOf(`check-in/${role}`, role, clock)
   const stopB = new AbortController()
   const b = runSession({
     ...side('B'),
@@ -114,18 +117,7 @@ describe('a check-in pauses (PROTOCOL-4.md §4)', () => {
   it("a first mover that answered the other side's aspects and paused has their strikes and its own losses in lastTurn, its own strikes' answers unknown (SPEC §6.3 step 3)", async () => {
     const clock = new VirtualClock()
     const pair = memoryChannelPair(undefined, clock)
-    const side = (role: 'A' | 'B') => {
-      const secrets = seededSecrets(`check-in-report/${role}`)
-      return {
-        role,
-        keys: generateKeyPair(secrets),
-        secrets,
-        store: memoryStore(),
-        clock,
-        version: 4 as const,
-        terms: TERMS,
-      }
-    }
+    const side = (role: 'A' | 'B') => sideOf(`check-in-report/${role}`, role, clock)
     // Nothing of B's reaches A after its turn-1 commitment and aspects (step 2): its results are owed.
     let armed = false
     let muted = false

@@ -109,35 +109,17 @@ export function parseTranscript(
     // A header whose only fault is what follows it (a file saved with CRLF line ends, a trailing
     // space) is said so: "a version 4\r transcript; this program reads version 4" read as nonsense.
     const trimmed = all.find((f) => header.trimEnd() === transcriptHeader(f))
+    // SPEC §11: the version is all that follows the prefix, so both of these are `file.version`.
+    const badVersion = (message: string) =>
+      ({ ok: false, error: { line: 1, error: protocolError('file.version', '', '§11', message) } }) as const
     if (trimmed !== undefined)
-      return {
-        ok: false,
-        error: {
-          line: 1,
-          // SPEC §11: the version is all that follows the prefix, so this is `file.version`.
-          error: protocolError(
-            'file.version',
-            '',
-            '§11',
-            `the first line is "${transcriptHeader(trimmed)}" followed by ${header.endsWith('\r') ? 'a carriage return (a file saved with Windows line ends? every line ends with a lone LF)' : 'spaces'}, which names no version this program reads`,
-          ),
-        },
-      }
-    if (header.startsWith(prefix)) {
-      const version = header.slice(prefix.length, prefix.length + 8)
-      return {
-        ok: false,
-        error: {
-          line: 1,
-          error: protocolError(
-            'file.version',
-            '',
-            '§11',
-            `a version ${version} transcript; this program reads version ${all.map((f) => f.version).join(' and ')}`,
-          ),
-        },
-      }
-    }
+      return badVersion(
+        `the first line is "${transcriptHeader(trimmed)}" followed by ${header.endsWith('\r') ? 'a carriage return (a file saved with Windows line ends? every line ends with a lone LF)' : 'spaces'}, which names no version this program reads`,
+      )
+    if (header.startsWith(prefix))
+      return badVersion(
+        `a version ${header.slice(prefix.length, prefix.length + 8)} transcript; this program reads version ${all.map((f) => f.version).join(' and ')}`,
+      )
     return {
       ok: false,
       error: {
