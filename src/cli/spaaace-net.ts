@@ -348,6 +348,14 @@ function personSeat(
     onLateChoice(t) {
       tell(`Your orders for tick ${t} came after its deadline: nothing was committed (S-61).`)
     },
+    onRecovering(held, signed) {
+      tell(
+        `Your transcript holds ${held} of the ${signed} envelopes your node signed: it was lost or replaced by an older copy. Your node signs nothing until the other players send them back, since signing again where it has signed would be a fork you would be convicted of (§6.8). If the last one never left this machine, nobody can send it, and you sit out the rest of the game.`,
+      )
+    },
+    onRecovered(signed) {
+      tell(`Your ${signed} envelopes are back from the other players: your node plays on.`)
+    },
     onSettled(view) {
       if (view.outcome === undefined) return
       say('')

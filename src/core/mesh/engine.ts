@@ -18,7 +18,8 @@
  *   holds it.
  * - **Resume.** On each new stream a node sends its counts; it answers the first resume frame of a
  *   stream with every held envelope the peer lacks by those counts and that the peer's signed
- *   envelopes do not cover, in the order the node came to hold them: `(author, seq)` within an
+ *   envelopes do not cover (by the counts alone when they show the peer lacks its own envelopes
+ *   this node holds: it lost them, §6.8), in the order the node came to hold them: `(author, seq)` within an
  *   author, and every envelope after everything it names. (The design's plain `(author, seq)` order
  *   sends author 0's envelopes before the other authors' envelopes their heads name; a peer holds
  *   at most `HELD_AHEAD` of them ahead, drops the rest, and the stream then never offers them
@@ -221,6 +222,12 @@ export class MeshEngine {
         p.resumeAnswered = true
         p.resumeMain = [...f.held]
         p.resumeDue = true
+        // Fewer of its own envelopes than this node holds of its chain: it lost them (its
+        // transcript deleted or replaced by an older copy, §6.8), and with them the past its
+        // signatures show it held. What it sent and signed is no longer known to it: it is
+        // answered by its counts alone, its own envelopes with the rest, so that it can hold its
+        // chain again before it signs (an honest node never signs twice at one place).
+        if ((f.held[peer] ?? 0) < (this.store.counts()[peer] ?? 0)) this.forget(p)
         this.pumpInto(p, now, step)
         return step
       }
@@ -436,6 +443,14 @@ export class MeshEngine {
       p.sent.add(e.key)
       step.sends.push({ to: p.index, frame: envelopeFrame(e.envelope.bytes), cause: item.want ? 'answer' : 'resend' })
     }
+  }
+
+  /** What `p` sent and what its signatures showed it held, forgotten: it has lost them. */
+  private forget(p: Peer): void {
+    p.gotFrom.clear()
+    p.signedMain.fill(0)
+    p.signedSet.clear()
+    for (const waiting of this.deferred.values()) waiting.delete(p.index)
   }
 
   /** §8 "known": the peer sent it, its signed envelopes cover it, this stream's resume counts it or carried it. */

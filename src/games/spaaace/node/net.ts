@@ -16,6 +16,7 @@ import { MAX_FRAME, PEERS_PROTOCOL_ID } from '../peers/domain.js'
 import type { SealedGenesis } from '../peers/genesis.js'
 import { type Chooser, type PeerEvents, SpaaacePeer } from './peer.js'
 import type { PeerSecrets } from './secrets.js'
+import { journalingSigned } from './store.js'
 
 export interface NetPeerOptions {
   /** A started libp2p node whose identity is roster key `self` and whose gater admits the roster. */
@@ -54,7 +55,8 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     codec: spaaaceMeshCodec(o.genesis.genesis.keys, o.genesis.game),
     self: o.self,
     clock: o.clock,
-    persistence: o.store,
+    // §6.8: each own envelope's count journaled once it is flushed, before it is sent.
+    persistence: journalingSigned(o.store, o.secrets, o.self),
     limits: spaaaceMeshLimits(o.genesis.genesis.timing.marginMs),
     withinBound: spaaaceWithinBound(
       o.genesis.genesis.keys.length,

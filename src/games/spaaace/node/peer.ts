@@ -61,6 +61,13 @@ export interface PeerEvents {
   onSigned?(e: SealedEnvelope): void
   /** The game ended for this node (§5.7, §6.7 (b), §6.9): its last envelope is signed. */
   onEnd?(end: End, decision: Decision): void
+  /**
+   * §6.8: the node holds `held` of the `signed` envelopes it journaled as signed (its transcript
+   * was lost or replaced by an older copy): it signs nothing until the others give them back.
+   */
+  onRecovering?(held: number, signed: number): void
+  /** Its own envelopes are all held again: it goes on from them. */
+  onRecovered?(signed: number): void
 }
 
 export interface SpaaacePeerOptions {
@@ -127,9 +134,13 @@ export class SpaaacePeer {
   private timer: AbortController | undefined
   private timerAt: number | undefined
   private started = false
+  private recovering = false
   private finished: End | undefined
   private resolveDone!: (end: End) => void
-  /** Resolves with the end once this node signed its last envelope. */
+  /**
+   * Resolves with the end once this node signed its last envelope, or, waiting for its own
+   * envelopes (§6.8), once the game ended without it.
+   */
   readonly done: Promise<End>
 
   constructor(private readonly o: SpaaacePeerOptions) {
@@ -192,12 +203,48 @@ export class SpaaacePeer {
     }
     this.held.add(e)
     this.named.hold(e)
-    if (this.started) this.schedule()
+    if (this.recovering) this.recover()
+    else if (this.started) this.schedule()
   }
 
-  /** Starts (after the mesh restored what it persisted): accepts the genesis if its chain has not (§3.2). */
+  /**
+   * Waiting for its own envelopes: it starts once it holds them all; and if the game ends in what
+   * it holds first (the others finished without it), the end is its end, and it never signed again.
+   */
+  private recover(): void {
+    if (this.finished !== undefined) return
+    if (this.chain.length >= this.o.secrets.signed()) {
+      this.recovering = false
+      this.o.events?.onRecovered?.(this.chain.length)
+      this.start()
+      return
+    }
+    const d = this.decision()
+    if (d.end.kind === 'stalled' || (d.end.kind === 'complete' && d.end.provisional !== true)) this.finish(d.end, d)
+  }
+
+  /** Whether this node waits for its own envelopes before it signs anything (§6.8). */
+  get waitingForOwn(): boolean {
+    return this.recovering
+  }
+
+  /**
+   * Starts (after the mesh restored what it persisted): accepts the genesis if its chain has not
+   * (§3.2). A chain read back shorter than the count journaled as signed was lost (the transcript
+   * deleted, or replaced by an older copy): the node would sign again at places it has signed, a
+   * fork its honest player would be convicted of, so it signs nothing until the envelopes it holds
+   * (the others send a node its own envelopes back when its resume frame shows it lacks them, §8)
+   * give it its whole chain again.
+   */
   start(): void {
     if (this.started) return
+    if (this.chain.length < this.o.secrets.signed()) {
+      if (!this.recovering) {
+        this.recovering = true
+        this.o.events?.onRecovering?.(this.chain.length, this.o.secrets.signed())
+      }
+      return
+    }
     this.started = true
     // The heads resume where the envelopes read back left them (held in the order they came to be
     // held), never where the last own envelope named them: a node often holds more than its last

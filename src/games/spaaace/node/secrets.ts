@@ -2,7 +2,9 @@
  * What a node must keep and never show before its time (protocol/SPAAACE-PEERS.md §4.3, §6.8):
  * its per-game seed, from which every salt comes, and the order text of each tick it commits,
  * written before the commitment is signed so that a node restarted between its commitment and its
- * reveal can still open it (a commitment it cannot open would make its player `withheld`, S-62).
+ * reveal can still open it (a commitment it cannot open would make its player `withheld`, S-62);
+ * and how many envelopes it has signed, so that a transcript lost or replaced by an older copy is
+ * noticed before the node signs again at a place it has signed (§6.8).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -16,18 +18,35 @@ export interface PeerSecrets {
   orders(t: number): string | undefined
   /** Journals the text of tick `t` before its commitment is signed; throws if it cannot. */
   keepOrders(t: number, text: string): void
+  /**
+   * How many of its own envelopes the node has persisted (its chain's length as last journaled;
+   * 0 for a file written before this was kept). A chain read back shorter than this was lost.
+   */
+  signed(): number
+  /** Journals that the node's own envelope `count − 1` is persisted, before it is sent. */
+  keepSigned(count: number): void
 }
 
 /** Secrets in memory (tests, and the bots of a local game, which never restart). */
 export function memorySecrets(source: SecretSource): PeerSecrets {
   const seed = source.bytes(SEED_BYTES)
   const kept = new Map<number, string>()
-  return { seed, orders: (t) => kept.get(t), keepOrders: (t, text) => void kept.set(t, text) }
+  let signed = 0
+  return {
+    seed,
+    orders: (t) => kept.get(t),
+    keepOrders: (t, text) => void kept.set(t, text),
+    signed: () => signed,
+    keepSigned(count) {
+      signed = Math.max(signed, count)
+    },
+  }
 }
 
 interface SecretsFile {
   readonly seed: string
   readonly orders: Record<string, string>
+  readonly signed?: number
 }
 
 /**
@@ -37,10 +56,19 @@ interface SecretsFile {
 export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
   let file: SecretsFile
   if (existsSync(path)) {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { seed?: unknown; orders?: unknown }
-    if (typeof parsed.seed !== 'string' || typeof parsed.orders !== 'object' || parsed.orders === null)
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { seed?: unknown; orders?: unknown; signed?: unknown }
+    if (
+      typeof parsed.seed !== 'string' ||
+      typeof parsed.orders !== 'object' ||
+      parsed.orders === null ||
+      (parsed.signed !== undefined && !(Number.isSafeInteger(parsed.signed) && (parsed.signed as number) >= 0))
+    )
       throw new Error(`${path} is not a Spaaace! secrets file`)
-    file = { seed: parsed.seed, orders: { ...(parsed.orders as Record<string, string>) } }
+    file = {
+      seed: parsed.seed,
+      orders: { ...(parsed.orders as Record<string, string>) },
+      ...(parsed.signed === undefined ? {} : { signed: parsed.signed as number }),
+    }
   } else {
     file = { seed: toBase64url(source.bytes(SEED_BYTES)), orders: {} }
     write(path, file)
@@ -52,6 +80,15 @@ export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
     orders: (t) => file.orders[String(t)],
     keepOrders(t, text) {
       file = { ...file, orders: { ...file.orders, [String(t)]: text } }
+      write(path, file)
+    },
+    signed: () => file.signed ?? 0,
+    // Written, not flushed: the transcript's own flush (store.ts) comes first, so a machine crash
+    // can leave this count behind the transcript, never ahead of it; what it guards against is a
+    // file lost or replaced afterwards, by hand or by a restored backup.
+    keepSigned(count) {
+      if (count <= (file.signed ?? 0)) return
+      file = { ...file, signed: count }
       write(path, file)
     },
   }

@@ -27,6 +27,7 @@ import { describeProtocolError } from '../../../core/wire/errors.js'
 import { LINE_KIND, TRANSCRIPT_HEADER } from '../peers/domain.js'
 import type { SealedGenesis } from '../peers/genesis.js'
 import { readPeersTranscript } from '../peers/transcript.js'
+import type { PeerSecrets } from './secrets.js'
 
 /**
  * Opens (or creates) the transcript of `genesis` at `path` for roster index `self` (whose envelopes
@@ -71,5 +72,27 @@ export function spaaaceFileStore(
     },
     envelopes: () => envelopes,
     receipts: () => receipts,
+  }
+}
+
+/**
+ * `store`, journaling in `secrets` how many of its own envelopes node `self` has persisted, after
+ * each is written and flushed and before the mesh sends it (§6.8): a transcript later lost or
+ * replaced by an older copy then reads back shorter than that count, and the node knows it must
+ * not sign until it holds its own envelopes again (`SpaaacePeer.start`).
+ */
+export function journalingSigned<S extends TranscriptStore>(
+  store: S,
+  secrets: Pick<PeerSecrets, 'keepSigned'>,
+  self: number,
+): S {
+  return {
+    ...store,
+    append(bytes: Uint8Array): void {
+      store.append(bytes)
+      // §4.1: u8 version ‖ u8 author ‖ u16 seq, big-endian; a receipt line is not an envelope.
+      if (bytes[0] === LINE_KIND.envelope && bytes[1] === self && bytes.length >= 4)
+        secrets.keepSigned((((bytes[2] ?? 0) << 8) | (bytes[3] ?? 0)) + 1)
+    },
   }
 }

@@ -22,7 +22,7 @@ import type { PeerEvents } from '../../../../src/games/spaaace/node/peer.js'
 import { fileSecrets } from '../../../../src/games/spaaace/node/secrets.js'
 import { spaaaceFileStore } from '../../../../src/games/spaaace/node/store.js'
 import type { SealedGenesis } from '../../../../src/games/spaaace/peers/genesis.js'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
 import { verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
 import { scaledClock } from './scaled-clock.js'
@@ -155,5 +155,113 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
     if (all?.status === 'complete') expect(all.decision.offences).toEqual([])
     for (const f of files) expect(verifySpaaace([f])[0]?.status, f.name).toBe('complete')
     life.abort()
+  }, 120_000)
+  /**
+   * §6.8: killed after its state of tick 1, its transcript replaced by an older copy (the header,
+   * the genesis and the first two envelopes it held), and started again. `lastSent`: the others
+   * held its last envelope before it died (it is given back), or it died before sending it.
+   */
+  async function lostTranscript(lastSent: boolean): Promise<{
+    told: string[]
+    signedAfter: number
+    ends: (string | undefined)[]
+    files: { name: string; text: string }[]
+  }> {
+    const { genesis, seats, clock, admitted } = await setup(3)
+    const roster = rosterOf(seats)
+    const libp2p = await Promise.all(seats.map((s) => listening(s.identity, admitted)))
+    const addresses: string[][] = []
+    seats.forEach((s, k) => {
+      addresses[s.index] = (libp2p[k] as Libp2p).getMultiaddrs().map((a) => a.toString())
+    })
+    const life = new AbortController()
+    const victim = new AbortController()
+    const victimSeat = seats[0] as Seat
+    const file = join(victimSeat.dir, 'transcript')
+    // Its last envelope's seq once it signed its state of tick 1.
+    let last: number | undefined
+    const kill = (): void => {
+      victim.abort()
+    }
+    const killed = new Promise<void>((resolve) => {
+      victim.signal.addEventListener('abort', () => {
+        resolve()
+      })
+    })
+    const holder: { net?: NetPeer } = {}
+    void start(
+      victimSeat,
+      libp2p[0] as Libp2p,
+      genesis,
+      roster,
+      addresses,
+      clock,
+      AbortSignal.any([life.signal, victim.signal]),
+      {
+        onSettled(view) {
+          if (view.t !== 1 || last !== undefined) return
+          last = (holder.net?.peer.chain.length ?? 0) - 1
+          if (!lastSent) kill()
+        },
+      },
+    ).then((net) => (holder.net = net))
+    const others = await Promise.all(
+      seats.slice(1).map((s, k) =>
+        start(s, libp2p[k + 1] as Libp2p, genesis, roster, addresses, clock, life.signal, {
+          onSigned(e) {
+            // Another node names the victim's last envelope: it holds it.
+            if (!lastSent || last === undefined || victim.signal.aborted) return
+            const head = e.envelope.heads.find((h) => h.author === victimSeat.index)
+            if (head !== undefined && head.seq >= last) kill()
+          },
+        }),
+      ),
+    )
+    await killed
+    await (libp2p[0] as Libp2p).stop()
+    const lines = readFileSync(file, 'latin1').split('\n')
+    writeFileSync(file, `${lines.slice(0, 4).join('\n')}\n`)
+    const port = Number(/\/tcp\/(\d+)/.exec(addresses[victimSeat.index]?.[0] ?? '')?.[1] ?? 0)
+    const again = await listening(victimSeat.identity, admitted, port)
+    const told: string[] = []
+    let signedAfter = 0
+    const resumed = await start(victimSeat, again, genesis, roster, addresses, clock, life.signal, {
+      onRecovering(held, signed) {
+        told.push(`recovering ${held} of ${signed}`)
+      },
+      onRecovered(signed) {
+        told.push(`recovered ${signed}`)
+      },
+      onSigned() {
+        signedAfter++
+      },
+    })
+    const ends = (await Promise.all([resumed.done, ...others.map((o) => o.done)])).map((e) => e?.kind)
+    life.abort()
+    const files = seats.map((s) => ({ name: s.dir, text: readFileSync(join(s.dir, 'transcript'), 'latin1') }))
+    return { told, signedAfter, ends, files }
+  }
+
+  it('a node whose transcript was replaced by an older copy signs nothing until the others give its envelopes back, then plays on (§6.8): no fork, the game complete', async () => {
+    const { told, signedAfter, ends, files } = await lostTranscript(true)
+    const [all] = verifySpaaace(files)
+    if (all?.status === 'complete') expect(all.decision.offences).toEqual([])
+    expect(all?.status).toBe('complete')
+    expect(ends).toEqual(['complete', 'complete', 'complete'])
+    expect(told).toHaveLength(2)
+    expect(told[0]).toMatch(/^recovering 1 of \d+$/)
+    expect(told[1]).toBe(`recovered ${told[0]?.split(' ').at(-1) ?? ''}`)
+    expect(signedAfter).toBeGreaterThan(0)
+    for (const f of files) expect(verifySpaaace([f])[0]?.status, f.name).toBe('complete')
+  }, 120_000)
+
+  it('one whose last envelope never left it can never hold its chain again: it signs nothing more, and the game ends without it, no fork (§6.8)', async () => {
+    const { told, signedAfter, ends, files } = await lostTranscript(false)
+    const [all] = verifySpaaace(files)
+    if (all?.status === 'complete') expect(all.decision.offences).toEqual([])
+    expect(all?.status).toBe('complete')
+    expect(ends).toEqual(['complete', 'complete', 'complete'])
+    expect(told).toEqual([expect.stringMatching(/^recovering 1 of \d+$/)])
+    expect(signedAfter).toBe(0)
   }, 120_000)
 })
