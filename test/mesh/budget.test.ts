@@ -128,8 +128,8 @@ describe('amplification: bytes an attacker makes an honest node send, per byte i
     expect(c.out).toBe(0)
 
     // D: the attacker signs one envelope whose heads name everything it holds (as a player must
-    // to play), then floods resumes: nothing its signature covers is resent; its envelope is
-    // forwarded once to each of the other peers (n - 2 = 3).
+    // to play), then floods resumes counting its own envelope: nothing its signature covers is
+    // resent; its envelope is forwarded once to each of the other peers (n - 2 = 3).
     const own = g.compose({
       author: 4,
       seq: 0,
@@ -147,12 +147,27 @@ describe('amplification: bytes an attacker makes an honest node send, per byte i
       await m.quiesce()
       for (let k = 0; k < 50; k++) {
         link.pair.reconnect()
-        n += await send(resumeFrame([0, 0, 0, 0, 0]))
+        n += await send(resumeFrame([0, 0, 0, 0, 1]))
       }
       return n
     })
     expect(resent(victim) - resentBefore).toBe(0)
     expect(d.out).toBeLessThanOrEqual(3 * (1 + own.length) + 50 * 12 + 2 * (1 + own.length))
+
+    // E: the same signer's resumes now count none of its own envelopes, as a node that lost its
+    // transcript does (§6.8 step 8, §8 "A peer that lost its own envelopes"): it is answered by its
+    // counts alone, which costs what a new node's resumes cost (A), never more.
+    const e = await phase('resume flood, signed, own envelopes not counted', async () => {
+      let n = 0
+      for (let k = 0; k < 50; k++) {
+        link.pair.reconnect()
+        n += await send(resumeFrame([0, 0, 0, 0, 0]))
+      }
+      return n
+    })
+    expect(e.out).toBeGreaterThan(0)
+    expect(e.out).toBeLessThanOrEqual(2 * (heldBytes + 1 + own.length) + 50 * 12)
+    expect(e.out).toBeLessThanOrEqual(2 * RESEND_BUDGET)
     console.log(
       `amplification (5 players, node 0 holding ${held.length} envelopes, ${heldBytes} bytes):`,
       JSON.stringify(figures),
