@@ -2,7 +2,7 @@
  * The prompts of the terminal game: the interface it asks through (tests script it) and the real
  * one, @inquirer/prompts on the process's terminal or on given streams.
  */
-import { confirm, input, select } from '@inquirer/prompts'
+import { input, select } from '@inquirer/prompts'
 import { Writable } from 'node:stream'
 import { timedInput } from './timed-input.js'
 
@@ -31,6 +31,14 @@ export interface Prompter {
 export interface PromptStreams {
   readonly input: NodeJS.ReadableStream
   readonly output: NodeJS.WritableStream
+}
+
+/** A confirmation's answers: yes, no, or nothing typed (the default). */
+const YES_NO = /^(y|yes|n|no)?$/i
+
+function confirmed(typed: string, byDefault: boolean): boolean {
+  const v = typed.trim().toLowerCase()
+  return v === '' ? byDefault : v.startsWith('y')
 }
 
 /** Inquirer prompts on the given streams (default: the process's terminal). */
@@ -114,11 +122,24 @@ export function inquirerPrompter(streams?: PromptStreams): Prompter {
           select<T>({ message: o.message, choices: o.choices.map((c) => ({ ...c })) }, ctx(signal)),
         ),
       ),
+    // Inquirer's own confirm takes any other answer as the default: "x" or "nah" accepted terms,
+    // signed a record or resigned. Here only y, yes, n, no (any case) or Enter answer; anything
+    // else is refused under the prompt and the question stays.
     confirm: (o) =>
       own(() =>
-        untilClosed(stdin(), undefined, (signal) =>
-          confirm({ message: o.message, default: o.default ?? true }, ctx(signal)),
-        ),
+        untilClosed(stdin(), undefined, (signal) => {
+          const yes = o.default ?? true
+          return input(
+            {
+              message: o.message,
+              validate: (v: string) => YES_NO.test(v.trim()) || `Answer y or n (Enter: ${yes ? 'yes' : 'no'}).`,
+              // Drawn as inquirer's confirm draws itself: "(Y/n)" while asked, "Yes" or "No" once answered.
+              transformer: (v: string, { isFinal }: { isFinal: boolean }) =>
+                isFinal ? (confirmed(v, yes) ? 'Yes' : 'No') : `${yes ? '(Y/n)' : '(y/N)'} ${v}`,
+            },
+            ctx(signal),
+          ).then((v) => confirmed(v, yes))
+        }),
       ),
     between: (h) => {
       gap?.take(h)
