@@ -85,6 +85,7 @@ export class WitnessedSeat {
   /** The receipts whose signatures held at an earlier reading: each is checked once a process. */
   private readonly verified: SignatureMemo = new Set()
   private readonly fetches: FetchJournal
+  private toldLost = false
 
   constructor(private readonly o: WitnessedSeatOptions) {
     this.fetches = o.fetches ?? memoryFetchJournal()
@@ -201,7 +202,7 @@ export class WitnessedSeat {
    */
   private voteWhileAway(): void {
     const s = outageVote(this.input(this.decide()))
-    if (s === undefined) return
+    if (s === undefined || this.lostOwn()) return
     this.signAndKeep([{ type: 'stop', tick: s, reason: 'stalled' }])
     this.toldVote(s)
   }
@@ -226,7 +227,6 @@ export class WitnessedSeat {
     for (const r of w.log.decided)
       if (
         r.kind === 'envelope' &&
-        r.author !== this.o.self &&
         !have.has(toBase64url(r.envelopeHash)) &&
         !this.deposits.has(r.index) &&
         !this.tried.has(r.index) &&
@@ -269,12 +269,15 @@ export class WitnessedSeat {
     }
   }
 
-  /** The decided chain's envelope receipts of others whose envelope this node lacks. */
-  private lacking(w: Witnessed): (WitnessReceipt & { readonly kind: 'envelope' })[] {
+  /**
+   * The decided chain's envelope receipts whose envelope this node lacks: its own too (§8.5: a file
+   * lost or replaced by an older copy gets them back from its own wrap); `others` only of others.
+   */
+  private lacking(w: Witnessed, others = false): (WitnessReceipt & { readonly kind: 'envelope' })[] {
     const have = new Set(this.heldIds())
     return w.log.decided.filter(
       (r): r is WitnessReceipt & { readonly kind: 'envelope' } =>
-        r.kind === 'envelope' && r.author !== this.o.self && !have.has(toBase64url(r.envelopeHash)),
+        r.kind === 'envelope' && !(others && r.author === this.o.self) && !have.has(toBase64url(r.envelopeHash)),
     )
   }
 
@@ -312,6 +315,8 @@ export class WitnessedSeat {
         this.keep(opened.value, held)
         continue
       }
+      // Nobody complains of its own envelope (the notary refuses it, code 14).
+      if (r.author === this.o.self) continue
       const sent = mine.filter((c) => c.author === r.author).length + (now.get(r.author) ?? 0)
       if (sent >= COMPLAINTS_PER_PAIR) continue
       const c = buildComplaint(this.o.keys, {
@@ -336,7 +341,7 @@ export class WitnessedSeat {
    */
   private async relays(w: Witnessed, signal: AbortSignal): Promise<void> {
     const game = this.o.genesis.game
-    const lacking = this.lacking(w)
+    const lacking = this.lacking(w, true)
     if (lacking.length > 0) {
       const got = await this.o.client.relays(game, signal, this.away)
       if (Array.isArray(got)) {
@@ -411,9 +416,31 @@ export class WitnessedSeat {
     else if (a.kind === 'refused') this.o.say?.(`the notary refused seq ${e.envelope.seq}: ${a.message}`)
   }
 
-  /** Signs its next envelope with `parts`, flushes it, then submits it. */
-  private async sign(parts: Part[], signal: AbortSignal): Promise<void> {
+  /** Signs its next envelope with `parts`, flushes it, then submits it; nothing while it lacks its own (§8.5). */
+  private async sign(parts: Part[], signal: AbortSignal): Promise<boolean> {
+    if (this.lostOwn()) return false
     await this.submit(this.signAndKeep(parts), signal)
+    return true
+  }
+
+  /**
+   * §8.5, P §6.8: its next seq is at or below one it signed (journaled in its secrets) or one the
+   * chain it holds receipted of it: its file was lost or replaced by an older copy, and signing now
+   * would be a fork. It signs nothing until its own envelopes are back (opened from its own wrap).
+   */
+  private lostOwn(): boolean {
+    const next = (this.own().at(-1)?.envelope.seq ?? 0) + 1
+    let receipted = 0
+    for (const r of this.decide().log.decided)
+      if (r.kind === 'envelope' && r.author === this.o.self) receipted = Math.max(receipted, r.seq)
+    const lost = next < this.o.secrets.signed() || next <= receipted
+    if (lost && !this.toldLost) {
+      this.toldLost = true
+      this.o.say?.(
+        `Your transcript holds ${next} of the ${Math.max(this.o.secrets.signed(), receipted + 1)} envelopes your node signed: it was lost or replaced by an older copy. Your node signs nothing until it has them back from the notary's log (each check-in fetches them), since signing again where it has signed would be a fork you would be convicted of (SPAAACE-WITNESSED §8.5). One that never reached the notary cannot come back: then you play no more in this game.`,
+      )
+    }
+    return lost
   }
 
   /** Signs its next envelope with `parts` and flushes it (§8.5: kept before anyone can see it). */
@@ -432,6 +459,8 @@ export class WitnessedSeat {
       parts,
     })
     this.o.store.append(e.bytes)
+    // P §6.8: journaled after the flush, so that a file lost later is noticed (`lostOwn`).
+    this.o.secrets.keepSigned(e.envelope.seq + 1)
     return e
   }
 
@@ -474,28 +503,25 @@ export class WitnessedSeat {
         const text = this.o.secrets.orders(s.t)
         if (text === undefined) return false
         const salt = saltOf(game, this.o.self, seed, s.t)
-        await this.sign(
+        return await this.sign(
           [{ type: 'commit', tick: s.t, commitment: commitmentOf(game, this.o.self, s.t, salt, text) }],
           signal,
         )
-        return true
       }
       case 'reveal': {
         const text = this.o.secrets.orders(s.t)
         if (text === undefined) return false
-        await this.sign(
+        return await this.sign(
           [{ type: 'reveal', tick: s.t, salt: saltOf(game, this.o.self, seed, s.t), orders: text }],
           signal,
         )
-        return true
       }
       case 'seed':
-        await this.sign([{ type: 'seed', seed }], signal)
-        return true
+        return await this.sign([{ type: 'seed', seed }], signal)
       case 'vote':
+        if (this.lostOwn()) return false
         this.toldVote(s.t)
-        await this.sign([{ type: 'stop', tick: s.t, reason: 'stalled' }], signal)
-        return true
+        return await this.sign([{ type: 'stop', tick: s.t, reason: 'stalled' }], signal)
       case 'seal': {
         const a = await this.o.client.seal(game, signal, this.away)
         if (a.kind === 'receipt') {

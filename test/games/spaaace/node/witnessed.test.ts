@@ -90,6 +90,8 @@ function game(
     away?: (i: number, kind: string) => boolean
     /** Seat `i`'s answer to a request of `kind`, from the notary's (`answer()`), or no answer at all. */
     intercept?: (i: number, kind: string, answer: () => NotaryResponse) => NotaryResponse | 'fail'
+    /** What the seats tell their players, `p<i+1>: ` before each line. */
+    said?: string[]
   } = {},
 ): Game {
   const w = witnessed(n, { maxTicks })
@@ -136,6 +138,7 @@ function game(
       chooser: botChooser(i === 0 ? sensibleBot() : randomBot, seededRng(`witnessed bot ${i}`)),
       clock,
       accepts: () => accepts,
+      say: (l) => void o.said?.push(`p${i + 1}: ${l}`),
       ...(tamper === undefined ? {} : { tamper }),
     })
   }
@@ -170,6 +173,20 @@ function game(
 
 const decided = (g: Game, i: number) =>
   decideFromFiles(g.w.genesis, g.stores[i]?.receipts() ?? [], g.stores[i]?.envelopes() ?? [])
+
+/** Every seat's file merged, decided as `spaceships verify` decides them together. */
+const mergedOf = (g: Game) =>
+  decideFromFiles(
+    g.w.genesis,
+    g.stores.flatMap((st) => [...st.receipts()]),
+    g.stores.flatMap((st) => [...st.envelopes()]),
+  ).decision
+
+/** Seat `i`'s own envelope among `bytes`, if it is one. */
+const ownOf = (g: Game, i: number, b: Uint8Array) => {
+  const d = decodeEnvelope(b, { players: g.w.players.length, game: g.w.genesis.game })
+  return d.ok && d.value.envelope.author === i ? d.value.envelope : undefined
+}
 
 describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () => {
   it('three honest nodes checking in when their plans say: every tick final, one state per tick in every file, complete, sealed', async () => {
@@ -609,3 +626,77 @@ function votesIn(envelopes: readonly Uint8Array[], game: Uint8Array, i: number):
       : []
   })
 }
+
+// SPAAACE-PEERS §6.8 step 8, SPAAACE-WITNESSED §8.5: a node's file lost or replaced by an older
+// copy. Found by an adversarial pass: the node never fetched its own envelopes back (it played no
+// more), and with the notary away it voted at a seq it had signed, a fork convicting it.
+describe('a witnessed node whose transcript was lost or replaced by an older copy (§8.5)', () => {
+  for (const kind of ['older copy', 'lost: only the accept, as the CLI signs it again'] as const)
+    it(`${kind}: it opens its own envelopes from the log again and plays every tick, no fork`, async () => {
+      const g = game(3, 4)
+      const timing = g.w.genesis.genesis.timing
+      await g.run(tickTimes(timing, 1).start + 1000)
+      const backup = [...(g.stores[1]?.envelopes() ?? []), ...(g.stores[1]?.receipts() ?? [])]
+      // Up to R_2: seat 1 revealed tick 2, and signed more than its backup holds.
+      await g.run(tickTimes(timing, 2).revealCut)
+      const accept = (g.stores[1]?.envelopes() ?? []).find((b) => ownOf(g, 1, b)?.seq === 0)
+      if (accept === undefined) throw new Error('no accept')
+      g.restart(1, memoryWitnessedStore(kind === 'older copy' ? backup : [accept]))
+      await g.run(tickTimes(timing, 7).start)
+      const merged = mergedOf(g)
+      expect(merged.offences).toEqual([])
+      expect(merged.ticks.map((t) => t.submissions?.[1]?.kind)).toEqual(['orders', 'orders', 'orders', 'orders'])
+    })
+
+  it('an older copy without its envelopes of the open tick, the notary then away: it votes at no seq it signed; once the notary answers, it goes on (§8.2)', async () => {
+    let away = false
+    const said: string[] = []
+    const g = game(3, 8, { away: () => away, said })
+    const { clock, stores } = g
+    const timing = g.w.genesis.genesis.timing
+    await g.run(tickTimes(timing, 2).start)
+    const before = decided(g, 1)
+    const open = before.decision.ticks.at(-1)
+    expect(open?.status).toBe('open')
+    const s = open?.t ?? 0
+    // The backup was taken before seat 1's first envelope of the open tick s and its receipt.
+    const ofS = (stores[1]?.envelopes() ?? [])
+      .map((b) => ownOf(g, 1, b))
+      .filter((e) => e !== undefined && e.parts.some((p) => 'tick' in p && p.tick === s))
+    const k = Math.min(...ofS.map((e) => e?.seq ?? Infinity))
+    const cut = before.log.decided.find((r) => r.kind === 'envelope' && r.author === 1 && r.seq === k)?.index ?? 0
+    expect(cut).toBeGreaterThan(0)
+    const index = (r: Uint8Array): number => {
+      const d = decodeReceipt(r, SPAAACE_LAYOUT)
+      return d.ok ? d.value.index : Infinity
+    }
+    g.restart(
+      1,
+      memoryWitnessedStore([
+        ...(stores[1]?.envelopes() ?? []).filter((b) => (ownOf(g, 1, b)?.seq ?? -1) < k),
+        ...(stores[1]?.receipts() ?? []).filter((r) => index(r) < cut),
+      ]),
+    )
+    away = true
+    const ctl = new AbortController()
+    const pending = g.seats.map((seat) => seat.checkIn(ctl.signal).catch(() => undefined))
+    const until = tickTimes(timing, s).revealCut + tickLength(timing) + 5 * 60_000
+    while (clock.now() < until) {
+      await new Promise((r) => setImmediate(r))
+      clock.advanceTo(Math.min(until, clock.next() ?? until))
+    }
+    ctl.abort()
+    await Promise.all(pending)
+    away = false
+    await g.run(tickTimes(timing, 12).start)
+    const merged = mergedOf(g)
+    expect(merged.offences.filter((o) => o.kind === 'fork')).toEqual([])
+    expect(
+      said.filter((l) => /^p2: Your transcript holds \d+ of the \d+ envelopes your node signed/.test(l)),
+    ).toHaveLength(1)
+    // Its own envelopes read back in order, one a seq.
+    const seqs = (stores[1]?.envelopes() ?? []).flatMap((b) => ownOf(g, 1, b)?.seq ?? []).sort((a, b) => a - b)
+    expect(seqs).toEqual(seqs.map((_, j) => j))
+    expect(seqs.length).toBeGreaterThan(k + 1)
+  })
+})
