@@ -31,7 +31,10 @@ export interface Info {
   readonly maxTick: number
 }
 
-/** §9: an offence item, the one or two envelopes that prove it, all its offender's. */
+/**
+ * §9: an offence item, the envelopes that prove it, all its offender's: one for a violation or a
+ * false hash; for a fork, every version at its place (BD-24), any two of which prove it.
+ */
 export interface OffenceItem {
   readonly key: string
   readonly player: number
@@ -39,6 +42,19 @@ export interface OffenceItem {
   readonly rule: string
   readonly message: string
   readonly envelopes: readonly number[]
+}
+
+type ItemEnvelopes = Pick<OffenceItem, 'envelopes'> & { readonly kind?: OffenceItem['kind'] }
+
+/**
+ * §5.2: whether what `has` holds proves the item: every envelope of it, or for a fork any two of
+ * its versions (one place's versions are one item, BD-24).
+ */
+export function proves(item: ItemEnvelopes, has: (x: number) => boolean): boolean {
+  if (item.kind !== 'fork') return item.envelopes.every(has)
+  let held = 0
+  for (const x of item.envelopes) if (has(x) && ++held === 2) return true
+  return false
 }
 
 /** The evidence set a count runs over: one envelope's past, or (undefined) all of `D`. */
@@ -147,11 +163,11 @@ export function countTick(
     if (e.close === t) closes[e.author]?.push(i)
   }
   const offences = ctx.items.filter(
-    (it) => isActive[it.player] === true && !inBefore.has(it.key) && it.envelopes.every((x) => inScope(scope, x)),
+    (it) => isActive[it.player] === true && !inBefore.has(it.key) && proves(it, (x) => inScope(scope, x)),
   )
 
   /** §5.2: in, out or open at a cut; the author's vote is fixed by rule (`own`: it holds its item). */
-  const status = (author: number, envelopes: readonly number[], own: boolean, cut: number[][]): Status => {
+  const status = (author: number, item: ItemEnvelopes, own: boolean, cut: number[][]): Status => {
     let yes = 0
     let no = 0
     for (const p of active) {
@@ -163,7 +179,7 @@ export function countTick(
       const mine = cut[p] ?? []
       const holds = mine.some((c) => {
         const past = ctx.info(c).past
-        return envelopes.every((x) => past.has(x))
+        return proves(item, (x) => past.has(x))
       })
       if (holds) yes++
       else if (mine.length > 0) no++
@@ -171,12 +187,12 @@ export function countTick(
     return yes >= M ? 'in' : no >= outBar ? 'out' : 'open'
   }
 
-  const commitAt = commits.map((cs, q) => cs.map((i) => status(q, [i], true, seals)))
-  const revealAt = reveals.map((rs, q) => rs.map((i) => status(q, [i], true, closes)))
+  const commitAt = commits.map((cs, q) => cs.map((i) => status(q, { envelopes: [i] }, true, seals)))
+  const revealAt = reveals.map((rs, q) => rs.map((i) => status(q, { envelopes: [i] }, true, closes)))
   const offenceAt = offences.map((it) => ({
     it,
-    seal: status(it.player, it.envelopes, false, seals),
-    close: status(it.player, it.envelopes, false, closes),
+    seal: status(it.player, it, false, seals),
+    close: status(it.player, it, false, closes),
   }))
   const inList = (is: readonly number[], st: readonly Status[]): number[] => is.filter((_, k) => st[k] === 'in')
   const commitIn = commits.map((cs, q) => inList(cs, commitAt[q] ?? []))

@@ -246,16 +246,13 @@ export class Decider {
       const ticks = body.value.parts.map((x) => tickOf(x)).filter((t) => t !== undefined)
       return ticks.length > 0 && ticks.every((t) => t > r)
     }
-    const proven = new Set(this.ledger.items.map((it) => [...it.envelopes].sort((a, b) => a - b).join()))
-    const pairsLeft = pairs.filter(
-      (p) =>
-        !proven.has(
-          [...p.envelopes]
-            .map((id) => this.evidence.nodes.get(id)?.index ?? -1)
-            .sort((a, b) => a - b)
-            .join(),
-        ),
-    )
+    // A §5.3 pair is reported unless an item proves it: a fork item holding both its envelopes.
+    const forkOf = new Map<number, string>()
+    for (const it of this.ledger.items) if (it.kind === 'fork') for (const i of it.envelopes) forkOf.set(i, it.key)
+    const pairsLeft = pairs.filter((p) => {
+      const [a, b] = p.envelopes.map((id) => forkOf.get(this.evidence.nodes.get(id)?.index ?? -1))
+      return a === undefined || a !== b
+    })
     const reports = this.ledger.items
       .filter((it) => !ignored(it))
       .map((it): OffenceReport => ({

@@ -70,9 +70,13 @@ export class Ledger implements Ctx, Masks {
   private readonly chainStates: ChainState[] = []
   private readonly playList: number[][] = []
   private readonly stateList: number[][] = []
-  private offList: number[] = []
+  /** Every offence item's envelopes. */
+  private readonly offSet = new Set<number>()
+  private offSorted: number[] | undefined
   private readonly votesBy: Vote[][] = []
   private readonly places = new Map<string, number[]>()
+  /** Where each place's fork item is in `items`. */
+  private readonly forkAt = new Map<string, number>()
   /**
    * Per tick `u`, per author: its envelope of highest seq among the tick-`u` (and earlier) entries
    * of the masks; a past holding those of every author holds every entry of ticks `≤ u`. `linear`
@@ -107,7 +111,7 @@ export class Ledger implements Ctx, Masks {
     return this.stateList[t] ?? []
   }
   offences(): readonly number[] {
-    return this.offList
+    return (this.offSorted ??= [...this.offSet].sort((a, b) => a - b))
   }
 
   /** The ticks of all of `D` (§5.6), recomputed only from the first tick whose envelopes changed. */
@@ -137,7 +141,8 @@ export class Ledger implements Ctx, Masks {
 
   /** The greatest `u` such that `past` holds every entry of the masks of ticks `≤ u` and every offence envelope. */
   private heldThrough(past: Past): number {
-    if (!this.linear || !this.offList.every((i) => past.has(i))) return 0
+    if (!this.linear) return 0
+    for (const i of this.offSet) if (!past.has(i)) return 0
     const holds = (u: number): boolean => {
       const r = this.reach[u]
       if (r === undefined) return true
@@ -310,24 +315,43 @@ export class Ledger implements Ctx, Masks {
         rule: '§5.6',
         message: `state(${falseState.tick}) is not the closing state its past gives`,
       })
-    // §4.1: a divergence, two envelopes of one author at one seq with one prev.
+    for (const it of found) this.items.push(it)
+    // §4.1: a divergence, two envelopes of one author at one seq with one prev: one item per place,
+    // every version there in the order of their hashes' text (BD-24; an item a pair made K versions
+    // K(K − 1)/2 items, and a file of a few thousand versions ran the verifier out of memory).
     const place = `${node.author}:${node.seq}:${node.prevId ?? ''}`
-    const others = this.places.get(place) ?? []
-    for (const j of others) {
-      const pair = [this.info(j), info].sort((a, b) => (a.id < b.id ? -1 : 1))
-      found.push({
+    const versions = this.places.get(place) ?? []
+    const id = info.id
+    let lo = 0
+    for (let hi = versions.length; lo < hi;) {
+      const mid = (lo + hi) >> 1
+      if (this.info(versions[mid] ?? 0).id < id) lo = mid + 1
+      else hi = mid
+    }
+    versions.splice(lo, 0, info.index)
+    this.places.set(place, versions)
+    if (versions.length >= 2) {
+      const fork: OffenceItem = {
         ...base,
-        key: `k:${pair.map((x) => x.id).join(':')}`,
+        key: `k:${place}`,
         kind: 'fork',
         rule: '§9 fork',
-        message: `two envelopes at seq ${node.seq} with one prev`,
-        envelopes: pair.map((x) => x.index),
-      })
+        message: `${versions.length === 2 ? 'two' : versions.length} envelopes at seq ${node.seq} with one prev`,
+        envelopes: [...versions],
+      }
+      const at = this.forkAt.get(place)
+      if (at === undefined) {
+        this.forkAt.set(place, this.items.length)
+        this.items.push(fork)
+        found.push(fork)
+      } else {
+        this.items[at] = fork
+        found.push({ ...fork, envelopes: [info.index] })
+      }
     }
-    this.places.set(place, [...others, info.index])
     if (found.length === 0) return
-    for (const it of found) this.items.push(it)
     this.dirty = 1
-    this.offList = [...new Set([...this.offList, ...found.flatMap((it) => it.envelopes)])].sort((a, b) => a - b)
+    this.offSorted = undefined
+    for (const it of found) for (const i of it.envelopes) this.offSet.add(i)
   }
 }

@@ -32,9 +32,8 @@ export function endLine(end: End, labels: readonly string[]): string {
 /** The decision as lines: the result, the offences, what is provisional, the gaps. */
 export function decisionLines(d: Decision, labels: readonly string[]): string[] {
   const out = [`Decided from the evidence (§5): ${endLine(d.end, labels)}.`]
-  // Offences that read alike are one line with their count: a cheater signing many versions at
-  // one place makes a fork per pair (BD-24), which listed one by one ran to 100,000s of lines
-  // (--json lists each).
+  // Offences that read alike are one line with their count: a cheater's thousands of violations
+  // (a version at one place each, say) would otherwise be as many lines (--json lists each).
   const said = new Map<string, number>()
   for (const o of d.offences) {
     const line = `offence: ${name(labels, o.player)}, ${o.kind} (${o.rule}), ${

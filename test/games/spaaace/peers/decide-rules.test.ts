@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { concatBytes, toHex, u16, u8 } from '../../../../src/core/commit/bytes.js'
 import type { Level } from '../../../../src/games/spaaace/peers/closing.js'
 import { Ledger } from '../../../../src/games/spaaace/peers/ledger.js'
+import { proves } from '../../../../src/games/spaaace/peers/count.js'
 import { Evidence } from '../../../../src/games/spaaace/peers/past.js'
 import { closingHash } from '../../../../src/games/spaaace/peers/state-bytes.js'
 import { Decider, decide } from '../../../../src/games/spaaace/peers/decide.js'
@@ -146,19 +147,33 @@ describe('§9 protocol violations, each from the offender’s own envelope', () 
     expect(decide(g.genesis, g.reads()).seedMissing).toEqual([2])
   })
 
-  it('§4.1: three versions at one place are three fork items (every pair)', () => {
+  it('§4.1, BD-24: three versions at one place are one fork item holding all three, in the order of their hashes', () => {
     const g = oneTick()
     const p3 = g.player(2)
     const after = p3.chain[p3.chain.length - 2] as SealedEnvelope
-    const heads = [...last(p3).envelope.heads]
-    p3.sign([{ type: 'stop', tick: 1, reason: 'leaving' }], { after, heads })
-    p3.sign([{ type: 'stop', tick: 1, reason: 'stalled' }], { after, heads })
-    expect(violations(g)).toEqual([
-      [2, 'fork', '§9 fork', null],
-      [2, 'fork', '§9 fork', null],
-      [2, 'fork', '§9 fork', null],
+    const orig = last(p3)
+    const heads = [...orig.envelope.heads]
+    const a = p3.sign([{ type: 'stop', tick: 1, reason: 'leaving' }], { after, heads })
+    const b = p3.sign([{ type: 'stop', tick: 1, reason: 'stalled' }], { after, heads })
+    const d = decide(g.genesis, g.reads())
+    expect(d.offences).toEqual([
+      {
+        player: 2,
+        kind: 'fork',
+        rule: '§9 fork',
+        message: `3 envelopes at seq ${a.envelope.seq} with one prev`,
+        envelopes: [orig.id, a.id, b.id].sort(),
+      },
     ])
-    expect(decide(g.genesis, g.reads()).end).toEqual({ kind: 'complete', tick: 1, winners: [] })
+    expect(d.end).toEqual({ kind: 'complete', tick: 1, winners: [] })
+  })
+
+  it('§5.2, BD-24: a fork item is held by a cut envelope whose past holds any two of its versions; other items by all of theirs', () => {
+    const fork = { kind: 'fork' as const, envelopes: [1, 2, 3] }
+    expect(proves(fork, (x) => x === 1 || x === 3)).toBe(true)
+    expect(proves(fork, (x) => x === 2)).toBe(false)
+    expect(proves({ kind: 'violation', envelopes: [4] }, (x) => x === 4)).toBe(true)
+    expect(proves({ kind: 'violation', envelopes: [4] }, () => false)).toBe(false)
   })
 })
 
