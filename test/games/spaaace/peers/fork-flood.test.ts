@@ -2,8 +2,8 @@
  * Hostile input never crashes the verifier (SPAAACE-PEERS.md §13, BD-24). One player signing 500
  * versions at one place made a fork item per pair (125,250 with its own envelope there), which the
  * text report spread onto the stack ("Maximum call stack size exceeded", exit 70, no verdict; found
- * by an adversarial pass); and 3,000 versions, a 714 KB file, took 50 s and 3.5 GB, more ran the
- * verifier out of memory. A place's versions are now one item.
+ * by an adversarial pass); and 3,000 versions, a 714 KB file, took 50 s and 3.5 GB, growing as the
+ * square of the versions. A place's versions are now one item.
  */
 import { describe, expect, it } from 'vitest'
 import { sealEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
