@@ -252,6 +252,7 @@ async function runSeats(
   relays: readonly string[],
   signal: AbortSignal,
   onAlone: () => void,
+  onReach?: (peer: number, reachable: boolean) => void,
 ): Promise<{ decisions: (Decision | undefined)[]; quit: boolean }> {
   const clock = systemClock
   const roster = rosterIds(genesis)
@@ -297,16 +298,16 @@ async function runSeats(
         clock,
         signal,
       })
-      return { node, net, path }
+      return { node, net, path, self }
     }),
   )
-  // A node that reaches nobody says so once, so its player is not left guessing (it keeps trying).
   const first = runs[0]
-  let alone = 0
+  const check =
+    first === undefined
+      ? undefined
+      : reachWatch(roster.length, first.self, (i) => first.net.mesh.engine.isConnected(i), onAlone, onReach)
   const watch = setInterval(() => {
-    if (first === undefined || first.net.peer.ended !== undefined) return
-    alone = first.net.connected() === 0 ? alone + 1 : 0
-    if (alone === 3) onAlone()
+    if (first !== undefined && first.net.peer.ended === undefined) check?.()
   }, 5000)
   await Promise.all(runs.map((r) => r.net.done))
   clearInterval(watch)
@@ -316,6 +317,38 @@ async function runSeats(
     return read.ok ? decide(read.value.genesis, read.value.envelopes) : undefined
   })
   return { decisions, quit: signal.aborted }
+}
+
+/**
+ * One check of who this node reaches, every few seconds: a node that reaches nobody for three
+ * checks says so once, so its player is not left guessing (it keeps trying); a player it had
+ * reached, lost for two checks while others are still reached, is named, and named again once back
+ * (a host killed with its bots left the others told nothing for as long as the game went on).
+ */
+export function reachWatch(
+  players: number,
+  self: number,
+  isConnected: (peer: number) => boolean,
+  onAlone: () => void,
+  onReach?: (peer: number, reachable: boolean) => void,
+): () => void {
+  let alone = 0
+  const peers = Array.from({ length: players }, () => ({ seen: false, down: 0, told: false }))
+  return () => {
+    const up = peers.map((_, i) => i !== self && isConnected(i))
+    alone = up.some((u) => u) ? 0 : alone + 1
+    if (alone === 3) onAlone()
+    peers.forEach((p, i) => {
+      if (i === self) return
+      if (up[i] === true) {
+        if (p.told) onReach?.(i, true)
+        Object.assign(p, { seen: true, down: 0, told: false })
+      } else if (p.seen && ++p.down === 2 && alone === 0) {
+        p.told = true
+        onReach?.(i, false)
+      }
+    })
+  }
 }
 
 /** The person's screen: the galaxy each tick, what happened, the end. */
@@ -555,11 +588,31 @@ async function playInvite(
       })),
     ]
     const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
-    const result = await runSeats(genesis, addresses, runs, dir, relays, quit.signal, () => {
-      io.stdout(
-        `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
-      )
-    })
+    const columns = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
+    const result = await runSeats(
+      genesis,
+      addresses,
+      runs,
+      dir,
+      relays,
+      quit.signal,
+      () => {
+        io.stdout(
+          `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
+        )
+      },
+      (i, reachable) => {
+        const who = `p${i + 1}${labels[i] === `p${i + 1}` || labels[i] === undefined ? '' : ` (${labels[i]})`}`
+        io.stdout(
+          `${wrapLine(
+            reachable
+              ? `${who} is reachable again.`
+              : `${who} is unreachable since ${new Date().toISOString().slice(11, 19)} UTC; your node keeps trying. The game goes on while a majority of the players play (SPAAACE-PEERS.md §7.3); a player away long enough is removed (S-81).`,
+            columns,
+          ).join('\n')}\n`,
+        )
+      },
+    )
     clearTimeout(acceptNote)
     const mine = result.decisions[0]
     if (result.quit) {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
-import { anyPort } from '../../../../src/cli/spaaace-net.js'
+import { anyPort, reachWatch } from '../../../../src/cli/spaaace-net.js'
 import { cli } from '../../../cli.js'
 
 describe('spaaace host and join (§3.2, §6)', () => {
@@ -100,5 +100,45 @@ describe('spaaace host --listen with bots', () => {
       '/ip4/0.0.0.0/tcp/0/ws',
       '/ip6/::1/tcp/0/p2p-circuit',
     ])
+  })
+})
+
+describe('who this node reaches, as the screen tells it (reachWatch)', () => {
+  it('a player reached, then lost for two checks while others are reached, is named once, and again once back; nobody reached for three checks is said once', () => {
+    const said: string[] = []
+    let up = new Set([1, 2, 3])
+    const check = reachWatch(
+      4,
+      0,
+      (i) => up.has(i),
+      () => said.push('alone'),
+      (i, back) => said.push(`p${i + 1} ${back ? 'back' : 'lost'}`),
+    )
+    check()
+    // The host p2 killed with its bot p4: lost at the second check without them, said once.
+    up = new Set([2])
+    for (let k = 0; k < 4; k++) check()
+    expect(said).toEqual(['p2 lost', 'p4 lost'])
+    up = new Set([1, 2, 3])
+    check()
+    check()
+    expect(said).toEqual(['p2 lost', 'p4 lost', 'p2 back', 'p4 back'])
+    // Everyone gone: one line for that, not one a player.
+    up = new Set()
+    for (let k = 0; k < 6; k++) check()
+    expect(said.slice(4)).toEqual(['alone'])
+  })
+
+  it('a player never reached yet (not joined) is not said to be lost', () => {
+    const said: string[] = []
+    const check = reachWatch(
+      3,
+      0,
+      (i) => i === 1,
+      () => said.push('alone'),
+      (i) => said.push(`p${i + 1}`),
+    )
+    for (let k = 0; k < 5; k++) check()
+    expect(said).toEqual([])
   })
 })
