@@ -305,7 +305,7 @@ async function runSeats(
   const check =
     first === undefined
       ? undefined
-      : reachWatch(roster.length, first.self, (i) => first.net.mesh.engine.isConnected(i), onAlone, onReach)
+      : reachWatch(roster.length, first.self, (i) => first.net.reaches(i), onAlone, onReach)
   const watch = setInterval(() => {
     if (first !== undefined && first.net.peer.ended === undefined) check?.()
   }, 5000)

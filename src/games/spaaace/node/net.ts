@@ -45,6 +45,8 @@ export interface NetPeer {
   readonly done: Promise<End | undefined>
   /** How many roster peers this node has a stream with now. */
   connected(): number
+  /** Whether this node has a stream with roster peer `i` now. */
+  reaches(i: number): boolean
 }
 
 export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
@@ -122,10 +124,13 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     return end
   })()
   const n = o.genesis.genesis.keys.length
+  // A stream is up with the peer now: the mesh's own view is not, since a channel outlives its
+  // streams (a lost one is redialled behind it, and the mesh hears only `reconnected`).
+  const reaches = (i: number): boolean => i !== o.self && run.channels.get(i)?.attached === true
   const connected = (): number => {
     let c = 0
-    for (let i = 0; i < n; i++) if (i !== o.self && mesh.engine.isConnected(i)) c++
+    for (let i = 0; i < n; i++) if (reaches(i)) c++
     return c
   }
-  return { peer: p, mesh, done, connected }
+  return { peer: p, mesh, done, connected, reaches }
 }
