@@ -337,7 +337,11 @@ export function reachWatch(
   return () => {
     const up = peers.map((_, i) => i !== self && isConnected(i))
     alone = up.some((u) => u) ? 0 : alone + 1
-    if (alone === 3) onAlone()
+    if (alone === 3) {
+      onAlone()
+      // Each one reached before is named once back.
+      for (const p of peers) if (p.seen) p.told = true
+    }
     peers.forEach((p, i) => {
       if (i === self) return
       if (up[i] === true) {

@@ -127,6 +127,9 @@ describe('who this node reaches, as the screen tells it (reachWatch)', () => {
     up = new Set()
     for (let k = 0; k < 6; k++) check()
     expect(said.slice(4)).toEqual(['alone'])
+    up = new Set([1])
+    check()
+    expect(said.slice(5)).toEqual(['p2 back'])
   })
 
   it('a player never reached yet (not joined) is not said to be lost', () => {
