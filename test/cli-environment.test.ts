@@ -360,6 +360,10 @@ describe('the environment refuses something: one line and its exit status (READM
     const play = await cli(['play', '--help'])
     for (const code of [0, 1, 3, 4, 5, 64, 69, 70, 73, 74, 75, 78])
       expect(play.out).toMatch(new RegExp(`\\b${code} [a-z]`))
+    // Spaaace!'s outcomes too (its verdicts exit 0, 1, 2 or 3: verify-spaaace.ts), not only the two-player ones.
+    expect((await cli(['verify', '--help'])).out.replace(/\s+/g, ' ')).toMatch(
+      /Spaaace! games \(SPAAACE-PEERS\.md §13\): 0 complete, 1 a proven offence, 2 unreadable file, 3 not complete \(stalled, ongoing or not started/,
+    )
     for (const cmd of ['join', 'resume']) {
       const help = (await cli([cmd, '--help'])).out
       expect(help, cmd).not.toMatch(/your opponent/)

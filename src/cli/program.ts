@@ -68,7 +68,7 @@ export function program(io: CliIo, status: { code: number }): Command {
     .option('--separate', 'decide each file alone, even when several are of one game', false)
     .addHelpText(
       'after',
-      '\nExit status (SPEC §12.8): 0 complete (or a resignation), 1 a proven offence, 2 unreadable file, 3 incomplete (these files decide nothing), 4 abandoned (a side stopped or did not reveal, and loses), 5 adjudicated (stopped early, scored on the committed turns). For several games: the first of 2, 1, 3, 4, 5 that occurs, else 0.',
+      '\nExit status (SPEC §12.8): 0 complete (or a resignation), 1 a proven offence, 2 unreadable file, 3 incomplete (these files decide nothing), 4 abandoned (a side stopped or did not reveal, and loses), 5 adjudicated (stopped early, scored on the committed turns). Spaaace! games (SPAAACE-PEERS.md §13): 0 complete, 1 a proven offence, 2 unreadable file, 3 not complete (stalled, ongoing or not started: the report says which). For several games: the first of 2, 1, 3, 4, 5 that occurs, else 0.',
     )
     .action(async (files: string[], opts: { json: boolean; jobs?: number; separate: boolean }) => {
       status.code = await (await import('./verify.js')).verifyCommand(files, opts, io)
