@@ -106,15 +106,22 @@ function rosterOf(seats: readonly Seat[]): string[] {
   return roster
 }
 
+/** A three-player game of 3 ticks, each seat's libp2p node listening, and where each one listens. */
+async function listeningGame(): Promise<
+  Awaited<ReturnType<typeof setup>> & { roster: string[]; libp2p: Libp2p[]; addresses: string[][] }
+> {
+  const game = await setup(3)
+  const libp2p = await Promise.all(game.seats.map((s) => listening(s.identity, game.admitted)))
+  const addresses: string[][] = []
+  game.seats.forEach((s, k) => {
+    addresses[s.index] = (libp2p[k] as Libp2p).getMultiaddrs().map((a) => a.toString())
+  })
+  return { ...game, roster: rosterOf(game.seats), libp2p, addresses }
+}
+
 describe('Spaaace! nodes over libp2p (§6, §8)', () => {
   it('three nodes play to the end; a node killed mid-game resumes from its files and signs nothing twice', async () => {
-    const { genesis, seats, clock, admitted } = await setup(3)
-    const roster = rosterOf(seats)
-    const libp2p = await Promise.all(seats.map((s) => listening(s.identity, admitted)))
-    const addresses: string[][] = []
-    seats.forEach((s, k) => {
-      addresses[s.index] = (libp2p[k] as Libp2p).getMultiaddrs().map((a) => a.toString())
-    })
+    const { genesis, seats, clock, admitted, roster, libp2p, addresses } = await listeningGame()
     const life = new AbortController()
     const victim = new AbortController()
     // The victim is killed once it has signed its state of tick 1.
@@ -167,13 +174,7 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
     ends: (string | undefined)[]
     files: { name: string; text: string }[]
   }> {
-    const { genesis, seats, clock, admitted } = await setup(3)
-    const roster = rosterOf(seats)
-    const libp2p = await Promise.all(seats.map((s) => listening(s.identity, admitted)))
-    const addresses: string[][] = []
-    seats.forEach((s, k) => {
-      addresses[s.index] = (libp2p[k] as Libp2p).getMultiaddrs().map((a) => a.toString())
-    })
+    const { genesis, seats, clock, admitted, roster, libp2p, addresses } = await listeningGame()
     const life = new AbortController()
     const victim = new AbortController()
     const victimSeat = seats[0] as Seat
