@@ -191,6 +191,12 @@ export class MeshEngine {
     p.resumeDue = false
   }
 
+  /** The counts of `peer`'s resume frame on its current stream (§8), once it has come. */
+  resumeCounts(peer: number): readonly number[] | undefined {
+    const p = this.peers.get(peer)
+    return p?.connected === true && p.resumeAnswered ? p.resumeMain : undefined
+  }
+
   isConnected(peer: number): boolean {
     return this.peers.get(peer)?.connected === true
   }

@@ -88,6 +88,7 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
   })
   holder.peer = peer
   mesh.start()
+  peer.pause()
   peer.start()
   const run = await runMeshOverLibp2p({
     node: o.node,
@@ -99,6 +100,9 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     signal,
     clock: o.clock,
     maxFrameBytes: MAX_FRAME,
+  })
+  void catchUp(o, mesh, peer, signal).then(() => {
+    peer.resume()
   })
   // A player resuming just after the end still finds someone to hear it from.
   const linger = o.lingerMs ?? 4 * o.genesis.genesis.timing.marginMs + 5000
@@ -133,4 +137,48 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     return c
   }
   return { peer: p, mesh, done, connected, reaches }
+}
+
+/** How often the catch-up looks again at what the peers' resume frames said. */
+const CATCH_UP_POLL_MS = 100
+
+/**
+ * §6.8 step 8, §8: before it signs anything but its accept, the node waits for every peer's resume
+ * frame and for its own envelopes any of them counts beyond its chain (they send them back, §8 "A
+ * peer that lost its own envelopes"), for at most 2Δ + 2 s. A whole game directory restored from an
+ * older backup (the transcript and the count in the secrets file alike) is noticed only here: the
+ * node signed at once again where it had signed, and was convicted of a fork. Past the wait it plays
+ * on, so that a peer overstating its counts cannot keep it from playing; a peer that holds its
+ * envelopes and withholds them can then still prove a fork, which only a restored backup exposes.
+ */
+async function catchUp(o: NetPeerOptions, mesh: MeshNode, peer: SpaaacePeer, signal: AbortSignal): Promise<void> {
+  const n = o.genesis.genesis.keys.length
+  const until = o.clock.now() + 2 * o.genesis.genesis.timing.marginMs + 2000
+  let told = false
+  for (;;) {
+    const own = mesh.engine.store.counts()[o.self] ?? 0
+    let claimed = 0
+    let heard = true
+    for (let i = 0; i < n; i++) {
+      if (i === o.self) continue
+      const counts = mesh.engine.resumeCounts(i)
+      if (counts === undefined) heard = false
+      else claimed = Math.max(claimed, counts[o.self] ?? 0)
+    }
+    // Told here only when the journaled count saw no loss: a node waiting for what its journal
+    // counts (`SpaaacePeer.start`) says so itself.
+    if (claimed > own && !told && !peer.waitingForOwn) {
+      told = true
+      o.events?.onRecovering?.(own, claimed)
+    }
+    if ((heard && claimed <= own) || o.clock.now() >= until || signal.aborted) {
+      if (told && claimed <= own) o.events?.onRecovered?.(own)
+      return
+    }
+    try {
+      await o.clock.sleep(CATCH_UP_POLL_MS, signal)
+    } catch {
+      return
+    }
+  }
 }

@@ -135,6 +135,7 @@ export class SpaaacePeer {
   private timerAt: number | undefined
   private started = false
   private recovering = false
+  private paused = false
   private finished: End | undefined
   private resolveDone!: (end: End) => void
   /**
@@ -269,8 +270,23 @@ export class SpaaacePeer {
   }
 
   /** Signs every envelope that is due, one at a time, then sleeps until the next time that matters. */
+  /**
+   * Signs nothing but its accept until `resume` (the net node catching up with what the others
+   * hold of its own chain, §6.8 step 8): an accept's bytes are the same whenever it is signed (one
+   * part, no heads, a deterministic signature), anything later would not be.
+   */
+  pause(): void {
+    this.paused = true
+  }
+
+  resume(): void {
+    if (!this.paused) return
+    this.paused = false
+    if (this.started) this.schedule()
+  }
+
   private step(): void {
-    if (this.finished !== undefined || this.o.signal.aborted) return
+    if (this.finished !== undefined || this.o.signal.aborted || this.paused) return
     for (let guard = 0; guard < 16; guard++) {
       const parts = this.due()
       if (parts === null) break
