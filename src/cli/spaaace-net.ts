@@ -393,6 +393,11 @@ function personSeat(
     onRecovered(signed) {
       tell(`Your ${signed} envelopes are back from the other players: your node plays on.`)
     },
+    onSeedLost(held) {
+      tell(
+        `Your node signed ${held} envelopes in this game, but its secrets file (p${self + 1}.secrets, beside the transcript) was made afresh: the seed that salted its commitments is gone, so it can open none of them, and it signs nothing more (§6.8). You will be counted missing (S-61). If you have the old file, stop (Ctrl-C), put it back, and join again.`,
+      )
+    },
     onSettled(view) {
       if (view.outcome === undefined) return
       say('')

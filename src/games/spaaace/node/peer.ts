@@ -68,6 +68,11 @@ export interface PeerEvents {
   onRecovering?(held: number, signed: number): void
   /** Its own envelopes are all held again: it goes on from them. */
   onRecovered?(signed: number): void
+  /**
+   * §6.8 step 8: its chain of `held` envelopes was signed with a seed its secrets file no longer
+   * holds (the file was deleted): it can open none of its commitments, and signs nothing more.
+   */
+  onSeedLost?(held: number): void
 }
 
 export interface SpaaacePeerOptions {
@@ -136,6 +141,8 @@ export class SpaaacePeer {
   private started = false
   private recovering = false
   private paused = false
+  /** §6.8 step 8: its secrets file is not the one its chain was signed with; it never signs again. */
+  private seedLost = false
   private finished: End | undefined
   private resolveDone!: (end: End) => void
   /**
@@ -204,7 +211,7 @@ export class SpaaacePeer {
     }
     this.held.add(e)
     this.named.hold(e)
-    if (this.recovering) this.recover()
+    if (this.recovering || this.seedLost) this.recover()
     else if (this.started) this.schedule()
   }
 
@@ -214,7 +221,7 @@ export class SpaaacePeer {
    */
   private recover(): void {
     if (this.finished !== undefined) return
-    if (this.chain.length >= this.o.secrets.signed()) {
+    if (!this.seedLost && this.chain.length >= this.o.secrets.signed()) {
       this.recovering = false
       this.o.events?.onRecovered?.(this.chain.length)
       this.start()
@@ -282,11 +289,20 @@ export class SpaaacePeer {
   resume(): void {
     if (!this.paused) return
     this.paused = false
+    // §6.8 step 8: a secrets file made afresh under a chain that signed more than its accept (the
+    // file deleted, the transcript kept or given back): the commitments it signed are salted with
+    // a seed it no longer has, so it can open none, and its seed part would be false (§9 (vi)).
+    if (this.o.secrets.fresh === true && this.chain.length > 1) {
+      this.seedLost = true
+      this.o.events?.onSeedLost?.(this.chain.length)
+      this.recover()
+      return
+    }
     if (this.started) this.schedule()
   }
 
   private step(): void {
-    if (this.finished !== undefined || this.o.signal.aborted || this.paused) return
+    if (this.finished !== undefined || this.o.signal.aborted || this.paused || this.seedLost) return
     for (let guard = 0; guard < 16; guard++) {
       const parts = this.due()
       if (parts === null) break

@@ -25,6 +25,11 @@ export interface PeerSecrets {
   signed(): number
   /** Journals that the node's own envelope `count − 1` is persisted, before it is sent. */
   keepSigned(count: number): void
+  /**
+   * Made afresh by this process (a new seed): a node whose chain already holds more than its accept
+   * lost the seed its commitments were salted with (§6.8 step 8).
+   */
+  readonly fresh?: boolean
 }
 
 /** Secrets in memory (tests, and the bots of a local game, which never restart). */
@@ -55,7 +60,8 @@ interface SecretsFile {
  */
 export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
   let file: SecretsFile
-  if (existsSync(path)) {
+  const fresh = !existsSync(path)
+  if (!fresh) {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as { seed?: unknown; orders?: unknown; signed?: unknown }
     if (
       typeof parsed.seed !== 'string' ||
@@ -77,6 +83,7 @@ export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
   if (seed === undefined || seed.length !== SEED_BYTES) throw new Error(`${path}: the seed is not ${SEED_BYTES} bytes`)
   return {
     seed,
+    fresh,
     orders: (t) => file.orders[String(t)],
     keepOrders(t, text) {
       file = { ...file, orders: { ...file.orders, [String(t)]: text } }

@@ -22,7 +22,7 @@ import type { PeerEvents } from '../../../../src/games/spaaace/node/peer.js'
 import { fileSecrets } from '../../../../src/games/spaaace/node/secrets.js'
 import { spaaaceFileStore } from '../../../../src/games/spaaace/node/store.js'
 import type { SealedGenesis } from '../../../../src/games/spaaace/peers/genesis.js'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
 import { verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
 import { scaledClock } from './scaled-clock.js'
@@ -170,7 +170,7 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
    */
   async function lostTranscript(
     lastSent: boolean,
-    backup: 'transcript' | 'directory' = 'transcript',
+    backup: 'transcript' | 'directory' | 'secrets deleted' = 'transcript',
   ): Promise<{
     told: string[]
     signedAfter: number
@@ -224,7 +224,8 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
     await killed
     await (libp2p[0] as Libp2p).stop()
     const lines = readFileSync(file, 'latin1').split('\n')
-    writeFileSync(file, `${lines.slice(0, 4).join('\n')}\n`)
+    if (backup === 'secrets deleted') rmSync(join(victimSeat.dir, 'secrets'))
+    else writeFileSync(file, `${lines.slice(0, 4).join('\n')}\n`)
     if (backup === 'directory') {
       // The secrets file of that backup too: its count of own envelopes is the older file's, and it
       // holds no orders yet (as a backup taken then would), so the journaled count sees no loss.
@@ -243,6 +244,9 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
       },
       onRecovered(signed) {
         told.push(`recovered ${signed}`)
+      },
+      onSeedLost(held) {
+        told.push(`seed lost ${held}`)
       },
       onSigned() {
         signedAfter++
@@ -275,6 +279,15 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
     const [held, of] = (/^recovering (\d+) of (\d+)$/.exec(told[0] ?? '') ?? []).slice(1).map(Number)
     expect(held).toBeLessThan(of ?? 0)
     expect(told[1]).toBe(`recovered ${of ?? ''}`)
+  }, 120_000)
+
+  it('one whose secrets file was deleted (its transcript kept) signs nothing more: its commitments were salted with a seed it no longer has (§6.8 step 8); no fork, no false seed', async () => {
+    const { told, signedAfter, ends, files } = await lostTranscript(true, 'secrets deleted')
+    const [all] = verifySpaaace(files)
+    if (all?.status !== 'unreadable') expect(all?.decision.offences).toEqual([])
+    expect(told).toEqual([expect.stringMatching(/^seed lost \d+$/)])
+    expect(signedAfter).toBe(0)
+    expect(new Set(ends).size).toBe(1)
   }, 120_000)
 
   it('one whose last envelope never left it can never hold its chain again: it signs nothing more, and the game ends without it, no fork (§6.8)', async () => {
