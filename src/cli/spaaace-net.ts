@@ -542,18 +542,25 @@ async function playInvite(
         if (missing.length === 0) return
         io.stdout(
           `${wrapLine(
-            `Tick 1 was due at ${new Date(genesis.genesis.timing.start).toISOString()}, and ${missing.map((i) => `p${i + 1} (${labels[i] ?? ''})`).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not accepted yet: the game begins once every player has (SPAAACE-PEERS.md §3). If they never come, leave (Ctrl-C) and host a new game without them.`,
+            `Tick 1 was due at ${new Date(genesis.genesis.timing.start).toISOString()}, and ${missing.map((i) => (labels[i] === undefined || labels[i] === `p${i + 1}` ? `p${i + 1}` : `p${i + 1} (${labels[i]})`)).join(', ')} ${missing.length === 1 ? 'has' : 'have'} not accepted yet: the game begins once every player has (SPAAACE-PEERS.md §3). If they never come, leave (Ctrl-C) and host a new game without them.`,
             Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS),
           ).join('\n')}\n`,
         )
       },
-      Math.max(0, genesis.genesis.timing.start + ACCEPT_NOTE_MS - Date.now()),
+      // A node started after tick 1's start (a resumed one) first gives the others' resends time
+      // to bring the accepts its file lacks (a transcript restored from a copy): said at once, the
+      // note named players who had long accepted, in a game at tick 4.
+      Math.max(0, genesis.genesis.timing.start - Date.now()) + ACCEPT_NOTE_MS,
     )
     acceptNote.unref()
     const cmd = commandName(env(io))
     const t1 = genesis.genesis.timing.start
     const tickSeconds = Math.round((tickTimes(genesis.genesis.timing, 2).start - t1) / 1000)
-    const accepted = started === undefined && missingAccepts(join(dir, `p${self + 1}.transcript`), genesis).length === 0
+    // Resumed past tick 1's start, it catches up whatever its file holds (a file restored from a
+    // copy may lack accepts the others hold); the note above says who has not accepted, if anyone.
+    const accepted =
+      started === undefined &&
+      (missingAccepts(join(dir, `p${self + 1}.transcript`), genesis).length === 0 || t1 < Date.now())
     io.stdout(
       `Spaaace! game ${genesis.id.slice(0, 16)}, ${genesis.genesis.keys.length} players, you are p${self + 1}${
         bots.length > 0 ? `, ${bots.length} ${bots.length === 1 ? 'bot runs' : 'bots run'} here` : ''
@@ -598,6 +605,12 @@ async function playInvite(
     ]
     const relays = [...new Set([...(f.relay ?? []), ...relaysOfInvite(addresses)])]
     const columns = Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)
+    // Ctrl-C while no prompt is open (waiting, or --autoplay) leaves as `quit` does: the nodes stop
+    // signing and the player is told how to resume (it had ended the process with 130, saying nothing).
+    const onSigint = (): void => {
+      quit.abort()
+    }
+    process.once('SIGINT', onSigint)
     const result = await runSeats(
       genesis,
       addresses,
@@ -622,6 +635,7 @@ async function playInvite(
         )
       },
     )
+    process.removeListener('SIGINT', onSigint)
     clearTimeout(acceptNote)
     const mine = result.decisions[0]
     if (result.quit) {
@@ -635,7 +649,8 @@ async function playInvite(
       `Your transcript: ${file} (check it: ${cmd} verify ${/^[\w./:@+-]+$/.test(file) ? file : JSON.stringify(file)})\n`,
     )
     if (mine === undefined) return EXIT.unreadable
-    return mine.end.kind === 'complete' ? EXIT.ok : mine.offences.length > 0 ? EXIT.illegal : EXIT.incomplete
+    // As verify exits on these files (verify-spaaace.ts): a proven offence first, a complete game with one included.
+    return mine.offences.length > 0 ? EXIT.illegal : mine.end.kind === 'complete' ? EXIT.ok : EXIT.incomplete
   } finally {
     release()
   }

@@ -528,5 +528,6 @@ function finish(
   io.stdout(
     `Your transcript: ${file} (check it: ${cmd} verify ${/^[\w./:@+-]+$/.test(file) ? file : JSON.stringify(file)})\n`,
   )
-  return d.end.kind === 'complete' ? EXIT.ok : d.offences.length > 0 ? EXIT.illegal : EXIT.incomplete
+  // As verify exits on this file: a proven offence first, a complete game with one included.
+  return d.offences.length > 0 ? EXIT.illegal : d.end.kind === 'complete' ? EXIT.ok : EXIT.incomplete
 }
