@@ -276,7 +276,6 @@ export class SpaaacePeer {
     })
   }
 
-  /** Signs every envelope that is due, one at a time, then sleeps until the next time that matters. */
   /**
    * Signs nothing but its accept until `resume` (the net node catching up with what the others
    * hold of its own chain, §6.8 step 8): an accept's bytes are the same whenever it is signed (one
@@ -301,6 +300,7 @@ export class SpaaacePeer {
     if (this.started) this.schedule()
   }
 
+  /** Signs every envelope that is due, one at a time, then sleeps until the next time that matters. */
   private step(): void {
     if (this.finished !== undefined || this.o.signal.aborted || this.paused || this.seedLost) return
     for (let guard = 0; guard < 16; guard++) {
