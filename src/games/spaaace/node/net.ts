@@ -145,7 +145,7 @@ const CATCH_UP_POLL_MS = 100
 /**
  * §6.8 step 8, §8: before it signs anything but its accept, the node waits for every peer's resume
  * frame and for its own envelopes any of them counts beyond its chain (they send them back, §8 "A
- * peer that lost its own envelopes"), for at most 2Δ + 2 s. A whole game directory restored from an
+ * peer that lost its own envelopes"), for at most 2Δ + 2 s after the first frame. A whole game directory restored from an
  * older backup (the transcript and the count in the secrets file alike) is noticed only here: the
  * node signed at once again where it had signed, and was convicted of a fork. Past the wait it plays
  * on, so that a peer overstating its counts cannot keep it from playing; a peer that holds its
@@ -153,7 +153,9 @@ const CATCH_UP_POLL_MS = 100
  */
 async function catchUp(o: NetPeerOptions, mesh: MeshNode, peer: SpaaacePeer, signal: AbortSignal): Promise<void> {
   const n = o.genesis.genesis.keys.length
-  const until = o.clock.now() + 2 * o.genesis.genesis.timing.marginMs + 2000
+  // The wait runs from the first resume frame heard: before any peer is reached, nothing the node
+  // signed would reach anyone, and how long a dial takes says nothing of what the peers hold.
+  let until = Infinity
   let told = false
   for (;;) {
     const own = mesh.engine.store.counts()[o.self] ?? 0
@@ -163,7 +165,10 @@ async function catchUp(o: NetPeerOptions, mesh: MeshNode, peer: SpaaacePeer, sig
       if (i === o.self) continue
       const counts = mesh.engine.resumeCounts(i)
       if (counts === undefined) heard = false
-      else claimed = Math.max(claimed, counts[o.self] ?? 0)
+      else {
+        claimed = Math.max(claimed, counts[o.self] ?? 0)
+        if (until === Infinity) until = o.clock.now() + 2 * o.genesis.genesis.timing.marginMs + 2000
+      }
     }
     // Told here only when the journaled count saw no loss: a node waiting for what its journal
     // counts (`SpaaacePeer.start`) says so itself.
