@@ -291,8 +291,9 @@ export class SpaaacePeer {
     // §6.8 step 8: a secrets file made afresh under a chain that signed more than its accept (the
     // file deleted, the transcript kept or given back): the commitments it signed are salted with
     // a seed it no longer has, so it can open none, and its seed part would be false (§9 (vi)).
-    if (this.o.secrets.fresh === true && this.chain.length > 1) {
+    if (this.o.secrets.seedLost?.() === true || (this.o.secrets.fresh === true && this.chain.length > 1)) {
       this.seedLost = true
+      this.o.secrets.keepSeedLost?.()
       this.o.events?.onSeedLost?.(this.chain.length)
       this.recover()
       return

@@ -30,6 +30,10 @@ export interface PeerSecrets {
    * lost the seed its commitments were salted with (§6.8 step 8).
    */
   readonly fresh?: boolean
+  /** Whether a node of this file found its seed lost before (kept, so that a later run refuses too). */
+  seedLost?(): boolean
+  /** Journals that the seed is lost: every later run of the node signs nothing in this game. */
+  keepSeedLost?(): void
 }
 
 /** Secrets in memory (tests, and the bots of a local game, which never restart). */
@@ -52,6 +56,7 @@ interface SecretsFile {
   readonly seed: string
   readonly orders: Record<string, string>
   readonly signed?: number
+  readonly seedLost?: boolean
 }
 
 /**
@@ -62,7 +67,12 @@ export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
   let file: SecretsFile
   const fresh = !existsSync(path)
   if (!fresh) {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as { seed?: unknown; orders?: unknown; signed?: unknown }
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as {
+      seed?: unknown
+      orders?: unknown
+      signed?: unknown
+      seedLost?: unknown
+    }
     if (
       typeof parsed.seed !== 'string' ||
       typeof parsed.orders !== 'object' ||
@@ -74,6 +84,7 @@ export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
       seed: parsed.seed,
       orders: { ...(parsed.orders as Record<string, string>) },
       ...(parsed.signed === undefined ? {} : { signed: parsed.signed as number }),
+      ...(parsed.seedLost === true ? { seedLost: true } : {}),
     }
   } else {
     file = { seed: toBase64url(source.bytes(SEED_BYTES)), orders: {} }
@@ -96,6 +107,12 @@ export function fileSecrets(path: string, source: SecretSource): PeerSecrets {
     keepSigned(count) {
       if (count <= (file.signed ?? 0)) return
       file = { ...file, signed: count }
+      write(path, file)
+    },
+    seedLost: () => file.seedLost === true,
+    keepSeedLost() {
+      if (file.seedLost === true) return
+      file = { ...file, seedLost: true }
       write(path, file)
     },
   }

@@ -429,7 +429,21 @@ export class WitnessedSeat {
    * would be a fork. It signs nothing until its own envelopes are back (opened from its own wrap).
    */
   private lostOwn(): boolean {
-    const next = (this.own().at(-1)?.envelope.seq ?? 0) + 1
+    // P §6.8 step 8: a secrets file made afresh under a chain that signed more than its accept
+    // holds no seed its commitments were salted with: it can open none of them, and its seed part
+    // would be false (P §9 (vi)). Kept in the file, so that a later check-in refuses too.
+    const mine = this.own()
+    if (this.o.secrets.seedLost?.() === true || (this.o.secrets.fresh === true && mine.length > 0)) {
+      this.o.secrets.keepSeedLost?.()
+      if (!this.toldLost) {
+        this.toldLost = true
+        this.o.say?.(
+          `Your node signed ${mine.length + 1} envelopes in this game, but its secrets file was made afresh: the seed that salted its commitments is gone, so it can open none of them, and it signs nothing more (SPAAACE-WITNESSED §8.5). If you have the old file, put it back before the next check-in.`,
+        )
+      }
+      return true
+    }
+    const next = (mine.at(-1)?.envelope.seq ?? 0) + 1
     let receipted = 0
     for (const r of this.decide().log.decided)
       if (r.kind === 'envelope' && r.author === this.o.self) receipted = Math.max(receipted, r.seq)

@@ -4,7 +4,7 @@
  * mid-write) is cut off; another game's file is refused with one line; the secrets file keeps the
  * seed and each tick's orders across a restart.
  */
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -60,5 +60,22 @@ describe("a Spaaace! node's files (§2, §6.8)", () => {
     const again = fileSecrets(path, seededSecrets('another source, never used'))
     expect(Buffer.from(again.seed).toString('hex')).toBe(Buffer.from(s.seed).toString('hex'))
     expect([again.orders(1), again.orders(2), again.orders(3)]).toEqual(['buy 2', '-', undefined])
+  })
+
+  it('§6.8 step 8: it counts the own envelopes flushed, made afresh says so, and a seed found lost stays lost across runs', () => {
+    const path = join(dir(), 'p1.secrets')
+    const s = fileSecrets(path, seededSecrets('one'))
+    expect([s.fresh, s.signed(), s.seedLost?.()]).toEqual([true, 0, false])
+    s.keepSigned(3)
+    s.keepSigned(2)
+    s.keepSeedLost?.()
+    const again = fileSecrets(path, seededSecrets('another source, never used'))
+    expect([again.fresh, again.signed(), again.seedLost?.()]).toEqual([false, 3, true])
+    // A file of an older version has no count: no loss is ever read from it.
+    writeFileSync(path, `${JSON.stringify({ seed: Buffer.alloc(32).toString('base64url'), orders: {} })}\n`)
+    const old = fileSecrets(path, seededSecrets('unused'))
+    expect([old.signed(), old.seedLost?.()]).toEqual([0, false])
+    writeFileSync(path, `${JSON.stringify({ seed: Buffer.alloc(32).toString('base64url'), orders: {}, signed: -1 })}\n`)
+    expect(() => fileSecrets(path, seededSecrets('unused'))).toThrow(/is not a Spaaace! secrets file/)
   })
 })

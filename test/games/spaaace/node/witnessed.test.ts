@@ -30,7 +30,7 @@ import { tickLength } from '../../../../src/games/spaaace/peers/domain.js'
 import { decodeEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
 import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
 import { botChooser } from '../../../../src/games/spaaace/node/choosers.js'
-import { memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
+import { type PeerSecrets, memorySecrets } from '../../../../src/games/spaaace/node/secrets.js'
 import {
   WitnessedSeat,
   type WitnessedSeatOptions,
@@ -72,7 +72,7 @@ interface Game {
   readonly stores: WitnessedStore[]
   readonly seats: WitnessedSeat[]
   /** A fresh node over seat `i`'s store, secrets and clock (a restarted process). */
-  restart(i: number, store?: WitnessedStore): void
+  restart(i: number, store?: WitnessedStore, secrets?: PeerSecrets): void
   /** Checks seats in when their plans say until `until`; `away(i, t)` keeps seat `i` offline at `t`. */
   run(until: number, away?: (i: number, t: number) => boolean): Promise<void>
 }
@@ -150,8 +150,9 @@ function game(
     clock,
     stores,
     seats,
-    restart(i, store) {
+    restart(i, store, fresh) {
       if (store !== undefined) stores[i] = store
+      if (fresh !== undefined) secrets[i] = fresh
       seats[i] = seat(i)
     },
     async run(until, away = () => false) {
@@ -647,6 +648,22 @@ describe('a witnessed node whose transcript was lost or replaced by an older cop
       expect(merged.offences).toEqual([])
       expect(merged.ticks.map((t) => t.submissions?.[1]?.kind)).toEqual(['orders', 'orders', 'orders', 'orders'])
     })
+
+  it('its secrets file deleted (the transcript kept): a new seed cannot open its commitments, so it signs nothing more, and says so; no false seed, no fork (P §6.8 step 8)', async () => {
+    const said: string[] = []
+    const g = game(3, 4, { said })
+    const timing = g.w.genesis.genesis.timing
+    await g.run(tickTimes(timing, 2).start)
+    const before = (g.stores[1]?.envelopes() ?? []).length
+    g.restart(1, undefined, { ...memorySecrets(seededSecrets('a seed made afresh')), fresh: true })
+    await g.run(tickTimes(timing, 7).start)
+    const merged = mergedOf(g)
+    expect(merged.offences).toEqual([])
+    expect(said.filter((l) => l.startsWith('p2: Your node signed'))).toHaveLength(1)
+    // Nothing of its own signed since: its file grew only by what the others signed.
+    const ownSince = (g.stores[1]?.envelopes() ?? []).slice(before).filter((b) => ownOf(g, 1, b) !== undefined)
+    expect(ownSince).toEqual([])
+  })
 
   it('an older copy without its envelopes of the open tick, the notary then away: it votes at no seq it signed; once the notary answers, it goes on (§8.2)', async () => {
     let away = false
