@@ -43,6 +43,7 @@ export interface Masks {
   states(t: number): readonly number[]
   /** Envelopes of an offence item. */
   offences(): readonly number[]
+  isOffence(i: number): boolean
 }
 
 const NO_ITEMS: ReadonlySet<string> = new Set()
@@ -69,10 +70,26 @@ export class Closings {
     return inside.length === list.length ? { list, key: `*${list.length}` } : { list: inside, key: inside.join(',') }
   }
 
+  /**
+   * The offence envelopes in the scope, ascending: by testing each, or, when they outnumber the
+   * past (a flood of versions at one place: each version's past was tested against all of them, at
+   * every tick of its replay), by walking the past's own chains.
+   */
+  private offencesIn(scope: Scope): readonly number[] {
+    const all = this.masks.offences()
+    const past = scope.past
+    if (past === undefined || all.length <= past.bound()) return all.filter((i) => inScope(scope, i))
+    const out: number[] = []
+    past.forEachEnvelope((i) => {
+      if (this.masks.isOffence(i)) out.push(i)
+    })
+    return out.sort((a, b) => a - b)
+  }
+
   private level(t: number, parent: Level | undefined, scope: Scope): Level {
     const before = parent?.closing ?? this.genesisState
     const { list: play, key: playKey } = this.within(this.masks.play(t), scope)
-    const off = this.masks.offences().filter((i) => inScope(scope, i))
+    const off = this.offencesIn(scope)
     const countKey = `${t}|${parent?.id ?? 0}|${playKey}|${off.join(',')}`
     let count = this.counts.get(countKey)
     if (count === undefined) {

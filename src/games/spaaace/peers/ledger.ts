@@ -72,7 +72,8 @@ export class Ledger implements Ctx, Masks {
   private readonly stateList: number[][] = []
   /** Every offence item's envelopes. */
   private readonly offSet = new Set<number>()
-  private offSorted: number[] | undefined
+  /** The same, ascending: kept as they come (a flood of versions re-sorted it for each). */
+  private readonly offSorted: number[] = []
   private readonly votesBy: Vote[][] = []
   private readonly places = new Map<string, number[]>()
   /** Where each place's fork item is in `items`. */
@@ -111,7 +112,10 @@ export class Ledger implements Ctx, Masks {
     return this.stateList[t] ?? []
   }
   offences(): readonly number[] {
-    return (this.offSorted ??= [...this.offSet].sort((a, b) => a - b))
+    return this.offSorted
+  }
+  isOffence(i: number): boolean {
+    return this.offSet.has(i)
   }
 
   /** The ticks of all of `D` (§5.6), recomputed only from the first tick whose envelopes changed. */
@@ -351,7 +355,13 @@ export class Ledger implements Ctx, Masks {
     }
     if (found.length === 0) return
     this.dirty = 1
-    this.offSorted = undefined
-    for (const it of found) for (const i of it.envelopes) this.offSet.add(i)
+    for (const it of found)
+      for (const i of it.envelopes) {
+        if (this.offSet.has(i)) continue
+        this.offSet.add(i)
+        let at = this.offSorted.length
+        while (at > 0 && (this.offSorted[at - 1] ?? 0) > i) at--
+        this.offSorted.splice(at, 0, i)
+      }
   }
 }

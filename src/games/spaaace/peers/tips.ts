@@ -11,6 +11,7 @@
 /** Every author's envelopes in `D` (and those judged not evidence), as trees by `prev`. */
 export class Forest {
   private readonly seqs: number[] = []
+  private readonly prevs: number[] = []
   private readonly branches: number[] = []
   private readonly continued: boolean[] = []
   private readonly accepted: boolean[] = []
@@ -20,6 +21,7 @@ export class Forest {
   /** Places envelope `index` after `prev` (its author's envelope `seq − 1`), or as a root. */
   add(index: number, seq: number, prev: number | undefined, accept: boolean): void {
     this.seqs[index] = seq
+    this.prevs[index] = prev ?? -1
     if (prev !== undefined && this.continued[prev] !== true) {
       this.continued[prev] = true
       this.branches[index] = this.branches[prev] ?? -1
@@ -30,6 +32,16 @@ export class Forest {
       this.branches[index] = b
     }
     this.accepted[index] = prev === undefined ? accept : this.accepted[prev] === true
+  }
+
+  /** The seq of envelope `i`. */
+  seqOf(i: number): number {
+    return this.seqs[i] ?? -1
+  }
+
+  /** Envelope `i`'s `prev` in the forest, −1 at a root. */
+  prevOf(i: number): number {
+    return this.prevs[i] ?? -1
   }
 
   /** Whether `x` is `t` or an ancestor of `t` by `prev` (two envelopes of one author). */
@@ -77,6 +89,27 @@ export class Past {
     if (m !== undefined) return m.some((t) => this.forest.descends(i, t))
     const t = this.one[q] ?? -1
     return t >= 0 && this.forest.descends(i, t)
+  }
+
+  /**
+   * What walking the past costs at most: each tip's seq and one (tips of one author share their
+   * older envelopes, so the past may hold fewer).
+   */
+  bound(): number {
+    let b = 0
+    for (let q = 0; q < this.one.length; q++) for (const t of this.tips(q)) b += this.forest.seqOf(t) + 1
+    return b
+  }
+
+  /** Every envelope of the past, each once: the `prev` chains of its tips. */
+  forEachEnvelope(visit: (i: number) => void): void {
+    const seen = new Set<number>()
+    for (let q = 0; q < this.one.length; q++)
+      for (const t of this.tips(q))
+        for (let i = t; i >= 0 && !seen.has(i); i = this.forest.prevOf(i)) {
+          seen.add(i)
+          visit(i)
+        }
   }
 
   /** Whether every one of the `n` players has an accept in the past (§3.2, BD-21). */
