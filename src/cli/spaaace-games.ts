@@ -52,6 +52,8 @@ export interface SpaaaceGameRow {
   readonly witnessed?: boolean
   /** The process of this machine playing the game now (it holds the game, so no other may). */
   readonly openIn?: number
+  /** Why this node signs nothing in the game (SPAAACE-PEERS §6.8 step 8), read from its files. */
+  readonly signsNothing?: string
   readonly error?: string
 }
 
@@ -129,6 +131,9 @@ export function spaaaceGames(
       continue
     }
     const labels = g.genesis.keys.map((_, i) => (i === self ? 'you' : `p${i + 1}`))
+    const own = read.value.envelopes.filter((e) => e.header.author === self).length
+    const why = signsNothing(join(dir, `p${self + 1}.secrets`), own)
+    const mine = { ...base, ...(why === undefined ? {} : { signsNothing: why }) }
     if (g.genesis.notaryKey !== null) {
       // A witnessed game: decided by the notary's receipts the file holds (SPAAACE-WITNESSED §7).
       const w = decideFromFiles(
@@ -137,7 +142,7 @@ export function spaaaceGames(
         read.value.envelopes.map((e) => e.bytes),
       ).decision
       rows.push({
-        ...base,
+        ...mine,
         seat: self + 1,
         written,
         tick: w.ticks.filter((t) => t.status === 'final' || t.status === 'provisional').length,
@@ -152,7 +157,7 @@ export function spaaaceGames(
     const d = decide(g, read.value.envelopes, { self })
     const settled = d.ticks.filter((t) => t.settled).length
     rows.push({
-      ...base,
+      ...mine,
       seat: self + 1,
       written,
       tick: settled,
@@ -161,6 +166,24 @@ export function spaaaceGames(
     })
   }
   return rows
+}
+
+/**
+ * What the secrets file says of a node that holds `own` of its envelopes (§6.8 step 8): its seed
+ * found lost, or more envelopes signed than its transcript holds (it waits for them); else nothing.
+ */
+function signsNothing(secretsFile: string, own: number): string | undefined {
+  let secrets: { signed?: unknown; seedLost?: unknown }
+  try {
+    secrets = JSON.parse(readFileSync(secretsFile, 'utf8')) as { signed?: unknown; seedLost?: unknown }
+  } catch {
+    return undefined
+  }
+  if (secrets.seedLost === true)
+    return 'its secrets file was made afresh: the seed its commitments were salted with is gone'
+  if (typeof secrets.signed === 'number' && secrets.signed > own)
+    return `its transcript holds ${own} of the ${secrets.signed} envelopes it signed (lost, or replaced by an older copy): it waits for the others to send them back`
+  return undefined
 }
 
 export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; json: boolean }): Promise<number> {
@@ -234,8 +257,12 @@ export function formatSpaaaceGames(rows: readonly SpaaaceGameRow[], cmd: string)
     ]
     if (said.some((d) => d !== '')) para(said.filter((d) => d !== '').join('; '), '  ')
     para(r.end ?? '', '  ')
+    if (r.signsNothing !== undefined) para(`Your node signs nothing in this game: ${r.signsNothing}.`, '  ')
     if (r.ended !== true && r.openIn !== undefined)
-      para(`Open in process ${r.openIn} on this machine, which plays it on (stop that one to resume here).`, '  ')
+      para(
+        `Open in process ${r.openIn} on this machine, which ${r.signsNothing === undefined ? 'plays it on' : 'holds it'} (stop that one to resume here).`,
+        '  ',
+      )
     else if (r.ended !== true) {
       out.push(`  ${r.witnessed === true ? 'Check in' : 'Resume'} with:`)
       out.push(`    ${cmd} spaaace join @${join(r.dir, 'invite')}${r.witnessed === true ? ' --check-in' : ''}`)

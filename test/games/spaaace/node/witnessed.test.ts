@@ -261,6 +261,48 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     expect(whole.unreceipted).toEqual([])
   })
 
+  it('`spaaace games` says when a node signs nothing: its transcript shorter than the count of its secrets file, or its seed found lost (P §6.8 step 8)', async () => {
+    const g = game(3, 3)
+    const { w } = g
+    const home = mkdtempSync(join(tmpdir(), 'spaaace-games-'))
+    try {
+      const dir = join(home, 'spaceships', 'spaaace', w.genesis.id.slice(0, 16))
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(
+        join(dir, 'invite'),
+        formatSpaaaceInvite(
+          w.genesis,
+          w.players.map(() => []),
+          ['/ip4/127.0.0.1/tcp/4111'],
+        ),
+      )
+      await g.run(tickTimes(w.genesis.genesis.timing, 2).start)
+      writeFileSync(
+        join(dir, 'p1.transcript'),
+        formatPeersTranscript(w.genesis.bytes, [
+          ...(g.stores[0]?.envelopes() ?? []),
+          ...(g.stores[0]?.receipts() ?? []),
+        ]),
+      )
+      const own = (g.stores[0]?.envelopes() ?? []).filter((b) => ownOf(g, 0, b) !== undefined).length
+      const row = (secrets: object) => {
+        writeFileSync(join(dir, 'p1.secrets'), `${JSON.stringify({ seed: 'AA', orders: {}, ...secrets })}\n`)
+        return spaaaceGames({ XDG_STATE_HOME: home }, w.players[0]?.publicKey ?? new Uint8Array())[0]
+      }
+      expect(row({ signed: own })?.signsNothing).toBeUndefined()
+      expect(row({ signed: own + 2 })?.signsNothing).toBe(
+        `its transcript holds ${own} of the ${own + 2} envelopes it signed (lost, or replaced by an older copy): it waits for the others to send them back`,
+      )
+      const lost = row({ signed: own, seedLost: true }) as SpaaaceGameRow
+      expect(lost.signsNothing).toMatch(/^its secrets file was made afresh/)
+      expect(formatSpaaaceGames([{ ...lost, openIn: 4242 }], 'spaceships').replace(/\n {4}/g, ' ')).toContain(
+        'Your node signs nothing in this game: its secrets file was made afresh: the seed its commitments were salted with is gone.\n  Open in process 4242 on this machine, which holds it',
+      )
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
+  })
+
   it('`spaaace games` counts the ticks a witnessed file decides, final or provisional, and says how many are provisional (§7.2)', async () => {
     const g = game(3, 3)
     const { w } = g
