@@ -175,6 +175,21 @@ function game(
 const decided = (g: Game, i: number) =>
   decideFromFiles(g.w.genesis, g.stores[i]?.receipts() ?? [], g.stores[i]?.envelopes() ?? [])
 
+/** The game's directory under `home` as `spaaace games` reads it, holding its invite (the notary's address given). */
+function gameDir(home: string, g: Game): string {
+  const dir = join(home, 'spaceships', 'spaaace', g.w.genesis.id.slice(0, 16))
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(
+    join(dir, 'invite'),
+    formatSpaaaceInvite(
+      g.w.genesis,
+      g.w.players.map(() => []),
+      ['/ip4/127.0.0.1/tcp/4111'],
+    ),
+  )
+  return dir
+}
+
 /** Every seat's file merged, decided as `spaceships verify` decides them together. */
 const mergedOf = (g: Game) =>
   decideFromFiles(
@@ -266,16 +281,7 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     const { w } = g
     const home = mkdtempSync(join(tmpdir(), 'spaaace-games-'))
     try {
-      const dir = join(home, 'spaceships', 'spaaace', w.genesis.id.slice(0, 16))
-      mkdirSync(dir, { recursive: true })
-      writeFileSync(
-        join(dir, 'invite'),
-        formatSpaaaceInvite(
-          w.genesis,
-          w.players.map(() => []),
-          ['/ip4/127.0.0.1/tcp/4111'],
-        ),
-      )
+      const dir = gameDir(home, g)
       await g.run(tickTimes(w.genesis.genesis.timing, 2).start)
       writeFileSync(
         join(dir, 'p1.transcript'),
@@ -310,16 +316,7 @@ describe('witnessed Spaaace! nodes and the notary (SPAAACE-WITNESSED §8)', () =
     const home = mkdtempSync(join(tmpdir(), 'spaaace-games-'))
     try {
       const env = { XDG_STATE_HOME: home }
-      const dir = join(home, 'spaceships', 'spaaace', w.genesis.id.slice(0, 16))
-      mkdirSync(dir, { recursive: true })
-      writeFileSync(
-        join(dir, 'invite'),
-        formatSpaaaceInvite(
-          w.genesis,
-          w.players.map(() => []),
-          ['/ip4/127.0.0.1/tcp/4111'],
-        ),
-      )
+      const dir = gameDir(home, g)
       writeFileSync(join(dir, 'bot-p3.key'), 'not read by a listing\n')
       const row = () => {
         writeFileSync(
