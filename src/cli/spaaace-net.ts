@@ -8,8 +8,10 @@
  * Running `join` again with the same invite resumes the game where its transcript stands (§6.8).
  *
  * Links: every node dials the addresses the invite gives (the host's and its bots'); players who
- * join reach each other through those nodes, which forward every envelope (§8), or directly
- * through a relay (`--relay`, whose circuit addresses the invite then carries for everyone).
+ * join learn each other's from the signed peer records the nodes pass on (§8 Addresses) and dial
+ * each other directly, or through a relay (`--relay`, whose circuit addresses the invite then
+ * carries for everyone); failing both, they reach each other through the host's nodes, which
+ * forward every envelope (§8).
  */
 import type { Libp2p } from '@libp2p/interface'
 import { peerIdFromString } from '@libp2p/peer-id'

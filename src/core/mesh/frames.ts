@@ -6,7 +6,7 @@
  * 0x00 envelope  envelope bytes
  * 0x01 genesis   genesis bytes (the game's; never evidence here)
  * 0x03 resume    u8 n ‖ u16 held × n      how many of each author's envelopes the sender holds contiguously
- * 0x04 control   the game's control bytes (SPEC §2.4; never evidence)
+ * 0x04 control   u8 kind ‖ body, never evidence (the mesh's kind 7: peer-records.ts)
  * 0x05 want      u8 author ‖ u16 seq ‖ hash[32]
  * ```
  */

@@ -18,6 +18,7 @@ import { type StreamChannel, streamChannel } from '../net/stream-channel.js'
 import { type Clock, systemClock } from '../session/clock.js'
 import { MAX_FRAME } from './limits.js'
 import type { MeshNode } from './node.js'
+import { type PeerRecordSharing, sharePeerRecords } from './peer-records.js'
 
 /** The first wait before a redial; it doubles up to REDIAL_MAX_MS, and starts again once a stream is up. */
 export const REDIAL_MIN_MS = 250
@@ -48,6 +49,11 @@ export interface MeshLibp2pOptions {
   readonly clock?: Clock
   /** The largest frame (default: the mesh's MAX_FRAME). */
   readonly maxFrameBytes?: number
+  /**
+   * Pass on the roster's signed peer records (control kind 7, SPAAACE-PEERS.md §8 "Addresses"),
+   * so that peers the invite gives no address for find each other (default: false).
+   */
+  readonly shareAddresses?: boolean
   readonly log?: Logger
 }
 
@@ -56,6 +62,8 @@ export interface MeshLibp2p {
   readonly channels: ReadonlyMap<number, StreamChannel>
   /** Resolves once the signal aborted and every link of the mesh has ended. */
   readonly done: Promise<void>
+  /** The peer records shared, when `shareAddresses` is set. */
+  readonly records: PeerRecordSharing | undefined
 }
 
 /** Runs `mesh` over `node` with every other roster peer until `signal` aborts. */
@@ -154,6 +162,18 @@ export async function runMeshOverLibp2p(o: MeshLibp2pOptions): Promise<MeshLibp2
     }
   }
 
+  const records =
+    o.shareAddresses === true
+      ? sharePeerRecords({
+          node,
+          roster,
+          self,
+          mesh,
+          attached: (i) => channels.get(i)?.attached === true,
+          signal,
+          log: log.newScope('records'),
+        })
+      : undefined
   const links: Promise<void>[] = []
   for (const [peer, channel] of channels) {
     links.push(
@@ -184,5 +204,6 @@ export async function runMeshOverLibp2p(o: MeshLibp2pOptions): Promise<MeshLibp2
   return {
     channels,
     done: Promise.all(links).then(() => undefined),
+    records,
   }
 }

@@ -41,6 +41,14 @@ export interface MeshTraffic {
   readonly receivedBytes: Map<number, number>
 }
 
+/** What a transport layer above the mesh hears (peer-records.ts): never evidence, never forwarded. */
+export interface MeshListener {
+  /** A stream with `peer` came up (after the mesh's own resume frame went out on it). */
+  readonly stream?: (peer: number) => void
+  /** A control frame from `peer`, after the game's `onFrame`. */
+  readonly control?: (peer: number, bytes: Uint8Array) => void
+}
+
 interface Link {
   channel: Channel
   signal: AbortSignal
@@ -55,6 +63,7 @@ export class MeshNode {
   readonly traffic: MeshTraffic = { sentBytes: new Map(), sentByCause: new Map(), receivedBytes: new Map() }
   private readonly links = new Map<number, Link>()
   private readonly log: Logger
+  private readonly listeners: MeshListener[] = []
   private started = false
 
   constructor(private readonly options: MeshNodeOptions) {
@@ -111,6 +120,7 @@ export class MeshNode {
           case 'reconnected':
             this.log('new stream with %d', peer)
             this.apply(this.engine.openStream(peer, this.options.clock.now()))
+            for (const l of this.listeners) this.hear(() => l.stream?.(peer))
             break
           case 'malformed':
             this.log('malformed bytes from %d: %s', peer, r.detail)
@@ -134,6 +144,19 @@ export class MeshNode {
     const step = this.engine.publish(bytes, this.options.clock.now())
     this.apply(step)
     return step.dropped
+  }
+
+  /** Adds a listener to streams coming up and control frames (after the game's own callbacks). */
+  listen(listener: MeshListener): void {
+    this.listeners.push(listener)
+  }
+
+  private hear(run: () => void): void {
+    try {
+      run()
+    } catch (err) {
+      this.log.error('a mesh listener threw: %s', err)
+    }
   }
 
   /** A control frame to one peer (SPEC §2.4: chat and the like; never evidence). */
@@ -164,6 +187,7 @@ export class MeshNode {
       } catch (err) {
         this.log.error('onFrame threw: %s', err)
       }
+      if (f.kind === 'control') for (const l of this.listeners) this.hear(() => l.control?.(f.from, f.bytes))
     }
     for (const s of step.sends) this.send(s.to, s.frame, s.cause)
     for (const w of step.wake) this.wake(w.peer, w.at)

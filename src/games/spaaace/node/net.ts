@@ -100,6 +100,9 @@ export async function runNetPeer(o: NetPeerOptions): Promise<NetPeer> {
     signal,
     clock: o.clock,
     maxFrameBytes: MAX_FRAME,
+    // §8 "Addresses": players the invite gives no address for (every joiner) find each other,
+    // so the game does not run through the host's nodes alone.
+    shareAddresses: true,
   })
   void catchUp(o, mesh, peer, signal).then(() => {
     peer.resume()

@@ -80,6 +80,8 @@ export async function exchangeAccepts(o: AcceptsOptions): Promise<'all' | 'regis
     signal,
     clock: o.clock,
     maxFrameBytes: MAX_FRAME,
+    // SPAAACE-PEERS §8 Addresses: the accepts need no path through the host's nodes either.
+    shareAddresses: true,
   })
   let outcome: 'all' | 'registered' | 'aborted' = 'aborted'
   try {
