@@ -3,11 +3,20 @@
  * status; an internal error exits 70 with one line; nothing prints a stack trace.
  */
 import { spawnSync } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { EXIT, type CliIo } from '../src/cli/io.js'
+import { EXIT, type CliIo, MAX_INPUT_BYTES } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'
 import { cli } from './cli.js'
 
@@ -63,6 +72,27 @@ describe('clean errors (exit statuses of the README)', () => {
     }
     expect(games).toEqual([])
   })
+
+  // SPAAACE-PEERS §10 MAX_FILE_BYTES: a hostile file past what any transcript holds is refused
+  // unread; read whole, 600 MB had made more text than a string holds and was reported as a bug.
+  it('verify refuses a file larger than any transcript, unread: one line, exit 2, never an internal error', async () => {
+    const env = home()
+    const sparse = join(env.dir, 'huge.transcript')
+    writeFileSync(sparse, 'spaaace-transcript 1\n')
+    truncateSync(sparse, MAX_INPUT_BYTES + 1)
+    for (const path of [sparse, '/dev/zero']) {
+      const r = await cli(['verify', path], {}, { env })
+      expect(r.code, path).toBe(EXIT.unreadable)
+      expect(oneLine(r.err)).toBe(
+        `spaceships verify: cannot read ${path}: too large: over 268,435,456 bytes, more than any transcript holds`,
+      )
+    }
+    // At the bound itself the file is read, and judged: a Spaaace! header and no genesis is no game.
+    truncateSync(sparse, MAX_INPUT_BYTES)
+    const at = await cli(['verify', sparse], {}, { env })
+    expect(at.code).toBe(EXIT.unreadable)
+    expect(at.out + at.err).not.toMatch(/too large|internal error/)
+  }, 60_000)
 
   it('a bad --setup file is refused before anything listens or dials', async () => {
     const env = home()

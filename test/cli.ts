@@ -1,7 +1,6 @@
 import { expect } from 'vitest'
 import { INVITE_PREFIX } from '../src/games/spaceships/net/invite.js'
-import { readFile } from 'node:fs/promises'
-import type { CliIo } from '../src/cli/io.js'
+import { type CliIo, processIo } from '../src/cli/io.js'
 import { run } from '../src/cli/main.js'
 
 /** Runs the CLI in-process, capturing output; files come from the map or from disk, and writes land in the map. */
@@ -21,7 +20,8 @@ export async function cli(
     readFile: async (path) => {
       const text = files[path]
       if (text !== undefined) return new TextEncoder().encode(text)
-      return readFile(path)
+      // The process's own reader, so that its bound (MAX_INPUT_BYTES) is what the tests meet.
+      return processIo.readFile(path)
     },
     writeFile: (path, text) => {
       files[path] = text

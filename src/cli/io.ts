@@ -1,5 +1,6 @@
 /** What a command needs from the outside world, so tests can run the CLI in-process. */
-import { readFile, writeFile } from 'node:fs/promises'
+import { open, writeFile } from 'node:fs/promises'
+import { MAX_FILE_BYTES } from '../games/spaaace/peers/domain.js'
 import type { Prompter } from '../games/spaceships/ui/terminal.js'
 
 export interface CliIo {
@@ -29,12 +30,49 @@ export const processIo: CliIo = {
     if (!stdoutClosed) process.stdout.write(text)
   },
   stderr: (text) => process.stderr.write(text),
-  readFile: (path) => readFile(path),
+  readFile: (path) => readBounded(path),
   writeFile: (path, text) => writeFile(path, text, { mode: 0o600 }),
   env: process.env,
   isTty: process.stdout.isTTY,
   ...(process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   prompter: () => (process.stdin.isTTY ? (terminalPrompter ??= lazyPrompter()) : undefined),
+}
+
+/**
+ * The most a command reads of one file: the largest transcript of any format (SPAAACE-PEERS.md §10
+ * `MAX_FILE_BYTES`, 256 MiB; a Spaceships file is at most 16 MiB, SPEC §9). Past it a file is
+ * refused unread (EFBIG): read whole it would hold the machine's memory, and past 512 MiB its text
+ * is more than a JavaScript string holds (which had reported a hostile file as a bug).
+ */
+export const MAX_INPUT_BYTES = MAX_FILE_BYTES
+
+function tooLarge(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${path}: over ${MAX_INPUT_BYTES} bytes`), { code: 'EFBIG', path })
+}
+
+/** Reads `path` whole, refusing past `MAX_INPUT_BYTES` (a device or a pipe reports no size: read in chunks). */
+async function readBounded(path: string): Promise<Uint8Array> {
+  const h = await open(path, 'r')
+  try {
+    const { size } = await h.stat()
+    if (size > MAX_INPUT_BYTES) throw tooLarge(path)
+    const chunks: Buffer[] = []
+    let total = 0
+    // A regular file in one read (and one more to see its end), anything else 64 KiB at a time.
+    let want = size + 1
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.max(65_536, Math.min(want, MAX_INPUT_BYTES + 1 - total)))
+      want = 0
+      const { bytesRead } = await h.read(buf, 0, buf.length, null)
+      if (bytesRead === 0) break
+      total += bytesRead
+      if (total > MAX_INPUT_BYTES) throw tooLarge(path)
+      chunks.push(buf.subarray(0, bytesRead))
+    }
+    return chunks.length === 1 ? (chunks[0] ?? new Uint8Array()) : Buffer.concat(chunks, total)
+  } finally {
+    await h.close()
+  }
 }
 
 /** Exit statuses shared by the commands that judge something. */
@@ -166,6 +204,7 @@ const FILE_REASONS: Readonly<Record<string, string>> = {
   EIO: 'an I/O error',
   ELOOP: 'a loop of symbolic links',
   ENAMETOOLONG: 'the name is too long',
+  EFBIG: `too large: over ${MAX_INPUT_BYTES.toLocaleString('en-US')} bytes, more than any transcript holds`,
 }
 
 /** A system error code in words ('ENOENT': 'no such file or directory'), or the code itself. */

@@ -148,7 +148,7 @@ export async function verifyCommand(
     }
   }
   // Spaaace! transcripts (protocol/SPAAACE-PEERS.md §13) are decided by their own verifier.
-  const spaaace = files.filter((f) => f.content !== undefined && isSpaaaceTranscript(latin1(f.content)))
+  const spaaace = files.filter((f) => f.content !== undefined && isSpaaaceTranscript(latin1(f.content.subarray(0, 32))))
   if (spaaace.length > 0) {
     if (spaaace.length !== files.length)
       throw new UserError('verify Spaaace! transcripts and Spaceships transcripts in separate runs')

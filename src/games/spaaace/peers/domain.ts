@@ -25,6 +25,14 @@ export const LINE_KIND = { genesis: 0x47, envelope: 0x01, receipt: 0x84 } as con
 /** §2: the transcript file's first line. */
 export const TRANSCRIPT_HEADER = 'spaaace-transcript 1'
 
+/**
+ * §2, §10: the most bytes a transcript file holds. An honest file is about 1 KB a player a tick
+ * with 3 players and 4 KB with 16 (heads grow with the roster), so 62 MB for 16 players over the
+ * most ticks (1,000); this is four times that, and its text stays well inside what a JavaScript
+ * string holds (2^29 - 24 characters). A larger file is no game (`file.too-large`).
+ */
+export const MAX_FILE_BYTES = 268_435_456
+
 /** Whether a file's text is a Spaaace! transcript of any version (its first line's word, §2). */
 export function isSpaaaceTranscript(text: string): boolean {
   return text.startsWith('spaaace-transcript ')

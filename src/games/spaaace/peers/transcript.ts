@@ -7,7 +7,7 @@
  */
 import { fromBase64url, toBase64url } from '../../../core/commit/bytes.js'
 import { type Decoded, type ProtocolError, protocolError } from '../../../core/wire/errors.js'
-import { LINE_KIND, TRANSCRIPT_HEADER } from './domain.js'
+import { LINE_KIND, MAX_FILE_BYTES, TRANSCRIPT_HEADER } from './domain.js'
 import { type ReadEnvelope, readEnvelope } from './envelope.js'
 import { type SealedGenesis, decodeGenesis } from './genesis.js'
 
@@ -34,11 +34,16 @@ export function formatPeersTranscript(genesis: Uint8Array, items: readonly Uint8
 const RULE = '§2'
 
 /**
- * §2, BD-13: reads a transcript. The file fails (no game) if its first line is not the header or
- * its second line is not a genesis that decodes; every later line is kept or set aside. The caller
- * bounds the text's size (the spec fixes the byte limit, §10).
+ * §2, BD-13: reads a transcript (its text one character a byte, as latin1 decodes it). The file
+ * fails (no game) if it is over `MAX_FILE_BYTES`, if its first line is not the header or its second
+ * line is not a genesis that decodes; every later line is kept or set aside.
  */
 export function readPeersTranscript(text: string): Decoded<PeersTranscript> {
+  if (text.length > MAX_FILE_BYTES)
+    return {
+      ok: false,
+      error: protocolError('file.too-large', '', '§10', `at most ${MAX_FILE_BYTES} bytes, got ${text.length}`),
+    }
   const lines = text.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
   if (lines[0] !== TRANSCRIPT_HEADER)

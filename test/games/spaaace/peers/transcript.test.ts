@@ -2,7 +2,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { toBase64url, toHex } from '../../../../src/core/commit/bytes.js'
-import { TRANSCRIPT_HEADER } from '../../../../src/games/spaaace/peers/domain.js'
+import { MAX_FILE_BYTES, TRANSCRIPT_HEADER } from '../../../../src/games/spaaace/peers/domain.js'
 import { sealEnvelope } from '../../../../src/games/spaaace/peers/envelope.js'
 import { signAccept } from '../../../../src/games/spaaace/peers/genesis.js'
 import { formatPeersTranscript, readPeersTranscript } from '../../../../src/games/spaaace/peers/transcript.js'
@@ -23,6 +23,17 @@ describe('§2 transcript files', () => {
     expect(toHex(r.value.genesis.game)).toBe(toHex(g.game))
     expect(r.value.envelopes.map((e) => e.id)).toEqual(accepts.map((a) => a.id))
     expect(r.value.setAside).toEqual([])
+  })
+
+  it('§10 MAX_FILE_BYTES: a file one byte over it is no game (file.too-large), before any line is read', () => {
+    const text = formatPeersTranscript(
+      g.bytes,
+      accepts.map((a) => a.bytes),
+    )
+    // Padded with empty lines, which alone would be set aside: the bytes are bounded, not the items.
+    const over = readPeersTranscript(text + '\n'.repeat(MAX_FILE_BYTES + 1 - text.length))
+    expect(over.ok).toBe(false)
+    if (!over.ok) expect(over.error.code).toBe('file.too-large')
   })
 
   it('sets aside lines that are not items of this game, each with its code, and keeps a body that does not decode', () => {
