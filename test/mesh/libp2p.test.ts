@@ -240,13 +240,25 @@ describe('the mesh over libp2p', () => {
       (await ephemeralIdentity()).privateKey,
     )
     host.mesh.sendControl(2, peerRecordControl(1, forged.marshal()))
+    // The same with peer 1's key written in: refused by the signature, checked once.
+    const publicKey = peers[1]!.node.peerId.publicKey
+    if (publicKey === undefined) throw new Error('an Ed25519 PeerId carries its key')
+    const claimed = new RecordEnvelope({
+      publicKey,
+      payloadType: forged.payloadType,
+      payload: forged.payload,
+      signature: forged.signature,
+    })
+    host.mesh.sendControl(2, peerRecordControl(1, claimed.marshal()))
     // And one about 2 itself, which 2 never takes from another.
     host.mesh.sendControl(2, peerRecordControl(2, forged.marshal()))
     await until(
       () => (two.run!.records!.refused.get('record.signature') ?? 0) >= 1,
       () => `2 to refuse the forged record; refused ${JSON.stringify([...two.run!.records!.refused])}`,
     )
+    expect(two.run!.records!.refused.get('record.key')).toBe(1)
     expect(two.run!.records!.refused.get('record.subject')).toBe(1)
+    expect(two.run!.records!.refused.get('record.signature')).toBe(1)
     const known = (await two.node.peerStore.get(peers[1]!.node.peerId)).addresses.map((a) => a.multiaddr.toString())
     expect(known).not.toContain('/ip4/192.0.2.1/tcp/9')
   }, 30_000)

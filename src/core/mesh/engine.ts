@@ -68,7 +68,8 @@ export type DropCode =
   | 'want.known'
 
 /** Why the engine sent a frame: the traffic tests measure. */
-export type SendCause = 'forward' | 'resend' | 'answer' | 'want' | 'resume'
+/** Why a frame went out; `control` is the node's own (never the engine's): peer records, chat. */
+export type SendCause = 'forward' | 'resend' | 'answer' | 'want' | 'resume' | 'control'
 
 export interface Send {
   readonly to: number

@@ -170,6 +170,8 @@ export async function runMeshOverLibp2p(o: MeshLibp2pOptions): Promise<MeshLibp2
           self,
           mesh,
           attached: (i) => channels.get(i)?.attached === true,
+          hints: (i) => o.addresses?.[i] ?? [],
+          clock,
           signal,
           log: log.newScope('records'),
         })

@@ -161,7 +161,7 @@ export class MeshNode {
 
   /** A control frame to one peer (SPEC §2.4: chat and the like; never evidence). */
   sendControl(peer: number, bytes: Uint8Array): void {
-    this.send(peer, controlFrame(bytes), 'forward')
+    this.send(peer, controlFrame(bytes), 'control')
   }
 
   sendGenesis(peer: number, bytes: Uint8Array): void {
