@@ -1,6 +1,9 @@
 /** `spaceships verify` and `spaceships selfplay` from the command line (SPEC §12.8). */
 import { describe, expect, test } from 'vitest'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fromBase64url, toBase64url } from '../src/core/commit/bytes.js'
 import { cli } from './cli.js'
 
@@ -210,5 +213,54 @@ describe('spaceships verify (SPEC §12.8)', () => {
     const v = await cli(['verify', 'game.transcript'], r.files)
     expect(v.code).toBe(0)
     expect(v.out).toBe(r.out.split('\n').slice(1).join('\n'))
+  })
+
+  // Found by a new-user pass on Spaaace! files (SPAAACE-PEERS §2, §13).
+  describe('Spaaace! files beside others, cut and altered', () => {
+    const honest = new URL('../protocol/vectors/spaaace-peers/honest-5.transcript', import.meta.url).pathname
+    const dir = mkdtempSync(join(tmpdir(), 'spaaace-verify-'))
+    const lines = readFileSync(honest, 'latin1').split('\n')
+    const write = (name: string, text: string): string => {
+      writeFileSync(join(dir, name), text, 'latin1')
+      return join(dir, name)
+    }
+
+    test('an empty, missing or non-transcript file beside one is unreadable on its own; the game is still decided', async () => {
+      const empty = write('empty', '')
+      const r = await cli(['verify', honest, empty, join(dir, 'missing'), write('junk', 'hello\n')])
+      expect(r.code).toBe(2)
+      // The report wraps at 80 columns: read as one line.
+      const out = r.out.replace(/\s+/g, ' ')
+      expect(out).toContain('Decided from the evidence (§5): complete')
+      expect(out).toContain(
+        `${empty}: unreadable: an empty file; a transcript starts with "spaceships-transcript 4" (Spaceships) or`,
+      )
+      expect(out).toContain(`${join(dir, 'missing')}: unreadable: no such file or directory`)
+      expect(out).toContain('the first line must be "spaceships-transcript 4" (Spaceships) or')
+      // A Spaceships transcript beside it is still a usage error: two verifiers, two runs.
+      const mixed = await cli(['verify', honest, vector('honest-a.transcript')])
+      expect(mixed.code).toBe(64)
+      // Alone, an empty file names both first lines too.
+      expect((await cli(['verify', empty])).out).toContain('(a Spaaace! transcript starts with "spaaace-transcript 1")')
+    })
+
+    test("a line set aside is named by one line number, the file's", async () => {
+      const last = lines.length - 2
+      const cut = [...lines]
+      cut[last] = (cut[last] ?? '').slice(0, 5) + '*'
+      const r = await cli(['verify', write('cut.t', cut.join('\n'))])
+      expect(r.out.replace(/\s+/g, ' ')).toContain(`line ${last + 1}: wire.base64 at line ${last + 1} (`)
+    })
+
+    test('an altered envelope is said to be unauthenticated, not left out in silence', async () => {
+      const last = lines.length - 2
+      const altered = [...lines]
+      const l = altered[last] ?? ''
+      const m = Math.floor(l.length / 2)
+      altered[last] = l.slice(0, m) + (l[m] === 'A' ? 'B' : 'A') + l.slice(m + 1)
+      const r = await cli(['verify', write('altered.t', altered.join('\n'))])
+      expect(r.out).toMatch(/1 envelope\(s\) no valid signature authenticates \(altered or forged\), not used/)
+      expect((await cli(['verify', honest])).out).not.toContain('no valid signature')
+    })
   })
 })

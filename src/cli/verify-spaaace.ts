@@ -1,6 +1,7 @@
 /** `spaceships verify` on Spaaace! transcripts, loaded by verify.ts only when it is given some. */
 import {
   type SpaaaceFile,
+  type SpaaaceVerdict,
   renderSpaaaceVerdict,
   spaaaceVerdictJson,
   verifySpaaace,
@@ -20,12 +21,17 @@ export function spaaaceVerify(
   files: readonly SpaaaceFile[],
   options: { json: boolean; separate?: boolean },
   io: CliIo,
+  /** Files given beside them that could not be read or are no transcript: each unreadable, on its own. */
+  others: readonly { readonly name: string; readonly reason: string }[] = [],
 ): number {
   const separate = options.separate === undefined ? {} : { separate: options.separate }
   // Witnessed games (a genesis naming a notary) are decided by the notary's receipts (SPAAACE-WITNESSED §7).
   const witnessedFiles = files.filter((f) => isWitnessedTranscript(f.text))
   const peerFiles = files.filter((f) => !witnessedFiles.includes(f))
-  const verdicts = verifySpaaace(peerFiles, separate)
+  const verdicts: SpaaaceVerdict[] = [
+    ...others.map((o) => ({ status: 'unreadable' as const, files: [o.name], reason: o.reason })),
+    ...verifySpaaace(peerFiles, separate),
+  ]
   const witnessed = verifyWitnessed(witnessedFiles, separate)
   const json = [...verdicts.map((v) => spaaaceVerdictJson(v)), ...witnessed.map((v) => witnessedVerdictJson(v))]
   if (options.json) io.stdout(`${JSON.stringify(json.length === 1 ? json[0] : json, null, 2)}\n`)

@@ -87,7 +87,10 @@ export function verdictLine(v: Verdict): string {
     case 'unreadable':
       return v.error.error.code === 'file.io'
         ? `unreadable: cannot read ${v.file}: ${v.error.error.message}`
-        : `unreadable: ${v.file === '' ? '' : `${v.file}: `}line ${v.error.line}: ${describeProtocolError(v.error.error)}`
+        : `unreadable: ${v.file === '' ? '' : `${v.file}: `}line ${v.error.line}: ${describeProtocolError(v.error.error)}${
+            // The file is of neither kind: the other kind's first line too (the verifier knows only its own).
+            v.error.error.code === 'file.header' ? ' (a Spaaace! transcript starts with "spaaace-transcript 1")' : ''
+          }`
   }
 }
 
@@ -148,16 +151,23 @@ export async function verifyCommand(
     }
   }
   // Spaaace! transcripts (protocol/SPAAACE-PEERS.md §13) are decided by their own verifier.
-  const spaaace = files.filter((f) => f.content !== undefined && isSpaaaceTranscript(latin1(f.content.subarray(0, 32))))
+  const head = (f: (typeof files)[number]): string => (f.content === undefined ? '' : latin1(f.content.subarray(0, 32)))
+  const spaaace = files.filter((f) => isSpaaaceTranscript(head(f)))
   if (spaaace.length > 0) {
-    if (spaaace.length !== files.length)
+    if (files.some((f) => head(f).startsWith(SPACESHIPS_PREFIX)))
       throw new UserError('verify Spaaace! transcripts and Spaceships transcripts in separate runs')
+    // A file that is neither (unreadable, empty, not a transcript) is unreadable beside them, not a
+    // reason to decide nothing (it had refused the whole run with a usage error).
+    const unreadable = files
+      .filter((f) => !spaaace.includes(f))
+      .map((f) => ({ name: f.name, reason: f.error ?? notATranscript(f.content ?? new Uint8Array()) }))
     // Loaded only for Spaaace! files: a Spaceships verification starts without them.
     const { spaaaceVerify } = await import('./verify-spaaace.js')
     return spaaaceVerify(
       spaaace.map((f) => ({ name: f.name, text: latin1(f.content ?? new Uint8Array()) })),
       options,
       io,
+      unreadable,
     )
   }
   const { groupByGame, verifyGroups, defaultJobs } = await import('../games/spaceships/pool/verify-pool.js')
@@ -292,6 +302,18 @@ export async function selfplayCommand(
       : `transcript (A's copy): ${options.out}\n${renderVerdict(a.verdict)}`,
   )
   return exitFor(a.verdict)
+}
+
+/** The first line's word of every Spaceships transcript (SPEC §11). */
+const SPACESHIPS_PREFIX = 'spaceships-transcript '
+
+/** Why a file that is neither kind of transcript is none, naming both first lines. */
+function notATranscript(content: Uint8Array): string {
+  const both = `"${SPACESHIPS_PREFIX}4" (Spaceships) or "spaaace-transcript 1" (Spaaace!)`
+  if (content.length === 0) return `an empty file; a transcript starts with ${both}`
+  if (!content.includes(0x0a))
+    return `no whole line (no line feed in ${content.length} bytes); a transcript starts with ${both} and a line feed`
+  return `not a transcript: the first line must be ${both}`
 }
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')

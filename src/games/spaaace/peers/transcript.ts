@@ -52,7 +52,7 @@ export function readPeersTranscript(text: string): Decoded<PeersTranscript> {
   if (first === undefined || first.length === 0)
     return {
       ok: false,
-      error: protocolError('wire.base64', 'line 1', RULE, 'the genesis line is not strict base64url'),
+      error: protocolError('wire.base64', 'line 2', RULE, 'the genesis line is not strict base64url'),
     }
   const g = decodeGenesis(first)
   if (!g.ok) return g
@@ -63,7 +63,8 @@ export function readPeersTranscript(text: string): Decoded<PeersTranscript> {
   const setAside: SetAside[] = []
   const seen = new Set<string>([lines[1] ?? ''])
   const aside = (line: number, code: ProtocolError['code'], message: string): void => {
-    setAside.push({ line, error: protocolError(code, `line ${line}`, RULE, message) })
+    // The field names the file's line (the header is line 1), as every report of it does.
+    setAside.push({ line, error: protocolError(code, `line ${line + 1}`, RULE, message) })
   }
   for (let i = 2; i < lines.length; i++) {
     const row = lines[i] ?? ''

@@ -53,6 +53,13 @@ export function decisionLines(d: Decision, labels: readonly string[]): string[] 
       }.`,
     )
   if (d.gaps.length > 0) out.push(`${d.gaps.length} envelope(s) with a gap in their past, not used (§13).`)
+  // Said, not only counted in --json: a line altered in a file had left the verdict silent about it.
+  if (d.unauthenticated.length > 0)
+    out.push(
+      `${d.unauthenticated.length} envelope(s) no valid signature authenticates (altered or forged), not used (§4.1, SPEC §5.4).`,
+    )
+  if (d.notEvidence.length > 0)
+    out.push(`${d.notEvidence.length} envelope(s) that are not evidence (§4.1, §4.2), not used.`)
   return out
 }
 

@@ -119,6 +119,8 @@ export function spaaaceVerdictJson(v: SpaaaceVerdict, labels?: readonly string[]
     end: v.decision.end,
     offences: v.decision.offences,
     gaps: v.decision.gaps,
+    unauthenticated: v.decision.unauthenticated,
+    notEvidence: v.decision.notEvidence,
     setAside: v.setAside,
     ticks: v.decision.ticks.map((t) => ({
       tick: t.t,
