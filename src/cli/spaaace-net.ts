@@ -254,7 +254,7 @@ async function runSeats(
   relays: readonly string[],
   signal: AbortSignal,
   onAlone: () => void,
-  onReach?: (peer: number, reachable: boolean) => void,
+  onReach?: (peer: number, reachable: boolean, standing: Standing) => void,
 ): Promise<{ decisions: (Decision | undefined)[]; quit: boolean }> {
   const clock = systemClock
   const roster = rosterIds(genesis)
@@ -307,7 +307,23 @@ async function runSeats(
   const check =
     first === undefined
       ? undefined
-      : reachWatch(roster.length, first.self, (i) => first.net.reaches(i), onAlone, onReach)
+      : reachWatch(
+          roster.length,
+          first.self,
+          (i) => first.net.reaches(i),
+          onAlone,
+          (i, reachable) => {
+            // §5.1: the players of the tick in play this node reaches with itself, against its majority.
+            const view = first.net.peer.decision().ticks.at(-1)
+            const active = view?.active ?? roster.map((_, k) => k)
+            const reached = active.filter((p) => p === first.self || first.net.reaches(p)).length
+            onReach?.(i, reachable, {
+              reached,
+              active: active.length,
+              majority: view?.majority ?? Math.floor(roster.length / 2) + 1,
+            })
+          },
+        )
   const watch = setInterval(() => {
     if (first !== undefined && first.net.peer.ended === undefined) check?.()
   }, 5000)
@@ -355,6 +371,28 @@ export function reachWatch(
       }
     })
   }
+}
+
+/** What this node reaches of the tick in play (§5.1): active players with itself, of how many, against the majority. */
+export interface Standing {
+  readonly reached: number
+  readonly active: number
+  readonly majority: number
+}
+
+/**
+ * What the screen says of a player lost or back. Lost, it says whether this node still reaches a
+ * majority of the active players with itself (§5.1): a host killed with its bots can take the
+ * majority with it, and "the game goes on" had been said while nothing could settle.
+ */
+export function reachLine(who: string, reachable: boolean, standing: Standing, now: Date): string {
+  if (reachable) return `${who} is reachable again.`
+  const { reached, active, majority } = standing
+  const after =
+    reached >= majority
+      ? 'The game goes on while a majority of the players play (SPAAACE-PEERS.md §7.3); a player away long enough is removed (S-81).'
+      : `Your node reaches ${reached} of the ${active} active players with itself, and a tick needs ${majority}: none settles until enough of the others are back (SPAAACE-PEERS.md §5.1); it waits for them.`
+  return `${who} is unreachable since ${now.toISOString().slice(11, 19)} UTC; your node keeps trying. ${after}`
 }
 
 /** The person's screen: the galaxy each tick, what happened, the end. */
@@ -625,16 +663,10 @@ async function playInvite(
           `No other player is reachable now; your node keeps trying. Ctrl-C leaves (the game is kept: ${cmd} spaaace join @${join(dir, 'invite')} resumes it).\n`,
         )
       },
-      (i, reachable) => {
+      (i, reachable, standing) => {
         const who = `p${i + 1}${labels[i] === `p${i + 1}` || labels[i] === undefined ? '' : ` (${labels[i]})`}`
-        io.stdout(
-          `${wrapLine(
-            reachable
-              ? `${who} is reachable again.`
-              : `${who} is unreachable since ${new Date().toISOString().slice(11, 19)} UTC; your node keeps trying. The game goes on while a majority of the players play (SPAAACE-PEERS.md §7.3); a player away long enough is removed (S-81).`,
-            columns,
-          ).join('\n')}\n`,
-        )
+        const line = reachLine(who, reachable, standing, new Date())
+        io.stdout(`${wrapLine(line, columns).join('\n')}\n`)
       },
     )
     process.removeListener('SIGINT', onSigint)

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
-import { anyPort, reachWatch } from '../../../../src/cli/spaaace-net.js'
+import { anyPort, reachLine, reachWatch } from '../../../../src/cli/spaaace-net.js'
 import { cli } from '../../../cli.js'
 
 describe('spaaace host and join (§3.2, §6)', () => {
@@ -130,6 +130,18 @@ describe('who this node reaches, as the screen tells it (reachWatch)', () => {
     up = new Set([1])
     check()
     expect(said.slice(5)).toEqual(['p2 back'])
+  })
+
+  // SPAAACE-PEERS §5.1: found by a new-user pass (a host and its bot killed, 2 of 4 left).
+  it('a lost player is said with whether this node still reaches a majority', () => {
+    const at = new Date('2026-11-27T05:33:58Z')
+    expect(reachLine('p2', false, { reached: 3, active: 4, majority: 3 }, at)).toBe(
+      'p2 is unreachable since 05:33:58 UTC; your node keeps trying. The game goes on while a majority of the players play (SPAAACE-PEERS.md §7.3); a player away long enough is removed (S-81).',
+    )
+    expect(reachLine('p2', false, { reached: 2, active: 4, majority: 3 }, at)).toBe(
+      'p2 is unreachable since 05:33:58 UTC; your node keeps trying. Your node reaches 2 of the 4 active players with itself, and a tick needs 3: none settles until enough of the others are back (SPAAACE-PEERS.md §5.1); it waits for them.',
+    )
+    expect(reachLine('p2', true, { reached: 1, active: 4, majority: 3 }, at)).toBe('p2 is reachable again.')
   })
 
   it('a player never reached yet (not joined) is not said to be lost', () => {
