@@ -1,6 +1,6 @@
 /** `spaceships verify` and `spaceships selfplay` from the command line (SPEC §12.8). */
 import { describe, expect, test } from 'vitest'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -242,6 +242,17 @@ describe('spaceships verify (SPEC §12.8)', () => {
       expect(mixed.code).toBe(64)
       // Alone, an empty file names both first lines too.
       expect((await cli(['verify', empty])).out).toContain('(a Spaaace! transcript starts with "spaaace-transcript 1")')
+    })
+
+    test('a Spaaace! game of this machine is verified by its id, as spaaace games prints it', async () => {
+      const state = mkdtempSync(join(tmpdir(), 'spaaace-state-'))
+      const game = join(state, 'spaceships', 'spaaace', 'tfgSBqNXIrql2fPN')
+      mkdirSync(game, { recursive: true })
+      writeFileSync(join(game, 'p2.transcript'), readFileSync(honest))
+      const r = await cli(['verify', 'tfgSBqNX'], {}, { env: { XDG_STATE_HOME: state, NO_COLOR: '1' } })
+      expect(r.code).toBe(0)
+      expect(r.out).toContain(`Spaaace! game tfgSBqNXIrql2fPN, 5 players, from`)
+      expect(r.out.replace(/\s+/g, ' ')).toContain('Decided from the evidence (§5): complete')
     })
 
     test("a line set aside is named by one line number, the file's", async () => {

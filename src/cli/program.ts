@@ -57,7 +57,7 @@ export function program(io: CliIo, status: { code: number }): Command {
     )
     .argument(
       '<files...>',
-      'transcripts (protocol/SPEC.md §11; Spaaace! transcripts too, protocol/SPAAACE-PEERS.md §13, decided tick by tick), or the id of a game of this machine as games prints it; files of one game are merged, games are verified in parallel, one line each',
+      'transcripts (protocol/SPEC.md §11; Spaaace! transcripts too, protocol/SPAAACE-PEERS.md §13, decided tick by tick), or the id of a game of this machine as games (or spaaace games) prints it; files of one game are merged, games are verified in parallel, one line each',
     )
     .option('--json', 'print the verdicts as JSON', false)
     .option(

@@ -133,9 +133,9 @@ export async function verifyCommand(
     } catch (e) {
       // No such file, but a game of this machine by that id (as games prints it): its transcript,
       // as show and export take it.
-      const mine = (e as NodeJS.ErrnoException).code === 'ENOENT' ? await gameTranscript(io, path) : undefined
-      if (mine !== undefined) {
-        files.push({ ...mine, error: undefined })
+      const mine = (e as NodeJS.ErrnoException).code === 'ENOENT' ? await gameTranscripts(io, path) : []
+      if (mine.length > 0) {
+        for (const m of mine) files.push({ ...m, error: undefined })
         continue
       }
       files.push({
@@ -319,15 +319,39 @@ function notATranscript(content: Uint8Array): string {
 const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
 
 /** The transcript of this machine's game `ref` (its id or a prefix), when there is exactly one. */
-async function gameTranscript(io: CliIo, ref: string): Promise<{ name: string; content: Uint8Array } | undefined> {
-  if (!/^[0-9a-f]{4,32}$/.test(ref)) return undefined
-  const { findGame, gameDir } = await import('./games.js')
+async function gameTranscripts(io: CliIo, ref: string): Promise<{ name: string; content: Uint8Array }[]> {
+  const env = io.env ?? process.env
   const path = await import('node:path')
-  try {
-    const meta = findGame(ref, io.env ?? process.env)
-    const name = path.join(gameDir(meta.id, io.env ?? process.env), 'transcript')
-    return { name, content: await io.readFile(name) }
-  } catch {
-    return undefined
+  if (/^[0-9a-f]{4,32}$/.test(ref)) {
+    const { findGame, gameDir } = await import('./games.js')
+    try {
+      const meta = findGame(ref, env)
+      const name = path.join(gameDir(meta.id, env), 'transcript')
+      return [{ name, content: await io.readFile(name) }]
+    } catch {
+      // not a Spaceships game of this machine: perhaps a Spaaace! one
+    }
   }
+  // A Spaaace! game as `spaaace games` prints its id (or the id's start): every transcript of its
+  // directory, the player's and its bots', one game (SPAAACE-PEERS §13).
+  if (!/^[A-Za-z0-9_-]{4,43}$/.test(ref)) return []
+  const { readdirSync } = await import('node:fs')
+  const { stateDir } = await import('../core/net/identity.js')
+  const root = path.join(stateDir(env), 'spaaace')
+  let dirs: string[]
+  try {
+    dirs = readdirSync(root).filter((d) => d.startsWith(ref))
+  } catch {
+    return []
+  }
+  const dir = dirs.length === 1 ? path.join(root, dirs[0] ?? '') : undefined
+  if (dir === undefined) return []
+  const out: { name: string; content: Uint8Array }[] = []
+  for (const f of readdirSync(dir)
+    .filter((x) => /^p\d+\.transcript$/.test(x))
+    .sort()) {
+    const name = path.join(dir, f)
+    out.push({ name, content: await io.readFile(name) })
+  }
+  return out
 }
