@@ -270,3 +270,18 @@ export function formatSpaaaceGames(rows: readonly SpaaaceGameRow[], cmd: string)
   }
   return `${out.join('\n')}\n`
 }
+
+/**
+ * Before `spaaace host` starts a new game: the player's games on this machine its transcript does
+ * not show over, and how to resume one; undefined when there are none.
+ */
+export function unfinishedNote(env: NodeJS.ProcessEnv, publicKey: Uint8Array, cmd: string): string | undefined {
+  const open = spaaaceGames(env, publicKey).filter((r) => r.seat !== undefined && r.ended === false)
+  const first = open[0]
+  if (first === undefined) return undefined
+  const which =
+    open.length === 1
+      ? 'a Spaaace! game on this machine that your transcript does not show over'
+      : `${open.length} Spaaace! games on this machine that your transcripts do not show over (${cmd} spaaace games lists them)`
+  return `Note: this starts a new game. You have ${which}; ${cmd} spaaace join @${join(first.dir, 'invite')} resumes ${open.length === 1 ? 'it' : `game ${first.game}`}.`
+}

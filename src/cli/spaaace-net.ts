@@ -62,6 +62,7 @@ import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
 import { type PeerNames, peerNamesFor } from './peer-names.js'
 import { lockGame } from './games.js'
+import { unfinishedNote } from './spaaace-games.js'
 import { type CliIo, EXIT, UserError, commandName, fileReason } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
 import { notaryKeyOf } from '../games/spaceships/net/invite.js'
@@ -744,6 +745,11 @@ export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promis
     )
   if (f.marginMs < MIN_MARGIN_MS || f.marginMs > MAX_MARGIN_MS)
     throw new UserError(`--margin-ms: ${MIN_MARGIN_MS} to ${MAX_MARGIN_MS}`)
+  // The command run again starts a new game: the player's unfinished ones are named, so that it is
+  // a choice (a host coming back after a crash had started a second game, told nothing).
+  const note = unfinishedNote(env(io), identity.keys.publicKey, commandName(env(io)))
+  if (note !== undefined)
+    io.stdout(`${wrapLine(note, Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)).join('\n')}\n`)
   const botSecrets = Array.from({ length: f.bots }, () => systemSecrets.bytes(32))
   const botIds = await Promise.all(botSecrets.map((s) => identityFromSecret(s)))
   const keys = [identity.keys.publicKey, ...others, ...botIds.map((b) => b.keys.publicKey)]

@@ -1,10 +1,13 @@
 /** `spaceships spaaace referee` and `spaaace record random`, through the command line. */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { cli } from '../../cli.js'
+import { unfinishedNote } from '../../../src/cli/spaaace-games.js'
+import { formatSpaaaceInvite } from '../../../src/games/spaaace/node/invite.js'
+import { liveGenesis, roster, sealedGenesis } from './peers/fixtures.js'
 import { HEADER3, ticks } from './helpers.js'
 
 const GOOD = HEADER3 + ticks(['a: move 2; attack b', 'c: withheld'], ['a: bid 12', 'b: bid 0'])
@@ -112,5 +115,22 @@ describe('spaceships spaaace', () => {
     expect(r.err).toMatch(/--player 12D3KooWxyz: not a PeerId/)
     const one = await cli(['spaaace', 'host', '--bots', '1'], {}, { env })
     expect(one.err).toContain('you, 0 named with --player and 1 bot make 2')
+  })
+
+  it("spaaace host names the player's unfinished games before it starts a new one (found by a new-user pass)", () => {
+    const home = mkdtempSync(join(tmpdir(), 'spaaace-host-again-'))
+    const env = { XDG_STATE_HOME: home }
+    const keys = roster(3)
+    const me = keys[0]?.publicKey ?? new Uint8Array()
+    expect(unfinishedNote(env, me, 'spaceships')).toBeUndefined()
+    const g = sealedGenesis(liveGenesis(3))
+    const dir = join(home, 'spaceships', 'spaaace', g.id.slice(0, 16))
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, 'invite'), `${formatSpaaaceInvite(g, [[], [], []])}\n`)
+    expect(unfinishedNote(env, me, 'spaceships')).toBe(
+      `Note: this starts a new game. You have a Spaaace! game on this machine that your transcript does not show over; spaceships spaaace join @${join(dir, 'invite')} resumes it.`,
+    )
+    // Not the player's game: nothing to say.
+    expect(unfinishedNote(env, new Uint8Array(32).fill(7), 'spaceships')).toBeUndefined()
   })
 })
