@@ -87,6 +87,14 @@ describe('the Spaaace! screen (src/games/spaaace/ui/screen.ts)', () => {
     const lines = renderScreen({ state: allied, seats: SEATS, viewer: 0, columns: 100 })
     // No deadline, no clock.
     expect(lines[0]).toBe('Spaaace! tick 1 of 60 (S-02, S-51), 4 players')
+    // S-81: a removed player is counted out of those who play (found by a new-user pass).
+    const removed = {
+      ...allied,
+      players: allied.players.map((p, i) => (i === 3 ? { ...p, status: 'removed' as const } : p)),
+    }
+    expect(renderScreen({ state: removed, seats: SEATS, viewer: 0, columns: 100 })[0]).toBe(
+      'Spaaace! tick 1 of 60 (S-02, S-51), 4 players, 3 active',
+    )
     expect(lines.slice(-3)).toEqual([
       'You may move to 2 (1 energy a step, S-33); attack here: bot2 (S-40); allied with bot3, whom you',
       '    cannot attack (S-04).',

@@ -284,10 +284,14 @@ export function renderScreen(input: ScreenInput): string[] {
   const { state } = input
   const cols = width(input.columns)
   const n = state.players.length
+  const active = state.players.filter((p) => p.status === 'active').length
   const next = state.tick + 1
   const head = state.ended
     ? `Spaaace! after tick ${state.tick} of ${state.terms.maxTicks}: the game is over`
-    : `Spaaace! tick ${next} of ${state.terms.maxTicks} (S-02, S-51), ${n} players`
+    : `Spaaace! tick ${next} of ${state.terms.maxTicks} (S-02, S-51), ${n} players${
+        // S-81: a removed player plays no more; the count of those who do (it had read "3 players" on).
+        active === n ? '' : `, ${active} active`
+      }`
   const clock = input.timeLeftMs === undefined || state.ended ? '' : ` · ${timeText(input.timeLeftMs)} left`
   return [
     ...wrapLine(head + clock, cols),
