@@ -1,8 +1,8 @@
 /**
  * Soak (opt-in, `npm run soak`): Spaaace! through a relay (protocol/SPAAACE-PEERS.md §8 "through
  * relays where needed"). A host with a bot and two players who join, every node holding a slot on
- * one relay; the two players can dial each other only through it (the invite names no address of
- * theirs). One tick on real time, then all three end complete and the relay opened a circuit
+ * one relay; the two players listen on their circuits alone, so they can dial each other only
+ * through it. One tick on real time, then all three end complete and the relay opened a circuit
  * between the two players. Real time, so about half a minute: a soak, not a unit test.
  */
 import { mkdtempSync } from 'node:fs'
@@ -66,7 +66,7 @@ describe('soak: Spaaace! through one relay', () => {
       )
       for (let i = 0; i < 600 && files['inv'] === undefined; i++) await new Promise((r) => setTimeout(r, 25))
       expect(files['inv']).toMatch(/^spaaace1\./)
-      // The invite names no address of the joiners: the others can dial them only through the relay.
+      // The joiners listen on no address but their circuits: the others can dial them only through the relay.
       const joiners = ['b', 'c'].map((k) =>
         cli(
           [
@@ -75,8 +75,10 @@ describe('soak: Spaaace! through one relay', () => {
             '@inv',
             '--identity',
             join(base, `${k}.identity`),
+            // A circuit on the relay is their only address (behind NAT, as it were): the peer records
+            // the nodes pass on (§8 Addresses) carry no direct one.
             '--listen',
-            '/ip4/127.0.0.1/tcp/0',
+            '/p2p-circuit',
             '--autoplay',
           ],
           files,
