@@ -25,7 +25,7 @@ import type { SealedGenesis } from '../../../../src/games/spaaace/peers/genesis.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { seededRng } from '../../../../src/games/spaaace/referee/random.js'
 import { verifySpaaace } from '../../../../src/games/spaaace/verify/verify.js'
-import { scaledClock } from './scaled-clock.js'
+import { type ScaledClock, scaledClock } from './scaled-clock.js'
 
 const N = 3
 const SPEED = 10
@@ -52,7 +52,7 @@ interface Seat {
 
 async function setup(
   ticks: number,
-): Promise<{ genesis: SealedGenesis; seats: Seat[]; clock: Clock; admitted: Set<string> }> {
+): Promise<{ genesis: SealedGenesis; seats: Seat[]; clock: ScaledClock; admitted: Set<string> }> {
   const identities = await Promise.all(Array.from({ length: N }, () => ephemeralIdentity()))
   const origin = 1_800_000_000_000
   const clock = scaledClock(SPEED, origin)
@@ -222,6 +222,9 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
       ),
     )
     await killed
+    // Protocol time stands still while it is down: how long a loaded machine takes to start it again
+    // must not let the others play the game out without it, which would leave nothing to recover.
+    clock.pause()
     await (libp2p[0] as Libp2p).stop()
     const lines = readFileSync(file, 'latin1').split('\n')
     const own = (l: string, seq: number): boolean => {
@@ -263,6 +266,8 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
         signedAfter++
       },
     })
+    // Time runs again once it is up and dialling: from there its recovery is the others' to send.
+    clock.resume()
     const ends = (await Promise.all([resumed.done, ...others.map((o) => o.done)])).map((e) => e?.kind)
     life.abort()
     const files = seats.map((s) => ({ name: s.dir, text: readFileSync(join(s.dir, 'transcript'), 'latin1') }))
