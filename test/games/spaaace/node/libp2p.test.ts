@@ -73,28 +73,27 @@ async function setup(
   return { genesis, seats, clock, admitted: new Set(identities.map((i) => i.peerId.toString())) }
 }
 
-function start(
-  seat: Seat,
-  node: Libp2p,
-  genesis: SealedGenesis,
-  roster: readonly string[],
-  addresses: readonly string[][],
-  clock: Clock,
-  signal: AbortSignal,
-  events?: PeerEvents,
-): Promise<NetPeer> {
+/** The game a seat plays: what every node of it is started with. */
+interface Game {
+  readonly genesis: SealedGenesis
+  readonly roster: readonly string[]
+  readonly addresses: readonly string[][]
+  readonly clock: Clock
+}
+
+function start(game: Game, seat: Seat, node: Libp2p, signal: AbortSignal, events?: PeerEvents): Promise<NetPeer> {
   return runNetPeer({
     node,
-    genesis,
+    genesis: game.genesis,
     self: seat.index,
     keys: seat.identity.keys,
-    roster,
-    addresses,
-    store: spaaaceFileStore(join(seat.dir, 'transcript'), genesis, seat.index),
+    roster: game.roster,
+    addresses: game.addresses,
+    store: spaaaceFileStore(join(seat.dir, 'transcript'), game.genesis, seat.index),
     secrets: fileSecrets(join(seat.dir, 'secrets'), systemSecrets),
     chooser: botChooser(sensibleBot(), seededRng(`libp2p/${seat.index}`)),
     ...(events === undefined ? {} : { events }),
-    clock,
+    clock: game.clock,
     signal,
     lingerMs: 4 * MARGIN_MS,
   })
@@ -121,39 +120,29 @@ async function listeningGame(): Promise<
 
 describe('Spaaace! nodes over libp2p (§6, §8)', () => {
   it('three nodes play to the end; a node killed mid-game resumes from its files and signs nothing twice', async () => {
-    const { genesis, seats, clock, admitted, roster, libp2p, addresses } = await listeningGame()
+    const game = await listeningGame()
+    const { seats, admitted, libp2p, addresses } = game
     const life = new AbortController()
     const victim = new AbortController()
     // The victim is killed once it has signed its state of tick 1.
     const victimSeat = seats[0] as Seat
     const killed = new Promise<void>((resolve) => {
-      void start(
-        victimSeat,
-        libp2p[0] as Libp2p,
-        genesis,
-        roster,
-        addresses,
-        clock,
-        AbortSignal.any([life.signal, victim.signal]),
-        {
-          onSettled(view) {
-            if (view.t === 1) {
-              victim.abort()
-              resolve()
-            }
-          },
+      void start(game, victimSeat, libp2p[0] as Libp2p, AbortSignal.any([life.signal, victim.signal]), {
+        onSettled(view) {
+          if (view.t === 1) {
+            victim.abort()
+            resolve()
+          }
         },
-      )
+      })
     })
-    const others = await Promise.all(
-      seats.slice(1).map((s, k) => start(s, libp2p[k + 1] as Libp2p, genesis, roster, addresses, clock, life.signal)),
-    )
+    const others = await Promise.all(seats.slice(1).map((s, k) => start(game, s, libp2p[k + 1] as Libp2p, life.signal)))
     await killed
     await (libp2p[0] as Libp2p).stop()
     // Restarted from its files, on a new libp2p node with the same key.
     const port = Number(/\/tcp\/(\d+)/.exec(addresses[victimSeat.index]?.[0] ?? '')?.[1] ?? 0)
     const again = await listening(victimSeat.identity, admitted, port)
-    const resumed = await start(victimSeat, again, genesis, roster, addresses, clock, life.signal)
+    const resumed = await start(game, victimSeat, again, life.signal)
     const ends = await Promise.all([resumed.done, ...others.map((o) => o.done)])
     for (const end of ends) expect(end?.kind).toBe('complete')
     const files = seats.map((s) => ({ name: s.dir, text: readFileSync(join(s.dir, 'transcript'), 'latin1') }))
@@ -177,7 +166,8 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
     ends: (string | undefined)[]
     files: { name: string; text: string }[]
   }> {
-    const { genesis, seats, clock, admitted, roster, libp2p, addresses } = await listeningGame()
+    const game = await listeningGame()
+    const { seats, clock, admitted, libp2p, addresses } = game
     const life = new AbortController()
     const victim = new AbortController()
     const victimSeat = seats[0] as Seat
@@ -193,25 +183,16 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
       })
     })
     const holder: { net?: NetPeer } = {}
-    void start(
-      victimSeat,
-      libp2p[0] as Libp2p,
-      genesis,
-      roster,
-      addresses,
-      clock,
-      AbortSignal.any([life.signal, victim.signal]),
-      {
-        onSettled(view) {
-          if (view.t !== 1 || last !== undefined) return
-          last = (holder.net?.peer.chain.length ?? 0) - 1
-          if (!lastSent) kill()
-        },
+    void start(game, victimSeat, libp2p[0] as Libp2p, AbortSignal.any([life.signal, victim.signal]), {
+      onSettled(view) {
+        if (view.t !== 1 || last !== undefined) return
+        last = (holder.net?.peer.chain.length ?? 0) - 1
+        if (!lastSent) kill()
       },
-    ).then((net) => (holder.net = net))
+    }).then((net) => (holder.net = net))
     const others = await Promise.all(
       seats.slice(1).map((s, k) =>
-        start(s, libp2p[k + 1] as Libp2p, genesis, roster, addresses, clock, life.signal, {
+        start(game, s, libp2p[k + 1] as Libp2p, life.signal, {
           onSigned(e) {
             // Another node names the victim's last envelope: it holds it.
             if (!lastSent || last === undefined || victim.signal.aborted) return
@@ -252,7 +233,7 @@ describe('Spaaace! nodes over libp2p (§6, §8)', () => {
     const again = await listening(victimSeat.identity, admitted, port)
     const told: string[] = []
     let signedAfter = 0
-    const resumed = await start(victimSeat, again, genesis, roster, addresses, clock, life.signal, {
+    const resumed = await start(game, victimSeat, again, life.signal, {
       onRecovering(held, signed) {
         told.push(`recovering ${held} of ${signed}`)
       },
