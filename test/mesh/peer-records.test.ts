@@ -202,6 +202,26 @@ describe('sharing peer records (SPAAACE-PEERS §8 Addresses, §10 record checks)
     s.life.abort()
   })
 
+  it('over the budget, the waiting record of a subject is the one with the greatest seq, not the last to come, and its check counts in the next window', async () => {
+    const s = await setup()
+    for (let k = 1; k <= RECORD_CHECKS_PER_PEER * n; k++) await s.deliver(0, 1, await s.record(1, BigInt(k), 4000 + k))
+    expect(s.sharing.checks.get(0)).toBe(RECORD_CHECKS_PER_PEER * n)
+    // Two over the budget, the newer first (frames of one subject relayed by two paths arrive out of order).
+    await s.deliver(0, 1, await s.record(1, 31n, 4031))
+    await s.deliver(0, 1, await s.record(1, 30n, 4030))
+    expect(s.sharing.refused.get('record.budget')).toBe(2)
+    s.clock.advance(RECORD_WINDOW_MS)
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r))
+    expect(s.patched.at(-1)?.addrs[0]).toBe('/ip4/127.0.0.1/tcp/4031')
+    expect(s.sharing.checks.get(0)).toBe(RECORD_CHECKS_PER_PEER * n + 1)
+    // That check was the new window's first: RECORD_CHECKS_PER_PEER·n − 1 more fit in it, then none.
+    for (let k = 40; k < 40 + RECORD_CHECKS_PER_PEER * n; k++)
+      await s.deliver(0, 1, await s.record(1, BigInt(k), 4000 + k))
+    expect(s.sharing.checks.get(0)).toBe(2 * RECORD_CHECKS_PER_PEER * n)
+    expect(s.sharing.refused.get('record.budget')).toBe(3)
+    s.life.abort()
+  })
+
   it('a hostile peer gets at most RECORD_CHECKS_PER_PEER·n checks a window, however many streams it opens', async () => {
     const s = await setup()
     const stranger = await ephemeralIdentity()

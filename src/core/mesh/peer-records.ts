@@ -240,17 +240,18 @@ export function sharePeerRecords(o: SharePeerRecordsOptions): PeerRecordSharing 
   }
 
   /**
-   * Over budget, a peer's newest frame of each subject waits for the window's end rather than
-   * being lost (its sender counts it as held, and an honest one will not send it again).
+   * Over budget, a peer's frame of each subject with the greatest `seq` waits for the window's end
+   * rather than being lost (its sender counts it as held, and an honest one will not send it again);
+   * at the end it is received again, and its check counts in the new window.
    */
-  const waiting = new Map<number, Map<number, Uint8Array>>()
-  const wait = (from: number, subject: number, bytes: Uint8Array): void => {
+  const waiting = new Map<number, Map<number, { seq: bigint; bytes: Uint8Array }>>()
+  const wait = (from: number, subject: number, seq: bigint, bytes: Uint8Array): void => {
     const mine = waiting.get(from)
     if (mine !== undefined) {
-      mine.set(subject, bytes.slice())
+      if ((mine.get(subject)?.seq ?? -1n) < seq) mine.set(subject, { seq, bytes: bytes.slice() })
       return
     }
-    waiting.set(from, new Map([[subject, bytes.slice()]]))
+    waiting.set(from, new Map([[subject, { seq, bytes: bytes.slice() }]]))
     const until = (budget.get(from)?.from ?? clock.now()) + RECORD_WINDOW_MS
     void clock
       .sleep(Math.max(0, until - clock.now()), signal)
@@ -258,7 +259,7 @@ export function sharePeerRecords(o: SharePeerRecordsOptions): PeerRecordSharing 
         const due = waiting.get(from)
         waiting.delete(from)
         if (signal.aborted || due === undefined) return
-        for (const b of due.values()) receive(from, b)
+        for (const w of due.values()) receive(from, w.bytes)
       })
       .catch(() => undefined)
   }
@@ -287,7 +288,7 @@ export function sharePeerRecords(o: SharePeerRecordsOptions): PeerRecordSharing 
     }
     if (!spend(from)) {
       refuse(from, 'record.budget', `over ${RECORD_CHECKS_PER_PEER * n} checks in ${RECORD_WINDOW_MS} ms`)
-      wait(from, subject, bytes)
+      wait(from, subject, seq, bytes)
       return
     }
     checks.set(from, (checks.get(from) ?? 0) + 1)
@@ -304,6 +305,8 @@ export function sharePeerRecords(o: SharePeerRecordsOptions): PeerRecordSharing 
         return
       }
       if (signal.aborted || !keep(subject, seq, bytesHeld)) return
+      // Passed on even if this node could not store its addresses: the record is as good for the others.
+      sendAll()
       try {
         await store(subject, d.record)
       } catch (e) {
@@ -312,7 +315,6 @@ export function sharePeerRecords(o: SharePeerRecordsOptions): PeerRecordSharing 
       }
       learned.set(subject, (learned.get(subject) ?? 0) + 1)
       log('learned %d addresses of %d from %d', d.record.multiaddrs.length, subject, from)
-      sendAll()
     })()
   }
 
