@@ -691,6 +691,20 @@ async function playInvite(
   }
 }
 
+/**
+ * §5.1: a tick settles only with a majority of the active players (`⌊n/2⌋ + 1`). The host's bots
+ * run in its process, so with enough of them a crash of that one process leaves the others short
+ * of it: no tick settles until it is back, and a tick it misses may end the game stalled (§5.7).
+ * Said when hosting (a host killed for 7 s in tick 4 of a 4-seat game with one bot stalled it for
+ * everyone, told nothing beforehand), undefined when the others are a majority without it.
+ */
+export function hostMajorityNote(n: number, bots: number): string | undefined {
+  const here = 1 + bots
+  const majority = Math.floor(n / 2) + 1
+  if (n - here >= majority) return undefined
+  return `Note: you and your ${bots === 1 ? 'bot' : `${bots} bots`} play ${here} of the ${n} seats, all in this process. Without it the other players are ${n - here}, fewer than the ${majority} a tick needs (SPAAACE-PEERS.md §5.1): if it stops, no tick settles until it is back, and a tick it misses may end the game stalled for everyone (§5.7). Keep it running, or host with fewer bots.`
+}
+
 /** How long after tick 1's start, with no tick begun, a player is told who has not accepted. */
 const ACCEPT_NOTE_MS = 20_000
 
@@ -745,6 +759,9 @@ export async function spaaaceHostCommand(io: CliIo, f: SpaaaceHostFlags): Promis
     )
   if (f.marginMs < MIN_MARGIN_MS || f.marginMs > MAX_MARGIN_MS)
     throw new UserError(`--margin-ms: ${MIN_MARGIN_MS} to ${MAX_MARGIN_MS}`)
+  const majorityNote = hostMajorityNote(n, f.bots)
+  if (majorityNote !== undefined)
+    io.stdout(`${wrapLine(majorityNote, Math.min(SCREEN_COLUMNS, io.columns ?? SCREEN_COLUMNS)).join('\n')}\n`)
   // The command run again starts a new game: the player's unfinished ones are named, so that it is
   // a choice (a host coming back after a crash had started a second game, told nothing).
   const note = unfinishedNote(env(io), identity.keys.publicKey, commandName(env(io)))

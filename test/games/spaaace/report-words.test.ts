@@ -9,10 +9,10 @@ import { endLine } from '../../../src/games/spaaace/verify/report.js'
 describe('endLine of a stalled game', () => {
   it('names what these files lack', () => {
     expect(endLine({ kind: 'stalled', tick: 2, split: false, lacking: [1, 3] }, ['p1', 'you', 'p3', 'bob'])).toBe(
-      'stalled at tick 2: nobody wins (§5.7); these files hold no seal or close of that tick from you, bob',
+      'stalled at tick 2: a majority voted to stop there, the tick unsettled, so nobody wins (§5.7); these files hold no seal or close of that tick from you, bob',
     )
     expect(endLine({ kind: 'stalled', tick: 2, split: true, lacking: [] }, [])).toBe(
-      'stalled at tick 2 (split): nobody wins (§5.7)',
+      'stalled at tick 2 (split): a majority voted to stop there, the tick unsettled, so nobody wins (§5.7)',
     )
   })
 })

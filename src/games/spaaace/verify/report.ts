@@ -14,7 +14,7 @@ export function endLine(end: End, labels: readonly string[]): string {
     case 'not-started':
       return 'not started: an accept is missing and nothing was played (§3.2)'
     case 'stalled':
-      return `stalled at tick ${end.tick}${end.split ? ' (split)' : ''}: nobody wins (§5.7)${
+      return `stalled at tick ${end.tick}${end.split ? ' (split)' : ''}: a majority voted to stop there, the tick unsettled, so nobody wins (§5.7)${
         end.lacking.length === 0
           ? ''
           : // BD-18: what these files lack, never a charge (another player's file may hold it).

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
-import { anyPort, reachLine, reachWatch } from '../../../../src/cli/spaaace-net.js'
+import { anyPort, hostMajorityNote, reachLine, reachWatch } from '../../../../src/cli/spaaace-net.js'
 import { cli } from '../../../cli.js'
 
 describe('spaaace host and join (§3.2, §6)', () => {
@@ -60,6 +60,8 @@ describe('spaaace host and join (§3.2, §6)', () => {
     expect(a.code, a.err).toBe(0)
     expect(bb.code, bb.err).toBe(0)
     for (const r of [a, bb]) expect(r.out).toMatch(/Decided from the evidence \(§5\): complete after tick 1/)
+    // Its bot and itself are 2 of 3 seats in one process: the host is told a crash of it stops every tick (§5.1).
+    expect(a.out).toMatch(/you and your bot play 2 of the 3 seats, all in this process/)
     // The host sends the invite; the joiner, who has it, is told where it is kept instead.
     expect(a.out).toMatch(/Invite \(each player runs: .* spaaace join <invite>\):\n\nspaaace1\./)
     expect(bb.out).not.toMatch(/Invite \(each player|spaaace1\./)
@@ -91,6 +93,25 @@ describe('spaaace host and join (§3.2, §6)', () => {
     expect(again.out).toMatch(/complete after tick 1/)
     expect(readFileSync(paths[1] ?? '', 'utf8')).toBe(before)
   }, 90_000)
+})
+
+describe('spaaace host with bots: the seats its process plays (§5.1)', () => {
+  it('is told when the others without its process are short of a majority, and only then', () => {
+    // [players, bots, told]: a majority is ⌊n/2⌋ + 1 of n.
+    for (const [n, bots, told] of [
+      [3, 1, true],
+      [4, 1, true],
+      [5, 1, false],
+      [5, 2, true],
+      [16, 6, false],
+      [16, 7, true],
+      [16, 0, false],
+    ] as const)
+      expect(hostMajorityNote(n, bots) !== undefined, `${n} players, ${bots} bots`).toBe(told)
+    expect(hostMajorityNote(4, 1)).toMatch(
+      /you and your bot play 2 of the 4 seats, all in this process\. Without it the other players are 2, fewer than the 3 a tick needs/,
+    )
+  })
 })
 
 describe('spaaace host --listen with bots', () => {
