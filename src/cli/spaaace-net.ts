@@ -34,7 +34,7 @@ import { runNetPeer } from '../games/spaaace/node/net.js'
 import type { Chooser, PeerEvents } from '../games/spaaace/node/peer.js'
 import { fileSecrets } from '../games/spaaace/node/secrets.js'
 import { spaaaceFileStore } from '../games/spaaace/node/store.js'
-import { type Decision, decide } from '../games/spaaace/peers/decide.js'
+import { type Decision, type End, decide } from '../games/spaaace/peers/decide.js'
 import {
   MAX_MARGIN_MS,
   MIN_MARGIN_MS,
@@ -57,7 +57,7 @@ import {
   timeText,
   wrapLine,
 } from '../games/spaaace/ui/screen.js'
-import { decisionLines } from '../games/spaaace/verify/report.js'
+import { decisionLines, endLine } from '../games/spaaace/verify/report.js'
 import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
 import { type PeerNames, peerNamesFor } from './peer-names.js'
@@ -565,7 +565,10 @@ async function playInvite(
     const names = peerNamesFor(io)
     const { seats, labels } = seatsFor(genesis, self, new Map(bots.map((b) => [b.index, b.kind])), names)
     const quit = new AbortController()
-    const person = personSeat(io, genesis, self, labels, seats, f.autoplay, quit)
+    // A game its own file already decides over asks nothing more (no tick is left to choose): run
+    // again, it needs no terminal, and says its end at once.
+    const over = overInFile(join(dir, `p${self + 1}.transcript`), genesis, self)
+    const person = personSeat(io, genesis, self, labels, seats, f.autoplay || over !== undefined, quit)
     // SPAAACE-PEERS §3: the game begins only once every player has accepted. Past tick 1's start
     // with no tick begun, who has not accepted is said, and what then (a new game without them).
     let begun = false
@@ -613,9 +616,11 @@ async function playInvite(
       }${rosterLine(genesis, self, seats, names)}${
         // A node resumed after every accept is held: the game began (or is over); said so, not
         // "Waiting for every player to accept" again.
-        accepted
-          ? `Tick 1 started at ${new Date(t1).toISOString()}; a tick lasts ${tickSeconds} s. Resuming: your node catches up with the others (a game already over ends in a few seconds)...\n`
-          : `Tick 1 starts at ${new Date(t1).toISOString()}; a tick lasts ${tickSeconds} s. Waiting for every player to accept...\n`
+        over !== undefined
+          ? `This game is over in your transcript: ${endLine(over, labels)}. Your node stays online a few seconds, so that a player still catching up can get what it holds...\n`
+          : accepted
+            ? `Tick 1 started at ${new Date(t1).toISOString()}; a tick lasts ${tickSeconds} s. Resuming: your node catches up with the others...\n`
+            : `Tick 1 starts at ${new Date(t1).toISOString()}; a tick lasts ${tickSeconds} s. Waiting for every player to accept...\n`
       }`,
     )
     const ownListen = (i: number): string[] => {
@@ -703,6 +708,20 @@ export function hostMajorityNote(n: number, bots: number): string | undefined {
   const majority = Math.floor(n / 2) + 1
   if (n - here >= majority) return undefined
   return `Note: you and your ${bots === 1 ? 'bot' : `${bots} bots`} play ${here} of the ${n} seats, all in this process. Without it the other players are ${n - here}, fewer than the ${majority} a tick needs (SPAAACE-PEERS.md §5.1): if it stops, no tick settles until it is back, and a tick it misses may end the game stalled for everyone (§5.7). Keep it running, or host with fewer bots.`
+}
+
+/** The end `self`'s own transcript decides, if it decides one that no more evidence can change (§5.7). */
+function overInFile(file: string, genesis: SealedGenesis, self: number): End | undefined {
+  let text: string
+  try {
+    text = readFileSync(file, 'latin1')
+  } catch {
+    return undefined
+  }
+  const read = readPeersTranscript(text)
+  if (!read.ok) return undefined
+  const end = decide(genesis, read.value.envelopes, { self }).end
+  return end.kind === 'stalled' || (end.kind === 'complete' && end.provisional !== true) ? end : undefined
 }
 
 /** How long after tick 1's start, with no tick begun, a player is told who has not accepted. */
