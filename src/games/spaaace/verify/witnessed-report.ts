@@ -24,7 +24,11 @@ export function witnessedEndLine(end: WitnessedEnd, labels: readonly string[]): 
         end.winners.length === 0 ? 'nobody wins' : `won by ${names(labels, end.winners)}`
       }${end.fault === undefined ? '' : `; the notary signed a conflicting receipt after it (${end.fault.kind} at ${end.fault.index})`}`
     case 'ongoing':
-      return `ongoing, final to tick ${end.lastFinal}${end.lastReceipt === undefined ? '' : `; the notary's last receipt is at ${iso(end.lastReceipt)}`}`
+      return end.gap === 'genesis'
+        ? "undecided: these files lack the notary's genesis receipt that its later receipts name (a gap at receipt 0, §7.6 rule 1); a file that holds it decides"
+        : end.gap === 'content'
+          ? `undecided, final to tick ${end.lastFinal}: a receipt or envelope of the next tick is in no file (a gap, §7.4), and the notary signed a conflicting receipt after (${end.fault?.kind ?? ''} at ${end.fault?.index ?? ''}, §7.6 rule 2); a file that holds them decides`
+          : `ongoing, final to tick ${end.lastFinal}${end.lastReceipt === undefined ? '' : `; the notary's last receipt is at ${iso(end.lastReceipt)}`}`
   }
 }
 

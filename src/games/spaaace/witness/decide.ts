@@ -51,6 +51,8 @@ export interface WitnessedEvidence {
   readonly genesis: SealedGenesis
   /** §3: the chain starts with a genesis receipt that gives the game, and no fault voids it (`k* > 0`). */
   readonly started: boolean
+  /** §7.6 rule 1: not started, because these files lack the genesis receipt later receipts name (a gap at 0). */
+  readonly genesisMissing?: boolean
   /** The accepts of the genesis receipt, in roster order (135 bytes each, §3). */
   readonly accepts: readonly Uint8Array[]
   /** The decided chain after the genesis receipt, in index order (indices below `k*`). */
@@ -116,6 +118,14 @@ export type WitnessedEnd =
       readonly kind: 'ongoing'
       /** The last final tick (0 if none). */
       readonly lastFinal: number
+      /**
+       * Why it is undecided where a fuller evidence set decides: `genesis` the genesis receipt is
+       * in no file (rule 1); `content` the decided chain lacks a receipt, or a tick of it lacks
+       * envelopes its receipts name (rule 2, with `fault`). Absent: the notary's log has not passed the next cut.
+       */
+      readonly gap?: 'genesis' | 'content'
+      /** Rule 2: the fault, when a gap below it is what keeps the end open. */
+      readonly fault?: ChainFault
       /** The time of the chain's last receipt (the notary's last word), if any. */
       readonly lastReceipt?: number
     }
@@ -604,7 +614,9 @@ function endOf(
   voided: ReadonlySet<string>,
   lastTime: number | undefined,
 ): WitnessedEnd {
-  if (!ev.started) return { kind: 'not-started' }
+  // Receipts of the game without the one that registered it: these files lack its start (a gap), not the game.
+  if (!ev.started)
+    return ev.genesisMissing === true ? { kind: 'ongoing', lastFinal: 0, gap: 'genesis' } : { kind: 'not-started' }
   const lastFinal = ticks.filter((x) => x.status === 'final').length
   const complete = (x: WitnessedTick): WitnessedEnd => ({
     kind: 'complete',
@@ -615,6 +627,13 @@ function endOf(
   })
   if (ev.fault !== undefined) {
     if (last?.status === 'final') return complete(last)
+    // The decided chain stops at a gap below `k*` (a receipt in no file: the chain runs from the
+    // genesis by `prev`, §6.3), or the first tick not final is at a gap (envelopes in no file): other
+    // files may hold them, and with them the tick may be final on the decided chain. A file with one
+    // line deleted had read stalled, for good.
+    const chainEnd = (ev.chain.at(-1)?.index ?? 0) + 1
+    if (chainEnd < ev.fault.index || ticks.find((x) => x.status !== 'final')?.status === 'gap')
+      return { kind: 'ongoing', lastFinal, gap: 'content', fault: ev.fault }
     return { kind: 'stalled', cause: 'notary-fault', tick: lastFinal + 1, fault: ev.fault }
   }
   if (last !== undefined) return complete(last)

@@ -60,6 +60,7 @@ export function decideFromFiles(
   const evidence: WitnessedEvidence = {
     genesis,
     started: log.exists,
+    ...(log.genesisMissing ? { genesisMissing: true } : {}),
     accepts: acceptsOf(log),
     chain: chainOf(log),
     ...(worst === undefined ? {} : { fault: { kind: worst.kind, index: worst.index, detail: worst.detail } }),

@@ -72,6 +72,12 @@ export interface WitnessLog {
   readonly game: Uint8Array
   /** Whether the chain starts with a genesis receipt that gives the game (§3), and `k* > 0`. */
   readonly exists: boolean
+  /**
+   * §7.6 rule 1: the genesis receipt is not held, yet receipts of the game are, naming a receipt
+   * before them that no file holds (a gap at the chain's start, §7.4): the notary registered the
+   * game, and these files lack where it did. Never "not started".
+   */
+  readonly genesisMissing: boolean
   /** The chain from the genesis by `prev`, up to the first gap or fork (§6.3 step 3). */
   readonly chain: readonly WitnessReceipt[]
   /** The chain truncated below `k*` (§6.3): what the decision rests on. */
@@ -199,6 +205,7 @@ export function readWitnessLog(receipts: readonly Uint8Array[], o: ReadWitnessLo
   return {
     game: o.genesis.game,
     exists: first?.kind === 'genesis' && kStar > 0 && constantTimeEqual(first.receipt.game, o.genesis.game),
+    genesisMissing: first === undefined && kStar > 0 && report.gaps.length > 0,
     chain,
     decided,
     kStar,
