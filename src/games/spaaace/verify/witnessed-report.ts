@@ -20,7 +20,13 @@ export function witnessedEndLine(end: WitnessedEnd, labels: readonly string[]): 
         ? `stalled at tick ${end.tick} (notary fault: ${end.fault.kind} at receipt ${end.fault.index}): nobody wins (§7.6 rule 2)`
         : `stalled at tick ${end.tick} (outage, provisional: ${names(labels, end.voters)} voted; any receipt past the tick's reveal cut lifts it, §7.6 rule 4)`
     case 'complete':
-      return `complete after tick ${end.tick}${end.provisional ? ' (provisional until the notary passes the complaint window)' : ''}: ${
+      return `complete after tick ${end.tick}${
+        end.lacking !== undefined
+          ? ` (provisional: these files lack receipted envelopes of ${names(labels, end.lacking)}, which could convict ${end.lacking.length === 1 ? 'that winner' : 'those winners'}, §7.6 rule 3)`
+          : end.provisional
+            ? ' (provisional until the notary passes the complaint window)'
+            : ''
+      }: ${
         end.winners.length === 0 ? 'nobody wins' : `won by ${names(labels, end.winners)}`
       }${end.fault === undefined ? '' : `; the notary signed a conflicting receipt after it (${end.fault.kind} at ${end.fault.index})`}`
     case 'ongoing':

@@ -111,6 +111,8 @@ export type WitnessedEnd =
       readonly tick: number
       readonly winners: readonly number[]
       readonly provisional: boolean
+      /** Rule 3: winners whose receipted envelopes these files lack (the end provisional until held). */
+      readonly lacking?: readonly number[]
       /** A fault after the end (§7.6 rule 2): the end stands, the fault is named. */
       readonly fault?: ChainFault
     }
@@ -589,7 +591,10 @@ export function decideWitnessed(ev: WitnessedEvidence): WitnessedDecision {
         : [],
     ),
   )
-  const end = endOf(ev, ticks, lastTick, convicted, held, voided, lastTime)
+  // §7.6 rule 3: a winner whose receipted envelope these files lack may be convicted by it (a seed
+  // that gives no salt, an envelope after its seed): its win stays provisional until it is held.
+  const lackingOf = new Set(lacking.map((x) => x.r.author))
+  const end = endOf(ev, ticks, lastTick, convicted, held, voided, lastTime, lackingOf)
   const unreceipted = [...held.values()]
     .filter((e) => e.header.seq > 0 && receiptedHash.get(`${e.header.author}:${e.header.seq}`) === undefined)
     .map((e) => e.id)
@@ -613,18 +618,24 @@ function endOf(
   held: ReadonlyMap<string, ReadEnvelope>,
   voided: ReadonlySet<string>,
   lastTime: number | undefined,
+  lackingOf: ReadonlySet<number>,
 ): WitnessedEnd {
   // Receipts of the game without the one that registered it: these files lack its start (a gap), not the game.
   if (!ev.started)
     return ev.genesisMissing === true ? { kind: 'ongoing', lastFinal: 0, gap: 'genesis' } : { kind: 'not-started' }
   const lastFinal = ticks.filter((x) => x.status === 'final').length
-  const complete = (x: WitnessedTick): WitnessedEnd => ({
-    kind: 'complete',
-    tick: x.t,
-    winners: (x.outcome?.state.winners ?? []).filter((p) => !convicted.has(p)),
-    provisional: x.status !== 'final',
-    ...(ev.fault === undefined ? {} : { fault: ev.fault }),
-  })
+  const complete = (x: WitnessedTick): WitnessedEnd => {
+    const winners = (x.outcome?.state.winners ?? []).filter((p) => !convicted.has(p))
+    const lacking = winners.filter((p) => lackingOf.has(p))
+    return {
+      kind: 'complete',
+      tick: x.t,
+      winners,
+      provisional: x.status !== 'final' || lacking.length > 0,
+      ...(lacking.length === 0 ? {} : { lacking }),
+      ...(ev.fault === undefined ? {} : { fault: ev.fault }),
+    }
+  }
   if (ev.fault !== undefined) {
     if (last?.status === 'final') return complete(last)
     // The decided chain stops at a gap below `k*` (a receipt in no file: the chain runs from the

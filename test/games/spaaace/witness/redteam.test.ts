@@ -219,6 +219,27 @@ describe('red team: offences of removed players (§7.3, BD-17’s reading)', () 
     expect(honest.end).toMatchObject({ winners: [0] })
   })
 
+  it('a winner whose receipted envelope after the end is in no file wins provisionally: that envelope could convict it (§7.6 rule 3)', () => {
+    // p1 wins at tick 1, then signs a seed that gives no salt of its reveal, and the notary receipts
+    // it. Whoever publishes a file without that line must not make p1's win read final.
+    const s = endedAtOne()
+    const wrongSeed = sign(s, 0, [{ type: 'seed', seed: new Uint8Array(32).fill(7) }])
+    receipt(s, wrongSeed, times(s, 1).R + 10)
+    mark(s, 2, 0, times(s, 2).C + 1)
+    const whole = decide(evidence(s))
+    expect(whole.end).toMatchObject({ kind: 'complete', tick: 1, winners: [], provisional: false })
+    expect(whole.offences).toEqual([expect.objectContaining({ player: 0, rule: '§4.2 (w5)' })])
+    const cut = decide(evidence(s, { drop: (id) => id === wrongSeed.id }))
+    expect(cut.offences).toEqual([])
+    expect(cut.end).toMatchObject({ kind: 'complete', tick: 1, winners: [0], provisional: true, lacking: [0] })
+    // Its true seed, held: the win is final.
+    const t = endedAtOne()
+    receipt(t, sign(t, 0, [{ type: 'seed', seed: t.seeds[0] ?? new Uint8Array(32) }]), times(t, 1).R + 10)
+    mark(t, 2, 0, times(t, 2).C + 1)
+    expect(decide(evidence(t)).end).toMatchObject({ kind: 'complete', winners: [0], provisional: false })
+    expect(decide(evidence(t)).end).not.toHaveProperty('lacking')
+  })
+
   it('a player removed before the tick of its envelope is not reported, in any tick after the end', () => {
     for (const tick of [2, 3, 5]) {
       const s = endedAtOne()
