@@ -51,6 +51,11 @@ export interface WitnessedEvidence {
   readonly genesis: SealedGenesis
   /** §3: the chain starts with a genesis receipt that gives the game, and no fault voids it (`k* > 0`). */
   readonly started: boolean
+  /**
+   * §7.6 rule 3: the evidence holds receipts beyond a gap in the chain (a receipt in no file that
+   * a held one names): what the chain lacks there could convict a winner.
+   */
+  readonly receiptsBeyondGap?: boolean
   /** §7.6 rule 1: not started, because these files lack the genesis receipt later receipts name (a gap at 0). */
   readonly genesisMissing?: boolean
   /** The accepts of the genesis receipt, in roster order (135 bytes each, §3). */
@@ -631,7 +636,7 @@ function endOf(
       kind: 'complete',
       tick: x.t,
       winners,
-      provisional: x.status !== 'final' || lacking.length > 0,
+      provisional: x.status !== 'final' || lacking.length > 0 || (winners.length > 0 && ev.receiptsBeyondGap === true),
       ...(lacking.length === 0 ? {} : { lacking }),
       ...(ev.fault === undefined ? {} : { fault: ev.fault }),
     }

@@ -240,6 +240,17 @@ describe('red team: offences of removed players (§7.3, BD-17’s reading)', () 
     expect(decide(evidence(t)).end).not.toHaveProperty('lacking')
   })
 
+  it('a win read from a chain with a gap (held receipts beyond a receipt in no file) is provisional: what the gap hides could convict the winner (§7.6 rule 3)', () => {
+    const s = endedAtOne()
+    mark(s, 2, 0, times(s, 2).C + 1)
+    expect(decide(evidence(s)).end).toMatchObject({ kind: 'complete', winners: [0], provisional: false })
+    expect(decide({ ...evidence(s), receiptsBeyondGap: true }).end).toMatchObject({
+      kind: 'complete',
+      winners: [0],
+      provisional: true,
+    })
+  })
+
   it('a player removed before the tick of its envelope is not reported, in any tick after the end', () => {
     for (const tick of [2, 3, 5]) {
       const s = endedAtOne()
