@@ -394,13 +394,19 @@ export function program(io: CliIo, status: { code: number }): Command {
     })
   root
     .command('show')
-    .description('Replay a finished game turn by turn, drawn as in the live game, from one side.')
+    .description(
+      'Replay a finished game turn by turn (a Spaaace! game tick by tick), as in the live game, from one side.',
+    )
     .argument(
       '<files...>',
       'transcripts of one game (one is enough when it holds both reveals), or the id of a game on this machine (as games prints it)',
     )
-    .option('--as <role>', 'whose side to show, A (host) or B (joiner)', 'A')
-    .option('--turn <n>', 'show only this turn', wholeNumber('--turn', 1, 1000))
+    .option(
+      '--as <role>',
+      'whose side to show, A (host) or B (joiner); in a Spaaace! game a seat, p1 to p16 (default: the seat whose file it is)',
+      'A',
+    )
+    .option('--turn <n>', 'show only this turn (a Spaaace! tick)', wholeNumber('--turn', 1, 1000))
     .action(async (files: string[], opts: { as: string; turn?: number }) => {
       status.code = await (await import('./show.js')).showCommand(io, files, opts)
     })

@@ -15,7 +15,8 @@ import { SCREEN_COLUMNS, fleetShipNames, wrap } from '../games/spaceships/ui/pan
 import { join } from 'node:path'
 import { findGame, gameDir } from './games.js'
 import { type CliIo, EXIT, UserError } from './io.js'
-import { exitFor, renderVerdict } from './verify.js'
+import { exitFor, gameTranscripts, renderVerdict } from './verify.js'
+import { isSpaaaceTranscript } from '../games/spaaace/verify/verify.js'
 
 /**
  * A transcript file, or, when no file has that name, the transcript of the game on this machine
@@ -46,22 +47,37 @@ export async function showCommand(
   paths: readonly string[],
   opts: { as: string; turn?: number },
 ): Promise<number> {
-  const as = opts.as.toUpperCase()
-  if (as !== 'A' && as !== 'B') {
-    io.stderr('spaceships show: --as must be A or B\n')
-    return EXIT.usage
-  }
-  const me: Role = as
-  const them: Role = me === 'A' ? 'B' : 'A'
   const files: { name: string; content: Uint8Array }[] = []
   for (const path of paths) {
     const read = await readTranscript(io, path)
     if (typeof read === 'string') {
-      io.stderr(`spaceships show: ${read}\n`)
-      return EXIT.unreadable
+      // A Spaaace! game as `spaaace games` prints its id: the transcripts of its directory.
+      const mine = await gameTranscripts(io, path)
+      if (mine.length === 0) {
+        io.stderr(`spaceships show: ${read}\n`)
+        return EXIT.unreadable
+      }
+      files.push(...mine)
+      continue
     }
     files.push(read)
   }
+  // Spaaace! files: replayed tick by tick from a seat (show-spaaace.ts).
+  const texts = files.map((f) => ({ name: f.name, text: Buffer.from(f.content).toString('latin1') }))
+  if (texts.some((f) => isSpaaaceTranscript(f.text))) {
+    if (!texts.every((f) => isSpaaaceTranscript(f.text))) {
+      io.stderr('spaceships show: Spaaace! and Spaceships transcripts are shown one game at a time\n')
+      return EXIT.usage
+    }
+    return (await import('./show-spaaace.js')).showSpaaace(io, texts, opts)
+  }
+  const as = opts.as.toUpperCase()
+  if (as !== 'A' && as !== 'B') {
+    io.stderr('spaceships show: --as must be A or B (for a Spaaace! game, a seat: p1, p2, ...)\n')
+    return EXIT.usage
+  }
+  const me: Role = as
+  const them: Role = me === 'A' ? 'B' : 'A'
   const ev = readEvidence(files)
   if (!ev.ok) {
     io.stdout(renderVerdict(ev.verdict))

@@ -319,7 +319,7 @@ function notATranscript(content: Uint8Array): string {
 const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
 
 /** The transcript of this machine's game `ref` (its id or a prefix), when there is exactly one. */
-async function gameTranscripts(io: CliIo, ref: string): Promise<{ name: string; content: Uint8Array }[]> {
+export async function gameTranscripts(io: CliIo, ref: string): Promise<{ name: string; content: Uint8Array }[]> {
   const env = io.env ?? process.env
   const path = await import('node:path')
   if (/^[0-9a-f]{4,32}$/.test(ref)) {
