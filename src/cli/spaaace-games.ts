@@ -197,7 +197,10 @@ export async function spaaaceGamesCommand(io: CliIo, f: { identity?: string; jso
     return EXIT.ok
   }
   if (rows.length === 0) {
-    io.stdout('No Spaaace! games on this machine.\n')
+    // `spaaace play` games are in memory on this machine, written where --out says: none is here.
+    io.stdout(
+      'No Spaaace! games among people on this machine (spaaace host, spaaace join). A game against bots (spaaace play) is written where it says, spaaace-SEED.transcript by default: verify or show that file.\n',
+    )
     return EXIT.ok
   }
   io.stdout(formatSpaaaceGames(rows, commandName(env)))

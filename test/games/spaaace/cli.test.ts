@@ -101,7 +101,9 @@ describe('spaceships spaaace', () => {
     const env = { ...process.env, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config') }
     const r = await cli(['spaaace', 'games'], {}, { env })
     expect(r.code).toBe(0)
-    expect(r.out).toBe('No Spaaace! games on this machine.\n')
+    expect(r.out).toMatch(
+      /^No Spaaace! games among people on this machine .* A game against bots \(spaaace play\) is written where it says/,
+    )
     expect(r.err).toBe('')
     expect(existsSync(join(home, 'config'))).toBe(false)
     expect((await cli(['spaaace', 'games', '--json'], {}, { env })).out).toBe('[]\n')
