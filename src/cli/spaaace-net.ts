@@ -417,7 +417,14 @@ function personSeat(
     onReady(t, state, plays) {
       const due = tickTimes(genesis.genesis.timing, t).guard
       say('')
-      for (const l of renderScreen({ state, seats, viewer: self, columns, timeLeftMs: Math.max(0, due - Date.now()) }))
+      for (const l of renderScreen({
+        state,
+        seats,
+        viewer: self,
+        columns,
+        timeLeftMs: Math.max(0, due - Date.now()),
+        dueAt: due,
+      }))
         say(l)
       // A removed player orders nothing more (S-03), which its screen says; §6.0 is for one still playing.
       if (!plays && state.players[self]?.status === 'active')

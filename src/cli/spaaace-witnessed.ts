@@ -96,7 +96,15 @@ export function witnessedScreen(io: CliIo, self: number, seats: readonly Seat[])
     show(view: ChoiceView): void {
       say('')
       const left = Math.max(0, view.deadline - Date.now())
-      for (const l of renderScreen({ state: view.state, seats, viewer: self, columns, timeLeftMs: left })) say(l)
+      for (const l of renderScreen({
+        state: view.state,
+        seats,
+        viewer: self,
+        columns,
+        timeLeftMs: left,
+        dueAt: view.deadline,
+      }))
+        say(l)
     },
     /** The last tick told in words (a check-in tells only what the last did not). */
     get told(): number {

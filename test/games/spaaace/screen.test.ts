@@ -40,6 +40,12 @@ const STATE: GameState = {
 }
 
 describe('the Spaaace! screen (src/games/spaaace/ui/screen.ts)', () => {
+  it('among people the header says when orders are due on the wall clock beside the time left (the prompt below counts down)', () => {
+    const due = new Date(2026, 10, 27, 8, 12, 31).getTime()
+    const [head] = renderScreen({ state: STATE, seats: SEATS, viewer: 0, timeLeftMs: 17_000, dueAt: due, columns: 100 })
+    expect(head).toBe('Spaaace! tick 2 of 60 (S-02, S-51), 4 players · orders due at 08:12:31 (17 s left)')
+  })
+
   it('renders a known state exactly, each element citing its rule', () => {
     const lines = renderScreen({ state: STATE, seats: SEATS, viewer: 0, timeLeftMs: 65_000, columns: 80 })
     expect(lines).toEqual([

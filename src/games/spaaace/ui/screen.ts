@@ -35,6 +35,12 @@ export interface ScreenInput {
   readonly viewer: PlayerIndex
   /** Time left before this tick's orders are due, when the game has a deadline (S-02). */
   readonly timeLeftMs?: number
+  /**
+   * When they are due on the wall clock (epoch ms), among people: said beside the time left, which
+   * the screen draws once while the prompt below it counts down (the two had disagreed by the time
+   * a player read them).
+   */
+  readonly dueAt?: number
   readonly columns?: number
 }
 
@@ -292,7 +298,12 @@ export function renderScreen(input: ScreenInput): string[] {
         // S-81: a removed player plays no more; the count of those who do (it had read "3 players" on).
         active === n ? '' : `, ${active} active`
       }`
-  const clock = input.timeLeftMs === undefined || state.ended ? '' : ` · ${timeText(input.timeLeftMs)} left`
+  const clock =
+    input.timeLeftMs === undefined || state.ended
+      ? ''
+      : input.dueAt === undefined
+        ? ` · ${timeText(input.timeLeftMs)} left`
+        : ` · orders due at ${new Date(input.dueAt).toTimeString().slice(0, 8)} (${timeText(input.timeLeftMs)} left)`
   return [
     ...wrapLine(head + clock, cols),
     ...galaxyLines(input, cols),
