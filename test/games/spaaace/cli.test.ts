@@ -19,7 +19,9 @@ describe('spaceships spaaace', () => {
     expect(r.code).toBe(0)
     expect(r.out).toMatch(/^tick 1\n/)
     expect(r.out).toContain('a attacks b in sector 2')
-    expect(r.out).toContain('Battle a against b (initiated in tick 1): bids 12 and 0, spent 12 and 0; a wins (S-42).')
+    expect(r.out).toContain(
+      "Battle a against b (initiated in tick 1): bids 12 and 0, spent 12 and 0; a wins (S-42). Fame (S-43): a win over an infamous player raises the winner's by 1, any other win lowers it by 1; the loser's moves one toward 0.",
+    )
     expect(r.err).toBe('')
   })
 

@@ -108,6 +108,16 @@ describe('the Spaaace! screen (src/games/spaaace/ui/screen.ts)', () => {
     ])
   })
 
+  it("says what 'not pilotable' means (defeated or engaging, S-22, S-23): an attack on an engaging ship", () => {
+    const outcome = {
+      ...TICK1,
+      events: [{ kind: 'attack', player: 3, target: 0, sector: 2, refused: 'target not pilotable' }],
+    } as unknown as typeof TICK1
+    expect(tellTick(outcome, SEATS, 0, 80).join(' ').replace(/\s+/g, ' ')).toContain(
+      "bot4's attack on you has no effect: the target is not pilotable (defeated or engaging, S-22, S-23) (S-40).",
+    )
+  })
+
   it('tells a tick in words (describeTick, S-70), the viewer in the second person', () => {
     expect(tellTick(TICK1, SEATS, 0, 80)).toEqual([
       'tick 1',

@@ -2,6 +2,15 @@
 import type { TickEvent, TickOutcome } from '../rules/tick.js'
 import type { Battle, PlayerIndex } from '../rules/types.js'
 
+/** The engine's 'not pilotable' means defeated or engaging (S-22, S-23): said so, an engaging ship with full armour is not "unpilotable" to a reader. */
+function pilotable(why: string): string {
+  return why === 'not pilotable'
+    ? 'its ship is not pilotable (defeated or engaging, S-22, S-23)'
+    : why === 'target not pilotable'
+      ? 'the target is not pilotable (defeated or engaging, S-22, S-23)'
+      : why
+}
+
 function sentence(e: TickEvent, name: (i: PlayerIndex) => string): string {
   const battle = (b: Battle): string => `${name(b.a)} against ${name(b.b)} (initiated in tick ${b.initiated})`
   switch (e.kind) {
@@ -14,15 +23,16 @@ function sentence(e: TickEvent, name: (i: PlayerIndex) => string): string {
     case 'repair':
     case 'buy': {
       const what = e.kind === 'repair' ? 'armour' : 'energy'
-      if (e.points === 0) return `${name(e.player)}'s ${e.kind} ${e.asked} has no effect: ${e.why ?? ''} (S-38).`
+      if (e.points === 0)
+        return `${name(e.player)}'s ${e.kind} ${e.asked} has no effect: ${pilotable(e.why ?? '')} (S-38).`
       const cut = e.points < e.asked ? ` (asked ${e.asked}, cut to ${e.points}: S-38)` : ''
       return `${name(e.player)} ${e.kind === 'repair' ? 'repairs' : 'buys'} ${e.points} ${what}${cut} (${e.kind === 'repair' ? 'S-30' : 'S-32'}).`
     }
     case 'move': {
       const route = [e.from, ...e.entered].join(' -> ')
-      const stop = e.why === null ? '' : `, stopping: ${e.why} (S-38)`
+      const stop = e.why === null ? '' : `, stopping: ${pilotable(e.why)} (S-38)`
       return e.entered.length === 0
-        ? `${name(e.player)}'s move ${e.asked.join(' ')} has no effect: ${e.why ?? ''} (S-38).`
+        ? `${name(e.player)}'s move ${e.asked.join(' ')} has no effect: ${pilotable(e.why ?? '')} (S-38).`
         : `${name(e.player)} moves ${route}${stop} (S-33).`
     }
     case 'battle': {
@@ -30,7 +40,12 @@ function sentence(e: TickEvent, name: (i: PlayerIndex) => string): string {
       const [sa, sb] = b.spent ?? [0, 0]
       const [ba, bb] = b.bids ?? [0, 0]
       const won = b.winner === null ? 'no winner' : `${name(b.winner)} wins`
-      return `Battle ${battle(b)}: bids ${ba} and ${bb}, spent ${sa} and ${sb}; ${won} (S-42).`
+      // S-43 said with the win: a winner's fame falling after a won battle had read as a mistake.
+      const fame =
+        b.winner === null
+          ? ''
+          : " Fame (S-43): a win over an infamous player raises the winner's by 1, any other win lowers it by 1; the loser's moves one toward 0."
+      return `Battle ${battle(b)}: bids ${ba} and ${bb}, spent ${sa} and ${sb}; ${won} (S-42).${fame}`
     }
     case 'unused-bid':
       return `${name(e.player)}'s bid has no battle awaiting it (S-38).`
@@ -41,7 +56,7 @@ function sentence(e: TickEvent, name: (i: PlayerIndex) => string): string {
     case 'attack':
       return e.refused === null
         ? `${name(e.player)} attacks ${name(e.target)} in sector ${e.sector}; the battle awaits bids next tick (S-40).`
-        : `${name(e.player)}'s attack on ${name(e.target)} has no effect: ${e.refused} (S-40).`
+        : `${name(e.player)}'s attack on ${name(e.target)} has no effect: ${pilotable(e.refused)} (S-40).`
     case 'claim':
       return e.made
         ? `${name(e.player)} claims the win; it wins in two ticks if it keeps its fame and its ship stays pilotable (S-50).`
