@@ -397,7 +397,7 @@ export function reachLine(who: string, reachable: boolean, standing: Standing, n
 }
 
 /** The person's screen: the galaxy each tick, what happened, the end. */
-function personSeat(
+export function personSeat(
   io: CliIo,
   genesis: SealedGenesis,
   self: number,
@@ -450,6 +450,12 @@ function personSeat(
       if (view.outcome === undefined) return
       say('')
       for (const l of tellTick(view.outcome, seats, self, columns)) say(l)
+      // S-62 is the rules' word for a commitment never opened, whatever the cause; a player whose
+      // node was stopped or cut off between its commit and its reveal hears that this is the cause.
+      if (view.outcome.events.some((e) => e.kind === 'penalty' && e.cause === 'withheld' && e.player === self))
+        tell(
+          `Your node committed your orders for tick ${view.t}, but its reveal was not among those the tick counted by its reveal cut (your node was stopped or cut off in between, or it reached the others late): the rules count them as withheld (S-62), a penalty, not an offence.`,
+        )
     },
     onEnd(_end, d) {
       const last = d.ticks.filter((v) => v.outcome !== undefined).at(-1)?.outcome?.state

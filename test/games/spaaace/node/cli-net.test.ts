@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadOrCreateIdentity } from '../../../../src/core/net/identity.js'
-import { anyPort, hostMajorityNote, reachLine, reachWatch } from '../../../../src/cli/spaaace-net.js'
+import { anyPort, hostMajorityNote, personSeat, reachLine, reachWatch } from '../../../../src/cli/spaaace-net.js'
+import { systemSecrets } from '../../../../src/core/commit/secrets.js'
+import { composeGenesis, defaultPeersTerms } from '../../../../src/games/spaaace/node/local.js'
+import { genesis as genesisState } from '../../../../src/games/spaaace/rules/state.js'
+import { rulesTerms } from '../../../../src/games/spaaace/peers/genesis.js'
+import { playTick } from '../../../../src/games/spaaace/rules/tick.js'
 import { cli } from '../../../cli.js'
 
 describe('spaaace host and join (§3.2, §6)', () => {
@@ -108,6 +113,37 @@ describe('spaaace host with bots: the seats its process plays (§5.1)', () => {
       expect(hostMajorityNote(n, bots) !== undefined, `${n} players, ${bots} bots`).toBe(told)
     expect(hostMajorityNote(4, 1)).toMatch(
       /you and your bot play 2 of the 4 seats, all in this process\. Without it the other players are 2, fewer than the 3 a tick needs/,
+    )
+  })
+})
+
+describe("a player's screen among people (spaaace join)", () => {
+  it('a commitment not revealed in time is said as what it likely was (the node stopped or cut off), beside S-62', async () => {
+    const ids = await Promise.all(
+      [0, 1, 2].map(() => loadOrCreateIdentity(join(mkdtempSync(join(tmpdir(), 'seat-')), 'id'))),
+    )
+    const { genesis } = composeGenesis(
+      ids.map((i) => i.identity.keys.publicKey),
+      defaultPeersTerms(3),
+      { start: 0, commitMs: 13_000, revealMs: 5_500, marginMs: 500 },
+      systemSecrets.bytes(32),
+    )
+    let out = ''
+    const io = {
+      stdout: (t: string) => (out += t),
+      stderr: () => undefined,
+      readFile: () => Promise.reject(new Error('none')),
+      writeFile: () => Promise.resolve(),
+    }
+    const seats = [{ label: 'you' }, { label: 'p2' }, { label: 'p3' }]
+    const seat = personSeat(io, genesis, 0, ['p1', 'p2', 'p3'], seats, true, new AbortController())
+    const state = genesisState(3, rulesTerms(genesis.genesis))
+    // p1 committed and never revealed: the engine's S-62 penalty.
+    const outcome = playTick(state, [{ kind: 'withheld' }, { kind: 'missing' }, { kind: 'missing' }])
+    seat.events.onSettled?.({ t: 1, outcome } as never)
+    expect(out).toMatch(/you withheld your orders: energy \d+ lost/)
+    expect(out.replace(/\s+/g, ' ')).toMatch(
+      /Your node committed your orders for tick 1, but its reveal was not among those the tick counted by its reveal cut \(your node was stopped or cut off in between/,
     )
   })
 })
