@@ -9,7 +9,7 @@ import { isWitnessedTranscript, renderWitnessedVerdict, verifyWitnessed } from '
 import type { TickOutcome } from '../games/spaaace/rules/tick.js'
 import { SCREEN_COLUMNS, type Seat, standingsLines, tellTick } from '../games/spaaace/ui/screen.js'
 import { type CliIo, EXIT } from './io.js'
-import { worstExit } from './verify.js'
+import { spaaaceExit } from './verify-spaaace.js'
 
 /**
  * The seat shown: `--as pN`, else the seat whose file it is by its name (`pN.transcript`, as the
@@ -33,17 +33,7 @@ export function showSpaaace(io: CliIo, files: readonly SpaaaceFile[], opts: { as
   const games = witnessed ? verifyWitnessed(files) : verifySpaaace(files)
   const report = (): string =>
     games.map((v) => ('witnessed' in v ? renderWitnessedVerdict(v) : renderSpaaaceVerdict(v))).join('\n')
-  const exit = worstExit(
-    games.map((v) =>
-      v.status === 'unreadable'
-        ? EXIT.unreadable
-        : v.status === 'offence'
-          ? EXIT.illegal
-          : v.status === 'incomplete'
-            ? EXIT.incomplete
-            : EXIT.ok,
-    ),
-  )
+  const exit = spaaaceExit(games)
   const game = games[0]
   if (games.length !== 1 || game === undefined || game.status === 'unreadable') {
     io.stdout(`${games.length > 1 ? 'show replays one game at a time; these files hold several. ' : ''}${report()}\n`)

@@ -43,8 +43,13 @@ export function spaaaceVerify(
         ),
       ),
     )
+  return spaaaceExit([...verdicts, ...witnessed])
+}
+
+/** The exit status of Spaaace! verdicts, as for Spaceships: the worst of 0 complete, 3 incomplete, 1 offence, 2 unreadable. */
+export function spaaaceExit(verdicts: readonly { readonly status: SpaaaceVerdict['status'] }[]): number {
   return worstExit(
-    [...verdicts, ...witnessed].map((v) =>
+    verdicts.map((v) =>
       v.status === 'unreadable'
         ? EXIT.unreadable
         : v.status === 'offence'

@@ -140,7 +140,7 @@ describe("a player's screen among people (spaaace join)", () => {
     const state = genesisState(3, rulesTerms(genesis.genesis))
     // p1 committed and never revealed: the engine's S-62 penalty.
     const outcome = playTick(state, [{ kind: 'withheld' }, { kind: 'missing' }, { kind: 'missing' }])
-    seat.events.onSettled?.({ t: 1, outcome } as never)
+    seat.events.onSettled?.({ t: 1, outcome } as never, undefined as never)
     expect(out).toMatch(/you withheld your orders: energy \d+ lost/)
     expect(out.replace(/\s+/g, ' ')).toMatch(
       /Your node committed your orders for tick 1, but its reveal was not among those the tick counted by its reveal cut \(your node was stopped or cut off in between/,
