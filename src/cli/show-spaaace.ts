@@ -53,7 +53,8 @@ export function showSpaaace(io: CliIo, files: readonly SpaaaceFile[], opts: { as
     )
     return EXIT.usage
   }
-  const seats: Seat[] = Array.from({ length: game.players }, (_, i) => ({ label: `p${i + 1}` }))
+  // As the live screens label seats: the viewer is "you", the others by their seat.
+  const seats: Seat[] = Array.from({ length: game.players }, (_, i) => ({ label: i === viewer ? 'you' : `p${i + 1}` }))
   io.stdout(
     `Spaaace! game ${game.game.slice(0, 16)} seen by p${viewer + 1}, ${game.players} players, ${played.length} tick${played.length === 1 ? '' : 's'} decided${witnessed ? ' (witnessed: by the notary\u2019s receipts)' : ''}.\n`,
   )
