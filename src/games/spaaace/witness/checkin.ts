@@ -93,7 +93,14 @@ export function endIsFinal(d: WitnessedDecision): boolean {
 
 /** Whether nothing the node could ask of the notary changes the end it holds (a final end, or a fault, §7.6 rule 2). */
 function settledEnd(d: WitnessedDecision): boolean {
-  return endIsFinal(d) || d.end.kind === 'not-started' || (d.end.kind === 'stalled' && d.end.cause === 'notary-fault')
+  return (
+    endIsFinal(d) ||
+    d.end.kind === 'not-started' ||
+    (d.end.kind === 'stalled' && d.end.cause === 'notary-fault') ||
+    // §7.6 rule 2 undecided at a gap below a proven notary fault: nothing the node could ask of
+    // that notary decides more (a notary that also withheld the content would keep it polling).
+    (d.end.kind === 'ongoing' && d.end.fault !== undefined)
+  )
 }
 
 /**

@@ -51,11 +51,6 @@ export interface WitnessedEvidence {
   readonly genesis: SealedGenesis
   /** §3: the chain starts with a genesis receipt that gives the game, and no fault voids it (`k* > 0`). */
   readonly started: boolean
-  /**
-   * §7.6 rule 3: the evidence holds receipts beyond a gap in the chain (a receipt in no file that
-   * a held one names): what the chain lacks there could convict a winner.
-   */
-  readonly receiptsBeyondGap?: boolean
   /** §7.6 rule 1: not started, because these files lack the genesis receipt later receipts name (a gap at 0). */
   readonly genesisMissing?: boolean
   /** The accepts of the genesis receipt, in roster order (135 bytes each, §3). */
@@ -115,8 +110,13 @@ export type WitnessedEnd =
       readonly kind: 'complete'
       readonly tick: number
       readonly winners: readonly number[]
+      /** The closing state of `tick` is not final yet (§7.4): what a node's own steps wait for (§8.2). */
       readonly provisional: boolean
-      /** Rule 3: winners whose receipted envelopes these files lack (the end provisional until held). */
+      /**
+       * Rule 3: winners whose receipted envelopes these files lack; while any is, the reader's
+       * verdict names them and the win is provisional. Never a reason for a node to withhold its
+       * own seed (`provisional` alone is): a notary withholding one deposit could make it one forever.
+       */
       readonly lacking?: readonly number[]
       /** A fault after the end (§7.6 rule 2): the end stands, the fault is named. */
       readonly fault?: ChainFault
@@ -636,7 +636,7 @@ function endOf(
       kind: 'complete',
       tick: x.t,
       winners,
-      provisional: x.status !== 'final' || lacking.length > 0 || (winners.length > 0 && ev.receiptsBeyondGap === true),
+      provisional: x.status !== 'final',
       ...(lacking.length === 0 ? {} : { lacking }),
       ...(ev.fault === undefined ? {} : { fault: ev.fault }),
     }

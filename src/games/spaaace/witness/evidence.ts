@@ -65,7 +65,6 @@ export function decideFromFiles(
     chain: chainOf(log),
     ...(worst === undefined ? {} : { fault: { kind: worst.kind, index: worst.index, detail: worst.detail } }),
     complaintsBeyond: log.complaintsBeyond,
-    ...(log.gaps.some((g) => g.index >= log.chain.length) ? { receiptsBeyondGap: true } : {}),
     envelopes,
   }
   return { log, evidence, decision: decideWitnessed(evidence) }

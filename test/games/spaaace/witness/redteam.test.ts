@@ -15,7 +15,12 @@ import {
   signingMessage,
 } from '../../../../src/games/spaaace/peers/envelope.js'
 import type { Part } from '../../../../src/games/spaaace/peers/parts.js'
-import { type CheckinStep, type OwnEnvelope, planCheckin } from '../../../../src/games/spaaace/witness/checkin.js'
+import {
+  type CheckinStep,
+  type OwnEnvelope,
+  endIsFinal,
+  planCheckin,
+} from '../../../../src/games/spaaace/witness/checkin.js'
 import {
   type WitnessedDecision,
   type WitnessedEvidence,
@@ -231,24 +236,15 @@ describe('red team: offences of removed players (§7.3, BD-17’s reading)', () 
     expect(whole.offences).toEqual([expect.objectContaining({ player: 0, rule: '§4.2 (w5)' })])
     const cut = decide(evidence(s, { drop: (id) => id === wrongSeed.id }))
     expect(cut.offences).toEqual([])
-    expect(cut.end).toMatchObject({ kind: 'complete', tick: 1, winners: [0], provisional: true, lacking: [0] })
+    // The state of tick 1 is final (a node's seed is owed, §8.2); the win is the reader's provisional one.
+    expect(cut.end).toMatchObject({ kind: 'complete', tick: 1, winners: [0], provisional: false, lacking: [0] })
+    expect(endIsFinal(cut)).toBe(true)
     // Its true seed, held: the win is final.
     const t = endedAtOne()
     receipt(t, sign(t, 0, [{ type: 'seed', seed: t.seeds[0] ?? new Uint8Array(32) }]), times(t, 1).R + 10)
     mark(t, 2, 0, times(t, 2).C + 1)
     expect(decide(evidence(t)).end).toMatchObject({ kind: 'complete', winners: [0], provisional: false })
     expect(decide(evidence(t)).end).not.toHaveProperty('lacking')
-  })
-
-  it('a win read from a chain with a gap (held receipts beyond a receipt in no file) is provisional: what the gap hides could convict the winner (§7.6 rule 3)', () => {
-    const s = endedAtOne()
-    mark(s, 2, 0, times(s, 2).C + 1)
-    expect(decide(evidence(s)).end).toMatchObject({ kind: 'complete', winners: [0], provisional: false })
-    expect(decide({ ...evidence(s), receiptsBeyondGap: true }).end).toMatchObject({
-      kind: 'complete',
-      winners: [0],
-      provisional: true,
-    })
   })
 
   it('a player removed before the tick of its envelope is not reported, in any tick after the end', () => {
@@ -466,6 +462,34 @@ describe('red team: the seed after a notary fault (§8.2, §4.2 (w5), §11 "cann
     mark(s, 2, 1, at.R + 1)
     const branch = decideWitnessed(evidence(s))
     expect(branch.offences).toEqual([])
+  })
+})
+
+describe('red team: undecided at a gap below a notary fault (§7.6 rule 2, §8.2)', () => {
+  it('the node signs nothing more and stops, as at a notary-fault stall (a notary withholding the content would keep it polling)', () => {
+    const s = witnessedScenario(3, 5)
+    honestTick(s, 1, all(3))
+    const at = times(s, 2)
+    for (const q of all(3)) receipt(s, sign(s, q, [commitPart(s, q, 2)]), at.start + 5 + q)
+    const fault = { kind: 'two-at-index', index: s.chain.length + 1, detail: 'two receipts at one index' }
+    // p2's tick-1 reveal is in no file this node holds: tick 1 is a gap below the fault.
+    const reveal = [...s.signed.values()].find(
+      (e) => e.envelope.author === 1 && e.envelope.parts.some((p) => p.type === 'reveal'),
+    )
+    const d = decideWitnessed({ ...evidence(s, { drop: (id) => id === reveal?.id }), fault })
+    expect(d.end).toMatchObject({ kind: 'ongoing', gap: 'content', fault })
+    const plan = planCheckin({
+      genesis: s.genesis,
+      self: 0,
+      now: at.start + 100,
+      chain: s.chain,
+      decision: d,
+      own: ownOf(s, 0),
+      chosen: new Set(),
+      sealed: false,
+    })
+    expect(plan.steps).toEqual([])
+    expect(plan.next).toBeUndefined()
   })
 })
 
