@@ -3,7 +3,7 @@
  * result; `resume` offers only games it can carry on; `export` writes the game record
  * (protocol/GAME-RECORD.md) that `referee` adjudicates to the same result as the verifier.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -21,6 +21,17 @@ function home(): NodeJS.ProcessEnv {
 const PEER = '12D3KooWJdUcJdPwryb8qs3uBvXBkasD8oRVgqpNwK36kSzYFiDD'
 const invite = (id: string): string =>
   formatInvite({ id, peer: PEER, addrs: ['/ip4/127.0.0.1/tcp/4001'], terms: TERMS })
+
+describe('games on a machine that holds Spaaace! games only', () => {
+  it('names them and the command that lists them, never just "no games"', async () => {
+    const env = home()
+    mkdirSync(join(env['XDG_STATE_HOME'] ?? '', 'spaceships', 'spaaace', 'KxBmyTZbpftcsEpP'), { recursive: true })
+    const r = await cli(['games'], {}, { env })
+    expect(r.out).toBe(
+      'No games on this machine yet. Play one: spaceships play\n1 Spaaace! game is listed by: spaceships spaaace games\n',
+    )
+  })
+})
 
 describe('the game library: games, resume, export', () => {
   it('a finished play game is listed with its result, refused by resume, and exports a record the referee adjudicates as the verifier did (GAME-RECORD.md)', async () => {

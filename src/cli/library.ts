@@ -4,7 +4,8 @@
  * the referee reads, from the setups and records both players revealed at the end (SPEC §7.8).
  */
 import { parseInvite } from '../games/spaceships/net/invite.js'
-import { readFileSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
+import { stateDir } from '../core/net/identity.js'
 import { join } from 'node:path'
 import { formatGameRecord } from '../games/spaceships/referee/file.js'
 import { unreceiptedSeqs } from '../games/spaceships/witness/unreceipted.js'
@@ -251,8 +252,15 @@ export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean })
     io.stdout(`${JSON.stringify([...rows, ...broken], null, 2)}\n`)
     return EXIT.ok
   }
+  // Spaaace! games have a list of their own: named here, so that "no games" is never said of a
+  // machine that holds some.
+  const spaaace = spaaaceGameCount(env(io))
+  const others =
+    spaaace === 0
+      ? ''
+      : `${spaaace} Spaaace! game${spaaace === 1 ? ' is' : 's are'} listed by: ${commandName(env(io))} spaaace games\n`
   if (rows.length === 0 && damaged.length === 0) {
-    io.stdout(`No games on this machine yet. Play one: ${commandName(env(io))} play\n`)
+    io.stdout(`No games on this machine yet. Play one: ${commandName(env(io))} play\n${others}`)
     return EXIT.ok
   }
   for (const d of damaged) io.stdout(`${d.id.slice(0, 8)}  damaged\n          ${damagedLine(d)}\n`)
@@ -267,8 +275,17 @@ export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean })
       `${r.id.slice(0, 8)}  ${date}  ${r.kind.padEnd(4)} you ${r.you} vs ${against}, ${when}\n${result}\n${settle === undefined ? '' : `${RESULT_INDENT}${settle}\n`}`,
     )
   }
-  io.stdout(`\nA game's record for the referee: ${commandName(env(io))} export ID\n`)
+  io.stdout(`\nA game's record for the referee: ${commandName(env(io))} export ID\n${others}`)
   return EXIT.ok
+}
+
+/** How many Spaaace! game directories this machine holds (`spaaace games` reads them). */
+function spaaaceGameCount(e: NodeJS.ProcessEnv): number {
+  try {
+    return readdirSync(join(stateDir(e), 'spaaace'), { withFileTypes: true }).filter((d) => d.isDirectory()).length
+  } catch {
+    return 0
+  }
 }
 
 /** The game record of a game both players revealed: ruleset, setups and every turn's records. */
