@@ -106,6 +106,11 @@ export function gamesDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(stateDir(env), 'games')
 }
 
+/** `$XDG_STATE_HOME/spaceships/spaaace`: one directory per Spaaace! game (`spaaace games` lists them). */
+export function spaaaceRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'spaaace')
+}
+
 export function gameDir(id: string, env: NodeJS.ProcessEnv = process.env): string {
   return join(gamesDir(env), id)
 }

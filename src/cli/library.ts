@@ -5,7 +5,6 @@
  */
 import { parseInvite } from '../games/spaceships/net/invite.js'
 import { readFileSync, readdirSync } from 'node:fs'
-import { stateDir } from '../core/net/identity.js'
 import { join } from 'node:path'
 import { formatGameRecord } from '../games/spaceships/referee/file.js'
 import { unreceiptedSeqs } from '../games/spaceships/witness/unreceipted.js'
@@ -18,7 +17,17 @@ import { SCREEN_COLUMNS, endedInTurn, outcomeLine, spanText, wrap } from '../gam
 import { parseTranscript } from '../games/spaceships/protocol/file.js'
 import { witnessedDue } from '../games/spaceships/verify/witnessed.js'
 import { systemClock } from '../core/session/clock.js'
-import { type GameMeta, damagedLine, findGame, gameDir, listGames, lockHolder, resumable, sideOf } from './games.js'
+import {
+  type GameMeta,
+  damagedLine,
+  findGame,
+  gameDir,
+  listGames,
+  lockHolder,
+  resumable,
+  sideOf,
+  spaaaceRoot,
+} from './games.js'
 import { type CliIo, EXIT, UserError, commandName } from './io.js'
 import { verdictLine } from './verify.js'
 import { type PeerNames, peerNamesFor } from './peer-names.js'
@@ -282,7 +291,7 @@ export function gamesCommand(io: CliIo, opts: { json?: boolean; all?: boolean })
 /** How many Spaaace! game directories this machine holds (`spaaace games` reads them). */
 function spaaaceGameCount(e: NodeJS.ProcessEnv): number {
   try {
-    return readdirSync(join(stateDir(e), 'spaaace'), { withFileTypes: true }).filter((d) => d.isDirectory()).length
+    return readdirSync(spaaaceRoot(e), { withFileTypes: true }).filter((d) => d.isDirectory()).length
   } catch {
     return 0
   }

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { toHex } from '../core/commit/bytes.js'
-import { defaultIdentityPath, stateDir } from '../core/net/identity.js'
+import { defaultIdentityPath } from '../core/net/identity.js'
 import { parseSpaaaceInvite } from '../games/spaaace/node/invite.js'
 import { decide } from '../games/spaaace/peers/decide.js'
 import { witnessedEndLine } from '../games/spaaace/verify/witnessed-report.js'
@@ -15,7 +15,7 @@ import { endIsFinal } from '../games/spaaace/witness/checkin.js'
 import { decideFromFiles } from '../games/spaaace/witness/evidence.js'
 import { readPeersTranscript } from '../games/spaaace/peers/transcript.js'
 import { endLine } from '../games/spaaace/verify/report.js'
-import { lockHolder } from './games.js'
+import { lockHolder, spaaaceRoot } from './games.js'
 import { identityFor } from './identity.js'
 import { peerNamesFor } from './peer-names.js'
 import { type CliIo, EXIT, commandName } from './io.js'
@@ -76,7 +76,7 @@ export function spaaaceGames(
   publicKey: Uint8Array,
   nameOf: (key: Uint8Array) => string = (k) => toHex(k).slice(0, 12),
 ): SpaaaceGameRow[] {
-  const root = join(stateDir(env), 'spaaace')
+  const root = spaaaceRoot(env)
   if (!existsSync(root)) return []
   const rows: SpaaaceGameRow[] = []
   for (const name of readdirSync(root).sort()) {

@@ -22,7 +22,7 @@ import { fromHex, toHex } from '../core/commit/bytes.js'
 import { systemSecrets } from '../core/commit/secrets.js'
 import { publicKeyFromRaw } from '@libp2p/crypto/keys'
 import { peerIdFromPublicKey } from '@libp2p/peer-id'
-import { type Identity, identityFromSecret, stateDir } from '../core/net/identity.js'
+import { type Identity, identityFromSecret } from '../core/net/identity.js'
 import { createPeerNode, dialRelays } from '../core/net/node.js'
 import { type Clock, systemClock } from '../core/session/clock.js'
 import { randomBot } from '../games/spaaace/bot/random.js'
@@ -61,7 +61,7 @@ import { decisionLines, endLine } from '../games/spaaace/verify/report.js'
 import { RelayError } from '../games/spaceships/net/options.js'
 import { identityFor } from './identity.js'
 import { type PeerNames, peerNamesFor } from './peer-names.js'
-import { lockGame } from './games.js'
+import { lockGame, spaaaceRoot } from './games.js'
 import { unfinishedNote } from './spaaace-games.js'
 import { type CliIo, EXIT, UserError, commandName, fileReason } from './io.js'
 import { DEFAULT_LISTEN } from './net.js'
@@ -101,7 +101,7 @@ const env = (io: CliIo): NodeJS.ProcessEnv => io.env ?? process.env
 
 /** `$XDG_STATE_HOME/spaceships/spaaace/<game id>`: the transcript, secrets, invite and the host's bots' keys. */
 export function spaaaceGameDir(genesis: SealedGenesis, e: NodeJS.ProcessEnv): string {
-  return join(stateDir(e), 'spaaace', genesis.id.slice(0, 16))
+  return join(spaaaceRoot(e), genesis.id.slice(0, 16))
 }
 
 /** §3.1, §10: the live timing: Δ as given, `commitMs` at the SHOULD value (so a vote that then settles never costs a tick), `revealMs` at its floor. */

@@ -336,8 +336,8 @@ export async function gameTranscripts(io: CliIo, ref: string): Promise<{ name: s
   // directory, the player's and its bots', one game (SPAAACE-PEERS §13).
   if (!/^[A-Za-z0-9_-]{4,43}$/.test(ref)) return []
   const { readdirSync } = await import('node:fs')
-  const { stateDir } = await import('../core/net/identity.js')
-  const root = path.join(stateDir(env), 'spaaace')
+  const { spaaaceRoot } = await import('./games.js')
+  const root = spaaaceRoot(env)
   let dirs: string[]
   try {
     dirs = readdirSync(root).filter((d) => d.startsWith(ref))
